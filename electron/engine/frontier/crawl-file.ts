@@ -1,0 +1,178 @@
+// A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import type { CrawlSettings } from '../../../shared/settings.ts';
+
+export type Db = Database.Database;
+
+export const FILE_FORMAT = 'trawl-crawl';
+export const SCHEMA_VERSION = 1;
+
+/** urls.state */
+export const UrlState = {
+  queued: 0,
+  /** Claimed under a lease: handed to (or about to be handed to) a thread. */
+  claimed: 1,
+  /** Fetched: a response was received (any status). */
+  done: 2,
+  /** Ended without a response: network error, blocked by robots.txt, worker crashed... */
+  failed: 3,
+  /** Linked to but outside the crawl's scope: in the link graph, never fetched. */
+  outOfScope: 4,
+  /** In scope but beyond the maximum depth: in the link graph, never fetched. */
+  tooDeep: 5,
+} as const;
+
+/** hosts.robots_state */
+export const RobotsState = { unknown: 0, fetching: 1, known: 2 } as const;
+
+const SCHEMA = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE hosts (
+  id             INTEGER PRIMARY KEY,
+  origin         TEXT NOT NULL UNIQUE,
+  queued         INTEGER NOT NULL DEFAULT 0,
+  in_flight      INTEGER NOT NULL DEFAULT 0,
+  next_fetch_at  INTEGER NOT NULL DEFAULT 0,
+  robots_state   INTEGER NOT NULL DEFAULT 0,
+  robots_status  INTEGER,
+  robots_txt     TEXT,
+  crawl_delay_ms INTEGER NOT NULL DEFAULT 0,
+  last_fetch_ms  INTEGER
+);
+-- Claiming walks only hosts that have queued URLs, earliest allowed fetch first.
+CREATE INDEX hosts_ready ON hosts(next_fetch_at, id) WHERE queued > 0;
+CREATE TABLE urls (
+  id            INTEGER PRIMARY KEY,
+  url           TEXT NOT NULL UNIQUE,
+  host_id       INTEGER NOT NULL REFERENCES hosts(id),
+  depth         INTEGER NOT NULL,
+  state         INTEGER NOT NULL,
+  via_id        INTEGER,
+  crashes       INTEGER NOT NULL DEFAULT 0,
+  discovered_at INTEGER NOT NULL
+);
+-- The queue: per host, first discovered first (breadth-first). Partial, so claiming costs the same at any size.
+CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
+CREATE INDEX urls_claimed ON urls(id) WHERE state = 1;
+CREATE TABLE results (
+  seq              INTEGER PRIMARY KEY,
+  url_id           INTEGER NOT NULL UNIQUE REFERENCES urls(id),
+  status_code      INTEGER,
+  content_type     TEXT,
+  size_bytes       INTEGER,
+  response_time_ms INTEGER,
+  crawl_depth      INTEGER NOT NULL,
+  title            TEXT,
+  meta_description TEXT,
+  h1               TEXT,
+  canonical        TEXT,
+  word_count       INTEGER,
+  outlinks         INTEGER NOT NULL DEFAULT 0,
+  redirect_url     TEXT,
+  error            TEXT,
+  fetched_at       INTEGER NOT NULL
+);
+-- The link graph: one row per linking page and target, with the first anchor text seen.
+CREATE TABLE links (
+  from_id INTEGER NOT NULL,
+  to_id   INTEGER NOT NULL,
+  anchor  TEXT,
+  PRIMARY KEY (from_id, to_id)
+) WITHOUT ROWID;
+CREATE INDEX links_to ON links(to_id);
+-- What the CSV export writes, for anyone opening the file in another SQLite tool.
+CREATE VIEW crawl_results AS
+SELECT r.seq AS seq, u.url AS url, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
+       r.title, r.meta_description, r.h1, r.canonical, r.word_count,
+       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       r.outlinks, r.redirect_url, r.error
+FROM results r JOIN urls u ON u.id = r.url_id;
+`;
+
+/** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
+export class CrawlFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CrawlFileError';
+  }
+}
+
+function tune(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL loses nothing on a process crash (only on power loss), and commits without fsync.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -32000');
+}
+
+/** Creates a new crawl file; refuses to overwrite an existing one. */
+export function createCrawlFile(path: string, settings: CrawlSettings): Db {
+  if (fs.existsSync(path)) {
+    throw new CrawlFileError(`${path} already exists; use --resume to continue that crawl, or choose another file`);
+  }
+  const db = new Database(path);
+  try {
+    tune(db);
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      put.run('format', FILE_FORMAT);
+      put.run('schema_version', String(SCHEMA_VERSION));
+      put.run('settings', JSON.stringify(settings));
+      put.run('created_at', new Date().toISOString());
+      put.run('state', 'preparing');
+    })();
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Opens an existing crawl file, checking that it is one and that this version can read it. */
+export function openCrawlFile(path: string, options: { readonly?: boolean } = {}): Db {
+  if (!fs.existsSync(path)) throw new CrawlFileError(`${path} does not exist`);
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: true });
+  } catch (err) {
+    throw new CrawlFileError(`${path} cannot be opened: ${(err as Error).message}`);
+  }
+  try {
+    const format = readMetaOrNull(db, 'format');
+    if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
+    const version = Number(readMetaOrNull(db, 'schema_version'));
+    if (version !== SCHEMA_VERSION) {
+      throw new CrawlFileError(`${path} has crawl file version ${version}; this Trawl reads version ${SCHEMA_VERSION}`);
+    }
+    if (!options.readonly) tune(db);
+  } catch (err) {
+    db.close();
+    if (err instanceof CrawlFileError) throw err;
+    throw new CrawlFileError(`${path} is not a Trawl crawl file (${(err as Error).message})`);
+  }
+  return db;
+}
+
+function readMetaOrNull(db: Db, key: string): string | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function readMeta(db: Db, key: string): string | null {
+  return readMetaOrNull(db, key);
+}
+
+export function writeMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+export function readStoredSettings(db: Db): unknown {
+  const raw = readMetaOrNull(db, 'settings');
+  if (raw === null) throw new CrawlFileError('the crawl file has no settings');
+  return JSON.parse(raw);
+}

@@ -1,0 +1,67 @@
+// Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
+// structured-clone safe (plain objects, strings and numbers only).
+import type { CrawlSettings } from './settings.ts';
+
+export type Job =
+  | { kind: 'page'; jobId: number; threadId: number; url: string; depth: number }
+  | { kind: 'robots'; jobId: number; threadId: number; url: string };
+
+export interface Outlink {
+  /** Canonical absolute URL. */
+  url: string;
+  /** Anchor text, whitespace-collapsed and cut to ANCHOR_MAX characters. */
+  anchor: string;
+  inScope: boolean;
+}
+
+export const ANCHOR_MAX = 200;
+
+export interface PageFetchResult {
+  kind: 'page';
+  jobId: number;
+  threadId: number;
+  /** The URL as fetched (the job's URL). */
+  url: string;
+  statusCode: number | null;
+  contentType: string | null;
+  /** Body bytes as received on the wire. */
+  sizeBytes: number;
+  /** Time from sending the request to the end of the body. */
+  responseTimeMs: number;
+  title: string | null;
+  metaDescription: string | null;
+  h1: string | null;
+  canonical: string | null;
+  wordCount: number | null;
+  /** Canonical Location of a 3xx response, if any. */
+  redirectUrl: string | null;
+  redirectInScope: boolean;
+  /** Distinct links found on the page, in document order. */
+  links: Outlink[];
+  /** A person-readable error ("timeout", "connection refused", "too large"...), or null. */
+  error: string | null;
+}
+
+export interface RobotsFetchResult {
+  kind: 'robots';
+  jobId: number;
+  threadId: number;
+  url: string;
+  statusCode: number | null;
+  body: string | null;
+  responseTimeMs: number;
+  error: string | null;
+}
+
+export type JobResult = PageFetchResult | RobotsFetchResult;
+
+export type ParentToWorker =
+  | { t: 'init'; workerName: string; settings: CrawlSettings }
+  | { t: 'job'; job: Job }
+  | { t: 'shutdown' };
+
+export type WorkerToParent =
+  | { t: 'ready'; pid: number }
+  | { t: 'step'; threadId: number; jobId: number; step: 'fetching' | 'processing'; bytes: number }
+  | { t: 'result'; result: JobResult }
+  | { t: 'fatal'; message: string };

@@ -1,0 +1,126 @@
+// The crawl "order" (Heritrix's word): every setting of one crawl, validated once before anything is created.
+// Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
+import { z } from 'zod';
+
+export const DEFAULT_USER_AGENT = 'Trawl/0.1 (+https://github.com/trawl-crawler/trawl)';
+
+export const LIMITS = {
+  threads: { min: 1, max: 200 },
+  processes: { min: 1, max: 64 },
+  delayMs: { max: 60_000 },
+  /** Heritrix's polite rule: delay = clamp(5 x last fetch duration, 3 s, 30 s). */
+  polite: { factor: 5, minMs: 3_000, maxMs: 30_000 },
+  /** robots.txt Crawl-delay is honoured up to this cap so one hostile file cannot stall a crawl. */
+  crawlDelayCapMs: 30_000,
+} as const;
+
+// RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+const seedUrl = z.string().superRefine((value, ctx) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid URL (expected something like https://example.com/)` });
+    return;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not an http or https URL` });
+  }
+});
+
+const int = (min: number, max: number) =>
+  z.number({ error: `must be a whole number from ${min} to ${max}` }).int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const crawlSettingsSchema = z
+  .object({
+    /** Where the crawl starts; at least one http(s) URL. */
+    seeds: z.array(seedUrl, { error: 'must be a list of URLs' }).min(1, 'give at least one seed URL'),
+    /** Crawl threads: URLs in progress at once. */
+    threads: int(LIMITS.threads.min, LIMITS.threads.max).default(5),
+    /** Worker OS processes hosting the threads; null = as many as CPU cores, never more than threads. */
+    processes: int(LIMITS.processes.min, LIMITS.processes.max).nullable().default(null),
+    /** Link hops from a seed; null = unlimited. Redirects do not count as a hop. */
+    maxDepth: int(0, 1_000_000).nullable().default(null),
+    /** Fetches (pages, redirects and errors) before the crawl ends with reason "page limit"; null = unlimited. */
+    maxPages: int(1, 1_000_000_000).nullable().default(null),
+    /** Which discovered links are followed: only those on a seed's host. */
+    scope: z.enum(['same-host']).default('same-host'),
+    userAgent: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(512, 'must be at most 512 characters')
+      .regex(HEADER_VALUE, 'must be a valid HTTP header value (no line breaks or control characters)')
+      .default(DEFAULT_USER_AGENT),
+    /** respect: never fetch what robots.txt disallows; ignore: fetch everything. */
+    robots: z.enum(['respect', 'ignore']).default('respect'),
+    /** Fixed wait between two fetches from one host (one fetch at a time per host when > 0). */
+    delayMs: int(0, LIMITS.delayMs.max).default(0),
+    /** Heritrix's polite preset: per-host delay = clamp(5 x last fetch time, 3 s, 30 s), one fetch at a time per host. */
+    polite: z.boolean().default(false),
+    /** Global cap on fetches started per second across all hosts; null = no cap. */
+    maxUrlsPerSecond: z.number().positive('must be more than 0').max(10_000, 'must be at most 10000').nullable().default(null),
+    connectTimeoutMs: int(100, 120_000).default(10_000),
+    /** Whole-response timeout: headers and body together. */
+    responseTimeoutMs: int(100, 600_000).default(20_000),
+    /** Bodies larger than this (compressed or decompressed) are cut off and recorded as "too large". */
+    maxBodyBytes: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  })
+  .strict();
+
+export type CrawlSettings = z.output<typeof crawlSettingsSchema>;
+export type CrawlSettingsInput = z.input<typeof crawlSettingsSchema>;
+
+export interface SettingsProblem {
+  /** Dotted path of the setting, e.g. "seeds.0" or "threads". */
+  field: string;
+  message: string;
+}
+
+/** Thrown when settings are invalid; lists every problem at once. */
+export class SettingsError extends Error {
+  readonly problems: SettingsProblem[];
+  constructor(problems: SettingsProblem[]) {
+    super(`Invalid crawl settings:\n${problems.map((p) => `  - ${p.field}: ${p.message}`).join('\n')}`);
+    this.name = 'SettingsError';
+    this.problems = problems;
+  }
+}
+
+export type ValidationResult = { ok: true; settings: CrawlSettings } | { ok: false; problems: SettingsProblem[] };
+
+export function validateSettings(input: unknown): ValidationResult {
+  const parsed = crawlSettingsSchema.safeParse(input);
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  const problems: SettingsProblem[] = [];
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push({ field: [...issue.path, key].join('.'), message: 'unknown setting' });
+      continue;
+    }
+    const field = issue.path.length ? issue.path.join('.') : '(settings)';
+    problems.push({ field, message: issue.message });
+  }
+  return { ok: false, problems };
+}
+
+/** Validates and fills in defaults, or throws a SettingsError naming every invalid field. */
+export function parseSettings(input: unknown): CrawlSettings {
+  const result = validateSettings(input);
+  if (!result.ok) throw new SettingsError(result.problems);
+  return result.settings;
+}
+
+/** The per-host wait after a fetch that took `fetchMs`, before robots.txt Crawl-delay is applied. */
+export function politenessDelayMs(settings: Pick<CrawlSettings, 'delayMs' | 'polite'>, fetchMs: number): number {
+  if (!settings.polite) return settings.delayMs;
+  const { factor, minMs, maxMs } = LIMITS.polite;
+  return Math.max(settings.delayMs, Math.min(maxMs, Math.max(minMs, factor * fetchMs)));
+}
+
+/** True when a host may only have one fetch in flight (any per-host delay implies spacing between fetches). */
+export function isSerialPerHost(settings: Pick<CrawlSettings, 'delayMs' | 'polite'>, crawlDelayMs: number): boolean {
+  return settings.polite || settings.delayMs > 0 || crawlDelayMs > 0;
+}

@@ -1,0 +1,53 @@
+// What the controller tells the outside (CLI, desktop UI, web console) about a crawl.
+import type { ThreadStep } from './steps.ts';
+
+export const CRAWL_STATES = ['preparing', 'running', 'pausing', 'paused', 'stopping', 'finished'] as const;
+export type CrawlState = (typeof CRAWL_STATES)[number];
+
+export type FinishReason = 'completed' | 'page limit' | 'stopped' | 'failed';
+
+export interface ThreadStatus {
+  id: number;
+  /** Name of the worker process hosting it, e.g. "crawl-worker-2". */
+  worker: string;
+  pid: number | null;
+  step: ThreadStep;
+  url: string | null;
+  /** Epoch ms when the thread entered its step; "time in step" is now minus this. */
+  stepSince: number;
+  /** Bytes received so far while fetching. */
+  bytes: number;
+  pagesDone: number;
+  errors: number;
+}
+
+export interface CrawlCounters {
+  /** URLs waiting in the frontier, including those deferred by politeness. */
+  queued: number;
+  inFlight: number;
+  /** URLs fetched (any response, including redirects and HTTP errors). */
+  crawled: number;
+  /** URLs that ended without a response (network error, blocked by robots.txt, worker crashed...). */
+  failed: number;
+  /** Fetches completed per second over the last few seconds. */
+  pagesPerSecond: number;
+  elapsedMs: number;
+}
+
+export interface CrawlSnapshot {
+  state: CrawlState;
+  reason: FinishReason | null;
+  error: string | null;
+  threadTarget: number;
+  threads: ThreadStatus[];
+  counters: CrawlCounters;
+  at: number;
+}
+
+export interface StateChange {
+  from: CrawlState | null;
+  to: CrawlState;
+  reason: FinishReason | null;
+  error: string | null;
+  at: number;
+}

@@ -1,0 +1,29 @@
+// What a crawl thread is doing right now, after Heritrix's ToeThread steps.
+
+export const THREAD_STEPS = [
+  'starting', // its worker process is starting
+  'waiting', // waiting for a URL: the frontier has nothing ready
+  'politeness', // politeness/backoff wait: URLs are queued but every host must wait
+  'claimed', // about to get URI: claimed from the frontier, handed to the worker
+  'fetching', // fetching (bytes so far in ThreadStatus.bytes)
+  'processing', // parsing and extracting
+  'returning', // about to return URI: the result is being recorded and its links scheduled
+  'paused', // holding because the crawl is paused
+  'retiring', // finishing its current URL, then leaving the pool
+  'dead', // its worker process died; a fresh one is taking over
+] as const;
+
+export type ThreadStep = (typeof THREAD_STEPS)[number];
+
+export const STEP_LABELS: Record<ThreadStep, string> = {
+  starting: 'starting',
+  waiting: 'waiting for a URL',
+  politeness: 'politeness wait',
+  claimed: 'about to get URI',
+  fetching: 'fetching',
+  processing: 'processing',
+  returning: 'about to return URI',
+  paused: 'paused',
+  retiring: 'retiring',
+  dead: 'dead',
+};
