@@ -1,0 +1,144 @@
+// Command-line arguments of `npm run crawl`, turned into crawl settings; every mistake is named at once.
+import { parseArgs } from 'node:util';
+import type { CrawlSettingsInput, SettingsProblem } from '../../shared/settings.ts';
+import { validateSettings } from '../../shared/settings.ts';
+
+export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
+       npm run crawl -- --resume FILE [--threads N] [--out FILE.csv]
+
+Crawls from the seed URLs, following links on the seeds' hosts, and reports what it found.
+
+Options (defaults in brackets):
+  --threads N          crawl threads, URLs in progress at once, 1-200 [5]
+  --processes N        worker processes hosting the threads [number of CPU cores, at most --threads]
+  --max-depth N        link hops from a seed; redirects do not count [unlimited]
+  --max-pages N        stop after this many URLs [unlimited]
+  --db FILE            keep the crawl in this SQLite file (.trawl), to reopen or resume [temporary, removed at exit]
+  --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel)
+  --resume FILE        continue an interrupted crawl from its file (its settings are kept)
+  --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
+  --ignore-robots      fetch what robots.txt disallows [robots.txt is respected]
+  --delay MS           wait between two fetches from one host [0]
+  --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
+  --max-rate N         at most N fetches started per second overall [no cap]
+  --timeout MS         whole-response timeout [20000]
+  --max-body BYTES     largest body read, compressed or not [10485760]
+  --quiet              no progress line
+  -h, --help           this help
+
+Exit status: 0 the crawl finished, 1 the crawl failed, 2 bad arguments, 130 stopped by Ctrl-C.`;
+
+const OPTIONS = {
+  threads: { type: 'string' },
+  processes: { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-pages': { type: 'string' },
+  db: { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'string' },
+  'user-agent': { type: 'string' },
+  'ignore-robots': { type: 'boolean' },
+  delay: { type: 'string' },
+  polite: { type: 'boolean' },
+  'max-rate': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-body': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Which option sets which setting, so errors name what the user typed. */
+const OPTION_OF_SETTING: Record<string, string> = {
+  seeds: 'seed URL',
+  threads: '--threads',
+  processes: '--processes',
+  maxDepth: '--max-depth',
+  maxPages: '--max-pages',
+  userAgent: '--user-agent',
+  delayMs: '--delay',
+  maxUrlsPerSecond: '--max-rate',
+  responseTimeoutMs: '--timeout',
+  maxBodyBytes: '--max-body',
+};
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface CliRequest {
+  mode: 'new' | 'resume';
+  /** Settings for a new crawl (validated), or the overrides for a resumed one. */
+  settings: CrawlSettingsInput;
+  db: string | null;
+  out: string | null;
+  resume: string | null;
+  quiet: boolean;
+  help: boolean;
+}
+
+function number(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  // Number('') is 0 and Number('12abc') is NaN; both must be reported, so keep NaN for the validator.
+  return value.trim() === '' ? Number.NaN : Number(value);
+}
+
+function describe(problem: SettingsProblem): string {
+  const [head, ...rest] = problem.field.split('.');
+  const option = OPTION_OF_SETTING[head ?? ''] ?? head;
+  const where = head === 'seeds' && rest.length ? `seed URL #${Number(rest[0]) + 1}` : option;
+  return `${where}: ${problem.message}`;
+}
+
+export function parseCli(argv: string[]): CliRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  const { values: v, positionals } = parsed;
+  const base = {
+    db: v.db ?? null,
+    out: v.out ?? null,
+    resume: v.resume ?? null,
+    quiet: v.quiet ?? false,
+    help: v.help ?? false,
+  };
+  if (base.help) return { mode: 'new', settings: { seeds: [] }, ...base };
+
+  const settings: Record<string, unknown> = {
+    threads: number(v.threads),
+    processes: number(v.processes),
+    maxDepth: number(v['max-depth']),
+    maxPages: number(v['max-pages']),
+    userAgent: v['user-agent'],
+    robots: v['ignore-robots'] ? 'ignore' : undefined,
+    delayMs: number(v.delay),
+    polite: v.polite,
+    maxUrlsPerSecond: number(v['max-rate']),
+    responseTimeoutMs: number(v.timeout),
+    maxBodyBytes: number(v['max-body']),
+  };
+  for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
+
+  if (base.resume !== null) {
+    if (positionals.length) throw new UsageError('--resume continues a crawl with its own seeds; give no seed URLs with it');
+    if (base.db !== null) throw new UsageError('--resume FILE already names the crawl file; drop --db');
+    const changed = Object.keys(settings).filter((k) => k !== 'threads');
+    if (changed.length) {
+      throw new UsageError(`a resumed crawl keeps its settings; only --threads can change (not ${changed.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})`);
+    }
+    const check = validateSettings({ seeds: ['http://resume.invalid/'], ...settings });
+    if (!check.ok) throw new UsageError(check.problems.map(describe).join('\n'));
+    return { mode: 'resume', settings: settings as CrawlSettingsInput, ...base };
+  }
+
+  if (positionals.length === 0) throw new UsageError('give at least one seed URL, e.g. npm run crawl -- https://example.com/');
+  const input = { seeds: positionals, ...settings };
+  const check = validateSettings(input);
+  if (!check.ok) throw new UsageError(check.problems.map(describe).join('\n'));
+  return { mode: 'new', settings: check.settings, ...base };
+}

@@ -1,0 +1,100 @@
+// `npm run crawl -- <seed URL>...`: the headless front door to the engine.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CrawlController } from '../engine/controller/crawl-controller.ts';
+import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
+import { exportCsv } from '../engine/export/csv-export.ts';
+import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
+import { SettingsError } from '../../shared/settings.ts';
+import { USAGE, UsageError, parseCli } from './args.ts';
+import { progressLine, summaryLine } from './progress.ts';
+
+const EXIT = { finished: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+async function main(argv: string[]): Promise<number> {
+  let request;
+  try {
+    request = parseCli(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`trawl: ${err.message}\n\nRun with --help for the options.\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  if (request.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.finished;
+  }
+
+  // Without --db the crawl lives in a temporary folder that is removed at exit.
+  let tempDir: string | null = null;
+  const dbPath = request.resume ?? request.db ?? path.join((tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-'))), 'crawl.trawl');
+  const cleanup = () => tempDir && fs.rmSync(tempDir, { recursive: true, force: true });
+
+  let controller: CrawlController;
+  try {
+    const options = { dbPath, spawner: new ChildProcessSpawner() };
+    controller =
+      request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+  } catch (err) {
+    cleanup();
+    if (err instanceof SettingsError || err instanceof CrawlFileError) {
+      process.stderr.write(`trawl: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+
+  const live = process.stderr.isTTY && !request.quiet;
+  const draw = (line: string) => process.stderr.write(`\r\x1b[2K${line}`);
+  if (live) controller.on('snapshot', (s) => s.state !== 'finished' && draw(progressLine(s)));
+  controller.on('workerDied', (d) => {
+    if (live) process.stderr.write('\r\x1b[2K');
+    process.stderr.write(`trawl: ${d.worker} ${d.reason}; ${d.requeued} URL(s) queued again, ${d.failed} recorded as crashed\n`);
+  });
+
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) {
+      process.stderr.write('\ntrawl: stopping now\n');
+      process.exit(EXIT.interrupted);
+    }
+    interrupted = true;
+    process.stderr.write('\ntrawl: stopping after the URLs in hand (Ctrl-C again to quit at once)\n');
+    void controller.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  if (request.mode === 'resume') process.stderr.write(`Resuming ${dbPath}\n`);
+  controller.start();
+  const info = await controller.done;
+  if (live) process.stderr.write('\r\x1b[2K');
+  process.stdout.write(`${summaryLine(info.snapshot)}\n`);
+
+  let code: number = info.reason === 'failed' ? EXIT.failed : interrupted ? EXIT.interrupted : EXIT.finished;
+  if (request.out) {
+    try {
+      const { rows } = await exportCsv(dbPath, request.out);
+      process.stdout.write(`CSV: ${request.out} (${rows} rows)\n`);
+    } catch (err) {
+      process.stderr.write(`trawl: could not write ${request.out}: ${(err as Error).message}\n`);
+      code = EXIT.failed;
+    }
+  }
+  if (tempDir) cleanup();
+  else {
+    process.stdout.write(`Crawl file: ${dbPath}${info.snapshot.counters.queued > 0 ? ` (continue with --resume ${dbPath})` : ''}\n`);
+  }
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`trawl: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(EXIT.failed);
+  },
+);

@@ -1,0 +1,405 @@
+// The crawl controller (Heritrix's CrawlController): owns the crawl file, the frontier and the worker pool, runs
+// the lifecycle PREPARING -> RUNNING <-> PAUSING -> PAUSED, STOPPING -> FINISHED, hands URLs to idle threads,
+// and tells the outside what happens. Everything is event-driven: work is handed out when a thread frees up, a
+// result arrives or a host's politeness wait ends, and the crawl finishes the moment nothing is queued or in
+// flight. It runs in plain Node and imports nothing from electron.
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+import type { CrawlSettings } from '../../../shared/settings.ts';
+import { LIMITS, parseSettings } from '../../../shared/settings.ts';
+import type { JobResult } from '../../../shared/protocol.ts';
+import type { CrawlSnapshot, CrawlState, FinishReason, StateChange } from '../../../shared/snapshot.ts';
+import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/crawl-file.ts';
+import { Frontier } from '../frontier/frontier.ts';
+import { WorkerPool } from '../pool/worker-pool.ts';
+import type { CrawlThread, ThreadJob } from '../pool/crawl-thread.ts';
+import type { WorkerExit, WorkerSpawner } from '../pool/worker-spawner.ts';
+import { RateMeter, TokenBucket } from './rate-meter.ts';
+
+/** Snapshots go out at most this often, however fast the crawl. */
+export const SNAPSHOT_INTERVAL_MS = 100;
+/** How long stop() lets threads finish the URL in hand before killing their processes. */
+const STOP_GRACE_MS = 5_000;
+
+export interface FinishInfo {
+  reason: FinishReason;
+  error: string | null;
+  snapshot: CrawlSnapshot;
+}
+
+export interface ControllerEvents {
+  state: [StateChange];
+  snapshot: [CrawlSnapshot];
+  /** A worker process died; `requeued` URLs went back to the frontier, `failed` were recorded as crashed. */
+  workerDied: [{ worker: string; reason: string; requeued: number; failed: number }];
+  finished: [FinishInfo];
+}
+
+export interface ControllerOptions {
+  /** The crawl file. */
+  dbPath: string;
+  spawner: WorkerSpawner;
+  /** Defaults to the machine's CPU count: the most worker processes used when settings.processes is null. */
+  cpuCount?: number;
+}
+
+/** Settings that may differ when an interrupted crawl is resumed. */
+export interface ResumeOverrides {
+  threads?: number;
+}
+
+const ALLOWED: Record<CrawlState, CrawlState[]> = {
+  preparing: ['running', 'stopping'],
+  running: ['pausing', 'stopping'],
+  pausing: ['paused', 'running', 'stopping'],
+  paused: ['running', 'stopping'],
+  stopping: ['finished'],
+  finished: [],
+};
+
+export class CrawlController extends EventEmitter<ControllerEvents> {
+  readonly settings: CrawlSettings;
+  private state: CrawlState = 'preparing';
+  private reason: FinishReason | null = null;
+  private error: string | null = null;
+  private readonly frontier: Frontier;
+  private readonly pool: WorkerPool;
+  private readonly rate = new RateMeter();
+  private readonly bucket: TokenBucket | null;
+  private nextJobId = 1;
+  private threadTarget: number;
+  private startedAt = 0;
+  private finishedAt = 0;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeAt = 0;
+  private snapshotTimer: NodeJS.Timeout | null = null;
+  private lastSnapshotAt = 0;
+  private stopping: Promise<FinishInfo> | null = null;
+  private resolveDone!: (info: FinishInfo) => void;
+  /** Resolves once the crawl has finished, for whatever reason. */
+  readonly done: Promise<FinishInfo>;
+
+  /** Creates a new crawl file from settings; throws a SettingsError (creating nothing) when they are invalid. */
+  static create(settingsInput: unknown, options: ControllerOptions): CrawlController {
+    const settings = parseSettings(settingsInput);
+    const db = createCrawlFile(options.dbPath, settings);
+    const controller = new CrawlController(db, settings, options);
+    controller.frontier.addSeeds(settings.seeds);
+    return controller;
+  }
+
+  /** Reopens a crawl file to continue it: URLs that were in flight when it was interrupted are queued again. */
+  static resume(options: ControllerOptions, overrides: ResumeOverrides = {}): CrawlController {
+    const db = openCrawlFile(options.dbPath);
+    try {
+      const stored = readStoredSettings(db) as Record<string, unknown>;
+      const settings = parseSettings({ ...stored, ...overrides });
+      const controller = new CrawlController(db, settings, options);
+      controller.frontier.recoverLeases();
+      writeMeta(db, 'settings', JSON.stringify(settings));
+      return controller;
+    } catch (err) {
+      if (db.open) db.close();
+      throw err;
+    }
+  }
+
+  private constructor(
+    private readonly db: Db,
+    settings: CrawlSettings,
+    options: ControllerOptions,
+  ) {
+    super();
+    this.settings = settings;
+    this.frontier = new Frontier(db, settings);
+    this.threadTarget = settings.threads;
+    this.bucket = settings.maxUrlsPerSecond ? new TokenBucket(settings.maxUrlsPerSecond) : null;
+    const maxProcesses = settings.processes ?? Math.max(1, options.cpuCount ?? os.availableParallelism());
+    this.pool = new WorkerPool(options.spawner, settings, maxProcesses, {
+      threadsAvailable: () => this.pump(),
+      result: (thread, job, result) => this.onResult(thread, job, result),
+      progress: () => this.changed(),
+      processDied: (name, exit, lost) => this.onProcessDied(name, exit, lost),
+      failed: (message) => void this.finish('failed', message),
+    });
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  get crawlState(): CrawlState {
+    return this.state;
+  }
+
+  /** Starts the worker processes and the crawl. */
+  start(): void {
+    if (this.state !== 'preparing' || this.startedAt) throw new Error(`cannot start a crawl that is ${this.state}`);
+    this.startedAt = Date.now();
+    this.emitState(null, 'preparing');
+    this.guard(() => {
+      this.pool.resize(this.threadTarget);
+      this.transition('running');
+      this.pump();
+    });
+  }
+
+  /** Lets every thread finish the URL in hand, then holds them until resume(). */
+  pause(): void {
+    if (this.state !== 'running') return;
+    this.transition('pausing');
+    this.clearWake();
+    this.settleIdleThreads();
+    this.checkPaused();
+  }
+
+  resume(): void {
+    if (this.state !== 'paused' && this.state !== 'pausing') return;
+    this.transition('running');
+    this.pump();
+  }
+
+  /** Resizes the pool live: growing starts threads at once, shrinking retires threads after their current URL. */
+  setThreads(n: number): void {
+    if (!Number.isInteger(n) || n < LIMITS.threads.min || n > LIMITS.threads.max) {
+      throw new RangeError(`threads must be a whole number from ${LIMITS.threads.min} to ${LIMITS.threads.max} (got ${n})`);
+    }
+    if (this.state === 'stopping' || this.state === 'finished') return;
+    this.threadTarget = n;
+    this.guard(() => {
+      writeMeta(this.db, 'settings', JSON.stringify({ ...this.settings, threads: n }));
+      this.pool.resize(n);
+      this.settleIdleThreads();
+      this.pump();
+      this.changed();
+    });
+  }
+
+  /** Stops gracefully: threads finish their URL (for a few seconds at most), unfinished URLs stay queued. */
+  stop(): Promise<FinishInfo> {
+    return this.finish('stopped', null);
+  }
+
+  snapshot(now = Date.now()): CrawlSnapshot {
+    const counts = this.frontier.getCounts();
+    const end = this.state === 'finished' ? this.finishedAt : now;
+    return {
+      state: this.state,
+      reason: this.reason,
+      error: this.error,
+      threadTarget: this.threadTarget,
+      threads: this.pool.threads().map((t) => t.status()),
+      counters: {
+        queued: counts.queued,
+        inFlight: this.pool.busyCount(),
+        crawled: counts.crawled,
+        failed: counts.failed,
+        pagesPerSecond: this.rate.perSecond(end, this.startedAt),
+        elapsedMs: this.startedAt ? end - this.startedAt : 0,
+      },
+      at: now,
+    };
+  }
+
+  // ---- scheduling ----
+
+  /** Hands claimable URLs to idle threads, and finishes the crawl when there is nothing left. */
+  private pump(): void {
+    if (this.state !== 'running') return;
+    this.guard(() => {
+      const now = Date.now();
+      const idle = this.pool.idleThreads();
+      let want = idle.length;
+      const limit = this.settings.maxPages;
+      if (limit !== null) {
+        const counts = this.frontier.getCounts();
+        want = Math.min(want, Math.max(0, limit - counts.crawled - counts.failed - this.pool.busyCount()));
+      }
+      if (this.bucket) want = Math.min(want, this.bucket.available(now));
+      const claims = want > 0 ? this.frontier.claim(want, now) : [];
+      if (this.bucket && claims.length) this.bucket.take(claims.length, now);
+      for (let i = 0; i < claims.length; i++) {
+        const thread = idle[i]!;
+        const job: ThreadJob = { jobId: this.nextJobId++, claim: claims[i]! };
+        if (!this.pool.dispatch(thread, job)) this.frontier.release(job.claim, false);
+      }
+      this.settleIdleThreads();
+      this.changed();
+      if (this.finishIfDone()) return;
+      this.scheduleWake(now);
+    });
+  }
+
+  /** The crawl is over when nothing is queued (deferred included) or in flight, or the page limit is reached. */
+  private finishIfDone(): boolean {
+    if (this.pool.busyCount() > 0) return false;
+    const counts = this.frontier.getCounts();
+    const limit = this.settings.maxPages;
+    if (limit !== null && counts.crawled + counts.failed >= limit) {
+      void this.finish('page limit', null);
+      return true;
+    }
+    if (counts.queued === 0) {
+      void this.finish('completed', null);
+      return true;
+    }
+    return false;
+  }
+
+  /** When idle threads have nothing ready only because of politeness or the rate cap, wake exactly then. */
+  private scheduleWake(now: number): void {
+    if (this.pool.idleThreads().length === 0) return;
+    let at = this.frontier.nextReadyAt();
+    if (this.bucket && this.frontier.getCounts().queued > 0) {
+      const wait = this.bucket.waitMs(now);
+      if (wait > 0) at = Math.max(at ?? 0, now + wait);
+    }
+    if (at === null || (this.wakeTimer && this.wakeAt <= at)) return;
+    this.clearWake();
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.pump();
+    }, Math.max(0, at - now));
+  }
+
+  private clearWake(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+  }
+
+  /** Gives idle threads the step that says why they are idle. */
+  private settleIdleThreads(): void {
+    const deferred = this.frontier.getCounts().queued > 0;
+    const step = this.state === 'pausing' || this.state === 'paused' ? 'paused' : deferred ? 'politeness' : 'waiting';
+    for (const t of this.pool.idleThreads()) if (t.setStep(step)) this.changed();
+  }
+
+  private onResult(thread: CrawlThread, job: ThreadJob, result: JobResult): void {
+    this.guard(() => {
+      const now = Date.now();
+      if (job.claim.kind === 'page' && result.kind === 'page') {
+        this.frontier.recordPage(job.claim, result, now);
+        thread.pagesDone++;
+        if (result.error) thread.errors++;
+        this.rate.record(now);
+      } else if (job.claim.kind === 'robots' && result.kind === 'robots') {
+        this.frontier.recordRobots(job.claim, result, now);
+      }
+      if (this.state === 'stopping') return this.checkStopped();
+      if (this.state === 'pausing' || this.state === 'paused') {
+        this.settleIdleThreads();
+        this.checkPaused();
+        return this.changed();
+      }
+      this.pump();
+    });
+  }
+
+  private onProcessDied(worker: string, exit: WorkerExit, lost: ThreadJob[]): void {
+    this.guard(() => {
+      // While stopping, a killed worker's URLs simply stay queued for a later resume.
+      const crashed = this.state !== 'stopping' && this.state !== 'finished';
+      let requeued = 0;
+      let failed = 0;
+      for (const job of lost) {
+        if (this.frontier.release(job.claim, crashed) === 'requeued') requeued++;
+        else failed++;
+      }
+      if (crashed) this.emit('workerDied', { worker, reason: exit.reason, requeued, failed });
+      this.changed();
+      if (this.state === 'stopping') return this.checkStopped();
+      if (this.state === 'pausing') return this.checkPaused();
+      this.pump();
+    });
+  }
+
+  // ---- lifecycle ----
+
+  private checkPaused(): void {
+    if (this.state === 'pausing' && this.pool.busyCount() === 0) this.transition('paused');
+  }
+
+  private stopWaiters: (() => void)[] = [];
+  private checkStopped(): void {
+    this.changed();
+    if (this.pool.busyCount() === 0) for (const w of this.stopWaiters.splice(0)) w();
+  }
+
+  private finish(reason: FinishReason, error: string | null): Promise<FinishInfo> {
+    if (this.stopping) return this.stopping;
+    this.stopping = (async () => {
+      this.reason = reason;
+      this.error = error;
+      this.clearWake();
+      if (this.state !== 'stopping') this.transition('stopping');
+      if (reason === 'stopped' && this.pool.busyCount() > 0) {
+        // Let threads finish the URL in hand, then stop; a thread that takes too long is killed and its URL kept.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, STOP_GRACE_MS);
+          this.stopWaiters.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+      if (this.pool.busyCount() > 0) this.pool.killAll();
+      await this.pool.close();
+      try {
+        writeMeta(this.db, 'state', 'finished');
+        writeMeta(this.db, 'finish_reason', reason);
+        writeMeta(this.db, 'finished_at', new Date().toISOString());
+      } catch (err) {
+        // A crawl file that cannot be written is itself a failure; report it rather than lose it.
+        this.reason = 'failed';
+        this.error = this.error ?? `could not write the crawl file: ${(err as Error).message}`;
+      }
+      if (this.db.open) this.db.close();
+      this.finishedAt = Date.now();
+      this.transition('finished');
+      if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+      this.snapshotTimer = null;
+      const info: FinishInfo = { reason: this.reason!, error: this.error, snapshot: this.snapshot() };
+      this.emit('snapshot', info.snapshot);
+      this.emit('finished', info);
+      this.resolveDone(info);
+      return info;
+    })();
+    return this.stopping;
+  }
+
+  /** Runs engine work; an unexpected error (a broken crawl file, say) fails the crawl instead of crashing it. */
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      void this.finish('failed', message);
+    }
+  }
+
+  private transition(to: CrawlState): void {
+    const from = this.state;
+    if (from === to) return;
+    if (!ALLOWED[from].includes(to)) throw new Error(`invalid crawl state change ${from} -> ${to}`);
+    this.state = to;
+    try {
+      if (this.db.open && to !== 'finished') writeMeta(this.db, 'state', to);
+    } catch {
+      // The state is also in every snapshot; failing to note it in the file must not stop the crawl.
+    }
+    if (to === 'paused' || to === 'running') this.settleIdleThreads();
+    this.emitState(from, to);
+    this.changed();
+  }
+
+  private emitState(from: CrawlState | null, to: CrawlState): void {
+    this.emit('state', { from, to, reason: to === 'finished' ? this.reason : null, error: to === 'finished' ? this.error : null, at: Date.now() });
+  }
+
+  /** Marks the snapshot stale; listeners get at most one snapshot per SNAPSHOT_INTERVAL_MS. */
+  private changed(): void {
+    if (this.snapshotTimer || this.state === 'finished') return;
+    const wait = Math.max(0, this.lastSnapshotAt + SNAPSHOT_INTERVAL_MS - Date.now());
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      this.lastSnapshotAt = Date.now();
+      if (this.listenerCount('snapshot') > 0) this.emit('snapshot', this.snapshot(this.lastSnapshotAt));
+    }, wait);
+  }
+}

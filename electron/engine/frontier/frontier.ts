@@ -1,0 +1,336 @@
+// The persistent frontier: every URL the crawl knows, its state, and per-host politeness, in the crawl file.
+// The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
+// in-memory counters below always match the file.
+import type { CrawlSettings } from '../../../shared/settings.ts';
+import { isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
+import { canonicalUrl } from '../../../shared/url/canonical.ts';
+import type { ScopeTest } from '../../../shared/scope.ts';
+import { makeScope } from '../../../shared/scope.ts';
+import type { Db } from './crawl-file.ts';
+import { RobotsState, UrlState } from './crawl-file.ts';
+import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
+import type { RobotsRules } from './robots-rules.ts';
+
+/** next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
+const HELD = 9e15;
+/** A URL that took its worker down this many times is recorded as failed instead of being retried. */
+export const MAX_WORKER_CRASHES = 2;
+const HOST_ID_CACHE = 10_000;
+
+export type Claim =
+  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number }
+  | { kind: 'robots'; hostId: number; url: string };
+
+interface HostRow {
+  id: number;
+  origin: string;
+  robots_state: number;
+  robots_status: number | null;
+  robots_txt: string | null;
+  crawl_delay_ms: number;
+}
+
+export interface FrontierCounts {
+  queued: number;
+  /** URLs fetched with a response. */
+  crawled: number;
+  /** URLs ended without a response. */
+  failed: number;
+}
+
+export class Frontier {
+  private readonly scope: ScopeTest;
+  private readonly robots = new RobotsCache();
+  private readonly hostIds = new Map<string, number>();
+  private counts: FrontierCounts;
+  private readonly q;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: CrawlSettings,
+  ) {
+    this.scope = makeScope(settings);
+    this.q = {
+      urlByText: db.prepare<[string], { id: number; state: number }>('SELECT id, state FROM urls WHERE url = ?'),
+      insertUrl: db.prepare(
+        'INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state = 5'),
+      hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
+      insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
+      host: db.prepare<[number], HostRow>(
+        'SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts WHERE id = ?',
+      ),
+      hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
+      readyHosts: db.prepare<[number, number], HostRow>(
+        `SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts
+         WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
+      ),
+      nextReady: db.prepare<[], { at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0'),
+      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number }>(
+        'SELECT id, url, depth FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
+      ),
+      setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
+      claimFromHost: db.prepare(
+        'UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?',
+      ),
+      returnToHost: db.prepare(
+        `UPDATE hosts SET in_flight = in_flight - 1, queued = queued + ?,
+         next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN ? ELSE next_fetch_at END,
+         last_fetch_ms = coalesce(?, last_fetch_ms) WHERE id = ?`,
+      ),
+      holdHost: db.prepare('UPDATE hosts SET robots_state = ?, next_fetch_at = ? WHERE id = ?'),
+      storeRobots: db.prepare(
+        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = ?, robots_txt = ?, crawl_delay_ms = ?,
+         next_fetch_at = ? WHERE id = ?`,
+      ),
+      insertResult: db.prepare(
+        `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
+          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, fetched_at)
+         VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
+          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @at)`,
+      ),
+      insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)'),
+      crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
+    };
+    this.counts = this.readCounts();
+  }
+
+  private readCounts(): FrontierCounts {
+    const queued = (this.db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
+    const byState = this.db
+      .prepare('SELECT state, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY state')
+      .all() as { state: number; n: number }[];
+    const n = (s: number) => byState.find((r) => r.state === s)?.n ?? 0;
+    return { queued, crawled: n(UrlState.done), failed: n(UrlState.failed) };
+  }
+
+  getCounts(): Readonly<FrontierCounts> {
+    return this.counts;
+  }
+
+  /**
+   * After a crash of the whole process, URLs that were claimed are queued again and robots.txt fetches that
+   * were under way are forgotten; returns how many URLs went back. Run once when a crawl file is reopened.
+   */
+  recoverLeases(): number {
+    return this.db.transaction(() => {
+      const perHost = this.db
+        .prepare('SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = 1 GROUP BY host_id')
+        .all() as { hostId: number; n: number }[];
+      for (const { hostId, n } of perHost) this.q.hostQueued.run(n, hostId);
+      const moved = this.db.prepare('UPDATE urls SET state = 0 WHERE state = 1').run().changes;
+      this.db.prepare('UPDATE hosts SET in_flight = 0, next_fetch_at = 0 WHERE in_flight > 0 OR next_fetch_at > 0').run();
+      this.db.prepare(`UPDATE hosts SET robots_state = ${RobotsState.unknown} WHERE robots_state = ${RobotsState.fetching}`).run();
+      this.counts = this.readCounts();
+      return moved;
+    })();
+  }
+
+  /** Adds seed URLs at depth 0 (ignoring ones already known). Returns how many were new. */
+  addSeeds(seeds: string[], now = Date.now()): number {
+    return this.db.transaction(() => {
+      let added = 0;
+      for (const seed of seeds) {
+        const url = canonicalUrl(seed);
+        if (url && this.enqueue(url, 0, null, true, now).added) added++;
+      }
+      return added;
+    })();
+  }
+
+  private depthAllowed(depth: number): boolean {
+    return this.settings.maxDepth === null || depth <= this.settings.maxDepth;
+  }
+
+  private hostIdFor(origin: string): number {
+    let id = this.hostIds.get(origin);
+    if (id !== undefined) return id;
+    id = this.q.hostByOrigin.get(origin)?.id ?? Number(this.q.insertHost.run(origin).lastInsertRowid);
+    if (this.hostIds.size >= HOST_ID_CACHE) this.hostIds.clear();
+    this.hostIds.set(origin, id);
+    return id;
+  }
+
+  /** Records a URL (dedup on its canonical form); queues it when in scope and not too deep. */
+  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number): { id: number; added: boolean } {
+    const known = this.q.urlByText.get(url);
+    if (known) {
+      // Found again by a shorter path: a URL once too deep may now be within the limit.
+      if (known.state === UrlState.tooDeep && inScope && this.depthAllowed(depth)) {
+        this.q.requeueTooDeep.run(depth, known.id);
+        this.q.hostQueued.run(1, this.hostIdFor(new URL(url).origin));
+        this.counts.queued++;
+        return { id: known.id, added: true };
+      }
+      return { id: known.id, added: false };
+    }
+    const state = !inScope ? UrlState.outOfScope : this.depthAllowed(depth) ? UrlState.queued : UrlState.tooDeep;
+    const hostId = this.hostIdFor(new URL(url).origin);
+    const id = Number(this.q.insertUrl.run(url, hostId, depth, state, viaId, now).lastInsertRowid);
+    if (state === UrlState.queued) {
+      this.q.hostQueued.run(1, hostId);
+      this.counts.queued++;
+    }
+    return { id, added: state === UrlState.queued };
+  }
+
+  private rulesFor(host: HostRow): RobotsRules | null {
+    if (this.settings.robots === 'ignore') return null;
+    let rules = this.robots.get(host.id);
+    if (!rules) {
+      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent);
+      this.robots.set(host.id, rules);
+    }
+    return rules;
+  }
+
+  /**
+   * Claims up to `max` units of work whose host may be fetched now: page URLs, or a host's robots.txt when its
+   * rules are not known yet. URLs that robots.txt forbids are recorded as failed on the way, never handed out.
+   * Uses the hosts_ready and urls_queue indexes only: its cost does not grow with the size of the crawl.
+   */
+  claim(max: number, now = Date.now()): Claim[] {
+    if (max <= 0 || this.counts.queued === 0) return [];
+    return this.db.transaction(() => {
+      const out: Claim[] = [];
+      let progressed = true;
+      while (out.length < max && progressed) {
+        progressed = false;
+        const hosts = this.q.readyHosts.all(now, max - out.length);
+        for (let h = 0; h < hosts.length && out.length < max; h++) {
+          const host = hosts[h]!;
+          if (this.settings.robots === 'respect' && host.robots_state !== RobotsState.known) {
+            if (host.robots_state === RobotsState.unknown) {
+              this.q.holdHost.run(RobotsState.fetching, HELD, host.id);
+              out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+              progressed = true;
+            }
+            continue;
+          }
+          const rules = this.rulesFor(host);
+          const serial = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0);
+          // Share what is left fairly among the hosts ready now; a serial host gets one at a time.
+          const share = serial ? 1 : Math.max(1, Math.ceil((max - out.length) / (hosts.length - h)));
+          const rows = this.q.queuedOfHost.all(host.id, share);
+          let taken = 0;
+          let blocked = 0;
+          for (const row of rows) {
+            if (rules && !rules.isAllowed(row.url)) {
+              this.recordBlocked(row.id, row.depth, rules.blockedReason, now);
+              blocked++;
+              continue;
+            }
+            this.q.setUrlState.run(UrlState.claimed, row.id);
+            out.push({ kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth });
+            taken++;
+          }
+          if (taken + blocked > 0) {
+            this.q.claimFromHost.run(taken + blocked, taken, serial && taken > 0 ? HELD : now, host.id);
+            this.counts.queued -= taken + blocked;
+            progressed = true;
+          }
+        }
+      }
+      return out;
+    })();
+  }
+
+  /** Epoch ms at which some queued host may next be fetched, or null when nothing is queued or all are held. */
+  nextReadyAt(): number | null {
+    if (this.counts.queued === 0) return null;
+    const at = this.q.nextReady.get()?.at ?? null;
+    return at === null || at >= HELD ? null : at;
+  }
+
+  private recordBlocked(urlId: number, depth: number, reason: string, now: number): void {
+    this.q.setUrlState.run(UrlState.failed, urlId);
+    this.insertErrorRow(urlId, depth, reason, now);
+  }
+
+  private insertErrorRow(urlId: number, depth: number, error: string, now: number): void {
+    this.q.insertResult.run({
+      urlId, statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, depth, title: null,
+      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, at: now,
+    });
+    this.counts.failed++;
+  }
+
+  /** Politeness: when this host may be fetched again after a fetch that took `fetchMs`. */
+  private nextFetchAt(hostId: number, fetchMs: number, now: number): number {
+    const host = this.q.host.get(hostId);
+    const crawlDelay = host ? (this.rulesFor(host)?.crawlDelayMs ?? 0) : 0;
+    return now + Math.max(politenessDelayMs(this.settings, fetchMs), crawlDelay);
+  }
+
+  /** Records a fetched page (or its failure) and schedules its links and redirect target. */
+  recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): void {
+    this.db.transaction(() => {
+      const ok = result.statusCode !== null;
+      this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
+      this.q.insertResult.run({
+        urlId: claim.urlId,
+        statusCode: result.statusCode,
+        contentType: result.contentType,
+        sizeBytes: result.sizeBytes,
+        responseTimeMs: Math.round(result.responseTimeMs),
+        depth: claim.depth,
+        title: result.title,
+        metaDescription: result.metaDescription,
+        h1: result.h1,
+        canonical: result.canonical,
+        wordCount: result.wordCount,
+        outlinks: result.links.length,
+        redirectUrl: result.redirectUrl,
+        error: result.error,
+        at: now,
+      });
+      if (ok) this.counts.crawled++;
+      else this.counts.failed++;
+      this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
+
+      // A redirect's target is the same page under another name: same depth, not a link hop.
+      if (result.redirectUrl) {
+        const target = this.enqueue(result.redirectUrl, claim.depth, claim.urlId, result.redirectInScope, now);
+        this.q.insertLink.run(claim.urlId, target.id, null);
+      }
+      for (const link of result.links) {
+        const target = this.enqueue(link.url, claim.depth + 1, claim.urlId, link.inScope, now);
+        this.q.insertLink.run(claim.urlId, target.id, link.anchor || null);
+      }
+    })();
+  }
+
+  /** Stores a host's robots.txt and opens the host for fetching. */
+  recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): void {
+    const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent);
+    this.robots.set(claim.hostId, rules);
+    this.q.storeRobots.run(result.statusCode, result.body, rules.crawlDelayMs, now, claim.hostId);
+  }
+
+  /**
+   * Gives back claimed work that was not completed: the crawl is stopping, or the worker process holding it died
+   * (`crashed`). A URL whose worker died MAX_WORKER_CRASHES times is recorded as failed instead of looping.
+   * Returns what became of it.
+   */
+  release(claim: Claim, crashed: boolean, now = Date.now()): 'requeued' | 'failed' {
+    return this.db.transaction(() => {
+      if (claim.kind === 'robots') {
+        this.q.holdHost.run(RobotsState.unknown, now, claim.hostId);
+        return 'requeued' as const;
+      }
+      const crashes = crashed ? (this.q.crashUrl.get(claim.urlId) as { crashes: number }).crashes : 0;
+      if (crashes >= MAX_WORKER_CRASHES) {
+        this.q.setUrlState.run(UrlState.failed, claim.urlId);
+        this.insertErrorRow(claim.urlId, claim.depth, 'worker crashed', now);
+        this.q.returnToHost.run(0, now, null, claim.hostId);
+        return 'failed' as const;
+      }
+      this.q.setUrlState.run(UrlState.queued, claim.urlId);
+      this.q.returnToHost.run(1, now, null, claim.hostId);
+      this.counts.queued++;
+      return 'requeued' as const;
+    })();
+  }
+}

@@ -1,0 +1,63 @@
+// robots.txt rules for one host, interpreted as RFC 9309 says, parsed by robots-parser.
+import robotsParserModule from 'robots-parser';
+
+// robots-parser is CommonJS (module.exports = fn) but its typings declare an ES default export; under Node's
+// ESM interop the default import is the function itself, so take whichever of the two shapes is callable.
+const robotsParser = ((robotsParserModule as unknown as { default?: unknown }).default ??
+  robotsParserModule) as unknown as typeof robotsParserModule.default;
+import { LIMITS } from '../../../shared/settings.ts';
+
+export interface RobotsRules {
+  isAllowed(url: string): boolean;
+  /** robots.txt Crawl-delay for our user agent (or *), capped; 0 when none. */
+  crawlDelayMs: number;
+  /** Why a URL is refused when it is, for its error row. */
+  blockedReason: string;
+}
+
+const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blockedReason: '' };
+
+/**
+ * Builds the rules from a robots.txt fetch: 2xx is parsed; 4xx (and a redirect chain that never ends) means
+ * there are no rules; 5xx or no response means the site is not to be crawled (RFC 9309 section 2.3.1).
+ */
+export function robotsRulesFrom(robotsUrl: string, status: number | null, body: string | null, userAgent: string): RobotsRules {
+  if (status !== null && status >= 200 && status < 300) {
+    const parsed = robotsParser(robotsUrl, body ?? '');
+    const delaySeconds = parsed.getCrawlDelay(userAgent) ?? 0;
+    const crawlDelayMs = Math.min(LIMITS.crawlDelayCapMs, Math.max(0, Math.round(delaySeconds * 1000)));
+    return {
+      // undefined means "not this robots.txt's origin", which cannot happen for URLs of this host.
+      isAllowed: (url) => parsed.isAllowed(url, userAgent) !== false,
+      crawlDelayMs,
+      blockedReason: 'blocked by robots.txt',
+    };
+  }
+  if (status !== null && status < 500) return ALLOW_ALL;
+  const why = status === null ? 'unreachable' : `HTTP ${status}`;
+  return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: `blocked: robots.txt ${why}` };
+}
+
+/** A small LRU of parsed rules per host, so a crawl over many hosts does not keep every parse in memory. */
+export class RobotsCache {
+  private readonly entries = new Map<number, RobotsRules>();
+  constructor(private readonly capacity = 2_000) {}
+
+  get(hostId: number): RobotsRules | undefined {
+    const rules = this.entries.get(hostId);
+    if (rules) {
+      this.entries.delete(hostId);
+      this.entries.set(hostId, rules);
+    }
+    return rules;
+  }
+
+  set(hostId: number, rules: RobotsRules): void {
+    this.entries.delete(hostId);
+    this.entries.set(hostId, rules);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}

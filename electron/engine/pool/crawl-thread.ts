@@ -1,0 +1,53 @@
+// One crawl thread (Heritrix's ToeThread): a slot that holds at most one URL at a time, hosted by a worker
+// process. Its step and counters are what the live worker grid shows.
+import type { Claim } from '../frontier/frontier.ts';
+import type { ThreadStep } from '../../../shared/steps.ts';
+import type { ThreadStatus } from '../../../shared/snapshot.ts';
+
+export interface ThreadJob {
+  jobId: number;
+  claim: Claim;
+}
+
+export class CrawlThread {
+  step: ThreadStep = 'starting';
+  stepSince = Date.now();
+  bytes = 0;
+  pagesDone = 0;
+  errors = 0;
+  job: ThreadJob | null = null;
+  /** Leaves the pool once its current URL is done. */
+  retiring = false;
+
+  constructor(
+    readonly id: number,
+    public workerName: string,
+    public pid: number | null,
+  ) {}
+
+  setStep(step: ThreadStep, now = Date.now()): boolean {
+    if (this.step === step) return false;
+    this.step = step;
+    this.stepSince = now;
+    if (step !== 'fetching') this.bytes = 0;
+    return true;
+  }
+
+  get busy(): boolean {
+    return this.job !== null;
+  }
+
+  status(): ThreadStatus {
+    return {
+      id: this.id,
+      worker: this.workerName,
+      pid: this.pid,
+      step: this.step,
+      url: this.job?.claim.url ?? null,
+      stepSince: this.stepSince,
+      bytes: this.bytes,
+      pagesDone: this.pagesDone,
+      errors: this.errors,
+    };
+  }
+}

@@ -1,0 +1,272 @@
+// The pool of crawl threads (Heritrix's ToePool) spread over worker OS processes, and its monitor (crawler4j's):
+// a process that dies is noticed from its exit at once, the URLs its threads held are handed back, and a fresh
+// process takes over its threads.
+import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { JobResult, WorkerToParent } from '../../../shared/protocol.ts';
+import { CrawlThread } from './crawl-thread.ts';
+import type { ThreadJob } from './crawl-thread.ts';
+import type { WorkerExit, WorkerHandle, WorkerSpawner } from './worker-spawner.ts';
+
+/** Processes that die before ever becoming ready, in a row, before the pool gives up. */
+const MAX_FAILED_STARTS = 3;
+
+export interface PoolListener {
+  /** Threads became free to take work (a process got ready). */
+  threadsAvailable(): void;
+  /** A thread finished its job. The thread may already have left the pool if it was retiring. */
+  result(thread: CrawlThread, job: ThreadJob, result: JobResult): void;
+  /** A thread's step or bytes changed inside its worker. */
+  progress(thread: CrawlThread): void;
+  /** A worker process died while its threads held these jobs. */
+  processDied(name: string, exit: WorkerExit, lost: ThreadJob[]): void;
+  /** Worker processes cannot be started at all. */
+  failed(message: string): void;
+}
+
+class WorkerProcess {
+  ready = false;
+  /** Being shut down on purpose: its exit is not a crash. */
+  leaving = false;
+  readonly threads = new Set<CrawlThread>();
+  constructor(
+    readonly name: string,
+    readonly handle: WorkerHandle,
+  ) {}
+}
+
+export class WorkerPool {
+  private readonly processes = new Set<WorkerProcess>();
+  private readonly threadsById = new Map<number, CrawlThread>();
+  private readonly processOf = new Map<CrawlThread, WorkerProcess>();
+  private nextThreadId = 1;
+  private nextProcessNumber = 1;
+  private failedStarts = 0;
+  private closed = false;
+  private lastFailure = '';
+
+  constructor(
+    private readonly spawner: WorkerSpawner,
+    private readonly settings: CrawlSettings,
+    private readonly maxProcesses: number,
+    private readonly listener: PoolListener,
+  ) {}
+
+  /** Threads in the pool (retiring ones included), by id. */
+  threads(): CrawlThread[] {
+    return [...this.threadsById.values()];
+  }
+
+  thread(id: number): CrawlThread | undefined {
+    return this.threadsById.get(id);
+  }
+
+  /** Threads that can take a URL now. */
+  idleThreads(): CrawlThread[] {
+    const out: CrawlThread[] = [];
+    for (const t of this.threadsById.values()) if (!t.busy && !t.retiring && this.processOf.get(t)?.ready) out.push(t);
+    return out;
+  }
+
+  busyCount(): number {
+    let n = 0;
+    for (const t of this.threadsById.values()) if (t.busy) n++;
+    return n;
+  }
+
+  /** Non-retiring threads: the pool's size as the user sees it. */
+  activeCount(): number {
+    let n = 0;
+    for (const t of this.threadsById.values()) if (!t.retiring) n++;
+    return n;
+  }
+
+  /**
+   * Grows or shrinks the pool to `target` threads, live. Growing starts threads at once; shrinking retires idle
+   * threads now and busy ones after their current URL, so nothing is lost or fetched twice.
+   */
+  resize(target: number): void {
+    if (this.closed) return;
+    let active = this.activeCount();
+    // Threads on their way out are the cheapest to keep: call them back first.
+    for (const t of this.threadsById.values()) {
+      if (active >= target) break;
+      if (t.retiring) {
+        t.retiring = false;
+        t.setStep(t.busy ? 'fetching' : 'waiting');
+        active++;
+      }
+    }
+    while (active < target) {
+      this.addThread();
+      active++;
+    }
+    if (active > target) {
+      // Idle threads leave first, newest first; then busy ones, after their current URL.
+      const candidates = [...this.threadsById.values()].filter((t) => !t.retiring).sort((a, b) => Number(a.busy) - Number(b.busy) || b.id - a.id);
+      for (const t of candidates.slice(0, active - target)) {
+        if (t.busy) {
+          t.retiring = true;
+          t.setStep('retiring');
+          this.listener.progress(t);
+        } else this.removeThread(t);
+      }
+    }
+  }
+
+  private addThread(): void {
+    const wanted = Math.min(this.maxProcesses, this.activeCount() + 1);
+    let proc: WorkerProcess | undefined;
+    if (this.liveProcesses().length < wanted) proc = this.spawnProcess();
+    else proc = this.liveProcesses().sort((a, b) => activeIn(a) - activeIn(b))[0];
+    if (!proc) proc = this.spawnProcess();
+    const thread = new CrawlThread(this.nextThreadId++, proc.name, proc.handle.pid ?? null);
+    if (proc.ready) thread.setStep('waiting');
+    this.attach(thread, proc);
+    if (proc.ready) this.listener.threadsAvailable();
+  }
+
+  private liveProcesses(): WorkerProcess[] {
+    return [...this.processes].filter((p) => !p.leaving);
+  }
+
+  private attach(thread: CrawlThread, proc: WorkerProcess): void {
+    proc.threads.add(thread);
+    this.processOf.set(thread, proc);
+    this.threadsById.set(thread.id, thread);
+    thread.workerName = proc.name;
+    thread.pid = proc.handle.pid ?? null;
+  }
+
+  private removeThread(thread: CrawlThread): void {
+    const proc = this.processOf.get(thread);
+    this.threadsById.delete(thread.id);
+    this.processOf.delete(thread);
+    if (!proc) return;
+    proc.threads.delete(thread);
+    if (proc.threads.size === 0 && !proc.leaving) {
+      proc.leaving = true;
+      void proc.handle.stop();
+    }
+  }
+
+  private spawnProcess(): WorkerProcess {
+    const name = `crawl-worker-${this.nextProcessNumber++}`;
+    const handle = this.spawner.spawn(name);
+    const proc = new WorkerProcess(name, handle);
+    this.processes.add(proc);
+    handle.onMessage((m) => this.onMessage(proc, m));
+    handle.onExit((exit) => this.onExit(proc, exit));
+    handle.send({ t: 'init', workerName: name, settings: this.settings });
+    return proc;
+  }
+
+  private onMessage(proc: WorkerProcess, message: WorkerToParent): void {
+    switch (message.t) {
+      case 'ready': {
+        proc.ready = true;
+        this.failedStarts = 0;
+        for (const t of proc.threads) {
+          t.pid = message.pid;
+          if (!t.busy && !t.retiring) t.setStep('waiting');
+        }
+        this.listener.threadsAvailable();
+        return;
+      }
+      case 'step': {
+        const t = this.threadsById.get(message.threadId);
+        if (!t || t.job?.jobId !== message.jobId) return;
+        t.setStep(t.retiring ? 'retiring' : message.step);
+        t.bytes = message.bytes;
+        this.listener.progress(t);
+        return;
+      }
+      case 'result': {
+        const t = this.threadsById.get(message.result.threadId);
+        const job = t?.job;
+        if (!t || !job || job.jobId !== message.result.jobId) return;
+        t.job = null;
+        t.setStep('returning');
+        if (t.retiring) this.removeThread(t);
+        this.listener.result(t, job, message.result);
+        return;
+      }
+      case 'fatal':
+        this.lastFailure = message.message;
+        return;
+    }
+  }
+
+  private onExit(proc: WorkerProcess, exit: WorkerExit): void {
+    this.processes.delete(proc);
+    const lost: ThreadJob[] = [];
+    for (const t of proc.threads) {
+      if (t.job) lost.push(t.job);
+      t.job = null;
+      t.setStep('dead');
+    }
+    if (proc.leaving || this.closed) {
+      for (const t of proc.threads) this.removeThread(t);
+      if (lost.length) this.listener.processDied(proc.name, exit, lost);
+      return;
+    }
+    if (!proc.ready) this.failedStarts++;
+    const survivors = [...proc.threads].filter((t) => !t.retiring);
+    for (const t of proc.threads) if (t.retiring) this.removeThread(t);
+    this.listener.processDied(proc.name, exit, lost);
+    if (this.failedStarts >= MAX_FAILED_STARTS) {
+      const detail = this.lastFailure ? `: ${this.lastFailure}` : ` (last one ${exit.reason})`;
+      this.closed = true;
+      this.listener.failed(`worker processes keep failing to start${detail}`);
+      return;
+    }
+    if (survivors.length === 0) return;
+    // A fresh process takes over the same threads (same ids, so the grid keeps its cells).
+    const fresh = this.spawnProcess();
+    for (const t of survivors) {
+      this.threadsById.delete(t.id);
+      this.processOf.delete(t);
+      this.attach(t, fresh);
+      t.setStep('starting');
+    }
+  }
+
+  /** Hands a job to an idle thread. False when its process is gone (the job was not sent). */
+  dispatch(thread: CrawlThread, job: ThreadJob): boolean {
+    const proc = this.processOf.get(thread);
+    if (!proc || !proc.ready) return false;
+    thread.job = job;
+    thread.setStep('claimed');
+    const c = job.claim;
+    const sent = proc.handle.send({
+      t: 'job',
+      job: c.kind === 'page'
+        ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth }
+        : { kind: 'robots', jobId: job.jobId, threadId: thread.id, url: c.url },
+    });
+    if (!sent) thread.job = null;
+    return sent;
+  }
+
+  /** Kills every worker process at once (a stop that cannot wait any longer). */
+  killAll(): void {
+    for (const p of this.processes) p.handle.kill();
+  }
+
+  /** Shuts every worker down (graceful, then killed after `graceMs`); resolves when all have exited. */
+  async close(graceMs = 3_000): Promise<void> {
+    this.closed = true;
+    const procs = [...this.processes];
+    for (const p of procs) p.leaving = true;
+    await Promise.all(procs.map((p) => p.handle.stop(graceMs)));
+  }
+
+  processNames(): { name: string; pid: number | undefined; ready: boolean; threads: number }[] {
+    return [...this.processes].map((p) => ({ name: p.name, pid: p.handle.pid, ready: p.ready, threads: p.threads.size }));
+  }
+}
+
+function activeIn(p: WorkerProcess): number {
+  let n = 0;
+  for (const t of p.threads) if (!t.retiring) n++;
+  return n;
+}
