@@ -14,8 +14,9 @@ export function canonicalUrl(href: string, base?: string | URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname) return null;
   url.hash = '';
-  // "http://host" and "http://host/" are one URL; WHATWG already gives the empty path as "/".
-  const out = url.href;
+  // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/"). Percent-escapes are
+  // case-insensitive (RFC 3986 6.2.2.1): "%e6" and "%E6" are one URL, and the parser writes upper case itself.
+  const out = url.href.replace(/%[0-9a-f]{2}/g, (m) => m.toUpperCase());
   return out.length > MAX_URL_LENGTH ? null : out;
 }
 

@@ -1,0 +1,137 @@
+// Exports a crawl file's results as CSV: one row per fetch (pages, redirect hops and errors) in fetch order.
+// Reads through its own read-only connection, a page of rows at a time, so it can run while a crawl is writing
+// (WAL lets readers and the writer proceed together) and its memory does not grow with the size of the crawl.
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import { openCrawlFile, type Db } from '../frontier/crawl-file.ts';
+import { neutraliseCell } from './csv-cell.ts';
+
+/** The CSV columns, in order; also the header line. */
+export const CSV_COLUMNS = [
+  'url',
+  'status_code',
+  'content_type',
+  'size_bytes',
+  'response_time_ms',
+  'crawl_depth',
+  'title',
+  'meta_description',
+  'h1',
+  'canonical',
+  'word_count',
+  'inlinks',
+  'outlinks',
+  'redirect_url',
+  'error',
+] as const;
+
+export const DEFAULT_BATCH_SIZE = 1000;
+
+export interface CsvExportOptions {
+  /** Rows read from SQLite per query. */
+  batchSize?: number;
+}
+
+export interface CsvExportResult {
+  /** Data rows written (the header line not counted). */
+  rows: number;
+}
+
+// Same rows as the crawl_results view, read by keyset pagination on results.seq (the rowid: a range search).
+// inlinks counts distinct linking pages: links has one row per (from_id, to_id) and is indexed by to_id.
+const PAGE_SQL = `
+SELECT r.seq, u.url, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
+       r.title, r.meta_description, r.h1, r.canonical, r.word_count,
+       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       r.outlinks, r.redirect_url, r.error
+FROM results r JOIN urls u ON u.id = r.url_id
+WHERE r.seq > ? AND r.seq <= ?
+ORDER BY r.seq
+LIMIT ?`;
+
+/**
+ * Writes the results of the crawl file at `dbPath` as CSV (RFC 4180, CRLF, UTF-8 with a BOM) to `out`: a file path
+ * (written to `<out>.part` and renamed when complete, so the real name never holds a partial file) or a stream,
+ * which is ended when the export completes. Exports the results that existed when it started.
+ */
+export async function exportCsv(
+  dbPath: string,
+  out: string | NodeJS.WritableStream,
+  options: CsvExportOptions = {},
+): Promise<CsvExportResult> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new RangeError(`batchSize must be a whole number of at least 1, got ${batchSize}`);
+  }
+  if (typeof out === 'string' && path.resolve(out) === path.resolve(dbPath)) {
+    throw new Error(`refusing to export ${dbPath} over itself; choose another output file`);
+  }
+  const db = openCrawlFile(dbPath, { readonly: true });
+  try {
+    if (typeof out !== 'string') return await writeCsv(db, out, batchSize);
+    const part = `${out}.part`;
+    try {
+      const result = await writeCsv(db, fs.createWriteStream(part), batchSize);
+      await fs.promises.rename(part, out);
+      return result;
+    } catch (err) {
+      await fs.promises.rm(part, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number): Promise<CsvExportResult> {
+  // Results committed after this point are left out: a bounded export even while a crawl keeps adding rows,
+  // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
+  const { last } = db.prepare('SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
+  const page = db.prepare(PAGE_SQL).raw(true);
+
+  const csv = stringify({
+    bom: true,
+    record_delimiter: 'windows',
+    // With an explicit record_delimiter csv-stringify only quotes fields containing "\r\n"; a lone LF or CR
+    // must be quoted too (RFC 4180), or the file gains rows.
+    quote_record_delimiter: true,
+  });
+  const done = pipeline(csv, dest);
+  // Failures are observed where the writer waits (below); this only keeps an early one from being "unhandled".
+  done.catch(() => undefined);
+
+  const write = async (record: string[]): Promise<void> => {
+    // Backpressure: stop reading from SQLite until the output has taken what is buffered.
+    if (!csv.write(record)) await Promise.race([once(csv, 'drain'), done]);
+  };
+
+  await write([...CSV_COLUMNS]);
+  let rows = 0;
+  let after = 0;
+  for (;;) {
+    const batch = page.all(after, last, batchSize) as unknown[][];
+    for (const row of batch) {
+      after = row[0] as number;
+      const record: string[] = [];
+      for (let i = 0; i < CSV_COLUMNS.length; i++) record.push(cell(row[i + 1]));
+      await write(record);
+      rows++;
+    }
+    if (batch.length < batchSize) break;
+  }
+  csv.end();
+  await done;
+  return { rows };
+}
+
+/** null → empty; numbers as they are (a negative number is a number); anything textual neutralised. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return neutraliseCell(value);
+  if (Buffer.isBuffer(value)) return neutraliseCell(value.toString('utf8'));
+  return neutraliseCell(String(value));
+}

@@ -1,0 +1,2 @@
+export const outDir: string;
+export function buildNode(): Promise<string>;
