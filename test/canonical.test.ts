@@ -130,3 +130,10 @@ describe('percent-escape case', () => {
     expect(canonicalUrl('http://h.test/日?q=é')).toBe(a);
   });
 });
+
+describe('escaped unreserved characters', () => {
+  it('decodes them, so /%61 and /a are one URL, but keeps reserved escapes', () => {
+    expect(canonicalUrl('http://h.test/%61%7E?x=%2D')).toBe('http://h.test/a~?x=-');
+    expect(canonicalUrl('http://h.test/a%2Fb?x=%26')).toBe('http://h.test/a%2Fb?x=%26');
+  });
+});

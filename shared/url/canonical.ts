@@ -14,9 +14,13 @@ export function canonicalUrl(href: string, base?: string | URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname) return null;
   url.hash = '';
-  // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/"). Percent-escapes are
-  // case-insensitive (RFC 3986 6.2.2.1): "%e6" and "%E6" are one URL, and the parser writes upper case itself.
-  const out = url.href.replace(/%[0-9a-f]{2}/g, (m) => m.toUpperCase());
+  // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/"). RFC 3986 6.2.2: escapes
+  // of unreserved characters are the characters themselves ("/%61" is "/a"), and the rest are case-insensitive
+  // ("%e6" is "%E6", which is what the parser writes itself).
+  const out = url.href.replace(/%[0-9a-fA-F]{2}/g, (m) => {
+    const ch = String.fromCharCode(parseInt(m.slice(1), 16));
+    return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
+  });
   return out.length > MAX_URL_LENGTH ? null : out;
 }
 

@@ -36,10 +36,12 @@ export interface FixtureSite {
 export function pageLinks(i: number, pages: number, linksPerPage: number): number[] {
   const out = new Set<number>();
   for (const c of [2 * i + 1, 2 * i + 2]) if (c < pages) out.add(c);
-  let x = (i * 2654435761) >>> 0;
-  while (out.size < Math.min(linksPerPage, pages - 1)) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const target = x % pages;
+  // A 32-bit LCG in integer arithmetic (Math.imul: a float product would lose the low bits), high bits used.
+  let x = Math.imul(i + 1, 2654435761) >>> 0;
+  const want = Math.min(linksPerPage, pages - 1);
+  for (let tries = 0; out.size < want && tries < 100 * want; tries++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    const target = (x >>> 8) % pages;
     if (target !== i) out.add(target);
   }
   return [...out];

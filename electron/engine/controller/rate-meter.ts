@@ -28,21 +28,26 @@ export class RateMeter {
   }
 }
 
-/** Token bucket for the global URLs/s cap: how many fetches may start now, and when the next may. */
+/**
+ * Token bucket for the global URLs/s cap: how many fetches may start now, and when the next may. The burst is a
+ * tenth of a second's worth (at least one), so no one-second window sees much more than the cap.
+ */
 export class TokenBucket {
   private tokens: number;
   private last: number;
+  private readonly burst: number;
 
   constructor(
     private readonly perSecond: number,
     now = Date.now(),
   ) {
-    this.tokens = Math.max(1, perSecond);
+    this.burst = Math.max(1, perSecond / 10);
+    this.tokens = this.burst;
     this.last = now;
   }
 
   private refill(now: number): void {
-    this.tokens = Math.min(Math.max(1, this.perSecond), this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
     this.last = now;
   }
 

@@ -18,6 +18,14 @@ const HELD = 9e15;
 export const MAX_WORKER_CRASHES = 2;
 const HOST_ID_CACHE = 10_000;
 
+/** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
+export const CLAIM_SQL = {
+  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts
+    WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
+  nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
+  queuedOfHost: 'SELECT id, url, depth FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
+} as const;
+
 export type Claim =
   | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number }
   | { kind: 'robots'; hostId: number; url: string };
@@ -63,14 +71,9 @@ export class Frontier {
         'SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts WHERE id = ?',
       ),
       hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
-      readyHosts: db.prepare<[number, number], HostRow>(
-        `SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts
-         WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
-      ),
-      nextReady: db.prepare<[], { at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0'),
-      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number }>(
-        'SELECT id, url, depth FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
-      ),
+      readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
+      nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),
+      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number }>(CLAIM_SQL.queuedOfHost),
       setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
       claimFromHost: db.prepare(
         'UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?',
