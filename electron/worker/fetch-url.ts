@@ -1,0 +1,332 @@
+// One HTTP fetch, exactly as the crawler sees it: a single hop (redirects are NOT followed, the engine records
+// each hop as its own URL), a hard cap on body size that holds for compressed and decompressed bytes alike, a
+// whole-response deadline, and network failures turned into short person-readable categories instead of throws.
+import { pipeline } from 'node:stream/promises';
+import { Readable, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import { Agent, request } from 'undici';
+import { decodeBuffer } from 'encoding-sniffer';
+import type { CrawlSettings } from '../../shared/settings.ts';
+
+export interface FetchOutcome {
+  /** HTTP status, or null when no response head arrived. */
+  statusCode: number | null;
+  /** Response headers with lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The Content-Type header as sent, or null. */
+  contentType: string | null;
+  /** Body bytes received on the wire (before decompression), also when the fetch failed part-way. */
+  sizeBytes: number;
+  /** From sending the request to the end of the body (or the failure). */
+  responseTimeMs: number;
+  /** Decompressed body; only kept for HTML-like responses or when asked (robots.txt), and null on error. */
+  body: Buffer | null;
+  /** Short person-readable category ("timeout", "connection refused"...), or null. */
+  error: string | null;
+}
+
+export interface FetchOptions {
+  /** Keep the body whatever its Content-Type (robots.txt is text/plain). */
+  keepBody?: boolean;
+  /**
+   * Stop reading, without error, once this many decompressed bytes are kept; the body is cut there. For robots.txt,
+   * where RFC 9309 lets a crawler ignore everything past 500 KiB.
+   */
+  keepAtMost?: number;
+}
+
+export interface Fetcher {
+  fetch(url: string, onProgress?: (bytes: number) => void, options?: FetchOptions): Promise<FetchOutcome>;
+  close(): Promise<void>;
+}
+
+export type FetcherSettings = Pick<CrawlSettings, 'userAgent' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'maxBodyBytes'>;
+
+/** Progress callbacks are throttled: a busy page would otherwise flood the parent with a message per chunk. */
+export const PROGRESS_INTERVAL_MS = 200;
+
+const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** True for media types whose body we parse for links. */
+export function isHtmlContentType(contentType: string | null | undefined): boolean {
+  const mime = mediaType(contentType);
+  return mime === 'text/html' || mime === 'application/xhtml+xml';
+}
+
+/** "Text/HTML; charset=x" -> "text/html"; null when absent. */
+export function mediaType(contentType: string | null | undefined): string | null {
+  if (!contentType) return null;
+  const mime = contentType.split(';', 1)[0]?.trim().toLowerCase();
+  return mime || null;
+}
+
+/** The charset parameter of a Content-Type, or undefined. */
+export function charsetOf(contentType: string | null | undefined): string | undefined {
+  if (!contentType) return undefined;
+  const m = /;\s*charset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^;\s]+))/i.exec(contentType);
+  const label = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
+  return label || undefined;
+}
+
+/**
+ * Bytes of an HTML page to text, the way a browser picks the encoding: BOM first, then the HTTP charset, then a
+ * <meta charset> / http-equiv in the first KiB, else windows-1252. Unknown labels fall back instead of throwing.
+ */
+export function decodeHtml(body: Buffer, contentType: string | null): string {
+  const label = charsetOf(contentType);
+  try {
+    return decodeBuffer(body, label ? { transportLayerEncodingLabel: label } : {});
+  } catch {
+    // A label iconv-lite cannot handle: retry letting the sniffer decide from the bytes alone.
+    return decodeBuffer(body);
+  }
+}
+
+export function createFetcher(settings: FetcherSettings): Fetcher {
+  // One Agent per worker process: keep-alive connections are reused across every thread the process hosts.
+  // headersTimeout/bodyTimeout are undici's idle timers; the whole-response deadline below is the one that counts.
+  const agent = new Agent({
+    connect: { timeout: settings.connectTimeoutMs },
+    headersTimeout: settings.responseTimeoutMs,
+    bodyTimeout: settings.responseTimeoutMs,
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 60_000,
+  });
+  const cap = settings.maxBodyBytes;
+
+  async function fetchOne(url: string, onProgress?: (bytes: number) => void, options: FetchOptions = {}): Promise<FetchOutcome> {
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, settings.responseTimeoutMs);
+
+    const out: FetchOutcome = {
+      statusCode: null,
+      headers: {},
+      contentType: null,
+      sizeBytes: 0,
+      responseTimeMs: 0,
+      body: null,
+      error: null,
+    };
+    let phase: 'head' | 'body' = 'head';
+    let responseBody: Readable | null = null;
+    try {
+      const res = await request(url, {
+        method: 'GET',
+        dispatcher: agent,
+        signal: controller.signal,
+        headers: { 'user-agent': settings.userAgent, accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING },
+      });
+      phase = 'body';
+      responseBody = res.body;
+      out.statusCode = res.statusCode;
+      out.headers = flattenHeaders(res.headers);
+      out.contentType = out.headers['content-type'] ?? null;
+
+      const keep = options.keepBody === true || isHtmlContentType(out.contentType);
+      const wire = wireCounter(cap, (n) => (out.sizeBytes = n), onProgress);
+      if (!keep) {
+        // Nothing will read it: count the wire bytes (so the size and the cap still hold) and drop them.
+        // Not decompressing is safe here: a bomb only hurts once its output is kept.
+        await pipeline(res.body, wire, discard, { signal: controller.signal });
+      } else {
+        const chunks: Buffer[] = [];
+        const decoders = decodersFor(out.headers['content-encoding']);
+        const limit = options.keepAtMost;
+        let kept = 0;
+        let enough = false;
+        const collect = async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) {
+            if (limit !== undefined && kept + chunk.length >= limit) {
+              chunks.push(chunk.subarray(0, limit - kept));
+              kept = limit;
+              enough = true;
+              throw new Enough();
+            }
+            kept += chunk.length;
+            if (kept > cap) throw new TooLarge(cap);
+            chunks.push(chunk);
+          }
+        };
+        try {
+          // The array form takes async-generator stages at runtime; its typings only list streams.
+          const stages = [res.body, wire, ...decoders, collect] as unknown as NodeJS.ReadableStream[];
+          await pipeline(stages, { signal: controller.signal });
+        } catch (err) {
+          if (!enough) throw err;
+        }
+        out.body = Buffer.concat(chunks, kept);
+      }
+    } catch (err) {
+      out.body = null;
+      out.error = timedOut ? 'timeout' : describeError(err, phase);
+      responseBody?.destroy();
+    } finally {
+      clearTimeout(timer);
+      out.responseTimeMs = Math.round(performance.now() - started);
+    }
+    return out;
+  }
+
+  return {
+    fetch: fetchOne,
+    async close() {
+      // Let finishing requests end, but never hold a shutdown for longer than a moment: then cut them off.
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 1_000)));
+      const closed = agent.close().then(() => 'closed' as const, () => 'closed' as const);
+      const first = await Promise.race([closed, grace]);
+      clearTimeout(timer);
+      if (first === 'late') await agent.destroy().catch(() => undefined);
+    },
+  };
+}
+
+class TooLarge extends Error {
+  constructor(readonly cap: number) {
+    super(`too large (over ${cap} bytes)`);
+  }
+}
+
+/** Thrown by the collector to stop reading once `keepAtMost` bytes are in hand; not a failure. */
+class Enough extends Error {}
+
+/** A pass-through stage that counts wire bytes, enforces the cap on them and reports progress, throttled. */
+function wireCounter(cap: number, setSize: (n: number) => void, onProgress?: (bytes: number) => void) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    let total = 0;
+    let lastReport = 0;
+    for await (const chunk of source) {
+      total += chunk.length;
+      setSize(total);
+      if (total > cap) throw new TooLarge(cap);
+      if (onProgress) {
+        const now = performance.now();
+        if (lastReport === 0 || now - lastReport >= PROGRESS_INTERVAL_MS) {
+          lastReport = now;
+          onProgress(total);
+        }
+      }
+      yield chunk;
+    }
+  };
+}
+
+async function discard(source: AsyncIterable<Buffer>): Promise<void> {
+  for await (const _chunk of source) {
+    // counted upstream
+  }
+}
+
+// Lenient flushing, as browsers (and undici's fetch) do: a stream cut short right at the end still yields its text.
+// HTTP-level truncation is caught by undici itself (content-length mismatch or socket closed mid-body).
+const GZIP_OPTS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI_OPTS = {
+  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+};
+
+type Stage = (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>;
+
+/** Decoding stages for a Content-Encoding list, undone last-applied first. Unknown codings pass through as is. */
+function decodersFor(contentEncoding: string | undefined): Stage[] {
+  if (!contentEncoding) return [];
+  const codings = contentEncoding
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity');
+  const stages: Stage[] = [];
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') stages.push(zlibStage(() => zlib.createGunzip(GZIP_OPTS)));
+    else if (coding === 'br') stages.push(zlibStage(() => zlib.createBrotliDecompress(BROTLI_OPTS)));
+    else if (coding === 'deflate') {
+      // "deflate" should be zlib-wrapped (RFC 9110) but some servers send raw deflate; the first byte tells which.
+      stages.push(
+        zlibStage((head) => ((head[0]! & 0x0f) === 0x08 ? zlib.createInflate(GZIP_OPTS) : zlib.createInflateRaw(GZIP_OPTS))),
+      );
+    } else return []; // An encoding we did not ask for: keep the bytes rather than fail.
+  }
+  return stages;
+}
+
+/**
+ * Runs the source through a zlib stream chosen from the first chunk. Pulling from the zlib stream (rather than
+ * listening to 'data') keeps backpressure end to end, so a decompression bomb only ever inflates a few chunks
+ * ahead of the consumer, which stops it at the cap.
+ */
+function zlibStage(make: (head: Buffer) => Transform): Stage {
+  return async function* (source) {
+    const it = source[Symbol.asyncIterator]();
+    const first = await it.next();
+    if (first.done) return;
+    const z = make(first.value);
+    async function* all() {
+      yield first.value;
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    }
+    // Errors of the feeding side destroy `z`, so they surface through the iteration below.
+    const feeding = pipeline(Readable.from(all()), z).catch(() => undefined);
+    try {
+      for await (const chunk of z) yield chunk as Buffer;
+    } finally {
+      z.destroy();
+      await feeding;
+    }
+  };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
+
+/** Maps whatever undici, net, dns or zlib threw to the short category a person reads in the results table. */
+export function describeError(err: unknown, phase: 'head' | 'body'): string {
+  if (err instanceof TooLarge) return err.message;
+  const codes = errorCodes(err);
+  const has = (set: Set<string>) => codes.some((c) => set.has(c));
+  if (has(TIMEOUT_CODES)) return 'timeout';
+  if (codes.includes('ECONNREFUSED')) return 'connection refused';
+  if (has(DNS_CODES)) return 'DNS lookup failed';
+  if (codes.includes('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) return 'truncated body';
+  if (has(RESET_CODES)) return phase === 'body' ? 'truncated body' : 'connection reset';
+  // HTTP parser errors (garbage status line, bad chunking, oversized headers) and undecodable compressed data.
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'HTTPParserError' || codes.some((c) => c.startsWith('HPE_') || c === 'UND_ERR_HEADERS_OVERFLOW')) {
+    return 'invalid response';
+  }
+  if (codes.some((c) => c === 'Z_DATA_ERROR' || c === 'Z_BUF_ERROR' || c.startsWith('ERR__') || c.startsWith('ERR_BROTLI'))) {
+    return 'invalid response';
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return `network error: ${message || name || 'unknown'}`;
+}
+
+/** Error codes of an error, its causes and (for happy-eyeballs AggregateErrors) its members. */
+function errorCodes(err: unknown, depth = 0): string[] {
+  if (!err || typeof err !== 'object' || depth > 4) return [];
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  const out: string[] = [];
+  if (typeof e.code === 'string') out.push(e.code);
+  out.push(...errorCodes(e.cause, depth + 1));
+  if (Array.isArray(e.errors)) for (const inner of e.errors) out.push(...errorCodes(inner, depth + 1));
+  return out;
+}

@@ -1,0 +1,91 @@
+// The worker's line to the engine. The same worker code runs under two hosts: Node's child_process.fork (the CLI
+// and tests: process.send / 'message' / 'disconnect') and Electron's utilityProcess (the desktop app:
+// process.parentPort). This module hides which, without importing 'electron'.
+import type { ParentToWorker, WorkerToParent } from '../../shared/protocol.ts';
+
+export interface ParentLink {
+  send(msg: WorkerToParent): void;
+  onMessage(cb: (msg: ParentToWorker) => void): void;
+  /** Called once when the parent can no longer be reached; the worker should exit so no orphan stays. */
+  onGone(cb: () => void): void;
+}
+
+/** How often a utilityProcess worker checks that its parent is still alive (see parentPortLink). */
+const PARENT_CHECK_MS = 1_000;
+
+// process.parentPort as Electron provides it (typed here so the worker needs no 'electron' import).
+interface ElectronParentPort {
+  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+/** The link for however this process was started; throws when it was started without a parent channel. */
+export function connectToParent(): ParentLink {
+  const port = (process as unknown as { parentPort?: ElectronParentPort }).parentPort;
+  if (port) return parentPortLink(port);
+  if (typeof process.send === 'function') return forkLink();
+  throw new Error('no parent channel: the crawl worker must be started by the crawl engine (fork or utilityProcess)');
+}
+
+/** A once-only notifier: several signals can report the same loss of the parent. */
+function goneNotifier() {
+  const listeners: Array<() => void> = [];
+  let gone = false;
+  return {
+    add(cb: () => void) {
+      if (gone) queueMicrotask(cb);
+      else listeners.push(cb);
+    },
+    fire() {
+      if (gone) return;
+      gone = true;
+      for (const cb of listeners) cb();
+    },
+  };
+}
+
+function forkLink(): ParentLink {
+  const gone = goneNotifier();
+  // 'disconnect' fires when the parent closes the IPC channel or dies (the pipe's other end closes).
+  process.on('disconnect', () => gone.fire());
+  return {
+    send(msg) {
+      if (!process.connected) return gone.fire();
+      // The callback swallows the error of a send racing a disconnect; 'disconnect' reports the loss itself.
+      process.send!(msg, undefined, {}, (err) => {
+        if (err) gone.fire();
+      });
+    },
+    onMessage(cb) {
+      process.on('message', (msg) => cb(msg as ParentToWorker));
+    },
+    onGone: gone.add,
+  };
+}
+
+function parentPortLink(port: ElectronParentPort): ParentLink {
+  const gone = goneNotifier();
+  // ParentPort documents no close event today; listen anyway in case it gains one (an unknown event never fires).
+  port.on('close', () => gone.fire());
+  // Chromium normally ends utility processes along with the browser process. As a backstop, notice the parent
+  // disappearing (signal 0 only checks that the pid exists) so a crash of the main process leaves no orphan.
+  const parentPid = process.ppid;
+  const check = setInterval(() => {
+    try {
+      process.kill(parentPid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') gone.fire();
+    }
+  }, PARENT_CHECK_MS);
+  check.unref();
+  return {
+    send(msg) {
+      port.postMessage(msg);
+    },
+    onMessage(cb) {
+      port.on('message', (e) => cb(e.data as ParentToWorker));
+    },
+    onGone: gone.add,
+  };
+}

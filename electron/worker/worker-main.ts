@@ -1,0 +1,76 @@
+// Entry of a crawl worker OS process (forked by the CLI engine, or an Electron utilityProcess in the app).
+// It hosts several crawl threads at once: the engine sends jobs, the worker fetches and parses them concurrently
+// (the engine decides how many are in flight) and streams back steps and results.
+import type { Job, ParentToWorker } from '../../shared/protocol.ts';
+import { parseSettings, type CrawlSettings } from '../../shared/settings.ts';
+import { makeScope, type ScopeTest } from '../../shared/scope.ts';
+import { createFetcher, type Fetcher } from './fetch-url.ts';
+import { connectToParent } from './parent-port.ts';
+import { failedResult, runJob } from './run-job.ts';
+
+const link = connectToParent();
+let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest } | null = null;
+let shuttingDown = false;
+
+// The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.
+link.onGone(() => process.exit(0));
+
+// Per-job failures are caught in runJob; reaching here means the process itself is in an unknown state.
+// Say so (the engine replaces a worker that reports fatal or dies) and exit.
+process.on('uncaughtException', (err) => {
+  try {
+    link.send({ t: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  } finally {
+    setTimeout(() => process.exit(1), 100).unref();
+  }
+});
+
+link.onMessage((msg: ParentToWorker) => {
+  switch (msg.t) {
+    case 'init':
+      return init(msg.workerName, msg.settings);
+    case 'job':
+      return void handleJob(msg.job);
+    case 'shutdown':
+      return void shutdown();
+  }
+});
+
+function init(workerName: string, rawSettings: CrawlSettings): void {
+  try {
+    // Settings arrive validated; re-parsing fills any default a cloned object lost and costs nothing.
+    const settings = parseSettings(rawSettings);
+    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings) };
+    try {
+      process.title = workerName; // shows as e.g. "crawl-worker-2" in ps / Task Manager
+    } catch {
+      // not allowed on some platforms; cosmetic only
+    }
+    link.send({ t: 'ready', pid: process.pid });
+  } catch (err) {
+    link.send({ t: 'fatal', message: `worker init failed: ${err instanceof Error ? err.message : String(err)}` });
+    setTimeout(() => process.exit(1), 100).unref();
+  }
+}
+
+async function handleJob(job: Job): Promise<void> {
+  if (!ctx || shuttingDown) {
+    link.send({ t: 'result', result: failedResult(job, shuttingDown ? 'worker shutting down' : 'worker not initialised') });
+    return;
+  }
+  const { fetcher, settings, scope } = ctx;
+  const result = await runJob(job, {
+    fetcher,
+    settings,
+    scope,
+    onStep: (step, bytes) => link.send({ t: 'step', threadId: job.threadId, jobId: job.jobId, step, bytes }),
+  });
+  link.send({ t: 'result', result });
+}
+
+async function shutdown(): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  await ctx?.fetcher.close().catch(() => undefined);
+  process.exit(0);
+}
