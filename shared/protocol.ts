@@ -55,6 +55,19 @@ export interface RobotsFetchResult {
 
 export type JobResult = PageFetchResult | RobotsFetchResult;
 
+export interface ThreadStepReport {
+  threadId: number;
+  jobId: number;
+  step: 'fetching' | 'processing';
+  bytes: number;
+}
+
+/**
+ * Workers batch step reports on this period: a UI shows about ten updates a second, so a step shorter than
+ * this is never worth a message, and a fast crawl does not pay an IPC write per step.
+ */
+export const STEP_REPORT_MS = 100;
+
 export type ParentToWorker =
   | { t: 'init'; workerName: string; settings: CrawlSettings }
   | { t: 'job'; job: Job }
@@ -62,6 +75,7 @@ export type ParentToWorker =
 
 export type WorkerToParent =
   | { t: 'ready'; pid: number }
-  | { t: 'step'; threadId: number; jobId: number; step: 'fetching' | 'processing'; bytes: number }
+  /** Current steps of the worker's busy threads, sent at most every STEP_REPORT_MS, only what changed. */
+  | { t: 'steps'; steps: ThreadStepReport[] }
   | { t: 'result'; result: JobResult }
   | { t: 'fatal'; message: string };

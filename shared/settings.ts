@@ -39,7 +39,7 @@ export const crawlSettingsSchema = z
     seeds: z.array(seedUrl, { error: 'must be a list of URLs' }).min(1, 'give at least one seed URL'),
     /** Crawl threads: URLs in progress at once. */
     threads: int(LIMITS.threads.min, LIMITS.threads.max).default(5),
-    /** Worker OS processes hosting the threads; null = as many as CPU cores, never more than threads. */
+    /** Worker OS processes hosting the threads; null = one per CPU core but one (at least one), never more than threads. */
     processes: int(LIMITS.processes.min, LIMITS.processes.max).nullable().default(null),
     /** Link hops from a seed; null = unlimited. Redirects do not count as a hop. */
     maxDepth: int(0, 1_000_000).nullable().default(null),

@@ -21,7 +21,7 @@ describe('resizing the pool live', () => {
     expect(controller.snapshot().threads).toHaveLength(8);
     expect(controller.snapshot().threadTarget).toBe(8);
     const grown = await waitForSnapshot(controller, (s) => s.counters.inFlight === 8);
-    expect(new Set(grown.threads.map((t) => t.worker)).size).toBe(2); // spread over two processes (cpuCount 2)
+    expect(new Set(grown.threads.map((t) => t.worker)).size).toBe(2); // spread over two processes (cpuCount 3)
 
     controller.setThreads(2);
     // Shrinking: busy threads retire after their URL; the grid shows them leaving.

@@ -10,7 +10,7 @@ Crawls from the seed URLs, following links on the seeds' hosts, and reports what
 
 Options (defaults in brackets):
   --threads N          crawl threads, URLs in progress at once, 1-200 [5]
-  --processes N        worker processes hosting the threads [number of CPU cores, at most --threads]
+  --processes N        worker processes hosting the threads [CPU cores minus one, at least 1]
   --max-depth N        link hops from a seed; redirects do not count [unlimited]
   --max-pages N        stop after this many URLs [unlimited]
   --db FILE            keep the crawl in this SQLite file (.trawl), to reopen or resume [temporary, removed at exit]

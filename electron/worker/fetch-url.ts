@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
-import { decodeBuffer } from 'encoding-sniffer';
+import { decodeBuffer, getEncoding } from 'encoding-sniffer';
 import type { CrawlSettings } from '../../shared/settings.ts';
 
 export interface FetchOutcome {
@@ -75,12 +75,20 @@ export function charsetOf(contentType: string | null | undefined): string | unde
  */
 export function decodeHtml(body: Buffer, contentType: string | null): string {
   const label = charsetOf(contentType);
+  let encoding: string;
   try {
-    return decodeBuffer(body, label ? { transportLayerEncodingLabel: label } : {});
+    encoding = getEncoding(body, label ? { transportLayerEncodingLabel: label } : {});
   } catch {
-    // A label iconv-lite cannot handle: retry letting the sniffer decide from the bytes alone.
-    return decodeBuffer(body);
+    // A label the sniffer cannot handle: let it decide from the bytes alone.
+    encoding = getEncoding(body);
   }
+  // Most of the web is UTF-8: Node's native decoder is the fast path (a UTF-8 BOM is dropped, as iconv does).
+  if (encoding === 'UTF-8') return body.toString('utf8', hasUtf8Bom(body) ? 3 : 0);
+  return decodeBuffer(body, { transportLayerEncodingLabel: encoding });
+}
+
+function hasUtf8Bom(b: Buffer): boolean {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
 
 export function createFetcher(settings: FetcherSettings): Fetcher {
@@ -129,14 +137,13 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
       out.contentType = out.headers['content-type'] ?? null;
 
       const keep = options.keepBody === true || isHtmlContentType(out.contentType);
-      const wire = wireCounter(cap, (n) => (out.sizeBytes = n), onProgress);
-      if (!keep) {
-        // Nothing will read it: count the wire bytes (so the size and the cap still hold) and drop them.
-        // Not decompressing is safe here: a bomb only hurts once its output is kept.
-        await pipeline(res.body, wire, discard, { signal: controller.signal });
+      const decoders = keep ? decodersFor(out.headers['content-encoding']) : [];
+      if (decoders.length === 0) {
+        // The common case, uncompressed (or not kept: counting wire bytes is enough, and a bomb only hurts
+        // once its output is kept): one plain loop. A stream pipeline here cost more than the parse.
+        out.body = await readPlain(res.body, cap, keep, options.keepAtMost, (n) => (out.sizeBytes = n), onProgress);
       } else {
         const chunks: Buffer[] = [];
-        const decoders = decodersFor(out.headers['content-encoding']);
         const limit = options.keepAtMost;
         let kept = 0;
         let enough = false;
@@ -153,6 +160,7 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
             chunks.push(chunk);
           }
         };
+        const wire = wireCounter(cap, (n) => (out.sizeBytes = n), onProgress);
         try {
           // The array form takes async-generator stages at runtime; its typings only list streams.
           const stages = [res.body, wire, ...decoders, collect] as unknown as NodeJS.ReadableStream[];
@@ -176,13 +184,9 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
   return {
     fetch: fetchOne,
     async close() {
-      // Let finishing requests end, but never hold a shutdown for longer than a moment: then cut them off.
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 1_000)));
-      const closed = agent.close().then(() => 'closed' as const, () => 'closed' as const);
-      const first = await Promise.race([closed, grace]);
-      clearTimeout(timer);
-      if (first === 'late') await agent.destroy().catch(() => undefined);
+      // The engine asks a worker to shut down only when none of its threads holds a URL (or it kills it), so
+      // there is nothing to finish: close the idle keep-alive sockets at once. A graceful close waited for them.
+      await agent.destroy().catch(() => undefined);
     },
   };
 }
@@ -217,10 +221,44 @@ function wireCounter(cap: number, setSize: (n: number) => void, onProgress?: (by
   };
 }
 
-async function discard(source: AsyncIterable<Buffer>): Promise<void> {
-  for await (const _chunk of source) {
-    // counted upstream
+/**
+ * Reads an uncompressed body: counts wire bytes against the cap, reports progress (throttled), and keeps the
+ * bytes when asked, up to `keepAtMost` (then stops reading without error). Returns the kept body or null.
+ */
+async function readPlain(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  cap: number,
+  keep: boolean,
+  keepAtMost: number | undefined,
+  setSize: (n: number) => void,
+  onProgress?: (bytes: number) => void,
+): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let kept = 0;
+  let lastReport = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    setSize(total);
+    if (total > cap) throw new TooLarge(cap);
+    if (onProgress) {
+      const now = performance.now();
+      if (lastReport === 0 || now - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = now;
+        onProgress(total);
+      }
+    }
+    if (!keep) continue;
+    if (keepAtMost !== undefined && kept + chunk.length >= keepAtMost) {
+      chunks.push(chunk.subarray(0, keepAtMost - kept));
+      kept = keepAtMost;
+      body.destroy();
+      break;
+    }
+    kept += chunk.length;
+    chunks.push(chunk);
   }
+  return keep ? Buffer.concat(chunks, kept) : null;
 }
 
 // Lenient flushing, as browsers (and undici's fetch) do: a stream cut short right at the end still yields its text.

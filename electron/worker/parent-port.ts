@@ -8,6 +8,8 @@ export interface ParentLink {
   onMessage(cb: (msg: ParentToWorker) => void): void;
   /** Called once when the parent can no longer be reached; the worker should exit so no orphan stays. */
   onGone(cb: () => void): void;
+  /** Ends this process at once, after a requested shutdown (nothing is left to flush). */
+  exit(): never;
 }
 
 /** How often a utilityProcess worker checks that its parent is still alive (see parentPortLink). */
@@ -61,6 +63,12 @@ function forkLink(): ParentLink {
       process.on('message', (msg) => cb(msg as ParentToWorker));
     },
     onGone: gone.add,
+    exit() {
+      // SIGTERM's default action, not process.exit(): exit joins V8's background threads first, and after a
+      // crawl a JIT compile still running there held each worker's exit for 200-300 ms.
+      process.kill(process.pid, 'SIGTERM');
+      return process.exit(0); // not reached
+    },
   };
 }
 
@@ -87,5 +95,7 @@ function parentPortLink(port: ElectronParentPort): ParentLink {
       port.on('message', (e) => cb(e.data as ParentToWorker));
     },
     onGone: gone.add,
+    // Electron reports a utility process ended by a signal as abnormal; exit plainly there.
+    exit: () => process.exit(0),
   };
 }

@@ -7,8 +7,10 @@ import { makeScope, type ScopeTest } from '../../shared/scope.ts';
 import { createFetcher, type Fetcher } from './fetch-url.ts';
 import { connectToParent } from './parent-port.ts';
 import { failedResult, runJob } from './run-job.ts';
+import { StepBoard } from './step-board.ts';
 
 const link = connectToParent();
+const steps = new StepBoard((batch) => link.send({ t: 'steps', steps: batch }));
 let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest } | null = null;
 let shuttingDown = false;
 
@@ -63,8 +65,9 @@ async function handleJob(job: Job): Promise<void> {
     fetcher,
     settings,
     scope,
-    onStep: (step, bytes) => link.send({ t: 'step', threadId: job.threadId, jobId: job.jobId, step, bytes }),
+    onStep: (step, bytes) => steps.set({ threadId: job.threadId, jobId: job.jobId, step, bytes }),
   });
+  steps.clear(job.threadId);
   link.send({ t: 'result', result });
 }
 
@@ -72,5 +75,6 @@ async function shutdown(): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   await ctx?.fetcher.close().catch(() => undefined);
-  process.exit(0);
+  // Results go out as jobs end and the engine asks only an idle worker to stop: nothing is left to flush.
+  link.exit();
 }

@@ -22,7 +22,8 @@ export function spawner(): ChildProcessSpawner {
 
 export function newCrawl(settings: Record<string, unknown>, dir = tempDir()): { controller: CrawlController; dbPath: string } {
   const dbPath = path.join(dir, 'crawl.trawl');
-  const options: ControllerOptions = { dbPath, spawner: spawner(), cpuCount: 2 };
+  // As on a 3-core machine: two worker processes, so tests exercise threads spread over processes.
+  const options: ControllerOptions = { dbPath, spawner: spawner(), cpuCount: 3 };
   return { controller: CrawlController.create(settings, options), dbPath };
 }
 

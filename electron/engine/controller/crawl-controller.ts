@@ -115,7 +115,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.frontier = new Frontier(db, settings);
     this.threadTarget = settings.threads;
     this.bucket = settings.maxUrlsPerSecond ? new TokenBucket(settings.maxUrlsPerSecond) : null;
-    const maxProcesses = settings.processes ?? Math.max(1, options.cpuCount ?? os.availableParallelism());
+    // By default one worker process per core but one: the parent (frontier and crawl file) keeps a core of its
+    // own. On 2 cores one worker hosting all threads beat two sharing the cores with the parent by a fifth.
+    const maxProcesses = settings.processes ?? Math.max(1, (options.cpuCount ?? os.availableParallelism()) - 1);
     this.pool = new WorkerPool(options.spawner, settings, maxProcesses, {
       threadsAvailable: () => this.pump(),
       result: (thread, job, result) => this.onResult(thread, job, result),

@@ -172,12 +172,14 @@ export class WorkerPool {
         this.listener.threadsAvailable();
         return;
       }
-      case 'step': {
-        const t = this.threadsById.get(message.threadId);
-        if (!t || t.job?.jobId !== message.jobId) return;
-        t.setStep(t.retiring ? 'retiring' : message.step);
-        t.bytes = message.bytes;
-        this.listener.progress(t);
+      case 'steps': {
+        for (const report of message.steps) {
+          const t = this.threadsById.get(report.threadId);
+          if (!t || t.job?.jobId !== report.jobId) continue;
+          t.setStep(t.retiring ? 'retiring' : report.step);
+          t.bytes = report.bytes;
+          this.listener.progress(t);
+        }
         return;
       }
       case 'result': {
