@@ -68,11 +68,14 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  if (request.mode === 'resume') process.stderr.write(`Resuming ${dbPath}\n`);
+  const before = controller.snapshot().counters;
+  if (request.mode === 'resume') {
+    process.stderr.write(`Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued\n`);
+  }
   controller.start();
   const info = await controller.done;
   if (live) process.stderr.write('\r\x1b[2K');
-  process.stdout.write(`${summaryLine(info.snapshot)}\n`);
+  process.stdout.write(`${summaryLine(info.snapshot, before.crawled + before.failed)}\n`);
 
   let code: number = info.reason === 'failed' ? EXIT.failed : interrupted ? EXIT.interrupted : EXIT.finished;
   if (request.out) {

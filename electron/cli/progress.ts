@@ -18,9 +18,10 @@ export function progressLine(s: CrawlSnapshot): string {
   );
 }
 
-export function summaryLine(s: CrawlSnapshot): string {
+/** `doneBefore`: URLs already crawled or failed when this run started (a resumed crawl), left out of the rate. */
+export function summaryLine(s: CrawlSnapshot, doneBefore = 0): string {
   const c = s.counters;
-  const rate = c.elapsedMs > 0 ? ((c.crawled + c.failed) / (c.elapsedMs / 1000)).toFixed(1) : '0';
+  const rate = c.elapsedMs > 0 ? ((c.crawled + c.failed - doneBefore) / (c.elapsedMs / 1000)).toFixed(1) : '0';
   const why = s.reason === 'failed' && s.error ? `failed: ${s.error}` : s.reason;
   return `Finished (${why}): ${c.crawled} crawled, ${c.failed} failed, ${c.queued} still queued in ${formatDuration(c.elapsedMs)} (${rate} URLs/s)`;
 }
