@@ -83,3 +83,20 @@ describe('crawl CLI', () => {
     expect(parseCli(['--resume', 'x.trawl', '--threads', '7'])).toMatchObject({ mode: 'resume', settings: { threads: 7 } });
   });
 });
+
+describe('crawl CLI on an unreachable site', () => {
+  it('finishes with one error row that says why', async () => {
+    const net = await import('node:net');
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as import('node:net').AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const out = path.join(tempDir(), 'down.csv');
+    const run = await runCli([`http://127.0.0.1:${port}/`, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Finished \(completed\): 0 crawled, 1 failed/);
+    const rows = fs.readFileSync(out, 'utf8').trim().split('\r\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('blocked: robots.txt unreachable (connection refused)');
+  });
+});

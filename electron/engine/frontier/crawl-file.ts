@@ -40,6 +40,7 @@ CREATE TABLE hosts (
   robots_state   INTEGER NOT NULL DEFAULT 0,
   robots_status  INTEGER,
   robots_txt     TEXT,
+  robots_error   TEXT,
   crawl_delay_ms INTEGER NOT NULL DEFAULT 0,
   last_fetch_ms  INTEGER
 );

@@ -20,7 +20,7 @@ const HOST_ID_CACHE = 10_000;
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
-  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts
+  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
   queuedOfHost: 'SELECT id, url, depth FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
@@ -36,6 +36,7 @@ interface HostRow {
   robots_state: number;
   robots_status: number | null;
   robots_txt: string | null;
+  robots_error: string | null;
   crawl_delay_ms: number;
 }
 
@@ -68,7 +69,7 @@ export class Frontier {
       hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
       insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
       host: db.prepare<[number], HostRow>(
-        'SELECT id, origin, robots_state, robots_status, robots_txt, crawl_delay_ms FROM hosts WHERE id = ?',
+        'SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts WHERE id = ?',
       ),
       hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
       readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
@@ -85,7 +86,7 @@ export class Frontier {
       ),
       holdHost: db.prepare('UPDATE hosts SET robots_state = ?, next_fetch_at = ? WHERE id = ?'),
       storeRobots: db.prepare(
-        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = ?, robots_txt = ?, crawl_delay_ms = ?,
+        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = ?, robots_txt = ?, robots_error = ?, crawl_delay_ms = ?,
          next_fetch_at = ? WHERE id = ?`,
       ),
       insertResult: db.prepare(
@@ -183,7 +184,7 @@ export class Frontier {
     if (this.settings.robots === 'ignore') return null;
     let rules = this.robots.get(host.id);
     if (!rules) {
-      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent);
+      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent, host.robots_error);
       this.robots.set(host.id, rules);
     }
     return rules;
@@ -307,9 +308,9 @@ export class Frontier {
 
   /** Stores a host's robots.txt and opens the host for fetching. */
   recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): void {
-    const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent);
+    const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent, result.error);
     this.robots.set(claim.hostId, rules);
-    this.q.storeRobots.run(result.statusCode, result.body, rules.crawlDelayMs, now, claim.hostId);
+    this.q.storeRobots.run(result.statusCode, result.body, result.error, rules.crawlDelayMs, now, claim.hostId);
   }
 
   /**

@@ -21,7 +21,13 @@ const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blocked
  * Builds the rules from a robots.txt fetch: 2xx is parsed; 4xx (and a redirect chain that never ends) means
  * there are no rules; 5xx or no response means the site is not to be crawled (RFC 9309 section 2.3.1).
  */
-export function robotsRulesFrom(robotsUrl: string, status: number | null, body: string | null, userAgent: string): RobotsRules {
+export function robotsRulesFrom(
+  robotsUrl: string,
+  status: number | null,
+  body: string | null,
+  userAgent: string,
+  fetchError: string | null = null,
+): RobotsRules {
   if (status !== null && status >= 200 && status < 300) {
     const parsed = robotsParser(robotsUrl, body ?? '');
     const delaySeconds = parsed.getCrawlDelay(userAgent) ?? 0;
@@ -34,7 +40,8 @@ export function robotsRulesFrom(robotsUrl: string, status: number | null, body: 
     };
   }
   if (status !== null && status < 500) return ALLOW_ALL;
-  const why = status === null ? 'unreachable' : `HTTP ${status}`;
+  // Say what went wrong with the host itself: "connection refused" tells an analyst more than "blocked".
+  const why = status === null ? `unreachable (${fetchError ?? 'no response'})` : `HTTP ${status}`;
   return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: `blocked: robots.txt ${why}` };
 }
 
