@@ -200,22 +200,36 @@ class TooLarge extends Error {
 /** Thrown by the collector to stop reading once `keepAtMost` bytes are in hand; not a failure. */
 class Enough extends Error {}
 
-/** A pass-through stage that counts wire bytes, enforces the cap on them and reports progress, throttled. */
+/** Counts wire bytes as chunks arrive: enforces the cap on them and reports progress, throttled. */
+class WireMeter {
+  private total = 0;
+  private lastReport = 0;
+
+  constructor(
+    private readonly cap: number,
+    private readonly setSize: (n: number) => void,
+    private readonly onProgress?: (bytes: number) => void,
+  ) {}
+
+  count(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.setSize(this.total);
+    if (this.total > this.cap) throw new TooLarge(this.cap);
+    if (!this.onProgress) return;
+    const now = performance.now();
+    if (this.lastReport === 0 || now - this.lastReport >= PROGRESS_INTERVAL_MS) {
+      this.lastReport = now;
+      this.onProgress(this.total);
+    }
+  }
+}
+
+/** A pass-through pipeline stage around a WireMeter. */
 function wireCounter(cap: number, setSize: (n: number) => void, onProgress?: (bytes: number) => void) {
+  const meter = new WireMeter(cap, setSize, onProgress);
   return async function* (source: AsyncIterable<Buffer>) {
-    let total = 0;
-    let lastReport = 0;
     for await (const chunk of source) {
-      total += chunk.length;
-      setSize(total);
-      if (total > cap) throw new TooLarge(cap);
-      if (onProgress) {
-        const now = performance.now();
-        if (lastReport === 0 || now - lastReport >= PROGRESS_INTERVAL_MS) {
-          lastReport = now;
-          onProgress(total);
-        }
-      }
+      meter.count(chunk);
       yield chunk;
     }
   };
@@ -233,21 +247,11 @@ async function readPlain(
   setSize: (n: number) => void,
   onProgress?: (bytes: number) => void,
 ): Promise<Buffer | null> {
+  const meter = new WireMeter(cap, setSize, onProgress);
   const chunks: Buffer[] = [];
-  let total = 0;
   let kept = 0;
-  let lastReport = 0;
   for await (const chunk of body) {
-    total += chunk.length;
-    setSize(total);
-    if (total > cap) throw new TooLarge(cap);
-    if (onProgress) {
-      const now = performance.now();
-      if (lastReport === 0 || now - lastReport >= PROGRESS_INTERVAL_MS) {
-        lastReport = now;
-        onProgress(total);
-      }
-    }
+    meter.count(chunk);
     if (!keep) continue;
     if (keepAtMost !== undefined && kept + chunk.length >= keepAtMost) {
       chunks.push(chunk.subarray(0, keepAtMost - kept));
