@@ -1,0 +1,92 @@
+// The one interface the renderer talks to, whatever carries it: Electron's preload (desktop app) or a WebSocket
+// (the `serve` web console). No component knows which transport it has.
+import type { CrawlSettings, CrawlSettingsInput, SettingsProblem } from './settings.ts';
+import type { CrawlSnapshot, StateChange } from './snapshot.ts';
+
+/** Status classes the results table filters on; 'none' is a URL that got no response. */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export const RESULT_SORT_COLUMNS = ['seq', 'url', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'title', 'word_count', 'inlinks', 'outlinks'] as const;
+export type ResultSortColumn = (typeof RESULT_SORT_COLUMNS)[number];
+
+export interface ResultsQuery {
+  offset: number;
+  limit: number;
+  sort: ResultSortColumn;
+  descending: boolean;
+  /** Case-insensitive text found in the URL, title or error. */
+  text: string;
+  statusClass: StatusClass | null;
+}
+
+export interface ResultRow {
+  seq: number;
+  url: string;
+  status_code: number | null;
+  content_type: string | null;
+  size_bytes: number | null;
+  response_time_ms: number | null;
+  crawl_depth: number;
+  title: string | null;
+  meta_description: string | null;
+  h1: string | null;
+  canonical: string | null;
+  word_count: number | null;
+  inlinks: number;
+  outlinks: number;
+  redirect_url: string | null;
+  error: string | null;
+}
+
+export interface ResultsPage {
+  /** Rows matching the query's filters, whatever the offset. */
+  total: number;
+  offset: number;
+  rows: ResultRow[];
+}
+
+/** A crawl file the app knows about. */
+export interface CrawlFileInfo {
+  /** Absolute path of the .trawl file (desktop) or its name in the crawls folder (web console). */
+  file: string;
+  seeds: string[];
+  createdAt: string;
+  state: string;
+  finishReason: string | null;
+  crawled: number;
+  queued: number;
+}
+
+/** What the renderer shows before a crawl starts: defaults and limits of every setting. */
+export interface CrawlDefaults {
+  settings: CrawlSettings;
+  limits: { threads: { min: number; max: number } };
+}
+
+export type StartResult = { ok: true; file: string } | { ok: false; problems: SettingsProblem[] };
+
+/** `rows` and `file` are null where the browser does the writing (a web console download). */
+export type ExportResult = { ok: true; rows: number | null; file: string | null } | { ok: false; error: string };
+
+export interface CrawlerApi {
+  defaults(): Promise<CrawlDefaults>;
+  /** Validates and starts a new crawl; invalid settings come back as problems, field by field. */
+  start(settings: CrawlSettingsInput): Promise<StartResult>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+  setThreads(threads: number): Promise<void>;
+  /** Crawl files in the crawls folder, newest first. */
+  listCrawls(): Promise<CrawlFileInfo[]>;
+  /** Opens an earlier crawl to look at its results; `file` from listCrawls, or (desktop) null to pick one. */
+  openCrawl(file: string | null): Promise<CrawlFileInfo | null>;
+  /** Continues an interrupted crawl. */
+  resumeCrawl(file: string): Promise<StartResult>;
+  queryResults(query: ResultsQuery): Promise<ResultsPage>;
+  /** Desktop: a save dialog, then the file is written. Web console: the browser downloads it. */
+  exportCsv(): Promise<ExportResult>;
+  /** Current snapshot (or null before any crawl), then every coalesced snapshot; returns an unsubscribe. */
+  onSnapshot(listener: (snapshot: CrawlSnapshot) => void): () => void;
+  onState(listener: (change: StateChange) => void): () => void;
+}

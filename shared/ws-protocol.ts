@@ -1,0 +1,25 @@
+// The web console's wire protocol over its WebSocket (`npm run serve`): the same commands and events as the
+// Electron IPC contract (ipc-contract.ts), as JSON frames.
+import type { CommandName, EventName, EventPayloads } from './ipc-contract.ts';
+
+/** Path of the WebSocket endpoint. The access token comes as ?token= or in the cookie the page set. */
+export const WS_PATH = '/api';
+/** Path of the CSV download of the open crawl. */
+export const EXPORT_PATH = '/export.csv';
+/** Name of the cookie the server sets when the page is opened with a valid ?token=. */
+export const TOKEN_COOKIE = 'trawl_token';
+
+/** Client -> server: run a command. `id` pairs the reply with the request. */
+export interface CommandFrame {
+  id: number;
+  cmd: CommandName;
+  args: unknown[];
+}
+
+/** Server -> client: a command's outcome. */
+export type ReplyFrame = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+
+/** Server -> client: a pushed event. */
+export type EventFrame = { [K in EventName]: { event: K; payload: EventPayloads[K] } }[EventName];
+
+export type ServerFrame = ReplyFrame | EventFrame;
