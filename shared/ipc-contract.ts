@@ -6,6 +6,10 @@ import type { CrawlerApi } from './crawler-api.ts';
 import { RESULT_SORT_COLUMNS, STATUS_CLASSES } from './crawler-api.ts';
 import { LIMITS } from './settings.ts';
 import type { CrawlSnapshot, StateChange } from './snapshot.ts';
+import type { CommandName, EventName } from './ipc-channels.ts';
+
+export { COMMAND_NAMES, EVENT_NAMES, ipcChannel } from './ipc-channels.ts';
+export type { CommandName, EventName } from './ipc-channels.ts';
 
 const path = z.string().min(1).max(4096);
 
@@ -33,23 +37,16 @@ export const COMMANDS = {
   resumeCrawl: z.tuple([path]),
   queryResults: z.tuple([resultsQuerySchema]),
   exportCsv: z.tuple([]),
-} as const satisfies Record<string, z.ZodTuple>;
+} as const satisfies Record<CommandName, z.ZodTuple>;
 
-export type CommandName = keyof typeof COMMANDS;
 export type CommandArgs<K extends CommandName> = Parameters<CrawlerApi[K]>;
 export type CommandResult<K extends CommandName> = Awaited<ReturnType<CrawlerApi[K]>>;
 
 /** Events pushed from the host to the renderer. */
-export interface EventPayloads {
+export interface EventPayloads extends Record<EventName, unknown> {
   snapshot: CrawlSnapshot;
   state: StateChange;
 }
-export type EventName = keyof EventPayloads;
-
-export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
-
-/** The Electron IPC channel of a command or event. */
-export const ipcChannel = (name: CommandName | EventName) => `trawl:${name}`;
 
 export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.hasOwn(COMMANDS, name);

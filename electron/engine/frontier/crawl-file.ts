@@ -5,6 +5,22 @@ import type { CrawlSettings } from '../../../shared/settings.ts';
 
 export type Db = Database.Database;
 
+let nativeBinding: string | undefined;
+
+/**
+ * Where better-sqlite3's native addon is loaded from. The CLI and tests use the one npm built for Node; the
+ * Electron app points this at a copy built for Electron's ABI (scripts/electron-native.mjs), so neither build
+ * breaks the other.
+ */
+export function useSqliteNativeBinding(path: string | undefined): void {
+  nativeBinding = path;
+}
+
+/** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
+export function openSqlite(path: string, options: Database.Options = {}): Db {
+  return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
+}
+
 export const FILE_FORMAT = 'trawl-crawl';
 export const SCHEMA_VERSION = 1;
 
@@ -115,7 +131,7 @@ export function createCrawlFile(path: string, settings: CrawlSettings): Db {
   if (fs.existsSync(path)) {
     throw new CrawlFileError(`${path} already exists; use --resume to continue that crawl, or choose another file`);
   }
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     tune(db);
     db.transaction(() => {
@@ -139,7 +155,7 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
   if (!fs.existsSync(path)) throw new CrawlFileError(`${path} does not exist`);
   let db: Db;
   try {
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: true });
+    db = openSqlite(path, { readonly: options.readonly ?? false, fileMustExist: true });
   } catch (err) {
     throw new CrawlFileError(`${path} cannot be opened: ${(err as Error).message}`);
   }

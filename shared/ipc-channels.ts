@@ -1,0 +1,23 @@
+// Names of the renderer <-> host commands and events, without their schemas, so the preload (which must stay
+// tiny) can name its channels without pulling in the validation library.
+
+export const COMMAND_NAMES = [
+  'defaults',
+  'start',
+  'pause',
+  'resume',
+  'stop',
+  'setThreads',
+  'listCrawls',
+  'openCrawl',
+  'resumeCrawl',
+  'queryResults',
+  'exportCsv',
+] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export const EVENT_NAMES = ['snapshot', 'state'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The Electron IPC channel of a command or event. */
+export const ipcChannel = (name: CommandName | EventName): string => `trawl:${name}`;
