@@ -1,0 +1,196 @@
+// `npm run bench`: crawls a site on 127.0.0.1 with the real CLI (the bundle `npm run crawl` runs) and reports
+// throughput overall and per 10% slice, p50/p95 fetch time, CPU seconds, peak memory of the main process and of
+// each worker, the crawl file's size, and (when wget is installed) wget's spider time on the same site.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { buildNode } from '../../scripts/build-node.mjs';
+import { writeSite } from './synthetic-site.ts';
+import { serveFolder } from './serve-site.ts';
+import type { ServedSite } from './serve-site.ts';
+import { sampleTree } from './process-sampler.ts';
+import { runFrontierBench } from './frontier-bench.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MB = 1024 * 1024;
+
+const USAGE = `Usage: npm run bench -- [--pages N] [--links N] [--page-bytes N] [--threads N] [--site URL] [--no-wget] [--frontier] [--out FILE.json]
+  --pages N        synthetic site size [2000]
+  --links N        links per page [10]
+  --page-bytes N   HTML bytes per page [8000]
+  --threads N      crawl threads [10]
+  --site URL       crawl this site on 127.0.0.1 instead (e.g. ../shared/sites/serve-pgdocs.sh's URL)
+  --no-wget        skip the wget comparison
+  --frontier       also run the frontier micro-benchmark (1,000,000 URLs)
+  --out FILE.json  where to write the JSON result [bench-results/bench-<time>.json]`;
+
+function parse() {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string', default: '2000' },
+      links: { type: 'string', default: '10' },
+      'page-bytes': { type: 'string', default: '8000' },
+      threads: { type: 'string', default: '10' },
+      site: { type: 'string' },
+      'no-wget': { type: 'boolean', default: false },
+      frontier: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  const int = (name: string, v: string, min: number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min} (got ${v})`);
+    return n;
+  };
+  if (values.site) {
+    const u = new URL(values.site);
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) throw new Error('--site must be on this machine (127.0.0.1)');
+  }
+  return {
+    help: values.help,
+    pages: int('pages', values.pages, 1),
+    links: int('links', values.links, 1),
+    pageBytes: int('page-bytes', values['page-bytes'], 200),
+    threads: int('threads', values.threads, 1),
+    site: values.site ?? null,
+    wget: !values['no-wget'],
+    frontier: values.frontier,
+    out: values.out ?? null,
+  };
+}
+
+interface CrawlRun {
+  wallSeconds: number;
+  cpuSeconds: { user: number; system: number };
+  summary: string;
+  peakMemoryMB: { main: number; workers: number[]; total: number };
+}
+
+/** Runs the CLI under a shell that reports its CPU time (the crawl and its reaped workers) via `times`. */
+async function runCrawl(seed: string, threads: number, dbPath: string): Promise<CrawlRun> {
+  const cli = path.join(root, 'out/node/crawl.mjs');
+  const started = performance.now();
+  const child = spawn('bash', ['-c', '"$@" && times', 'bench', process.execPath, cli, seed, '--threads', String(threads), '--db', dbPath, '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const sampler = sampleTree(child.pid!);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallSeconds = (performance.now() - started) / 1000;
+  const peaks = sampler.stop();
+  if (code !== 0) throw new Error(`the crawl exited with ${code}: ${out}`);
+  // `times` prints the shell's own times, then its children's: "0m2.345s 0m0.678s".
+  const lines = out.trim().split('\n');
+  const [user, system] = (lines.at(-1) ?? '').split(/\s+/).map((t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t);
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+  });
+  const workers = Object.values(peaks.children).map((b) => round(b / MB));
+  return {
+    wallSeconds: round(wallSeconds, 2),
+    cpuSeconds: { user: round(user ?? 0, 2), system: round(system ?? 0, 2) },
+    summary: lines.find((l) => l.startsWith('Finished')) ?? '',
+    peakMemoryMB: { main: round(peaks.main / MB), workers, total: round(peaks.main / MB + workers.reduce((a, b) => a + b, 0)) },
+  };
+}
+
+function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Pages per second in each tenth of the crawl (by URL count), from the crawl file's fetch times. */
+function analyse(dbPath: string) {
+  const db = new Database(dbPath, { readonly: true });
+  const times = (db.prepare('SELECT fetched_at AS t FROM results ORDER BY fetched_at').all() as { t: number }[]).map((r) => r.t);
+  const fetchMs = (db.prepare('SELECT response_time_ms AS ms FROM results WHERE response_time_ms IS NOT NULL ORDER BY 1').all() as { ms: number }[]).map((r) => r.ms);
+  const counts = db.prepare('SELECT count(*) AS n, sum(status_code IS NULL) AS failed FROM results').get() as { n: number; failed: number };
+  db.close();
+  const slices: number[] = [];
+  const n = times.length;
+  for (let k = 0; k < 10 && n >= 20; k++) {
+    const from = Math.floor((k * n) / 10);
+    const to = Math.floor(((k + 1) * n) / 10) - 1;
+    const span = (times[to]! - times[Math.max(0, from - 1)]!) / 1000;
+    slices.push(round((to - from + 1) / Math.max(span, 0.001)));
+  }
+  return { urls: counts.n, failed: counts.failed, slices, fetchMs: { p50: percentile(fetchMs, 50), p95: percentile(fetchMs, 95) } };
+}
+
+function timeWget(seed: string, workDir: string): number | null {
+  if (spawnSync('wget', ['--version'], { stdio: 'ignore' }).status !== 0) return null;
+  const started = performance.now();
+  spawnSync('wget', ['-r', '-l', 'inf', '--spider', '-q', '-P', path.join(workDir, 'wget'), seed], { stdio: 'ignore' });
+  return round((performance.now() - started) / 1000, 2);
+}
+
+async function main(): Promise<void> {
+  const opts = parse();
+  if (opts.help) return void console.log(USAGE);
+  await buildNode();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-bench-'));
+  // nginx's workers run as an unprivileged user; mkdtemp's 0700 would make every page a 403.
+  fs.chmodSync(work, 0o755);
+  let served: ServedSite | null = null;
+  try {
+    let seed = opts.site;
+    let siteLabel = opts.site ?? '';
+    if (!seed) {
+      const dir = path.join(work, 'site');
+      const bytes = writeSite(dir, { pages: opts.pages, linksPerPage: opts.links, pageBytes: opts.pageBytes });
+      served = await serveFolder(dir, work);
+      seed = `${served.origin}/p/0.html`;
+      siteLabel = `synthetic: ${opts.pages} pages, ${opts.links} links/page, ${round(bytes / opts.pages / 1024)} KiB/page, served by ${served.server}`;
+    }
+    console.log(`Site: ${siteLabel}\nSeed: ${seed}\nThreads: ${opts.threads}`);
+    const dbPath = path.join(work, 'bench.trawl');
+    const crawl = await runCrawl(seed, opts.threads, dbPath);
+    const analysis = analyse(dbPath);
+    const pagesPerSecond = round(analysis.urls / crawl.wallSeconds);
+    const wget = opts.wget ? timeWget(seed, work) : null;
+    const frontier = opts.frontier ? runFrontierBench(work) : null;
+    const result = {
+      at: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memoryGB: round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform}-${process.arch}` },
+      site: siteLabel,
+      seed,
+      threads: opts.threads,
+      crawl: { ...crawl, urls: analysis.urls, failed: analysis.failed, pagesPerSecond, pagesPerSecondBySlice: analysis.slices, fetchMs: analysis.fetchMs },
+      crawlFileMB: round(fs.statSync(dbPath).size / MB, 2),
+      wget: wget === null ? null : { wallSeconds: wget, ratio: round(crawl.wallSeconds / wget, 2) },
+      frontier,
+    };
+    console.log(crawl.summary);
+    console.log(`Wall ${crawl.wallSeconds} s · ${pagesPerSecond} pages/s · CPU ${crawl.cpuSeconds.user} s user + ${crawl.cpuSeconds.system} s system`);
+    console.log(`Pages/s by 10% slice: ${analysis.slices.join(' · ')}`);
+    console.log(`Fetch time p50 ${analysis.fetchMs.p50} ms · p95 ${analysis.fetchMs.p95} ms`);
+    console.log(`Peak memory: main ${crawl.peakMemoryMB.main} MB · workers ${crawl.peakMemoryMB.workers.join(' + ') || '-'} MB · total ${crawl.peakMemoryMB.total} MB`);
+    console.log(`Crawl file: ${result.crawlFileMB} MB`);
+    if (result.wget) console.log(`wget -r -l inf --spider: ${result.wget.wallSeconds} s · Trawl/wget wall time ${result.wget.ratio}x`);
+    if (frontier) console.log(`Frontier: ${JSON.stringify(frontier)}`);
+    const out = opts.out ?? path.join(root, 'bench-results', `bench-${result.at.replace(/[:.]/g, '-')}.json`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`Result: ${path.relative(process.cwd(), out)}`);
+  } finally {
+    await served?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+  process.exit(err instanceof TypeError || /must be|Unknown option/.test(String(err)) ? 2 : 1);
+});
