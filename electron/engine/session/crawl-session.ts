@@ -1,0 +1,433 @@
+// One crawl workbench session: the crawls folder, the crawl that runs (at most one at a time) and the crawl whose
+// results are being looked at. What both hosts run: the Electron main process (over IPC) and the web console
+// (over a WebSocket). Its methods mirror CrawlerApi, but file arguments are absolute paths the host has already
+// resolved and checked. Plain Node: it never imports electron.
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type {
+  CrawlDefaults,
+  CrawlFileInfo,
+  ExportResult,
+  ResultRow,
+  ResultSortColumn,
+  ResultsPage,
+  ResultsQuery,
+  StartResult,
+  StatusClass,
+} from '../../../shared/crawler-api.ts';
+import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
+import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
+import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
+import { CrawlController } from '../controller/crawl-controller.ts';
+import { exportCsv } from '../export/csv-export.ts';
+import { CrawlFileError, UrlState, openCrawlFile, readMeta } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/crawl-file.ts';
+import type { WorkerSpawner } from '../pool/worker-spawner.ts';
+
+export const CRAWL_FILE_EXT = '.trawl';
+/** listCrawls() returns at most this many files, the newest. */
+export const MAX_LISTED_CRAWLS = 200;
+
+export interface CrawlSessionOptions {
+  /** Folder holding the .trawl files; created when missing. */
+  crawlsDir: string;
+  spawner: WorkerSpawner;
+  /** Passed to the controller: the most worker processes used when settings.processes is null. */
+  cpuCount?: number;
+}
+
+export interface CrawlSessionEvents {
+  snapshot: [CrawlSnapshot];
+  state: [StateChange];
+}
+
+// ---- results queries ----
+
+/** SQL of each sortable column; text columns sort case-insensitively. */
+const SORT_SQL: Record<ResultSortColumn, string> = {
+  seq: 'r.seq',
+  url: 'u.url COLLATE NOCASE',
+  status_code: 'r.status_code',
+  content_type: 'r.content_type COLLATE NOCASE',
+  size_bytes: 'r.size_bytes',
+  response_time_ms: 'r.response_time_ms',
+  crawl_depth: 'r.crawl_depth',
+  title: 'r.title COLLATE NOCASE',
+  word_count: 'r.word_count',
+  inlinks: 'inlinks',
+  outlinks: 'r.outlinks',
+};
+
+const STATUS_RANGES: Record<Exclude<StatusClass, 'none'>, [number, number]> = {
+  '2xx': [200, 299],
+  '3xx': [300, 399],
+  '4xx': [400, 499],
+  '5xx': [500, 599],
+};
+
+// The columns of the crawl_results view (ResultRow), from the tables, so the filters and the sort can use them.
+const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, r.status_code AS status_code, r.content_type AS content_type,
+  r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms, r.crawl_depth AS crawl_depth, r.title AS title,
+  r.meta_description AS meta_description, r.h1 AS h1, r.canonical AS canonical, r.word_count AS word_count,
+  (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks, r.outlinks AS outlinks,
+  r.redirect_url AS redirect_url, r.error AS error`;
+const RESULT_FROM = 'FROM results r JOIN urls u ON u.id = r.url_id';
+
+type StatusKind = 'any' | 'range' | 'none';
+
+interface QueryStatements {
+  count: Database.Statement;
+  page: Database.Statement;
+}
+
+/** Escapes LIKE wildcards so the text is matched literally (with ESCAPE '\'). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function buildWhere(hasText: boolean, status: StatusKind): string {
+  const terms: string[] = [];
+  if (hasText) terms.push("(u.url LIKE @text ESCAPE '\\' OR r.title LIKE @text ESCAPE '\\' OR r.error LIKE @text ESCAPE '\\')");
+  if (status === 'range') terms.push('r.status_code BETWEEN @statusMin AND @statusMax');
+  if (status === 'none') terms.push('r.status_code IS NULL');
+  return terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+}
+
+/** A read-only connection to one crawl file, with its prepared statements per query shape. */
+class ResultsReader {
+  private readonly statements = new Map<string, QueryStatements>();
+
+  constructor(
+    readonly file: string,
+    private readonly db: Db,
+  ) {}
+
+  static open(file: string): ResultsReader {
+    return new ResultsReader(file, openCrawlFile(file, { readonly: true }));
+  }
+
+  query(q: ResultsQuery): ResultsPage {
+    if (!(RESULT_SORT_COLUMNS as readonly string[]).includes(q.sort)) throw new Error(`cannot sort results by "${String(q.sort)}"`);
+    if (!Number.isInteger(q.offset) || q.offset < 0) throw new RangeError(`offset must be a whole number of at least 0 (got ${q.offset})`);
+    if (!Number.isInteger(q.limit) || q.limit < 1) throw new RangeError(`limit must be a whole number of at least 1 (got ${q.limit})`);
+    const hasText = typeof q.text === 'string' && q.text.length > 0;
+    const status: StatusKind = q.statusClass === null || q.statusClass === undefined ? 'any' : q.statusClass === 'none' ? 'none' : 'range';
+    const params: Record<string, unknown> = { limit: q.limit, offset: q.offset };
+    if (hasText) params.text = likePattern(q.text);
+    if (status === 'range') {
+      const range = STATUS_RANGES[q.statusClass as Exclude<StatusClass, 'none'>];
+      if (!range) throw new Error(`unknown status class "${String(q.statusClass)}"`);
+      [params.statusMin, params.statusMax] = range;
+    }
+    const st = this.statementsFor(q.sort, q.descending, hasText, status);
+    const countParams = { ...params };
+    delete countParams.limit;
+    delete countParams.offset;
+    // One read transaction: the total and the rows come from the same state of the file, even mid-crawl.
+    return this.db.transaction(() => {
+      const { total } = st.count.get(countParams) as { total: number };
+      const rows = st.page.all(params) as ResultRow[];
+      return { total, offset: q.offset, rows };
+    })();
+  }
+
+  private statementsFor(sort: ResultSortColumn, descending: boolean, hasText: boolean, status: StatusKind): QueryStatements {
+    const key = `${sort}|${descending ? 'desc' : 'asc'}|${hasText ? 'text' : ''}|${status}`;
+    let st = this.statements.get(key);
+    if (st) return st;
+    const where = buildWhere(hasText, status);
+    const dir = descending ? 'DESC' : 'ASC';
+    // Empty cells (errors have no status, no title...) go last whichever the direction; ties in fetch order.
+    const order = sort === 'seq' ? `r.seq ${dir}` : `${SORT_SQL[sort]} ${dir} NULLS LAST, r.seq ASC`;
+    st = {
+      // Every result has its URL row, so without a text filter (the only one on urls) the count skips the join.
+      count: this.db.prepare(`SELECT count(*) AS total ${hasText ? RESULT_FROM : 'FROM results r'} ${where}`),
+      page: this.db.prepare(`SELECT ${RESULT_COLUMNS} ${RESULT_FROM} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
+    };
+    this.statements.set(key, st);
+    return st;
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+// ---- crawl files ----
+
+/** What listCrawls/openCrawl say about a crawl file, read through a short-lived read-only connection. */
+export function readCrawlFileInfo(file: string): CrawlFileInfo {
+  const db = openCrawlFile(file, { readonly: true });
+  try {
+    return db.transaction(() => {
+      let seeds: string[] = [];
+      try {
+        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as { seeds?: unknown };
+        if (Array.isArray(settings.seeds)) seeds = settings.seeds.filter((s): s is string => typeof s === 'string');
+      } catch {
+        // unreadable settings: show the file without seeds rather than hide it
+      }
+      const crawled = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.done) as { n: number }).n;
+      const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
+      return {
+        file,
+        seeds,
+        createdAt: readMeta(db, 'created_at') ?? '',
+        state: readMeta(db, 'state') ?? 'unknown',
+        finishReason: readMeta(db, 'finish_reason'),
+        crawled,
+        queued,
+      };
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** Last write to a crawl file, its WAL included (a running crawl writes to the WAL, not the file). */
+function lastWritten(file: string): number {
+  let t = 0;
+  for (const f of [file, `${file}-wal`]) {
+    try {
+      t = Math.max(t, fs.statSync(f).mtimeMs);
+    } catch {
+      // no WAL (or the file went away meanwhile)
+    }
+  }
+  return t;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `<host>-<YYYYMMDD-HHMMSS>` in local time; the host reduced to characters safe in any file system. */
+export function crawlFileStem(seed: string, now = new Date()): string {
+  let host = 'crawl';
+  try {
+    host = new URL(seed).hostname.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._-]+|[._-]+$/g, '') || 'crawl';
+  } catch {
+    // validated already; keep the fallback
+  }
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${host.slice(0, 100)}-${stamp}`;
+}
+
+function removeCrawlFile(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
+}
+
+// ---- the session ----
+
+export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
+  readonly crawlsDir: string;
+  private readonly spawner: WorkerSpawner;
+  private readonly cpuCount: number | undefined;
+  /** The controller of the crawl started or resumed last (kept once finished, for its final snapshot). */
+  private controller: CrawlController | null = null;
+  private current: string | null = null;
+  private reader: ResultsReader | null = null;
+  private readonly forwardSnapshot = (s: CrawlSnapshot) => this.emit('snapshot', s);
+  private readonly forwardState = (s: StateChange) => this.emit('state', s);
+
+  constructor(options: CrawlSessionOptions) {
+    super();
+    this.crawlsDir = path.resolve(options.crawlsDir);
+    fs.mkdirSync(this.crawlsDir, { recursive: true });
+    this.spawner = options.spawner;
+    this.cpuCount = options.cpuCount;
+  }
+
+  async defaults(): Promise<CrawlDefaults> {
+    const settings = parseSettings({ seeds: ['https://example.com/'] });
+    return { settings: { ...settings, seeds: [] }, limits: { threads: { ...LIMITS.threads } } };
+  }
+
+  /** Validates the settings and starts a new crawl in a new file of the crawls folder. */
+  async start(input: unknown): Promise<StartResult> {
+    const checked = validateSettings(input);
+    if (!checked.ok) return { ok: false, problems: checked.problems };
+    this.refuseWhileRunning('start a new crawl');
+    const file = this.newCrawlPath(checked.settings.seeds[0] ?? '');
+    let controller: CrawlController;
+    try {
+      controller = CrawlController.create(checked.settings, this.controllerOptions(file));
+    } catch (err) {
+      removeCrawlFile(file);
+      throw err;
+    }
+    this.run(controller, file);
+    return { ok: true, file };
+  }
+
+  async pause(): Promise<void> {
+    this.live('pause').pause();
+  }
+
+  async resume(): Promise<void> {
+    this.live('resume').resume();
+  }
+
+  /** Stops gracefully (threads finish the URL in hand, for a few seconds at most); resolves once finished. */
+  async stop(): Promise<void> {
+    await this.live('stop').stop();
+  }
+
+  async setThreads(threads: number): Promise<void> {
+    this.live('change the threads of').setThreads(threads);
+  }
+
+  /** The crawl files of the crawls folder, most recently written first; files that are not crawls are left out. */
+  async listCrawls(): Promise<CrawlFileInfo[]> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.crawlsDir);
+    } catch {
+      return [];
+    }
+    const files = names
+      .filter((n) => n.endsWith(CRAWL_FILE_EXT))
+      .map((n) => path.join(this.crawlsDir, n))
+      .filter((f) => {
+        try {
+          return fs.statSync(f).isFile();
+        } catch {
+          return false;
+        }
+      })
+      .map((f) => ({ f, t: lastWritten(f) }))
+      .sort((a, b) => b.t - a.t || (a.f < b.f ? 1 : -1));
+    const out: CrawlFileInfo[] = [];
+    for (const { f } of files) {
+      if (out.length >= MAX_LISTED_CRAWLS) break;
+      try {
+        out.push(readCrawlFileInfo(f));
+      } catch {
+        // not a crawl file (or one this version cannot read): not listed
+      }
+    }
+    return out;
+  }
+
+  /** Makes `file` the crawl whose results are queried and exported. Refused while a crawl runs. */
+  async openCrawl(file: string): Promise<CrawlFileInfo> {
+    const abs = path.resolve(file);
+    if (this.isRunning() && abs !== this.current) {
+      throw new Error('a crawl is running; stop it before opening another crawl');
+    }
+    const info = readCrawlFileInfo(abs);
+    if (abs !== this.current) {
+      this.detach();
+      this.controller = null;
+      this.setCurrent(abs);
+    }
+    return info;
+  }
+
+  /** Continues an interrupted crawl from its file (its settings are kept). */
+  async resumeCrawl(file: string): Promise<StartResult> {
+    this.refuseWhileRunning('resume a crawl');
+    const abs = path.resolve(file);
+    let controller: CrawlController;
+    try {
+      controller = CrawlController.resume(this.controllerOptions(abs));
+    } catch (err) {
+      if (err instanceof CrawlFileError || err instanceof SettingsError) {
+        return { ok: false, problems: [{ field: 'file', message: err.message }] };
+      }
+      throw err;
+    }
+    this.run(controller, abs);
+    return { ok: true, file: abs };
+  }
+
+  /** A page of the current crawl's results, filtered and sorted by SQLite; works while the crawl runs. */
+  async queryResults(query: ResultsQuery): Promise<ResultsPage> {
+    if (this.current === null) return { total: 0, offset: query.offset, rows: [] };
+    if (!this.reader || this.reader.file !== this.current) {
+      this.reader?.close();
+      this.reader = null;
+      this.reader = ResultsReader.open(this.current);
+    }
+    return this.reader.query(query);
+  }
+
+  /** Writes the current crawl's results as CSV to a file path or a stream (ended when done). */
+  async exportCsv(dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+    if (this.current === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
+    try {
+      const { rows } = await exportCsv(this.current, dest);
+      return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  snapshot(): CrawlSnapshot | null {
+    return this.controller?.snapshot() ?? null;
+  }
+
+  /** Absolute path of the crawl whose results are shown, or null. */
+  currentFile(): string | null {
+    return this.current;
+  }
+
+  /** True while a crawl is started and not yet finished. */
+  isRunning(): boolean {
+    return this.controller !== null && this.controller.crawlState !== 'finished';
+  }
+
+  /** Stops a running crawl (gracefully) and closes the connections. */
+  async close(): Promise<void> {
+    if (this.isRunning()) await this.controller!.stop();
+    this.reader?.close();
+    this.reader = null;
+  }
+
+  // ---- internals ----
+
+  private controllerOptions(dbPath: string) {
+    return this.cpuCount === undefined ? { dbPath, spawner: this.spawner } : { dbPath, spawner: this.spawner, cpuCount: this.cpuCount };
+  }
+
+  private run(controller: CrawlController, file: string): void {
+    this.detach();
+    this.controller = controller;
+    controller.on('snapshot', this.forwardSnapshot);
+    controller.on('state', this.forwardState);
+    this.setCurrent(file);
+    controller.start();
+  }
+
+  private detach(): void {
+    this.controller?.off('snapshot', this.forwardSnapshot);
+    this.controller?.off('state', this.forwardState);
+  }
+
+  private setCurrent(file: string): void {
+    if (this.current === file) return;
+    this.current = file;
+    this.reader?.close();
+    this.reader = null;
+  }
+
+  private refuseWhileRunning(what: string): void {
+    if (this.isRunning()) throw new Error(`cannot ${what}: a crawl is already running (${this.controller!.crawlState}); stop it first`);
+  }
+
+  private live(what: string): CrawlController {
+    if (!this.controller) throw new Error(`cannot ${what} the crawl: no crawl has been started`);
+    if (this.controller.crawlState === 'finished') throw new Error(`cannot ${what} the crawl: it has finished`);
+    return this.controller;
+  }
+
+  /** `<host>-<YYYYMMDD-HHMMSS>.trawl`, with `-2`, `-3`... when that name is taken. */
+  private newCrawlPath(seed: string): string {
+    const stem = crawlFileStem(seed);
+    for (let n = 1; ; n++) {
+      const file = path.join(this.crawlsDir, `${stem}${n === 1 ? '' : `-${n}`}${CRAWL_FILE_EXT}`);
+      if (!fs.existsSync(file)) return file;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// Wires the IPC contract to the crawl session: every command's arguments are validated against the contract's
+// schema, and any sender that is not the app's own window is refused.
+import { dialog, ipcMain } from 'electron';
+import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
+import { COMMAND_NAMES, ipcChannel, parseCommandArgs } from '../../shared/ipc-contract.ts';
+import type { CommandArgs, CommandName, CommandResult } from '../../shared/ipc-contract.ts';
+import type { CrawlSession } from '../engine/session/crawl-session.ts';
+
+type Handler<K extends CommandName> = (...args: CommandArgs<K>) => Promise<CommandResult<K>> | CommandResult<K>;
+
+export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindow | null): () => void {
+  const handlers: { [K in CommandName]: Handler<K> } = {
+    defaults: () => session.defaults(),
+    start: (settings) => session.start(settings),
+    pause: () => session.pause(),
+    resume: () => session.resume(),
+    stop: () => session.stop(),
+    setThreads: (n) => session.setThreads(n),
+    listCrawls: () => session.listCrawls(),
+    openCrawl: async (file) => {
+      let chosen = file;
+      if (chosen === null) {
+        const win = getWindow();
+        const pick = await (win
+          ? dialog.showOpenDialog(win, { title: 'Open a crawl', filters: [{ name: 'Trawl crawls', extensions: ['trawl'] }], properties: ['openFile'] })
+          : dialog.showOpenDialog({ properties: ['openFile'] }));
+        if (pick.canceled || !pick.filePaths[0]) return null;
+        chosen = pick.filePaths[0];
+      }
+      return session.openCrawl(chosen);
+    },
+    resumeCrawl: (file) => session.resumeCrawl(file),
+    queryResults: (query) => session.queryResults(query),
+    exportCsv: async () => {
+      const win = getWindow();
+      const options = { title: 'Export CSV', defaultPath: 'crawl.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] };
+      const pick = await (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options));
+      if (pick.canceled || !pick.filePath) return { ok: false, error: 'export cancelled' };
+      return session.exportCsv(pick.filePath);
+    },
+  };
+
+  const fromAppWindow = (event: IpcMainInvokeEvent) => {
+    const win = getWindow();
+    return win !== null && event.sender === win.webContents && event.senderFrame === win.webContents.mainFrame;
+  };
+
+  for (const name of COMMAND_NAMES) {
+    ipcMain.handle(ipcChannel(name), async (event, ...args: unknown[]) => {
+      if (!fromAppWindow(event)) throw new Error('refused: not the Trawl window');
+      const valid = parseCommandArgs(name, args);
+      return (handlers[name] as (...a: unknown[]) => unknown)(...valid);
+    });
+  }
+  ipcMain.handle('trawl:current-snapshot', (event) => (fromAppWindow(event) ? session.snapshot() : null));
+
+  return () => {
+    for (const name of COMMAND_NAMES) ipcMain.removeHandler(ipcChannel(name));
+    ipcMain.removeHandler('trawl:current-snapshot');
+  };
+}

@@ -1,0 +1,355 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
+import type { ResultRow, ResultSortColumn, ResultsQuery, StatusClass } from '../shared/crawler-api.ts';
+import { RESULT_SORT_COLUMNS } from '../shared/crawler-api.ts';
+import type { CrawlSnapshot, StateChange } from '../shared/snapshot.ts';
+import { startFixtureSite } from './helpers/fixture-site.ts';
+import type { FixtureSite } from './helpers/fixture-site.ts';
+import { sleep, spawner, tempDir } from './helpers/engine.ts';
+
+const FILE_NAME = /^127\.0\.0\.1-\d{8}-\d{6}(-\d+)?\.trawl$/;
+const TEXT_COLUMNS = new Set<ResultSortColumn>(['url', 'content_type', 'title']);
+
+function newSession(dir = tempDir()): CrawlSession {
+  // As on a 3-core machine: two worker processes.
+  return new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 3 });
+}
+
+/** Resolves with the state change that satisfies `test`. */
+function waitForState(session: CrawlSession, test: (c: StateChange) => boolean, timeoutMs = 30_000): Promise<StateChange> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      session.off('state', check);
+      reject(new Error(`timed out waiting for a state change; snapshot ${JSON.stringify(session.snapshot()?.counters)}`));
+    }, timeoutMs);
+    const check = (c: StateChange) => {
+      if (!test(c)) return;
+      clearTimeout(timer);
+      session.off('state', check);
+      resolve(c);
+    };
+    session.on('state', check);
+  });
+}
+const finished = (session: CrawlSession) => waitForState(session, (c) => c.to === 'finished');
+
+function query(overrides: Partial<ResultsQuery> = {}): ResultsQuery {
+  return { offset: 0, limit: 1000, sort: 'seq', descending: false, text: '', statusClass: null, ...overrides };
+}
+
+/** Every row of the crawl_results view, straight from the file. */
+function viewRows(file: string): ResultRow[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT * FROM crawl_results ORDER BY seq').all() as ResultRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The order the session promises: by the column (text case-insensitively), empty cells last, then by seq. */
+function expectSorted(rows: ResultRow[], sort: ResultSortColumn, descending: boolean): void {
+  const key = (r: ResultRow) => {
+    const v = r[sort];
+    return typeof v === 'string' && TEXT_COLUMNS.has(sort) ? v.toLowerCase() : v;
+  };
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1]!;
+    const b = rows[i]!;
+    const ka = key(a);
+    const kb = key(b);
+    const where = `${sort} ${descending ? 'desc' : 'asc'} at ${i}: ${JSON.stringify(ka)} then ${JSON.stringify(kb)}`;
+    if (sort === 'seq') {
+      expect(descending ? a.seq > b.seq : a.seq < b.seq, where).toBe(true);
+      continue;
+    }
+    if (ka === null) {
+      expect(kb, where).toBeNull();
+      expect(a.seq < b.seq, where).toBe(true);
+    } else if (kb !== null) {
+      if (ka === kb) expect(a.seq < b.seq, where).toBe(true);
+      else expect(descending ? ka > kb : ka < kb, where).toBe(true);
+    }
+  }
+}
+
+function statusClassOf(code: number | null): StatusClass {
+  if (code === null) return 'none';
+  return `${Math.floor(code / 100)}xx` as StatusClass;
+}
+
+describe('CrawlSession', () => {
+  let site: FixtureSite;
+  let dir: string;
+  let session: CrawlSession;
+  let firstFile: string;
+  const snapshots: CrawlSnapshot[] = [];
+  const states: StateChange[] = [];
+
+  beforeAll(async () => {
+    const html = (title: string, links: string[]) =>
+      `<!doctype html><title>${title}</title><body>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body>`;
+    site = await startFixtureSite({
+      pages: 30,
+      linksPerPage: 3,
+      delayMs: 5,
+      robotsTxt: 'User-agent: *\nDisallow: /private\n',
+      routes: {
+        '/start': (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(html('Start here', ['/p/0', '/moved', '/missing', '/boom', '/private/secret', '/special', '/empty'])),
+        '/moved': (_req, res) => void res.writeHead(301, { location: '/p/1' }).end(),
+        '/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not here</title>'),
+        '/boom': (_req, res) => void res.writeHead(500, { 'content-type': 'text/plain' }).end('boom'),
+        '/special': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('100% off_sale', ['/p/2'])),
+        '/empty': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>no title at all</p>'),
+      },
+    });
+    dir = tempDir();
+    session = newSession(dir);
+    session.on('snapshot', (s) => snapshots.push(s));
+    session.on('state', (s) => states.push(s));
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await site?.close();
+  });
+
+  it('answers with the defaults and limits, and with the problems of invalid settings, creating nothing', async () => {
+    const defaults = await session.defaults();
+    expect(defaults.settings.seeds).toEqual([]);
+    expect(defaults.settings.threads).toBe(5);
+    expect(defaults.limits.threads).toEqual({ min: 1, max: 200 });
+
+    const bad = await session.start({ seeds: ['notaurl'], threads: 0, bogus: 1 });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.problems).toEqual(
+      expect.arrayContaining([
+        { field: 'seeds.0', message: expect.stringContaining('not a valid URL') },
+        { field: 'threads', message: 'must be at least 1' },
+        { field: 'bogus', message: 'unknown setting' },
+      ]),
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(session.currentFile()).toBeNull();
+    expect(session.snapshot()).toBeNull();
+    expect(await session.queryResults(query({ offset: 40 }))).toEqual({ total: 0, offset: 40, rows: [] });
+    expect(await session.exportCsv(new PassThrough())).toEqual({ ok: false, error: expect.stringContaining('no crawl is open') });
+    await expect(session.pause()).rejects.toThrow(/no crawl has been started/);
+    await expect(session.stop()).rejects.toThrow(/no crawl has been started/);
+    await expect(session.setThreads(3)).rejects.toThrow(/no crawl has been started/);
+  });
+
+  it('starts a crawl in a new file of the crawls folder, refuses a second one while it runs, and forwards its events', async () => {
+    const started = await session.start({ seeds: [site.url('/start')], threads: 3 });
+    expect(started.ok).toBe(true);
+    if (!started.ok) return;
+    firstFile = started.file;
+    expect(path.dirname(firstFile)).toBe(dir);
+    expect(path.basename(firstFile)).toMatch(FILE_NAME);
+    expect(session.currentFile()).toBe(firstFile);
+    expect(session.isRunning()).toBe(true);
+
+    await expect(session.start({ seeds: [site.url('/p/3')] })).rejects.toThrow(/a crawl is already running/);
+    await expect(session.resumeCrawl(firstFile)).rejects.toThrow(/a crawl is already running/);
+    await expect(session.openCrawl(path.join(dir, 'other.trawl'))).rejects.toThrow(/a crawl is running/);
+    await session.setThreads(4);
+
+    // The results can be read while the crawl writes them.
+    const mid = await session.queryResults(query());
+    expect(mid.rows.length).toBe(mid.total);
+
+    const end = await finished(session);
+    expect(end.reason).toBe('completed');
+    expect(states.map((s) => s.to)).toEqual(['preparing', 'running', 'stopping', 'finished']);
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(snapshots.at(-1)!.state).toBe('finished');
+    expect(session.snapshot()!.state).toBe('finished');
+    expect(session.snapshot()!.threadTarget).toBe(4);
+    expect(session.isRunning()).toBe(false);
+    await expect(session.pause()).rejects.toThrow(/it has finished/);
+  });
+
+  it('returns the rows of the crawl_results view, sorted by every column both ways in SQL', async () => {
+    const all = viewRows(firstFile);
+    // 30 pages, /start, /moved, /missing, /boom, /private/secret, /special, /empty.
+    expect(all).toHaveLength(37);
+    const page = await session.queryResults(query());
+    expect(page.total).toBe(37);
+    expect(page.offset).toBe(0);
+    expect(page.rows).toEqual(all);
+    expect(Object.keys(page.rows[0]!)).toEqual(Object.keys(all[0]!));
+
+    for (const sort of RESULT_SORT_COLUMNS) {
+      for (const descending of [false, true]) {
+        const { rows, total } = await session.queryResults(query({ sort, descending }));
+        expect(total).toBe(37);
+        expect(rows.map((r) => r.seq).sort((a, b) => a - b)).toEqual(all.map((r) => r.seq));
+        expectSorted(rows, sort, descending);
+      }
+    }
+    // Nulls last in both directions, e.g. status codes of URLs that got no response.
+    const byStatus = (await session.queryResults(query({ sort: 'status_code' }))).rows;
+    expect(byStatus.at(-1)!.status_code).toBeNull();
+    expect(byStatus[0]!.status_code).toBe(200);
+    const byStatusDesc = (await session.queryResults(query({ sort: 'status_code', descending: true }))).rows;
+    expect(byStatusDesc[0]!.status_code).toBe(500);
+    expect(byStatusDesc.at(-1)!.status_code).toBeNull();
+    // Sorting by inlinks really sorts by the counted links.
+    const byInlinks = (await session.queryResults(query({ sort: 'inlinks', descending: true }))).rows;
+    expect(byInlinks[0]!.inlinks).toBe(Math.max(...all.map((r) => r.inlinks)));
+  });
+
+  it('filters by text (case-insensitive, % and _ literal) on url, title and error, and by status class', async () => {
+    const all = viewRows(firstFile);
+    const texts = ['page 1', 'PAGE 1', '/P/2', '%', '_', '100% off', 'off_sale', 'robots', 'moved', 'zzz-nothing'];
+    for (const text of texts) {
+      const needle = text.toLowerCase();
+      const expected = all.filter((r) => [r.url, r.title, r.error].some((v) => v !== null && v.toLowerCase().includes(needle)));
+      const got = await session.queryResults(query({ text }));
+      expect(got.rows.map((r) => r.seq), text).toEqual(expected.map((r) => r.seq));
+      expect(got.total, text).toBe(expected.length);
+    }
+    expect((await session.queryResults(query({ text: '%' }))).rows.map((r) => r.title)).toEqual(['100% off_sale']);
+    expect((await session.queryResults(query({ text: 'robots' }))).rows.map((r) => r.url)).toEqual([site.url('/private/secret')]);
+
+    for (const statusClass of ['2xx', '3xx', '4xx', '5xx', 'none'] as const) {
+      const expected = all.filter((r) => statusClassOf(r.status_code) === statusClass);
+      expect(expected.length, statusClass).toBeGreaterThan(0);
+      const got = await session.queryResults(query({ statusClass }));
+      expect(got.rows.map((r) => r.seq), statusClass).toEqual(expected.map((r) => r.seq));
+      expect(got.total).toBe(expected.length);
+    }
+    const none = await session.queryResults(query({ statusClass: 'none' }));
+    expect(none.rows.map((r) => r.url)).toEqual([site.url('/private/secret')]);
+
+    // Both filters together, sorted and paged.
+    const both = await session.queryResults(query({ text: 'page', statusClass: '2xx', sort: 'title', descending: true, limit: 5, offset: 2 }));
+    const expected = all.filter((r) => r.status_code !== null && r.status_code < 300 && (r.title ?? '').toLowerCase().includes('page'));
+    expect(both.total).toBe(expected.length);
+    expect(both.rows).toHaveLength(5);
+    expectSorted(both.rows, 'title', true);
+  });
+
+  it('pages through the results with offset and limit, the total staying that of the whole filter', async () => {
+    const whole = (await session.queryResults(query({ sort: 'url' }))).rows;
+    const paged: ResultRow[] = [];
+    for (let offset = 0; ; offset += 8) {
+      const page = await session.queryResults(query({ sort: 'url', offset, limit: 8 }));
+      expect(page.total).toBe(37);
+      expect(page.offset).toBe(offset);
+      paged.push(...page.rows);
+      if (page.rows.length < 8) break;
+    }
+    expect(paged).toEqual(whole);
+    expect((await session.queryResults(query({ offset: 500 })))).toEqual({ total: 37, offset: 500, rows: [] });
+    await expect(session.queryResults(query({ sort: 'r.seq; DROP TABLE results' as ResultSortColumn }))).rejects.toThrow(/cannot sort/);
+  });
+
+  it('exports the current crawl as CSV, to a file or a stream', async () => {
+    const out = path.join(tempDir(), 'export.csv');
+    const result = await session.exportCsv(out);
+    expect(result).toEqual({ ok: true, rows: 37, file: out });
+    const csv = fs.readFileSync(out, 'utf8');
+    expect(csv.startsWith('\uFEFFurl,status_code,')).toBe(true);
+    expect(csv.trim().split('\r\n')).toHaveLength(38);
+
+    const stream = new PassThrough();
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    expect(await session.exportCsv(stream)).toEqual({ ok: true, rows: 37, file: null });
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(csv);
+
+    const failed = await session.exportCsv(firstFile);
+    expect(failed.ok).toBe(false);
+  });
+
+  it('stops a crawl, lists the crawl files newest first, opens an earlier one and resumes the stopped one', async () => {
+    const slow = await startFixtureSite({ pages: 60, linksPerPage: 3, delayMs: 60 });
+    try {
+      const started = await session.start({ seeds: [slow.url('/p/0')], threads: 2 });
+      expect(started.ok).toBe(true);
+      if (!started.ok) return;
+      const second = started.file;
+      expect(second).not.toBe(firstFile);
+      expect(path.basename(second)).toMatch(FILE_NAME);
+      while ((session.snapshot()?.counters.crawled ?? 0) < 6) await sleep(20);
+      await session.pause();
+      await waitForState(session, (c) => c.to === 'paused');
+      await session.resume();
+      await session.stop();
+      expect(session.snapshot()!.state).toBe('finished');
+      expect(session.snapshot()!.reason).toBe('stopped');
+
+      // A file that is not a crawl, and one that is not a .trawl file, are left out of the list.
+      fs.writeFileSync(path.join(dir, 'junk.trawl'), 'not a crawl');
+      fs.writeFileSync(path.join(dir, 'notes.txt'), 'hello');
+      const list = await session.listCrawls();
+      expect(list.map((c) => c.file)).toEqual([second, firstFile]);
+      const [stopped, done] = list as [(typeof list)[0], (typeof list)[0]];
+      expect(stopped.seeds).toEqual([slow.url('/p/0')]);
+      expect(stopped.state).toBe('finished');
+      expect(stopped.finishReason).toBe('stopped');
+      expect(stopped.crawled).toBeGreaterThanOrEqual(6);
+      expect(stopped.queued).toBeGreaterThan(0);
+      expect(stopped.crawled + stopped.queued).toBeLessThanOrEqual(60);
+      expect(done).toMatchObject({ seeds: [site.url('/start')], state: 'finished', finishReason: 'completed', queued: 0 });
+      expect(done.crawled).toBe(36); // every fetch with a response; the robots-blocked URL failed
+      expect(Date.parse(done.createdAt)).toBeLessThanOrEqual(Date.parse(stopped.createdAt));
+
+      // Opening the first crawl switches the results (and the export) to it.
+      expect((await session.queryResults(query())).total).toBe(stopped.crawled);
+      const opened = await session.openCrawl(firstFile);
+      expect(opened).toEqual(done);
+      expect(session.currentFile()).toBe(firstFile);
+      expect(session.snapshot()).toBeNull();
+      expect((await session.queryResults(query())).total).toBe(37);
+      await expect(session.openCrawl(path.join(dir, 'junk.trawl'))).rejects.toThrow(/is not a Trawl crawl file/);
+      expect(session.currentFile()).toBe(firstFile);
+
+      const junk = await session.resumeCrawl(path.join(dir, 'junk.trawl'));
+      expect(junk).toEqual({ ok: false, problems: [{ field: 'file', message: expect.stringMatching(/junk\.trawl is not a Trawl crawl file/) }] });
+      const missing = await session.resumeCrawl(path.join(dir, 'missing.trawl'));
+      expect(missing).toEqual({ ok: false, problems: [{ field: 'file', message: expect.stringMatching(/does not exist/) }] });
+
+      // Resuming the stopped crawl finishes it, fetching only what was left.
+      const fetchedBefore = slow.fetchedPaths().length;
+      const resumed = await session.resumeCrawl(second);
+      expect(resumed).toEqual({ ok: true, file: second });
+      expect(session.currentFile()).toBe(second);
+      const end = await finished(session);
+      expect(end.reason).toBe('completed');
+      expect(new Set(slow.fetchedPaths()).size).toBe(60);
+      expect(slow.fetchedPaths().length - fetchedBefore).toBeLessThanOrEqual(60 - stopped.crawled + 2);
+      const page = await session.queryResults(query());
+      expect(page.total).toBe(60);
+      const info = (await session.listCrawls())[0]!;
+      expect(info).toMatchObject({ file: second, state: 'finished', finishReason: 'completed', crawled: 60, queued: 0 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('stops a running crawl on close', async () => {
+    const slow = await startFixtureSite({ pages: 40, delayMs: 100 });
+    const other = newSession();
+    try {
+      const started = await other.start({ seeds: [slow.url('/p/0')], threads: 2 });
+      expect(started.ok).toBe(true);
+      while ((other.snapshot()?.counters.crawled ?? 0) < 2) await sleep(20);
+      await other.close();
+      expect(other.snapshot()!.state).toBe('finished');
+      expect(other.snapshot()!.reason).toBe('stopped');
+      expect((await other.listCrawls())[0]!.queued).toBeGreaterThan(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});

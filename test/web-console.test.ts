@@ -1,0 +1,364 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
+import { startWebConsole } from '../electron/server/web-console.ts';
+import type { WebConsole } from '../electron/server/web-console.ts';
+import type { CrawlFileInfo, ResultsPage, StartResult } from '../shared/crawler-api.ts';
+import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
+import { EXPORT_PATH, TOKEN_COOKIE, WS_PATH } from '../shared/ws-protocol.ts';
+import { startFixtureSite } from './helpers/fixture-site.ts';
+import type { FixtureSite } from './helpers/fixture-site.ts';
+import { spawner, tempDir } from './helpers/engine.ts';
+
+const INDEX_HTML = '<!doctype html><title>Trawl</title><script type="module" src="/assets/app.js"></script>';
+const APP_JS = 'console.log("trawl");';
+
+interface Response {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw GET: the path goes out exactly as given (no dot-segment clean-up, unlike fetch). */
+function get(base: string, rawPath: string, headers: Record<string, string> = {}): Promise<Response> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: hostname, port, path: rawPath, method: 'GET', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a WebSocket; resolves once open, or rejects with the HTTP status of a refused upgrade. */
+function connect(url: string, options: WebSocket.ClientOptions = {}): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, options);
+    const client = new Client(ws);
+    ws.once('open', () => resolve(client));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => reject(Object.assign(new Error(`refused: ${res.statusCode} ${body.trim()}`), { status: res.statusCode })));
+    });
+    ws.once('error', reject);
+  });
+}
+
+class Client {
+  readonly events: EventFrame[] = [];
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: ReplyFrame) => void>();
+  private readonly eventWaiters: { test: (e: EventFrame) => boolean; resolve: (e: EventFrame) => void }[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as ServerFrame;
+      if ('event' in frame) {
+        this.events.push(frame);
+        for (const w of this.eventWaiters.splice(0)) {
+          if (w.test(frame)) w.resolve(frame);
+          else this.eventWaiters.push(w);
+        }
+      } else {
+        this.pending.get(frame.id)?.(frame);
+        this.pending.delete(frame.id);
+      }
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+
+  call(cmd: string, args: unknown[] = []): Promise<ReplyFrame> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, cmd, args }));
+    });
+  }
+
+  /** The result of a command that must succeed. */
+  async ok<T>(cmd: string, args: unknown[] = []): Promise<T> {
+    const reply = await this.call(cmd, args);
+    if (!reply.ok) throw new Error(`${cmd} failed: ${reply.error}`);
+    return reply.result as T;
+  }
+
+  async error(cmd: string, args: unknown[] = []): Promise<string> {
+    const reply = await this.call(cmd, args);
+    if (reply.ok) throw new Error(`${cmd} succeeded: ${JSON.stringify(reply.result)}`);
+    return reply.error;
+  }
+
+  waitForEvent(test: (e: EventFrame) => boolean, timeoutMs = 30_000): Promise<EventFrame> {
+    const seen = this.events.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for an event')), timeoutMs);
+      this.eventWaiters.push({ test, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+describe('web console', () => {
+  let site: FixtureSite;
+  let crawlsDir: string;
+  let session: CrawlSession;
+  let server: WebConsole;
+  let base: string;
+  let wsBase: string;
+  let cookie: string;
+  const clients: Client[] = [];
+  const open = async (url: string, options?: WebSocket.ClientOptions) => {
+    const c = await connect(url, options);
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ pages: 25, linksPerPage: 3 });
+    const staticDir = tempDir();
+    fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
+    fs.mkdirSync(path.join(staticDir, 'assets'));
+    fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), APP_JS);
+    crawlsDir = tempDir();
+    session = new CrawlSession({ crawlsDir, spawner: spawner(), cpuCount: 3 });
+    server = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir });
+    base = new URL(server.url).origin;
+    wsBase = `ws://${new URL(server.url).host}${WS_PATH}`;
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await server?.close();
+    await session?.close();
+    await site?.close();
+  });
+
+  it('prints a URL carrying a random 32-byte token', () => {
+    expect(server.token).toMatch(/^[0-9a-f]{64}$/);
+    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${server.token}$`));
+  });
+
+  it('refuses every request without the right token', async () => {
+    for (const p of ['/', '/index.html', '/assets/app.js', EXPORT_PATH, '/nothing-here']) {
+      const res = await get(base, p);
+      expect(res.status, p).toBe(403);
+      expect(res.body, p).toMatch(/^Forbidden/);
+      expect(res.body).not.toContain('trawl');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const wrong = await get(base, '/?token=0123');
+    expect(wrong.status).toBe(403);
+    const wrongLong = await get(base, `/?token=${'f'.repeat(64)}`);
+    expect(wrongLong.status).toBe(403);
+    expect((await get(base, '/assets/app.js', { cookie: `${TOKEN_COOKIE}=nope` })).status).toBe(403);
+
+    await expect(connect(wsBase)).rejects.toMatchObject({ status: 403 });
+    await expect(connect(`${wsBase}?token=wrong`)).rejects.toMatchObject({ status: 403 });
+    await expect(connect(wsBase, { headers: { cookie: `${TOKEN_COOKIE}=wrong` } })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('serves the page with the token, sets the cookie, and the assets with the cookie, with strict headers', async () => {
+    const page = await get(base, `/?token=${server.token}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe(INDEX_HTML);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['set-cookie']).toEqual([`${TOKEN_COOKIE}=${server.token}; HttpOnly; SameSite=Strict; Path=/`]);
+    cookie = page.headers['set-cookie']![0]!.split(';')[0]!;
+
+    const asset = await get(base, '/assets/app.js', { cookie });
+    expect(asset.status).toBe(200);
+    expect(asset.body).toBe(APP_JS);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['content-security-policy']).toBe(
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws://${new URL(base).host}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+    );
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['referrer-policy']).toBe('no-referrer');
+    expect(asset.headers['set-cookie']).toBeUndefined();
+
+    const withCookie = await get(base, '/', { cookie: `other=1; ${cookie}` });
+    expect(withCookie.status).toBe(200);
+    expect(withCookie.body).toBe(INDEX_HTML);
+    expect((await get(base, '/assets/missing.js', { cookie })).status).toBe(404);
+    expect((await get(base, '/assets', { cookie })).status).toBe(404);
+  });
+
+  it('refuses paths outside the static folder', async () => {
+    for (const p of ['/../package.json', '/assets/../../package.json', '/%2e%2e/package.json', '/assets/%2E%2E/%2E%2E/package.json', '/..%2fpackage.json', '/..%5cpackage.json', '/%00']) {
+      const res = await get(base, p, { cookie });
+      expect(res.status, p).toBeGreaterThanOrEqual(400);
+      expect(res.body, p).not.toContain('"name"');
+    }
+    expect((await get(base, '/%E0%A4%A', { cookie })).status).toBe(400);
+  });
+
+  it('serves no CSV before a crawl is open', async () => {
+    const res = await get(base, EXPORT_PATH, { cookie });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatch(/No crawl is open/);
+  });
+
+  it('runs commands over the WebSocket: a crawl with its events, results, listing and download', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+
+    const defaults = await ws.ok<{ settings: { seeds: string[]; threads: number }; limits: unknown }>('defaults');
+    expect(defaults.settings.seeds).toEqual([]);
+    expect(defaults.limits).toEqual({ threads: { min: 1, max: 200 } });
+    expect(await ws.ok('exportCsv')).toEqual({ ok: false, error: expect.stringContaining('no crawl is open') });
+
+    const invalid = await ws.ok<StartResult>('start', [{ seeds: ['nope'] }]);
+    expect(invalid).toEqual({ ok: false, problems: [{ field: 'seeds.0', message: expect.stringContaining('not a valid URL') }] });
+
+    const started = await ws.ok<StartResult>('start', [{ seeds: [site.url('/p/0')], threads: 3 }]);
+    expect(started).toEqual({ ok: true, file: expect.stringMatching(/^127\.0\.0\.1-\d{8}-\d{6}(-\d+)?\.trawl$/) });
+    const name = (started as { file: string }).file;
+    expect(fs.existsSync(path.join(crawlsDir, name))).toBe(true);
+    expect(await ws.error('start', [{ seeds: [site.url('/p/1')] }])).toMatch(/a crawl is already running/);
+
+    const finished = await ws.waitForEvent((e) => e.event === 'state' && e.payload.to === 'finished');
+    expect(finished.payload).toMatchObject({ to: 'finished', reason: 'completed' });
+    const states = ws.events.filter((e) => e.event === 'state').map((e) => (e.payload as { to: string }).to);
+    expect(states).toEqual(['preparing', 'running', 'stopping', 'finished']);
+    const last = await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.state === 'finished');
+    expect(last.event === 'snapshot' && last.payload.counters.crawled).toBe(25);
+
+    const page = await ws.ok<ResultsPage>('queryResults', [{ offset: 0, limit: 10, sort: 'url', descending: true, text: 'page', statusClass: '2xx' }]);
+    expect(page.total).toBe(25);
+    expect(page.rows).toHaveLength(10);
+    expect(page.rows[0]).toMatchObject({ status_code: 200, url: expect.stringMatching(/\/p\/\d+$/) });
+
+    // A client connecting now gets the current snapshot first.
+    const late = await open(`${wsBase}?token=${server.token}`);
+    const first = await late.waitForEvent(() => true, 5_000);
+    expect(first).toMatchObject({ event: 'snapshot', payload: { state: 'finished' } });
+
+    const list = await ws.ok<CrawlFileInfo[]>('listCrawls');
+    expect(list).toEqual([expect.objectContaining({ file: name, seeds: [site.url('/p/0')], crawled: 25, queued: 0, finishReason: 'completed' })]);
+    expect(await ws.ok<CrawlFileInfo>('openCrawl', [name])).toEqual(list[0]);
+    expect(await ws.ok('exportCsv')).toEqual({ ok: true, rows: null, file: null });
+
+    const csv = await get(base, EXPORT_PATH, { cookie });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="${name.replace(/\.trawl$/, '')}.csv"`);
+    expect(csv.body.startsWith('\uFEFFurl,status_code,content_type,')).toBe(true);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(26);
+    expect((await get(base, `${EXPORT_PATH}?token=${server.token}`)).status).toBe(200);
+
+    // Resuming a finished crawl completes at once, and answers with the name too.
+    expect(await ws.ok<StartResult>('resumeCrawl', [name])).toEqual({ ok: true, file: name });
+    await ws.waitForEvent((e) => e.event === 'state' && e.payload.to === 'finished' && e !== finished);
+    expect(await ws.ok<StartResult>('resumeCrawl', ['missing.trawl'])).toEqual({
+      ok: false,
+      problems: [{ field: 'file', message: 'missing.trawl does not exist' }],
+    });
+  });
+
+  it('answers bad commands with ok:false naming the problem, and refuses names outside the crawls folder', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+    expect(await ws.error('queryResults', [{ offset: -1, limit: 10, sort: 'seq', descending: false, text: '', statusClass: null }])).toMatch(
+      /^invalid arguments for queryResults: 0\.offset: /,
+    );
+    expect(await ws.error('queryResults', [{ offset: 0, limit: 10, sort: 'password', descending: false, text: '', statusClass: null }])).toMatch(/0\.sort/);
+    expect(await ws.error('setThreads', ['many'])).toMatch(/invalid arguments for setThreads/);
+    expect(await ws.error('setThreads', [500])).toMatch(/invalid arguments for setThreads: 0: /);
+    expect(await ws.error('pause', [1])).toMatch(/invalid arguments for pause/);
+    expect(await ws.error('start', [])).toMatch(/invalid arguments for start/);
+    expect(await ws.error('dropDatabase')).toBe('unknown command "dropDatabase"');
+    expect(await ws.error('constructor')).toMatch(/unknown command/);
+    expect(await ws.error('__proto__')).toMatch(/unknown command/);
+    const noArgs = await new Promise<ReplyFrame>((resolve) => {
+      ws.ws.once('message', (d) => resolve(JSON.parse(String(d)) as ReplyFrame));
+      ws.ws.send(JSON.stringify({ id: 99, cmd: 'defaults' }));
+    });
+    expect(noArgs).toEqual({ id: 99, ok: false, error: 'invalid arguments for defaults: args must be an array' });
+
+    for (const bad of ['../x.trawl', '..', 'sub/x.trawl', 'sub\\x.trawl', '/etc/passwd', 'x.trawl/..', '..x.trawl', 'notes.txt', '.trawl', path.join(crawlsDir, 'x.trawl')]) {
+      expect(await ws.error('openCrawl', [bad]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
+      expect(await ws.error('resumeCrawl', [bad]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
+    }
+    expect(await ws.error('openCrawl', [null])).toBe('choose a crawl from the list');
+    fs.writeFileSync(path.join(crawlsDir, 'junk.trawl'), 'junk');
+    expect(await ws.error('openCrawl', ['junk.trawl'])).toMatch(/^junk\.trawl is not a Trawl crawl file/);
+  });
+
+  it('closes the connection on a frame that is not JSON', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+    ws.ws.send('{not json');
+    expect((await ws.closed).code).toBe(1003);
+    const ws2 = await open(`${wsBase}?token=${server.token}`);
+    ws2.ws.send(JSON.stringify(['defaults']));
+    expect((await ws2.closed).code).toBe(1003);
+  });
+
+  it('accepts the token from the cookie, refuses WebSocket upgrades from other origins and other paths', async () => {
+    const viaCookie = await open(wsBase, { headers: { cookie } });
+    expect(await viaCookie.ok('listCrawls')).toEqual(expect.any(Array));
+
+    const own = await open(`${wsBase}?token=${server.token}`, { origin: base });
+    expect(await own.ok('defaults')).toMatchObject({ limits: expect.anything() });
+    const port = new URL(base).port;
+    const alias = await open(`${wsBase}?token=${server.token}`, { origin: `http://localhost:${port}` });
+    alias.close();
+
+    for (const origin of ['https://evil.example', `http://evil.example:${port}`, 'null', `https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`]) {
+      await expect(connect(`${wsBase}?token=${server.token}`, { origin }), origin).rejects.toMatchObject({ status: 403 });
+      await expect(connect(wsBase, { origin, headers: { cookie } }), origin).rejects.toMatchObject({ status: 403 });
+    }
+    await expect(connect(`ws://${new URL(base).host}/other?token=${server.token}`)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('skips snapshot frames, never state frames, for a client that does not keep up', async () => {
+    const slow = await open(`${wsBase}?token=${server.token}`);
+    const socket = (slow.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.pause();
+    const snapshot = { ...session.snapshot()!, error: 'x'.repeat(64 * 1024) };
+    const sent = 300; // about 20 MB: more than the socket buffers hold
+    const before = slow.events.length;
+    for (let i = 0; i < sent; i++) session.emit('snapshot', { ...snapshot, at: i });
+    session.emit('state', { from: 'stopping', to: 'finished', reason: 'completed', error: null, at: 424242 });
+    socket.resume();
+    await slow.waitForEvent((e) => e.event === 'state' && e.payload.at === 424242);
+    const snapshots = slow.events.slice(before).filter((e) => e.event === 'snapshot');
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(snapshots.length).toBeLessThan(sent);
+  });
+
+  it('says to build the pages when the static folder has no index.html, without crashing', async () => {
+    const empty = tempDir();
+    const other = await startWebConsole({ host: '127.0.0.1', port: 0, token: 'test-token_1.0~x', session, staticDir: empty });
+    try {
+      expect(other.url).toMatch(/\/\?token=test-token_1\.0~x$/);
+      const res = await get(new URL(other.url).origin, '/?token=test-token_1.0~x');
+      expect(res.status).toBe(503);
+      expect(res.body).toContain('npm run build');
+      expect(res.headers['set-cookie']).toEqual([`${TOKEN_COOKIE}=test-token_1.0~x; HttpOnly; SameSite=Strict; Path=/`]);
+      expect((await get(new URL(other.url).origin, '/assets/app.js?token=test-token_1.0~x')).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+    await expect(startWebConsole({ host: '127.0.0.1', port: 0, token: 'bad token', session, staticDir: empty })).rejects.toThrow(/token/);
+  });
+
+  it('closes with clients still connected', async () => {
+    const other = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir: tempDir() });
+    const c = await connect(`ws://${new URL(other.url).host}${WS_PATH}?token=${other.token}`);
+    const t = Date.now();
+    await other.close();
+    expect((await c.closed).code).toBe(1001);
+    expect(Date.now() - t).toBeLessThan(2_000);
+  });
+});
