@@ -1,0 +1,26 @@
+// electron-vite builds the desktop app from the folders named by the runtime they run in:
+// electron/main (+ the crawl worker, run as a utility process), electron/preload, renderer/.
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      // The worker entry is built beside main: UtilityProcessSpawner forks out/main/worker.js.
+      rolldownOptions: { input: { index: 'electron/main/index.ts', worker: 'electron/worker/worker-main.ts' } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload must be CommonJS.
+      rolldownOptions: { input: { index: 'electron/preload/index.ts' }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    build: { outDir: 'out/renderer', rolldownOptions: { input: 'renderer/index.html' } },
+    plugins: [react()],
+  },
+});

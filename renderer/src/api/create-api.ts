@@ -1,0 +1,16 @@
+// Picks the transport: the Electron preload's window.trawl in the desktop app, else the web console's WebSocket.
+// Nothing past this file knows which one it got.
+import type { CrawlerApi } from '../../../shared/crawler-api.ts';
+import { EXPORT_PATH, WS_PATH } from '../../../shared/ws-protocol.ts';
+import { createWsApi } from './ws-transport.ts';
+
+export function createApi(): CrawlerApi {
+  if (window.trawl) return window.trawl;
+  const token = new URLSearchParams(window.location.search).get('token');
+  const query = token ? `?token=${encodeURIComponent(token)}` : '';
+  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return createWsApi({
+    url: `${scheme}//${window.location.host}${WS_PATH}${query}`,
+    exportUrl: new URL(`${EXPORT_PATH}${query}`, window.location.href).href,
+  });
+}

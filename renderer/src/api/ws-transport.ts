@@ -1,0 +1,300 @@
+// The web console's transport: the CrawlerApi over one WebSocket (shared/ws-protocol.ts). Requests are paired
+// with replies by id and time out with a clear message; the socket reconnects by itself with a backoff; pushed
+// events go to every listener. Commands issued while the socket is down wait for it (until their timeout).
+import type { CrawlerApi, ExportResult } from '../../../shared/crawler-api.ts';
+import type { CommandName } from '../../../shared/ipc-channels.ts';
+import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
+import type { CommandFrame } from '../../../shared/ws-protocol.ts';
+import type { ConnectionSource, ConnectionStatus } from './connection.ts';
+
+/** The part of the browser's WebSocket this transport uses (the `ws` package's client has it too). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+}
+export type SocketConstructor = new (url: string) => SocketLike;
+
+export interface WsApiOptions {
+  /** ws(s)://host/api?token=... */
+  url: string;
+  /** Where the browser downloads the open crawl's CSV. */
+  exportUrl: string;
+  /** Defaults to the browser's WebSocket. */
+  WebSocket?: SocketConstructor;
+  /** How long a command may wait for its reply (including time spent waiting for a connection). */
+  timeoutMs?: number;
+  /** The same for commands that may legitimately take a while (stop lets threads finish their URL). */
+  slowTimeoutMs?: number;
+  reconnect?: { initialMs?: number; maxMs?: number };
+  /** Starts the CSV download; defaults to clicking a hidden <a download>. */
+  download?: (url: string) => void;
+}
+
+export type WsApi = CrawlerApi &
+  ConnectionSource & {
+    /** Closes the socket for good; pending commands fail. */
+    close(): void;
+  };
+
+/** A command the host refused or that never got its reply. */
+export class CommandError extends Error {
+  readonly command: CommandName;
+  constructor(command: CommandName, message: string) {
+    super(message);
+    this.name = 'CommandError';
+    this.command = command;
+  }
+}
+
+const OPEN = 1;
+const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls']);
+/** Read-only commands are simply sent again when the connection drops before their reply. */
+const RETRYABLE: ReadonlySet<CommandName> = new Set(['defaults', 'listCrawls', 'queryResults']);
+
+interface Pending {
+  id: number;
+  cmd: CommandName;
+  frame: string;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export function createWsApi(options: WsApiOptions): WsApi {
+  const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined);
+  if (!Socket) throw new Error('this browser has no WebSocket');
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const slowTimeoutMs = options.slowTimeoutMs ?? 90_000;
+  const initialMs = options.reconnect?.initialMs ?? 250;
+  const maxMs = options.reconnect?.maxMs ?? 10_000;
+  const download = options.download ?? downloadWithAnchor;
+
+  let socket: SocketLike | null = null;
+  let closedForGood = false;
+  let attempt = 0;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  let nextId = 1;
+  /** Sent, waiting for the reply. */
+  const inFlight = new Map<number, Pending>();
+  /** Not sent yet: waiting for the socket to open. */
+  const outbox = new Map<number, Pending>();
+
+  let status: ConnectionStatus = { state: 'connecting', detail: null };
+  const connectionListeners = new Set<(status: ConnectionStatus) => void>();
+  const snapshotListeners = new Set<(snapshot: CrawlSnapshot) => void>();
+  const stateListeners = new Set<(change: StateChange) => void>();
+  let lastSnapshot: CrawlSnapshot | null = null;
+
+  const setStatus = (next: ConnectionStatus) => {
+    status = next;
+    for (const listener of [...connectionListeners]) listener(next);
+  };
+
+  function connect(): void {
+    reconnectTimer = null;
+    if (closedForGood) return;
+    let ws: SocketLike;
+    try {
+      ws = new Socket!(options.url);
+    } catch (err) {
+      scheduleReconnect(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    socket = ws;
+    ws.onopen = () => {
+      if (socket !== ws) return;
+      attempt = 0;
+      setStatus({ state: 'connected', detail: null });
+      flushOutbox();
+    };
+    ws.onmessage = (event) => {
+      if (socket === ws) receive(event.data);
+    };
+    ws.onerror = () => {
+      // A close event always follows; it carries what there is to say.
+    };
+    ws.onclose = (event) => {
+      if (socket !== ws) return;
+      socket = null;
+      const why = describeClose(event.code, event.reason);
+      for (const p of [...inFlight.values()]) {
+        inFlight.delete(p.id);
+        if (RETRYABLE.has(p.cmd)) outbox.set(p.id, p);
+        else settle(p, new CommandError(p.cmd, `the connection to the Trawl host was lost before "${p.cmd}" replied (${why}); it may or may not have happened`));
+      }
+      scheduleReconnect(why);
+    };
+  }
+
+  function scheduleReconnect(why: string): void {
+    if (closedForGood || reconnectTimer) return;
+    const base = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 20));
+    attempt++;
+    // A little jitter so that many open consoles do not all come back at the same instant.
+    const delay = Math.round(base * (0.85 + Math.random() * 0.15));
+    setStatus({ state: 'reconnecting', detail: why });
+    reconnectTimer = setTimeout(connect, delay);
+  }
+
+  function flushOutbox(): void {
+    for (const p of [...outbox.values()]) {
+      if (!socket || socket.readyState !== OPEN) return;
+      try {
+        socket.send(p.frame);
+      } catch {
+        return; // the close event will follow; the command stays queued
+      }
+      outbox.delete(p.id);
+      inFlight.set(p.id, p);
+    }
+  }
+
+  function settle(p: Pending, error: Error | null, value?: unknown): void {
+    clearTimeout(p.timer);
+    inFlight.delete(p.id);
+    outbox.delete(p.id);
+    if (error) p.reject(error);
+    else p.resolve(value);
+  }
+
+  function receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let frame: unknown;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      console.warn('Trawl: ignored a frame that is not JSON');
+      return;
+    }
+    if (!frame || typeof frame !== 'object') return;
+    const f = frame as Record<string, unknown>;
+    if (typeof f['id'] === 'number' && typeof f['ok'] === 'boolean') {
+      const p = inFlight.get(f['id']);
+      if (!p) return; // timed out already
+      if (f['ok']) settle(p, null, f['result']);
+      else settle(p, new CommandError(p.cmd, typeof f['error'] === 'string' && f['error'] ? f['error'] : `"${p.cmd}" failed`));
+      return;
+    }
+    if (f['event'] === 'snapshot') {
+      const payload = f['payload'];
+      if (!isSnapshot(payload)) return; // null before any crawl
+      lastSnapshot = payload;
+      for (const listener of [...snapshotListeners]) listener(payload);
+    } else if (f['event'] === 'state') {
+      const payload = f['payload'];
+      if (!payload || typeof payload !== 'object') return;
+      for (const listener of [...stateListeners]) listener(payload as StateChange);
+    }
+  }
+
+  function request<T>(cmd: CommandName, args: unknown[]): Promise<T> {
+    if (closedForGood) return Promise.reject(new CommandError(cmd, 'the connection to the Trawl host is closed'));
+    return new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      const frame: CommandFrame = { id, cmd, args };
+      const limit = SLOW_COMMANDS.has(cmd) ? slowTimeoutMs : timeoutMs;
+      const p: Pending = {
+        id,
+        cmd,
+        frame: JSON.stringify(frame),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: setTimeout(() => {
+          const sent = inFlight.has(id);
+          settle(
+            p,
+            new CommandError(
+              cmd,
+              sent
+                ? `no reply to "${cmd}" from the Trawl host within ${formatSeconds(limit)}`
+                : `could not send "${cmd}": no connection to the Trawl host for ${formatSeconds(limit)}${status.detail ? ` (${status.detail})` : ''}`,
+            ),
+          );
+        }, limit),
+      };
+      outbox.set(id, p);
+      flushOutbox();
+    });
+  }
+
+  connect();
+
+  return {
+    defaults: () => request('defaults', []),
+    start: (settings) => request('start', [settings]),
+    pause: () => request('pause', []),
+    resume: () => request('resume', []),
+    stop: () => request('stop', []),
+    setThreads: (threads) => request('setThreads', [threads]),
+    listCrawls: () => request('listCrawls', []),
+    openCrawl: (file) => request('openCrawl', [file]),
+    resumeCrawl: (file) => request('resumeCrawl', [file]),
+    queryResults: (query) => request('queryResults', [query]),
+    async exportCsv(): Promise<ExportResult> {
+      // The host says first whether there is anything to export, so a refusal reads as a message, not a broken download.
+      const check = await request<ExportResult>('exportCsv', []);
+      if (!check.ok) return check;
+      download(options.exportUrl);
+      return { ok: true, rows: null, file: null };
+    },
+    onSnapshot(listener) {
+      snapshotListeners.add(listener);
+      if (lastSnapshot) listener(lastSnapshot);
+      return () => void snapshotListeners.delete(listener);
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      listener(status);
+      return () => void connectionListeners.delete(listener);
+    },
+    close() {
+      closedForGood = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      reconnectTimer = null;
+      const ws = socket;
+      socket = null;
+      ws?.close(1000, 'closed by the page');
+      for (const p of [...inFlight.values(), ...outbox.values()]) {
+        settle(p, new CommandError(p.cmd, 'the connection to the Trawl host is closed'));
+      }
+    },
+  };
+}
+
+function isSnapshot(value: unknown): value is CrawlSnapshot {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Partial<CrawlSnapshot>;
+  return typeof v.state === 'string' && Array.isArray(v.threads) && !!v.counters && typeof v.counters === 'object';
+}
+
+function describeClose(code: number, reason: string): string {
+  const text = reason ? `: ${reason}` : '';
+  if (code === 1008 || code === 4401 || code === 4403) return `refused by the host${text || ' (is the access token right?)'}`;
+  if (code === 1006) return 'connection dropped';
+  if (code === 1001) return `host going away${text}`;
+  return `closed with code ${code}${text}`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+function downloadWithAnchor(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = ''; // the server's Content-Disposition names the file
+  a.rel = 'noopener';
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}

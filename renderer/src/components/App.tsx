@@ -1,0 +1,80 @@
+// The workbench: the crawl's state and controls on top, a new crawl and earlier crawls on the left, the live
+// worker grid and the results on the right.
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../api/connection.ts';
+import { notify } from '../store/crawl-store.ts';
+import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
+import { CrawlList } from './CrawlList.tsx';
+import { ConnectionBanner, Notices } from './Notices.tsx';
+import { StartPanel } from './StartPanel.tsx';
+import { ThreadsPanel } from './ThreadGrid.tsx';
+import { TopBar } from './TopBar.tsx';
+import { ResultsPanel } from '../results/ResultsPanel.tsx';
+
+const SIDEBAR_KEY = 'trawl.sidebar';
+
+export function App() {
+  useDefaults();
+  const [sidebar, setSidebar] = useState(() => readPref(SIDEBAR_KEY) !== 'hidden');
+  const toggleSidebar = () =>
+    setSidebar((shown) => {
+      writePref(SIDEBAR_KEY, shown ? 'hidden' : 'shown');
+      return !shown;
+    });
+  return (
+    <div className="app">
+      <TopBar sidebar={sidebar} onToggleSidebar={toggleSidebar} />
+      <ConnectionBanner />
+      <div className="workspace" data-sidebar={sidebar ? 'shown' : 'hidden'}>
+        <aside className="sidebar">
+          <StartPanel />
+          <CrawlList />
+        </aside>
+        <main className="main">
+          <ThreadsPanel />
+          <ResultsPanel />
+        </main>
+      </div>
+      <Notices />
+    </div>
+  );
+}
+
+/** Settings' defaults and limits from the host, asked for again whenever the connection comes back without them. */
+function useDefaults(): void {
+  const api = useApi();
+  const store = useCrawlStore();
+  const connected = useCrawl((s) => s.connection.state === 'connected');
+  const have = useCrawl((s) => s.defaults !== null);
+  useEffect(() => {
+    if (!connected || have) return;
+    let cancelled = false;
+    api.defaults().then(
+      (defaults) => {
+        if (!cancelled) store.setState({ defaults });
+      },
+      (err: unknown) => {
+        if (!cancelled) notify(store, 'error', `Could not load the default settings: ${errorMessage(err)}`);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, store, connected, have]);
+}
+
+function readPref(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writePref(key: string, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // storage refused (private mode): the choice lasts for this page only
+  }
+}

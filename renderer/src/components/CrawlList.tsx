@@ -1,0 +1,107 @@
+// Earlier crawls in the crawls folder: open one to look at its results, or resume one that still has URLs queued.
+import { useCallback, useEffect, useState } from 'react';
+import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
+import { isLiveState, notify, showCrawl } from '../store/crawl-store.ts';
+import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
+import { useCommand } from './use-command.ts';
+
+export function CrawlList() {
+  const api = useApi();
+  const store = useCrawlStore();
+  const command = useCommand();
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
+  const finishedKey = useCrawl((s) => `${s.crawlKey}:${s.state === 'finished'}`);
+  const connected = useCrawl((s) => s.connection.state === 'connected');
+  const shown = useCrawl((s) => s.opened?.file ?? s.file);
+  const [crawls, setCrawls] = useState<CrawlFileInfo[] | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [working, setWorking] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    setLoading(true);
+    const list = await command('List crawls', () => api.listCrawls());
+    setLoading(false);
+    if (list) setCrawls(list);
+  }, [api, command]);
+
+  // Reload when a crawl starts or finishes, and when the connection comes back.
+  useEffect(() => {
+    if (connected) void refresh();
+  }, [refresh, finishedKey, connected]);
+
+  /** `file` null: the desktop app asks which file (a dialog); the web console only opens crawls from its list. */
+  const open = async (file: string | null) => {
+    setWorking(file ?? '');
+    const info = await command('Open crawl', () => api.openCrawl(file));
+    setWorking(null);
+    if (info) showCrawl(store, info.file, info);
+  };
+
+  const resume = async (file: string) => {
+    setWorking(file);
+    const result = await command('Resume crawl', () => api.resumeCrawl(file));
+    setWorking(null);
+    if (!result) return;
+    if (result.ok) showCrawl(store, result.file, null);
+    else notify(store, 'error', `Resume crawl: ${result.problems.map((p) => p.message).join('; ')}`);
+  };
+
+  return (
+    <section className="panel crawl-list" aria-label="earlier crawls">
+      <div className="panel-bar">
+        <h2 className="panel-title">Earlier crawls</h2>
+        <div className="panel-actions">
+          <button type="button" className="btn btn-quiet btn-small" data-testid="open-file" disabled={live || working !== null} title="Open a crawl file from disk" onClick={() => void open(null)}>
+            Open file…
+          </button>
+          <button type="button" className="btn btn-quiet btn-small" onClick={() => void refresh()} disabled={loading}>
+            {loading ? 'Loading…' : 'Refresh'}
+          </button>
+        </div>
+      </div>
+      {crawls === null ? (
+        <p className="list-empty">{loading ? 'Loading…' : 'Not loaded yet.'}</p>
+      ) : crawls.length === 0 ? (
+        <p className="list-empty">No crawls yet.</p>
+      ) : (
+        <ul className="crawls">
+          {crawls.map((c) => {
+            const first = c.seeds[0] ?? '';
+            const current = shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
+            return (
+              <li key={c.file} className="crawl-item" data-crawl-file={c.file} data-current={current || undefined}>
+                <div className="crawl-item-main">
+                  <div className="crawl-item-host" title={c.seeds.join('\n')}>
+                    {hostOf(first) || fileName(c.file)}
+                    {c.seeds.length > 1 && <span className="crawl-item-more"> +{c.seeds.length - 1}</span>}
+                  </div>
+                  <div className="crawl-item-meta" title={c.file}>
+                    <span>{formatWhen(c.createdAt)}</span>
+                    <span className="crawl-item-state" data-state={c.state}>
+                      {c.finishReason ?? c.state}
+                    </span>
+                  </div>
+                  <div className="crawl-item-meta">
+                    <span>{formatInt(c.crawled)} crawled</span>
+                    {c.queued > 0 && <span>{formatInt(c.queued)} queued</span>}
+                  </div>
+                </div>
+                <div className="crawl-item-actions">
+                  <button type="button" className="btn btn-small" data-testid="open-crawl" disabled={live || working !== null || current} onClick={() => void open(c.file)}>
+                    {current ? 'Shown' : 'Open'}
+                  </button>
+                  {c.queued > 0 && (
+                    <button type="button" className="btn btn-small" data-testid="resume-crawl" disabled={live || working !== null} onClick={() => void resume(c.file)}>
+                      Resume
+                    </button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+// Entry point: one api (preload or WebSocket), one store fed by it, one React root.
+import { createRoot } from 'react-dom/client';
+import { createApi } from './api/create-api.ts';
+import { connectCrawlStore, createCrawlStore } from './store/crawl-store.ts';
+import { TrawlProvider } from './store/context.tsx';
+import { App } from './components/App.tsx';
+import './styles.css';
+
+const api = createApi();
+const store = createCrawlStore();
+connectCrawlStore(store, api);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('no #root element');
+createRoot(root).render(
+  <TrawlProvider api={api} store={store}>
+    <App />
+  </TrawlProvider>,
+);

@@ -1,0 +1,108 @@
+// One row of the results table, and the column set. Everything crawled is shown as text (React escapes it);
+// nothing here is a link, so a crawled URL can never navigate the app.
+import { memo } from 'react';
+import type { ReactNode } from 'react';
+import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
+import { formatBytes, formatInt, shortContentType } from '../format.ts';
+
+export interface Column {
+  id: string;
+  label: string;
+  /** The host's sort key; null: not sortable. */
+  sort: ResultSortColumn | null;
+  numeric?: boolean;
+  cell: (row: ResultRow) => ReactNode;
+  /** Full text on hover, for cells that are cut short. */
+  title?: (row: ResultRow) => string | undefined;
+}
+
+export function statusClassOf(code: number | null): StatusClass {
+  if (code === null) return 'none';
+  if (code >= 500) return '5xx';
+  if (code >= 400) return '4xx';
+  if (code >= 300) return '3xx';
+  return '2xx';
+}
+
+const orBlank = (v: string | null) => v ?? undefined;
+
+export const COLUMNS: Column[] = [
+  { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, title: (r) => r.url },
+  {
+    id: 'status',
+    label: 'Status',
+    sort: 'status_code',
+    numeric: true,
+    cell: (r) => (r.status_code === null ? '—' : r.status_code),
+    title: (r) => (r.redirect_url ? `${r.status_code ?? ''} → ${r.redirect_url}` : undefined),
+  },
+  { id: 'type', label: 'Content type', sort: 'content_type', cell: (r) => shortContentType(r.content_type), title: (r) => orBlank(r.content_type) },
+  { id: 'size', label: 'Size', sort: 'size_bytes', numeric: true, cell: (r) => formatBytes(r.size_bytes), title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`) },
+  { id: 'time', label: 'Time ms', sort: 'response_time_ms', numeric: true, cell: (r) => formatInt(r.response_time_ms) },
+  { id: 'depth', label: 'Depth', sort: 'crawl_depth', numeric: true, cell: (r) => r.crawl_depth },
+  { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title, title: (r) => orBlank(r.title) },
+  { id: 'words', label: 'Words', sort: 'word_count', numeric: true, cell: (r) => formatInt(r.word_count) },
+  { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
+  { id: 'outlinks', label: 'Outlinks', sort: 'outlinks', numeric: true, cell: (r) => formatInt(r.outlinks) },
+  { id: 'error', label: 'Error', sort: null, cell: (r) => r.error, title: (r) => orBlank(r.error) },
+];
+
+export interface ResultRowProps {
+  row: ResultRow;
+  index: number;
+  selected: boolean;
+  onSelect?: (row: ResultRow, index: number) => void;
+  onCopy?: (text: string) => void;
+}
+
+export const ResultRowView = memo(function ResultRowView({ row, index, selected, onSelect, onCopy }: ResultRowProps) {
+  return (
+    <div
+      className={index % 2 ? 'rrow rrow-odd' : 'rrow'}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-row-url={row.url}
+      data-status-class={statusClassOf(row.status_code)}
+      data-error={row.error ? 'true' : undefined}
+      onClick={onSelect ? () => onSelect(row, index) : undefined}
+    >
+      {COLUMNS.map((c) => (
+        <div key={c.id} role="cell" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} title={c.title?.(row)}>
+          {c.id === 'url' ? (
+            <>
+              <span className="url-text">{row.url}</span>
+              {onCopy && (
+                <button
+                  type="button"
+                  className="copy-btn"
+                  title="Copy URL"
+                  aria-label="Copy URL"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onCopy(row.url);
+                  }}
+                />
+              )}
+            </>
+          ) : (
+            c.cell(row)
+          )}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/** A row whose page has not arrived yet. */
+export function PlaceholderRow({ index }: { index: number }) {
+  return (
+    <div className={index % 2 ? 'rrow rrow-odd rrow-placeholder' : 'rrow rrow-placeholder'} role="row" aria-rowindex={index + 2} aria-busy="true">
+      {COLUMNS.map((c) => (
+        <div key={c.id} role="cell" className={`rcell c-${c.id}`}>
+          <span className="skeleton" />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,370 @@
+// The results of the crawl in view: a virtualised table (fixed row height, only the visible rows in the DOM, a
+// spacer for the full height) over windows of rows the host sorts and filters in SQL. Smooth at a million rows.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
+import { STATUS_CLASSES } from '../../../shared/crawler-api.ts';
+import { copyText } from '../clipboard.ts';
+import { formatBytes, formatInt } from '../format.ts';
+import { errorMessage } from '../api/connection.ts';
+import { isLiveState, notify } from '../store/crawl-store.ts';
+import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
+import { useBusyCommand } from '../components/use-command.ts';
+import { COLUMNS, PlaceholderRow, ResultRowView } from './ResultRowView.tsx';
+import { ResultsWindow } from './results-window.ts';
+import type { QueryFilter } from './results-window.ts';
+
+/** Must match .rrow's height in styles.css. */
+export const ROW_HEIGHT = 24;
+/** Must match .rhead's height in styles.css. */
+const HEADER_HEIGHT = 28;
+/** Past this the scrollbar is scaled, staying under every browser's limit on an element's height. */
+export const MAX_SCROLL_HEIGHT = 8_000_000;
+const OVERSCAN = 6;
+/** While a crawl runs the table refreshes at most this often. */
+const REFRESH_MS = 1_000;
+const FILTER_DEBOUNCE_MS = 250;
+
+export interface Viewport {
+  /** First and last row index to render (inclusive; last < first when there are none). */
+  first: number;
+  last: number;
+  /** Where row `first` starts, in the body's coordinates. */
+  offsetY: number;
+  /** Height of the body's spacer. */
+  height: number;
+}
+
+/** Which rows to render for a scroll position, scaling the scrollbar past MAX_SCROLL_HEIGHT. */
+export function computeViewport(total: number, scrollTop: number, viewHeight: number, rowHeight = ROW_HEIGHT, maxHeight = MAX_SCROLL_HEIGHT): Viewport {
+  const realHeight = total * rowHeight;
+  const height = Math.min(realHeight, maxHeight);
+  const maxScroll = Math.max(0, height - viewHeight);
+  const top = Math.max(0, Math.min(scrollTop, maxScroll));
+  const realTop = realHeight > height && maxScroll > 0 ? (top * (realHeight - viewHeight)) / maxScroll : top;
+  const firstVisible = Math.floor(realTop / rowHeight);
+  const first = Math.max(0, firstVisible - OVERSCAN);
+  const last = Math.min(total - 1, Math.ceil((realTop + viewHeight) / rowHeight) + OVERSCAN);
+  const offsetY = top - (realTop - first * rowHeight);
+  return { first, last, offsetY, height };
+}
+
+interface Selection {
+  row: ResultRow;
+  index: number;
+}
+
+interface SortState {
+  column: ResultSortColumn;
+  descending: boolean;
+}
+
+const CRAWL_ORDER: SortState = { column: 'seq', descending: false };
+
+export function ResultsPanel() {
+  const api = useApi();
+  const store = useCrawlStore();
+  const [sort, setSort] = useState<SortState>(CRAWL_ORDER);
+  const [text, setText] = useState('');
+  const [appliedText, setAppliedText] = useState('');
+  const [statusClass, setStatusClass] = useState<StatusClass | null>(null);
+  const [selected, setSelected] = useState<Selection | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
+  const [exporting, runExport] = useBusyCommand();
+  const canExport = useCrawl((s) => s.file !== null || s.opened !== null || s.hasSnapshot);
+
+  useEffect(() => {
+    const t = setTimeout(() => setAppliedText(text.trim()), FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const filter: QueryFilter = useMemo(
+    () => ({ sort: sort.column, descending: sort.descending, text: appliedText, statusClass }),
+    [sort, appliedText, statusClass],
+  );
+
+  const exportCsv = async () => {
+    const result = await runExport('Export CSV', () => api.exportCsv());
+    if (!result) return;
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export CSV: ${result.error}`);
+    else if (result.file) notify(store, 'info', `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}`);
+    else notify(store, 'info', 'The CSV download has started.');
+  };
+
+  const toggleSort = (column: ResultSortColumn) =>
+    setSort((s) => (s.column !== column ? { column, descending: false } : !s.descending ? { column, descending: true } : CRAWL_ORDER));
+
+  return (
+    <section className="panel results-panel" aria-label="results">
+      <div className="panel-bar">
+        <h2 className="panel-title">Results</h2>
+        <span className="panel-note" data-testid="results-total" data-value={total ?? undefined}>
+          {total === null ? '' : `${formatInt(total)} ${total === 1 ? 'row' : 'rows'}${appliedText || statusClass ? ' match' : ''}`}
+        </span>
+        <div className="results-tools">
+          <input
+            className="filter"
+            type="search"
+            placeholder="Filter URL, title, error…"
+            aria-label="filter results"
+            data-testid="results-filter"
+            spellCheck={false}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setText('');
+            }}
+          />
+          <div className="segmented" role="group" aria-label="status class">
+            {STATUS_CLASSES.map((c) => (
+              <button
+                key={c}
+                type="button"
+                className="seg"
+                data-status-class={c}
+                aria-pressed={statusClass === c}
+                title={c === 'none' ? 'URLs that got no response' : `HTTP ${c}`}
+                onClick={() => setStatusClass((s) => (s === c ? null : c))}
+              >
+                {c}
+              </button>
+            ))}
+          </div>
+          <button type="button" className="btn" data-testid="export" disabled={!canExport || exporting} onClick={() => void exportCsv()}>
+            <span className="icon icon-download" aria-hidden="true" />
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </button>
+        </div>
+      </div>
+      <div className="results-body">
+        <ResultsTable filter={filter} sort={sort} onSort={toggleSort} selected={selected} onSelect={setSelected} onTotal={setTotal} />
+        {selected && <RowDetails row={selected.row} onClose={() => setSelected(null)} />}
+      </div>
+    </section>
+  );
+}
+
+interface TableProps {
+  filter: QueryFilter;
+  sort: SortState;
+  onSort: (column: ResultSortColumn) => void;
+  selected: Selection | null;
+  onSelect: (selection: Selection | null) => void;
+  onTotal: (total: number | null) => void;
+}
+
+function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: TableProps) {
+  const api = useApi();
+  const store = useCrawlStore();
+  const crawlKey = useCrawl((s) => s.crawlKey);
+  const version = useCrawl((s) => s.counters.crawled + s.counters.failed);
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewHeight, setViewHeight] = useState(600);
+
+  // One window of rows per query and crawl; a stale window's answers are ignored.
+  const current = useRef<ResultsWindow | null>(null);
+  const filterKey = JSON.stringify(filter);
+  const win = useMemo(() => {
+    const w: ResultsWindow = new ResultsWindow(filter, (q) => api.queryResults(q), () => {
+      if (current.current === w) rerender();
+    });
+    return w;
+    // `filter` is represented by filterKey: an equal filter object must not start over.
+  }, [filterKey, crawlKey, api]);
+  current.current = win;
+
+  // A new query starts at the top, with nothing selected.
+  useLayoutEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+    setScrollTop(0);
+    onSelect(null);
+  }, [win, onSelect]);
+
+  // The visible height follows the panel.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setViewHeight(Math.max(ROW_HEIGHT, el.clientHeight - HEADER_HEIGHT));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Scroll events, at most one state update per frame.
+  const frame = useRef<number | null>(null);
+  const onScroll = useCallback(() => {
+    if (frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      if (scroller.current) setScrollTop(scroller.current.scrollTop);
+    });
+  }, []);
+  useEffect(() => () => void (frame.current !== null && cancelAnimationFrame(frame.current)), []);
+
+  // While the crawl runs, rows come and go: refresh what is on screen at most once a second.
+  const lastRefresh = useRef(0);
+  const seenVersion = useRef(version);
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latestVersion = useRef(version);
+  latestVersion.current = version;
+  useEffect(() => {
+    if (version === seenVersion.current) return;
+    const refresh = () => {
+      refreshTimer.current = null;
+      seenVersion.current = latestVersion.current;
+      lastRefresh.current = Date.now();
+      current.current?.refresh();
+      rerender();
+    };
+    const wait = lastRefresh.current + REFRESH_MS - Date.now();
+    if (wait <= 0) refresh();
+    else if (!refreshTimer.current) refreshTimer.current = setTimeout(refresh, wait);
+  }, [version]);
+  useEffect(() => () => void (refreshTimer.current && clearTimeout(refreshTimer.current)), []);
+
+  const total = win.total ?? 0;
+  const vp = computeViewport(total, scrollTop, viewHeight);
+  const visibleRows = Math.ceil(viewHeight / ROW_HEIGHT);
+
+  // Ask for whatever is on screen and missing (a no-op when it is all here).
+  useEffect(() => {
+    // With no rows (yet) this still asks for the first page, which is how new rows are noticed.
+    win.ensure(vp.first, Math.max(vp.last, vp.first + visibleRows + OVERSCAN));
+  });
+
+  useEffect(() => onTotal(win.total), [win.total, onTotal]);
+
+  const onCopy = useCallback(
+    (url: string) => {
+      void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'));
+    },
+    [store],
+  );
+  const onSelectRow = useCallback((row: ResultRow, index: number) => onSelect({ row, index }), [onSelect]);
+
+  /** Scrolls so that row `index` is in view (in the scaled scrollbar's terms past MAX_SCROLL_HEIGHT). */
+  const reveal = (index: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    const realHeight = total * ROW_HEIGHT;
+    const maxScroll = Math.max(0, vp.height - viewHeight);
+    const scale = realHeight > vp.height && maxScroll > 0 ? maxScroll / (realHeight - viewHeight) : 1;
+    const realTop = el.scrollTop / scale;
+    const rowTop = index * ROW_HEIGHT;
+    // Scroll positions are whole pixels: round towards showing the row entirely.
+    if (rowTop < realTop) el.scrollTop = Math.floor(rowTop * scale);
+    else if (rowTop + ROW_HEIGHT > realTop + viewHeight) el.scrollTop = Math.ceil((rowTop + ROW_HEIGHT - viewHeight) * scale);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && selected) {
+      onSelect(null);
+      return;
+    }
+    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
+    if (!step || total === 0) return;
+    e.preventDefault();
+    const index = Math.max(0, Math.min(total - 1, selected ? selected.index + step : vp.first));
+    const row = win.row(index);
+    if (row) onSelect({ row, index });
+    reveal(index);
+  };
+
+  const rows = [];
+  for (let i = vp.first; i <= vp.last; i++) {
+    const row = win.row(i);
+    rows.push(row ? <ResultRowView key={i} row={row} index={i} selected={selected?.row.seq === row.seq} onSelect={onSelectRow} onCopy={onCopy} /> : <PlaceholderRow key={i} index={i} />);
+  }
+
+  return (
+    <div className="results-scroll" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="table" aria-label="crawled URLs" aria-rowcount={total + 1} aria-busy={live || undefined}>
+      <div className="rhead" role="row" aria-rowindex={1}>
+        {COLUMNS.map((c) => {
+          const active = c.sort !== null && sort.column === c.sort;
+          return (
+            <div key={c.id} role="columnheader" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+              {c.sort ? (
+                <button type="button" className="sort-btn" data-sort={c.sort} data-active={active || undefined} onClick={() => onSort(c.sort!)} title={active ? (sort.descending ? 'Click: back to crawl order' : 'Click: descending') : `Sort by ${c.label.toLowerCase()}`}>
+                  {c.label}
+                  <span className="sort-mark" aria-hidden="true">
+                    {active ? (sort.descending ? '▼' : '▲') : ''}
+                  </span>
+                </button>
+              ) : (
+                <span className="sort-btn sort-none">{c.label}</span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <div className="rbody" style={{ height: Math.max(vp.height, 0) }}>
+        <div className="rrows" style={{ transform: `translateY(${Math.round(vp.offsetY)}px)` }}>
+          {rows}
+        </div>
+      </div>
+      {win.total === 0 && <div className="results-empty">{win.filter.text || win.filter.statusClass ? 'No rows match the filter.' : live ? 'No results yet…' : 'No results. Start a crawl or open an earlier one.'}</div>}
+      {win.error && (
+        <div className="results-error" role="alert">
+          Could not load results: {errorMessage(win.error)}
+          <button type="button" className="btn btn-small" onClick={() => { win.refresh(); rerender(); }}>
+            Retry
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+const DETAIL_FIELDS: { label: string; value: (r: ResultRow) => string }[] = [
+  { label: 'Status', value: (r) => (r.status_code === null ? 'no response' : String(r.status_code)) },
+  { label: 'Redirect to', value: (r) => r.redirect_url ?? '' },
+  { label: 'Content type', value: (r) => r.content_type ?? '' },
+  { label: 'Size', value: (r) => (r.size_bytes === null ? '' : `${formatBytes(r.size_bytes)} (${formatInt(r.size_bytes)} bytes)`) },
+  { label: 'Response time', value: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`) },
+  { label: 'Depth', value: (r) => String(r.crawl_depth) },
+  { label: 'Title', value: (r) => r.title ?? '' },
+  { label: 'Meta description', value: (r) => r.meta_description ?? '' },
+  { label: 'H1', value: (r) => r.h1 ?? '' },
+  { label: 'Canonical', value: (r) => r.canonical ?? '' },
+  { label: 'Words', value: (r) => formatInt(r.word_count) },
+  { label: 'Inlinks', value: (r) => formatInt(r.inlinks) },
+  { label: 'Outlinks', value: (r) => formatInt(r.outlinks) },
+  { label: 'Error', value: (r) => r.error ?? '' },
+];
+
+function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => void }) {
+  const store = useCrawlStore();
+  return (
+    <aside className="row-details" aria-label="result details">
+      <div className="row-details-bar">
+        <span className="row-details-title">Row {formatInt(row.seq)}</span>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => void copyText(row.url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))}
+        >
+          Copy URL
+        </button>
+        <button type="button" className="btn btn-quiet btn-small" aria-label="close details" onClick={onClose}>
+          ✕
+        </button>
+      </div>
+      <div className="row-details-url">{row.url}</div>
+      <dl className="row-details-fields">
+        {DETAIL_FIELDS.map((f) => {
+          const v = f.value(row);
+          return (
+            <div key={f.label} className="detail" data-empty={v === '' || undefined}>
+              <dt>{f.label}</dt>
+              <dd>{v || '—'}</dd>
+            </div>
+          );
+        })}
+      </dl>
+    </aside>
+  );
+}

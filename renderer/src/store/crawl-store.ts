@@ -1,0 +1,315 @@
+// The renderer's one store: everything the live view shows, fed by one subscription to the api's snapshots and
+// state changes. Snapshots are coalesced to at most one store update per animation frame, and threads that did not
+// change keep their object, so a grid cell that selects its own thread re-renders only when that thread changes.
+import { createStore } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
+import type { CrawlDefaults, CrawlerApi, CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import type { CrawlCounters, CrawlSnapshot, CrawlState, FinishReason, StateChange, ThreadStatus } from '../../../shared/snapshot.ts';
+import type { ThreadStep } from '../../../shared/steps.ts';
+import type { ConnectionStatus } from '../api/connection.ts';
+import { hasConnection } from '../api/connection.ts';
+
+/** Points of pages/s kept for the throughput sparkline (one per snapshot; snapshots come at most 10/s). */
+export const HISTORY_POINTS = 120;
+/** A thread this long in one working step stands out in the grid. */
+export const STUCK_AFTER_MS = 10_000;
+/** How often the shared clock behind "time in step" ticks. */
+export const CLOCK_TICK_MS = 250;
+/** Steps in which a long stay is normal (nothing to fetch, a host's politeness delay, a paused crawl). */
+export const PATIENT_STEPS: ReadonlySet<ThreadStep> = new Set(['waiting', 'politeness', 'paused']);
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface CrawlView {
+  connection: ConnectionStatus;
+  /** False until the first snapshot (or state change) arrives. */
+  hasSnapshot: boolean;
+  state: CrawlState | null;
+  reason: FinishReason | null;
+  error: string | null;
+  threadTarget: number;
+  counters: CrawlCounters;
+  /** Ids of the threads in the pool, ascending; the same array while the set of ids is unchanged. */
+  threadIds: readonly number[];
+  /** Each thread keeps its object while nothing about it changes. */
+  threadsById: Readonly<Record<number, ThreadStatus>>;
+  stepCounts: Readonly<Partial<Record<ThreadStep, number>>>;
+  /** Pages per second, oldest first, at most HISTORY_POINTS. */
+  history: readonly number[];
+  /** `at` of the snapshot behind the last history point (a snapshot seen twice adds one point). */
+  historyAt: number;
+  /** The host's clock minus ours, so "time in step" is right even when the console runs on another machine. */
+  clockOffset: number;
+  /** The host's time now, ticking every CLOCK_TICK_MS while a crawl is live. */
+  now: number;
+  lastChange: StateChange | null;
+  /** Bumped when another crawl comes into view (a new crawl, a resumed or an opened one): results start over. */
+  crawlKey: number;
+  /** The crawl file whose results are shown, when known (start, resume and open say it). */
+  file: string | null;
+  /** Set while looking at an earlier crawl opened from the list. */
+  opened: CrawlFileInfo | null;
+  notices: readonly Notice[];
+  /** Every setting's default and the thread limits, from the host (null until it answers). */
+  defaults: CrawlDefaults | null;
+}
+
+export type CrawlStore = StoreApi<CrawlView>;
+
+const ZERO_COUNTERS: CrawlCounters = { queued: 0, inFlight: 0, crawled: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 0 };
+const NO_THREADS: readonly number[] = [];
+
+export function initialView(): CrawlView {
+  return {
+    connection: { state: 'connected', detail: null },
+    hasSnapshot: false,
+    state: null,
+    reason: null,
+    error: null,
+    threadTarget: 0,
+    counters: ZERO_COUNTERS,
+    threadIds: NO_THREADS,
+    threadsById: {},
+    stepCounts: {},
+    history: [],
+    historyAt: 0,
+    clockOffset: 0,
+    now: Date.now(),
+    lastChange: null,
+    crawlKey: 0,
+    file: null,
+    opened: null,
+    notices: [],
+    defaults: null,
+  };
+}
+
+export function createCrawlStore(): CrawlStore {
+  return createStore<CrawlView>()(() => initialView());
+}
+
+export const isLiveState = (state: CrawlState | null): boolean => state !== null && state !== 'finished';
+
+// ---- selectors (stable: the same input state gives the same output object) ----
+
+export const selectThread =
+  (id: number) =>
+  (s: CrawlView): ThreadStatus | undefined =>
+    s.threadsById[id];
+
+export const selectStuck =
+  (id: number) =>
+  (s: CrawlView): boolean => {
+    const t = s.threadsById[id];
+    return !!t && isLiveState(s.state) && !PATIENT_STEPS.has(t.step) && s.now - t.stepSince > STUCK_AFTER_MS;
+  };
+
+// ---- reducers (pure) ----
+
+/** `next` with every thread that equals its previous version replaced by that previous object. */
+export function shareThreads(prev: CrawlView, threads: readonly ThreadStatus[]): Pick<CrawlView, 'threadIds' | 'threadsById' | 'stepCounts'> {
+  const byId: Record<number, ThreadStatus> = {};
+  const counts: Partial<Record<ThreadStep, number>> = {};
+  let changed = threads.length !== prev.threadIds.length;
+  for (const t of threads) {
+    const old = prev.threadsById[t.id];
+    const keep = old !== undefined && shallowEqual(old, t);
+    byId[t.id] = keep ? old : t;
+    if (!keep) changed = true;
+    counts[t.step] = (counts[t.step] ?? 0) + 1;
+  }
+  const ids = threads.map((t) => t.id).sort((a, b) => a - b);
+  const sameIds = ids.length === prev.threadIds.length && ids.every((id, i) => prev.threadIds[i] === id);
+  return {
+    threadIds: sameIds ? prev.threadIds : ids.length ? ids : NO_THREADS,
+    threadsById: changed || !sameIds ? byId : prev.threadsById,
+    stepCounts: shallowEqual(prev.stepCounts, counts) ? prev.stepCounts : counts,
+  };
+}
+
+/** A crawl other than the one in view: a new one, or one whose clock went backwards (resumed, reconnected). */
+function isAnotherCrawl(prev: CrawlView, s: CrawlSnapshot): boolean {
+  if (!prev.hasSnapshot) return false;
+  if (s.state === 'preparing' && prev.state !== 'preparing') return true;
+  return s.counters.elapsedMs + 1_000 < prev.counters.elapsedMs;
+}
+
+function startOver(prev: CrawlView): Partial<CrawlView> {
+  return { history: [], historyAt: 0, crawlKey: prev.crawlKey + 1, opened: null };
+}
+
+export interface PendingPoint {
+  at: number;
+  pagesPerSecond: number;
+}
+
+export function reduceSnapshot(prev: CrawlView, s: CrawlSnapshot, points: readonly PendingPoint[], clockOffset: number): CrawlView {
+  const base: CrawlView = isAnotherCrawl(prev, s) ? { ...prev, ...startOver(prev) } : prev;
+  let history = base.history;
+  let historyAt = base.historyAt;
+  const fresh = points.filter((p) => p.at > historyAt);
+  if (fresh.length) {
+    history = [...history, ...fresh.map((p) => p.pagesPerSecond)].slice(-HISTORY_POINTS);
+    historyAt = fresh[fresh.length - 1]!.at;
+  }
+  return {
+    ...base,
+    ...shareThreads(base, s.threads),
+    hasSnapshot: true,
+    state: s.state,
+    reason: s.reason,
+    error: s.error,
+    threadTarget: s.threadTarget,
+    counters: shallowEqual(base.counters, s.counters) ? base.counters : s.counters,
+    history,
+    historyAt,
+    clockOffset,
+    now: s.at,
+    // A live crawl is what the results show from now on.
+    opened: isLiveState(s.state) ? null : base.opened,
+  };
+}
+
+export function reduceStateChange(prev: CrawlView, c: StateChange): CrawlView {
+  const base: CrawlView = c.from === null && prev.hasSnapshot ? { ...prev, ...startOver(prev) } : prev;
+  return { ...base, hasSnapshot: true, state: c.to, reason: c.reason, error: c.error, lastChange: c, opened: isLiveState(c.to) ? null : base.opened };
+}
+
+// ---- wiring ----
+
+/** requestAnimationFrame, or a timer where there is none (tests, a worker). */
+export interface FrameScheduler {
+  request(callback: () => void): unknown;
+  cancel(handle: unknown): void;
+}
+
+export const animationFrames: FrameScheduler =
+  typeof requestAnimationFrame === 'function'
+    ? { request: (cb) => requestAnimationFrame(cb), cancel: (h) => cancelAnimationFrame(h as number) }
+    : { request: (cb) => setTimeout(cb, 16), cancel: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+
+export interface ConnectOptions {
+  frames?: FrameScheduler;
+  /** Our clock (tests pass a fake one). */
+  localNow?: () => number;
+  tickMs?: number;
+}
+
+/**
+ * Feeds the store from the api: one subscription each to snapshots, state changes and (WebSocket) connection.
+ * Returns the function that undoes it all.
+ */
+export function connectCrawlStore(store: CrawlStore, api: CrawlerApi, options: ConnectOptions = {}): () => void {
+  const frames = options.frames ?? animationFrames;
+  const localNow = options.localNow ?? Date.now;
+  const tickMs = options.tickMs ?? CLOCK_TICK_MS;
+
+  let frame: unknown = null;
+  let pendingSnapshot: CrawlSnapshot | null = null;
+  let pendingOffset = 0;
+  let pendingPoints: PendingPoint[] = [];
+  let pendingChange: StateChange | null = null;
+  let changeIsNewer = false;
+  let ticker: ReturnType<typeof setInterval> | null = null;
+
+  const flush = () => {
+    frame = null;
+    let next = store.getState();
+    if (pendingChange && !changeIsNewer) next = reduceStateChange(next, pendingChange);
+    if (pendingSnapshot) next = reduceSnapshot(next, pendingSnapshot, pendingPoints, pendingOffset);
+    if (pendingChange && changeIsNewer) next = reduceStateChange(next, pendingChange);
+    pendingSnapshot = null;
+    pendingPoints = [];
+    pendingChange = null;
+    store.setState(next, true);
+    updateTicker(next.state);
+  };
+
+  const schedule = () => {
+    if (frame === null) frame = frames.request(flush);
+  };
+
+  const tick = () => {
+    const s = store.getState();
+    store.setState({ now: localNow() + s.clockOffset });
+  };
+
+  const updateTicker = (state: CrawlState | null) => {
+    if (isLiveState(state) && !ticker) ticker = setInterval(tick, tickMs);
+    else if (!isLiveState(state) && ticker) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  };
+
+  const offSnapshot = api.onSnapshot((snapshot) => {
+    if (!snapshot) return; // the host may say "no crawl yet" with null
+    pendingSnapshot = snapshot;
+    pendingOffset = snapshot.at - localNow();
+    changeIsNewer = false;
+    const last = pendingPoints[pendingPoints.length - 1];
+    if (!last || snapshot.at > last.at) {
+      pendingPoints.push({ at: snapshot.at, pagesPerSecond: snapshot.counters.pagesPerSecond });
+      // While frames do not run (a hidden window) only the newest points matter.
+      if (pendingPoints.length > HISTORY_POINTS) pendingPoints = pendingPoints.slice(-HISTORY_POINTS);
+    }
+    schedule();
+  });
+
+  const offState = api.onState((change) => {
+    if (!change) return;
+    pendingChange = change;
+    changeIsNewer = true;
+    schedule();
+  });
+
+  const offConnection = hasConnection(api) ? api.onConnection((connection) => store.setState({ connection })) : () => {};
+
+  return () => {
+    offSnapshot();
+    offState();
+    offConnection();
+    if (frame !== null) frames.cancel(frame);
+    frame = null;
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  };
+}
+
+// ---- small actions ----
+
+let nextNoticeId = 1;
+
+export function notify(store: CrawlStore, kind: Notice['kind'], text: string): number {
+  const id = nextNoticeId++;
+  store.setState((s) => ({ notices: [...s.notices.slice(-4), { id, kind, text }] }));
+  return id;
+}
+
+export function dismissNotice(store: CrawlStore, id: number): void {
+  store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+/** A crawl was started or resumed (live) or opened (earlier): its results are what the table shows. */
+export function showCrawl(store: CrawlStore, file: string, opened: CrawlFileInfo | null): void {
+  store.setState((s) => ({
+    file,
+    opened,
+    crawlKey: s.crawlKey + 1,
+    ...(opened ? { history: [], historyAt: s.historyAt } : {}),
+  }));
+}
+
+function shallowEqual(a: object, b: object): boolean {
+  if (a === b) return true;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}

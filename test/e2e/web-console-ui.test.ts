@@ -1,0 +1,97 @@
+// The real UI in real Chromium against `npm run serve` and a fixture site, all on 127.0.0.1.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startFixtureSite } from '../helpers/fixture-site.ts';
+import type { FixtureSite } from '../helpers/fixture-site.ts';
+import { ROOT, tempDir } from '../helpers/engine.ts';
+import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { ARTIFACTS, startPauseResizeFinish, until, waitForState } from './workbench-flow.ts';
+
+const PAGES = 80;
+
+describe.skipIf(!chromiumAvailable)(`workbench in Chromium via the web console${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium)`}`, () => {
+  let site: FixtureSite;
+  let server: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  const crawlsDir = tempDir('trawl-e2e-');
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ pages: PAGES, linksPerPage: 4, delayMs: 120 });
+    server = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout!.on('data', (d) => {
+        out += d;
+        const m = /Trawl web console: (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    await site?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
+
+  it('refuses a wrong token', async () => {
+    const wrong = url.replace(/token=[^&]+/, 'token=not-the-token');
+    const response = await page.goto(wrong);
+    expect(response?.status()).toBe(403);
+    const bare = await fetch(url.split('?')[0]!);
+    expect(bare.status).toBe(403);
+  });
+
+  it('runs the main path: start, watch, pause, resize, resume, finish, export, reopen', async () => {
+    await page.goto(url);
+    await startPauseResizeFinish(page, site.url('/p/0'), PAGES, shot);
+
+    // Export: the browser downloads the CSV; its rows are exactly the fixture's pages.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+    const csvPath = path.join(ROOT, ARTIFACTS, 'web-export.csv');
+    await download.saveAs(csvPath);
+    const csv = fs.readFileSync(csvPath, 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    const lines = csv.slice(1).trim().split('\r\n');
+    expect(lines[0]!.startsWith('url,status_code,content_type')).toBe(true);
+    const urls = lines.slice(1).map((l) => l.split(',')[0]!);
+    expect(urls.sort()).toEqual(site.pagePaths().map((p) => site.url(p)).sort());
+
+    // Reopen the crawl file from the list after a reload: the results come back from the file.
+    await page.reload();
+    await page.getByTestId('open-crawl').first().click();
+    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === PAGES, 'the reopened crawl\'s results');
+    await page.getByTestId('results-filter').fill('/p/1');
+    await until(
+      async () => page.locator('[data-row-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-url') ?? '')),
+      (rows) => rows.length > 0 && rows.every((u) => u.includes('/p/1')),
+      'filtered rows',
+    );
+    await shot('reopened-filtered');
+  });
+
+  it('shows invalid settings inline without starting anything', async () => {
+    await page.goto(url);
+    await page.locator('textarea[name="seeds"]').fill('not a url');
+    await page.locator('input[id$="-threads"]').fill('0');
+    await page.getByTestId('start').click();
+    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(2);
+    await waitForState(page, 'finished').catch(() => undefined);
+    expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(1);
+  });
+});

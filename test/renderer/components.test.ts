@@ -1,0 +1,184 @@
+// Grid cells and result rows rendered to HTML: the attributes end-to-end tests read, and crawled content coming
+// out as escaped text (never markup, never a link).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createElement } from 'react';
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { ResultRow } from '../../shared/crawler-api.ts';
+import { ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
+import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
+import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
+import { ResultRowView } from '../../renderer/src/results/ResultRowView.tsx';
+import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
+import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
+import { TrawlProvider } from '../../renderer/src/store/context.tsx';
+import { fakeApi, thread } from './helpers.ts';
+
+const EVIL = '<img src=x onerror=alert(1)>';
+const EVIL_URL = 'https://a.test/"><script>alert(1)</script>';
+
+/** Renders inside a provider whose store starts from `state` (SSR reads the store's initial state). */
+function render(element: ReactElement, state: Partial<CrawlView> = {}): string {
+  const store = createCrawlStore();
+  store.setState(state);
+  const initial = store.getState();
+  store.getInitialState = () => initial;
+  return renderToStaticMarkup(createElement(TrawlProvider, { api: fakeApi(), store, children: element }));
+}
+
+function row(patch: Partial<ResultRow> = {}): ResultRow {
+  return {
+    seq: 7,
+    url: 'https://a.test/page',
+    status_code: 200,
+    content_type: 'text/html; charset=utf-8',
+    size_bytes: 12_345,
+    response_time_ms: 87,
+    crawl_depth: 2,
+    title: 'A page',
+    meta_description: null,
+    h1: null,
+    canonical: null,
+    word_count: 321,
+    inlinks: 4,
+    outlinks: 9,
+    redirect_url: null,
+    error: null,
+    ...patch,
+  };
+}
+
+describe('thread cell', () => {
+  it('carries its id and step, and shows crawled text escaped', () => {
+    const html = render(
+      createElement(ThreadCellView, {
+        thread: thread(17, { step: 'fetching', url: EVIL_URL, worker: EVIL, pagesDone: 1234, errors: 2, bytes: 2048, stepSince: 1_000 }),
+        stuck: false,
+      }),
+      { now: 3_500 },
+    );
+    expect(html).toContain('data-thread-id="17"');
+    expect(html).toContain('data-step="fetching"');
+    expect(html).not.toContain('data-stuck');
+    expect(html).toContain('>fetching<');
+    expect(html).toContain('2.5 s'); // time in step from the shared clock
+    expect(html).toContain('1,234 pg');
+    expect(html).toContain('2.0 kB');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('title="https://a.test/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(html).not.toMatch(/<a[\s>]/);
+  });
+
+  it('marks a stuck thread', () => {
+    const html = render(createElement(ThreadCellView, { thread: thread(3, { step: 'processing' }), stuck: true }));
+    expect(html).toContain('data-stuck="true"');
+  });
+
+  it('uses the step label for the word', () => {
+    const html = render(createElement(ThreadCellView, { thread: thread(1, { step: 'claimed' }), stuck: false }));
+    expect(html).toContain('about to get URI');
+  });
+});
+
+describe('results row', () => {
+  it('shows a hostile title and URL as text, with data-row-url', () => {
+    const html = renderToStaticMarkup(
+      createElement(ResultRowView, { row: row({ title: EVIL, url: 'javascript:alert(1)', error: EVIL }), index: 0, selected: false, onCopy: () => {} }),
+    );
+    expect(html).toContain('data-row-url="javascript:alert(1)"');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<img');
+    expect(html).not.toMatch(/<a[\s>]/);
+    expect(html).not.toContain('href');
+  });
+
+  it('renders every column, with the status class on the row', () => {
+    const html = renderToStaticMarkup(createElement(ResultRowView, { row: row({ status_code: 404, title: null }), index: 4, selected: true }));
+    expect(html).toContain('data-status-class="4xx"');
+    expect(html).toContain('aria-rowindex="6"');
+    expect(html).toContain('aria-selected="true"');
+    expect(html.match(/role="cell"/g)).toHaveLength(11);
+    expect(html).toContain('12.1 kB');
+    expect(html).toContain('text/html<');
+  });
+
+  it('shows a response-less row with a dash and its error', () => {
+    const html = renderToStaticMarkup(createElement(ResultRowView, { row: row({ status_code: null, error: 'connection refused' }), index: 0, selected: false }));
+    expect(html).toContain('data-status-class="none"');
+    expect(html).toContain('connection refused');
+  });
+});
+
+describe('top bar', () => {
+  it('shows the state with its reason, and counters with raw values', () => {
+    const state: Partial<CrawlView> = {
+      state: 'finished',
+      reason: 'page limit',
+      counters: { crawled: 12_345, queued: 6, inFlight: 0, failed: 1, pagesPerSecond: 3.25, elapsedMs: 65_000 },
+    };
+    const badge = render(createElement(StateBadge), state);
+    expect(badge).toContain('data-state="finished"');
+    expect(badge).toContain('page limit');
+    const counters = render(createElement(Counters), state);
+    expect(counters).toContain('data-counter="crawled" data-value="12345"');
+    expect(counters).toContain('12,345');
+    expect(counters).toContain('data-counter="inFlight"');
+    expect(counters).toContain('data-counter="pagesPerSecond" data-value="3.25"');
+    expect(counters).toContain('1:05');
+  });
+
+  it('idle before any crawl', () => {
+    expect(render(createElement(StateBadge))).toContain('data-state="idle"');
+  });
+
+  it('enables the buttons that apply to the state', () => {
+    const enabled = (html: string, id: string) => new RegExp(`<button[^>]*data-testid="${id}"(?![^>]*disabled)`).test(html);
+    const running = render(createElement(CrawlControls), { state: 'running' });
+    expect([enabled(running, 'pause'), enabled(running, 'resume'), enabled(running, 'stop')]).toEqual([true, false, true]);
+    const paused = render(createElement(CrawlControls), { state: 'paused' });
+    expect([enabled(paused, 'pause'), enabled(paused, 'resume'), enabled(paused, 'stop')]).toEqual([false, true, true]);
+    const finished = render(createElement(CrawlControls), { state: 'finished' });
+    expect([enabled(finished, 'pause'), enabled(finished, 'resume'), enabled(finished, 'stop')]).toEqual([false, false, false]);
+  });
+
+  it('draws the sparkline as an inline SVG path', () => {
+    expect(sparklinePath([]).line).toBe('');
+    const { line, max } = sparklinePath([0, 5, 10], 100, 20);
+    expect(max).toBe(10);
+    expect(line.startsWith('M0.0,19.0')).toBe(true);
+    expect(line.endsWith('100.0,2.0')).toBe(true);
+    const svg = renderToStaticMarkup(createElement(Sparkline, { points: [1, 2, 3] }));
+    expect(svg).toContain('<svg');
+    expect(svg).toContain('data-points="3"');
+  });
+});
+
+describe('renderer sources', () => {
+  const root = path.resolve(import.meta.dirname, '../../renderer');
+  const files = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+  it('never set inner HTML, import node: or electron, or link anywhere', () => {
+    for (const file of files(path.join(root, 'src')).filter((f) => /\.(ts|tsx)$/.test(f))) {
+      const text = fs.readFileSync(file, 'utf8');
+      expect(text, file).not.toContain('dangerouslySetInnerHTML');
+      expect(text, file).not.toContain('innerHTML');
+      expect(text, file).not.toMatch(/from ['"]node:/);
+      expect(text, file).not.toMatch(/from ['"]electron['"]/);
+      if (file.endsWith('.tsx')) expect(text, file).not.toMatch(/<a[\s>]/);
+    }
+  });
+
+  it('has a strict CSP and no inline script or style in index.html', () => {
+    const html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+    expect(html).toContain(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'",
+    );
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|style="/);
+  });
+});

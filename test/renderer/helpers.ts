@@ -1,0 +1,98 @@
+// Fakes for the renderer tests: an api whose events the test fires, a frame scheduler the test runs by hand,
+// and snapshots.
+import type { CrawlerApi } from '../../shared/crawler-api.ts';
+import type { CrawlSnapshot, StateChange, ThreadStatus } from '../../shared/snapshot.ts';
+import type { FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
+
+export interface FakeApi extends CrawlerApi {
+  emitSnapshot(s: CrawlSnapshot): void;
+  emitState(c: StateChange): void;
+  listenerCount(): number;
+}
+
+export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
+  const snapshotListeners = new Set<(s: CrawlSnapshot) => void>();
+  const stateListeners = new Set<(c: StateChange) => void>();
+  const never = () => Promise.reject(new Error('not in this test'));
+  return {
+    defaults: never,
+    start: never,
+    pause: never,
+    resume: never,
+    stop: never,
+    setThreads: never,
+    listCrawls: never,
+    openCrawl: never,
+    resumeCrawl: never,
+    queryResults: never,
+    exportCsv: never,
+    ...overrides,
+    onSnapshot(listener) {
+      snapshotListeners.add(listener);
+      return () => void snapshotListeners.delete(listener);
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+    emitSnapshot: (s) => snapshotListeners.forEach((l) => l(s)),
+    emitState: (c) => stateListeners.forEach((l) => l(c)),
+    listenerCount: () => snapshotListeners.size + stateListeners.size,
+  };
+}
+
+export interface ManualFrames extends FrameScheduler {
+  /** Runs the callbacks waiting for the next frame; returns how many ran. */
+  run(): number;
+  pending(): number;
+}
+
+export function manualFrames(): ManualFrames {
+  let queue = new Map<number, () => void>();
+  let next = 1;
+  return {
+    request(cb) {
+      const id = next++;
+      queue.set(id, cb);
+      return id;
+    },
+    cancel(handle) {
+      queue.delete(handle as number);
+    },
+    run() {
+      const batch = queue;
+      queue = new Map();
+      batch.forEach((cb) => cb());
+      return batch.size;
+    },
+    pending: () => queue.size,
+  };
+}
+
+export function thread(id: number, patch: Partial<ThreadStatus> = {}): ThreadStatus {
+  return {
+    id,
+    worker: `crawl-worker-${(id % 2) + 1}`,
+    pid: 1000 + id,
+    step: 'waiting',
+    url: null,
+    stepSince: 1_000_000,
+    bytes: 0,
+    pagesDone: 0,
+    errors: 0,
+    ...patch,
+  };
+}
+
+export function snapshot(patch: Partial<CrawlSnapshot> = {}, counters: Partial<CrawlSnapshot['counters']> = {}): CrawlSnapshot {
+  return {
+    state: 'running',
+    reason: null,
+    error: null,
+    threadTarget: 3,
+    threads: [thread(1), thread(2), thread(3)],
+    counters: { queued: 10, inFlight: 0, crawled: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 1_000, ...counters },
+    at: 1_000_500,
+    ...patch,
+  };
+}
