@@ -208,7 +208,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (this.state !== 'running') return;
     this.guard(() => {
       const now = Date.now();
-      const idle = this.pool.idleThreads();
+      // The thread idle longest goes first, so work spreads over the pool instead of piling on thread #1
+      // whenever fewer URLs are ready than threads (a rate cap, politeness).
+      const idle = this.pool.idleThreads().sort((a, b) => a.stepSince - b.stepSince);
       let want = idle.length;
       const limit = this.settings.maxPages;
       if (limit !== null) {
