@@ -14,6 +14,7 @@ import { serveFolder } from './serve-site.ts';
 import type { ServedSite } from './serve-site.ts';
 import { sampleTree } from './process-sampler.ts';
 import { runFrontierBench } from './frontier-bench.ts';
+import { crawlWithUi } from './ui-overhead.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MB = 1024 * 1024;
@@ -26,6 +27,7 @@ const USAGE = `Usage: npm run bench -- [--pages N] [--links N] [--page-bytes N] 
   --site URL       crawl this site on 127.0.0.1 instead (e.g. ../shared/sites/serve-pgdocs.sh's URL)
   --no-wget        skip the wget comparison
   --frontier       also run the frontier micro-benchmark (1,000,000 URLs)
+  --ui             also run the same crawl with the web console and one live WebSocket client attached
   --out FILE.json  where to write the JSON result [bench-results/bench-<time>.json]`;
 
 function parse() {
@@ -38,6 +40,7 @@ function parse() {
       site: { type: 'string' },
       'no-wget': { type: 'boolean', default: false },
       frontier: { type: 'boolean', default: false },
+      ui: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -61,6 +64,7 @@ function parse() {
     site: values.site ?? null,
     wget: !values['no-wget'],
     frontier: values.frontier,
+    ui: values.ui,
     out: values.out ?? null,
   };
 }
@@ -161,6 +165,20 @@ async function main(): Promise<void> {
     const pagesPerSecond = round(analysis.urls / crawl.wallSeconds);
     const wget = opts.wget ? timeWget(seed, work) : null;
     const frontier = opts.frontier ? runFrontierBench(work) : null;
+    let ui = null;
+    if (opts.ui) {
+      const withUi = await crawlWithUi(root, seed, opts.threads, path.join(work, 'ui-crawls'));
+      // Headless by the controller's own clock too (the summary's "in X s"), so start-up counts for neither.
+      const headlessSeconds = Number(/ in ([\d.]+) s /.exec(crawl.summary)?.[1] ?? crawl.wallSeconds);
+      const headlessRate = analysis.urls / headlessSeconds;
+      const uiRate = withUi.urls / (withUi.elapsedMs / 1000);
+      ui = {
+        headlessPagesPerSecond: round(headlessRate),
+        withUiPagesPerSecond: round(uiRate),
+        costPercent: round((1 - uiRate / headlessRate) * 100),
+        snapshotsReceived: withUi.snapshotsReceived,
+      };
+    }
     const result = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memoryGB: round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform}-${process.arch}` },
@@ -171,6 +189,7 @@ async function main(): Promise<void> {
       crawlFileMB: round(fs.statSync(dbPath).size / MB, 2),
       wget: wget === null ? null : { wallSeconds: wget, ratio: round(crawl.wallSeconds / wget, 2) },
       frontier,
+      ui,
     };
     console.log(crawl.summary);
     console.log(`Wall ${crawl.wallSeconds} s · ${pagesPerSecond} pages/s · CPU ${crawl.cpuSeconds.user} s user + ${crawl.cpuSeconds.system} s system`);
@@ -179,7 +198,10 @@ async function main(): Promise<void> {
     console.log(`Peak memory: main ${crawl.peakMemoryMB.main} MB · workers ${crawl.peakMemoryMB.workers.join(' + ') || '-'} MB · total ${crawl.peakMemoryMB.total} MB`);
     console.log(`Crawl file: ${result.crawlFileMB} MB`);
     if (result.wget) console.log(`wget -r -l inf --spider: ${result.wget.wallSeconds} s · Trawl/wget wall time ${result.wget.ratio}x`);
-    if (frontier) console.log(`Frontier: ${JSON.stringify(frontier)}`);
+    if (frontier) {
+      console.log(`Frontier: enqueue ${frontier.enqueued.toLocaleString('en')} URLs at ${frontier.enqueuePerSecond.toLocaleString('en')}/s · claim 10 from 1k queued ${frontier.claimMicrosFrom1k} µs, from 1M ${frontier.claimMicrosFrom1M} µs`);
+    }
+    if (ui) console.log(`Live UI: headless ${ui.headlessPagesPerSecond} pages/s, with web console + client ${ui.withUiPagesPerSecond} pages/s (${ui.snapshotsReceived} snapshots) · cost ${ui.costPercent}%`);
     const out = opts.out ?? path.join(root, 'bench-results', `bench-${result.at.replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
