@@ -104,7 +104,7 @@ const INSERT_RESULT = `INSERT INTO results (seq, url_id, status_code, content_ty
   @meta_description, @h1, @canonical, @word_count, @outlinks, @redirect_url, @error, @fetched_at)`;
 
 function insertRows(db: Db, rows: ResultRow[]): void {
-  const addUrl = db.prepare('INSERT INTO urls (id, url, host_id, depth, state, discovered_at) VALUES (?, ?, ?, ?, ?, 0)');
+  const addUrl = db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (?, ?, 0, ?, ?, ?, 0)');
   const addResult = db.prepare(INSERT_RESULT);
   db.transaction(() => {
     for (const r of rows) {
@@ -139,7 +139,7 @@ function insertRows(db: Db, rows: ResultRow[]): void {
 function buildFixture(file: string): Db {
   const db = newCrawlFile(file);
   insertRows(db, ROWS);
-  db.prepare('INSERT INTO urls (id, url, host_id, depth, state, discovered_at) VALUES (50, ?, 2, 1, ?, 0)').run('https://other.org/', UrlState.outOfScope);
+  db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (50, ?, 0, 2, 1, ?, 0)').run('https://other.org/', UrlState.outOfScope);
   const addLink = db.prepare('INSERT INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)');
   for (const [from, to] of LINKS) addLink.run(from, to, `link ${from}->${to}`);
   return db;
@@ -331,7 +331,7 @@ describe('exportCsv on a crawl in progress', () => {
     const writer = buildFixture(crawl);
     try {
       writer.exec('BEGIN IMMEDIATE');
-      writer.prepare('INSERT INTO urls (id, url, host_id, depth, state, discovered_at) VALUES (99, ?, 1, 3, 2, 0)').run('https://example.com/uncommitted');
+      writer.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (99, ?, 0, 1, 3, 2, 0)').run('https://example.com/uncommitted');
       writer.prepare(`INSERT INTO results (seq, url_id, crawl_depth, fetched_at) VALUES (99, 99, 3, 0)`).run();
       const sink = collector();
       const started = Date.now();
@@ -357,7 +357,7 @@ describe('exportCsv memory', () => {
   it(`keeps the heap flat while exporting ${ROW_COUNT.toLocaleString('en')} rows`, async () => {
     const crawl = tmp('big.trawl');
     const db = newCrawlFile(crawl);
-    const addUrl = db.prepare('INSERT INTO urls (id, url, host_id, depth, state, discovered_at) VALUES (?, ?, 1, 2, 2, 0)');
+    const addUrl = db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (?, ?, 0, 1, 2, 2, 0)');
     const addResult = db.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, size_bytes, response_time_ms,
       crawl_depth, title, meta_description, h1, word_count, outlinks, fetched_at) VALUES (?, ?, 200, 'text/html', 4096, 25, 2, ?, ?, ?, 500, 10, 0)`);
     const addLink = db.prepare('INSERT INTO links (from_id, to_id) VALUES (?, ?)');

@@ -125,3 +125,19 @@ describe('frontier', () => {
     db.close();
   });
 });
+
+describe('url keys', () => {
+  it('keeps two URLs apart even when their dedup keys collide', async () => {
+    const { urlKey } = await import('../shared/url/url-key.ts');
+    const s = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+    const db = createCrawlFile(path.join(tempDir(), 'k.trawl'), s);
+    const f = new Frontier(db, s);
+    f.addSeeds(['http://a.test/one']);
+    // Force a collision: give the stored row the key the second URL will have.
+    db.prepare('UPDATE urls SET url_key = ? WHERE url = ?').run(urlKey('http://a.test/two'), 'http://a.test/one');
+    expect(f.addSeeds(['http://a.test/two'])).toBe(1);
+    expect(f.addSeeds(['http://a.test/two#again'])).toBe(0);
+    expect(db.prepare('SELECT count(*) AS n FROM urls').get()).toEqual({ n: 2 });
+    db.close();
+  });
+});

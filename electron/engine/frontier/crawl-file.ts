@@ -64,7 +64,9 @@ CREATE TABLE hosts (
 CREATE INDEX hosts_ready ON hosts(next_fetch_at, id) WHERE queued > 0;
 CREATE TABLE urls (
   id            INTEGER PRIMARY KEY,
-  url           TEXT NOT NULL UNIQUE,
+  url           TEXT NOT NULL,
+  -- urlKey(url): dedup looks rows up by this small number and then compares the text.
+  url_key       INTEGER NOT NULL,
   host_id       INTEGER NOT NULL REFERENCES hosts(id),
   depth         INTEGER NOT NULL,
   state         INTEGER NOT NULL,
@@ -72,6 +74,7 @@ CREATE TABLE urls (
   crashes       INTEGER NOT NULL DEFAULT 0,
   discovered_at INTEGER NOT NULL
 );
+CREATE INDEX urls_key ON urls(url_key);
 -- The queue: per host, first discovered first (breadth-first). Partial, so claiming costs the same at any size.
 CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
 CREATE INDEX urls_claimed ON urls(id) WHERE state = 1;

@@ -5,6 +5,7 @@ import type { CrawlSettings } from '../../../shared/settings.ts';
 import { isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
+import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
 import type { ScopeTest } from '../../../shared/scope.ts';
 import { makeScope } from '../../../shared/scope.ts';
 import type { Db } from './crawl-file.ts';
@@ -52,6 +53,8 @@ export class Frontier {
   private readonly scope: ScopeTest;
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
+  /** hosts.queued increments not yet written, within the current transaction. */
+  private readonly pendingQueued = new Map<number, number>();
   private counts: FrontierCounts;
   private readonly q;
 
@@ -61,9 +64,9 @@ export class Frontier {
   ) {
     this.scope = makeScope(settings);
     this.q = {
-      urlByText: db.prepare<[string], { id: number; state: number }>('SELECT id, state FROM urls WHERE url = ?'),
+      urlsByKey: db.prepare<[number], { id: number; state: number; url: string }>('SELECT id, state, url FROM urls WHERE url_key = ?'),
       insertUrl: db.prepare(
-        'INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state = 5'),
       hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
@@ -140,6 +143,7 @@ export class Frontier {
         const url = canonicalUrl(seed);
         if (url && this.enqueue(url, 0, null, true, now).added) added++;
       }
+      this.flushQueued();
       return added;
     })();
   }
@@ -159,25 +163,33 @@ export class Frontier {
 
   /** Records a URL (dedup on its canonical form); queues it when in scope and not too deep. */
   private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number): { id: number; added: boolean } {
-    const known = this.q.urlByText.get(url);
+    const key = urlKey(url);
+    const known = this.q.urlsByKey.all(key).find((row) => row.url === url);
     if (known) {
       // Found again by a shorter path: a URL once too deep may now be within the limit.
       if (known.state === UrlState.tooDeep && inScope && this.depthAllowed(depth)) {
         this.q.requeueTooDeep.run(depth, known.id);
-        this.q.hostQueued.run(1, this.hostIdFor(new URL(url).origin));
-        this.counts.queued++;
+        this.addQueued(this.hostIdFor(originOfCanonical(url)), 1);
         return { id: known.id, added: true };
       }
       return { id: known.id, added: false };
     }
     const state = !inScope ? UrlState.outOfScope : this.depthAllowed(depth) ? UrlState.queued : UrlState.tooDeep;
-    const hostId = this.hostIdFor(new URL(url).origin);
-    const id = Number(this.q.insertUrl.run(url, hostId, depth, state, viaId, now).lastInsertRowid);
-    if (state === UrlState.queued) {
-      this.q.hostQueued.run(1, hostId);
-      this.counts.queued++;
-    }
+    const hostId = this.hostIdFor(originOfCanonical(url));
+    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now).lastInsertRowid);
+    if (state === UrlState.queued) this.addQueued(hostId, 1);
     return { id, added: state === UrlState.queued };
+  }
+
+  /** Counts newly queued URLs per host; written to hosts.queued once per transaction by flushQueued(). */
+  private addQueued(hostId: number, n: number): void {
+    this.pendingQueued.set(hostId, (this.pendingQueued.get(hostId) ?? 0) + n);
+    this.counts.queued += n;
+  }
+
+  private flushQueued(): void {
+    for (const [hostId, n] of this.pendingQueued) this.q.hostQueued.run(n, hostId);
+    this.pendingQueued.clear();
   }
 
   private rulesFor(host: HostRow): RobotsRules | null {
@@ -303,6 +315,7 @@ export class Frontier {
         const target = this.enqueue(link.url, claim.depth + 1, claim.urlId, link.inScope, now);
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null);
       }
+      this.flushQueued();
     })();
   }
 
