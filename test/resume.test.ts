@@ -5,28 +5,13 @@ import { startFixtureSite } from './helpers/fixture-site.ts';
 import type { FixtureSite } from './helpers/fixture-site.ts';
 import { duplicates, isAlive, sleep, tempDir } from './helpers/engine.ts';
 import { runCli, startCli } from './helpers/cli.ts';
+import { childrenOf } from '../electron/bench/process-sampler.ts';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {
   await site?.close();
   site = undefined;
 });
-
-/** Pids of the crawl's worker processes (children of `parent`), from /proc. */
-function childPids(parent: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parent) out.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
 
 describe('kill -9 of the whole crawl, then --resume', () => {
   it('completes with the same URLs as an uninterrupted crawl, refetching only what was in flight', async () => {
@@ -35,7 +20,7 @@ describe('kill -9 of the whole crawl, then --resume', () => {
     const threads = 4;
     const first = startCli([site.url('/p/0'), '--db', dbPath, '--threads', String(threads)]);
     while (site.fetchedPaths().length < 40) await sleep(20);
-    const workers = childPids(first.child.pid!);
+    const workers = childrenOf(first.child.pid!);
     expect(workers.length).toBeGreaterThan(0);
     first.child.kill('SIGKILL');
     const killed = await first.done;

@@ -19,7 +19,8 @@ function readKb(pid: number, field: string): number | null {
   }
 }
 
-function childrenOf(pid: number): number[] {
+/** Pids whose parent is `pid`, from /proc (empty elsewhere). */
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   let entries: string[];
   try {
