@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { startFixtureSite } from './helpers/fixture-site.ts';
 import type { FixtureSite } from './helpers/fixture-site.ts';
-import { duplicates, isAlive, newCrawl, waitForSnapshot } from './helpers/engine.ts';
-import type { CrawlController } from '../electron/engine/controller/crawl-controller.ts';
+import { duplicates, isAlive, newCrawl, tempDir, waitForSnapshot } from './helpers/engine.ts';
+import { CrawlController } from '../electron/engine/controller/crawl-controller.ts';
+import { ChildProcessSpawner } from '../electron/engine/pool/child-process-spawner.ts';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {
@@ -80,5 +83,27 @@ describe('monitor', () => {
       .get('%/killer') as { error: string; status_code: number | null };
     db.close();
     expect(row).toEqual({ error: 'worker crashed', status_code: null });
+  });
+});
+
+describe('monitor, when workers cannot start at all', () => {
+  it('fails the crawl with a clear reason instead of restarting them forever', async () => {
+    const dir = tempDir();
+    // A "worker" that dies at once, as a broken install or a missing module would.
+    const broken = path.join(dir, 'broken-worker.mjs');
+    fs.writeFileSync(broken, "process.stderr.write('cannot load\\n'); process.exit(3);\n");
+    const controller = CrawlController.create(
+      { seeds: ['http://127.0.0.1:9/'], threads: 2 },
+      { dbPath: path.join(dir, 'c.trawl'), spawner: new ChildProcessSpawner({ entry: broken, execArgv: [] }), cpuCount: 2 },
+    );
+    const states: string[] = [];
+    controller.on('state', (s) => states.push(s.to));
+    controller.start();
+    const info = await controller.done;
+    expect(info.reason).toBe('failed');
+    expect(info.error).toMatch(/worker processes keep failing to start \(last one exited with code 3\)/);
+    expect(states).toEqual(['preparing', 'running', 'stopping', 'finished']);
+    // The URL it never got to is still queued in the file, for a resume once the install is fixed.
+    expect(info.snapshot.counters.queued).toBe(1);
   });
 });
