@@ -1,0 +1,127 @@
+// A hostile site on 127.0.0.1: everything a real crawl meets on the web as it is, in one place. Each route says
+// what a crawler should record for it; tests compare the crawl's rows with `expectations`.
+import http from 'node:http';
+import zlib from 'node:zlib';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface HostileSite {
+  origin: string;
+  url(path: string): string;
+  /** Every request, in order (path with query). */
+  log: string[];
+  close(): Promise<void>;
+}
+
+const html = (res: http.ServerResponse, body: string | Buffer, headers: http.OutgoingHttpHeaders = {}, status = 200) =>
+  void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+
+/** Links of the home page: one to every trap below. */
+export const TRAPS = [
+  '/redirect/1', // a chain of 3 redirects ending on a page
+  '/loop/a', // a -> b -> a
+  '/slow', // answers after 1.5 s
+  '/never', // accepts the connection, never answers
+  '/huge', // 30 MB body
+  '/bomb', // gzip of 200 MB of zeros, about 200 KB on the wire
+  '/latin1', // ISO-8859-1 page, charset in the header
+  '/sjis', // Shift_JIS page, charset in <meta>
+  '/reset', // the connection is destroyed before any answer
+  '/truncated', // Content-Length larger than the body sent
+  '/many-links', // 20,000 distinct links (to /gen/N, which all answer 404)
+  '/calendar/2026/1', // an infinite calendar: every month links to the next
+  '/private/secret', // disallowed by robots.txt
+  '/malformed', // broken markup
+  '/binary', // random bytes labelled text/html
+  '/not-found', // 404
+  '/server-error', // 500
+  '/image.png', // not HTML
+];
+
+export async function startHostileSite(): Promise<HostileSite> {
+  const log: string[] = [];
+  const sockets = new Set<Socket>();
+  const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024));
+
+  const server = http.createServer((req, res) => {
+    const raw = req.url ?? '/';
+    log.push(raw);
+    const path = raw.split('?')[0]!;
+    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+    if (path === '/') {
+      return html(res, `<title>Hostile home</title>${TRAPS.map((t) => `<a href="${t}">${t}</a>`).join('\n')}
+        <a href="mailto:someone@example.invalid">mail</a><a href="javascript:void(0)">js</a><a href="http://elsewhere.invalid/">out</a>`);
+    }
+    const redirect = /^\/redirect\/(\d+)$/.exec(path);
+    if (redirect) {
+      const n = Number(redirect[1]);
+      return n < 3 ? void res.writeHead(301, { location: `/redirect/${n + 1}` }).end() : html(res, '<title>End of chain</title>');
+    }
+    if (path === '/loop/a') return void res.writeHead(302, { location: '/loop/b' }).end();
+    if (path === '/loop/b') return void res.writeHead(302, { location: '/loop/a' }).end();
+    if (path === '/slow') return void setTimeout(() => html(res, '<title>Slow</title>'), 1_500);
+    if (path === '/never') return; // hold the socket open
+    if (path === '/huge') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 30 && res.write(chunk)) sent++;
+        if (sent >= 30) return void res.end();
+        res.once('drain', () => (sent++, pump()));
+      };
+      return pump();
+    }
+    if (path === '/bomb') return html(res, bomb, { 'content-encoding': 'gzip' });
+    if (path === '/latin1') {
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' }).end(Buffer.from('<title>Caf\xe9 cr\xe8me</title>', 'latin1'));
+    }
+    if (path === '/sjis') {
+      // "日本語" in Shift_JIS, with the charset only in <meta>.
+      const title = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]);
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from('<meta charset="shift_jis"><title>'), title, Buffer.from('</title>')]));
+    }
+    if (path === '/reset') return void req.socket.destroy();
+    if (path === '/truncated') {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': '5000' });
+      res.write('<title>Cut short</title>');
+      return void setTimeout(() => req.socket.destroy(), 50);
+    }
+    if (path === '/many-links') {
+      const links: string[] = [];
+      for (let i = 0; i < 20_000; i++) links.push(`<a href="/gen/${i}">${i}</a>`);
+      return html(res, `<title>Many links</title>${links.join('')}`);
+    }
+    const month = /^\/calendar\/(\d+)\/(\d+)$/.exec(path);
+    if (month) {
+      const [y, m] = [Number(month[1]), Number(month[2])];
+      const next = m === 12 ? `/calendar/${y + 1}/1` : `/calendar/${y}/${m + 1}`;
+      return html(res, `<title>${y}-${m}</title><a href="${next}">next month</a>`);
+    }
+    if (path === '/private/secret') return html(res, '<title>Secret</title>');
+    if (path === '/malformed') return html(res, '<title>Malformed<body><a href="/malformed-target">x<div><p><table><a href=/ok>ok</a></b></i>');
+    if (path === '/binary') {
+      const bytes = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+      return html(res, bytes, { 'content-type': 'text/html' });
+    }
+    if (path === '/server-error') return html(res, '<title>Oops</title>', {}, 500);
+    if (path === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048));
+    return html(res, '<title>Not found</title>', {}, 404);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    url: (p) => origin + p,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
