@@ -1,6 +1,9 @@
 // The crawl "order" (Heritrix's word): every setting of one crawl, validated once before anything is created.
 // Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
 import { z } from 'zod';
+import { compilePattern, hostKey, makePatternTest } from './scope.ts';
+import { MAX_URL_LENGTH } from './url/canonical.ts';
+import { makeNormaliser } from './url/normalise.ts';
 
 export const DEFAULT_USER_AGENT = 'Trawl/0.1 (+https://github.com/trawl-crawler/trawl)';
 
@@ -12,7 +15,12 @@ export const LIMITS = {
   polite: { factor: 5, minMs: 3_000, maxMs: 30_000 },
   /** robots.txt Crawl-delay is honoured up to this cap so one hostile file cannot stall a crawl. */
   crawlDelayCapMs: 30_000,
+  /** Longer URLs are out of scope: recorded in the link graph, never fetched. */
+  maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: 2048 },
 } as const;
+
+export const SCOPES = ['same-host', 'subdomains', 'domain', 'hosts'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 // RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -30,6 +38,34 @@ const seedUrl = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** A host name, IP address or [IPv6] address, with an optional :port; lower-cased. */
+const allowedHost = z
+  .string({ error: 'must be a host name' })
+  .trim()
+  .toLowerCase()
+  .superRefine((value, ctx) => {
+    if (hostKey(value) === null) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid host name (expected a host such as example.com or example.com:8080, without http:// or a path)` });
+    }
+  });
+
+/** A JavaScript regular expression, matched against the URL in its normal form. */
+const urlPattern = z.string({ error: 'must be a regular expression' }).superRefine((value, ctx) => {
+  if (value === '') return void ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+  const compiled = compilePattern(value);
+  if (!compiled.ok) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${compiled.error} in "${value}"` });
+});
+
+/** A query parameter name, or a prefix with a trailing * (utm_*). */
+const paramName = z.string({ error: 'must be a query parameter name' }).superRefine((value, ctx) => {
+  if (value === '') return void ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+  if (/[&=#]/.test(value) || value.slice(0, -1).includes('*')) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a query parameter name (no &, = or #; a * only at the end, as in utm_*)` });
+  }
+});
+
+const list = <T extends z.ZodType>(item: T, what: string) => z.array(item, { error: `must be a list of ${what}` }).default([]);
+
 const int = (min: number, max: number) =>
   z.number({ error: `must be a whole number from ${min} to ${max}` }).int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
@@ -45,8 +81,21 @@ export const crawlSettingsSchema = z
     maxDepth: int(0, 1_000_000).nullable().default(null),
     /** Fetches (pages, redirects and errors) before the crawl ends with reason "page limit"; null = unlimited. */
     maxPages: int(1, 1_000_000_000).nullable().default(null),
-    /** Which discovered links are followed: only those on a seed's host. */
-    scope: z.enum(['same-host']).default('same-host'),
+    /**
+     * Which hosts are crawled: same-host (a seed's host[:port]), subdomains (a seed's host and its subdomains),
+     * domain (a seed's registrable domain and its subdomains), hosts (a seed's host or one in allowedHosts).
+     */
+    scope: z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` }).default('same-host'),
+    /** Hosts (host or host:port) crawled besides the seeds' in every scope; scope "hosts" needs at least one. */
+    allowedHosts: list(allowedHost, 'host names'),
+    /** Regular expressions; when any are given, a URL must match one of them to be crawled. */
+    include: list(urlPattern, 'regular expressions'),
+    /** Regular expressions; a URL matching any of them is not crawled. */
+    exclude: list(urlPattern, 'regular expressions'),
+    /** URLs longer than this (in their normal form) are not crawled. */
+    maxUrlLength: int(LIMITS.maxUrlLength.min, LIMITS.maxUrlLength.max).default(LIMITS.maxUrlLength.default),
+    /** Query parameters removed from every URL before dedup; a trailing * matches a prefix (utm_*). */
+    stripQueryParams: list(paramName, 'query parameter names'),
     userAgent: z
       .string()
       .trim()
@@ -68,7 +117,49 @@ export const crawlSettingsSchema = z
     /** Bodies larger than this (compressed or decompressed) are cut off and recorded as "too large". */
     maxBodyBytes: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
   })
-  .strict();
+  .strict()
+  // Checks across fields; run even when other fields are invalid (so every problem is named at once), but
+  // only once the fields they read are valid themselves.
+  .superRefine(checkScope, { when: ({ value, issues }) => isObject(value) && !issues.some((i) => SCOPE_FIELDS.has(String(i.path?.[0]))) });
+
+const SCOPE_FIELDS = new Set(['scope', 'allowedHosts', 'include', 'exclude', 'maxUrlLength', 'stripQueryParams']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type ScopeFields = Pick<CrawlSettings, 'scope' | 'allowedHosts' | 'include' | 'exclude' | 'maxUrlLength' | 'stripQueryParams'>;
+
+function checkScope(settings: ScopeFields & { seeds: unknown }, ctx: z.RefinementCtx): void {
+  if (settings.scope === 'hosts' && settings.allowedHosts.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['allowedHosts'], message: 'list at least one host when scope is "hosts"' });
+  }
+  // Seeds are held to the same include/exclude patterns and length as every other URL (the host rule always
+  // lets them through: it is built from them). Seeds that are not valid URLs are reported on their own.
+  if (!Array.isArray(settings.seeds)) return;
+  const normalise = makeNormaliser(settings);
+  const patterns = makePatternTest(settings);
+  settings.seeds.forEach((seed: unknown, i) => {
+    if (typeof seed !== 'string' || !URL.canParse(seed)) return;
+    const protocol = new URL(seed).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') return;
+    const url = normalise(seed); // null only when longer than a URL may ever be
+    const length = url?.length ?? seed.length;
+    if (url === null || length > settings.maxUrlLength) {
+      const message = `"${shorten(seed)}" is ${length} characters long, more than maxUrlLength (${settings.maxUrlLength})`;
+      return void ctx.addIssue({ code: 'custom', path: ['seeds', i], message });
+    }
+    const verdict = patterns(url);
+    if (verdict !== null) {
+      const why = verdict === 'excluded' ? `it matches exclude pattern "${settings.exclude.find((p) => new RegExp(p).test(url))}"` : 'it matches no include pattern';
+      ctx.addIssue({ code: 'custom', path: ['seeds', i], message: `"${shorten(seed)}" is excluded by your include/exclude patterns (${why})` });
+    }
+  });
+}
+
+function shorten(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
 
 export type CrawlSettings = z.output<typeof crawlSettingsSchema>;
 export type CrawlSettingsInput = z.input<typeof crawlSettingsSchema>;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_MAX, type PageFetchResult, type RobotsFetchResult } from '../shared/protocol.ts';
 import { parseSettings } from '../shared/settings.ts';
 import { makeScope } from '../shared/scope.ts';
+import { makeNormaliser } from '../shared/url/normalise.ts';
 import { extractHtml, countWords } from '../electron/worker/extract-html.ts';
 import { createFetcher, type Fetcher } from '../electron/worker/fetch-url.ts';
 import { runJob, ROBOTS_MAX_BYTES, type JobStep } from '../electron/worker/run-job.ts';
@@ -129,6 +130,18 @@ describe('extractHtml', () => {
     expect(() => extractHtml(bytes.toString('utf8'), 'not a url', sameHost)).not.toThrow();
   });
 
+  it('uses the normaliser it is given for links, the canonical and the "#top" self-link', () => {
+    const normalise = makeNormaliser({ stripQueryParams: ['ref'] });
+    const page = extractHtml(
+      '<link rel=canonical href="?ref=c"><a href="#top">top</a><a href="?ref=x">self</a><a href="/o?ref=1&k=2">o</a>',
+      'https://example.com/p?ref=home',
+      sameHost,
+      normalise,
+    );
+    expect(page.canonical).toBe('https://example.com/p');
+    expect(page.links.map((l) => l.url)).toEqual(['https://example.com/p', 'https://example.com/o?k=2']);
+  });
+
   it('counts words that have a letter or digit', () => {
     expect(countWords('  hello   world — 42 | ok ')).toBe(4);
     expect(countWords('')).toBe(0);
@@ -148,6 +161,11 @@ describe('runJob', () => {
         '/redirect-in': (_req, res) => void res.writeHead(302, { location: '/p/1#frag' }).end(),
         '/redirect-out': (_req, res) => void res.writeHead(301, { location: 'https://elsewhere.invalid/x' }).end(),
         '/redirect-bad': (_req, res) => void res.writeHead(301, { location: 'mailto:x@y' }).end(),
+        '/redirect-tracked': (_req, res) => void res.writeHead(302, { location: '/p/1?utm_source=mail&id=3' }).end(),
+        '/tracked': (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end('<link rel=canonical href="/tracked?utm_medium=x"><a href="/p/2?id=1&utm_term=y">a</a><a href="/p/2?id=1">b</a><a href="/private/z">c</a>'),
         '/gone': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Gone</title><a href="/p/3">x</a>'),
         '/data.json': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":"<a href=/p/2>"}'),
         '/gz': (_req, res) =>
@@ -164,13 +182,14 @@ describe('runJob', () => {
     await site?.close();
   });
 
-  async function run(job: { kind: 'page'; url: string; depth: number }) {
+  async function run(job: { kind: 'page'; url: string; depth: number }, more: Record<string, unknown> = {}) {
     steps.length = 0;
-    const settings = parseSettings({ seeds: [site.origin] });
+    const settings = parseSettings({ seeds: [site.origin], ...more });
     return runJob({ ...job, jobId: ++jobId, threadId: 7 }, {
       fetcher,
       settings,
       scope: makeScope(settings),
+      normalise: makeNormaliser(settings),
       onStep: (step, bytes) => steps.push({ step, bytes }),
     });
   }
@@ -197,6 +216,25 @@ describe('runJob', () => {
     expect([outside.redirectUrl, outside.redirectInScope]).toEqual(['https://elsewhere.invalid/x', false]);
     const bad = await page('/redirect-bad');
     expect([bad.statusCode, bad.redirectUrl]).toEqual([301, null]);
+  });
+
+  it('puts redirect targets, links and the canonical link through the crawl normaliser and scope', async () => {
+    const more = { stripQueryParams: ['utm_*'], exclude: ['/private/'] };
+    const redirect = (await run({ kind: 'page', url: site.url('/redirect-tracked'), depth: 0 }, more)) as PageFetchResult;
+    expect([redirect.redirectUrl, redirect.redirectInScope]).toEqual([site.url('/p/1?id=3'), true]);
+    const r = (await run({ kind: 'page', url: site.url('/tracked'), depth: 0 }, more)) as PageFetchResult;
+    expect(r.canonical).toBe(site.url('/tracked'));
+    expect(r.links).toEqual([
+      { url: site.url('/p/2?id=1'), anchor: 'a', inScope: true },
+      { url: site.url('/private/z'), anchor: 'c', inScope: false },
+    ]);
+    // Without the settings, the same page keeps its parameters.
+    const plain = (await run({ kind: 'page', url: site.url('/tracked'), depth: 0 })) as PageFetchResult;
+    expect(plain.links.map((l) => [l.url, l.inScope])).toEqual([
+      [site.url('/p/2?id=1&utm_term=y'), true],
+      [site.url('/p/2?id=1'), true],
+      [site.url('/private/z'), true],
+    ]);
   });
 
   it('does not parse error pages or non-HTML', async () => {
@@ -251,6 +289,7 @@ describe('runJob robots.txt', () => {
       fetcher,
       settings,
       scope: makeScope(settings),
+      normalise: makeNormaliser(settings),
       onStep: () => undefined,
     }) as Promise<RobotsFetchResult>;
   };

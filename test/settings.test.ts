@@ -37,6 +37,11 @@ describe('parseSettings defaults', () => {
       maxDepth: null,
       maxPages: null,
       scope: 'same-host',
+      allowedHosts: [],
+      include: [],
+      exclude: [],
+      maxUrlLength: 2048,
+      stripQueryParams: [],
       userAgent: DEFAULT_USER_AGENT,
       robots: 'respect',
       delayMs: 0,
@@ -101,6 +106,33 @@ describe('bad settings name the field', () => {
     ['an unknown robots mode', { seeds: [SEED], robots: 'sometimes' }, 'robots', /./],
     ['processes 0', { seeds: [SEED], processes: 0 }, 'processes', /at least 1/],
     ['maxUrlsPerSecond 0', { seeds: [SEED], maxUrlsPerSecond: 0 }, 'maxUrlsPerSecond', /more than 0/],
+    ['an unknown scope', { seeds: [SEED], scope: 'everything' }, 'scope', /must be one of same-host, subdomains, domain, hosts/],
+    ['scope "hosts" with no allowedHosts', { seeds: [SEED], scope: 'hosts' }, 'allowedHosts', /at least one host when scope is "hosts"/],
+    ['allowedHosts as a string', { seeds: [SEED], allowedHosts: 'example.org' }, 'allowedHosts', /list of host names/],
+    ['an allowed host with a scheme', { seeds: [SEED], allowedHosts: ['https://example.org/'] }, 'allowedHosts.0', /"https:\/\/example.org\/" is not a valid host name/],
+    ['an allowed host with a path', { seeds: [SEED], allowedHosts: ['ok.org', 'example.org/a'] }, 'allowedHosts.1', /not a valid host name/],
+    ['an allowed host with a space', { seeds: [SEED], allowedHosts: ['exa mple.org'] }, 'allowedHosts.0', /not a valid host name/],
+    ['an allowed host with an empty label', { seeds: [SEED], allowedHosts: ['a..example.org'] }, 'allowedHosts.0', /not a valid host name/],
+    ['an allowed host with a wildcard', { seeds: [SEED], allowedHosts: ['*.example.org'] }, 'allowedHosts.0', /not a valid host name/],
+    ['an allowed host with a bad port', { seeds: [SEED], allowedHosts: ['example.org:99999'] }, 'allowedHosts.0', /not a valid host name/],
+    ['an allowed host with a label starting with -', { seeds: [SEED], allowedHosts: ['-x.example.org'] }, 'allowedHosts.0', /not a valid host name/],
+    ['an empty allowed host', { seeds: [SEED], allowedHosts: ['  '] }, 'allowedHosts.0', /not a valid host name/],
+    ['an invalid exclude pattern', { seeds: [SEED], exclude: ['\\.pdf$', '('] }, 'exclude.1', /^invalid regular expression: Unterminated group in "\("$/],
+    ['an invalid include pattern', { seeds: [SEED], include: ['[a-'] }, 'include.0', /^invalid regular expression: .* in "\[a-"$/],
+    ['an empty include pattern', { seeds: [SEED], include: [''] }, 'include.0', /must not be empty/],
+    ['a non-string exclude pattern', { seeds: [SEED], exclude: [42] }, 'exclude.0', /must be a regular expression/],
+    ['include as a string', { seeds: [SEED], include: '/blog/' }, 'include', /list of regular expressions/],
+    ['maxUrlLength 63', { seeds: [SEED], maxUrlLength: 63 }, 'maxUrlLength', /at least 64/],
+    ['maxUrlLength 8193', { seeds: [SEED], maxUrlLength: 8193 }, 'maxUrlLength', /at most 8192/],
+    ['maxUrlLength 100.5', { seeds: [SEED], maxUrlLength: 100.5 }, 'maxUrlLength', /whole number/],
+    ['a strip param with = inside', { seeds: [SEED], stripQueryParams: ['a=b'] }, 'stripQueryParams.0', /not a query parameter name/],
+    ['a strip param with * inside', { seeds: [SEED], stripQueryParams: ['ok', 'utm_*_x'] }, 'stripQueryParams.1', /a \* only at the end/],
+    ['an empty strip param', { seeds: [SEED], stripQueryParams: [''] }, 'stripQueryParams.0', /must not be empty/],
+    ['stripQueryParams as a string', { seeds: [SEED], stripQueryParams: 'utm_*' }, 'stripQueryParams', /list of query parameter names/],
+    ['an excluded seed', { seeds: [SEED, 'https://example.com/private/'], exclude: ['/private/'] }, 'seeds.1',
+      /^"https:\/\/example.com\/private\/" is excluded by your include\/exclude patterns \(it matches exclude pattern "\/private\/"\)$/],
+    ['a seed no include pattern matches', { seeds: [SEED], include: ['/blog/'] }, 'seeds.0', /is excluded by your include\/exclude patterns \(it matches no include pattern\)/],
+    ['a seed longer than maxUrlLength', { seeds: [SEED + 'x'.repeat(100)], maxUrlLength: 64 }, 'seeds.0', /is 120 characters long, more than maxUrlLength \(64\)/],
   ])('%s', (_label, input, field, message) => {
     const problems = problemsOf(input);
     expect(problems).toHaveLength(1);
@@ -120,6 +152,45 @@ describe('bad settings name the field', () => {
     for (const input of [null, 'https://example.com/', 42, []]) {
       expect(problemsOf(input).map((p) => p.field)).toEqual(['(settings)']);
     }
+  });
+});
+
+describe('scope settings', () => {
+  it('keeps given values, lower-casing and trimming allowed hosts', () => {
+    const settings = parseSettings({
+      seeds: [SEED],
+      scope: 'hosts',
+      allowedHosts: [' Shop.Example.ORG ', '127.0.0.1:8080', '[::1]:3000', 'xn--bcher-kva.example', 'under_score.example'],
+      include: ['^https://example\\.com/'],
+      exclude: ['\\.pdf$', 'zz|qq'],
+      maxUrlLength: 64,
+      stripQueryParams: ['utm_*', 'sessionid', '*'],
+    });
+    expect(settings.scope).toBe('hosts');
+    expect(settings.allowedHosts).toEqual(['shop.example.org', '127.0.0.1:8080', '[::1]:3000', 'xn--bcher-kva.example', 'under_score.example']);
+    expect(settings.include).toEqual(['^https://example\\.com/']);
+    expect(settings.exclude).toEqual(['\\.pdf$', 'zz|qq']);
+    expect(settings.maxUrlLength).toBe(64);
+    expect(settings.stripQueryParams).toEqual(['utm_*', 'sessionid', '*']);
+    for (const scope of ['same-host', 'subdomains', 'domain'] as const) expect(parseSettings({ seeds: [SEED], scope }).scope).toBe(scope);
+    expect(parseSettings({ seeds: [SEED], maxUrlLength: 8192 }).maxUrlLength).toBe(8192);
+  });
+
+  it('accepts allowedHosts in any scope (they are always crawled too)', () => {
+    expect(parseSettings({ seeds: [SEED], allowedHosts: ['cdn.example.net'] }).allowedHosts).toEqual(['cdn.example.net']);
+  });
+
+  it('checks seeds after stripping parameters, so a seed excluded only by a stripped parameter is fine', () => {
+    expect(validateSettings({ seeds: [`${SEED}?utm_source=x`], exclude: ['utm_'], stripQueryParams: ['utm_*'] }).ok).toBe(true);
+    expect(problemsOf({ seeds: [`${SEED}?utm_source=x`], exclude: ['utm_'] }).map((p) => p.field)).toEqual(['seeds.0']);
+  });
+
+  it('reports an excluded seed together with problems in other fields, and skips the check while patterns are invalid', () => {
+    const problems = problemsOf({ seeds: ['notaurl', SEED], exclude: ['example'], threads: 0 });
+    expect(problems.map((p) => p.field).sort()).toEqual(['seeds.0', 'seeds.1', 'threads']);
+    // An invalid pattern is reported on its own; the seeds are not judged by patterns that do not compile.
+    expect(problemsOf({ seeds: [SEED], exclude: ['example', '('] }).map((p) => p.field)).toEqual(['exclude.1']);
+    expect(problemsOf({ seeds: [SEED], scope: 'hosts', allowedHosts: ['bad host'] }).map((p) => p.field)).toEqual(['allowedHosts.0']);
   });
 });
 

@@ -6,13 +6,23 @@ import { validateSettings } from '../../shared/settings.ts';
 export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
        npm run crawl -- --resume FILE [--threads N] [--out FILE.csv]
 
-Crawls from the seed URLs, following links on the seeds' hosts, and reports what it found.
+Crawls from the seed URLs, following links within the scope (the seeds' hosts unless --scope says
+otherwise), and reports what it found.
 
 Options (defaults in brackets):
   --threads N          crawl threads, URLs in progress at once, 1-200 [5]
   --processes N        worker processes hosting the threads [CPU cores minus one, at least 1]
   --max-depth N        link hops from a seed; redirects do not count [unlimited]
   --max-pages N        stop after this many URLs [unlimited]
+  --scope MODE         which hosts are crawled [same-host]: same-host (the seeds' host[:port]),
+                       subdomains (the seeds' hosts and their subdomains), domain (the seeds' registrable
+                       domains, e.g. example.co.uk, and their subdomains), hosts (the seeds' and --allow-host's)
+  --allow-host HOST    also crawl this host or host:port, in any scope (repeatable) [none]
+  --include REGEX      crawl only URLs matching one of these JavaScript regular expressions (repeatable) [all]
+  --exclude REGEX      do not crawl URLs matching this regular expression (repeatable) [none]
+  --max-url-length N   do not crawl URLs longer than this, 64-8192 [2048]
+  --strip-param NAME   remove this query parameter from every URL before dedup; utm_* matches a prefix
+                       (repeatable) [none]
   --db FILE            keep the crawl in this SQLite file (.trawl), to reopen or resume [temporary, removed at exit]
   --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel)
   --resume FILE        continue an interrupted crawl from its file (its settings are kept)
@@ -33,6 +43,12 @@ const OPTIONS = {
   processes: { type: 'string' },
   'max-depth': { type: 'string' },
   'max-pages': { type: 'string' },
+  scope: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'max-url-length': { type: 'string' },
+  'strip-param': { type: 'string', multiple: true },
   db: { type: 'string' },
   out: { type: 'string' },
   resume: { type: 'string' },
@@ -54,6 +70,12 @@ const OPTION_OF_SETTING: Record<string, string> = {
   processes: '--processes',
   maxDepth: '--max-depth',
   maxPages: '--max-pages',
+  scope: '--scope',
+  allowedHosts: '--allow-host',
+  include: '--include',
+  exclude: '--exclude',
+  maxUrlLength: '--max-url-length',
+  stripQueryParams: '--strip-param',
   userAgent: '--user-agent',
   delayMs: '--delay',
   maxUrlsPerSecond: '--max-rate',
@@ -114,6 +136,12 @@ export function parseCli(argv: string[]): CliRequest {
     processes: number(v.processes),
     maxDepth: number(v['max-depth']),
     maxPages: number(v['max-pages']),
+    scope: v.scope,
+    allowedHosts: v['allow-host'],
+    include: v.include,
+    exclude: v.exclude,
+    maxUrlLength: number(v['max-url-length']),
+    stripQueryParams: v['strip-param'],
     userAgent: v['user-agent'],
     robots: v['ignore-robots'] ? 'ignore' : undefined,
     delayMs: number(v.delay),

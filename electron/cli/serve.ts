@@ -101,10 +101,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`trawl serve: cannot listen on ${request.host}:${request.port}: ${(err as Error).message}\n`);
     return EXIT.failed;
   }
-  process.stdout.write(`Trawl web console: ${server.url}\n`);
-
   const console_ = server;
-  return new Promise<number>((resolve) => {
+  const done = new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = () => {
       if (stopping) {
@@ -128,6 +126,9 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  // Only now say where we are: whoever reads this line may signal us at once, and the handlers are in place.
+  process.stdout.write(`Trawl web console: ${server.url}\n`);
+  return done;
 }
 
 main(process.argv.slice(2)).then(

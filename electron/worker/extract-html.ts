@@ -6,6 +6,7 @@
 import { Parser } from 'htmlparser2';
 import { ANCHOR_MAX, type Outlink } from '../../shared/protocol.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
+import type { Normaliser } from '../../shared/url/normalise.ts';
 
 export interface ExtractedPage {
   title: string | null;
@@ -20,17 +21,27 @@ export interface ExtractedPage {
   links: Outlink[];
 }
 
-export function extractHtml(html: string, pageUrl: string, inScope: (canonical: string) => boolean): ExtractedPage {
+/**
+ * Reads a page. Links and the canonical link are put in the crawl's normal form by `normalise` (the crawl's
+ * normaliser: canonical form and stripped query parameters; plain canonical form when not given) and tested
+ * with `inScope`.
+ */
+export function extractHtml(
+  html: string,
+  pageUrl: string,
+  inScope: (url: string) => boolean,
+  normalise: Normaliser = canonicalUrl,
+): ExtractedPage {
   const found = readPage(html);
-  const pageCanonical = canonicalUrl(pageUrl);
+  const pageCanonical = normalise(pageUrl);
   const base = baseUrl(found.baseHref, pageUrl);
   return {
     title: clean(found.title),
     metaDescription: clean(found.metaDescription),
     h1: clean(found.h1),
-    canonical: found.canonicalHref === undefined ? null : canonicalUrl(found.canonicalHref, base),
+    canonical: found.canonicalHref === undefined ? null : normalise(found.canonicalHref, base),
     wordCount: found.words,
-    links: resolveLinks(found.links, base, pageCanonical, inScope),
+    links: resolveLinks(found.links, base, pageCanonical, inScope, normalise),
   };
 }
 
@@ -62,7 +73,13 @@ interface RawLink {
   anchor: string;
 }
 
-function resolveLinks(raw: RawLink[], base: string, pageCanonical: string | null, inScope: (c: string) => boolean): Outlink[] {
+function resolveLinks(
+  raw: RawLink[],
+  base: string,
+  pageCanonical: string | null,
+  inScope: (url: string) => boolean,
+  normalise: Normaliser,
+): Outlink[] {
   const seen = new Set<string>();
   const links: Outlink[] = [];
   // Navigation repeats the same hrefs; resolve each spelling once per page.
@@ -70,7 +87,7 @@ function resolveLinks(raw: RawLink[], base: string, pageCanonical: string | null
   for (const { href, anchor } of raw) {
     let url = resolved.get(href);
     if (url === undefined) {
-      url = canonicalUrl(href, base); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
+      url = normalise(href, base); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
       resolved.set(href, url);
     }
     if (url === null) continue;

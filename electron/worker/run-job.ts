@@ -5,6 +5,7 @@ import type { Job, JobResult, PageFetchResult, RobotsFetchResult } from '../../s
 import type { CrawlSettings } from '../../shared/settings.ts';
 import type { ScopeTest } from '../../shared/scope.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
+import type { Normaliser } from '../../shared/url/normalise.ts';
 import { decodeHtml, isHtmlContentType, type Fetcher, type FetchOutcome } from './fetch-url.ts';
 import { extractHtml } from './extract-html.ts';
 
@@ -14,6 +15,8 @@ export interface RunJobDeps {
   fetcher: Fetcher;
   settings: CrawlSettings;
   scope: ScopeTest;
+  /** The crawl's normaliser (shared/url/normalise.ts), for links and redirect targets. */
+  normalise: Normaliser;
   /** The thread's current step and bytes received so far, for the live thread view. */
   onStep(step: JobStep, bytes: number): void;
 }
@@ -75,7 +78,7 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
     error: outcome.error,
   };
 
-  const redirect = redirectTarget(outcome, job.url);
+  const redirect = redirectTarget(outcome, job.url, deps.normalise);
   if (redirect !== null) {
     // Not parsed: the target is queued as its own URL and recorded as a separate hop.
     result.redirectUrl = redirect;
@@ -86,7 +89,7 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
   // Error pages are recorded but not mined for links: a 404 template links to the whole site on every miss.
   const status = outcome.statusCode;
   if (outcome.error === null && outcome.body !== null && status !== null && status >= 200 && status < 300 && isHtmlContentType(outcome.contentType)) {
-    const page = extractHtml(decodeHtml(outcome.body, outcome.contentType), job.url, deps.scope);
+    const page = extractHtml(decodeHtml(outcome.body, outcome.contentType), job.url, deps.scope, deps.normalise);
     result.title = page.title;
     result.metaDescription = page.metaDescription;
     result.h1 = page.h1;
@@ -97,13 +100,13 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
   return result;
 }
 
-/** Canonical absolute Location of a 3xx response, or null (not a redirect, no or unusable Location). */
-function redirectTarget(outcome: FetchOutcome, url: string): string | null {
+/** Absolute Location of a 3xx response in normal form, or null (not a redirect, no or unusable Location). */
+function redirectTarget(outcome: FetchOutcome, url: string, normalise: Normaliser): string | null {
   const status = outcome.statusCode;
   if (status === null || status < 300 || status > 399) return null;
   const location = outcome.headers['location'];
   if (!location) return null;
-  return canonicalUrl(location, url);
+  return normalise(location, url);
 }
 
 async function runRobots(job: Extract<Job, { kind: 'robots' }>, deps: RunJobDeps): Promise<RobotsFetchResult> {
@@ -129,7 +132,8 @@ async function runRobots(job: Extract<Job, { kind: 'robots' }>, deps: RunJobDeps
     result.error = outcome.error;
     if (outcome.error !== null) break;
 
-    const next = redirectTarget(outcome, url);
+    // robots.txt is fetched where it redirects to; it never enters the crawl, so it is only made absolute.
+    const next = redirectTarget(outcome, url, canonicalUrl);
     if (next !== null) {
       // RFC 9309 2.3.1.2: past five redirects the file MAY be taken as unavailable (the 4xx case: allow all).
       if (hop >= ROBOTS_MAX_REDIRECTS) {

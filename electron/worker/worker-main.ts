@@ -4,6 +4,7 @@
 import type { Job, ParentToWorker } from '../../shared/protocol.ts';
 import { parseSettings, type CrawlSettings } from '../../shared/settings.ts';
 import { makeScope, type ScopeTest } from '../../shared/scope.ts';
+import { makeNormaliser, type Normaliser } from '../../shared/url/normalise.ts';
 import { createFetcher, type Fetcher } from './fetch-url.ts';
 import { connectToParent } from './parent-port.ts';
 import { failedResult, runJob } from './run-job.ts';
@@ -11,7 +12,7 @@ import { StepBoard } from './step-board.ts';
 
 const link = connectToParent();
 const steps = new StepBoard((batch) => link.send({ t: 'steps', steps: batch }));
-let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest } | null = null;
+let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser } | null = null;
 let shuttingDown = false;
 
 // The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.
@@ -42,7 +43,7 @@ function init(workerName: string, rawSettings: CrawlSettings): void {
   try {
     // Settings arrive validated; re-parsing fills any default a cloned object lost and costs nothing.
     const settings = parseSettings(rawSettings);
-    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings) };
+    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings), normalise: makeNormaliser(settings) };
     try {
       process.title = workerName; // shows as e.g. "crawl-worker-2" in ps / Task Manager
     } catch {
@@ -60,11 +61,12 @@ async function handleJob(job: Job): Promise<void> {
     link.send({ t: 'result', result: failedResult(job, shuttingDown ? 'worker shutting down' : 'worker not initialised') });
     return;
   }
-  const { fetcher, settings, scope } = ctx;
+  const { fetcher, settings, scope, normalise } = ctx;
   const result = await runJob(job, {
     fetcher,
     settings,
     scope,
+    normalise,
     onStep: (step, bytes) => steps.set({ threadId: job.threadId, jobId: job.jobId, step, bytes }),
   });
   steps.clear(job.threadId);

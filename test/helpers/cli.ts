@@ -10,8 +10,8 @@ export interface CliRun {
   stderr: string;
 }
 
-export function startCli(args: string[]): { child: ChildProcess; done: Promise<CliRun> } {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -20,6 +20,6 @@ export function startCli(args: string[]): { child: ChildProcess; done: Promise<C
   return { child, done };
 }
 
-export function runCli(args: string[]): Promise<CliRun> {
-  return startCli(args).done;
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return startCli(args, env).done;
 }

@@ -4,7 +4,7 @@
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
-import { canonicalUrl } from '../../../shared/url/canonical.ts';
+import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
 import type { ScopeTest } from '../../../shared/scope.ts';
 import { makeScope } from '../../../shared/scope.ts';
@@ -51,6 +51,7 @@ export interface FrontierCounts {
 
 export class Frontier {
   private readonly scope: ScopeTest;
+  private readonly normalise: Normaliser;
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
   /** hosts.queued increments not yet written, within the current transaction. */
@@ -63,6 +64,7 @@ export class Frontier {
     private readonly settings: CrawlSettings,
   ) {
     this.scope = makeScope(settings);
+    this.normalise = makeNormaliser(settings);
     this.q = {
       urlsByKey: db.prepare<[number], { id: number; state: number; url: string }>('SELECT id, state, url FROM urls WHERE url_key = ?'),
       insertUrl: db.prepare(
@@ -135,12 +137,16 @@ export class Frontier {
     })();
   }
 
-  /** Adds seed URLs at depth 0 (ignoring ones already known). Returns how many were new. */
+  /**
+   * Adds seed URLs at depth 0 (ignoring ones already known), in the crawl's normal form. Returns how many were
+   * new. Seeds are queued as given: settings validation already refuses seeds that the include/exclude patterns
+   * or maxUrlLength rule out, and the host rule is built from the seeds.
+   */
   addSeeds(seeds: string[], now = Date.now()): number {
     return this.db.transaction(() => {
       let added = 0;
       for (const seed of seeds) {
-        const url = canonicalUrl(seed);
+        const url = this.normalise(seed);
         if (url && this.enqueue(url, 0, null, true, now).added) added++;
       }
       this.flushQueued();
