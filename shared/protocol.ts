@@ -40,6 +40,8 @@ export interface PageFetchResult {
   links: Outlink[];
   /** A person-readable error ("timeout", "connection refused", "too large"...), or null. */
   error: string | null;
+  /** The response's Retry-After, in ms from now, when it had a usable one. */
+  retryAfterMs: number | null;
 }
 
 export interface RobotsFetchResult {

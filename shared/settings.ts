@@ -116,6 +116,12 @@ export const crawlSettingsSchema = z
     responseTimeoutMs: int(100, 600_000).default(20_000),
     /** Bodies larger than this (compressed or decompressed) are cut off and recorded as "too large". */
     maxBodyBytes: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
+    /** Fetches of one URL at most: network errors, 5xx and 429 are tried again, with backoff. */
+    maxAttempts: int(1, 10).default(3),
+    /** First retry waits about this long (jittered), doubling with each further attempt. */
+    retryDelayMs: int(0, 600_000).default(1_000),
+    /** A server's Retry-After (429, 503) is honoured up to this long. */
+    maxRetryAfterMs: int(0, 3_600_000).default(60_000),
   })
   .strict()
   // Checks across fields; run even when other fields are invalid (so every problem is named at once), but

@@ -50,6 +50,9 @@ describe('parseSettings defaults', () => {
       connectTimeoutMs: 10_000,
       responseTimeoutMs: 20_000,
       maxBodyBytes: 10 * 1024 * 1024,
+      maxAttempts: 3,
+      retryDelayMs: 1_000,
+      maxRetryAfterMs: 60_000,
     });
   });
 

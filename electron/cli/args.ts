@@ -33,6 +33,8 @@ Options (defaults in brackets):
   --max-rate N         at most N fetches started per second overall [no cap]
   --timeout MS         whole-response timeout [20000]
   --max-body BYTES     largest body read, compressed or not [10485760]
+  --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
+  --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
   --quiet              no progress line
   -h, --help           this help
 
@@ -59,6 +61,8 @@ const OPTIONS = {
   'max-rate': { type: 'string' },
   timeout: { type: 'string' },
   'max-body': { type: 'string' },
+  'max-attempts': { type: 'string' },
+  'retry-delay': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -81,6 +85,8 @@ const OPTION_OF_SETTING: Record<string, string> = {
   maxUrlsPerSecond: '--max-rate',
   responseTimeoutMs: '--timeout',
   maxBodyBytes: '--max-body',
+  maxAttempts: '--max-attempts',
+  retryDelayMs: '--retry-delay',
 };
 
 export class UsageError extends Error {
@@ -149,6 +155,8 @@ export function parseCli(argv: string[]): CliRequest {
     maxUrlsPerSecond: number(v['max-rate']),
     responseTimeoutMs: number(v.timeout),
     maxBodyBytes: number(v['max-body']),
+    maxAttempts: number(v['max-attempts']),
+    retryDelayMs: number(v['retry-delay']),
   };
   for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
 

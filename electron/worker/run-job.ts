@@ -61,7 +61,17 @@ function emptyPage(job: Extract<Job, { kind: 'page' }>): PageFetchResult {
     redirectInScope: false,
     links: [],
     error: null,
+    retryAfterMs: null,
   };
+}
+
+/** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3), in ms from now; null when absent or unusable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): Promise<PageFetchResult> {
@@ -76,6 +86,7 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
     sizeBytes: outcome.sizeBytes,
     responseTimeMs: outcome.responseTimeMs,
     error: outcome.error,
+    retryAfterMs: parseRetryAfter(outcome.headers['retry-after']),
   };
 
   const redirect = redirectTarget(outcome, job.url, deps.normalise);

@@ -281,9 +281,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.guard(() => {
       const now = Date.now();
       if (job.claim.kind === 'page' && result.kind === 'page') {
-        this.frontier.recordPage(job.claim, result, now);
+        const outcome = this.frontier.recordPage(job.claim, result, now);
         thread.pagesDone++;
-        if (result.error) thread.errors++;
+        if (outcome === 'recorded' && result.error) thread.errors++;
         this.rate.record(now);
       } else if (job.claim.kind === 'robots' && result.kind === 'robots') {
         this.frontier.recordRobots(job.claim, result, now);

@@ -72,6 +72,8 @@ CREATE TABLE urls (
   state         INTEGER NOT NULL,
   via_id        INTEGER,
   crashes       INTEGER NOT NULL DEFAULT 0,
+  -- Fetches made so far (retries included).
+  attempts      INTEGER NOT NULL DEFAULT 0,
   discovered_at INTEGER NOT NULL
 );
 CREATE INDEX urls_key ON urls(url_key);
@@ -94,6 +96,8 @@ CREATE TABLE results (
   outlinks         INTEGER NOT NULL DEFAULT 0,
   redirect_url     TEXT,
   error            TEXT,
+  -- Fetches it took to reach this row (1 unless retried).
+  attempts         INTEGER NOT NULL DEFAULT 1,
   fetched_at       INTEGER NOT NULL
 );
 -- The link graph: one row per linking page and target, with the first anchor text seen.

@@ -11,6 +11,7 @@ import { makeScope } from '../../../shared/scope.ts';
 import type { Db } from './crawl-file.ts';
 import { RobotsState, UrlState } from './crawl-file.ts';
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
+import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
 
 /** next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
@@ -96,12 +97,15 @@ export class Frontier {
       ),
       insertResult: db.prepare(
         `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
-          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, fetched_at)
+          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, fetched_at)
          VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
-          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @at)`,
+          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @at)`,
       ),
       insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)'),
       crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
+      countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
+      // A host that failed waits: its next fetch no sooner than the retry delay (never sooner than already due).
+      backoffHost: db.prepare('UPDATE hosts SET next_fetch_at = max(next_fetch_at, ?) WHERE id = ?'),
     };
     this.counts = this.readCounts();
   }
@@ -274,7 +278,7 @@ export class Frontier {
   private insertErrorRow(urlId: number, depth: number, error: string, now: number): void {
     this.q.insertResult.run({
       urlId, statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, depth, title: null,
-      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, at: now,
+      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, at: now,
     });
     this.counts.failed++;
   }
@@ -287,8 +291,18 @@ export class Frontier {
   }
 
   /** Records a fetched page (or its failure) and schedules its links and redirect target. */
-  recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): void {
-    this.db.transaction(() => {
+  recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): 'recorded' | 'retry' {
+    return this.db.transaction(() => {
+      const attempts = this.q.countAttempt.get(claim.urlId)!.attempts;
+      const retryIn = retryDelayMs(result, attempts, this.settings);
+      if (retryIn !== null) {
+        // Not a verdict yet: back in the queue, and its host waits before anyone fetches from it again.
+        this.q.setUrlState.run(UrlState.queued, claim.urlId);
+        this.q.returnToHost.run(1, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
+        this.q.backoffHost.run(now + retryIn, claim.hostId);
+        this.counts.queued++;
+        return 'retry' as const;
+      }
       const ok = result.statusCode !== null;
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
       this.q.insertResult.run({
@@ -306,6 +320,7 @@ export class Frontier {
         outlinks: result.links.length,
         redirectUrl: result.redirectUrl,
         error: result.error,
+        attempts,
         at: now,
       });
       if (ok) this.counts.crawled++;
@@ -322,6 +337,7 @@ export class Frontier {
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null);
       }
       this.flushQueued();
+      return 'recorded' as const;
     })();
   }
 
