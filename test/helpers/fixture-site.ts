@@ -1,7 +1,7 @@
 // A deterministic site served on 127.0.0.1 for tests: /p/0 .. /p/N-1, each linking to a few others, plus
 // any extra routes a test adds. Every request is logged so tests can assert exactly what was fetched and when.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server.ts';
 
 export interface RequestLogEntry {
   path: string;
@@ -60,7 +60,6 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
   const pages = options.pages ?? 20;
   const linksPerPage = options.linksPerPage ?? 4;
   const log: RequestLogEntry[] = [];
-  const sockets = new Set<import('node:net').Socket>();
 
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -79,12 +78,7 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
     if (res.destroyed) return;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(i, pages, linksPerPage));
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(server);
 
   return {
     origin,
@@ -101,10 +95,6 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
       }
       return [...seen].map((i) => `/p/${i}`);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -1,8 +1,8 @@
 // A hostile site on 127.0.0.1: everything a real crawl meets on the web as it is, in one place. Each route says
 // what a crawler should record for it; tests compare the crawl's rows with `expectations`.
 import http from 'node:http';
+import { listenOnLoopback } from './loopback-server.ts';
 import zlib from 'node:zlib';
-import type { AddressInfo, Socket } from 'node:net';
 
 export interface HostileSite {
   origin: string;
@@ -39,7 +39,6 @@ export const TRAPS = [
 
 export async function startHostileSite(): Promise<HostileSite> {
   const log: string[] = [];
-  const sockets = new Set<Socket>();
   const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024));
 
   const server = http.createServer((req, res) => {
@@ -108,20 +107,11 @@ export async function startHostileSite(): Promise<HostileSite> {
     if (path === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048));
     return html(res, '<title>Not found</title>', {}, 404);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(server);
   return {
     origin,
     url: (p) => origin + p,
     log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
