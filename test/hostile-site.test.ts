@@ -68,12 +68,16 @@ describe('crawling the hostile site', () => {
     expect(rows.get('/private/secret')).toMatchObject({ status_code: null, error: 'blocked by robots.txt' });
   });
 
-  it('records each redirect hop and stops a redirect loop', () => {
+  it('records each redirect hop, stops a redirect loop and an endless chain', () => {
     expect(rows.get('/redirect/1')).toMatchObject({ status_code: 301, redirect_url: site.url('/redirect/2') });
     expect(rows.get('/redirect/2')).toMatchObject({ status_code: 301, redirect_url: site.url('/redirect/3') });
     expect(rows.get('/redirect/3')).toMatchObject({ status_code: 200, title: 'End of chain' });
     expect(rows.get('/loop/a')).toMatchObject({ status_code: 302, redirect_url: site.url('/loop/b') });
-    expect(rows.get('/loop/b')).toMatchObject({ status_code: 302, redirect_url: site.url('/loop/a') });
+    expect(rows.get('/loop/b')).toMatchObject({ status_code: 302, redirect_url: site.url('/loop/a'), error: 'redirect loop' });
+    // An endless chain: the link and ten redirects are followed, the eleventh hop is recorded and not fetched.
+    expect(site.log.filter((p) => p.startsWith('/redirect-forever/'))).toHaveLength(11);
+    expect(rows.get('/redirect-forever/11')).toMatchObject({ status_code: 302, error: 'too many redirects (over 10)' });
+    expect(rows.has('/redirect-forever/12')).toBe(false);
   });
 
   it('gives each failure a category a person understands', () => {

@@ -19,6 +19,7 @@ const html = (res: http.ServerResponse, body: string | Buffer, headers: http.Out
 export const TRAPS = [
   '/redirect/1', // a chain of 3 redirects ending on a page
   '/loop/a', // a -> b -> a
+  '/redirect-forever/1', // every hop redirects to a new URL
   '/slow', // answers after 1.5 s
   '/never', // accepts the connection, never answers
   '/huge', // 30 MB body
@@ -55,6 +56,8 @@ export async function startHostileSite(): Promise<HostileSite> {
       const n = Number(redirect[1]);
       return n < 3 ? void res.writeHead(301, { location: `/redirect/${n + 1}` }).end() : html(res, '<title>End of chain</title>');
     }
+    const forever = /^\/redirect-forever\/(\d+)$/.exec(path);
+    if (forever) return void res.writeHead(302, { location: `/redirect-forever/${Number(forever[1]) + 1}` }).end();
     if (path === '/loop/a') return void res.writeHead(302, { location: '/loop/b' }).end();
     if (path === '/loop/b') return void res.writeHead(302, { location: '/loop/a' }).end();
     if (path === '/slow') return void setTimeout(() => html(res, '<title>Slow</title>'), 1_500);

@@ -74,6 +74,8 @@ CREATE TABLE urls (
   crashes       INTEGER NOT NULL DEFAULT 0,
   -- Fetches made so far (retries included).
   attempts      INTEGER NOT NULL DEFAULT 0,
+  -- Redirects that led here from the last URL found as a link (0 for links and seeds).
+  redirect_hops INTEGER NOT NULL DEFAULT 0,
   discovered_at INTEGER NOT NULL
 );
 CREATE INDEX urls_key ON urls(url_key);

@@ -16,6 +16,8 @@ import type { RobotsRules } from './robots-rules.ts';
 
 /** next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
 const HELD = 9e15;
+/** Redirects followed in one chain at most; the hop past it is recorded with an error, not followed. */
+export const MAX_REDIRECT_HOPS = 10;
 /** A URL that took its worker down this many times is recorded as failed instead of being retried. */
 export const MAX_WORKER_CRASHES = 2;
 const HOST_ID_CACHE = 10_000;
@@ -25,11 +27,11 @@ export const CLAIM_SQL = {
   readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
-  queuedOfHost: 'SELECT id, url, depth FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
+  queuedOfHost: 'SELECT id, url, depth, redirect_hops AS hops FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
 } as const;
 
 export type Claim =
-  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number }
+  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number; hops: number }
   | { kind: 'robots'; hostId: number; url: string };
 
 interface HostRow {
@@ -69,7 +71,7 @@ export class Frontier {
     this.q = {
       urlsByKey: db.prepare<[number], { id: number; state: number; url: string }>('SELECT id, state, url FROM urls WHERE url_key = ?'),
       insertUrl: db.prepare(
-        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state = 5'),
       hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
@@ -80,7 +82,8 @@ export class Frontier {
       hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
       readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
       nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),
-      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number }>(CLAIM_SQL.queuedOfHost),
+      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number; hops: number }>(CLAIM_SQL.queuedOfHost),
+      chainLink: db.prepare<[number], { url: string; via: number | null; hops: number }>('SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = ?'),
       setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
       claimFromHost: db.prepare(
         'UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?',
@@ -172,7 +175,7 @@ export class Frontier {
   }
 
   /** Records a URL (dedup on its canonical form); queues it when in scope and not too deep. */
-  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number): { id: number; added: boolean } {
+  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number, hops = 0): { id: number; added: boolean } {
     const key = urlKey(url);
     const known = this.q.urlsByKey.all(key).find((row) => row.url === url);
     if (known) {
@@ -186,7 +189,7 @@ export class Frontier {
     }
     const state = !inScope ? UrlState.outOfScope : this.depthAllowed(depth) ? UrlState.queued : UrlState.tooDeep;
     const hostId = this.hostIdFor(originOfCanonical(url));
-    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now).lastInsertRowid);
+    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops).lastInsertRowid);
     if (state === UrlState.queued) this.addQueued(hostId, 1);
     return { id, added: state === UrlState.queued };
   }
@@ -249,7 +252,7 @@ export class Frontier {
               continue;
             }
             this.q.setUrlState.run(UrlState.claimed, row.id);
-            out.push({ kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth });
+            out.push({ kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops });
             taken++;
           }
           if (taken + blocked > 0) {
@@ -304,6 +307,7 @@ export class Frontier {
         return 'retry' as const;
       }
       const ok = result.statusCode !== null;
+      const redirect = result.redirectUrl === null ? null : this.redirectVerdict(claim, result.redirectUrl);
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
       this.q.insertResult.run({
         urlId: claim.urlId,
@@ -319,7 +323,7 @@ export class Frontier {
         wordCount: result.wordCount,
         outlinks: result.links.length,
         redirectUrl: result.redirectUrl,
-        error: result.error,
+        error: result.error ?? (redirect === 'follow' ? null : redirect),
         attempts,
         at: now,
       });
@@ -329,7 +333,8 @@ export class Frontier {
 
       // A redirect's target is the same page under another name: same depth, not a link hop.
       if (result.redirectUrl) {
-        const target = this.enqueue(result.redirectUrl, claim.depth, claim.urlId, result.redirectInScope, now);
+        // The link graph keeps the hop either way; a chain that is too long or loops is not followed further.
+        const target = this.enqueue(result.redirectUrl, claim.depth, claim.urlId, result.redirectInScope && redirect === 'follow', now, claim.hops + 1);
         this.q.insertLink.run(claim.urlId, target.id, null);
       }
       for (const link of result.links) {
@@ -339,6 +344,23 @@ export class Frontier {
       this.flushQueued();
       return 'recorded' as const;
     })();
+  }
+
+  /**
+   * Whether a redirect is followed: not past MAX_REDIRECT_HOPS in one chain, and not back to a URL of its own chain
+   * (walked back through the URLs that redirected here, at most MAX_REDIRECT_HOPS rows).
+   */
+  private redirectVerdict(claim: Extract<Claim, { kind: 'page' }>, target: string): 'follow' | string {
+    if (claim.hops >= MAX_REDIRECT_HOPS) return `too many redirects (over ${MAX_REDIRECT_HOPS})`;
+    let id: number | null = claim.urlId;
+    for (let i = 0; id !== null && i <= MAX_REDIRECT_HOPS; i++) {
+      const row = this.q.chainLink.get(id);
+      if (!row) break;
+      if (row.url === target) return 'redirect loop';
+      if (row.hops === 0) break;
+      id = row.via;
+    }
+    return 'follow';
   }
 
   /** Stores a host's robots.txt and opens the host for fetching. */
