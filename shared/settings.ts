@@ -107,6 +107,8 @@ export const crawlSettingsSchema = z
     robots: z.enum(['respect', 'ignore']).default('respect'),
     /** Fixed wait between two fetches from one host (one fetch at a time per host when > 0). */
     delayMs: int(0, LIMITS.delayMs.max).default(0),
+    /** Fetches in flight to one host at most; null = as many as there are threads. A delay means one at a time. */
+    maxPerHost: int(1, LIMITS.threads.max).nullable().default(null),
     /** Heritrix's polite preset: per-host delay = clamp(5 x last fetch time, 3 s, 30 s), one fetch at a time per host. */
     polite: z.boolean().default(false),
     /** Global cap on fetches started per second across all hosts; null = no cap. */

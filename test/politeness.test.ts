@@ -54,6 +54,27 @@ describe('politeness, applied when URLs are claimed', () => {
     expect(gaps(site)[0]).toBeGreaterThanOrEqual(2_995);
   });
 
+  it('keeps at most maxPerHost fetches in flight to one host', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const site = await startFixtureSite({
+      pages: 30,
+      linksPerPage: 4,
+      delayMs: (p) => {
+        if (p === '/robots.txt') return 0;
+        most = Math.max(most, ++inFlight);
+        setTimeout(() => inFlight--, 80);
+        return 80;
+      },
+    });
+    sites = [site];
+    const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 6, maxPerHost: 2 });
+    controller.start();
+    await controller.done;
+    expect(site.fetchedPaths()).toHaveLength(30);
+    expect(most).toBe(2);
+  });
+
   it('caps fetches started per second across all hosts', async () => {
     const site = await startFixtureSite({ pages: 16, linksPerPage: 4 });
     sites = [site];

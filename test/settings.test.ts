@@ -51,6 +51,7 @@ describe('parseSettings defaults', () => {
       responseTimeoutMs: 20_000,
       maxBodyBytes: 10 * 1024 * 1024,
       maxAttempts: 3,
+      maxPerHost: null,
       retryDelayMs: 1_000,
       maxRetryAfterMs: 60_000,
     });

@@ -31,6 +31,7 @@ Options (defaults in brackets):
   --delay MS           wait between two fetches from one host [0]
   --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
   --max-rate N         at most N fetches started per second overall [no cap]
+  --max-per-host N     fetches in flight to one host at most [as many as threads]
   --timeout MS         whole-response timeout [20000]
   --max-body BYTES     largest body read, compressed or not [10485760]
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
@@ -59,6 +60,7 @@ const OPTIONS = {
   delay: { type: 'string' },
   polite: { type: 'boolean' },
   'max-rate': { type: 'string' },
+  'max-per-host': { type: 'string' },
   timeout: { type: 'string' },
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
@@ -83,6 +85,7 @@ const OPTION_OF_SETTING: Record<string, string> = {
   userAgent: '--user-agent',
   delayMs: '--delay',
   maxUrlsPerSecond: '--max-rate',
+  maxPerHost: '--max-per-host',
   responseTimeoutMs: '--timeout',
   maxBodyBytes: '--max-body',
   maxAttempts: '--max-attempts',
@@ -153,6 +156,7 @@ export function parseCli(argv: string[]): CliRequest {
     delayMs: number(v.delay),
     polite: v.polite,
     maxUrlsPerSecond: number(v['max-rate']),
+    maxPerHost: number(v['max-per-host']),
     responseTimeoutMs: number(v.timeout),
     maxBodyBytes: number(v['max-body']),
     maxAttempts: number(v['max-attempts']),

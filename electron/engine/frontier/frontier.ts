@@ -24,7 +24,7 @@ const HOST_ID_CACHE = 10_000;
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
-  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts
+  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
   queuedOfHost: 'SELECT id, url, depth, redirect_hops AS hops FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
@@ -42,6 +42,8 @@ interface HostRow {
   robots_txt: string | null;
   robots_error: string | null;
   crawl_delay_ms: number;
+  /** Only read where claiming needs it (readyHosts). */
+  in_flight?: number;
 }
 
 export interface FrontierCounts {
@@ -239,9 +241,12 @@ export class Frontier {
             continue;
           }
           const rules = this.rulesFor(host);
-          const serial = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0);
-          // Share what is left fairly among the hosts ready now; a serial host gets one at a time.
-          const share = serial ? 1 : Math.max(1, Math.ceil((max - out.length) / (hosts.length - h)));
+          // A host with any delay takes one fetch at a time; otherwise at most maxPerHost at once.
+          const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
+          const room = cap - (host.in_flight ?? 0);
+          // Share what is left fairly among the hosts ready now, within the host's room.
+          const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
+          if (share <= 0) continue;
           const rows = this.q.queuedOfHost.all(host.id, share);
           let taken = 0;
           let blocked = 0;
@@ -256,7 +261,8 @@ export class Frontier {
             taken++;
           }
           if (taken + blocked > 0) {
-            this.q.claimFromHost.run(taken + blocked, taken, serial && taken > 0 ? HELD : now, host.id);
+            // A host at its cap is held until one of its fetches returns (returnToHost reopens it).
+            this.q.claimFromHost.run(taken + blocked, taken, taken > 0 && taken >= room ? HELD : now, host.id);
             this.counts.queued -= taken + blocked;
             progressed = true;
           }
