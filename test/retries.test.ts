@@ -85,3 +85,39 @@ describe('retries in a crawl', () => {
     expect(flaky[2]! - flaky[1]!).toBeGreaterThanOrEqual(95);
   });
 });
+
+describe('robots.txt that fails', () => {
+  it('is fetched again after a backoff while the host waits, and then honoured', async () => {
+    let robotsHits = 0;
+    site = await startFixtureSite({
+      pages: 5,
+      linksPerPage: 2,
+      routes: {
+        '/robots.txt': (_q, res) => void (++robotsHits < 3 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/4\n')),
+      },
+    });
+    const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 2, retryDelayMs: 100 });
+    controller.start();
+    const info = await controller.done;
+    expect(robotsHits).toBe(3);
+    expect(info.snapshot.counters).toMatchObject({ crawled: 4, failed: 1 });
+    expect(site.fetchedPaths()).not.toContain('/p/4');
+    // Nothing of the host was fetched before its robots.txt was known.
+    const firstPage = site.log.findIndex((e) => e.path !== '/robots.txt');
+    expect(site.log.slice(0, firstPage).map((e) => e.path)).toEqual(['/robots.txt', '/robots.txt', '/robots.txt']);
+  });
+
+  it('blocks the host after maxAttempts failures, saying why', async () => {
+    let robotsHits = 0;
+    site = await startFixtureSite({ pages: 3, routes: { '/robots.txt': (_q, res) => void (robotsHits++, res.writeHead(500).end()) } });
+    const { controller, dbPath } = newCrawl({ seeds: [site.url('/p/0')], threads: 2, retryDelayMs: 50, maxAttempts: 2 });
+    controller.start();
+    const info = await controller.done;
+    expect(robotsHits).toBe(2);
+    expect(info.snapshot.counters).toMatchObject({ crawled: 0, failed: 1 });
+    expect(site.fetchedPaths()).toEqual([]);
+    const db = new Database(dbPath, { readonly: true });
+    expect(db.prepare('SELECT error FROM results').get()).toEqual({ error: 'blocked: robots.txt HTTP 500' });
+    db.close();
+  });
+});

@@ -57,6 +57,8 @@ CREATE TABLE hosts (
   robots_status  INTEGER,
   robots_txt     TEXT,
   robots_error   TEXT,
+  -- robots.txt fetches that failed (5xx or no response) so far; retried before the host is given up.
+  robots_failures INTEGER NOT NULL DEFAULT 0,
   crawl_delay_ms INTEGER NOT NULL DEFAULT 0,
   last_fetch_ms  INTEGER
 );

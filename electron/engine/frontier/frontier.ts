@@ -96,6 +96,10 @@ export class Frontier {
          last_fetch_ms = coalesce(?, last_fetch_ms) WHERE id = ?`,
       ),
       holdHost: db.prepare('UPDATE hosts SET robots_state = ?, next_fetch_at = ? WHERE id = ?'),
+      robotsFailed: db.prepare<[number, number], { failures: number }>(
+        `UPDATE hosts SET robots_failures = robots_failures + 1, robots_state = ${RobotsState.unknown}, next_fetch_at = ?
+         WHERE id = ? RETURNING robots_failures AS failures`,
+      ),
       storeRobots: db.prepare(
         `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = ?, robots_txt = ?, robots_error = ?, crawl_delay_ms = ?,
          next_fetch_at = ? WHERE id = ?`,
@@ -371,6 +375,18 @@ export class Frontier {
 
   /** Stores a host's robots.txt and opens the host for fetching. */
   recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): void {
+    // RFC 9309: a 5xx or unreachable robots.txt means "crawl nothing for now". Try it again after a backoff (the
+    // host's URLs wait in the queue), and only after maxAttempts failures block the host's URLs for this crawl.
+    if (result.statusCode === null || result.statusCode >= 500) {
+      const failed = this.db.transaction(() => {
+        const { failures } = this.q.robotsFailed.get(now, claim.hostId)!;
+        if (failures >= this.settings.maxAttempts) return true;
+        const wait = retryDelayMs({ statusCode: 503, error: null, retryAfterMs: null }, failures, this.settings) ?? this.settings.retryDelayMs;
+        this.q.holdHost.run(RobotsState.unknown, now + wait, claim.hostId);
+        return false;
+      })();
+      if (!failed) return;
+    }
     const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent, result.error);
     this.robots.set(claim.hostId, rules);
     this.q.storeRobots.run(result.statusCode, result.body, result.error, rules.crawlDelayMs, now, claim.hostId);
