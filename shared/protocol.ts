@@ -12,6 +12,8 @@ export interface Outlink {
   /** Anchor text, whitespace-collapsed and cut to ANCHOR_MAX characters. */
   anchor: string;
   inScope: boolean;
+  /** rel="nofollow" on every link to it on the page, or the page says nofollow (meta robots, X-Robots-Tag). */
+  nofollow?: boolean;
 }
 
 export const ANCHOR_MAX = 200;
@@ -42,6 +44,10 @@ export interface PageFetchResult {
   error: string | null;
   /** The response's Retry-After, in ms from now, when it had a usable one. */
   retryAfterMs: number | null;
+  /** <meta name="robots" content> as written (e.g. "noindex, nofollow"), or null. */
+  metaRobots: string | null;
+  /** The X-Robots-Tag response header, or null. */
+  xRobotsTag: string | null;
 }
 
 export interface RobotsFetchResult {

@@ -103,6 +103,8 @@ export const crawlSettingsSchema = z
       .max(512, 'must be at most 512 characters')
       .regex(HEADER_VALUE, 'must be a valid HTTP header value (no line breaks or control characters)')
       .default(DEFAULT_USER_AGENT),
+    /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
+    followNofollow: z.boolean().default(false),
     /** respect: never fetch what robots.txt disallows; ignore: fetch everything. */
     robots: z.enum(['respect', 'ignore']).default('respect'),
     /** Fixed wait between two fetches from one host (one fetch at a time per host when > 0). */

@@ -110,6 +110,7 @@ describe('extractHtml', () => {
       canonical: null,
       wordCount: 0,
       links: [],
+      metaRobots: null,
     });
   });
 

@@ -23,7 +23,7 @@ function pageResult(url: string, links: string[], extra: Partial<PageFetchResult
     kind: 'page', jobId: 1, threadId: 1, url, statusCode: 200, contentType: 'text/html', sizeBytes: 10,
     responseTimeMs: 5, title: null, metaDescription: null, h1: null, canonical: null, wordCount: 0,
     redirectUrl: null, redirectInScope: false, links: links.map((u) => ({ url: u, anchor: '', inScope: u.startsWith('http://a.test') })),
-    error: null, retryAfterMs: null, ...extra,
+    error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null, ...extra,
   };
 }
 

@@ -44,6 +44,7 @@ describe('parseSettings defaults', () => {
       stripQueryParams: [],
       userAgent: DEFAULT_USER_AGENT,
       robots: 'respect',
+      followNofollow: false,
       delayMs: 0,
       polite: false,
       maxUrlsPerSecond: null,

@@ -28,6 +28,7 @@ Options (defaults in brackets):
   --resume FILE        continue an interrupted crawl from its file (its settings are kept)
   --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
   --ignore-robots      fetch what robots.txt disallows [robots.txt is respected]
+  --follow-nofollow    follow rel=nofollow links and pages' nofollow directives [not followed, but recorded]
   --delay MS           wait between two fetches from one host [0]
   --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
   --max-rate N         at most N fetches started per second overall [no cap]
@@ -57,6 +58,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   'user-agent': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
+  'follow-nofollow': { type: 'boolean' },
   delay: { type: 'string' },
   polite: { type: 'boolean' },
   'max-rate': { type: 'string' },
@@ -153,6 +155,7 @@ export function parseCli(argv: string[]): CliRequest {
     stripQueryParams: v['strip-param'],
     userAgent: v['user-agent'],
     robots: v['ignore-robots'] ? 'ignore' : undefined,
+    followNofollow: v['follow-nofollow'] ? true : undefined,
     delayMs: number(v.delay),
     polite: v.polite,
     maxUrlsPerSecond: number(v['max-rate']),

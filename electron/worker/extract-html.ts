@@ -19,6 +19,8 @@ export interface ExtractedPage {
   wordCount: number;
   /** Distinct http(s) links in document order, first anchor text kept. */
   links: Outlink[];
+  /** <meta name="robots" content>, whitespace collapsed, or null. */
+  metaRobots: string | null;
 }
 
 /**
@@ -42,6 +44,7 @@ export function extractHtml(
     canonical: found.canonicalHref === undefined ? null : normalise(found.canonicalHref, base),
     wordCount: found.words,
     links: resolveLinks(found.links, base, pageCanonical, inScope, normalise),
+    metaRobots: clean(found.metaRobots),
   };
 }
 
@@ -71,6 +74,8 @@ function baseUrl(href: string | undefined, pageUrl: string): string {
 interface RawLink {
   href: string;
   anchor: string;
+  /** rel contains "nofollow". */
+  nofollow: boolean;
 }
 
 function resolveLinks(
@@ -84,7 +89,8 @@ function resolveLinks(
   const links: Outlink[] = [];
   // Navigation repeats the same hrefs; resolve each spelling once per page.
   const resolved = new Map<string, string | null>();
-  for (const { href, anchor } of raw) {
+  const byUrl = new Map<string, Outlink>();
+  for (const { href, anchor, nofollow } of raw) {
     let url = resolved.get(href);
     if (url === undefined) {
       url = normalise(href, base); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
@@ -94,9 +100,15 @@ function resolveLinks(
     // "#top" (or an empty href) is the page pointing at itself: not a link worth recording.
     const trimmed = href.trim();
     if ((trimmed === '' || trimmed.startsWith('#')) && url === pageCanonical) continue;
-    if (seen.has(url)) continue;
+    if (seen.has(url)) {
+      // One followable link to a URL is enough to follow it.
+      if (!nofollow) delete byUrl.get(url)!.nofollow;
+      continue;
+    }
     seen.add(url);
-    links.push({ url, anchor, inScope: inScope(url) });
+    const link: Outlink = nofollow ? { url, anchor, inScope: inScope(url), nofollow: true } : { url, anchor, inScope: inScope(url) };
+    byUrl.set(url, link);
+    links.push(link);
   }
   return links;
 }
@@ -116,6 +128,7 @@ interface Found {
   h1: string | undefined;
   canonicalHref: string | undefined;
   baseHref: string | undefined;
+  metaRobots: string | undefined;
   links: RawLink[];
   words: number;
 }
@@ -131,7 +144,7 @@ interface Capture {
 
 /** One streaming pass over the page. htmlparser2 reports every element closed, implied closes included. */
 function readPage(html: string): Found {
-  const found: Found = { title: undefined, metaDescription: undefined, h1: undefined, canonicalHref: undefined, baseHref: undefined, links: [], words: 0 };
+  const found: Found = { title: undefined, metaDescription: undefined, h1: undefined, canonicalHref: undefined, baseHref: undefined, metaRobots: undefined, links: [], words: 0 };
   const words = new WordCounter();
   const captures: Capture[] = [];
   let hiddenDepth = 0;
@@ -156,8 +169,10 @@ function readPage(html: string): Found {
             }
             break;
           case 'meta':
-            if (found.metaDescription === undefined && attribs.content !== undefined && attribs.name?.toLowerCase() === 'description') {
-              found.metaDescription = attribs.content;
+            if (attribs.content !== undefined) {
+              const metaName = attribs.name?.toLowerCase();
+              if (found.metaDescription === undefined && metaName === 'description') found.metaDescription = attribs.content;
+              if (found.metaRobots === undefined && metaName === 'robots') found.metaRobots = attribs.content;
             }
             break;
           case 'link':
@@ -172,12 +187,12 @@ function readPage(html: string): Found {
             if (attribs.alt !== undefined) for (const c of captures) if (c.element === 'a') c.imgAlt ??= attribs.alt;
             break;
           case 'area':
-            if (attribs.href !== undefined) found.links.push({ href: attribs.href, anchor: anchorOf('', attribs.alt) });
+            if (attribs.href !== undefined) found.links.push({ href: attribs.href, anchor: anchorOf('', attribs.alt), nofollow: hasToken(attribs.rel, 'nofollow') });
             break;
           case 'a':
             if (attribs.href !== undefined) {
               // Recorded now, so links keep document order; the anchor text is filled in at </a>.
-              const link: RawLink = { href: attribs.href, anchor: '' };
+              const link: RawLink = { href: attribs.href, anchor: '', nofollow: hasToken(attribs.rel, 'nofollow') };
               found.links.push(link);
               captures.push({ element: 'a', text: '', onClose: (text, imgAlt) => (link.anchor = anchorOf(text, imgAlt)) });
             }

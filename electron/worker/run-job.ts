@@ -62,7 +62,14 @@ function emptyPage(job: Extract<Job, { kind: 'page' }>): PageFetchResult {
     links: [],
     error: null,
     retryAfterMs: null,
+    metaRobots: null,
+    xRobotsTag: null,
   };
+}
+
+/** A robots directive list ("noindex, nofollow", or "googlebot: nofollow") says nofollow. */
+export function saysNofollow(directives: string | null): boolean {
+  return directives !== null && /(^|[\s,:])(nofollow|none)(?=$|[\s,])/i.test(directives);
 }
 
 /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3), in ms from now; null when absent or unusable. */
@@ -87,6 +94,7 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
     responseTimeMs: outcome.responseTimeMs,
     error: outcome.error,
     retryAfterMs: parseRetryAfter(outcome.headers['retry-after']),
+    xRobotsTag: outcome.headers['x-robots-tag'] ?? null,
   };
 
   const redirect = redirectTarget(outcome, job.url, deps.normalise);
@@ -106,7 +114,10 @@ async function runPage(job: Extract<Job, { kind: 'page' }>, deps: RunJobDeps): P
     result.h1 = page.h1;
     result.canonical = page.canonical;
     result.wordCount = page.wordCount;
-    result.links = page.links;
+    result.metaRobots = page.metaRobots;
+    // A page that says nofollow (meta robots or X-Robots-Tag) makes every one of its links nofollow.
+    const pageNofollow = saysNofollow(page.metaRobots) || saysNofollow(result.xRobotsTag);
+    result.links = pageNofollow ? page.links.map((l) => ({ ...l, nofollow: true })) : page.links;
   }
   return result;
 }

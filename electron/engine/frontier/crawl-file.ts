@@ -37,6 +37,8 @@ export const UrlState = {
   outOfScope: 4,
   /** In scope but beyond the maximum depth: in the link graph, never fetched. */
   tooDeep: 5,
+  /** Only linked to with nofollow: in the link graph, not fetched (unless settings.followNofollow). */
+  nofollow: 6,
 } as const;
 
 /** hosts.robots_state */
@@ -102,6 +104,8 @@ CREATE TABLE results (
   error            TEXT,
   -- Fetches it took to reach this row (1 unless retried).
   attempts         INTEGER NOT NULL DEFAULT 1,
+  meta_robots      TEXT,
+  x_robots_tag     TEXT,
   fetched_at       INTEGER NOT NULL
 );
 -- The link graph: one row per linking page and target, with the first anchor text seen.

@@ -75,7 +75,7 @@ export class Frontier {
       insertUrl: db.prepare(
         'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state = 5'),
+      requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state IN (5, 6)'),
       hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
       insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
       host: db.prepare<[number], HostRow>(
@@ -106,9 +106,10 @@ export class Frontier {
       ),
       insertResult: db.prepare(
         `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
-          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, fetched_at)
+          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag,
+          fetched_at)
          VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
-          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @at)`,
+          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag, @at)`,
       ),
       insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)'),
       crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
@@ -181,19 +182,21 @@ export class Frontier {
   }
 
   /** Records a URL (dedup on its canonical form); queues it when in scope and not too deep. */
-  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number, hops = 0): { id: number; added: boolean } {
+  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number, hops = 0, follow = true): { id: number; added: boolean } {
     const key = urlKey(url);
     const known = this.q.urlsByKey.all(key).find((row) => row.url === url);
     if (known) {
-      // Found again by a shorter path: a URL once too deep may now be within the limit.
-      if (known.state === UrlState.tooDeep && inScope && this.depthAllowed(depth)) {
+      // Found again by a shorter path, or by a link that may be followed: a URL once too deep, or only linked
+      // with nofollow, may now be crawled.
+      const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow;
+      if (waiting && follow && inScope && this.depthAllowed(depth)) {
         this.q.requeueTooDeep.run(depth, known.id);
         this.addQueued(this.hostIdFor(originOfCanonical(url)), 1);
         return { id: known.id, added: true };
       }
       return { id: known.id, added: false };
     }
-    const state = !inScope ? UrlState.outOfScope : this.depthAllowed(depth) ? UrlState.queued : UrlState.tooDeep;
+    const state = !inScope ? UrlState.outOfScope : !this.depthAllowed(depth) ? UrlState.tooDeep : follow ? UrlState.queued : UrlState.nofollow;
     const hostId = this.hostIdFor(originOfCanonical(url));
     const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops).lastInsertRowid);
     if (state === UrlState.queued) this.addQueued(hostId, 1);
@@ -291,7 +294,7 @@ export class Frontier {
   private insertErrorRow(urlId: number, depth: number, error: string, now: number): void {
     this.q.insertResult.run({
       urlId, statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, depth, title: null,
-      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, at: now,
+      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, metaRobots: null, xRobotsTag: null, at: now,
     });
     this.counts.failed++;
   }
@@ -335,6 +338,8 @@ export class Frontier {
         redirectUrl: result.redirectUrl,
         error: result.error ?? (redirect === 'follow' ? null : redirect),
         attempts,
+        metaRobots: result.metaRobots,
+        xRobotsTag: result.xRobotsTag,
         at: now,
       });
       if (ok) this.counts.crawled++;
@@ -347,8 +352,9 @@ export class Frontier {
         const target = this.enqueue(result.redirectUrl, claim.depth, claim.urlId, result.redirectInScope && redirect === 'follow', now, claim.hops + 1);
         this.q.insertLink.run(claim.urlId, target.id, null);
       }
+      const followAll = this.settings.followNofollow;
       for (const link of result.links) {
-        const target = this.enqueue(link.url, claim.depth + 1, claim.urlId, link.inScope, now);
+        const target = this.enqueue(link.url, claim.depth + 1, claim.urlId, link.inScope, now, 0, followAll || !link.nofollow);
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null);
       }
       this.flushQueued();
