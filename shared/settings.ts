@@ -105,8 +105,11 @@ export const crawlSettingsSchema = z
       .default(DEFAULT_USER_AGENT),
     /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
     followNofollow: z.boolean().default(false),
-    /** respect: never fetch what robots.txt disallows; ignore: fetch everything. */
-    robots: z.enum(['respect', 'ignore']).default('respect'),
+    /**
+     * respect: never fetch what robots.txt disallows; ignore: fetch everything without reading robots.txt;
+     * report: fetch everything, and mark what robots.txt disallows (results.robots_disallowed).
+     */
+    robots: z.enum(['respect', 'ignore', 'report'], { error: 'must be respect, ignore or report' }).default('respect'),
     /** Fixed wait between two fetches from one host (one fetch at a time per host when > 0). */
     delayMs: int(0, LIMITS.delayMs.max).default(0),
     /** Fetches in flight to one host at most; null = as many as there are threads. A delay means one at a time. */

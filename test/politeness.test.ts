@@ -87,3 +87,20 @@ describe('politeness, applied when URLs are claimed', () => {
     for (const t of at) expect(at.filter((x) => x >= t && x < t + 1000).length).toBeLessThanOrEqual(6);
   });
 });
+
+describe('robots.txt report mode', () => {
+  it('fetches what robots.txt disallows and marks it', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const site = await startFixtureSite({ pages: 6, linksPerPage: 3, robotsTxt: 'User-agent: *\nDisallow: /p/2\n' });
+    sites = [site];
+    const { controller, dbPath } = newCrawl({ seeds: [site.url('/p/0')], threads: 2, robots: 'report' });
+    controller.start();
+    const info = await controller.done;
+    expect(info.snapshot.counters).toMatchObject({ crawled: 6, failed: 0 });
+    expect(site.fetchedPaths()).toContain('/p/2');
+    const db = new Database(dbPath, { readonly: true });
+    const marked = db.prepare('SELECT u.url FROM results r JOIN urls u ON u.id = r.url_id WHERE r.robots_disallowed = 1').all();
+    db.close();
+    expect(marked).toEqual([{ url: site.url('/p/2') }]);
+  });
+});

@@ -27,7 +27,9 @@ Options (defaults in brackets):
   --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel)
   --resume FILE        continue an interrupted crawl from its file (its settings are kept)
   --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
-  --ignore-robots      fetch what robots.txt disallows [robots.txt is respected]
+  --robots MODE        respect (never fetch what robots.txt disallows), ignore, or report (fetch it, and
+                       mark it in results.robots_disallowed) [respect]
+  --ignore-robots      the same as --robots ignore
   --follow-nofollow    follow rel=nofollow links and pages' nofollow directives [not followed, but recorded]
   --delay MS           wait between two fetches from one host [0]
   --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
@@ -58,6 +60,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   'user-agent': { type: 'string' },
   'ignore-robots': { type: 'boolean' },
+  robots: { type: 'string' },
   'follow-nofollow': { type: 'boolean' },
   delay: { type: 'string' },
   polite: { type: 'boolean' },
@@ -88,6 +91,7 @@ const OPTION_OF_SETTING: Record<string, string> = {
   delayMs: '--delay',
   maxUrlsPerSecond: '--max-rate',
   maxPerHost: '--max-per-host',
+  robots: '--robots',
   responseTimeoutMs: '--timeout',
   maxBodyBytes: '--max-body',
   maxAttempts: '--max-attempts',
@@ -154,7 +158,7 @@ export function parseCli(argv: string[]): CliRequest {
     maxUrlLength: number(v['max-url-length']),
     stripQueryParams: v['strip-param'],
     userAgent: v['user-agent'],
-    robots: v['ignore-robots'] ? 'ignore' : undefined,
+    robots: v.robots ?? (v['ignore-robots'] ? 'ignore' : undefined),
     followNofollow: v['follow-nofollow'] ? true : undefined,
     delayMs: number(v.delay),
     polite: v.polite,

@@ -106,6 +106,8 @@ CREATE TABLE results (
   attempts         INTEGER NOT NULL DEFAULT 1,
   meta_robots      TEXT,
   x_robots_tag     TEXT,
+  -- 1 when robots.txt disallows the URL and it was fetched anyway (robots mode "report").
+  robots_disallowed INTEGER NOT NULL DEFAULT 0,
   fetched_at       INTEGER NOT NULL
 );
 -- The link graph: one row per linking page and target, with the first anchor text seen.

@@ -31,7 +31,7 @@ export const CLAIM_SQL = {
 } as const;
 
 export type Claim =
-  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number; hops: number }
+  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number; hops: number; robotsDisallowed?: boolean }
   | { kind: 'robots'; hostId: number; url: string };
 
 interface HostRow {
@@ -107,9 +107,10 @@ export class Frontier {
       insertResult: db.prepare(
         `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
           meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag,
-          fetched_at)
+          robots_disallowed, fetched_at)
          VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
-          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag, @at)`,
+          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag,
+          @robotsDisallowed, @at)`,
       ),
       insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)'),
       crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
@@ -239,7 +240,7 @@ export class Frontier {
         const hosts = this.q.readyHosts.all(now, max - out.length);
         for (let h = 0; h < hosts.length && out.length < max; h++) {
           const host = hosts[h]!;
-          if (this.settings.robots === 'respect' && host.robots_state !== RobotsState.known) {
+          if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
             if (host.robots_state === RobotsState.unknown) {
               this.q.holdHost.run(RobotsState.fetching, HELD, host.id);
               out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
@@ -258,13 +259,16 @@ export class Frontier {
           let taken = 0;
           let blocked = 0;
           for (const row of rows) {
-            if (rules && !rules.isAllowed(row.url)) {
+            const disallowed = rules !== null && !rules.isAllowed(row.url);
+            if (disallowed && this.settings.robots === 'respect') {
               this.recordBlocked(row.id, row.depth, rules.blockedReason, now);
               blocked++;
               continue;
             }
             this.q.setUrlState.run(UrlState.claimed, row.id);
-            out.push({ kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops });
+            const claim: Claim = { kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops };
+            if (disallowed) claim.robotsDisallowed = true; // mode "report": fetched, and marked
+            out.push(claim);
             taken++;
           }
           if (taken + blocked > 0) {
@@ -294,7 +298,7 @@ export class Frontier {
   private insertErrorRow(urlId: number, depth: number, error: string, now: number): void {
     this.q.insertResult.run({
       urlId, statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, depth, title: null,
-      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, metaRobots: null, xRobotsTag: null, at: now,
+      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0, at: now,
     });
     this.counts.failed++;
   }
@@ -340,6 +344,7 @@ export class Frontier {
         attempts,
         metaRobots: result.metaRobots,
         xRobotsTag: result.xRobotsTag,
+        robotsDisallowed: claim.robotsDisallowed ? 1 : 0,
         at: now,
       });
       if (ok) this.counts.crawled++;

@@ -3,18 +3,21 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
-import type { CrawlSettingsInput, SettingsProblem } from '../../../shared/settings.ts';
+import type { CrawlSettings, CrawlSettingsInput, SettingsProblem } from '../../../shared/settings.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { isLiveState, showCrawl } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from './use-command.ts';
+
+/** robots.txt modes (the settings schema's enum, without importing the validation library into the page). */
+const ROBOTS_MODES: readonly CrawlSettings['robots'][] = ['respect', 'ignore', 'report'];
 
 export interface StartForm {
   seeds: string;
   threads: string;
   maxDepth: string;
   maxPages: string;
-  robots: 'respect' | 'ignore';
+  robots: CrawlSettings['robots'];
   userAgent: string;
   delayMs: string;
   polite: boolean;
@@ -184,9 +187,10 @@ export function StartPanel() {
           <NumberField label="URLs/s cap" hint="blank: no cap" placeholder="no cap" error={err('maxUrlsPerSecond')} input={{ ...field('maxUrlsPerSecond'), value: form.maxUrlsPerSecond, onChange: (v) => set('maxUrlsPerSecond', v) }} />
           <label className="field" htmlFor={`${ids}-robots`}>
             <span className="field-label">robots.txt</span>
-            <select {...field('robots')} value={form.robots} onChange={(e) => set('robots', e.currentTarget.value === 'ignore' ? 'ignore' : 'respect')}>
+            <select {...field('robots')} value={form.robots} onChange={(e) => set('robots', ROBOTS_MODES.find((m) => m === e.currentTarget.value) ?? 'respect')}>
               <option value="respect">respect</option>
               <option value="ignore">ignore</option>
+              <option value="report">fetch all, report disallowed</option>
             </select>
             <span className="field-hint">default {d?.robots ?? 'respect'}</span>
             {err('robots')}
