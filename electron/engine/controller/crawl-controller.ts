@@ -76,6 +76,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private snapshotTimer: NodeJS.Timeout | null = null;
   private lastSnapshotAt = 0;
   private stopping: Promise<FinishInfo> | null = null;
+  /** Called once no thread holds a URL any more, while a stop waits for them. */
+  private stopWaiters: (() => void)[] = [];
   private resolveDone!: (info: FinishInfo) => void;
   /** Resolves once the crawl has finished, for whatever reason. */
   readonly done: Promise<FinishInfo>;
@@ -322,7 +324,6 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (this.state === 'pausing' && this.pool.busyCount() === 0) this.transition('paused');
   }
 
-  private stopWaiters: (() => void)[] = [];
   private checkStopped(): void {
     this.changed();
     if (this.pool.busyCount() === 0) for (const w of this.stopWaiters.splice(0)) w();

@@ -261,10 +261,6 @@ export class WorkerPool {
     for (const p of procs) p.leaving = true;
     await Promise.all(procs.map((p) => p.handle.stop(graceMs)));
   }
-
-  processNames(): { name: string; pid: number | undefined; ready: boolean; threads: number }[] {
-    return [...this.processes].map((p) => ({ name: p.name, pid: p.handle.pid, ready: p.ready, threads: p.threads.size }));
-  }
 }
 
 function activeIn(p: WorkerProcess): number {
