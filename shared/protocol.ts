@@ -3,12 +3,21 @@
 import type { CrawlSettings } from './settings.ts';
 
 export type Job =
-  | { kind: 'page'; jobId: number; threadId: number; url: string; depth: number }
+  /** checkOnly: fetched for its status only (a resource, or an out-of-scope link checked); never parsed. */
+  | { kind: 'page'; jobId: number; threadId: number; url: string; depth: number; checkOnly?: boolean }
   | { kind: 'robots'; jobId: number; threadId: number; url: string };
+
+/** How a page refers to a URL: an element or link relation, or the response (redirect). */
+export const LINK_KINDS = ['a', 'area', 'canonical', 'next', 'prev', 'alternate', 'hreflang', 'refresh', 'redirect', 'image', 'script', 'stylesheet'] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+/** Link kinds that name a resource of the page rather than another page. */
+export const RESOURCE_LINK_KINDS = { image: 'images', script: 'scripts', stylesheet: 'stylesheets' } as const;
 
 export interface Outlink {
   /** Canonical absolute URL. */
   url: string;
+  /** The first way the page referred to it. */
+  kind: LinkKind;
   /** Anchor text, whitespace-collapsed and cut to ANCHOR_MAX characters. */
   anchor: string;
   inScope: boolean;
@@ -17,6 +26,22 @@ export interface Outlink {
 }
 
 export const ANCHOR_MAX = 200;
+
+/** A link that can never be fetched: mailto:, tel:, javascript:, data: or another non-http scheme. */
+export interface UnfetchableLink {
+  /** The href as written, whitespace-trimmed, cut to UNFETCHABLE_HREF_MAX characters (a data: URL can be huge). */
+  href: string;
+  /** Lower-case scheme without the colon ("mailto"). */
+  scheme: string;
+  anchor: string;
+}
+
+export const UNFETCHABLE_HREF_MAX = 300;
+
+export interface Hreflang {
+  lang: string;
+  url: string;
+}
 
 export interface PageFetchResult {
   kind: 'page';
@@ -33,13 +58,27 @@ export interface PageFetchResult {
   title: string | null;
   metaDescription: string | null;
   h1: string | null;
+  /** <h1> elements on the page (null when not parsed). */
+  h1Count: number | null;
+  h2: string | null;
+  h2Count: number | null;
   canonical: string | null;
+  /** <html lang>, trimmed, or null. */
+  lang: string | null;
+  /** <link rel="alternate" hreflang> entries in document order. */
+  hreflang: Hreflang[];
+  /** Target of <meta http-equiv="refresh" content="n; url=...">, in normal form. */
+  metaRefresh: string | null;
   wordCount: number | null;
   /** Canonical Location of a 3xx response, if any. */
   redirectUrl: string | null;
   redirectInScope: boolean;
   /** Distinct links found on the page, in document order. */
   links: Outlink[];
+  /** Distinct links that can never be fetched (mailto:, javascript:...), in document order. */
+  unfetchableLinks: UnfetchableLink[];
+  /** HTML was parsed (a 2xx HTML page that was not check-only). */
+  parsed: boolean;
   /** A person-readable error ("timeout", "connection refused", "too large"...), or null. */
   error: string | null;
   /** The response's Retry-After, in ms from now, when it had a usable one. */
@@ -67,6 +106,8 @@ export interface ThreadStepReport {
   threadId: number;
   jobId: number;
   step: 'fetching' | 'processing';
+  /** The processor of the chain the thread is in (shared/processors.ts), e.g. "fetch-http" or "extract-html". */
+  processor: string;
   bytes: number;
 }
 

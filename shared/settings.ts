@@ -19,6 +19,10 @@ export const LIMITS = {
   maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: 2048 },
 } as const;
 
+/** Resource types that can be checked (fetched for their status, never parsed), as Screaming Frog's "check images/CSS/JS". */
+export const RESOURCE_TYPES = ['images', 'scripts', 'stylesheets'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
 export const SCOPES = ['same-host', 'subdomains', 'domain', 'hosts'] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -103,6 +107,13 @@ export const crawlSettingsSchema = z
       .max(512, 'must be at most 512 characters')
       .regex(HEADER_VALUE, 'must be a valid HTTP header value (no line breaks or control characters)')
       .default(DEFAULT_USER_AGENT),
+    /** Resources fetched for their status (img/srcset, script src, link rel=stylesheet); none by default. */
+    checkResources: z
+      .array(z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }), { error: `must be a list of ${RESOURCE_TYPES.join(', ')}` })
+      .default([])
+      .transform((types) => [...new Set(types)]),
+    /** Fetch links (and checked resources) outside the scope once, for their status; never followed further. */
+    checkExternal: z.boolean().default(false),
     /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
     followNofollow: z.boolean().default(false),
     /**

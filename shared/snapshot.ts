@@ -12,6 +12,8 @@ export interface ThreadStatus {
   worker: string;
   pid: number | null;
   step: ThreadStep;
+  /** The processor of the chain it is in (shared/processors.ts), e.g. "fetch-http"; null when it holds no URL. */
+  processor: string | null;
   url: string | null;
   /** Epoch ms when the thread entered its step; "time in step" is now minus this. */
   stepSince: number;

@@ -1,3 +1,4 @@
+import { CSV_COLUMNS } from '../electron/engine/export/csv-export.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,8 +26,8 @@ describe('crawl CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Finished \(completed\): 25 crawled, 0 failed, 0 still queued in [\d.]+ s \([\d.]+ URLs\/s\)\nCSV: .*results\.csv \(25 rows\)\n$/);
     const csv = fs.readFileSync(out, 'utf8');
-    expect(csv.startsWith('\uFEFFurl,status_code,content_type,size_bytes,response_time_ms,crawl_depth,title,meta_description,h1,canonical,word_count,inlinks,outlinks,redirect_url,error\r\n')).toBe(true);
-    expect(csv).toContain(`${site.url('/p/0')},200,text/html; charset=utf-8,`);
+    expect(csv.startsWith(`\uFEFF${CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
+    expect(csv).toContain(`${site.url('/p/0')},page,200,text/html; charset=utf-8,`);
     expect(fs.readdirSync(tmp)).toEqual([]);
   });
 

@@ -258,7 +258,7 @@ describe('CrawlSession', () => {
     const result = await session.exportCsv(out);
     expect(result).toEqual({ ok: true, rows: 37, file: out });
     const csv = fs.readFileSync(out, 'utf8');
-    expect(csv.startsWith('\uFEFFurl,status_code,')).toBe(true);
+    expect(csv.startsWith('\uFEFFurl,kind,status_code,')).toBe(true);
     expect(csv.trim().split('\r\n')).toHaveLength(38);
 
     const stream = new PassThrough();

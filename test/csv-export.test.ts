@@ -11,7 +11,10 @@ import { CSV_COLUMNS, exportCsv } from '../electron/engine/export/csv-export.ts'
 import { neutraliseCell } from '../electron/engine/export/csv-cell.ts';
 import { parseSettings } from '../shared/settings.ts';
 
-const HEADER = 'url,status_code,content_type,size_bytes,response_time_ms,crawl_depth,title,meta_description,h1,canonical,word_count,inlinks,outlinks,redirect_url,error';
+const HEADER =
+  'url,kind,status_code,content_type,size_bytes,response_time_ms,crawl_depth,indexability,indexability_reason,title,meta_description,' +
+  'h1,h1_count,h2,h2_count,canonical,lang,hreflang,meta_robots,x_robots_tag,meta_refresh,word_count,inlinks,outlinks,redirect_url,' +
+  'attempts,robots_disallowed,error';
 const MULTILINE_TITLE = 'Commas, "quotes" and a\nnewline';
 
 let dir: string;
@@ -76,7 +79,7 @@ const LINKS: [number, number][] = [
 const EXPECTED_INLINKS: Record<number, number> = { 7: 2, 3: 1, 9: 3, 2: 1 };
 
 // What each row must read as once the CSV is parsed back.
-const EXPECTED: string[][] = [
+const EXPECTED_CORE: string[][] = [
   ['https://example.com/', '200', 'text/html; charset=utf-8', '5120', '42', '0', 'Home', 'Welcome home', 'Home', 'https://example.com/', '300', '2', '4', '', ''],
   ['https://example.com/old', '301', 'text/html', '0', '12', '1', '', '', '', '', '', '1', '0', 'https://example.com/new', ''],
   ['https://example.com/new', '200', 'text/html', '2048', '30', '1', 'New page', '', '', '', '120', '0', '2', '', ''],
@@ -90,6 +93,13 @@ const EXPECTED: string[][] = [
   ['https://example.com/cr', '200', '', '', '', '2', "'\rCarriage return", '', '', '', '', '0', '0', '', ''],
   [JAPANESE_URL, '200', 'text/html; charset=utf-8', '', '', '2', '日本語のページ 🎉', 'Emoji 🕷️ and ünïcödé', '見出し', JAPANESE_URL, '', '0', '0', '', ''],
 ];
+
+// The columns EXPECTED_CORE lists; the others read as a page fetched once, with nothing else recorded.
+const CORE = ['url', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'title', 'meta_description', 'h1', 'canonical', 'word_count', 'inlinks', 'outlinks', 'redirect_url', 'error'];
+const OTHER_DEFAULTS: Record<string, string> = { kind: 'page', attempts: '1', robots_disallowed: '0' };
+const EXPECTED: string[][] = EXPECTED_CORE.map((core) =>
+  CSV_COLUMNS.map((c) => (CORE.includes(c) ? core[CORE.indexOf(c)]! : (OTHER_DEFAULTS[c] ?? ''))),
+);
 
 function newCrawlFile(file: string): Db {
   const db = createCrawlFile(file, parseSettings({ seeds: ['https://example.com/'] }));
@@ -209,7 +219,7 @@ describe('exportCsv', () => {
   it('quotes fields with commas and quotes (RFC 4180) and leaves plain fields bare', () => {
     expect(text).toContain(',"a,b",');
     expect(text).toContain(',"He said ""hi""",');
-    expect(text).toContain('\r\nhttps://example.com/,200,text/html; charset=utf-8,5120,42,0,Home,Welcome home,Home,https://example.com/,300,2,4,,\r\n');
+    expect(text).toContain('\r\nhttps://example.com/,page,200,text/html; charset=utf-8,5120,42,0,,,Home,Welcome home,Home,,,,https://example.com/,,,,,,300,2,4,,1,0,\r\n');
   });
 
   it('round-trips through a CSV parser: header, then every row in seq order with the right values', () => {
@@ -248,8 +258,9 @@ describe('exportCsv', () => {
     const viewRows = db.prepare('SELECT * FROM crawl_results ORDER BY seq').raw(true).all() as unknown[][];
     db.close();
     const records = parseCsv(text).slice(1);
-    expect(records.map((r) => r[0])).toEqual(viewRows.map((r) => r[1]));
-    expect(records.map((r) => r[CSV_COLUMNS.indexOf('inlinks')])).toEqual(viewRows.map((r) => String(r[12])));
+    // Every column of the view but seq, in order, as the CSV writes it (null empty, text neutralised).
+    const asCell = (v: unknown) => (v === null ? '' : typeof v === 'number' ? String(v) : neutraliseCell(String(v)));
+    expect(records).toEqual(viewRows.map((r) => r.slice(1).map(asCell)));
   });
 
   it('produces identical output whatever the batch size (pages cross row boundaries correctly)', async () => {

@@ -8,6 +8,7 @@ import { makeScope } from '../shared/scope.ts';
 import { makeNormaliser } from '../shared/url/normalise.ts';
 import { extractHtml, countWords } from '../electron/worker/extract-html.ts';
 import { createFetcher, type Fetcher } from '../electron/worker/fetch-url.ts';
+import { buildFetchChain } from '../electron/worker/chain/chain.ts';
 import { runJob, ROBOTS_MAX_BYTES, type JobStep } from '../electron/worker/run-job.ts';
 import { startFixtureSite, type FixtureSite } from './helpers/fixture-site.ts';
 
@@ -67,12 +68,14 @@ describe('extractHtml', () => {
   it('keeps distinct http(s) links in document order with their first anchor, scoped', () => {
     const page = extractHtml(doc, PAGE_URL, sameHost);
     expect(page.links).toEqual([
-      { url: 'https://example.com/dir/other.html', anchor: 'Other page', inScope: true },
-      { url: 'http://example.com:443/x', anchor: 'https port on http', inScope: false },
-      { url: 'https://elsewhere.org/a', anchor: 'External', inScope: false },
-      { url: 'https://example.com/dir/page.html', anchor: 'self by name', inScope: true },
-      { url: 'https://example.com/img', anchor: 'Picture alt', inScope: true },
-      { url: 'https://example.com/area', anchor: 'Area alt', inScope: true },
+      // <link rel=canonical> is a link too (crawled like any other), ahead of the body's links.
+      { url: 'https://example.com/dir/page.html?utm=1', anchor: '', kind: 'canonical', inScope: true },
+      { url: 'https://example.com/dir/other.html', anchor: 'Other page', kind: 'a', inScope: true },
+      { url: 'http://example.com:443/x', anchor: 'https port on http', kind: 'a', inScope: false },
+      { url: 'https://elsewhere.org/a', anchor: 'External', kind: 'a', inScope: false },
+      { url: 'https://example.com/dir/page.html', anchor: 'self by name', kind: 'a', inScope: true },
+      { url: 'https://example.com/img', anchor: 'Picture alt', kind: 'a', inScope: true },
+      { url: 'https://example.com/area', anchor: 'Area alt', kind: 'area', inScope: true },
     ]);
   });
 
@@ -85,6 +88,7 @@ describe('extractHtml', () => {
     );
     expect(page.canonical).toBe('http://example.com/base/sub/canon');
     expect(page.links.map((l) => l.url)).toEqual([
+      'http://example.com/base/sub/canon',
       'http://example.com/base/sub/a',
       'http://example.com/base/b',
       'http://cdn.example.net/c',
@@ -107,9 +111,16 @@ describe('extractHtml', () => {
       title: null,
       metaDescription: null,
       h1: null,
+      h1Count: 0,
+      h2: null,
+      h2Count: 0,
       canonical: null,
+      lang: null,
+      hreflang: [],
+      metaRefresh: null,
       wordCount: 0,
       links: [],
+      unfetchableLinks: [],
       metaRobots: null,
     });
   });
@@ -153,7 +164,7 @@ describe('runJob', () => {
   let site: FixtureSite;
   let fetcher: Fetcher;
   let jobId = 0;
-  const steps: Array<{ step: JobStep; bytes: number }> = [];
+  const steps: Array<{ step: JobStep; processor: string; bytes: number }> = [];
 
   beforeAll(async () => {
     site = await startFixtureSite({
@@ -191,7 +202,8 @@ describe('runJob', () => {
       settings,
       scope: makeScope(settings),
       normalise: makeNormaliser(settings),
-      onStep: (step, bytes) => steps.push({ step, bytes }),
+      chain: buildFetchChain(settings),
+      report: (step, processor, bytes) => steps.push({ step, processor, bytes }),
     });
   }
   const page = async (path: string) => (await run({ kind: 'page', url: site.url(path), depth: 0 })) as PageFetchResult;
@@ -206,8 +218,10 @@ describe('runJob', () => {
     expect(r.links.filter((l) => l.inScope).map((l) => l.url)).toContain(site.url('/p/1'));
     expect(r.links.find((l) => l.url.includes('elsewhere.invalid'))?.inScope).toBe(false);
     expect(r.links.some((l) => l.url.includes('#'))).toBe(false);
-    expect(steps[0]).toEqual({ step: 'fetching', bytes: 0 });
-    expect(steps.at(-1)).toEqual({ step: 'processing', bytes: r.sizeBytes });
+    // The step names the processor: fetch first, the HTML extractor last.
+    expect(steps[0]).toEqual({ step: 'fetching', processor: 'fetch-http', bytes: 0 });
+    expect(steps.map((s) => s.processor)).toEqual(expect.arrayContaining(['extract-http-headers', 'extract-location']));
+    expect(steps.at(-1)).toEqual({ step: 'processing', processor: 'extract-html', bytes: r.sizeBytes });
   });
 
   it('records a redirect with its canonical target and scope, without parsing', async () => {
@@ -226,12 +240,13 @@ describe('runJob', () => {
     const r = (await run({ kind: 'page', url: site.url('/tracked'), depth: 0 }, more)) as PageFetchResult;
     expect(r.canonical).toBe(site.url('/tracked'));
     expect(r.links).toEqual([
-      { url: site.url('/p/2?id=1'), anchor: 'a', inScope: true },
-      { url: site.url('/private/z'), anchor: 'c', inScope: false },
+      { url: site.url('/p/2?id=1'), anchor: 'a', kind: 'a', inScope: true },
+      { url: site.url('/private/z'), anchor: 'c', kind: 'a', inScope: false },
     ]);
     // Without the settings, the same page keeps its parameters.
     const plain = (await run({ kind: 'page', url: site.url('/tracked'), depth: 0 })) as PageFetchResult;
     expect(plain.links.map((l) => [l.url, l.inScope])).toEqual([
+      [site.url('/tracked?utm_medium=x'), true], // the canonical, now another URL than the page
       [site.url('/p/2?id=1&utm_term=y'), true],
       [site.url('/p/2?id=1'), true],
       [site.url('/private/z'), true],
@@ -249,7 +264,7 @@ describe('runJob', () => {
   it('decompresses and decodes before parsing', async () => {
     const r = await page('/gz');
     expect(r.title).toBe('Ça marche');
-    expect(r.links).toEqual([{ url: site.url('/p/4'), anchor: 'quatre', inScope: true }]);
+    expect(r.links).toEqual([{ url: site.url('/p/4'), anchor: 'quatre', kind: 'a', inScope: true }]);
   });
 
   it('passes network errors through as the result error', async () => {
@@ -291,7 +306,8 @@ describe('runJob robots.txt', () => {
       settings,
       scope: makeScope(settings),
       normalise: makeNormaliser(settings),
-      onStep: () => undefined,
+      chain: buildFetchChain(settings),
+      report: () => undefined,
     }) as Promise<RobotsFetchResult>;
   };
 

@@ -21,8 +21,9 @@ const html = (body: string) => (_req: unknown, res: import('node:http').ServerRe
 function pageResult(url: string, links: string[], extra: Partial<PageFetchResult> = {}): PageFetchResult {
   return {
     kind: 'page', jobId: 1, threadId: 1, url, statusCode: 200, contentType: 'text/html', sizeBytes: 10,
-    responseTimeMs: 5, title: null, metaDescription: null, h1: null, canonical: null, wordCount: 0,
-    redirectUrl: null, redirectInScope: false, links: links.map((u) => ({ url: u, anchor: '', inScope: u.startsWith('http://a.test') })),
+    responseTimeMs: 5, title: null, metaDescription: null, h1: null, h1Count: 0, h2: null, h2Count: 0, canonical: null,
+    lang: null, hreflang: [], metaRefresh: null, wordCount: 0, redirectUrl: null, redirectInScope: false,
+    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })), unfetchableLinks: [], parsed: true,
     error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null, ...extra,
   };
 }

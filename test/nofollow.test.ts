@@ -32,8 +32,8 @@ describe('nofollow', () => {
     const p = extractHtml('<meta name="ROBOTS" content=" noindex,  nofollow "><a rel="nofollow" href="/a">a</a><a href="/b">b</a><a rel="nofollow" href="/b">b2</a>', 'http://h.test/', () => true);
     expect(p.metaRobots).toBe('noindex, nofollow');
     expect(p.links).toEqual([
-      { url: 'http://h.test/a', anchor: 'a', inScope: true, nofollow: true },
-      { url: 'http://h.test/b', anchor: 'b', inScope: true },
+      { url: 'http://h.test/a', anchor: 'a', kind: 'a', inScope: true, nofollow: true },
+      { url: 'http://h.test/b', anchor: 'b', kind: 'a', inScope: true },
     ]);
     expect(saysNofollow('noindex, nofollow')).toBe(true);
     expect(saysNofollow('none')).toBe(true);

@@ -38,6 +38,8 @@ describe('parseSettings defaults', () => {
       maxPages: null,
       scope: 'same-host',
       allowedHosts: [],
+      checkResources: [],
+      checkExternal: false,
       include: [],
       exclude: [],
       maxUrlLength: 2048,

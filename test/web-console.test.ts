@@ -254,7 +254,7 @@ describe('web console', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="${name.replace(/\.trawl$/, '')}.csv"`);
-    expect(csv.body.startsWith('\uFEFFurl,status_code,content_type,')).toBe(true);
+    expect(csv.body.startsWith('\uFEFFurl,kind,status_code,content_type,')).toBe(true);
     expect(csv.body.trim().split('\r\n')).toHaveLength(26);
     expect((await get(base, `${EXPORT_PATH}?token=${server.token}`)).status).toBe(200);
 

@@ -131,6 +131,7 @@ describe('worker process', () => {
     expect(page.links.find((l) => l.url === 'http://elsewhere.invalid/from/0')).toEqual({
       url: 'http://elsewhere.invalid/from/0',
       anchor: 'external',
+      kind: 'a',
       inScope: false,
     });
     expect(robots).toMatchObject({ kind: 'robots', statusCode: 200, body: 'User-agent: *\nDisallow: /private\n', error: null });
@@ -138,7 +139,7 @@ describe('worker process', () => {
     // A job that takes a while shows its step in a batched report; a fast one needs none before its result.
     w.send({ t: 'job', job: { kind: 'page', jobId: 5, threadId: 6, url: site.url('/hang'), depth: 0 } });
     const report = await w.next((m): m is Extract<WorkerToParent, { t: 'steps' }> => m.t === 'steps' && m.steps.some((r) => r.jobId === 5));
-    expect(report.steps.find((r) => r.jobId === 5)).toEqual({ threadId: 6, jobId: 5, step: 'fetching', bytes: 0 });
+    expect(report.steps.find((r) => r.jobId === 5)).toEqual({ threadId: 6, jobId: 5, step: 'fetching', processor: 'fetch-http', bytes: 0 });
     const stepsForFastJob = w.messages.filter((m) => m.t === 'steps' && m.steps.some((r) => r.jobId === 1));
     expect(stepsForFastJob.length).toBeLessThanOrEqual(1);
 

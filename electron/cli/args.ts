@@ -31,6 +31,9 @@ Options (defaults in brackets):
                        mark it in results.robots_disallowed) [respect]
   --ignore-robots      the same as --robots ignore
   --follow-nofollow    follow rel=nofollow links and pages' nofollow directives [not followed, but recorded]
+  --check TYPES        also fetch these resources for their status: images, scripts, stylesheets,
+                       comma-separated or repeated [none]
+  --check-external     fetch links outside the scope once, for their status; never followed [recorded only]
   --delay MS           wait between two fetches from one host [0]
   --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
   --max-rate N         at most N fetches started per second overall [no cap]
@@ -62,6 +65,8 @@ const OPTIONS = {
   'ignore-robots': { type: 'boolean' },
   robots: { type: 'string' },
   'follow-nofollow': { type: 'boolean' },
+  check: { type: 'string', multiple: true },
+  'check-external': { type: 'boolean' },
   delay: { type: 'string' },
   polite: { type: 'boolean' },
   'max-rate': { type: 'string' },
@@ -92,6 +97,8 @@ const OPTION_OF_SETTING: Record<string, string> = {
   maxUrlsPerSecond: '--max-rate',
   maxPerHost: '--max-per-host',
   robots: '--robots',
+  checkResources: '--check',
+  checkExternal: '--check-external',
   responseTimeoutMs: '--timeout',
   maxBodyBytes: '--max-body',
   maxAttempts: '--max-attempts',
@@ -160,6 +167,8 @@ export function parseCli(argv: string[]): CliRequest {
     userAgent: v['user-agent'],
     robots: v.robots ?? (v['ignore-robots'] ? 'ignore' : undefined),
     followNofollow: v['follow-nofollow'] ? true : undefined,
+    checkResources: v.check?.flatMap((c) => c.split(',')).map((c) => c.trim()).filter((c) => c !== ''),
+    checkExternal: v['check-external'] ? true : undefined,
     delayMs: number(v.delay),
     polite: v.polite,
     maxUrlsPerSecond: number(v['max-rate']),

@@ -1,24 +1,37 @@
-// What the crawler reads from an HTML page: the SEO basics (title, description, first h1, canonical, word count)
-// and the distinct outlinks, in one streaming pass of htmlparser2, the parser cheerio is built on. Building
-// cheerio's DOM and walking it cost three times as much per page (on the PostgreSQL manual: 810 ms against
-// 250 ms for 1,169 pages, with a fifth of a worker's time in garbage collection), and a page is read once, top
-// to bottom, so no tree is needed. Forgiving: malformed markup or binary garbage never throws.
-import { Parser } from 'htmlparser2';
-import { ANCHOR_MAX, type Outlink } from '../../shared/protocol.ts';
+// What the crawler reads from an HTML page: the SEO basics (title, description, headings, canonical, language,
+// hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
+// never be fetched. The page is read in one streaming pass by the crawl's extractors (html/), then every link
+// is resolved once, here, in the crawl's normal form.
+import type { Hreflang, LinkKind, Outlink, UnfetchableLink } from '../../shared/protocol.ts';
+import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../shared/protocol.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
 import type { Normaliser } from '../../shared/url/normalise.ts';
+import { BASE_EXTRACTORS } from './html/html-extractors.ts';
+import { collapse, type HtmlExtractor, type RawLink } from './html/html-extractor.ts';
+import { refreshTarget } from './html/meta-tags.ts';
+import { readHtml } from './html/read-html.ts';
+
+export { countWords } from './html/word-count.ts';
 
 export interface ExtractedPage {
   title: string | null;
   metaDescription: string | null;
-  /** Text of the first <h1>. */
+  /** Text of the first <h1>, and how many there are. */
   h1: string | null;
-  /** <link rel="canonical">, resolved and in canonical form. */
+  h1Count: number;
+  h2: string | null;
+  h2Count: number;
+  /** <link rel="canonical">, resolved and in normal form. */
   canonical: string | null;
+  lang: string | null;
+  hreflang: Hreflang[];
+  /** Target of a meta refresh, resolved and in normal form. */
+  metaRefresh: string | null;
   /** Words of visible text (script, style, noscript, template and <head> left out). */
   wordCount: number;
-  /** Distinct http(s) links in document order, first anchor text kept. */
+  /** Distinct http(s) URLs the page refers to, in document order, each with the first way it was referred to. */
   links: Outlink[];
+  unfetchableLinks: UnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
 }
@@ -26,24 +39,41 @@ export interface ExtractedPage {
 /**
  * Reads a page. Links and the canonical link are put in the crawl's normal form by `normalise` (the crawl's
  * normaliser: canonical form and stripped query parameters; plain canonical form when not given) and tested
- * with `inScope`.
+ * with `inScope`. `extractors` defaults to what every crawl reads (no resources).
  */
 export function extractHtml(
   html: string,
   pageUrl: string,
   inScope: (url: string) => boolean,
   normalise: Normaliser = canonicalUrl,
+  extractors: readonly HtmlExtractor[] = BASE_EXTRACTORS,
 ): ExtractedPage {
-  const found = readPage(html);
+  const found = readHtml(html, extractors);
   const pageCanonical = normalise(pageUrl);
   const base = baseUrl(found.baseHref, pageUrl);
+  const refresh = found.refresh === undefined ? null : refreshTarget(found.refresh);
+  const metaRefresh = refresh === null ? null : normalise(refresh, base);
+  const raw = metaRefresh === null ? found.links : [...found.links, { href: refresh!, anchor: '', kind: 'refresh' as const, nofollow: false }];
+  const { links, unfetchable } = resolveLinks(raw, base, pageCanonical, inScope, normalise);
+  const hreflang: Hreflang[] = [];
+  for (const h of found.hreflang) {
+    const url = normalise(h.href, base);
+    if (url !== null) hreflang.push({ lang: h.lang, url });
+  }
   return {
     title: clean(found.title),
     metaDescription: clean(found.metaDescription),
     h1: clean(found.h1),
+    h1Count: found.h1Count,
+    h2: clean(found.h2),
+    h2Count: found.h2Count,
     canonical: found.canonicalHref === undefined ? null : normalise(found.canonicalHref, base),
+    lang: clean(found.lang),
+    hreflang,
+    metaRefresh,
     wordCount: found.words,
-    links: resolveLinks(found.links, base, pageCanonical, inScope, normalise),
+    links,
+    unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
   };
 }
@@ -53,10 +83,6 @@ function clean(text: string | undefined | null): string | null {
   if (text == null) return null;
   const out = collapse(text);
   return out === '' ? null : out;
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Links resolve against the first <base href> (itself relative to the page), as in a browser. */
@@ -71,12 +97,17 @@ function baseUrl(href: string | undefined, pageUrl: string): string {
   }
 }
 
-interface RawLink {
-  href: string;
-  anchor: string;
-  /** rel contains "nofollow". */
-  nofollow: boolean;
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/** The scheme of an href that is not http(s) (mailto, tel, javascript, data...), or null. */
+export function unfetchableScheme(href: string): string | null {
+  const m = SCHEME.exec(href);
+  if (!m) return null;
+  const scheme = m[1]!.toLowerCase();
+  return scheme === 'http' || scheme === 'https' ? null : scheme;
 }
+
+const isResource = (kind: LinkKind) => kind in RESOURCE_LINK_KINDS;
 
 function resolveLinks(
   raw: RawLink[],
@@ -84,208 +115,48 @@ function resolveLinks(
   pageCanonical: string | null,
   inScope: (url: string) => boolean,
   normalise: Normaliser,
-): Outlink[] {
-  const seen = new Set<string>();
+): { links: Outlink[]; unfetchable: UnfetchableLink[] } {
   const links: Outlink[] = [];
+  const unfetchable: UnfetchableLink[] = [];
+  const seenUnfetchable = new Set<string>();
   // Navigation repeats the same hrefs; resolve each spelling once per page.
   const resolved = new Map<string, string | null>();
   const byUrl = new Map<string, Outlink>();
-  for (const { href, anchor, nofollow } of raw) {
+  for (const { href, anchor, nofollow, kind } of raw) {
+    const trimmed = href.trim();
     let url = resolved.get(href);
     if (url === undefined) {
       url = normalise(href, base); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
       resolved.set(href, url);
     }
-    if (url === null) continue;
-    // "#top" (or an empty href) is the page pointing at itself: not a link worth recording.
-    const trimmed = href.trim();
-    if ((trimmed === '' || trimmed.startsWith('#')) && url === pageCanonical) continue;
-    if (seen.has(url)) {
-      // One followable link to a URL is enough to follow it.
-      if (!nofollow) delete byUrl.get(url)!.nofollow;
+    if (url === null) {
+      const scheme = unfetchableScheme(trimmed);
+      // Only a page's own links: a broken image src is not a link a person follows.
+      if (scheme !== null && !isResource(kind)) {
+        const cut = trimmed.length > UNFETCHABLE_HREF_MAX ? `${trimmed.slice(0, UNFETCHABLE_HREF_MAX - 1)}…` : trimmed;
+        if (!seenUnfetchable.has(cut)) {
+          seenUnfetchable.add(cut);
+          unfetchable.push({ href: cut, scheme, anchor });
+        }
+      }
       continue;
     }
-    seen.add(url);
-    const link: Outlink = nofollow ? { url, anchor, inScope: inScope(url), nofollow: true } : { url, anchor, inScope: inScope(url) };
+    // "#top" (or an empty href) is the page pointing at itself, and so is a canonical naming the page: not links.
+    if (url === pageCanonical && (trimmed === '' || trimmed.startsWith('#') || (kind !== 'a' && kind !== 'area'))) continue;
+    const known = byUrl.get(url);
+    if (known) {
+      // One followable link to a URL is enough to follow it; a link to it as a page beats a resource reference.
+      if (!nofollow) delete known.nofollow;
+      if (isResource(known.kind) && !isResource(kind)) {
+        known.kind = kind;
+        if (known.anchor === '') known.anchor = anchor;
+      }
+      continue;
+    }
+    const link: Outlink = { url, anchor, kind, inScope: inScope(url) };
+    if (nofollow) link.nofollow = true;
     byUrl.set(url, link);
     links.push(link);
   }
-  return links;
-}
-
-/** Subtrees that are never shown as text. */
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object']);
-
-/** Elements that do not break words: "<b>foo</b>bar" is one word. Anything else separates words. */
-const INLINE = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark', 'q', 's',
-  'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'img',
-]);
-
-interface Found {
-  title: string | undefined;
-  metaDescription: string | undefined;
-  h1: string | undefined;
-  canonicalHref: string | undefined;
-  baseHref: string | undefined;
-  metaRobots: string | undefined;
-  links: RawLink[];
-  words: number;
-}
-
-/** Text being gathered for an element still open: the title, the first h1, or a link's anchor. */
-interface Capture {
-  element: string;
-  text: string;
-  /** For links: the first <img alt> inside (used when the link has no text). */
-  imgAlt?: string;
-  onClose(text: string, imgAlt: string | undefined): void;
-}
-
-/** One streaming pass over the page. htmlparser2 reports every element closed, implied closes included. */
-function readPage(html: string): Found {
-  const found: Found = { title: undefined, metaDescription: undefined, h1: undefined, canonicalHref: undefined, baseHref: undefined, metaRobots: undefined, links: [], words: 0 };
-  const words = new WordCounter();
-  const captures: Capture[] = [];
-  let hiddenDepth = 0;
-  let svgDepth = 0;
-
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (!INLINE.has(name)) words.boundary();
-        if (HIDDEN.has(name)) hiddenDepth++;
-        if (name === 'svg') svgDepth++;
-        switch (name) {
-          case 'title':
-            // The document's title, not an inline SVG's <title> (a tooltip).
-            if (found.title === undefined && svgDepth === 0 && !captures.some((c) => c.element === 'title')) {
-              captures.push({ element: 'title', text: '', onClose: (text) => (found.title ??= text) });
-            }
-            break;
-          case 'h1':
-            if (found.h1 === undefined && !captures.some((c) => c.element === 'h1')) {
-              captures.push({ element: 'h1', text: '', onClose: (text) => (found.h1 ??= text) });
-            }
-            break;
-          case 'meta':
-            if (attribs.content !== undefined) {
-              const metaName = attribs.name?.toLowerCase();
-              if (found.metaDescription === undefined && metaName === 'description') found.metaDescription = attribs.content;
-              if (found.metaRobots === undefined && metaName === 'robots') found.metaRobots = attribs.content;
-            }
-            break;
-          case 'link':
-            if (found.canonicalHref === undefined && attribs.href !== undefined && hasToken(attribs.rel, 'canonical')) {
-              found.canonicalHref = attribs.href;
-            }
-            break;
-          case 'base':
-            if (found.baseHref === undefined && attribs.href !== undefined) found.baseHref = attribs.href;
-            break;
-          case 'img':
-            if (attribs.alt !== undefined) for (const c of captures) if (c.element === 'a') c.imgAlt ??= attribs.alt;
-            break;
-          case 'area':
-            if (attribs.href !== undefined) found.links.push({ href: attribs.href, anchor: anchorOf('', attribs.alt), nofollow: hasToken(attribs.rel, 'nofollow') });
-            break;
-          case 'a':
-            if (attribs.href !== undefined) {
-              // Recorded now, so links keep document order; the anchor text is filled in at </a>.
-              const link: RawLink = { href: attribs.href, anchor: '', nofollow: hasToken(attribs.rel, 'nofollow') };
-              found.links.push(link);
-              captures.push({ element: 'a', text: '', onClose: (text, imgAlt) => (link.anchor = anchorOf(text, imgAlt)) });
-            }
-            break;
-        }
-      },
-      ontext(text) {
-        if (hiddenDepth === 0) words.feed(text);
-        for (const c of captures) {
-          // An anchor is cut to ANCHOR_MAX anyway; a link wrapping a whole page must not copy the page.
-          if (c.element !== 'a' || c.text.length < 4 * ANCHOR_MAX) c.text += text;
-        }
-      },
-      onclosetag(name) {
-        if (!INLINE.has(name)) words.boundary();
-        if (HIDDEN.has(name) && hiddenDepth > 0) hiddenDepth--;
-        if (name === 'svg' && svgDepth > 0) svgDepth--;
-        for (let i = captures.length - 1; i >= 0; i--) {
-          const c = captures[i]!;
-          if (c.element !== name) continue;
-          captures.splice(i, 1);
-          c.onClose(c.text, c.imgAlt);
-          break;
-        }
-      },
-    },
-    { decodeEntities: true },
-  );
-  parser.write(html);
-  parser.end();
-  found.words = words.total();
-  return found;
-}
-
-/** A space-separated attribute (rel) contains `token`, case-insensitively. */
-function hasToken(value: string | undefined, token: string): boolean {
-  if (!value) return false;
-  return value.toLowerCase().split(/\s+/).includes(token);
-}
-
-/** What a person sees as the link: its text, else an image's alt (or the <area>'s alt), cut to ANCHOR_MAX. */
-function anchorOf(text: string, alt: string | undefined): string {
-  let anchor = collapse(text);
-  if (anchor === '') anchor = collapse(alt ?? '');
-  return anchor.length > ANCHOR_MAX ? anchor.slice(0, ANCHOR_MAX) : anchor;
-}
-
-/**
- * Counts words as text streams past: whitespace-separated tokens with at least one letter or digit (so "|" or
- * "—" are not words). Text nodes run together unless a block boundary separates them.
- */
-class WordCounter {
-  private count = 0;
-  private inToken = false;
-  private tokenHasWordChar = false;
-
-  feed(text: string): void {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || (c > 0x7f && /\s/.test(text[i]!))) {
-        this.boundary();
-        continue;
-      }
-      this.inToken = true;
-      if (!this.tokenHasWordChar && isWordChar(c, text, i)) this.tokenHasWordChar = true;
-    }
-  }
-
-  boundary(): void {
-    if (this.inToken && this.tokenHasWordChar) this.count++;
-    this.inToken = false;
-    this.tokenHasWordChar = false;
-  }
-
-  total(): number {
-    this.boundary();
-    return this.count;
-  }
-}
-
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-function isWordChar(c: number, text: string, i: number): boolean {
-  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
-  if (c < 0x80) return false;
-  // Astral characters (a surrogate pair) are tested whole.
-  const ch = c >= 0xd800 && c <= 0xdbff ? text.slice(i, i + 2) : text[i]!;
-  return WORD_CHAR.test(ch);
-}
-
-/** Whitespace-separated tokens that contain at least one letter or digit (so "|" or "—" are not words). */
-export function countWords(text: string): number {
-  const counter = new WordCounter();
-  counter.feed(text);
-  return counter.total();
+  return { links, unfetchable };
 }

@@ -9,10 +9,12 @@ import { createFetcher, type Fetcher } from './fetch-url.ts';
 import { connectToParent } from './parent-port.ts';
 import { failedResult, runJob } from './run-job.ts';
 import { StepBoard } from './step-board.ts';
+import { buildFetchChain } from './chain/chain.ts';
+import type { Processor } from './chain/processor.ts';
 
 const link = connectToParent();
 const steps = new StepBoard((batch) => link.send({ t: 'steps', steps: batch }));
-let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser } | null = null;
+let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser; chain: Processor[] } | null = null;
 let shuttingDown = false;
 
 // The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.
@@ -43,7 +45,7 @@ function init(workerName: string, rawSettings: CrawlSettings): void {
   try {
     // Settings arrive validated; re-parsing fills any default a cloned object lost and costs nothing.
     const settings = parseSettings(rawSettings);
-    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings), normalise: makeNormaliser(settings) };
+    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings), normalise: makeNormaliser(settings), chain: buildFetchChain(settings) };
     try {
       process.title = workerName; // shows as e.g. "crawl-worker-2" in ps / Task Manager
     } catch {
@@ -61,13 +63,9 @@ async function handleJob(job: Job): Promise<void> {
     link.send({ t: 'result', result: failedResult(job, shuttingDown ? 'worker shutting down' : 'worker not initialised') });
     return;
   }
-  const { fetcher, settings, scope, normalise } = ctx;
   const result = await runJob(job, {
-    fetcher,
-    settings,
-    scope,
-    normalise,
-    onStep: (step, bytes) => steps.set({ threadId: job.threadId, jobId: job.jobId, step, bytes }),
+    ...ctx,
+    report: (step, processor, bytes) => steps.set({ threadId: job.threadId, jobId: job.jobId, step, processor, bytes }),
   });
   steps.clear(job.threadId);
   link.send({ t: 'result', result });

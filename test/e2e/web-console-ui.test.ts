@@ -69,7 +69,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
     const csv = fs.readFileSync(csvPath, 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trim().split('\r\n');
-    expect(lines[0]!.startsWith('url,status_code,content_type')).toBe(true);
+    expect(lines[0]!.startsWith('url,kind,status_code,content_type')).toBe(true);
     const urls = lines.slice(1).map((l) => l.split(',')[0]!);
     expect(urls.sort()).toEqual(site.pagePaths().map((p) => site.url(p)).sort());
 

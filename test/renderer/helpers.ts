@@ -75,6 +75,7 @@ export function thread(id: number, patch: Partial<ThreadStatus> = {}): ThreadSta
     worker: `crawl-worker-${(id % 2) + 1}`,
     pid: 1000 + id,
     step: 'waiting',
+    processor: null,
     url: null,
     stepSince: 1_000_000,
     bytes: 0,

@@ -12,19 +12,32 @@ import { neutraliseCell } from './csv-cell.ts';
 /** The CSV columns, in order; also the header line. */
 export const CSV_COLUMNS = [
   'url',
+  'kind',
   'status_code',
   'content_type',
   'size_bytes',
   'response_time_ms',
   'crawl_depth',
+  'indexability',
+  'indexability_reason',
   'title',
   'meta_description',
   'h1',
+  'h1_count',
+  'h2',
+  'h2_count',
   'canonical',
+  'lang',
+  'hreflang',
+  'meta_robots',
+  'x_robots_tag',
+  'meta_refresh',
   'word_count',
   'inlinks',
   'outlinks',
   'redirect_url',
+  'attempts',
+  'robots_disallowed',
   'error',
 ] as const;
 
@@ -43,10 +56,11 @@ export interface CsvExportResult {
 // Same rows as the crawl_results view, read by keyset pagination on results.seq (the rowid: a range search).
 // inlinks counts distinct linking pages: links has one row per (from_id, to_id) and is indexed by to_id.
 const PAGE_SQL = `
-SELECT r.seq, u.url, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
-       r.title, r.meta_description, r.h1, r.canonical, r.word_count,
+SELECT r.seq, u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
+       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
+       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
        (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-       r.outlinks, r.redirect_url, r.error
+       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error
 FROM results r JOIN urls u ON u.id = r.url_id
 WHERE r.seq > ? AND r.seq <= ?
 ORDER BY r.seq

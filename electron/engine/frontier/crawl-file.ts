@@ -22,7 +22,7 @@ export function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 export const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** urls.state */
 export const UrlState = {
@@ -39,10 +39,54 @@ export const UrlState = {
   tooDeep: 5,
   /** Only linked to with nofollow: in the link graph, not fetched (unless settings.followNofollow). */
   nofollow: 6,
+  /** A redirect target not followed because its chain was too long or looped (the source's row says which). */
+  redirectCut: 7,
 } as const;
+
+/** urls.kind: what a URL was found as. Resources are fetched only when the crawl checks their type. */
+export const UrlKind = { page: 'page', image: 'image', script: 'script', stylesheet: 'stylesheet' } as const;
+export type UrlKindName = (typeof UrlKind)[keyof typeof UrlKind];
 
 /** hosts.robots_state */
 export const RobotsState = { unknown: 0, fetching: 1, known: 2 } as const;
+
+// Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
+const RESULTS_V2_COLUMNS = [
+  'h1_count INTEGER',
+  'h2 TEXT',
+  'h2_count INTEGER',
+  // <html lang>.
+  'lang TEXT',
+  // hreflang alternates as "en=https://…; de=https://…".
+  'hreflang TEXT',
+  // Target of <meta http-equiv="refresh">, in normal form.
+  'meta_refresh TEXT',
+  // "indexable" or "non-indexable"; null for resources and rows without a response.
+  'indexability TEXT',
+  // Why not indexable: noindex, canonicalised, redirected, client error, server error, blocked by robots.txt...
+  'indexability_reason TEXT',
+];
+const LINKS_V2_COLUMNS = [
+  // a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet.
+  "kind TEXT NOT NULL DEFAULT 'a'",
+  'nofollow INTEGER NOT NULL DEFAULT 0',
+];
+// Links that can never be fetched (mailto:, tel:, javascript:, data:, other schemes), per page, as written.
+const UNFETCHABLE_LINKS_TABLE = `CREATE TABLE unfetchable_links (
+  from_id INTEGER NOT NULL,
+  href    TEXT NOT NULL,
+  scheme  TEXT NOT NULL,
+  anchor  TEXT,
+  PRIMARY KEY (from_id, href)
+) WITHOUT ROWID;`;
+// What the CSV export writes, for anyone opening the file in another SQLite tool.
+const CRAWL_RESULTS_VIEW = `CREATE VIEW crawl_results AS
+SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
+       r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,
+       r.h2_count, r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
+       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error
+FROM results r JOIN urls u ON u.id = r.url_id;`;
 
 const SCHEMA = `
 CREATE TABLE meta (
@@ -80,7 +124,11 @@ CREATE TABLE urls (
   attempts      INTEGER NOT NULL DEFAULT 0,
   -- Redirects that led here from the last URL found as a link (0 for links and seeds).
   redirect_hops INTEGER NOT NULL DEFAULT 0,
-  discovered_at INTEGER NOT NULL
+  discovered_at INTEGER NOT NULL,
+  -- page, image, script or stylesheet: how it was first linked (a page link wins over a resource).
+  kind          TEXT NOT NULL DEFAULT 'page',
+  -- 1: fetched for its status only (a resource, or an out-of-scope link checked), never parsed for links.
+  check_only    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX urls_key ON urls(url_key);
 -- The queue: per host, first discovered first (breadth-first). Partial, so claiming costs the same at any size.
@@ -108,23 +156,20 @@ CREATE TABLE results (
   x_robots_tag     TEXT,
   -- 1 when robots.txt disallows the URL and it was fetched anyway (robots mode "report").
   robots_disallowed INTEGER NOT NULL DEFAULT 0,
-  fetched_at       INTEGER NOT NULL
+  fetched_at       INTEGER NOT NULL,
+${RESULTS_V2_COLUMNS.map((c) => `  ${c}`).join(',\n')}
 );
 -- The link graph: one row per linking page and target, with the first anchor text seen.
 CREATE TABLE links (
   from_id INTEGER NOT NULL,
   to_id   INTEGER NOT NULL,
   anchor  TEXT,
+  ${LINKS_V2_COLUMNS.join(',\n  ')},
   PRIMARY KEY (from_id, to_id)
 ) WITHOUT ROWID;
 CREATE INDEX links_to ON links(to_id);
--- What the CSV export writes, for anyone opening the file in another SQLite tool.
-CREATE VIEW crawl_results AS
-SELECT r.seq AS seq, u.url AS url, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
-       r.title, r.meta_description, r.h1, r.canonical, r.word_count,
-       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-       r.outlinks, r.redirect_url, r.error
-FROM results r JOIN urls u ON u.id = r.url_id;
+${UNFETCHABLE_LINKS_TABLE}
+${CRAWL_RESULTS_VIEW}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -179,7 +224,23 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
   try {
     const format = readMetaOrNull(db, 'format');
     if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
-    const version = Number(readMetaOrNull(db, 'schema_version'));
+    let version = Number(readMetaOrNull(db, 'schema_version'));
+    if (version < SCHEMA_VERSION && version >= 1) {
+      // An older file is upgraded in place (columns added, nothing removed), through a writable connection.
+      if (options.readonly) {
+        db.close();
+        const rw = openSqlite(path, { fileMustExist: true });
+        try {
+          upgradeSchema(rw, version);
+        } finally {
+          rw.close();
+        }
+        db = openSqlite(path, { readonly: true, fileMustExist: true });
+      } else {
+        upgradeSchema(db, version);
+      }
+      version = SCHEMA_VERSION;
+    }
     if (version !== SCHEMA_VERSION) {
       throw new CrawlFileError(`${path} has crawl file version ${version}; this Trawl reads version ${SCHEMA_VERSION}`);
     }
@@ -190,6 +251,31 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     throw new CrawlFileError(`${path} is not a Trawl crawl file (${(err as Error).message})`);
   }
   return db;
+}
+
+/** Brings a file of an older schema version up to SCHEMA_VERSION in one transaction: all or nothing. */
+function upgradeSchema(db: Db, from: number): void {
+  try {
+    upgradeSteps(db, from);
+  } catch (err) {
+    throw new CrawlFileError(`${db.name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`);
+  }
+}
+
+function upgradeSteps(db: Db, from: number): void {
+  db.transaction(() => {
+    if (from < 2) {
+      db.exec(`ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'`);
+      db.exec('ALTER TABLE urls ADD COLUMN check_only INTEGER NOT NULL DEFAULT 0');
+      for (const column of RESULTS_V2_COLUMNS) db.exec(`ALTER TABLE results ADD COLUMN ${column}`);
+      for (const column of LINKS_V2_COLUMNS) db.exec(`ALTER TABLE links ADD COLUMN ${column}`);
+      db.exec(UNFETCHABLE_LINKS_TABLE);
+      db.exec('DROP VIEW IF EXISTS crawl_results');
+      db.exec(CRAWL_RESULTS_VIEW);
+    }
+    writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
+    writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
+  })();
 }
 
 function readMetaOrNull(db: Db, key: string): string | null {

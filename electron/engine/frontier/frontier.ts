@@ -13,6 +13,29 @@ import { RobotsState, UrlState } from './crawl-file.ts';
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
+import { linkCandidate, redirectCandidate, type Candidate, type CandidateFate } from './candidates.ts';
+import { indexabilityOf } from './indexability.ts';
+import type { UrlKindName } from './crawl-file.ts';
+
+/** A results row with nothing in it, for the named parameters of insertResult. */
+const EMPTY_ROW = {
+  statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
+  canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
+  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null,
+};
+
+/** A seed: a page, crawled. */
+const SEED: Candidate = { fate: 'crawl', kind: 'page' };
+
+/** The urls.state a candidate's fate is recorded with. */
+const STATE_OF: Record<CandidateFate, number> = {
+  crawl: UrlState.queued,
+  check: UrlState.queued,
+  'out-of-scope': UrlState.outOfScope,
+  nofollow: UrlState.nofollow,
+  'too-deep': UrlState.tooDeep,
+  'redirect-cut': UrlState.redirectCut,
+};
 
 /** next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
 const HELD = 9e15;
@@ -27,11 +50,23 @@ export const CLAIM_SQL = {
   readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
-  queuedOfHost: 'SELECT id, url, depth, redirect_hops AS hops FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
+  queuedOfHost: 'SELECT id, url, depth, redirect_hops AS hops, kind, check_only AS checkOnly FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
 } as const;
 
 export type Claim =
-  | { kind: 'page'; urlId: number; hostId: number; url: string; depth: number; hops: number; robotsDisallowed?: boolean }
+  | {
+      kind: 'page';
+      urlId: number;
+      hostId: number;
+      url: string;
+      depth: number;
+      hops: number;
+      /** What the URL was found as (a page, or a resource checked). */
+      urlKind: UrlKindName;
+      /** Fetched for its status only, not parsed. */
+      checkOnly: boolean;
+      robotsDisallowed?: boolean;
+    }
   | { kind: 'robots'; hostId: number; url: string };
 
 interface HostRow {
@@ -71,11 +106,14 @@ export class Frontier {
     this.scope = makeScope(settings);
     this.normalise = makeNormaliser(settings);
     this.q = {
-      urlsByKey: db.prepare<[number], { id: number; state: number; url: string }>('SELECT id, state, url FROM urls WHERE url_key = ?'),
-      insertUrl: db.prepare(
-        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      urlsByKey: db.prepare<[number], { id: number; state: number; url: string; checkOnly: number }>(
+        'SELECT id, state, url, check_only AS checkOnly FROM urls WHERE url_key = ?',
       ),
-      requeueTooDeep: db.prepare('UPDATE urls SET state = 0, depth = ? WHERE id = ? AND state IN (5, 6)'),
+      insertUrl: db.prepare(
+        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      requeue: db.prepare(`UPDATE urls SET state = ${UrlState.queued}, depth = ?, kind = ?, check_only = ? WHERE id = ?`),
+      upgradeQueued: db.prepare(`UPDATE urls SET depth = min(depth, ?), kind = 'page', check_only = 0 WHERE id = ? AND state = ${UrlState.queued}`),
       hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
       insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
       host: db.prepare<[number], HostRow>(
@@ -84,7 +122,9 @@ export class Frontier {
       hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
       readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
       nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),
-      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number; hops: number }>(CLAIM_SQL.queuedOfHost),
+      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number; hops: number; kind: UrlKindName; checkOnly: number }>(
+        CLAIM_SQL.queuedOfHost,
+      ),
       chainLink: db.prepare<[number], { url: string; via: number | null; hops: number }>('SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = ?'),
       setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
       claimFromHost: db.prepare(
@@ -107,12 +147,13 @@ export class Frontier {
       insertResult: db.prepare(
         `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
           meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag,
-          robots_disallowed, fetched_at)
+          robots_disallowed, fetched_at, h1_count, h2, h2_count, lang, hreflang, meta_refresh, indexability, indexability_reason)
          VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
           @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag,
-          @robotsDisallowed, @at)`,
+          @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason)`,
       ),
-      insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)'),
+      insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)'),
+      insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
       crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
       countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
       // A host that failed waits: its next fetch no sooner than the retry delay (never sooner than already due).
@@ -162,7 +203,7 @@ export class Frontier {
       let added = 0;
       for (const seed of seeds) {
         const url = this.normalise(seed);
-        if (url && this.enqueue(url, 0, null, true, now).added) added++;
+        if (url && this.enqueue(url, SEED, 0, null, now).added) added++;
       }
       this.flushQueued();
       return added;
@@ -182,26 +223,30 @@ export class Frontier {
     return id;
   }
 
-  /** Records a URL (dedup on its canonical form); queues it when in scope and not too deep. */
-  private enqueue(url: string, depth: number, viaId: number | null, inScope: boolean, now: number, hops = 0, follow = true): { id: number; added: boolean } {
+  /**
+   * Records a URL (dedup on its canonical form) with what the candidate chain decided; queues it when it is to
+   * be crawled or checked. A URL seen before may move up: one that waited (too deep, only nofollow links) is
+   * queued once a link allows it, and one queued to be checked only is crawled once a page links to it.
+   */
+  private enqueue(url: string, c: Candidate, depth: number, viaId: number | null, now: number, hops = 0): { id: number; added: boolean } {
     const key = urlKey(url);
     const known = this.q.urlsByKey.all(key).find((row) => row.url === url);
+    const queue = c.fate === 'crawl' || c.fate === 'check';
     if (known) {
-      // Found again by a shorter path, or by a link that may be followed: a URL once too deep, or only linked
-      // with nofollow, may now be crawled.
       const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow;
-      if (waiting && follow && inScope && this.depthAllowed(depth)) {
-        this.q.requeueTooDeep.run(depth, known.id);
+      if (waiting && queue) {
+        this.q.requeue.run(depth, c.kind, c.fate === 'check' ? 1 : 0, known.id);
         this.addQueued(this.hostIdFor(originOfCanonical(url)), 1);
         return { id: known.id, added: true };
       }
+      if (known.state === UrlState.queued && known.checkOnly && c.fate === 'crawl') this.q.upgradeQueued.run(depth, known.id);
       return { id: known.id, added: false };
     }
-    const state = !inScope ? UrlState.outOfScope : !this.depthAllowed(depth) ? UrlState.tooDeep : follow ? UrlState.queued : UrlState.nofollow;
+    const state = STATE_OF[c.fate];
     const hostId = this.hostIdFor(originOfCanonical(url));
-    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops).lastInsertRowid);
-    if (state === UrlState.queued) this.addQueued(hostId, 1);
-    return { id, added: state === UrlState.queued };
+    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0).lastInsertRowid);
+    if (queue) this.addQueued(hostId, 1);
+    return { id, added: queue };
   }
 
   /** Counts newly queued URLs per host; written to hosts.queued once per transaction by flushQueued(). */
@@ -261,12 +306,14 @@ export class Frontier {
           for (const row of rows) {
             const disallowed = rules !== null && !rules.isAllowed(row.url);
             if (disallowed && this.settings.robots === 'respect') {
-              this.recordBlocked(row.id, row.depth, rules.blockedReason, now);
+              this.recordBlocked(row.id, row.depth, row.kind, row.checkOnly === 1, rules.blockedReason, now);
               blocked++;
               continue;
             }
             this.q.setUrlState.run(UrlState.claimed, row.id);
-            const claim: Claim = { kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops };
+            const claim: Claim = {
+              kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.checkOnly === 1,
+            };
             if (disallowed) claim.robotsDisallowed = true; // mode "report": fetched, and marked
             out.push(claim);
             taken++;
@@ -290,15 +337,18 @@ export class Frontier {
     return at === null || at >= HELD ? null : at;
   }
 
-  private recordBlocked(urlId: number, depth: number, reason: string, now: number): void {
+  private recordBlocked(urlId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
     this.q.setUrlState.run(UrlState.failed, urlId);
-    this.insertErrorRow(urlId, depth, reason, now);
+    this.insertErrorRow({ urlId, depth, urlKind: kind, checkOnly }, reason, now);
   }
 
-  private insertErrorRow(urlId: number, depth: number, error: string, now: number): void {
+  /** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
+  private insertErrorRow(url: { urlId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): void {
+    const index = indexabilityOf({
+      url: '', kind: url.urlKind, checkOnly: url.checkOnly, statusCode: null, error, robotsDisallowed: false, metaRobots: null, xRobotsTag: null, canonical: null,
+    });
     this.q.insertResult.run({
-      urlId, statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, depth, title: null,
-      metaDescription: null, h1: null, canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, error, attempts: 0, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0, at: now,
+      ...EMPTY_ROW, urlId: url.urlId, depth: url.depth, error, attempts: 0, at: now, indexability: index.status, indexabilityReason: index.reason,
     });
     this.counts.failed++;
   }
@@ -325,6 +375,8 @@ export class Frontier {
       }
       const ok = result.statusCode !== null;
       const redirect = result.redirectUrl === null ? null : this.redirectVerdict(claim, result.redirectUrl);
+      const robotsDisallowed = claim.robotsDisallowed === true;
+      const index = indexabilityOf({ ...result, url: claim.url, kind: claim.urlKind, checkOnly: claim.checkOnly, robotsDisallowed });
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
       this.q.insertResult.run({
         urlId: claim.urlId,
@@ -336,32 +388,43 @@ export class Frontier {
         title: result.title,
         metaDescription: result.metaDescription,
         h1: result.h1,
+        h1Count: result.h1Count,
+        h2: result.h2,
+        h2Count: result.h2Count,
         canonical: result.canonical,
+        lang: result.lang,
+        hreflang: result.hreflang.length ? result.hreflang.map((h) => `${h.lang}=${h.url}`).join('; ') : null,
+        metaRefresh: result.metaRefresh,
         wordCount: result.wordCount,
         outlinks: result.links.length,
         redirectUrl: result.redirectUrl,
-        error: result.error ?? (redirect === 'follow' ? null : redirect),
+        error: result.error ?? (redirect === null || redirect === 'follow' ? null : redirect),
         attempts,
         metaRobots: result.metaRobots,
         xRobotsTag: result.xRobotsTag,
-        robotsDisallowed: claim.robotsDisallowed ? 1 : 0,
+        robotsDisallowed: robotsDisallowed ? 1 : 0,
+        indexability: index.status,
+        indexabilityReason: index.reason,
         at: now,
       });
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
       this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
 
-      // A redirect's target is the same page under another name: same depth, not a link hop.
-      if (result.redirectUrl) {
-        // The link graph keeps the hop either way; a chain that is too long or loops is not followed further.
-        const target = this.enqueue(result.redirectUrl, claim.depth, claim.urlId, result.redirectInScope && redirect === 'follow', now, claim.hops + 1);
-        this.q.insertLink.run(claim.urlId, target.id, null);
+      // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
+      // keeps the hop either way; a chain that is too long or loops is not followed further.
+      if (result.redirectUrl && redirect !== null) {
+        const c = redirectCandidate(claim.urlKind, result.redirectInScope, claim.depth, redirect, this.settings);
+        const target = this.enqueue(result.redirectUrl, c, claim.depth, claim.urlId, now, claim.hops + 1);
+        this.q.insertLink.run(claim.urlId, target.id, null, 'redirect', 0);
       }
-      const followAll = this.settings.followNofollow;
       for (const link of result.links) {
-        const target = this.enqueue(link.url, claim.depth + 1, claim.urlId, link.inScope, now, 0, followAll || !link.nofollow);
-        this.q.insertLink.run(claim.urlId, target.id, link.anchor || null);
+        const c = linkCandidate(link, claim.depth + 1, this.settings);
+        if (c === null) continue;
+        const target = this.enqueue(link.url, c, claim.depth + 1, claim.urlId, now);
+        this.q.insertLink.run(claim.urlId, target.id, link.anchor || null, link.kind, link.nofollow ? 1 : 0);
       }
+      for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       this.flushQueued();
       return 'recorded' as const;
     })();
@@ -417,7 +480,7 @@ export class Frontier {
       const crashes = crashed ? (this.q.crashUrl.get(claim.urlId) as { crashes: number }).crashes : 0;
       if (crashes >= MAX_WORKER_CRASHES) {
         this.q.setUrlState.run(UrlState.failed, claim.urlId);
-        this.insertErrorRow(claim.urlId, claim.depth, 'worker crashed', now);
+        this.insertErrorRow(claim, 'worker crashed', now);
         this.q.returnToHost.run(0, now, null, claim.hostId);
         return 'failed' as const;
       }

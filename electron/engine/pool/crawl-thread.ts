@@ -11,6 +11,8 @@ export interface ThreadJob {
 
 export class CrawlThread {
   step: ThreadStep = 'starting';
+  /** The processor of the chain the thread is in (shared/processors.ts), while it holds a URL. */
+  processor: string | null = null;
   stepSince = Date.now();
   bytes = 0;
   pagesDone = 0;
@@ -25,8 +27,11 @@ export class CrawlThread {
     public pid: number | null,
   ) {}
 
-  setStep(step: ThreadStep, now = Date.now()): boolean {
-    if (this.step === step) return false;
+  /** Sets the step (and the processor within it); true when anything changed. */
+  setStep(step: ThreadStep, processor: string | null = null, now = Date.now()): boolean {
+    if (this.step === step && this.processor === processor) return false;
+    this.processor = processor;
+    if (this.step === step) return true;
     this.step = step;
     this.stepSince = now;
     if (step !== 'fetching') this.bytes = 0;
@@ -43,6 +48,7 @@ export class CrawlThread {
       worker: this.workerName,
       pid: this.pid,
       step: this.step,
+      processor: this.processor,
       url: this.job?.claim.url ?? null,
       stepSince: this.stepSince,
       bytes: this.bytes,

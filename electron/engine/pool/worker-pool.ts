@@ -176,7 +176,7 @@ export class WorkerPool {
         for (const report of message.steps) {
           const t = this.threadsById.get(report.threadId);
           if (!t || t.job?.jobId !== report.jobId) continue;
-          t.setStep(t.retiring ? 'retiring' : report.step);
+          t.setStep(t.retiring ? 'retiring' : report.step, report.processor);
           t.bytes = report.bytes;
           this.listener.progress(t);
         }
@@ -187,7 +187,7 @@ export class WorkerPool {
         const job = t?.job;
         if (!t || !job || job.jobId !== message.result.jobId) return;
         t.job = null;
-        t.setStep('returning');
+        t.setStep('returning', 'disposition');
         if (t.retiring) this.removeThread(t);
         this.listener.result(t, job, message.result);
         return;
@@ -237,12 +237,12 @@ export class WorkerPool {
     const proc = this.processOf.get(thread);
     if (!proc || !proc.ready) return false;
     thread.job = job;
-    thread.setStep('claimed');
+    thread.setStep('claimed', 'preconditions');
     const c = job.claim;
     const sent = proc.handle.send({
       t: 'job',
       job: c.kind === 'page'
-        ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth }
+        ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
         : { kind: 'robots', jobId: job.jobId, threadId: thread.id, url: c.url },
     });
     if (!sent) thread.job = null;

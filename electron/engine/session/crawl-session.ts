@@ -54,6 +54,8 @@ const SORT_SQL: Record<ResultSortColumn, string> = {
   size_bytes: 'r.size_bytes',
   response_time_ms: 'r.response_time_ms',
   crawl_depth: 'r.crawl_depth',
+  indexability: 'r.indexability',
+  attempts: 'r.attempts',
   title: 'r.title COLLATE NOCASE',
   word_count: 'r.word_count',
   inlinks: 'inlinks',
@@ -68,11 +70,15 @@ const STATUS_RANGES: Record<Exclude<StatusClass, 'none'>, [number, number]> = {
 };
 
 // The columns of the crawl_results view (ResultRow), from the tables, so the filters and the sort can use them.
-const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, r.status_code AS status_code, r.content_type AS content_type,
-  r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms, r.crawl_depth AS crawl_depth, r.title AS title,
-  r.meta_description AS meta_description, r.h1 AS h1, r.canonical AS canonical, r.word_count AS word_count,
-  (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks, r.outlinks AS outlinks,
-  r.redirect_url AS redirect_url, r.error AS error`;
+const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
+  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
+  r.crawl_depth AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
+  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
+  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
+  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
+  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+  r.outlinks AS outlinks, r.redirect_url AS redirect_url, r.attempts AS attempts,
+  r.robots_disallowed AS robots_disallowed, r.error AS error`;
 const RESULT_FROM = 'FROM results r JOIN urls u ON u.id = r.url_id';
 
 type StatusKind = 'any' | 'range' | 'none';

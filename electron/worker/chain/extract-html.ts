@@ -1,0 +1,49 @@
+// Extract from an HTML page: its fields and links, read by the crawl's HTML extractors in one pass
+// (../extract-html.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
+// template links to the whole site on every miss.
+import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
+import { extractHtml } from '../extract-html.ts';
+import type { HtmlExtractor } from '../html/html-extractor.ts';
+import type { Processor } from './processor.ts';
+
+/** A robots directive list ("noindex, nofollow", or "googlebot: nofollow") says nofollow. */
+export function saysNofollow(directives: string | null): boolean {
+  return directives !== null && /(^|[\s,:])(nofollow|none)(?=$|[\s,])/i.test(directives);
+}
+
+export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Processor {
+  return {
+    name: 'extract-html',
+    step: 'processing',
+    run(uri, ctx) {
+      const outcome = uri.outcome;
+      const status = outcome?.statusCode ?? null;
+      if (uri.job.checkOnly || outcome === null || outcome.error !== null || outcome.body === null) return 'next';
+      if (status === null || status < 200 || status > 299 || !isHtmlContentType(outcome.contentType)) return 'next';
+      ctx.report('processing', 'extract-html', outcome.sizeBytes);
+      const page = extractHtml(decodeHtml(outcome.body, outcome.contentType), uri.job.url, ctx.scope, ctx.normalise, extractors);
+      const r = uri.result;
+      r.parsed = true;
+      r.title = page.title;
+      r.metaDescription = page.metaDescription;
+      r.h1 = page.h1;
+      r.h1Count = page.h1Count;
+      r.h2 = page.h2;
+      r.h2Count = page.h2Count;
+      r.canonical = page.canonical;
+      r.lang = page.lang;
+      r.hreflang = page.hreflang;
+      r.metaRefresh = page.metaRefresh;
+      r.wordCount = page.wordCount;
+      r.metaRobots = page.metaRobots;
+      r.unfetchableLinks = page.unfetchableLinks;
+      // A page that says nofollow (meta robots or X-Robots-Tag) makes its links nofollow; its own resources
+      // (images, scripts, stylesheets) are not links and are still checked.
+      const pageNofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);
+      r.links = pageNofollow ? page.links.map((l) => (l.kind in RESOURCE_KINDS ? l : { ...l, nofollow: true })) : page.links;
+      return 'next';
+    },
+  };
+}
+
+const RESOURCE_KINDS = { image: 1, script: 1, stylesheet: 1 };

@@ -1,0 +1,22 @@
+// The first <h1> and <h2> (their text) and how many of each the page has.
+import { TextCapture, type HtmlExtractor } from './html-extractor.ts';
+
+export const headingsExtractor: HtmlExtractor = {
+  name: 'headings',
+  begin(draft) {
+    const capture = new TextCapture();
+    return {
+      open(name) {
+        if (name === 'h1') {
+          draft.h1Count++;
+          if (draft.h1 === undefined && !capture.isOpen('h1')) capture.start('h1', (text) => (draft.h1 ??= text));
+        } else if (name === 'h2') {
+          draft.h2Count++;
+          if (draft.h2 === undefined && !capture.isOpen('h2')) capture.start('h2', (text) => (draft.h2 ??= text));
+        }
+      },
+      text: (text) => capture.text(text),
+      close: (name) => capture.close(name),
+    };
+  },
+};

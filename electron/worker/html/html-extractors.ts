@@ -1,0 +1,29 @@
+// The HTML extractors a crawl runs, assembled from its settings. To read something new from pages, write an
+// HtmlExtractor module and add it here.
+import type { CrawlSettings } from '../../../shared/settings.ts';
+import { anchorsExtractor } from './anchors.ts';
+import { headingsExtractor } from './headings.ts';
+import type { HtmlExtractor } from './html-extractor.ts';
+import { languageExtractor } from './language.ts';
+import { linkRelationsExtractor } from './link-relations.ts';
+import { metaTagsExtractor } from './meta-tags.ts';
+import { resourcesExtractor } from './resources.ts';
+import { titleExtractor } from './title.ts';
+import { wordCountExtractor } from './word-count.ts';
+
+/** What every crawl reads from a page. */
+export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
+  titleExtractor,
+  metaTagsExtractor,
+  headingsExtractor,
+  languageExtractor,
+  anchorsExtractor,
+  linkRelationsExtractor,
+  wordCountExtractor,
+];
+
+export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {
+  const list = [...BASE_EXTRACTORS];
+  if (settings.checkResources.length > 0) list.push(resourcesExtractor(settings.checkResources));
+  return list;
+}

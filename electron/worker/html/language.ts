@@ -1,0 +1,13 @@
+// The page's language: the lang attribute of <html>.
+import type { HtmlExtractor } from './html-extractor.ts';
+
+export const languageExtractor: HtmlExtractor = {
+  name: 'language',
+  begin(draft) {
+    return {
+      open(name, attribs) {
+        if (name === 'html' && draft.lang === undefined && attribs.lang !== undefined) draft.lang = attribs.lang;
+      },
+    };
+  },
+};

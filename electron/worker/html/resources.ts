@@ -1,0 +1,35 @@
+// Resources of the page, for crawls that check them (settings.checkResources): images (src and every srcset
+// candidate), scripts (src) and stylesheets (<link rel=stylesheet>). Only in the chain when configured.
+import type { ResourceType } from '../../../shared/settings.ts';
+import { hasToken, type HtmlExtractor } from './html-extractor.ts';
+
+export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtractor {
+  const images = types.includes('images');
+  const scripts = types.includes('scripts');
+  const stylesheets = types.includes('stylesheets');
+  return {
+    name: 'resources',
+    begin(draft) {
+      return {
+        open(name, attribs) {
+          if (images && (name === 'img' || name === 'source')) {
+            if (name === 'img' && attribs.src) draft.links.push({ href: attribs.src, anchor: attribs.alt ?? '', kind: 'image', nofollow: false });
+            if (attribs.srcset) for (const href of srcsetUrls(attribs.srcset)) draft.links.push({ href, anchor: '', kind: 'image', nofollow: false });
+          } else if (scripts && name === 'script' && attribs.src) {
+            draft.links.push({ href: attribs.src, anchor: '', kind: 'script', nofollow: false });
+          } else if (stylesheets && name === 'link' && attribs.href && hasToken(attribs.rel, 'stylesheet')) {
+            draft.links.push({ href: attribs.href, anchor: '', kind: 'stylesheet', nofollow: false });
+          }
+        },
+      };
+    },
+  };
+}
+
+/** The URLs of a srcset ("a.png 1x, b.png 2x"); a candidate is a URL and an optional descriptor. */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(/,\s+|,$/)
+    .map((candidate) => candidate.trim().split(/\s+/, 1)[0] ?? '')
+    .filter((url) => url !== '');
+}

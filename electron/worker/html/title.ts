@@ -1,0 +1,18 @@
+// The document's <title>: the first one outside an inline SVG (an SVG's <title> is a tooltip).
+import { TextCapture, type HtmlExtractor } from './html-extractor.ts';
+
+export const titleExtractor: HtmlExtractor = {
+  name: 'title',
+  begin(draft) {
+    const capture = new TextCapture();
+    return {
+      open(name, _attribs, state) {
+        if (name === 'title' && draft.title === undefined && !state.inSvg && !capture.isOpen('title')) {
+          capture.start('title', (text) => (draft.title ??= text));
+        }
+      },
+      text: (text) => capture.text(text),
+      close: (name) => capture.close(name),
+    };
+  },
+};
