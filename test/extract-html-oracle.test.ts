@@ -34,8 +34,7 @@ function reference(html: string) {
     }
     const url = canonicalUrl(href, base);
     if (!url) {
-      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.trim())?.[1]?.toLowerCase();
-      if (scheme && scheme !== 'http' && scheme !== 'https' && !unfetchable.includes(href.trim())) unfetchable.push(href.trim());
+      if (!unfetchable.includes(href.trim())) unfetchable.push(href.trim());
       return;
     }
     if (seen.has(url)) return;
@@ -68,7 +67,7 @@ const documents: [string, string][] = [
       '<link rel="alternate" hreflang="de" href="/de/page.html"><link rel="alternate" type="application/rss+xml" href="/feed.xml">' +
       '<link rel="stylesheet" href="s.css"></head><body><h2>Sub <b>one</b></h2><h1>A</h1><h1>B</h1><h2>Two</h2>' +
       '<a href="mailto:x@y.test">m</a><a href=" tel:+1 ">t</a><a href="javascript:void(0)">j</a><a href="data:text/plain,hi">d</a>' +
-      '<a href="mailto:x@y.test">again</a><a href="p2.html">next</a><a href="page.html">self</a></body></html>',
+      '<a href="mailto:x@y.test">again</a><a href="http://[::1">bad</a><a href="p2.html">next</a><a href="page.html">self</a></body></html>',
   ],
   ['links in noscript and template', '<noscript><a href="/n">n</a></noscript><template><a href="/t">t</a></template><script>var a = "<a href=\'/s\'>s</a>";</script>'],
 ];

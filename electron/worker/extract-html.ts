@@ -130,9 +130,10 @@ function resolveLinks(
       resolved.set(href, url);
     }
     if (url === null) {
-      const scheme = unfetchableScheme(trimmed);
+      // mailto:, tel: and the like by their scheme; an http(s) or relative href that does not parse as "invalid".
+      const scheme = unfetchableScheme(trimmed) ?? 'invalid';
       // Only a page's own links: a broken image src is not a link a person follows.
-      if (scheme !== null && !isResource(kind)) {
+      if (!isResource(kind)) {
         const cut = trimmed.length > UNFETCHABLE_HREF_MAX ? `${trimmed.slice(0, UNFETCHABLE_HREF_MAX - 1)}…` : trimmed;
         if (!seenUnfetchable.has(cut)) {
           seenUnfetchable.add(cut);

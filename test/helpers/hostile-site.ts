@@ -9,6 +9,8 @@ export interface HostileSite {
   url(path: string): string;
   /** Every request, in order (path with query). */
   log: string[];
+  /** When each request arrived (epoch ms), by path with query, in order. */
+  times: Map<string, number[]>;
   close(): Promise<void>;
 }
 
@@ -36,15 +38,40 @@ export const TRAPS = [
   '/not-found', // 404
   '/server-error', // 500
   '/image.png', // not HTML
+  '/flapping', // 503, 503, then 200: flapping until the third attempt
+  '/rate-limited', // 429 with Retry-After: 1, then 200
+  '/seo', // every field the extractors read, resources, and links no crawler can fetch
+  '/nofollow-page', // meta robots noindex, nofollow: its link is recorded, not followed
 ];
+
+/** The resources /seo uses (checked when the crawl checks images, scripts and stylesheets). */
+export const SEO_RESOURCES = ['/img/logo.png', '/img/logo-2x.png', '/app.js', '/style.css', '/img/missing.png'];
+
+const SEO_PAGE = `<!doctype html><html lang="en-GB"><head>
+<title>All the fields</title>
+<meta name="description" content="A page with everything">
+<meta http-equiv="refresh" content="30; url=/seo-refreshed">
+<link rel="canonical" href="/seo-canonical">
+<link rel="alternate" hreflang="de" href="/de/seo"><link rel="alternate" hreflang="x-default" href="/seo">
+<link rel="next" href="/seo?page=2">
+<link rel="stylesheet" href="/style.css"><script src="/app.js"></script>
+</head><body>
+<h1>First heading</h1><h2>Sub one</h2><h2>Sub two</h2><h1>Second heading</h1>
+<img src="/img/logo.png" srcset="/img/logo.png 1x, /img/logo-2x.png 2x" alt="Logo"><img src="/img/missing.png" alt="">
+<a href="mailto:someone@example.invalid">mail</a> <a href="tel:+15550100">call</a> <a href="javascript:void(0)">js</a>
+<a href="data:text/html,hello">data</a> <a href="http://[broken">broken</a>
+</body></html>`;
 
 export async function startHostileSite(): Promise<HostileSite> {
   const log: string[] = [];
+  const times = new Map<string, number[]>();
+  const seen = (p: string) => times.get(p)?.length ?? 0;
   const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024));
 
   const server = http.createServer((req, res) => {
     const raw = req.url ?? '/';
     log.push(raw);
+    times.set(raw, [...(times.get(raw) ?? []), Date.now()]);
     const path = raw.split('?')[0]!;
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
     if (path === '/') {
@@ -107,6 +134,15 @@ export async function startHostileSite(): Promise<HostileSite> {
       return html(res, bytes, { 'content-type': 'text/html' });
     }
     if (path === '/server-error') return html(res, '<title>Oops</title>', {}, 500);
+    if (path === '/flapping') return seen(raw) <= 2 ? html(res, '<title>Busy</title>', {}, 503) : html(res, '<title>Steady now</title>');
+    if (path === '/rate-limited') {
+      return seen(raw) === 1 ? html(res, '<title>Slow down</title>', { 'retry-after': '1' }, 429) : html(res, '<title>Thanks for waiting</title>');
+    }
+    if (path === '/seo') return html(res, SEO_PAGE);
+    if (path === '/nofollow-page') return html(res, '<meta name="robots" content="noindex, nofollow"><title>No follow</title><a href="/nf-target">t</a>');
+    if (path === '/img/logo.png' || path === '/img/logo-2x.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(512));
+    if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('console.log(1)');
+    if (path === '/style.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end('body{}');
     if (path === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048));
     return html(res, '<title>Not found</title>', {}, 404);
   });
@@ -115,6 +151,7 @@ export async function startHostileSite(): Promise<HostileSite> {
     origin,
     url: (p) => origin + p,
     log,
+    times,
     close,
   };
 }

@@ -451,7 +451,9 @@ export class Frontier {
   recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): void {
     // RFC 9309: a 5xx or unreachable robots.txt means "crawl nothing for now". Try it again after a backoff (the
     // host's URLs wait in the queue), and only after maxAttempts failures block the host's URLs for this crawl.
-    if (result.statusCode === null || result.statusCode >= 500) {
+    // A name that does not resolve is a verdict (as for pages, see retry-policy.ts), not a moment's trouble.
+    const unresolvable = result.statusCode === null && result.error?.startsWith('DNS lookup failed') === true;
+    if (!unresolvable && (result.statusCode === null || result.statusCode >= 500)) {
       const failed = this.db.transaction(() => {
         const { failures } = this.q.robotsFailed.get(now, claim.hostId)!;
         if (failures >= this.settings.maxAttempts) return true;
