@@ -130,6 +130,8 @@ export const crawlSettingsSchema = z
     /** Global cap on fetches started per second across all hosts; null = no cap. */
     maxUrlsPerSecond: z.number().positive('must be more than 0').max(10_000, 'must be at most 10000').nullable().default(null),
     connectTimeoutMs: int(100, 120_000).default(10_000),
+    /** Time from sending the request to the response head (the server's "first byte"). */
+    firstByteTimeoutMs: int(100, 600_000).default(15_000),
     /** Whole-response timeout: headers and body together. */
     responseTimeoutMs: int(100, 600_000).default(20_000),
     /** Bodies larger than this (compressed or decompressed) are cut off and recorded as "too large". */

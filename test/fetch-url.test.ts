@@ -235,6 +235,18 @@ describe('fetch-url', () => {
     });
   });
 
+  it('gives up on a server that sends no response head within the first-byte timeout, and says so', async () => {
+    await withFetcher(settings({ firstByteTimeoutMs: 300, responseTimeoutMs: 1_500 }), async (f) => {
+      const head = await f.fetch(site.url('/slow-head'));
+      expect([head.statusCode, head.error]).toEqual([null, 'timeout (no first byte)']);
+      expect(head.responseTimeMs).toBeLessThan(2_500);
+      // The first byte came in time: only the whole-response deadline applies to the body.
+      const body = await f.fetch(site.url('/slow-body'));
+      expect([body.statusCode, body.error]).toEqual([200, 'timeout']);
+      expect(body.responseTimeMs).toBeGreaterThanOrEqual(1_400);
+    });
+  });
+
   it('reports progress while a body arrives, at most every ~200 ms', async () => {
     await withFetcher(settings(), async (f) => {
       const calls: Array<{ bytes: number; at: number }> = [];

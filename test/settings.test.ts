@@ -40,6 +40,7 @@ describe('parseSettings defaults', () => {
       allowedHosts: [],
       checkResources: [],
       checkExternal: false,
+      firstByteTimeoutMs: 15_000,
       include: [],
       exclude: [],
       maxUrlLength: 2048,

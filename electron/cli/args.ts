@@ -39,6 +39,8 @@ Options (defaults in brackets):
   --max-rate N         at most N fetches started per second overall [no cap]
   --max-per-host N     fetches in flight to one host at most [as many as threads]
   --timeout MS         whole-response timeout [20000]
+  --first-byte-timeout MS
+                       time allowed for the response head [15000]
   --max-body BYTES     largest body read, compressed or not [10485760]
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
@@ -72,6 +74,7 @@ const OPTIONS = {
   'max-rate': { type: 'string' },
   'max-per-host': { type: 'string' },
   timeout: { type: 'string' },
+  'first-byte-timeout': { type: 'string' },
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
   'retry-delay': { type: 'string' },
@@ -100,6 +103,7 @@ const OPTION_OF_SETTING: Record<string, string> = {
   checkResources: '--check',
   checkExternal: '--check-external',
   responseTimeoutMs: '--timeout',
+  firstByteTimeoutMs: '--first-byte-timeout',
   maxBodyBytes: '--max-body',
   maxAttempts: '--max-attempts',
   retryDelayMs: '--retry-delay',
@@ -174,6 +178,7 @@ export function parseCli(argv: string[]): CliRequest {
     maxUrlsPerSecond: number(v['max-rate']),
     maxPerHost: number(v['max-per-host']),
     responseTimeoutMs: number(v.timeout),
+    firstByteTimeoutMs: number(v['first-byte-timeout']),
     maxBodyBytes: number(v['max-body']),
     maxAttempts: number(v['max-attempts']),
     retryDelayMs: number(v['retry-delay']),

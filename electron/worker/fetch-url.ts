@@ -40,7 +40,8 @@ export interface Fetcher {
   close(): Promise<void>;
 }
 
-export type FetcherSettings = Pick<CrawlSettings, 'userAgent' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'maxBodyBytes'>;
+export type FetcherSettings = Pick<CrawlSettings, 'userAgent' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'maxBodyBytes'> &
+  Partial<Pick<CrawlSettings, 'firstByteTimeoutMs'>>;
 
 /** Progress callbacks are throttled: a busy page would otherwise flood the parent with a message per chunk. */
 export const PROGRESS_INTERVAL_MS = 200;
@@ -93,11 +94,14 @@ function hasUtf8Bom(b: Buffer): boolean {
 
 export function createFetcher(settings: FetcherSettings): Fetcher {
   // One Agent per worker process: keep-alive connections are reused across every thread the process hosts.
-  // headersTimeout/bodyTimeout are undici's idle timers; the whole-response deadline below is the one that counts.
+  // Three deadlines: connecting, the response head (first byte), and the whole response (the timer below).
+  // undici's headersTimeout is the first-byte one; when it is not the shorter, it is set past the whole-response
+  // deadline so the two never race. bodyTimeout is an idle timer the whole-response deadline covers anyway.
+  const firstByte = settings.firstByteTimeoutMs ?? Infinity;
   const agent = new Agent({
     connect: { timeout: settings.connectTimeoutMs },
-    headersTimeout: settings.responseTimeoutMs,
-    bodyTimeout: settings.responseTimeoutMs,
+    headersTimeout: firstByte < settings.responseTimeoutMs ? firstByte : settings.responseTimeoutMs + 1_000,
+    bodyTimeout: settings.responseTimeoutMs + 1_000,
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 60_000,
   });
@@ -337,7 +341,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
 
 /** Maps whatever undici, net, dns or zlib threw to the short category a person reads in the results table. */
@@ -345,6 +349,8 @@ export function describeError(err: unknown, phase: 'head' | 'body'): string {
   if (err instanceof TooLarge) return err.message;
   const codes = errorCodes(err);
   const has = (set: Set<string>) => codes.some((c) => set.has(c));
+  if (codes.includes('UND_ERR_CONNECT_TIMEOUT')) return 'timeout (connecting)';
+  if (codes.includes('UND_ERR_HEADERS_TIMEOUT')) return 'timeout (no first byte)';
   if (has(TIMEOUT_CODES)) return 'timeout';
   if (codes.includes('ECONNREFUSED')) return 'connection refused';
   if (has(DNS_CODES)) return 'DNS lookup failed';
