@@ -136,6 +136,8 @@ describe('crawling the hostile site', () => {
     expect(rows.get('/not-found')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'client error' });
     expect(rows.get('/redirect/1')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'redirected' });
     expect(rows.get('/private/secret')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'blocked by robots.txt' });
+    expect(rows.get('/huge')).toMatchObject({ status_code: 200, indexability: 'non-indexable', indexability_reason: 'incomplete response' });
+    expect(rows.get('/never')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'no response' });
   });
 
   it('records link relations and meta refresh as links, and never fetches them past the depth limit', () => {

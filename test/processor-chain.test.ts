@@ -68,6 +68,7 @@ describe('indexability', () => {
     expect(indexabilityOf({ ...page, statusCode: null, error: 'timeout' }).reason).toBe('no response');
     expect(indexabilityOf({ ...page, statusCode: null, error: 'blocked by robots.txt' }).reason).toBe('blocked by robots.txt');
     expect(indexabilityOf({ ...page, robotsDisallowed: true }).reason).toBe('blocked by robots.txt');
+    expect(indexabilityOf({ ...page, error: 'too large (over 10485760 bytes)' }).reason).toBe('incomplete response');
   });
   it('says nothing of resources and links only checked', () => {
     expect(indexabilityOf({ ...page, kind: 'image' })).toEqual({ status: null, reason: null });

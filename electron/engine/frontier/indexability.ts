@@ -33,6 +33,8 @@ export function indexabilityOf(page: IndexabilityInput): Indexability {
   if (page.kind !== 'page' || page.checkOnly) return NONE;
   if (page.statusCode === null) return non(page.error?.startsWith('blocked') ? 'blocked by robots.txt' : 'no response');
   if (page.robotsDisallowed) return non('blocked by robots.txt');
+  // A response cut short (too large, truncated, timed out mid-body) was never read whole.
+  if (page.error !== null) return non('incomplete response');
   const s = page.statusCode;
   if (s >= 300 && s <= 399) return non('redirected');
   if (s >= 400 && s <= 499) return non('client error');
