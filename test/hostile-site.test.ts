@@ -6,30 +6,11 @@ import Database from 'better-sqlite3';
 import { SEO_RESOURCES, startHostileSite } from './helpers/hostile-site.ts';
 import type { HostileSite } from './helpers/hostile-site.ts';
 import { newCrawl } from './helpers/engine.ts';
+import type { ResultRow } from '../shared/crawler-api.ts';
 import type { FinishInfo } from '../electron/engine/controller/crawl-controller.ts';
 
-interface Row {
-  url: string;
-  kind: string;
-  status_code: number | null;
-  content_type: string | null;
-  title: string | null;
-  h1: string | null;
-  h1_count: number | null;
-  h2: string | null;
-  h2_count: number | null;
-  canonical: string | null;
-  lang: string | null;
-  hreflang: string | null;
-  meta_refresh: string | null;
-  meta_robots: string | null;
-  indexability: string | null;
-  indexability_reason: string | null;
-  outlinks: number;
-  redirect_url: string | null;
-  attempts: number;
-  error: string | null;
-}
+/** A row of the crawl_results view: what the CSV and the results table show. */
+type Row = ResultRow;
 
 function peakKb(pid: number): number {
   try {

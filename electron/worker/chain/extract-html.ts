@@ -1,6 +1,7 @@
 // Extract from an HTML page: its fields and links, read by the crawl's HTML extractors in one pass
 // (../extract-html.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
 // template links to the whole site on every miss.
+import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
 import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
 import { extractHtml } from '../extract-html.ts';
 import type { HtmlExtractor } from '../html/html-extractor.ts';
@@ -23,27 +24,14 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       ctx.report('processing', 'extract-html', outcome.sizeBytes);
       const page = extractHtml(decodeHtml(outcome.body, outcome.contentType), uri.job.url, ctx.scope, ctx.normalise, extractors);
       const r = uri.result;
-      r.parsed = true;
-      r.title = page.title;
-      r.metaDescription = page.metaDescription;
-      r.h1 = page.h1;
-      r.h1Count = page.h1Count;
-      r.h2 = page.h2;
-      r.h2Count = page.h2Count;
-      r.canonical = page.canonical;
-      r.lang = page.lang;
-      r.hreflang = page.hreflang;
-      r.metaRefresh = page.metaRefresh;
-      r.wordCount = page.wordCount;
-      r.metaRobots = page.metaRobots;
-      r.unfetchableLinks = page.unfetchableLinks;
+      // The page's fields carry the result's names; its links are settled below.
+      const { links, ...fields } = page;
+      Object.assign(r, fields, { parsed: true });
       // A page that says nofollow (meta robots or X-Robots-Tag) makes its links nofollow; its own resources
       // (images, scripts, stylesheets) are not links and are still checked.
       const pageNofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);
-      r.links = pageNofollow ? page.links.map((l) => (l.kind in RESOURCE_KINDS ? l : { ...l, nofollow: true })) : page.links;
+      r.links = pageNofollow ? links.map((l) => (l.kind in RESOURCE_LINK_KINDS ? l : { ...l, nofollow: true })) : links;
       return 'next';
     },
   };
 }
-
-const RESOURCE_KINDS = { image: 1, script: 1, stylesheet: 1 };
