@@ -23,6 +23,9 @@ export const LIMITS = {
 export const RESOURCE_TYPES = ['images', 'scripts', 'stylesheets'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
+export const CRAWL_MODES = ['spider', 'list'] as const;
+export type CrawlMode = (typeof CRAWL_MODES)[number];
+
 export const SCOPES = ['same-host', 'subdomains', 'domain', 'hosts'] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -75,8 +78,13 @@ const int = (min: number, max: number) =>
 
 export const crawlSettingsSchema = z
   .object({
-    /** Where the crawl starts; at least one http(s) URL. */
+    /** Where the crawl starts; at least one http(s) URL. In list mode, the URLs crawled. */
     seeds: z.array(seedUrl, { error: 'must be a list of URLs' }).min(1, 'give at least one seed URL'),
+    /**
+     * spider: follow links from the seeds; list: crawl exactly the seeds (depth 0: their links are recorded, not
+     * followed; redirects are followed, as they name the same page).
+     */
+    mode: z.enum(CRAWL_MODES, { error: `must be one of ${CRAWL_MODES.join(', ')}` }).default('spider'),
     /** Crawl threads: URLs in progress at once. */
     threads: int(LIMITS.threads.min, LIMITS.threads.max).default(5),
     /** Worker OS processes hosting the threads; null = one per CPU core but one (at least one), never more than threads. */
@@ -228,6 +236,11 @@ export function parseSettings(input: unknown): CrawlSettings {
   const result = validateSettings(input);
   if (!result.ok) throw new SettingsError(result.problems);
   return result.settings;
+}
+
+/** The depth limit the crawl applies: list mode crawls the seeds only. */
+export function effectiveMaxDepth(settings: Pick<CrawlSettings, 'mode' | 'maxDepth'>): number | null {
+  return settings.mode === 'list' ? 0 : settings.maxDepth;
 }
 
 /** The per-host wait after a fetch that took `fetchMs`, before robots.txt Crawl-delay is applied. */

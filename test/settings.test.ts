@@ -32,6 +32,7 @@ describe('parseSettings defaults', () => {
   it('fills in every default from just a seed', () => {
     expect(parseSettings({ seeds: [SEED] })).toEqual({
       seeds: [SEED],
+      mode: 'spider',
       threads: 5,
       processes: null,
       maxDepth: null,

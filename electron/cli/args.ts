@@ -1,15 +1,24 @@
 // Command-line arguments of `npm run crawl`, turned into crawl settings; every mistake is named at once.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CrawlSettingsInput, SettingsProblem } from '../../shared/settings.ts';
 import { validateSettings } from '../../shared/settings.ts';
+import { CLI_OPTION_OF } from '../../shared/cli-command.ts';
 
 export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
+       npm run crawl -- --list URLS.txt [options]
+       npm run crawl -- --config SETTINGS.json [seed URL...] [options]
        npm run crawl -- --resume FILE [--threads N] [--out FILE.csv]
 
 Crawls from the seed URLs, following links within the scope (the seeds' hosts unless --scope says
 otherwise), and reports what it found.
 
 Options (defaults in brackets):
+  --list FILE          list mode: crawl exactly the URLs in FILE (one a line; blank lines and # comments
+                       skipped), following redirects but no links [spider mode: follow links from the seeds]
+  --config FILE        settings from a JSON file (the names of the crawl file's settings, e.g. {"threads": 8,
+                       "exclude": ["/tag/"]}); options given on the command line win
+  --mode MODE          spider (follow links from the seeds) or list (crawl exactly the seeds) [spider]
   --threads N          crawl threads, URLs in progress at once, 1-200 [5]
   --processes N        worker processes hosting the threads [CPU cores minus one, at least 1]
   --max-depth N        link hops from a seed; redirects do not count [unlimited]
@@ -39,10 +48,12 @@ Options (defaults in brackets):
   --max-rate N         at most N fetches started per second overall [no cap]
   --max-per-host N     fetches in flight to one host at most [as many as threads]
   --timeout MS         whole-response timeout [20000]
+  --connect-timeout MS time allowed to connect [10000]
   --first-byte-timeout MS
                        time allowed for the response head [15000]
   --max-body BYTES     largest body read, compressed or not [10485760]
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
+  --max-retry-after MS longest Retry-After honoured [60000]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
   --quiet              no progress line
   -h, --help           this help
@@ -61,6 +72,8 @@ const OPTIONS = {
   'max-url-length': { type: 'string' },
   'strip-param': { type: 'string', multiple: true },
   db: { type: 'string' },
+  list: { type: 'string' },
+  config: { type: 'string' },
   out: { type: 'string' },
   resume: { type: 'string' },
   'user-agent': { type: 'string' },
@@ -74,6 +87,9 @@ const OPTIONS = {
   'max-rate': { type: 'string' },
   'max-per-host': { type: 'string' },
   timeout: { type: 'string' },
+  mode: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'max-retry-after': { type: 'string' },
   'first-byte-timeout': { type: 'string' },
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
@@ -85,28 +101,7 @@ const OPTIONS = {
 /** Which option sets which setting, so errors name what the user typed. */
 const OPTION_OF_SETTING: Record<string, string> = {
   seeds: 'seed URL',
-  threads: '--threads',
-  processes: '--processes',
-  maxDepth: '--max-depth',
-  maxPages: '--max-pages',
-  scope: '--scope',
-  allowedHosts: '--allow-host',
-  include: '--include',
-  exclude: '--exclude',
-  maxUrlLength: '--max-url-length',
-  stripQueryParams: '--strip-param',
-  userAgent: '--user-agent',
-  delayMs: '--delay',
-  maxUrlsPerSecond: '--max-rate',
-  maxPerHost: '--max-per-host',
-  robots: '--robots',
-  checkResources: '--check',
-  checkExternal: '--check-external',
-  responseTimeoutMs: '--timeout',
-  firstByteTimeoutMs: '--first-byte-timeout',
-  maxBodyBytes: '--max-body',
-  maxAttempts: '--max-attempts',
-  retryDelayMs: '--retry-delay',
+  ...Object.fromEntries(Object.entries(CLI_OPTION_OF).map(([setting, { option }]) => [setting, option])),
 };
 
 export class UsageError extends Error {
@@ -133,14 +128,55 @@ function number(value: string | undefined): number | undefined {
   return value.trim() === '' ? Number.NaN : Number(value);
 }
 
-function describe(problem: SettingsProblem): string {
+/** Where seed number i came from, for messages: a line of the --list file, or the i-th seed URL. */
+type SeedOrigin = (i: number) => string;
+
+function describe(problem: SettingsProblem, seedOrigin: SeedOrigin = (i) => `seed URL #${i + 1}`): string {
   const [head, ...rest] = problem.field.split('.');
   const option = OPTION_OF_SETTING[head ?? ''] ?? head;
-  const where = head === 'seeds' && rest.length ? `seed URL #${Number(rest[0]) + 1}` : option;
+  const where = head === 'seeds' && rest.length ? seedOrigin(Number(rest[0])) : option;
   return `${where}: ${problem.message}`;
 }
 
-export function parseCli(argv: string[]): CliRequest {
+/** Reads a text file named on the command line; the CLI passes fs, tests may pass a map. */
+export type ReadText = (path: string) => string;
+
+function readNamed(readText: ReadText, path: string, option: string): string {
+  try {
+    return readText(path);
+  } catch (err) {
+    throw new UsageError(`${option} ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** The settings object of a --config file, or a UsageError saying what is wrong with it. */
+function configFrom(text: string, path: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config ${path}: not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`--config ${path}: must hold one JSON object of settings, e.g. {"threads": 8}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The URLs of a --list file with their line numbers: one a line, blank lines and # comments skipped. */
+export function listFileUrls(text: string): { urls: string[]; lines: number[] } {
+  const urls: string[] = [];
+  const lines: number[] = [];
+  text.split(/\r\n|\r|\n/).forEach((line, i) => {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) return;
+    urls.push(t);
+    lines.push(i + 1);
+  });
+  return { urls, lines };
+}
+
+export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFileSync(p, 'utf8')): CliRequest {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -179,27 +215,45 @@ export function parseCli(argv: string[]): CliRequest {
     maxPerHost: number(v['max-per-host']),
     responseTimeoutMs: number(v.timeout),
     firstByteTimeoutMs: number(v['first-byte-timeout']),
+    connectTimeoutMs: number(v['connect-timeout']),
+    maxRetryAfterMs: number(v['max-retry-after']),
+    mode: v.mode,
     maxBodyBytes: number(v['max-body']),
     maxAttempts: number(v['max-attempts']),
     retryDelayMs: number(v['retry-delay']),
   };
   for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
+  // A --config file underneath: what the command line says wins.
+  const config = v.config === undefined ? {} : configFrom(readNamed(readText, v.config, '--config'), v.config);
 
   if (base.resume !== null) {
     if (positionals.length) throw new UsageError('--resume continues a crawl with its own seeds; give no seed URLs with it');
     if (base.db !== null) throw new UsageError('--resume FILE already names the crawl file; drop --db');
+    if (v.config !== undefined || v.list !== undefined) throw new UsageError('a resumed crawl keeps its settings and seeds; drop --config and --list');
     const changed = Object.keys(settings).filter((k) => k !== 'threads');
     if (changed.length) {
       throw new UsageError(`a resumed crawl keeps its settings; only --threads can change (not ${changed.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})`);
     }
     const check = validateSettings({ seeds: ['http://resume.invalid/'], ...settings });
-    if (!check.ok) throw new UsageError(check.problems.map(describe).join('\n'));
+    if (!check.ok) throw new UsageError(check.problems.map((p) => describe(p)).join('\n'));
     return { mode: 'resume', settings: settings as CrawlSettingsInput, ...base };
   }
 
-  if (positionals.length === 0) throw new UsageError('give at least one seed URL, e.g. npm run crawl -- https://example.com/');
-  const input = { seeds: positionals, ...settings };
+  // Seeds: the command line's, then the --list file's; else the --config file's.
+  let seeds: unknown = config.seeds;
+  let seedOrigin: SeedOrigin | undefined;
+  if (v.list !== undefined) {
+    const list = listFileUrls(readNamed(readText, v.list, '--list'));
+    if (list.urls.length === 0 && positionals.length === 0) throw new UsageError(`--list ${v.list}: holds no URLs (one a line)`);
+    seeds = [...positionals, ...list.urls];
+    settings.mode = 'list';
+    seedOrigin = (i) => (i < positionals.length ? `seed URL #${i + 1}` : `--list ${v.list} line ${list.lines[i - positionals.length]}`);
+  } else if (positionals.length > 0) {
+    seeds = positionals;
+  }
+  if (seeds === undefined) throw new UsageError('give at least one seed URL, e.g. npm run crawl -- https://example.com/');
+  const input = { ...config, seeds, ...settings };
   const check = validateSettings(input);
-  if (!check.ok) throw new UsageError(check.problems.map(describe).join('\n'));
+  if (!check.ok) throw new UsageError(check.problems.map((p) => describe(p, seedOrigin)).join('\n'));
   return { mode: 'new', settings: check.settings, ...base };
 }

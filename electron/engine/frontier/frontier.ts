@@ -2,7 +2,7 @@
 // The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
 // in-memory counters below always match the file.
 import type { CrawlSettings } from '../../../shared/settings.ts';
-import { isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
+import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
@@ -13,7 +13,7 @@ import { RobotsState, UrlState } from './crawl-file.ts';
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
-import { linkCandidate, redirectCandidate, type Candidate, type CandidateFate } from './candidates.ts';
+import { linkCandidate, redirectCandidate, type Candidate, type CandidateFate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
 import type { UrlKindName } from './crawl-file.ts';
 
@@ -91,6 +91,8 @@ export interface FrontierCounts {
 
 export class Frontier {
   private readonly scope: ScopeTest;
+  /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
+  private readonly candidateSettings: CandidateSettings;
   private readonly normalise: Normaliser;
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
@@ -104,6 +106,7 @@ export class Frontier {
     private readonly settings: CrawlSettings,
   ) {
     this.scope = makeScope(settings);
+    this.candidateSettings = { ...settings, maxDepth: effectiveMaxDepth(settings) };
     this.normalise = makeNormaliser(settings);
     this.q = {
       urlsByKey: db.prepare<[number], { id: number; state: number; url: string; checkOnly: number }>(
@@ -208,10 +211,6 @@ export class Frontier {
       this.flushQueued();
       return added;
     })();
-  }
-
-  private depthAllowed(depth: number): boolean {
-    return this.settings.maxDepth === null || depth <= this.settings.maxDepth;
   }
 
   private hostIdFor(origin: string): number {
@@ -414,12 +413,12 @@ export class Frontier {
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
       // keeps the hop either way; a chain that is too long or loops is not followed further.
       if (result.redirectUrl && redirect !== null) {
-        const c = redirectCandidate(claim.urlKind, result.redirectInScope, claim.depth, redirect, this.settings);
+        const c = redirectCandidate(claim.urlKind, result.redirectInScope, claim.depth, redirect, this.candidateSettings);
         const target = this.enqueue(result.redirectUrl, c, claim.depth, claim.urlId, now, claim.hops + 1);
         this.q.insertLink.run(claim.urlId, target.id, null, 'redirect', 0);
       }
       for (const link of result.links) {
-        const c = linkCandidate(link, claim.depth + 1, this.settings);
+        const c = linkCandidate(link, claim.depth + 1, this.candidateSettings);
         if (c === null) continue;
         const target = this.enqueue(link.url, c, claim.depth + 1, claim.urlId, now);
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null, link.kind, link.nofollow ? 1 : 0);

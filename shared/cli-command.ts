@@ -1,0 +1,65 @@
+// The command line of a crawl: which `npm run crawl` option sets each setting, and the one line that runs a
+// given set of settings ("copy as CLI command" in the UI). Shared by the CLI's parser and the renderer, so it
+// imports neither `node:` nor `electron`. A test holds every setting to having an option here.
+import type { CrawlSettings } from './settings.ts';
+
+/** number: --opt N; text: --opt VALUE; list: --opt repeated per item; csv: --opt a,b; flag: --opt when true. */
+export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag';
+
+export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { option: string; kind: CliOptionKind }> = {
+  mode: { option: '--mode', kind: 'text' },
+  threads: { option: '--threads', kind: 'number' },
+  processes: { option: '--processes', kind: 'number' },
+  maxDepth: { option: '--max-depth', kind: 'number' },
+  maxPages: { option: '--max-pages', kind: 'number' },
+  scope: { option: '--scope', kind: 'text' },
+  allowedHosts: { option: '--allow-host', kind: 'list' },
+  include: { option: '--include', kind: 'list' },
+  exclude: { option: '--exclude', kind: 'list' },
+  maxUrlLength: { option: '--max-url-length', kind: 'number' },
+  stripQueryParams: { option: '--strip-param', kind: 'list' },
+  userAgent: { option: '--user-agent', kind: 'text' },
+  checkResources: { option: '--check', kind: 'csv' },
+  checkExternal: { option: '--check-external', kind: 'flag' },
+  followNofollow: { option: '--follow-nofollow', kind: 'flag' },
+  robots: { option: '--robots', kind: 'text' },
+  delayMs: { option: '--delay', kind: 'number' },
+  maxPerHost: { option: '--max-per-host', kind: 'number' },
+  polite: { option: '--polite', kind: 'flag' },
+  maxUrlsPerSecond: { option: '--max-rate', kind: 'number' },
+  connectTimeoutMs: { option: '--connect-timeout', kind: 'number' },
+  firstByteTimeoutMs: { option: '--first-byte-timeout', kind: 'number' },
+  responseTimeoutMs: { option: '--timeout', kind: 'number' },
+  maxBodyBytes: { option: '--max-body', kind: 'number' },
+  maxAttempts: { option: '--max-attempts', kind: 'number' },
+  retryDelayMs: { option: '--retry-delay', kind: 'number' },
+  maxRetryAfterMs: { option: '--max-retry-after', kind: 'number' },
+};
+
+/** A word for a POSIX shell: as it is when it is safe, else in single quotes. */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `npm run crawl -- ...` line that runs `settings`: the seeds, then every setting that differs from
+ * `defaults` (the settings parsed from just the seeds).
+ */
+export function cliCommandFor(settings: CrawlSettings, defaults: CrawlSettings): string {
+  const words: string[] = ['npm', 'run', 'crawl', '--', ...settings.seeds];
+  for (const [key, { option, kind }] of Object.entries(CLI_OPTION_OF) as [keyof typeof CLI_OPTION_OF, (typeof CLI_OPTION_OF)[keyof typeof CLI_OPTION_OF]][]) {
+    const value = settings[key];
+    if (JSON.stringify(value) === JSON.stringify(defaults[key])) continue;
+    if (kind === 'flag') {
+      if (value === true) words.push(option);
+    } else if (kind === 'list') {
+      for (const item of value as string[]) words.push(option, item);
+    } else if (kind === 'csv') {
+      if ((value as string[]).length) words.push(option, (value as string[]).join(','));
+    } else if (value !== null) {
+      words.push(option, String(value));
+    }
+  }
+  return words.map(shellWord).join(' ');
+}
