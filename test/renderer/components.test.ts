@@ -11,6 +11,8 @@ import { ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
 import { ResultRowView } from '../../renderer/src/results/ResultRowView.tsx';
+import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
+import { LIMITS, parseSettings } from '../../shared/settings.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
@@ -123,6 +125,43 @@ describe('results row', () => {
     const html = renderToStaticMarkup(createElement(ResultRowView, { row: row({ status_code: null, error: 'connection refused' }), index: 0, selected: false }));
     expect(html).toContain('data-status-class="none"');
     expect(html).toContain('connection refused');
+  });
+});
+
+describe('start form', () => {
+  const defaults = { settings: parseSettings({ seeds: ['https://default.test/'] }), limits: { threads: { min: LIMITS.threads.min, max: LIMITS.threads.max } } };
+
+  it('has a control with a stable test id for every new setting, each saying its default', () => {
+    const html = render(createElement(StartPanel), { defaults });
+    for (const id of [
+      'setting-scope',
+      'setting-allowed-hosts',
+      'setting-include',
+      'setting-exclude',
+      'setting-strip-query-params',
+      'setting-max-url-length',
+      'setting-max-per-host',
+      'setting-max-attempts',
+      'setting-retry-delay-ms',
+      'setting-max-retry-after-ms',
+      'setting-follow-nofollow',
+      'setting-check-images',
+      'setting-check-scripts',
+      'setting-check-stylesheets',
+      'setting-check-external',
+    ]) {
+      expect(html, id).toContain(`data-testid="${id}"`);
+    }
+    for (const value of ['same-host', 'subdomains', 'domain', 'hosts']) expect(html).toContain(`<option value="${value}"`);
+    expect(html).toContain('default same-host');
+    expect(html).toContain('default 2,048, 64–8,192');
+    expect(html).toContain('default 3, 1–10');
+    expect(html).toContain('default 1,000');
+    expect(html).toContain('default 60,000');
+    expect(html).toContain('default none: pages only');
+    // Groups are closed, and say what they are set to.
+    expect(html).toMatch(/data-testid="group-scope"(?![^>]*open)/);
+    expect(html).toContain('no delay · 3 attempts');
   });
 });
 

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import type { ResultsPage, ResultsQuery } from '../../shared/crawler-api.ts';
 import { computeViewport } from '../../renderer/src/results/ResultsPanel.tsx';
 import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow } from '../../renderer/src/results/results-window.ts';
-import { problemsByField, seedLines, settingsFromForm, formFromDefaults } from '../../renderer/src/components/StartPanel.tsx';
+import {
+  formFromDefaults,
+  groupSummary,
+  groupsWithProblems,
+  lineNumbers,
+  problemsByField,
+  seedLines,
+  settingsFromForm,
+} from '../../renderer/src/components/StartPanel.tsx';
+import type { CrawlDefaults } from '../../shared/crawler-api.ts';
+import { LIMITS, crawlSettingsSchema, parseSettings, validateSettings } from '../../shared/settings.ts';
 import { errorMessage } from '../../renderer/src/api/connection.ts';
 
 describe('virtual viewport', () => {
@@ -120,7 +130,7 @@ describe('start form', () => {
         { field: 'seeds.2', message: '"ftp://x" is not an http or https URL' },
         { field: 'threads', message: 'must be at most 200' },
       ],
-      lineOf,
+      { seeds: lineOf },
     );
     expect(byField.get('seeds')).toEqual(['line 3: "nope" is not a valid URL', 'line 4: "ftp://x" is not an http or https URL']);
     expect(byField.get('threads')).toEqual(['must be at most 200']);
@@ -137,6 +147,140 @@ describe('start form', () => {
     expect(settings['maxUrlsPerSecond']).toBe(2.5);
     expect(settings['robots']).toBe('respect');
     expect('userAgent' in settings).toBe(false);
+  });
+});
+
+/** The host's defaults, as CrawlSession gives them. */
+const DEFAULTS: CrawlDefaults = {
+  settings: parseSettings({ seeds: ['https://default.test/'] }),
+  limits: { threads: { min: LIMITS.threads.min, max: LIMITS.threads.max } },
+};
+
+describe('start form: every setting', () => {
+  it('has a field for every setting of the schema', () => {
+    const sent = settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' });
+    expect(Object.keys(sent).sort()).toEqual(Object.keys(crawlSettingsSchema.shape).sort());
+  });
+
+  it('sends the defaults back unchanged when nothing is touched', () => {
+    const result = validateSettings(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }));
+    expect(result).toEqual({ ok: true, settings: { ...DEFAULTS.settings, seeds: ['https://a.test/'] } });
+  });
+
+  it('fills the new fields from the defaults', () => {
+    const form = formFromDefaults({ ...DEFAULTS, settings: { ...DEFAULTS.settings, include: ['^https://a\\.test/docs/'], exclude: ['\\.pdf$', '/print/'], checkResources: ['scripts'] } });
+    expect(form.scope).toBe('same-host');
+    expect(form.allowedHosts).toBe('');
+    expect(form.include).toBe('^https://a\\.test/docs/');
+    expect(form.exclude).toBe('\\.pdf$\n/print/');
+    expect(form.maxUrlLength).toBe('2048');
+    expect(form.maxPerHost).toBe('');
+    expect(form.maxAttempts).toBe('3');
+    expect(form.retryDelayMs).toBe('1000');
+    expect(form.maxRetryAfterMs).toBe('60000');
+    expect(form.followNofollow).toBe(false);
+    expect(form.checkResources).toEqual(['scripts']);
+    expect(form.checkExternal).toBe(false);
+    // Before the host answers, the form still works: blanks are the host's defaults.
+    const bare = formFromDefaults(null);
+    expect([bare.scope, bare.include, bare.maxAttempts, bare.checkResources, bare.checkExternal]).toEqual(['same-host', '', '', [], false]);
+    expect(validateSettings(settingsFromForm({ ...bare, seeds: 'https://a.test/' })).ok).toBe(true);
+  });
+
+  it('sends list fields a line an item, numbers as numbers, and resources in a fixed order', () => {
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://a.test/',
+      scope: 'hosts' as const,
+      allowedHosts: ' cdn.a.test \n\nA.test:8080\n',
+      include: '^https://a\\.test/',
+      exclude: '\\.pdf$\r\n\r\n/print/',
+      stripQueryParams: 'utm_*\nsessionid',
+      maxUrlLength: '512',
+      maxPerHost: '',
+      maxAttempts: '5',
+      retryDelayMs: '250',
+      maxRetryAfterMs: '',
+      followNofollow: true,
+      checkResources: ['stylesheets', 'images'] as const,
+      checkExternal: true,
+    };
+    const sent = settingsFromForm(form) as Record<string, unknown>;
+    expect(sent['allowedHosts']).toEqual(['cdn.a.test', 'A.test:8080']);
+    expect(sent['exclude']).toEqual(['\\.pdf$', '/print/']);
+    expect(sent['stripQueryParams']).toEqual(['utm_*', 'sessionid']);
+    expect(sent['checkResources']).toEqual(['images', 'stylesheets']);
+    expect(sent['maxPerHost']).toBeNull();
+    expect('maxRetryAfterMs' in sent).toBe(false);
+    const result = validateSettings(sent);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.settings).toMatchObject({
+      scope: 'hosts',
+      allowedHosts: ['cdn.a.test', 'a.test:8080'],
+      include: ['^https://a\\.test/'],
+      maxUrlLength: 512,
+      maxPerHost: null,
+      maxAttempts: 5,
+      retryDelayMs: 250,
+      maxRetryAfterMs: 60_000,
+      followNofollow: true,
+      checkResources: ['images', 'stylesheets'],
+      checkExternal: true,
+    });
+  });
+
+  it('puts the host\'s problems with list items under their field, at their line', () => {
+    const form = { ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/', include: '\n^ok\n\n(unclosed\n', allowedHosts: 'good.test\nhttp://bad.test/x', maxAttempts: '0', checkResources: [] };
+    const sent = settingsFromForm(form) as Record<string, unknown>;
+    const result = validateSettings({ ...sent, checkResources: ['images', 'videos'] });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => p.field).sort()).toEqual(['allowedHosts.1', 'checkResources.1', 'include.1', 'maxAttempts']);
+    const byField = problemsByField(result.problems, lineNumbers(form));
+    expect(byField.get('include')).toEqual([expect.stringMatching(/^line 4: invalid regular expression/)]);
+    expect(byField.get('allowedHosts')).toEqual([expect.stringMatching(/^line 2: "http:\/\/bad.test\/x" is not a valid host name/)]);
+    expect(byField.get('checkResources')).toEqual(['must be one of images, scripts, stylesheets']);
+    expect(byField.get('maxAttempts')).toEqual(['must be at least 1']);
+    expect(groupsWithProblems(result.problems)).toEqual(new Set(['scope', 'check', 'politeness']));
+  });
+
+  it('names a cross-field problem on the field to fix', () => {
+    const form = { ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/\nhttps://a.test/file.pdf', scope: 'hosts' as const, exclude: '\\.pdf$' };
+    const result = validateSettings(settingsFromForm(form));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byField = problemsByField(result.problems, lineNumbers(form));
+    expect(byField.get('allowedHosts')).toEqual(['list at least one host when scope is "hosts"']);
+    expect(byField.get('seeds')).toEqual([expect.stringMatching(/^line 2: .*excluded by your include\/exclude patterns/)]);
+    expect(groupsWithProblems(result.problems)).toEqual(new Set(['scope']));
+  });
+
+  it('says what a closed group is set to', () => {
+    const form = formFromDefaults(DEFAULTS);
+    expect(groupSummary('scope', form)).toBe('same host');
+    expect(groupSummary('check', form)).toBe('pages');
+    expect(groupSummary('politeness', form)).toBe('no delay · 3 attempts');
+    expect(groupSummary('more', form)).toBe('20 s timeout');
+    expect(groupSummary('more', { ...form, processes: '2', responseTimeoutMs: '' })).toBe('2 processes');
+    expect(groupSummary('more', formFromDefaults(null))).toBe('processes, timeouts, body size');
+    const changed = {
+      ...form,
+      scope: 'domain' as const,
+      allowedHosts: 'cdn.test',
+      exclude: 'a\nb',
+      stripQueryParams: 'utm_*',
+      followNofollow: true,
+      checkResources: ['scripts', 'images'] as const,
+      checkExternal: true,
+      delayMs: '500',
+      maxPerHost: '2',
+      maxAttempts: '1',
+    };
+    expect(groupSummary('scope', changed)).toBe('whole domain · +1 host · 2 exclude · 1 param stripped · follows nofollow');
+    expect(groupSummary('check', changed)).toBe('pages, images, scripts · external links');
+    expect(groupSummary('politeness', changed)).toBe('500 ms delay · ≤ 2 per host · no retries');
+    expect(groupSummary('politeness', { ...changed, polite: true })).toBe('polite preset · ≤ 2 per host · no retries');
   });
 });
 

@@ -1,16 +1,33 @@
-// A new crawl: seed URLs (one a line; paste many) and the settings that matter most, each showing its default.
-// The host validates; whatever it refuses comes back field by field and is shown under that field.
+// A new crawl: seed URLs (one a line; paste many) and every setting of the crawl, each showing its default: the
+// ones that matter most always in view, the rest in groups (scope, what to check, politeness and retries) that
+// say what they are set to while closed. The host validates; whatever it refuses comes back field by field and is
+// shown under that field, its group opened.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
-import type { CrawlSettings, CrawlSettingsInput, SettingsProblem } from '../../../shared/settings.ts';
+import type { CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { isLiveState, showCrawl } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from './use-command.ts';
 
-/** robots.txt modes (the settings schema's enum, without importing the validation library into the page). */
-const ROBOTS_MODES: readonly CrawlSettings['robots'][] = ['respect', 'ignore', 'report'];
+// The settings schema's enums, restated so the page does not import the validation library; `satisfies` keeps
+// them in step with it.
+/** robots.txt modes. */
+const ROBOTS_MODES = ['respect', 'ignore', 'report'] as const satisfies readonly CrawlSettings['robots'][];
+/** Crawl scopes, with what each means. */
+export const SCOPE_OPTIONS = [
+  { value: 'same-host', label: 'same host', explain: "the seeds' hosts (host:port); http and https count as one" },
+  { value: 'subdomains', label: 'subdomains', explain: "the seeds' host names and every name below them, on any port" },
+  { value: 'domain', label: 'whole domain', explain: "the seeds' registrable domains (example.co.uk) and every name below them" },
+  { value: 'hosts', label: 'listed hosts', explain: "the seeds' hosts and those listed under Allowed hosts" },
+] as const satisfies readonly { value: Scope; label: string; explain: string }[];
+/** Resource types that can be checked, in the form's order. */
+export const RESOURCE_OPTIONS = [
+  { value: 'images', label: 'Images', explain: '<img src>, srcset' },
+  { value: 'scripts', label: 'Scripts', explain: '<script src>' },
+  { value: 'stylesheets', label: 'Stylesheets', explain: '<link rel="stylesheet">' },
+] as const satisfies readonly { value: ResourceType; label: string; explain: string }[];
 
 export interface StartForm {
   seeds: string;
@@ -19,18 +36,42 @@ export interface StartForm {
   maxPages: string;
   robots: CrawlSettings['robots'];
   userAgent: string;
+  // Scope
+  scope: Scope;
+  /** One per line, as the list fields below. */
+  allowedHosts: string;
+  include: string;
+  exclude: string;
+  stripQueryParams: string;
+  maxUrlLength: string;
+  followNofollow: boolean;
+  // What to check
+  checkResources: readonly ResourceType[];
+  checkExternal: boolean;
+  // Politeness and retries
   delayMs: string;
   polite: boolean;
   maxUrlsPerSecond: string;
+  maxPerHost: string;
+  maxAttempts: string;
+  retryDelayMs: string;
+  maxRetryAfterMs: string;
+  // More
   processes: string;
   responseTimeoutMs: string;
   connectTimeoutMs: string;
+  firstByteTimeoutMs: string;
   maxBodyBytes: string;
 }
+
+/** Form fields typed one item a line; the host names their problems "<field>.<index among the non-blank lines>". */
+export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams'] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
 
 export function formFromDefaults(d: CrawlDefaults | null): StartForm {
   const s = d?.settings;
   const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  const lines = (v: readonly string[] | undefined) => (v ?? []).join('\n');
   return {
     seeds: '',
     threads: str(s?.threads ?? 5),
@@ -38,17 +79,31 @@ export function formFromDefaults(d: CrawlDefaults | null): StartForm {
     maxPages: str(s?.maxPages),
     robots: s?.robots ?? 'respect',
     userAgent: s?.userAgent ?? '',
+    scope: s?.scope ?? 'same-host',
+    allowedHosts: lines(s?.allowedHosts),
+    include: lines(s?.include),
+    exclude: lines(s?.exclude),
+    stripQueryParams: lines(s?.stripQueryParams),
+    maxUrlLength: str(s?.maxUrlLength),
+    followNofollow: s?.followNofollow ?? false,
+    checkResources: s?.checkResources ?? [],
+    checkExternal: s?.checkExternal ?? false,
     delayMs: str(s?.delayMs ?? 0),
     polite: s?.polite ?? false,
     maxUrlsPerSecond: str(s?.maxUrlsPerSecond),
+    maxPerHost: str(s?.maxPerHost),
+    maxAttempts: str(s?.maxAttempts),
+    retryDelayMs: str(s?.retryDelayMs),
+    maxRetryAfterMs: str(s?.maxRetryAfterMs),
     processes: str(s?.processes),
     responseTimeoutMs: str(s?.responseTimeoutMs),
     connectTimeoutMs: str(s?.connectTimeoutMs),
+    firstByteTimeoutMs: str(s?.firstByteTimeoutMs),
     maxBodyBytes: str(s?.maxBodyBytes),
   };
 }
 
-/** The seed lines that are not blank, with the line each came from (problems name "seeds.<index>"). */
+/** The lines that are not blank, trimmed, with the line each came from (problems name "<field>.<index>"). */
 export function seedLines(text: string): { seeds: string[]; lineOf: number[] } {
   const seeds: string[] = [];
   const lineOf: number[] = [];
@@ -71,19 +126,35 @@ function numeric(text: string, blank: null | undefined): number | string | null 
 }
 
 export function settingsFromForm(form: StartForm): CrawlSettingsInput {
+  const lines = (text: string) => seedLines(text).seeds;
   const input: Record<string, unknown> = {
-    seeds: seedLines(form.seeds).seeds,
+    seeds: lines(form.seeds),
     threads: numeric(form.threads, undefined),
     maxDepth: numeric(form.maxDepth, null),
     maxPages: numeric(form.maxPages, null),
     robots: form.robots,
     userAgent: form.userAgent.trim() === '' ? undefined : form.userAgent,
+    scope: form.scope,
+    allowedHosts: lines(form.allowedHosts),
+    include: lines(form.include),
+    exclude: lines(form.exclude),
+    stripQueryParams: lines(form.stripQueryParams),
+    maxUrlLength: numeric(form.maxUrlLength, undefined),
+    followNofollow: form.followNofollow,
+    // In the form's order, whatever order they were ticked in.
+    checkResources: RESOURCE_OPTIONS.map((o) => o.value).filter((t) => form.checkResources.includes(t)),
+    checkExternal: form.checkExternal,
     delayMs: numeric(form.delayMs, undefined),
     polite: form.polite,
     maxUrlsPerSecond: numeric(form.maxUrlsPerSecond, null),
+    maxPerHost: numeric(form.maxPerHost, null),
+    maxAttempts: numeric(form.maxAttempts, undefined),
+    retryDelayMs: numeric(form.retryDelayMs, undefined),
+    maxRetryAfterMs: numeric(form.maxRetryAfterMs, undefined),
     processes: numeric(form.processes, null),
     responseTimeoutMs: numeric(form.responseTimeoutMs, undefined),
     connectTimeoutMs: numeric(form.connectTimeoutMs, undefined),
+    firstByteTimeoutMs: numeric(form.firstByteTimeoutMs, undefined),
     maxBodyBytes: numeric(form.maxBodyBytes, undefined),
   };
   for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
@@ -91,21 +162,97 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
   return input as CrawlSettingsInput;
 }
 
-/** Problems by field; seed problems also get the line number they are on. */
-export function problemsByField(problems: readonly SettingsProblem[], lineOf: readonly number[]): Map<string, string[]> {
+/** The line numbers of each list field's items (see seedLines). */
+export type LineNumbers = Partial<Record<ListField, readonly number[]>>;
+
+export function lineNumbers(form: Pick<StartForm, ListField>): LineNumbers {
+  return Object.fromEntries(LIST_FIELDS.map((f) => [f, seedLines(form[f]).lineOf]));
+}
+
+/**
+ * Problems by form field: "include.2" goes under include, as "line 4: …" when the field is typed a line an item
+ * (the index counts non-blank lines only); "checkResources.0" under checkResources.
+ */
+export function problemsByField(problems: readonly SettingsProblem[], lines: LineNumbers): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (field: string, message: string) => out.set(field, [...(out.get(field) ?? []), message]);
   for (const p of problems) {
-    const seed = /^seeds\.(\d+)$/.exec(p.field);
-    if (seed) {
-      const line = lineOf[Number(seed[1])];
-      add('seeds', line ? `line ${line}: ${p.message}` : p.message);
+    const m = /^([^.]+)\.(\d+)$/.exec(p.field);
+    if (m) {
+      const line = (lines as Record<string, readonly number[] | undefined>)[m[1]!]?.[Number(m[2])];
+      add(m[1]!, line ? `line ${line}: ${p.message}` : p.message);
     } else add(p.field, p.message);
   }
   return out;
 }
 
-const FORM_FIELDS = new Set(['seeds', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', 'delayMs', 'polite', 'maxUrlsPerSecond', 'processes', 'responseTimeoutMs', 'connectTimeoutMs', 'maxBodyBytes']);
+/** The collapsible groups of the form, and the fields in each (a group with a problem opens). */
+export const FORM_GROUPS = {
+  scope: ['scope', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'maxUrlLength', 'followNofollow'],
+  check: ['checkResources', 'checkExternal'],
+  politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
+  more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'maxBodyBytes'],
+} as const satisfies Record<string, readonly (keyof StartForm)[]>;
+export type FormGroup = keyof typeof FORM_GROUPS;
+
+const FORM_FIELDS = new Set<string>(['seeds', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', ...Object.values(FORM_GROUPS).flat()]);
+
+/** The groups holding a field with a problem. */
+export function groupsWithProblems(problems: readonly SettingsProblem[]): Set<FormGroup> {
+  const fields = new Set(problems.map((p) => p.field.split('.')[0] ?? ''));
+  const groups = new Set<FormGroup>();
+  for (const [group, members] of Object.entries(FORM_GROUPS) as [FormGroup, readonly string[]][]) {
+    if (members.some((f) => fields.has(f))) groups.add(group);
+  }
+  return groups;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${formatInt(n)} ${n === 1 ? one : many}`;
+
+/** What a closed group is set to, in a few words: the form stays short and still shows every setting. */
+export function groupSummary(group: FormGroup, form: StartForm): string {
+  const n = (field: ListField) => seedLines(form[field]).seeds.length;
+  const parts: string[] = [];
+  switch (group) {
+    case 'scope': {
+      parts.push(SCOPE_OPTIONS.find((o) => o.value === form.scope)?.label ?? form.scope);
+      if (n('allowedHosts')) parts.push(`+${count(n('allowedHosts'), 'host')}`);
+      if (n('include')) parts.push(`${formatInt(n('include'))} include`);
+      if (n('exclude')) parts.push(`${formatInt(n('exclude'))} exclude`);
+      if (n('stripQueryParams')) parts.push(`${count(n('stripQueryParams'), 'param')} stripped`);
+      if (form.followNofollow) parts.push('follows nofollow');
+      break;
+    }
+    case 'check': {
+      const types = RESOURCE_OPTIONS.filter((o) => form.checkResources.includes(o.value)).map((o) => o.value);
+      parts.push(['pages', ...types].join(', '));
+      if (form.checkExternal) parts.push('external links');
+      break;
+    }
+    case 'politeness': {
+      const delay = form.delayMs.trim();
+      if (form.polite) parts.push('polite preset');
+      else parts.push(delay === '' || delay === '0' ? 'no delay' : `${delay} ms delay`);
+      if (form.maxUrlsPerSecond.trim()) parts.push(`≤ ${form.maxUrlsPerSecond.trim()} URLs/s`);
+      if (form.maxPerHost.trim()) parts.push(`≤ ${form.maxPerHost.trim()} per host`);
+      const attempts = form.maxAttempts.trim();
+      if (attempts) parts.push(attempts === '1' ? 'no retries' : `${attempts} attempts`);
+      break;
+    }
+    case 'more': {
+      const processes = form.processes.trim();
+      if (processes) parts.push(`${processes} ${processes === '1' ? 'process' : 'processes'}`);
+      const timeout = form.responseTimeoutMs.trim();
+      const seconds = Number(timeout) / 1000;
+      if (timeout) parts.push(Number.isFinite(seconds) ? `${seconds} s timeout` : `timeout ${timeout}`);
+      if (!parts.length) parts.push('processes, timeouts, body size');
+      break;
+    }
+  }
+  return parts.join(' · ');
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function StartPanel() {
   const api = useApi();
@@ -115,6 +262,7 @@ export function StartPanel() {
   const [form, setForm] = useState<StartForm>(() => formFromDefaults(defaults));
   const [touched, setTouched] = useState(false);
   const [problems, setProblems] = useState<SettingsProblem[]>([]);
+  const [open, setOpen] = useState<ReadonlySet<FormGroup>>(() => new Set());
   const [busy, run] = useBusyCommand();
   const ids = useId();
 
@@ -123,15 +271,26 @@ export function StartPanel() {
     if (defaults && !touched) setForm((f) => ({ ...formFromDefaults(defaults), seeds: f.seeds }));
   }, [defaults, touched]);
 
-  const { lineOf, seeds } = useMemo(() => seedLines(form.seeds), [form.seeds]);
-  const errors = useMemo(() => problemsByField(problems, lineOf), [problems, lineOf]);
+  const seeds = useMemo(() => seedLines(form.seeds).seeds, [form.seeds]);
+  const lines = useMemo(() => lineNumbers(form), [form]);
+  const errors = useMemo(() => problemsByField(problems, lines), [problems, lines]);
   const otherProblems = problems.filter((p) => !FORM_FIELDS.has(p.field.split('.')[0] ?? ''));
+  const groupsInError = useMemo(() => groupsWithProblems(problems), [problems]);
 
   const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => {
     setTouched(true);
     setForm((f) => ({ ...f, [key]: value }));
     if (problems.length) setProblems((ps) => ps.filter((p) => p.field.split('.')[0] !== key));
   };
+
+  const toggleGroup = (group: FormGroup, isOpen: boolean) =>
+    setOpen((g) => {
+      if (g.has(group) === isOpen) return g;
+      const next = new Set(g);
+      if (isOpen) next.add(group);
+      else next.delete(group);
+      return next;
+    });
 
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -141,16 +300,42 @@ export function StartPanel() {
     if (result.ok) {
       setProblems([]);
       showCrawl(store, result.file, null);
-    } else setProblems(result.problems);
+    } else {
+      setProblems(result.problems);
+      // A problem in a closed group must not go unseen.
+      const inError = groupsWithProblems(result.problems);
+      if (inError.size) setOpen((g) => new Set([...g, ...inError]));
+    }
   };
 
   const d = defaults?.settings;
   const field = (name: keyof StartForm) => ({
     id: `${ids}-${name}`,
+    'data-testid': `setting-${kebab(name)}`,
     'aria-invalid': errors.has(name) || undefined,
     'aria-describedby': errors.has(name) ? `${ids}-${name}-error` : undefined,
   });
   const err = (name: string) => <FieldError id={`${ids}-${name}-error`} messages={errors.get(name)} />;
+  const num = (name: keyof StartForm & NumberFieldName) => ({ ...field(name), value: form[name], onChange: (v: string) => set(name, v) });
+  const list = (name: ListField, label: string, hint: string, placeholder: string) => (
+    <LinesField label={label} hint={hint} placeholder={placeholder} error={err(name)} input={{ ...field(name), name, value: form[name], onChange: (v) => set(name, v) }} />
+  );
+  const group = (name: FormGroup, title: string, children: ReactNode) => (
+    <details
+      className="advanced form-group"
+      data-testid={`group-${name}`}
+      data-invalid={groupsInError.has(name) || undefined}
+      open={open.has(name)}
+      onToggle={(e) => toggleGroup(name, e.currentTarget.open)}
+    >
+      <summary>
+        <span className="group-title">{title}</span>
+        <span className="group-summary">{groupSummary(name, form)}</span>
+      </summary>
+      <div className="group-body">{children}</div>
+    </details>
+  );
+  const scopeOption = SCOPE_OPTIONS.find((o) => o.value === form.scope);
 
   return (
     <form className="panel start-panel" onSubmit={(e) => void submit(e)} aria-label="new crawl" noValidate>
@@ -180,11 +365,9 @@ export function StartPanel() {
         </label>
 
         <div className="field-grid">
-          <NumberField label="Threads" hint={`default ${d?.threads ?? 5}, 1–${defaults?.limits.threads.max ?? 200}`} error={err('threads')} input={{ ...field('threads'), value: form.threads, onChange: (v) => set('threads', v) }} />
-          <NumberField label="Max depth" hint="blank: unlimited" placeholder="unlimited" error={err('maxDepth')} input={{ ...field('maxDepth'), value: form.maxDepth, onChange: (v) => set('maxDepth', v) }} />
-          <NumberField label="Max pages" hint="blank: unlimited" placeholder="unlimited" error={err('maxPages')} input={{ ...field('maxPages'), value: form.maxPages, onChange: (v) => set('maxPages', v) }} />
-          <NumberField label="Delay per host, ms" hint={`default ${d?.delayMs ?? 0}`} error={err('delayMs')} input={{ ...field('delayMs'), value: form.delayMs, onChange: (v) => set('delayMs', v) }} />
-          <NumberField label="URLs/s cap" hint="blank: no cap" placeholder="no cap" error={err('maxUrlsPerSecond')} input={{ ...field('maxUrlsPerSecond'), value: form.maxUrlsPerSecond, onChange: (v) => set('maxUrlsPerSecond', v) }} />
+          <NumberField label="Threads" hint={`default ${d?.threads ?? 5}, 1–${defaults?.limits.threads.max ?? 200}`} error={err('threads')} input={num('threads')} />
+          <NumberField label="Max depth" hint="blank: unlimited" placeholder="unlimited" error={err('maxDepth')} input={num('maxDepth')} />
+          <NumberField label="Max pages" hint="blank: unlimited" placeholder="unlimited" error={err('maxPages')} input={num('maxPages')} />
           <label className="field" htmlFor={`${ids}-robots`}>
             <span className="field-label">robots.txt</span>
             <select {...field('robots')} value={form.robots} onChange={(e) => set('robots', ROBOTS_MODES.find((m) => m === e.currentTarget.value) ?? 'respect')}>
@@ -197,30 +380,121 @@ export function StartPanel() {
           </label>
         </div>
 
-        <label className="check" htmlFor={`${ids}-polite`}>
-          <input {...field('polite')} type="checkbox" checked={form.polite} onChange={(e) => set('polite', e.currentTarget.checked)} />
-          <span>
-            <span className="check-label">Polite preset</span>
-            <span className="field-hint">one fetch at a time per host, then wait 5× its fetch time (3–30 s)</span>
-          </span>
-        </label>
-        {err('polite')}
-
         <label className="field field-wide" htmlFor={`${ids}-userAgent`}>
           <span className="field-label">User agent</span>
           <input {...field('userAgent')} type="text" spellCheck={false} value={form.userAgent} placeholder={d?.userAgent ?? ''} onChange={(e) => set('userAgent', e.currentTarget.value)} />
           {err('userAgent')}
         </label>
 
-        <details className="advanced">
-          <summary>More settings</summary>
+        {group(
+          'scope',
+          'Scope',
+          <>
+            <label className="field field-wide" htmlFor={`${ids}-scope`}>
+              <span className="field-label">Hosts crawled</span>
+              <select {...field('scope')} value={form.scope} onChange={(e) => set('scope', SCOPE_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'same-host')}>
+                {SCOPE_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label} ({o.value})
+                  </option>
+                ))}
+              </select>
+              <span className="field-hint">
+                {scopeOption?.explain}; default {d?.scope ?? 'same-host'}
+              </span>
+              {err('scope')}
+            </label>
+            {list('allowedHosts', 'Allowed hosts, one per line', 'crawled in every scope, e.g. cdn.example.com or example.com:8080; "listed hosts" needs one', 'none')}
+            {list('include', 'Include, one regex per line', 'when any are given, only URLs matching one are crawled', 'every URL')}
+            {list('exclude', 'Exclude, one regex per line', 'URLs matching any are not crawled (regexes are case-sensitive, matched anywhere in the URL)', 'none')}
+            {list('stripQueryParams', 'Strip query parameters, one per line', 'removed before URLs are compared; utm_* matches a prefix', 'none')}
+            <div className="field-grid">
+              <NumberField
+                label="Max URL length"
+                hint={`default ${formatInt(d?.maxUrlLength ?? 2048)}, 64–8,192`}
+                error={err('maxUrlLength')}
+                input={num('maxUrlLength')}
+              />
+            </div>
+            <Check
+              label="Follow nofollow links"
+              hint={'rel="nofollow" and pages whose meta robots or X-Robots-Tag says nofollow; default: recorded, not followed'}
+              error={err('followNofollow')}
+              input={{ ...field('followNofollow'), checked: form.followNofollow, onChange: (v) => set('followNofollow', v) }}
+            />
+          </>,
+        )}
+
+        {group(
+          'check',
+          'What to check',
+          <>
+            <fieldset className="check-set" aria-describedby={errors.has('checkResources') ? `${ids}-checkResources-error` : undefined}>
+              <legend className="field-label">Resources, fetched for their status (never parsed)</legend>
+              <div className="check-row">
+                {RESOURCE_OPTIONS.map((o) => (
+                  <label key={o.value} className="check" htmlFor={`${ids}-check-${o.value}`} title={o.explain}>
+                    <input
+                      id={`${ids}-check-${o.value}`}
+                      data-testid={`setting-check-${o.value}`}
+                      type="checkbox"
+                      aria-invalid={errors.has('checkResources') || undefined}
+                      checked={form.checkResources.includes(o.value)}
+                      onChange={(e) => {
+                        const others = form.checkResources.filter((t) => t !== o.value);
+                        set('checkResources', e.currentTarget.checked ? [...others, o.value] : others);
+                      }}
+                    />
+                    <span className="check-label">{o.label}</span>
+                  </label>
+                ))}
+              </div>
+              <span className="field-hint">
+                {RESOURCE_OPTIONS.map((o) => o.explain).join(', ')}; default {d?.checkResources.length ? d.checkResources.join(', ') : 'none: pages only'}
+              </span>
+              {err('checkResources')}
+            </fieldset>
+            <Check
+              label="Check external links"
+              hint="fetch links out of scope once for their status, never following them further; default off"
+              error={err('checkExternal')}
+              input={{ ...field('checkExternal'), checked: form.checkExternal, onChange: (v) => set('checkExternal', v) }}
+            />
+          </>,
+        )}
+
+        {group(
+          'politeness',
+          'Politeness & retries',
+          <>
+            <div className="field-grid">
+              <NumberField label="Delay per host, ms" hint={`default ${formatInt(d?.delayMs ?? 0)}`} error={err('delayMs')} input={num('delayMs')} />
+              <NumberField label="URLs/s cap" hint="blank: no cap" placeholder="no cap" error={err('maxUrlsPerSecond')} input={num('maxUrlsPerSecond')} />
+              <NumberField label="Max per host" hint="fetches at once; blank: as many as threads" placeholder="threads" error={err('maxPerHost')} input={num('maxPerHost')} />
+              <NumberField label="Max attempts" hint={`per URL, default ${d?.maxAttempts ?? 3}, 1–10`} error={err('maxAttempts')} input={num('maxAttempts')} />
+              <NumberField label="Retry delay, ms" hint={`first retry, doubling; default ${formatInt(d?.retryDelayMs ?? 1000)}`} error={err('retryDelayMs')} input={num('retryDelayMs')} />
+              <NumberField label="Max Retry-After, ms" hint={`honoured up to; default ${formatInt(d?.maxRetryAfterMs ?? 60000)}`} error={err('maxRetryAfterMs')} input={num('maxRetryAfterMs')} />
+            </div>
+            <Check
+              label="Polite preset"
+              hint="one fetch at a time per host, then wait 5× its fetch time (3–30 s)"
+              error={err('polite')}
+              input={{ ...field('polite'), checked: form.polite, onChange: (v) => set('polite', v) }}
+            />
+          </>,
+        )}
+
+        {group(
+          'more',
+          'More settings',
           <div className="field-grid">
-            <NumberField label="Worker processes" hint="blank: cores − 1" placeholder="auto" error={err('processes')} input={{ ...field('processes'), value: form.processes, onChange: (v) => set('processes', v) }} />
-            <NumberField label="Response timeout, ms" hint={`default ${formatInt(d?.responseTimeoutMs ?? 20000)}`} error={err('responseTimeoutMs')} input={{ ...field('responseTimeoutMs'), value: form.responseTimeoutMs, onChange: (v) => set('responseTimeoutMs', v) }} />
-            <NumberField label="Connect timeout, ms" hint={`default ${formatInt(d?.connectTimeoutMs ?? 10000)}`} error={err('connectTimeoutMs')} input={{ ...field('connectTimeoutMs'), value: form.connectTimeoutMs, onChange: (v) => set('connectTimeoutMs', v) }} />
-            <NumberField label="Max body, bytes" hint={`default ${formatBytes(d?.maxBodyBytes ?? 10485760)}`} error={err('maxBodyBytes')} input={{ ...field('maxBodyBytes'), value: form.maxBodyBytes, onChange: (v) => set('maxBodyBytes', v) }} />
-          </div>
-        </details>
+            <NumberField label="Worker processes" hint="blank: cores − 1" placeholder="auto" error={err('processes')} input={num('processes')} />
+            <NumberField label="Response timeout, ms" hint={`default ${formatInt(d?.responseTimeoutMs ?? 20000)}`} error={err('responseTimeoutMs')} input={num('responseTimeoutMs')} />
+            <NumberField label="Connect timeout, ms" hint={`default ${formatInt(d?.connectTimeoutMs ?? 10000)}`} error={err('connectTimeoutMs')} input={num('connectTimeoutMs')} />
+            <NumberField label="First-byte timeout, ms" hint={`to the response head; default ${formatInt(d?.firstByteTimeoutMs ?? 15000)}`} error={err('firstByteTimeoutMs')} input={num('firstByteTimeoutMs')} />
+            <NumberField label="Max body, bytes" hint={`default ${formatBytes(d?.maxBodyBytes ?? 10485760)}`} error={err('maxBodyBytes')} input={num('maxBodyBytes')} />
+          </div>,
+        )}
 
         {otherProblems.length > 0 && (
           <ul className="form-problems" role="alert">
@@ -255,12 +529,21 @@ export function StartPanel() {
   );
 }
 
-interface NumberInput {
+/** The form fields typed as numbers. */
+type NumberFieldName = {
+  [K in keyof StartForm]: StartForm[K] extends string ? (K extends ListField | 'userAgent' ? never : K) : never;
+}[keyof StartForm];
+
+interface FieldAttrs {
   id: string;
-  value: string;
-  onChange: (value: string) => void;
+  'data-testid': string;
   'aria-invalid': true | undefined;
   'aria-describedby': string | undefined;
+}
+
+interface NumberInput extends FieldAttrs {
+  value: string;
+  onChange: (value: string) => void;
 }
 
 function NumberField({ label, hint, placeholder, error, input }: { label: string; hint: string; placeholder?: string; error: ReactNode; input: NumberInput }) {
@@ -272,6 +555,45 @@ function NumberField({ label, hint, placeholder, error, input }: { label: string
       <span className="field-hint">{hint}</span>
       {error}
     </label>
+  );
+}
+
+interface ListInput extends NumberInput {
+  name: string;
+}
+
+/** A textarea taking one item a line (hosts, patterns, parameter names). */
+function LinesField({ label, hint, placeholder, error, input }: { label: string; hint: string; placeholder: string; error: ReactNode; input: ListInput }) {
+  const { onChange, ...rest } = input;
+  const rows = Math.min(8, Math.max(2, input.value.split('\n').length));
+  return (
+    <label className="field field-wide" htmlFor={input.id}>
+      <span className="field-label">{label}</span>
+      <textarea {...rest} className="list-input" rows={rows} spellCheck={false} autoCapitalize="off" autoCorrect="off" placeholder={placeholder} onChange={(e) => onChange(e.currentTarget.value)} />
+      <span className="field-hint">{hint}</span>
+      {error}
+    </label>
+  );
+}
+
+interface CheckInput extends FieldAttrs {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
+
+function Check({ label, hint, error, input }: { label: string; hint: string; error?: ReactNode; input: CheckInput }) {
+  const { onChange, ...rest } = input;
+  return (
+    <>
+      <label className="check" htmlFor={input.id}>
+        <input {...rest} type="checkbox" onChange={(e) => onChange(e.currentTarget.checked)} />
+        <span>
+          <span className="check-label">{label}</span>
+          <span className="field-hint">{hint}</span>
+        </span>
+      </label>
+      {error}
+    </>
   );
 }
 
