@@ -10,7 +10,8 @@ import type { ResultRow } from '../../shared/crawler-api.ts';
 import { ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
-import { ResultRowView } from '../../renderer/src/results/ResultRowView.tsx';
+import { COLUMNS, ResultRowView, directivesText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
+import { RowDetails } from '../../renderer/src/results/ResultsPanel.tsx';
 import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
 import { LIMITS, parseSettings } from '../../shared/settings.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
@@ -102,7 +103,12 @@ describe('thread cell', () => {
 describe('results row', () => {
   it('shows a hostile title and URL as text, with data-row-url', () => {
     const html = renderToStaticMarkup(
-      createElement(ResultRowView, { row: row({ title: EVIL, url: 'javascript:alert(1)', error: EVIL }), index: 0, selected: false, onCopy: () => {} }),
+      createElement(ResultRowView, {
+        row: row({ title: EVIL, url: 'javascript:alert(1)', error: EVIL, h1: EVIL, meta_robots: EVIL, x_robots_tag: EVIL, indexability_reason: EVIL, kind: EVIL }),
+        index: 0,
+        selected: false,
+        onCopy: () => {},
+      }),
     );
     expect(html).toContain('data-row-url="javascript:alert(1)"');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -116,7 +122,7 @@ describe('results row', () => {
     expect(html).toContain('data-status-class="4xx"');
     expect(html).toContain('aria-rowindex="6"');
     expect(html).toContain('aria-selected="true"');
-    expect(html.match(/role="cell"/g)).toHaveLength(11);
+    expect(html.match(/role="cell"/g)).toHaveLength(COLUMNS.length);
     expect(html).toContain('12.1 kB');
     expect(html).toContain('text/html<');
   });
@@ -126,7 +132,88 @@ describe('results row', () => {
     expect(html).toContain('data-status-class="none"');
     expect(html).toContain('connection refused');
   });
+
+  it('shows indexability with its reason, kind, tries, H1s and directives', () => {
+    const html = renderToStaticMarkup(
+      createElement(ResultRowView, {
+        row: row({ indexability: 'non-indexable', indexability_reason: 'noindex', attempts: 3, h1_count: 2, h1: 'First', meta_robots: 'noindex, follow', x_robots_tag: 'noarchive' }),
+        index: 0,
+        selected: false,
+      }),
+    );
+    expect(html).toContain('data-indexability="non-indexable"');
+    expect(html).toContain('data-kind="page"');
+    expect(html).toContain('class="rcell c-indexability" title="non-indexable: noindex" aria-label="non-indexable: noindex">noindex<');
+    expect(html).toMatch(/class="rcell c-attempts num" title="3 fetches"><span class="attention">3</);
+    expect(html).toMatch(/class="rcell c-h1s num" title="First"><span class="attention">2</);
+    expect(html).toContain('>noindex, follow; noarchive (header)<');
+    expect(html).toContain('title="meta robots: noindex, follow\nX-Robots-Tag: noarchive"');
+
+    const resource = renderToStaticMarkup(createElement(ResultRowView, { row: row({ kind: 'image', indexability: null, h1_count: null, title: null, content_type: 'image/png' }), index: 1, selected: false }));
+    expect(resource).not.toContain('data-indexability');
+    expect(resource).toContain('data-kind="image"');
+    expect(resource).toMatch(/class="rcell c-indexability"><\/div>/);
+    expect(resource).toMatch(/class="rcell c-h1s num"><\/div>/);
+  });
+
+  it('formats indexability and directives for reading', () => {
+    expect(indexabilityText({ indexability: 'indexable', indexability_reason: null })).toBe('indexable');
+    expect(indexabilityText({ indexability: 'non-indexable', indexability_reason: 'canonicalised' })).toBe('non-indexable: canonicalised');
+    expect(indexabilityText({ indexability: null, indexability_reason: null })).toBe('');
+    expect(directivesText({ meta_robots: null, x_robots_tag: 'noindex' })).toBe('noindex (header)');
+    expect(directivesText({ meta_robots: null, x_robots_tag: null })).toBe('');
+  });
+
+  it('sorts by indexability and tries on the host', () => {
+    const sorts = COLUMNS.map((c) => c.sort);
+    expect(sorts).toContain('indexability');
+    expect(sorts).toContain('attempts');
+  });
 });
+
+describe('row details', () => {
+  it('shows every field, hreflang a line each, crawled text escaped', () => {
+    const html = render(
+      createElement(RowDetails, {
+        row: row({
+          kind: 'page',
+          indexability: 'non-indexable',
+          indexability_reason: 'canonicalised',
+          canonical: 'https://a.test/other',
+          h1: 'Welcome',
+          h1_count: 2,
+          h2: EVIL,
+          h2_count: 4,
+          lang: 'en-GB',
+          hreflang: 'en=https://a.test/en; de=https://a.test/de',
+          meta_robots: 'noindex',
+          x_robots_tag: 'noarchive',
+          meta_refresh: '5; url=https://a.test/next',
+          attempts: 2,
+          robots_disallowed: 1,
+        }),
+        onClose: () => {},
+      }),
+    );
+    const detail = (label: string) => new RegExp(`<dt>${label}</dt><dd[^>]*>([^<]*)</dd>`).exec(html)?.[1];
+    expect(detail('Indexability')).toBe('non-indexable: canonicalised');
+    expect(detail('Kind')).toBe('page');
+    expect(detail('Attempts')).toBe('2');
+    expect(detail('H1')).toBe('Welcome (first of 2)');
+    expect(detail('H2 count')).toBe('4');
+    expect(detail('Language')).toBe('en-GB');
+    expect(detail('Hreflang')).toBe('en=https://a.test/en\nde=https://a.test/de');
+    expect(html).toContain('<dd class="detail-lines">en=');
+    expect(detail('Meta robots')).toBe('noindex');
+    expect(detail('X-Robots-Tag')).toBe('noarchive');
+    expect(detail('Meta refresh')).toBe('5; url=https://a.test/next');
+    expect(detail('robots.txt')).toMatch(/^disallows this URL/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; (first of 4)');
+    expect(html).not.toContain('<img');
+    expect(html).not.toMatch(/<a[\s>]/);
+  });
+});
+
 
 describe('start form', () => {
   const defaults = { settings: parseSettings({ seeds: ['https://default.test/'] }), limits: { threads: { min: LIMITS.threads.min, max: LIMITS.threads.max } } };

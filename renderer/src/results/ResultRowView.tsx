@@ -14,6 +14,8 @@ export interface Column {
   cell: (row: ResultRow) => ReactNode;
   /** Full text on hover, for cells that are cut short. */
   title?: (row: ResultRow) => string | undefined;
+  /** What assistive technology reads, when the cell shows less than it means. */
+  ariaLabel?: (row: ResultRow) => string | undefined;
 }
 
 export function statusClassOf(code: number | null): StatusClass {
@@ -26,6 +28,34 @@ export function statusClassOf(code: number | null): StatusClass {
 
 const orBlank = (v: string | null) => v ?? undefined;
 
+/** "indexable", "non-indexable: noindex"; blank for resources, checked links and rows without a verdict. */
+export function indexabilityText(r: Pick<ResultRow, 'indexability' | 'indexability_reason'>): string {
+  if (r.indexability === null) return '';
+  return r.indexability_reason ? `${r.indexability}: ${r.indexability_reason}` : r.indexability;
+}
+
+/** The page's robots directives from both places: meta robots as written, the X-Robots-Tag header marked so. */
+export function directivesText(r: Pick<ResultRow, 'meta_robots' | 'x_robots_tag'>): string {
+  const parts: string[] = [];
+  if (r.meta_robots) parts.push(r.meta_robots);
+  if (r.x_robots_tag) parts.push(`${r.x_robots_tag} (header)`);
+  return parts.join('; ');
+}
+
+function directivesTitle(r: ResultRow): string | undefined {
+  const lines: string[] = [];
+  if (r.meta_robots) lines.push(`meta robots: ${r.meta_robots}`);
+  if (r.x_robots_tag) lines.push(`X-Robots-Tag: ${r.x_robots_tag}`);
+  return lines.length ? lines.join('\n') : undefined;
+}
+
+/** An H1 count worth a second look: none, or more than one, on a page that has been read. */
+function h1Cell(r: ResultRow): ReactNode {
+  if (r.h1_count === null) return '';
+  if (r.h1_count === 1) return 1;
+  return <span className="attention">{formatInt(r.h1_count)}</span>;
+}
+
 export const COLUMNS: Column[] = [
   { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, title: (r) => r.url },
   {
@@ -36,14 +66,35 @@ export const COLUMNS: Column[] = [
     cell: (r) => (r.status_code === null ? '—' : r.status_code),
     title: (r) => (r.redirect_url ? `${r.status_code ?? ''} → ${r.redirect_url}` : undefined),
   },
+  {
+    id: 'indexability',
+    label: 'Indexability',
+    sort: 'indexability',
+    // A non-indexable row shows why (the reason is the news; a ✗ from the stylesheet says the rest), the full
+    // "non-indexable: noindex" is its tooltip and what a screen reader hears.
+    cell: (r) => (r.indexability === 'non-indexable' && r.indexability_reason ? r.indexability_reason : indexabilityText(r)),
+    title: (r) => indexabilityText(r) || undefined,
+    ariaLabel: (r) => indexabilityText(r) || undefined,
+  },
+  { id: 'kind', label: 'Kind', sort: null, cell: (r) => r.kind },
   { id: 'type', label: 'Content type', sort: 'content_type', cell: (r) => shortContentType(r.content_type), title: (r) => orBlank(r.content_type) },
   { id: 'size', label: 'Size', sort: 'size_bytes', numeric: true, cell: (r) => formatBytes(r.size_bytes), title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`) },
   { id: 'time', label: 'Time ms', sort: 'response_time_ms', numeric: true, cell: (r) => formatInt(r.response_time_ms) },
+  {
+    id: 'attempts',
+    label: 'Tries',
+    sort: 'attempts',
+    numeric: true,
+    cell: (r) => (r.attempts > 1 ? <span className="attention">{formatInt(r.attempts)}</span> : formatInt(r.attempts)),
+    title: (r) => (r.attempts === 0 ? 'never fetched' : `${formatInt(r.attempts)} ${r.attempts === 1 ? 'fetch' : 'fetches'}`),
+  },
   { id: 'depth', label: 'Depth', sort: 'crawl_depth', numeric: true, cell: (r) => r.crawl_depth },
   { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title, title: (r) => orBlank(r.title) },
+  { id: 'h1s', label: 'H1s', sort: null, numeric: true, cell: h1Cell, title: (r) => orBlank(r.h1) },
   { id: 'words', label: 'Words', sort: 'word_count', numeric: true, cell: (r) => formatInt(r.word_count) },
   { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
   { id: 'outlinks', label: 'Outlinks', sort: 'outlinks', numeric: true, cell: (r) => formatInt(r.outlinks) },
+  { id: 'directives', label: 'Directives', sort: null, cell: directivesText, title: directivesTitle },
   { id: 'error', label: 'Error', sort: null, cell: (r) => r.error, title: (r) => orBlank(r.error) },
 ];
 
@@ -64,11 +115,13 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
       aria-selected={selected}
       data-row-url={row.url}
       data-status-class={statusClassOf(row.status_code)}
+      data-indexability={row.indexability ?? undefined}
+      data-kind={row.kind}
       data-error={row.error ? 'true' : undefined}
       onClick={onSelect ? () => onSelect(row, index) : undefined}
     >
       {COLUMNS.map((c) => (
-        <div key={c.id} role="cell" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} title={c.title?.(row)}>
+        <div key={c.id} role="cell" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} title={c.title?.(row)} aria-label={c.ariaLabel?.(row)}>
           {c.id === 'url' ? (
             <>
               <span className="url-text">{row.url}</span>

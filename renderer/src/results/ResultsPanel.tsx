@@ -10,7 +10,7 @@ import { errorMessage } from '../api/connection.ts';
 import { isLiveState, notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
-import { COLUMNS, PlaceholderRow, ResultRowView } from './ResultRowView.tsx';
+import { COLUMNS, PlaceholderRow, ResultRowView, indexabilityText } from './ResultRowView.tsx';
 import { ResultsWindow } from './results-window.ts';
 import type { QueryFilter } from './results-window.ts';
 
@@ -319,24 +319,47 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
   );
 }
 
-const DETAIL_FIELDS: { label: string; value: (r: ResultRow) => string }[] = [
+export interface DetailField {
+  label: string;
+  value: (r: ResultRow) => string;
+  /** Several values, one a line. */
+  multiline?: boolean;
+}
+
+const count = (n: number | null) => (n === null ? '' : formatInt(n));
+const withCount = (text: string | null, n: number | null) => (n !== null && n > 1 ? `${text ?? ''} (first of ${formatInt(n)})` : (text ?? ''));
+
+/** Everything about a row, in the side panel: the table's columns in full, and the fields it has no room for. */
+export const DETAIL_FIELDS: DetailField[] = [
   { label: 'Status', value: (r) => (r.status_code === null ? 'no response' : String(r.status_code)) },
+  { label: 'Kind', value: (r) => r.kind },
+  { label: 'Indexability', value: indexabilityText },
   { label: 'Redirect to', value: (r) => r.redirect_url ?? '' },
+  { label: 'Meta refresh', value: (r) => r.meta_refresh ?? '' },
   { label: 'Content type', value: (r) => r.content_type ?? '' },
   { label: 'Size', value: (r) => (r.size_bytes === null ? '' : `${formatBytes(r.size_bytes)} (${formatInt(r.size_bytes)} bytes)`) },
   { label: 'Response time', value: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`) },
+  { label: 'Attempts', value: (r) => (r.attempts === 0 ? '0 (never fetched)' : formatInt(r.attempts)) },
   { label: 'Depth', value: (r) => String(r.crawl_depth) },
   { label: 'Title', value: (r) => r.title ?? '' },
   { label: 'Meta description', value: (r) => r.meta_description ?? '' },
-  { label: 'H1', value: (r) => r.h1 ?? '' },
+  { label: 'H1', value: (r) => withCount(r.h1, r.h1_count) },
+  { label: 'H1 count', value: (r) => count(r.h1_count) },
+  { label: 'H2', value: (r) => withCount(r.h2, r.h2_count) },
+  { label: 'H2 count', value: (r) => count(r.h2_count) },
+  { label: 'Language', value: (r) => r.lang ?? '' },
   { label: 'Canonical', value: (r) => r.canonical ?? '' },
+  { label: 'Hreflang', value: (r) => (r.hreflang ?? '').split(/;\s*/).filter(Boolean).join('\n'), multiline: true },
+  { label: 'Meta robots', value: (r) => r.meta_robots ?? '' },
+  { label: 'X-Robots-Tag', value: (r) => r.x_robots_tag ?? '' },
+  { label: 'robots.txt', value: (r) => (r.robots_disallowed ? 'disallows this URL (fetched anyway: report mode)' : '') },
   { label: 'Words', value: (r) => formatInt(r.word_count) },
   { label: 'Inlinks', value: (r) => formatInt(r.inlinks) },
   { label: 'Outlinks', value: (r) => formatInt(r.outlinks) },
   { label: 'Error', value: (r) => r.error ?? '' },
 ];
 
-function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => void }) {
+export function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => void }) {
   const store = useCrawlStore();
   return (
     <aside className="row-details" aria-label="result details">
@@ -360,7 +383,7 @@ function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => void }) {
           return (
             <div key={f.label} className="detail" data-empty={v === '' || undefined}>
               <dt>{f.label}</dt>
-              <dd>{v || '—'}</dd>
+              <dd className={f.multiline ? 'detail-lines' : undefined}>{v || '—'}</dd>
             </div>
           );
         })}
