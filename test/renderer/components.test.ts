@@ -7,7 +7,8 @@ import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../shared/crawler-api.ts';
-import { ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
+import { ProcessorLegend, ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
+import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
 import { COLUMNS, ResultRowView, directivesText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
@@ -87,6 +88,29 @@ describe('thread cell', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('title="https://a.test/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
     expect(html).not.toMatch(/<a[\s>]/);
+  });
+
+  it('shows the processor it is in under its step, explained on hover', () => {
+    const html = render(createElement(ThreadCellView, { thread: thread(5, { step: 'fetching', processor: 'fetch-http', url: 'https://a.test/' }), stuck: false }));
+    expect(html).toContain('data-processor="fetch-http"');
+    expect(html).toContain('>fetching<');
+    expect(html).toMatch(/<div class="cell-foot"><span class="cell-processor" title="fetch-http \(fetch\): one HTTP exchange[^"]*">fetch-http</);
+    const idle = render(createElement(ThreadCellView, { thread: thread(6, { step: 'waiting', processor: null }), stuck: false }));
+    expect(idle).not.toContain('data-processor');
+    expect(idle).not.toContain('cell-processor');
+    // A processor this renderer does not know (a newer engine) is still shown, as text.
+    const unknown = render(createElement(ThreadCellView, { thread: thread(7, { step: 'processing', processor: EVIL }), stuck: false }));
+    expect(unknown).toContain('&lt;img src=x onerror=alert(1)&gt;</span>');
+    expect(unknown).not.toContain('<img');
+  });
+
+  it('lists the processor chain in order', () => {
+    const html = render(createElement(ProcessorLegend));
+    expect(html).toContain('data-testid="processor-chain"');
+    const title = /title="([^"]*)"/.exec(html)?.[1] ?? '';
+    const positions = PROCESSOR_CHAIN.map((p) => title.indexOf(`. ${p.name} (`));
+    expect(positions.every((at) => at > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
   it('marks a stuck thread', () => {

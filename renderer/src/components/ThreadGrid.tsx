@@ -1,6 +1,7 @@
 // The live worker grid: one cell per crawl thread. A cell subscribes to its own thread only (the store keeps a
 // thread's object while it is unchanged), and its "time in step" to the one shared clock.
 import { memo, useEffect, useRef, useState } from 'react';
+import { PROCESSOR_CHAIN } from '../../../shared/processors.ts';
 import type { ThreadStatus } from '../../../shared/snapshot.ts';
 import { STEP_LABELS, THREAD_STEPS } from '../../../shared/steps.ts';
 import { formatBytes, formatInt, formatStepTime } from '../format.ts';
@@ -15,6 +16,7 @@ export function ThreadsPanel() {
         <h2 className="panel-title">Threads</h2>
         <ThreadSlider />
         <StepLegend />
+        <ProcessorLegend />
       </div>
       <ThreadGrid />
     </section>
@@ -96,6 +98,24 @@ function StepLegend() {
   );
 }
 
+/** What a processor does, for its tooltip; unknown names (a newer engine) get none. */
+const PROCESSOR_INFO = new Map(PROCESSOR_CHAIN.map((p) => [p.name, p]));
+
+export function processorTitle(name: string): string | undefined {
+  const p = PROCESSOR_INFO.get(name);
+  return p ? `${p.name} (${p.stage}): ${p.does}` : undefined;
+}
+
+/** The chain every URL goes through, in order: the names the cells show, explained on hover. */
+export function ProcessorLegend() {
+  const chain = PROCESSOR_CHAIN.map((p, i) => `${i + 1}. ${p.name} (${p.stage}): ${p.does}`).join('\n');
+  return (
+    <span className="chain-legend" data-testid="processor-chain" tabIndex={0} title={`Every URL goes through this chain of processors; a thread shows the one it is in.\n\n${chain}`} aria-label={`processor chain: ${PROCESSOR_CHAIN.map((p) => p.name).join(', ')}`}>
+      processor chain
+    </span>
+  );
+}
+
 export function ThreadGrid() {
   const ids = useCrawl((s) => s.threadIds);
   const state = useCrawl((s) => s.state);
@@ -130,7 +150,7 @@ export const ThreadCell = memo(function ThreadCell({ id }: { id: number }) {
 
 export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stuck: boolean }) {
   return (
-    <div className="cell" role="listitem" data-thread-id={t.id} data-step={t.step} data-stuck={stuck ? 'true' : undefined}>
+    <div className="cell" role="listitem" data-thread-id={t.id} data-step={t.step} data-processor={t.processor ?? undefined} data-stuck={stuck ? 'true' : undefined}>
       <div className="cell-head">
         <span className="cell-id">#{t.id}</span>
         <span className="cell-step">{STEP_LABELS[t.step]}</span>
@@ -140,6 +160,12 @@ export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stu
         {t.url ?? '—'}
       </div>
       <div className="cell-foot">
+        {/* The step's processor, first on the line below the step (the head has no room beside "about to get URI"). */}
+        {t.processor && (
+          <span className="cell-processor" title={processorTitle(t.processor) ?? t.processor}>
+            {t.processor}
+          </span>
+        )}
         <span title="pages done">{formatInt(t.pagesDone)} pg</span>
         <span className={t.errors ? 'cell-errors has-errors' : 'cell-errors'} title="errors">
           {formatInt(t.errors)} err
