@@ -9,7 +9,7 @@ import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
-import { ARTIFACTS, startPauseResizeFinish, until, waitForState } from './workbench-flow.ts';
+import { ARTIFACTS, openGroup, startPauseResizeFinish, until, waitForState } from './workbench-flow.ts';
 
 const PAGES = 80;
 
@@ -90,8 +90,17 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
     await page.goto(url);
     await page.locator('textarea[name="seeds"]').fill('not a url');
     await page.locator('input[id$="-threads"]').fill('0');
+    // A bad pattern on the second line of a closed group: the group opens and the field names the line.
+    await openGroup(page, 'scope');
+    await page.getByTestId('setting-include').fill('^https?://\n(unclosed');
+    await page.getByTestId('group-scope').locator('summary').click();
     await page.getByTestId('start').click();
-    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(3);
+    expect(await page.getByTestId('group-scope').getAttribute('open')).not.toBeNull();
+    expect(await page.getByTestId('setting-include').getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await page.getByTestId('setting-include').getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^line 2: invalid regular expression/);
+    await shot('invalid-settings');
     await waitForState(page, 'finished').catch(() => undefined);
     expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(1);
   });

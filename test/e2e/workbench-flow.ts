@@ -33,25 +33,45 @@ export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, wh
   return last;
 }
 
+export async function processors(page: Page): Promise<string[]> {
+  return page.locator('[data-thread-id][data-processor]').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-processor') ?? ''));
+}
+
+/** Opens a group of the start form (Scope, What to check...) unless it is open. */
+export async function openGroup(page: Page, group: string): Promise<void> {
+  const details = page.getByTestId(`group-${group}`);
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+}
+
 export async function setSlider(page: Page, value: number): Promise<void> {
   await page.getByTestId('thread-slider').fill(String(value));
 }
 
 /**
- * Start a crawl from the form, see threads change step, pause and see every thread paused, resize down to 2
- * and up to 8 and see the grid follow, resume, and let it finish.
+ * Start a crawl from the form (checking images, and excluding URLs that the site does not have, so every page is
+ * still crawled), see threads change step and processor, pause and see every thread paused, resize down to 2 and
+ * up to 8 and see the grid follow, resume, let it finish, and see every page's indexability.
  */
 export async function startPauseResizeFinish(page: Page, seed: string, expectedPages: number, screenshot: (name: string) => Promise<void>): Promise<void> {
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('4');
+  await openGroup(page, 'scope');
+  await page.getByTestId('setting-exclude').fill('\\.pdf$\n/print/');
+  await openGroup(page, 'check');
+  await page.getByTestId('setting-check-images').check();
+  await screenshot('form');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
 
   const seen = new Set<string>();
+  const seenProcessors = new Set<string>();
   await until(
-    async () => (await steps(page)).forEach((s) => seen.add(s)),
-    () => seen.has('fetching') && (seen.has('waiting') || seen.has('claimed') || seen.has('processing')),
-    'threads changing step',
+    async () => {
+      (await steps(page)).forEach((s) => seen.add(s));
+      (await processors(page)).forEach((p) => seenProcessors.add(p));
+    },
+    () => seen.has('fetching') && (seen.has('waiting') || seen.has('claimed') || seen.has('processing')) && seenProcessors.has('fetch-http'),
+    'threads changing step, one of them in fetch-http',
   );
   await until(() => counter(page, 'crawled'), (n) => n >= 5, 'some pages crawled');
   await screenshot('live-view');
@@ -72,5 +92,17 @@ export async function startPauseResizeFinish(page: Page, seed: string, expectedP
   expect(await page.locator('.state-badge').getAttribute('data-reason')).toBe('completed');
   expect(await counter(page, 'crawled')).toBe(expectedPages);
   await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === expectedPages, 'the results table filled');
+  // The fixture's pages are plain 200s without robots directives: every one is indexable.
+  const verdicts = await until(
+    () => page.locator('[data-row-url] .c-indexability').allTextContents(),
+    (v) => v.length > 0,
+    'indexability in the results table',
+  );
+  expect(new Set(verdicts)).toEqual(new Set(['indexable']));
   await screenshot('results');
+  // Details of the first row: every field, the new ones included.
+  await page.locator('[data-row-url]').first().click();
+  await expect.poll(() => page.locator('.row-details dt').allTextContents()).toEqual(expect.arrayContaining(['Indexability', 'Attempts', 'H1 count', 'Hreflang', 'Meta robots']));
+  await screenshot('row-details');
+  await page.getByLabel('close details').click();
 }
