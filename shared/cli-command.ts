@@ -3,8 +3,11 @@
 // imports neither `node:` nor `electron`. A test holds every setting to having an option here.
 import type { CrawlSettings } from './settings.ts';
 
-/** number: --opt N; text: --opt VALUE; list: --opt repeated per item; csv: --opt a,b; flag: --opt when true. */
-export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag';
+/**
+ * number: --opt N; text: --opt VALUE; list: --opt repeated per item; csv: --opt a,b; flag: --opt when true;
+ * json-list: --opt repeated per item, each a JSON object.
+ */
+export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag' | 'json-list';
 
 export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { option: string; kind: CliOptionKind }> = {
   mode: { option: '--mode', kind: 'text' },
@@ -22,6 +25,7 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   checkResources: { option: '--check', kind: 'csv' },
   checkExternal: { option: '--check-external', kind: 'flag' },
   followNofollow: { option: '--follow-nofollow', kind: 'flag' },
+  extraction: { option: '--extract', kind: 'json-list' },
   robots: { option: '--robots', kind: 'text' },
   delayMs: { option: '--delay', kind: 'number' },
   maxPerHost: { option: '--max-per-host', kind: 'number' },
@@ -55,6 +59,8 @@ export function cliCommandFor(settings: CrawlSettings, defaults: CrawlSettings):
       if (value === true) words.push(option);
     } else if (kind === 'list') {
       for (const item of value as string[]) words.push(option, item);
+    } else if (kind === 'json-list') {
+      for (const item of value as object[]) words.push(option, JSON.stringify(item));
     } else if (kind === 'csv') {
       if ((value as string[]).length) words.push(option, (value as string[]).join(','));
     } else if (value !== null) {

@@ -38,6 +38,10 @@ export interface UnfetchableLink {
 
 export const UNFETCHABLE_HREF_MAX = 300;
 
+/** Custom extraction keeps at most this many values per rule and page, each cut to EXTRACTED_VALUE_MAX characters. */
+export const MAX_EXTRACTED_VALUES = 100;
+export const EXTRACTED_VALUE_MAX = 10_000;
+
 export interface Hreflang {
   lang: string;
   url: string;
@@ -79,6 +83,8 @@ export interface PageFetchResult {
   unfetchableLinks: UnfetchableLink[];
   /** HTML was parsed (a 2xx HTML page that was not check-only). */
   parsed: boolean;
+  /** Custom extraction: values per rule name (settings.extraction), in document order; null when not parsed. */
+  extracted: Record<string, string[]> | null;
   /** A person-readable error ("timeout", "connection refused", "too large"...), or null. */
   error: string | null;
   /** The response's Retry-After, in ms from now, when it had a usable one. */

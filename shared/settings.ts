@@ -1,6 +1,7 @@
 // The crawl "order" (Heritrix's word): every setting of one crawl, validated once before anything is created.
 // Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
 import { z } from 'zod';
+import { parse as parseCssSelector } from 'css-what';
 import { compilePattern, hostKey, makePatternTest } from './scope.ts';
 import { MAX_URL_LENGTH } from './url/canonical.ts';
 import { makeNormaliser } from './url/normalise.ts';
@@ -71,6 +72,42 @@ const paramName = z.string({ error: 'must be a query parameter name' }).superRef
   }
 });
 
+/** Custom extraction: a rule turns page content into an extra column. */
+export const EXTRACTION_TYPES = ['css', 'regex'] as const;
+export const EXTRACTION_OUTPUTS = ['text', 'attribute', 'html'] as const;
+export const MAX_EXTRACTION_RULES = 30;
+
+const extractionRule = z
+  .object({
+    /** The column's name: letters, digits, spaces and - _ . only, up to 60 characters. */
+    name: z.string({ error: 'must be a column name' }).trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').regex(/^[\p{L}\p{N} _.-]+$/u, 'may hold letters, digits, spaces and - _ . only'),
+    /** css: a CSS selector over the page; regex: a regular expression over the HTML source. */
+    type: z.enum(EXTRACTION_TYPES, { error: 'must be css or regex' }),
+    /** The CSS selector (type css) or the regular expression (type regex: the first group if it has one). */
+    expression: z.string({ error: 'must be a CSS selector or a regular expression' }).min(1, 'must not be empty').max(1000, 'must be at most 1000 characters'),
+    /** For css: the element's text, an attribute's value, or its inner HTML (as text, never rendered). */
+    output: z.enum(EXTRACTION_OUTPUTS, { error: 'must be text, attribute or html' }).default('text'),
+    /** The attribute read when output is "attribute". */
+    attribute: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+    /** Every match (up to MAX_EXTRACTED_VALUES) instead of the first. */
+    all: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    if (rule.type === 'regex') {
+      const compiled = compilePattern(rule.expression);
+      if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['expression'], message: `invalid regular expression: ${compiled.error}` });
+    } else {
+      const problem = cssSelectorProblem(rule.expression);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['expression'], message: `invalid CSS selector: ${problem}` });
+    }
+    if (rule.type === 'css' && rule.output === 'attribute' && !rule.attribute) {
+      ctx.addIssue({ code: 'custom', path: ['attribute'], message: 'name the attribute to read (e.g. href) when output is "attribute"' });
+    }
+  });
+
+export type ExtractionRule = z.output<typeof extractionRule>;
+
 const list = <T extends z.ZodType>(item: T, what: string) => z.array(item, { error: `must be a list of ${what}` }).default([]);
 
 const int = (min: number, max: number) =>
@@ -122,6 +159,25 @@ export const crawlSettingsSchema = z
       .transform((types) => [...new Set(types)]),
     /** Fetch links (and checked resources) outside the scope once, for their status; never followed further. */
     checkExternal: z.boolean().default(false),
+    /** Custom extraction rules: each adds a column of values read from every HTML page. */
+    extraction: z
+      .array(extractionRule, { error: 'must be a list of extraction rules' })
+      .max(MAX_EXTRACTION_RULES, `must hold at most ${MAX_EXTRACTION_RULES} rules`)
+      .default([])
+      // Run even when a rule is invalid, so a duplicate name is named along with everything else.
+      .superRefine(
+        (rules, ctx) => {
+          const seen = new Set<string>();
+          (rules as unknown[]).forEach((r, i) => {
+            const name = (r as { name?: unknown } | null)?.name;
+            if (typeof name !== 'string') return;
+            const key = name.trim().toLowerCase();
+            if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${name.trim()}" is the name of another rule` });
+            seen.add(key);
+          });
+        },
+        { when: ({ value }) => Array.isArray(value) },
+      ),
     /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
     followNofollow: z.boolean().default(false),
     /**
@@ -236,6 +292,16 @@ export function parseSettings(input: unknown): CrawlSettings {
   const result = validateSettings(input);
   if (!result.ok) throw new SettingsError(result.problems);
   return result.settings;
+}
+
+/** Why a CSS selector does not parse, or null when it does. */
+export function cssSelectorProblem(selector: string): string | null {
+  try {
+    parseCssSelector(selector);
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 /** The depth limit the crawl applies: list mode crawls the seeds only. */

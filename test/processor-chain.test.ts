@@ -192,7 +192,7 @@ describe('crawl files of schema version 1', () => {
     const file = path.join(dir, 'old.trawl');
     // A version 1 file: today's schema without what version 2 added.
     const db = createCrawlFile(file, parseSettings({ seeds: ['http://a.test/'] }));
-    db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links;
+    db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
       ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only;
       ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
     for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);

@@ -41,6 +41,7 @@ describe('parseSettings defaults', () => {
       allowedHosts: [],
       checkResources: [],
       checkExternal: false,
+      extraction: [],
       firstByteTimeoutMs: 15_000,
       include: [],
       exclude: [],
@@ -263,5 +264,34 @@ describe('isSerialPerHost', () => {
     expect(isSerialPerHost({ polite: true, delayMs: 0 }, 0)).toBe(true);
     expect(isSerialPerHost({ polite: false, delayMs: 1 }, 0)).toBe(true);
     expect(isSerialPerHost({ polite: false, delayMs: 0 }, 2_000)).toBe(true);
+  });
+});
+
+describe('extraction rules', () => {
+  const seeds = ['https://example.com/'];
+  it('fills in output and all, and keeps the rest', () => {
+    expect(parseSettings({ seeds, extraction: [{ name: 'Price', type: 'css', expression: '.price' }] }).extraction).toEqual([
+      { name: 'Price', type: 'css', expression: '.price', output: 'text', all: false },
+    ]);
+  });
+
+  it('names every problem with its rule and field', () => {
+    const result = validateSettings({
+      seeds,
+      extraction: [
+        { name: 'A', type: 'css', expression: 'div[' },
+        { name: 'a', type: 'regex', expression: '(' },
+        { name: 'B', type: 'css', expression: 'a', output: 'attribute' },
+        { name: 'bad=name', type: 'xpath', expression: '//a' },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    const byField = Object.fromEntries((result.ok ? [] : result.problems).map((p) => [p.field, p.message]));
+    expect(byField['extraction.0.expression']).toMatch(/^invalid CSS selector/);
+    expect(byField['extraction.1.expression']).toMatch(/^invalid regular expression/);
+    expect(byField['extraction.1.name']).toBe('"a" is the name of another rule');
+    expect(byField['extraction.2.attribute']).toMatch(/name the attribute/);
+    expect(byField['extraction.3.name']).toMatch(/letters, digits/);
+    expect(byField['extraction.3.type']).toBe('must be css or regex');
   });
 });

@@ -43,6 +43,9 @@ Options (defaults in brackets):
   --check TYPES        also fetch these resources for their status: images, scripts, stylesheets,
                        comma-separated or repeated [none]
   --check-external     fetch links outside the scope once, for their status; never followed [recorded only]
+  --extract RULE       a custom extraction column, as JSON (repeatable): {"name": "price", "type": "css",
+                       "expression": ".price", "output": "text"|"attribute"|"html", "attribute": "href",
+                       "all": false}, or type "regex" over the HTML (its first group, if any) [none]
   --delay MS           wait between two fetches from one host [0]
   --polite             per host: one fetch at a time, wait clamp(5 x fetch time, 3 s, 30 s)
   --max-rate N         at most N fetches started per second overall [no cap]
@@ -81,6 +84,7 @@ const OPTIONS = {
   robots: { type: 'string' },
   'follow-nofollow': { type: 'boolean' },
   check: { type: 'string', multiple: true },
+  extract: { type: 'string', multiple: true },
   'check-external': { type: 'boolean' },
   delay: { type: 'string' },
   polite: { type: 'boolean' },
@@ -149,6 +153,15 @@ function readNamed(readText: ReadText, path: string, option: string): string {
   }
 }
 
+/** One --extract rule: a JSON object such as {"name": "price", "type": "css", "expression": ".price"}. */
+function jsonRule(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--extract: each rule is a JSON object such as '{"name":"price","type":"css","expression":".price"}' (${(err as Error).message})`);
+  }
+}
+
 /** The settings object of a --config file, or a UsageError saying what is wrong with it. */
 function configFrom(text: string, path: string): Record<string, unknown> {
   let value: unknown;
@@ -209,6 +222,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     followNofollow: v['follow-nofollow'] ? true : undefined,
     checkResources: v.check?.flatMap((c) => c.split(',')).map((c) => c.trim()).filter((c) => c !== ''),
     checkExternal: v['check-external'] ? true : undefined,
+    extraction: v.extract?.map((rule) => jsonRule(rule)),
     delayMs: number(v.delay),
     polite: v.polite,
     maxUrlsPerSecond: number(v['max-rate']),

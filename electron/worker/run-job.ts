@@ -63,6 +63,7 @@ function emptyPage(job: PageJob): PageFetchResult {
     links: [],
     unfetchableLinks: [],
     parsed: false,
+    extracted: null,
     error: null,
     retryAfterMs: null,
     metaRobots: null,
@@ -71,7 +72,7 @@ function emptyPage(job: PageJob): PageFetchResult {
 }
 
 async function runPage(job: PageJob, deps: RunJobDeps): Promise<PageFetchResult> {
-  const uri = { job, result: emptyPage(job), outcome: null };
+  const uri = { job, result: emptyPage(job), outcome: null, html: null };
   await runChain(deps.chain, uri, deps);
   return uri.result;
 }

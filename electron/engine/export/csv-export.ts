@@ -6,7 +6,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { openCrawlFile, type Db } from '../frontier/crawl-file.ts';
+import { openCrawlFile, readStoredSettings, type Db } from '../frontier/crawl-file.ts';
 import { neutraliseCell } from './csv-cell.ts';
 
 /** The CSV columns, in order; also the header line. */
@@ -60,7 +60,7 @@ SELECT r.seq, u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.resp
        r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
        r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
        (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error
+       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id
 FROM results r JOIN urls u ON u.id = r.url_id
 WHERE r.seq > ? AND r.seq <= ?
 ORDER BY r.seq
@@ -105,6 +105,11 @@ async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number):
   // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
   const { last } = db.prepare('SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
   const page = db.prepare(PAGE_SQL).raw(true);
+  const rules = extractionColumns(db);
+  // Custom extraction values of a page of rows, by the primary key (url_id, rule, n).
+  const extractedOf = db.prepare<[string], { url_id: number; rule: string; value: string }>(
+    'SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n',
+  );
 
   const csv = stringify({
     bom: true,
@@ -122,15 +127,21 @@ async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number):
     if (!csv.write(record)) await Promise.race([once(csv, 'drain'), done]);
   };
 
-  await write([...CSV_COLUMNS]);
+  await write([...CSV_COLUMNS, ...rules.map((r) => r.column)]);
   let rows = 0;
   let after = 0;
   for (;;) {
     const batch = page.all(after, last, batchSize) as unknown[][];
+    const values = rules.length ? extractedValues(extractedOf, batch.map((row) => row[CSV_COLUMNS.length + 1] as number)) : null;
     for (const row of batch) {
       after = row[0] as number;
       const record: string[] = [];
       for (let i = 0; i < CSV_COLUMNS.length; i++) record.push(cell(row[i + 1]));
+      if (values) {
+        const mine = values.get(row[CSV_COLUMNS.length + 1] as number);
+        // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
+        for (const r of rules) record.push(cell(mine?.get(r.name)?.join('\n') ?? null));
+      }
       await write(record);
       rows++;
     }
@@ -139,6 +150,28 @@ async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number):
   csv.end();
   await done;
   return { rows };
+}
+
+/** The crawl's extraction rules as CSV columns: the rule's name, unless a built-in column has it already. */
+export function extractionColumns(db: Db): { name: string; column: string }[] {
+  const settings = readStoredSettings(db) as { extraction?: { name: string }[] };
+  const builtIn = new Set<string>(CSV_COLUMNS.map((c) => c.toLowerCase()));
+  return (settings.extraction ?? []).map(({ name }) => ({ name, column: builtIn.has(name.toLowerCase()) ? `${name} (extracted)` : name }));
+}
+
+function extractedValues(
+  query: { all(ids: string): { url_id: number; rule: string; value: string }[] },
+  urlIds: number[],
+): Map<number, Map<string, string[]>> {
+  const out = new Map<number, Map<string, string[]>>();
+  for (const { url_id, rule, value } of query.all(JSON.stringify(urlIds))) {
+    let byRule = out.get(url_id);
+    if (!byRule) out.set(url_id, (byRule = new Map()));
+    const list = byRule.get(rule);
+    if (list) list.push(value);
+    else byRule.set(rule, [value]);
+  }
+  return out;
 }
 
 /** null → empty; numbers as they are (a negative number is a number); anything textual neutralised. */

@@ -79,6 +79,14 @@ const UNFETCHABLE_LINKS_TABLE = `CREATE TABLE unfetchable_links (
   anchor  TEXT,
   PRIMARY KEY (from_id, href)
 ) WITHOUT ROWID;`;
+// Custom extraction: the values each rule (settings.extraction, by name) found on a page, in document order.
+const EXTRACTED_TABLE = `CREATE TABLE extracted (
+  url_id INTEGER NOT NULL,
+  rule   TEXT NOT NULL,
+  n      INTEGER NOT NULL,
+  value  TEXT NOT NULL,
+  PRIMARY KEY (url_id, rule, n)
+) WITHOUT ROWID;`;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
 const CRAWL_RESULTS_VIEW = `CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
@@ -169,6 +177,7 @@ CREATE TABLE links (
 ) WITHOUT ROWID;
 CREATE INDEX links_to ON links(to_id);
 ${UNFETCHABLE_LINKS_TABLE}
+${EXTRACTED_TABLE}
 ${CRAWL_RESULTS_VIEW}
 `;
 
@@ -270,6 +279,7 @@ function upgradeSteps(db: Db, from: number): void {
       for (const column of RESULTS_V2_COLUMNS) db.exec(`ALTER TABLE results ADD COLUMN ${column}`);
       for (const column of LINKS_V2_COLUMNS) db.exec(`ALTER TABLE links ADD COLUMN ${column}`);
       db.exec(UNFETCHABLE_LINKS_TABLE);
+      db.exec(EXTRACTED_TABLE);
       db.exec('DROP VIEW IF EXISTS crawl_results');
       db.exec(CRAWL_RESULTS_VIEW);
     }

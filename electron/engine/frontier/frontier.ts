@@ -156,6 +156,7 @@ export class Frontier {
           @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason)`,
       ),
       insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)'),
+      insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
       insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
       crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
       countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
@@ -424,6 +425,9 @@ export class Frontier {
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null, link.kind, link.nofollow ? 1 : 0);
       }
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
+      if (result.extracted) {
+        for (const [rule, values] of Object.entries(result.extracted)) values.forEach((v, n) => this.q.insertExtracted.run(claim.urlId, rule, n, v));
+      }
       this.flushQueued();
       return 'recorded' as const;
     })();

@@ -7,10 +7,13 @@ import { extractHtmlProcessor } from './extract-html.ts';
 import { extractHttpHeaders } from './extract-http-headers.ts';
 import { extractLocation } from './extract-location.ts';
 import { fetchHttp } from './fetch-http.ts';
+import { extractCustom } from './extract-custom.ts';
 import type { ChainContext, CrawlUri, Processor } from './processor.ts';
 
-export function buildFetchChain(settings: Pick<CrawlSettings, 'checkResources'>): Processor[] {
-  return [fetchHttp, extractHttpHeaders, extractLocation, extractHtmlProcessor(htmlExtractorsFor(settings))];
+export function buildFetchChain(settings: Pick<CrawlSettings, 'checkResources' | 'extraction'>): Processor[] {
+  const chain = [fetchHttp, extractHttpHeaders, extractLocation, extractHtmlProcessor(htmlExtractorsFor(settings))];
+  if (settings.extraction.length > 0) chain.push(extractCustom(settings.extraction));
+  return chain;
 }
 
 /** Runs the URL through the chain, reporting each processor as the thread's step. */

@@ -22,7 +22,8 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       if (uri.job.checkOnly || outcome === null || outcome.error !== null || outcome.body === null) return 'next';
       if (status === null || status < 200 || status > 299 || !isHtmlContentType(outcome.contentType)) return 'next';
       ctx.report('processing', 'extract-html', outcome.sizeBytes);
-      const page = extractHtml(decodeHtml(outcome.body, outcome.contentType), uri.job.url, ctx.scope, ctx.normalise, extractors);
+      uri.html = decodeHtml(outcome.body, outcome.contentType);
+      const page = extractHtml(uri.html, uri.job.url, ctx.scope, ctx.normalise, extractors);
       const r = uri.result;
       // The page's fields carry the result's names; its links are settled below.
       const { links, ...fields } = page;

@@ -19,6 +19,8 @@ export interface CrawlUri {
   readonly result: PageFetchResult;
   /** The HTTP exchange, once fetched. */
   outcome: FetchOutcome | null;
+  /** The page's text, decoded, once an HTML page has been read (for extractors that need the source). */
+  html: string | null;
 }
 
 /** What the processors of one worker share. */

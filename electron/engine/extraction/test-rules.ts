@@ -1,0 +1,60 @@
+// The extraction rule tester: before a crawl, fetch one sample URL in a worker process (the same fetch chain and
+// extractor the crawl will run) and return what each rule finds, so an analyst sees the values before crawling a
+// million pages. A worker, not the parent, because the page is untrusted input and a pathological one must not
+// stall the engine.
+import type { PageFetchResult } from '../../../shared/protocol.ts';
+import { parseSettings, type CrawlSettingsInput } from '../../../shared/settings.ts';
+import type { WorkerSpawner } from '../pool/worker-spawner.ts';
+
+export interface RuleTestResult {
+  url: string;
+  statusCode: number | null;
+  contentType: string | null;
+  /** Why nothing could be read: a fetch error, a redirect (with its target), or not an HTML page. */
+  problem: string | null;
+  /** Values per rule name, as the crawl would record them. */
+  values: Record<string, string[]>;
+}
+
+/** Longest the tester waits for the worker's answer before giving up (the fetch has its own timeouts). */
+const TEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Tests `settings.extraction` on `url`, with the crawl's other settings (user agent, timeouts) as given.
+ * Throws a SettingsError for invalid settings; fetch problems come back in `problem`.
+ */
+export async function testExtractionRules(spawner: WorkerSpawner, url: string, settings: Omit<CrawlSettingsInput, 'seeds'>): Promise<RuleTestResult> {
+  const parsed = parseSettings({ ...settings, seeds: [url] });
+  const worker = spawner.spawn('rule-tester');
+  try {
+    const result = await new Promise<PageFetchResult>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer from ${url} within ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);
+      worker.onExit((exit) => reject(new Error(`the worker ${exit.reason} before answering`)));
+      worker.onMessage((m) => {
+        if (m.t === 'ready') worker.send({ t: 'job', job: { kind: 'page', jobId: 1, threadId: 1, url: parsed.seeds[0]!, depth: 0 } });
+        else if (m.t === 'fatal') reject(new Error(m.message));
+        else if (m.t === 'result' && m.result.kind === 'page') {
+          clearTimeout(timer);
+          resolve(m.result);
+        }
+      });
+      worker.send({ t: 'init', workerName: 'rule-tester', settings: parsed });
+    });
+    return {
+      url: result.url,
+      statusCode: result.statusCode,
+      contentType: result.contentType,
+      problem: problemOf(result),
+      values: result.extracted ?? Object.fromEntries(parsed.extraction.map((r) => [r.name, []])),
+    };
+  } finally {
+    await worker.stop(1_000);
+  }
+}
+
+function problemOf(r: PageFetchResult): string | null {
+  if (r.error) return r.error;
+  if (r.redirectUrl) return `redirects to ${r.redirectUrl}; test that URL instead`;
+  if (!r.parsed) return `not an HTML page that can be read (status ${r.statusCode}, ${r.contentType ?? 'no content type'})`;
+  return null;
+}
