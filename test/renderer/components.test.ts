@@ -264,6 +264,8 @@ describe('start form', () => {
       expect(html, id).toContain(`data-testid="${id}"`);
     }
     for (const value of ['same-host', 'subdomains', 'domain', 'hosts']) expect(html).toContain(`<option value="${value}"`);
+    expect(html).toMatch(/data-testid="setting-mode-spider"[^>]*checked=""/);
+    expect(html).toContain('data-testid="setting-mode-list"');
     expect(html).toContain('default same-host');
     expect(html).toContain('default 2,048, 64–8,192');
     expect(html).toContain('default 3, 1–10');
@@ -273,6 +275,13 @@ describe('start form', () => {
     // Groups are closed, and say what they are set to.
     expect(html).toMatch(/data-testid="group-scope"(?![^>]*open)/);
     expect(html).toContain('no delay · 3 attempts');
+  });
+
+  it('in list mode names the seeds "URLs to crawl" and takes no depth', () => {
+    const html = render(createElement(StartPanel), { defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } } });
+    expect(html).toContain('URLs to crawl, one per line');
+    expect(html).toMatch(/data-testid="setting-max-depth"[^>]*disabled=""/);
+    expect(html).toContain('list mode: the listed URLs only');
   });
 });
 

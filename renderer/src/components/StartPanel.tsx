@@ -5,7 +5,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
-import type { CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
+import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { isLiveState, showCrawl } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
@@ -13,6 +13,11 @@ import { useBusyCommand } from './use-command.ts';
 
 // The settings schema's enums, restated so the page does not import the validation library; `satisfies` keeps
 // them in step with it.
+/** Crawl modes, with what each does. */
+export const MODE_OPTIONS = [
+  { value: 'spider', label: 'Follow links', explain: 'crawl the seeds and the pages they link to, within the scope' },
+  { value: 'list', label: 'Only these URLs', explain: 'crawl exactly the URLs listed (redirects followed, links recorded, not followed)' },
+] as const satisfies readonly { value: CrawlMode; label: string; explain: string }[];
 /** robots.txt modes. */
 const ROBOTS_MODES = ['respect', 'ignore', 'report'] as const satisfies readonly CrawlSettings['robots'][];
 /** Crawl scopes, with what each means. */
@@ -31,6 +36,7 @@ export const RESOURCE_OPTIONS = [
 
 export interface StartForm {
   seeds: string;
+  mode: CrawlMode;
   threads: string;
   maxDepth: string;
   maxPages: string;
@@ -74,6 +80,7 @@ export function formFromDefaults(d: CrawlDefaults | null): StartForm {
   const lines = (v: readonly string[] | undefined) => (v ?? []).join('\n');
   return {
     seeds: '',
+    mode: s?.mode ?? 'spider',
     threads: str(s?.threads ?? 5),
     maxDepth: str(s?.maxDepth),
     maxPages: str(s?.maxPages),
@@ -129,6 +136,7 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
   const lines = (text: string) => seedLines(text).seeds;
   const input: Record<string, unknown> = {
     seeds: lines(form.seeds),
+    mode: form.mode,
     threads: numeric(form.threads, undefined),
     maxDepth: numeric(form.maxDepth, null),
     maxPages: numeric(form.maxPages, null),
@@ -195,7 +203,7 @@ export const FORM_GROUPS = {
 } as const satisfies Record<string, readonly (keyof StartForm)[]>;
 export type FormGroup = keyof typeof FORM_GROUPS;
 
-const FORM_FIELDS = new Set<string>(['seeds', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', ...Object.values(FORM_GROUPS).flat()]);
+const FORM_FIELDS = new Set<string>(['seeds', 'mode', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', ...Object.values(FORM_GROUPS).flat()]);
 
 /** The groups holding a field with a problem. */
 export function groupsWithProblems(problems: readonly SettingsProblem[]): Set<FormGroup> {
@@ -345,7 +353,7 @@ export function StartPanel() {
       </div>
       <div className="form-body">
         <label className="field field-wide" htmlFor={`${ids}-seeds`}>
-          <span className="field-label">Seed URLs, one per line</span>
+          <span className="field-label">{form.mode === 'list' ? 'URLs to crawl, one per line' : 'Seed URLs, one per line'}</span>
           <textarea
             {...field('seeds')}
             name="seeds"
@@ -364,9 +372,38 @@ export function StartPanel() {
           {err('seeds')}
         </label>
 
+        <fieldset className="check-set" aria-describedby={errors.has('mode') ? `${ids}-mode-error` : undefined}>
+          <legend className="field-label">Mode</legend>
+          <div className="check-row">
+            {MODE_OPTIONS.map((o) => (
+              <label key={o.value} className="check" htmlFor={`${ids}-mode-${o.value}`} title={o.explain}>
+                <input
+                  id={`${ids}-mode-${o.value}`}
+                  data-testid={`setting-mode-${o.value}`}
+                  type="radio"
+                  name="mode"
+                  value={o.value}
+                  aria-invalid={errors.has('mode') || undefined}
+                  checked={form.mode === o.value}
+                  onChange={() => set('mode', o.value)}
+                />
+                <span className="check-label">{o.label}</span>
+              </label>
+            ))}
+          </div>
+          <span className="field-hint">
+            {MODE_OPTIONS.find((o) => o.value === form.mode)?.explain}; default {MODE_OPTIONS.find((o) => o.value === (d?.mode ?? 'spider'))?.label.toLowerCase()}
+          </span>
+          {err('mode')}
+        </fieldset>
+
         <div className="field-grid">
           <NumberField label="Threads" hint={`default ${d?.threads ?? 5}, 1–${defaults?.limits.threads.max ?? 200}`} error={err('threads')} input={num('threads')} />
-          <NumberField label="Max depth" hint="blank: unlimited" placeholder="unlimited" error={err('maxDepth')} input={num('maxDepth')} />
+          {form.mode === 'list' ? (
+            <NumberField label="Max depth" hint="list mode: the listed URLs only" placeholder="0" error={err('maxDepth')} input={{ ...num('maxDepth'), value: '', disabled: true }} />
+          ) : (
+            <NumberField label="Max depth" hint="blank: unlimited" placeholder="unlimited" error={err('maxDepth')} input={num('maxDepth')} />
+          )}
           <NumberField label="Max pages" hint="blank: unlimited" placeholder="unlimited" error={err('maxPages')} input={num('maxPages')} />
           <label className="field" htmlFor={`${ids}-robots`}>
             <span className="field-label">robots.txt</span>
@@ -543,6 +580,7 @@ interface FieldAttrs {
 
 interface NumberInput extends FieldAttrs {
   value: string;
+  disabled?: boolean;
   onChange: (value: string) => void;
 }
 
