@@ -59,6 +59,10 @@ export async function startPauseResizeFinish(page: Page, seed: string, expectedP
   await page.getByTestId('setting-exclude').fill('\\.pdf$\n/print/');
   await openGroup(page, 'check');
   await page.getByTestId('setting-check-images').check();
+  // Scope closed again says what it holds; the form from its top.
+  await page.getByTestId('group-scope').locator('summary').click();
+  expect(await page.getByTestId('group-scope').locator('.group-summary').textContent()).toBe('same host · 2 exclude');
+  await page.locator('.sidebar').evaluate((el) => el.scrollTo(0, 0));
   await screenshot('form');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
