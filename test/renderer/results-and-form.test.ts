@@ -159,10 +159,18 @@ const DEFAULTS: CrawlDefaults = {
 describe('start form: every setting', () => {
   // A setting the engine adds shows up here until the start form (renderer/src/components/StartPanel.tsx) has a
   // field for it: StartForm, formFromDefaults, settingsFromForm, and a control in the right group.
+  /**
+   * Settings the form knowingly leaves at their defaults. extraction (custom extraction rules, dd9700e) needs a
+   * rule editor of its own, and the CrawlerApi gives the renderer neither the extracted values nor rule testing
+   * yet: it comes with those.
+   */
+  const NOT_IN_FORM = ['extraction'];
+
   it('has a field for every setting of the schema', () => {
     const sent = Object.keys(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }));
     const schema = Object.keys(crawlSettingsSchema.shape);
-    expect(schema.filter((k) => !sent.includes(k)), 'settings the start form has no field for').toEqual([]);
+    expect(schema.filter((k) => !sent.includes(k) && !NOT_IN_FORM.includes(k)), 'settings the start form has no field for').toEqual([]);
+    expect(NOT_IN_FORM.filter((k) => sent.includes(k) || !schema.includes(k)), 'NOT_IN_FORM entries to drop').toEqual([]);
     expect(sent.filter((k) => !schema.includes(k)), 'fields the start form sends that are not settings').toEqual([]);
   });
 
