@@ -93,7 +93,12 @@ export interface PageFetchResult {
   metaRobots: string | null;
   /** The X-Robots-Tag response header, or null. */
   xRobotsTag: string | null;
+  /** Response headers (lower-case names), at most RESPONSE_HEADERS_MAX characters in all; null without a response. */
+  responseHeaders: Record<string, string> | null;
 }
+
+/** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */
+export const RESPONSE_HEADERS_MAX = 16 * 1024;
 
 export interface RobotsFetchResult {
   kind: 'robots';

@@ -23,7 +23,7 @@ function pageResult(url: string, links: string[], extra: Partial<PageFetchResult
     kind: 'page', jobId: 1, threadId: 1, url, statusCode: 200, contentType: 'text/html', sizeBytes: 10,
     responseTimeMs: 5, title: null, metaDescription: null, h1: null, h1Count: 0, h2: null, h2Count: 0, canonical: null,
     lang: null, hreflang: [], metaRefresh: null, wordCount: 0, redirectUrl: null, redirectInScope: false,
-    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })), unfetchableLinks: [], parsed: true, extracted: null,
+    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })), unfetchableLinks: [], parsed: true, extracted: null, responseHeaders: null,
     error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null, ...extra,
   };
 }

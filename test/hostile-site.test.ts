@@ -25,6 +25,7 @@ describe('crawling the hostile site', () => {
   let info: FinishInfo;
   let rows: Map<string, Row>;
   let allRows: Row[];
+  let rawHeaders: Map<string, string | null>;
   let urlStates: Map<string, number>;
   let linkKinds: Map<string, string>;
   let unfetchable: { href: string; scheme: string }[];
@@ -51,6 +52,9 @@ describe('crawling the hostile site', () => {
     // The site's rows by path (with query); other hosts' rows are looked up in allRows.
     rows = new Map(allRows.filter((r) => r.url.startsWith(`${site.origin}/`)).map((r) => [r.url.slice(site.origin.length), r]));
     urlStates = new Map((db.prepare('SELECT url, state FROM urls').all() as { url: string; state: number }[]).map((r) => [r.url, r.state]));
+    rawHeaders = new Map(
+      (db.prepare('SELECT u.url, r.response_headers AS h FROM results r JOIN urls u ON u.id = r.url_id').all() as { url: string; h: string | null }[]).map((r) => [r.url.slice(site.origin.length), r.h]),
+    );
     const seo = site.url('/seo');
     linkKinds = new Map(
       (db.prepare('SELECT t.url, l.kind FROM links l JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id WHERE f.url = ?').all(seo) as { url: string; kind: string }[]).map((r) => [r.url, r.kind]),
@@ -113,6 +117,8 @@ describe('crawling the hostile site', () => {
       indexability_reason: 'canonicalised',
     });
     expect(rows.get('/')).toMatchObject({ indexability: 'indexable', indexability_reason: null });
+    expect(JSON.parse(rawHeaders.get('/seo')!)).toMatchObject({ 'content-type': 'text/html; charset=utf-8' });
+    expect(rawHeaders.get('/never')).toBeNull(); // no response, no head
     expect(rows.get('/nofollow-page')).toMatchObject({ meta_robots: 'noindex, nofollow', indexability: 'non-indexable', indexability_reason: 'noindex' });
     expect(rows.get('/not-found')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'client error' });
     expect(rows.get('/redirect/1')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'redirected' });

@@ -12,6 +12,8 @@ import { createCrawlFile, openCrawlFile, SCHEMA_VERSION } from '../electron/engi
 import { exportCsv } from '../electron/engine/export/csv-export.ts';
 import { parseCli } from '../electron/cli/args.ts';
 import { PROCESSOR_NAMES } from '../shared/processors.ts';
+import { RESPONSE_HEADERS_MAX } from '../shared/protocol.ts';
+import { boundedHeaders } from '../electron/worker/chain/extract-http-headers.ts';
 import { parseSettings } from '../shared/settings.ts';
 import { listenOnLoopback } from './helpers/loopback-server.ts';
 import { newCrawl, tempDir } from './helpers/engine.ts';
@@ -186,6 +188,15 @@ describe('crawling with checks', () => {
   });
 });
 
+describe('response headers', () => {
+  it('are kept whole when small, and cut at RESPONSE_HEADERS_MAX in all', () => {
+    expect(boundedHeaders({ 'content-type': 'text/html', server: 'nginx' })).toEqual({ 'content-type': 'text/html', server: 'nginx' });
+    const huge = boundedHeaders({ a: 'x'.repeat(RESPONSE_HEADERS_MAX), b: 'y' });
+    expect(Object.keys(huge)).toEqual(['a']);
+    expect(huge.a!.length).toBe(RESPONSE_HEADERS_MAX - 1);
+  });
+});
+
 describe('crawl files of schema version 1', () => {
   it('are upgraded in place when opened, keeping every row, and export with the new columns', async () => {
     const dir = tempDir();
@@ -195,7 +206,7 @@ describe('crawl files of schema version 1', () => {
     db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
       ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only;
       ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-    for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
+    for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason', 'response_headers']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
     db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
     db.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run('http://a.test');
     db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (1, ?, 0, 1, 0, 2, 0)').run('http://a.test/');

@@ -68,6 +68,7 @@ function emptyPage(job: PageJob): PageFetchResult {
     retryAfterMs: null,
     metaRobots: null,
     xRobotsTag: null,
+    responseHeaders: null,
   };
 }
 

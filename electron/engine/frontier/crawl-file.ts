@@ -65,6 +65,8 @@ const RESULTS_V2_COLUMNS = [
   'indexability TEXT',
   // Why not indexable: noindex, canonicalised, redirected, client error, server error, blocked by robots.txt...
   'indexability_reason TEXT',
+  // The response head as a JSON object of lower-case names (bounded), for the URL's detail view.
+  'response_headers TEXT',
 ];
 const LINKS_V2_COLUMNS = [
   // a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet.

@@ -21,7 +21,7 @@ import type { UrlKindName } from './crawl-file.ts';
 const EMPTY_ROW = {
   statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
   canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
-  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null,
+  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,
 };
 
 /** A seed: a page, crawled. */
@@ -150,10 +150,12 @@ export class Frontier {
       insertResult: db.prepare(
         `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
           meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag,
-          robots_disallowed, fetched_at, h1_count, h2, h2_count, lang, hreflang, meta_refresh, indexability, indexability_reason)
+          robots_disallowed, fetched_at, h1_count, h2, h2_count, lang, hreflang, meta_refresh, indexability, indexability_reason,
+          response_headers)
          VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
           @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag,
-          @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason)`,
+          @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason,
+          @responseHeaders)`,
       ),
       insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)'),
       insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
@@ -405,6 +407,7 @@ export class Frontier {
         robotsDisallowed: robotsDisallowed ? 1 : 0,
         indexability: index.status,
         indexabilityReason: index.reason,
+        responseHeaders: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
         at: now,
       });
       if (ok) this.counts.crawled++;

@@ -1,5 +1,6 @@
 // Extract from the response head what the engine acts on: Retry-After (for the retry policy) and X-Robots-Tag
-// (indexability and nofollow).
+// (indexability and nofollow); and keep the head itself, bounded, for the URL's detail view.
+import { RESPONSE_HEADERS_MAX } from '../../../shared/protocol.ts';
 import type { Processor } from './processor.ts';
 
 export const extractHttpHeaders: Processor = {
@@ -9,9 +10,23 @@ export const extractHttpHeaders: Processor = {
     const headers = uri.outcome?.headers ?? {};
     uri.result.retryAfterMs = parseRetryAfter(headers['retry-after']);
     uri.result.xRobotsTag = headers['x-robots-tag'] ?? null;
+    if (uri.outcome?.statusCode != null) uri.result.responseHeaders = boundedHeaders(headers);
     return 'next';
   },
 };
+
+/** The headers in order until RESPONSE_HEADERS_MAX characters; a header that does not fit is cut, the rest left out. */
+export function boundedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let room = RESPONSE_HEADERS_MAX;
+  for (const [name, value] of Object.entries(headers)) {
+    if (room <= name.length) break;
+    room -= name.length;
+    out[name] = value.length > room ? value.slice(0, room) : value;
+    room -= out[name]!.length;
+  }
+  return out;
+}
 
 /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3), in ms from now; null when absent or unusable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
