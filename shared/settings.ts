@@ -16,6 +16,7 @@ export const LIMITS = {
   polite: { factor: 5, minMs: 3_000, maxMs: 30_000 },
   /** robots.txt Crawl-delay is honoured up to this cap so one hostile file cannot stall a crawl. */
   crawlDelayCapMs: 30_000,
+  maxUrlsPerSecond: 10_000,
   /** Longer URLs are out of scope: recorded in the link graph, never fetched. */
   maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: 2048 },
 } as const;
@@ -192,7 +193,7 @@ export const crawlSettingsSchema = z
     /** Heritrix's polite preset: per-host delay = clamp(5 x last fetch time, 3 s, 30 s), one fetch at a time per host. */
     polite: z.boolean().default(false),
     /** Global cap on fetches started per second across all hosts; null = no cap. */
-    maxUrlsPerSecond: z.number().positive('must be more than 0').max(10_000, 'must be at most 10000').nullable().default(null),
+    maxUrlsPerSecond: z.number().positive('must be more than 0').max(LIMITS.maxUrlsPerSecond, `must be at most ${LIMITS.maxUrlsPerSecond}`).nullable().default(null),
     connectTimeoutMs: int(100, 120_000).default(10_000),
     /** Time from sending the request to the response head (the server's "first byte"). */
     firstByteTimeoutMs: int(100, 600_000).default(15_000),

@@ -41,6 +41,10 @@ export interface CrawlSnapshot {
   reason: FinishReason | null;
   error: string | null;
   threadTarget: number;
+  /** The global URLs/s cap now (it can change live); null: none. */
+  maxUrlsPerSecond: number | null;
+  /** Exclude patterns added while the crawl ran, in order. */
+  liveExcludes: string[];
   threads: ThreadStatus[];
   counters: CrawlCounters;
   at: number;

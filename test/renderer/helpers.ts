@@ -91,6 +91,8 @@ export function snapshot(patch: Partial<CrawlSnapshot> = {}, counters: Partial<C
     reason: null,
     error: null,
     threadTarget: 3,
+    maxUrlsPerSecond: null,
+    liveExcludes: [],
     threads: [thread(1), thread(2), thread(3)],
     counters: { queued: 10, inFlight: 0, crawled: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 1_000, ...counters },
     at: 1_000_500,

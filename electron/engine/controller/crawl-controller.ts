@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { LIMITS, parseSettings } from '../../../shared/settings.ts';
+import { compilePattern } from '../../../shared/scope.ts';
 import type { JobResult } from '../../../shared/protocol.ts';
 import type { CrawlSnapshot, CrawlState, FinishReason, StateChange } from '../../../shared/snapshot.ts';
 import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/crawl-file.ts';
@@ -66,7 +67,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private readonly frontier: Frontier;
   private readonly pool: WorkerPool;
   private readonly rate = new RateMeter();
-  private readonly bucket: TokenBucket | null;
+  private bucket: TokenBucket | null;
+  /** Settings changed while the crawl runs (threads, URLs/s cap, excludes), written back to the crawl file. */
+  private live: Pick<CrawlSettings, 'threads' | 'maxUrlsPerSecond' | 'exclude'>;
   private nextJobId = 1;
   private threadTarget: number;
   private startedAt = 0;
@@ -116,6 +119,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.settings = settings;
     this.frontier = new Frontier(db, settings);
     this.threadTarget = settings.threads;
+    this.live = { threads: settings.threads, maxUrlsPerSecond: settings.maxUrlsPerSecond, exclude: [...settings.exclude] };
     this.bucket = settings.maxUrlsPerSecond ? new TokenBucket(settings.maxUrlsPerSecond) : null;
     // By default one worker process per core but one: the parent (frontier and crawl file) keeps a core of its
     // own. On 2 cores one worker hosting all threads beat two sharing the cores with the parent by a fifth.
@@ -169,12 +173,53 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (this.state === 'stopping' || this.state === 'finished') return;
     this.threadTarget = n;
     this.guard(() => {
-      writeMeta(this.db, 'settings', JSON.stringify({ ...this.settings, threads: n }));
+      this.live.threads = n;
+      this.persistSettings();
       this.pool.resize(n);
       this.settleIdleThreads();
       this.pump();
       this.changed();
     });
+  }
+
+  /** Changes the global URLs/s cap live (null: no cap); the next claims follow it. */
+  setMaxRate(perSecond: number | null): void {
+    if (perSecond !== null && !(typeof perSecond === 'number' && perSecond > 0 && perSecond <= LIMITS.maxUrlsPerSecond)) {
+      throw new RangeError(`the URLs/s cap must be more than 0 and at most ${LIMITS.maxUrlsPerSecond}, or none (got ${perSecond})`);
+    }
+    if (this.state === 'stopping' || this.state === 'finished') return;
+    this.guard(() => {
+      this.bucket = perSecond ? new TokenBucket(perSecond) : null;
+      this.live.maxUrlsPerSecond = perSecond;
+      this.persistSettings();
+      this.clearWake();
+      this.pump();
+      this.changed();
+    });
+  }
+
+  /**
+   * Adds an exclude pattern live: queued URLs matching it are dropped at once, and links found later that match
+   * it are not crawled. Returns how many queued URLs were dropped. Throws a RangeError for an invalid pattern.
+   */
+  addExclude(pattern: string): { dropped: number } {
+    const compiled = typeof pattern === 'string' && pattern !== '' ? compilePattern(pattern) : { ok: false as const, error: 'empty' };
+    if (!compiled.ok) throw new RangeError(`invalid exclude pattern "${String(pattern)}": ${compiled.error}`);
+    if (this.state === 'stopping' || this.state === 'finished') throw new RangeError(`the crawl is ${this.state}`);
+    let dropped = 0;
+    this.guard(() => {
+      dropped = this.frontier.addExclude(pattern);
+      if (!this.live.exclude.includes(pattern)) this.live.exclude.push(pattern);
+      this.persistSettings();
+      this.changed();
+      this.pump();
+    });
+    return { dropped };
+  }
+
+  /** The settings as they are now, in the crawl file: a resumed crawl continues with what was changed live. */
+  private persistSettings(): void {
+    writeMeta(this.db, 'settings', JSON.stringify({ ...this.settings, ...this.live }));
   }
 
   /** Stops gracefully: threads finish their URL (for a few seconds at most), unfinished URLs stay queued. */
@@ -190,6 +235,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       reason: this.reason,
       error: this.error,
       threadTarget: this.threadTarget,
+      maxUrlsPerSecond: this.live.maxUrlsPerSecond,
+      liveExcludes: this.live.exclude.slice(this.settings.exclude.length),
       threads: this.pool.threads().map((t) => t.status()),
       counters: {
         queued: counts.queued,

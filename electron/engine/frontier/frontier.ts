@@ -94,6 +94,8 @@ export class Frontier {
   /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
   private readonly candidateSettings: CandidateSettings;
   private readonly normalise: Normaliser;
+  /** Exclude patterns added while the crawl runs: the workers' scope predates them, so they are applied here. */
+  private readonly liveExcludes: RegExp[] = [];
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
   /** hosts.queued increments not yet written, within the current transaction. */
@@ -108,6 +110,9 @@ export class Frontier {
     this.scope = makeScope(settings);
     this.candidateSettings = { ...settings, maxDepth: effectiveMaxDepth(settings) };
     this.normalise = makeNormaliser(settings);
+    // SQL's view of the live excludes, for dropping queued URLs that match one (a scan of the queue, once per
+    // pattern added, never per URL).
+    db.function('trawl_live_excluded', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isLiveExcluded(url) ? 1 : 0));
     this.q = {
       urlsByKey: db.prepare<[number], { id: number; state: number; url: string; checkOnly: number }>(
         'SELECT id, state, url, check_only AS checkOnly FROM urls WHERE url_key = ?',
@@ -249,6 +254,33 @@ export class Frontier {
     const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0).lastInsertRowid);
     if (queue) this.addQueued(hostId, 1);
     return { id, added: queue };
+  }
+
+  private isLiveExcluded(url: string): boolean {
+    for (const re of this.liveExcludes) if (re.test(url)) return true;
+    return false;
+  }
+
+  /**
+   * Adds an exclude pattern while the crawl runs: URLs queued that match it are dropped (recorded as out of
+   * scope, kept in the link graph) and links found from now on that match it are not crawled. Returns how many
+   * queued URLs were dropped. The pattern must be a valid regular expression (settings validation checks it).
+   */
+  addExclude(pattern: string): number {
+    this.liveExcludes.push(new RegExp(pattern));
+    return this.db.transaction(() => {
+      const perHost = this.db
+        .prepare(`SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = ${UrlState.queued} AND trawl_live_excluded(url) GROUP BY host_id`)
+        .all() as { hostId: number; n: number }[];
+      let dropped = 0;
+      for (const { hostId, n } of perHost) {
+        this.q.hostQueued.run(-n, hostId);
+        dropped += n;
+      }
+      this.db.prepare(`UPDATE urls SET state = ${UrlState.outOfScope} WHERE state = ${UrlState.queued} AND trawl_live_excluded(url)`).run();
+      this.counts.queued -= dropped;
+      return dropped;
+    })();
   }
 
   /** Counts newly queued URLs per host; written to hosts.queued once per transaction by flushQueued(). */
@@ -417,12 +449,13 @@ export class Frontier {
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
       // keeps the hop either way; a chain that is too long or loops is not followed further.
       if (result.redirectUrl && redirect !== null) {
-        const c = redirectCandidate(claim.urlKind, result.redirectInScope, claim.depth, redirect, this.candidateSettings);
+        const inScope = result.redirectInScope && !this.isLiveExcluded(result.redirectUrl);
+        const c = redirectCandidate(claim.urlKind, inScope, claim.depth, redirect, this.candidateSettings);
         const target = this.enqueue(result.redirectUrl, c, claim.depth, claim.urlId, now, claim.hops + 1);
         this.q.insertLink.run(claim.urlId, target.id, null, 'redirect', 0);
       }
       for (const link of result.links) {
-        const c = linkCandidate(link, claim.depth + 1, this.candidateSettings);
+        const c = linkCandidate(link.inScope && this.isLiveExcluded(link.url) ? { ...link, inScope: false } : link, claim.depth + 1, this.candidateSettings);
         if (c === null) continue;
         const target = this.enqueue(link.url, c, claim.depth + 1, claim.urlId, now);
         this.q.insertLink.run(claim.urlId, target.id, link.anchor || null, link.kind, link.nofollow ? 1 : 0);
