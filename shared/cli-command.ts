@@ -5,9 +5,10 @@ import type { CrawlSettings } from './settings.ts';
 
 /**
  * number: --opt N; text: --opt VALUE; list: --opt repeated per item; csv: --opt a,b; flag: --opt when true;
- * json-list: --opt repeated per item, each a JSON object.
+ * json-list: --opt repeated per item, each a JSON object; headers: --opt "Name: value" per header;
+ * auth: --opt user:password.
  */
-export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag' | 'json-list';
+export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag' | 'json-list' | 'headers' | 'auth';
 
 export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { option: string; kind: CliOptionKind }> = {
   mode: { option: '--mode', kind: 'text' },
@@ -26,6 +27,8 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   checkExternal: { option: '--check-external', kind: 'flag' },
   followNofollow: { option: '--follow-nofollow', kind: 'flag' },
   extraction: { option: '--extract', kind: 'json-list' },
+  headers: { option: '--header', kind: 'headers' },
+  basicAuth: { option: '--auth', kind: 'auth' },
   robots: { option: '--robots', kind: 'text' },
   delayMs: { option: '--delay', kind: 'number' },
   maxPerHost: { option: '--max-per-host', kind: 'number' },
@@ -59,6 +62,11 @@ export function cliCommandFor(settings: CrawlSettings, defaults: CrawlSettings):
       if (value === true) words.push(option);
     } else if (kind === 'list') {
       for (const item of value as string[]) words.push(option, item);
+    } else if (kind === 'headers') {
+      for (const [name, v] of Object.entries(value as Record<string, string>)) words.push(option, `${name}: ${v}`);
+    } else if (kind === 'auth') {
+      const auth = value as { username: string; password: string } | null;
+      if (auth) words.push(option, `${auth.username}:${auth.password}`);
     } else if (kind === 'json-list') {
       for (const item of value as object[]) words.push(option, JSON.stringify(item));
     } else if (kind === 'csv') {

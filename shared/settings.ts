@@ -34,6 +34,41 @@ export type Scope = (typeof SCOPES)[number];
 // RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** RFC 9110 token: a header name. */
+const HEADER_NAME = /^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$/;
+/** Request headers the crawler owns: set by other settings, or needed for it to read responses at all. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding', 'user-agent', 'te', 'upgrade', 'keep-alive']);
+export const MAX_CUSTOM_HEADERS = 30;
+
+const customHeaders = z
+  .record(z.string(), z.string({ error: 'must be a text value' }), { error: 'must be an object of header names and values' })
+  .default({})
+  .superRefine((headers, ctx) => {
+    const entries = Object.entries(headers);
+    if (entries.length > MAX_CUSTOM_HEADERS) ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CUSTOM_HEADERS} headers` });
+    const seen = new Set<string>();
+    for (const [name, value] of entries) {
+      const lower = name.toLowerCase();
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
+      else if (RESERVED_HEADERS.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: lower === 'user-agent' ? 'set the user agent with userAgent' : `"${name}" is set by Trawl itself` });
+      else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is given twice` });
+      if (!HEADER_VALUE.test(value) || value.length > 8192) ctx.addIssue({ code: 'custom', path: [name], message: 'must be a valid HTTP header value (no line breaks or control characters, at most 8192 characters)' });
+      seen.add(lower);
+    }
+  });
+
+const basicAuth = z
+  .object(
+    {
+      username: z.string({ error: 'must be text' }).min(1, 'must not be empty').max(256, 'must be at most 256 characters').regex(/^[^:\x00-\x1f\x7f]*$/, 'must not contain ":" or control characters'),
+      password: z.string({ error: 'must be text' }).max(1024, 'must be at most 1024 characters').regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters'),
+    },
+    { error: 'must be {"username": ..., "password": ...} or null' },
+  )
+  .strict()
+  .nullable()
+  .default(null);
+
 const seedUrl = z.string().superRefine((value, ctx) => {
   let parsed: URL;
   try {
@@ -179,6 +214,10 @@ export const crawlSettingsSchema = z
         },
         { when: ({ value }) => Array.isArray(value) },
       ),
+    /** Extra request headers (e.g. a cookie or an API token), sent only to hosts in the crawl's scope. */
+    headers: customHeaders,
+    /** HTTP basic authentication, sent only to hosts in the crawl's scope. Kept in the crawl file, like every setting. */
+    basicAuth,
     /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
     followNofollow: z.boolean().default(false),
     /**
@@ -221,7 +260,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 type ScopeFields = Pick<CrawlSettings, 'scope' | 'allowedHosts' | 'include' | 'exclude' | 'maxUrlLength' | 'stripQueryParams'>;
 
-function checkScope(settings: ScopeFields & { seeds: unknown }, ctx: z.RefinementCtx): void {
+function checkScope(settings: ScopeFields & { seeds: unknown; headers?: unknown; basicAuth?: unknown }, ctx: z.RefinementCtx): void {
+  const headers = settings.headers;
+  if (settings.basicAuth && headers && typeof headers === 'object' && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    ctx.addIssue({ code: 'custom', path: ['basicAuth'], message: 'give either basic authentication or an Authorization header, not both' });
+  }
   if (settings.scope === 'hosts' && settings.allowedHosts.length === 0) {
     ctx.addIssue({ code: 'custom', path: ['allowedHosts'], message: 'list at least one host when scope is "hosts"' });
   }

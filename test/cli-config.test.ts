@@ -34,6 +34,8 @@ describe('copy as CLI command', () => {
       userAgent: 'Analyst Bot/2.0 (+mailto:me@example.com)', checkResources: ['images', 'stylesheets'], checkExternal: true, followNofollow: true,
       robots: 'report', delayMs: 250, maxPerHost: 2, polite: true, maxUrlsPerSecond: 2.5, connectTimeoutMs: 3000, firstByteTimeoutMs: 4000,
       responseTimeoutMs: 9000, maxBodyBytes: 2048, maxAttempts: 5, retryDelayMs: 50, maxRetryAfterMs: 7000,
+      headers: { Cookie: 'session=a b; x=1', 'X-Api-Key': "it's" },
+      basicAuth: { username: 'ana', password: 'p:ss word' },
       extraction: [
         { name: 'Price', type: 'css', expression: "span.price, [data-x='a b']", output: 'attribute', attribute: 'content', all: true },
         { name: 'sku', type: 'regex', expression: "SKU: '(\\d+)'" },

@@ -42,6 +42,8 @@ describe('parseSettings defaults', () => {
       checkResources: [],
       checkExternal: false,
       extraction: [],
+      headers: {},
+      basicAuth: null,
       firstByteTimeoutMs: 15_000,
       include: [],
       exclude: [],
@@ -293,5 +295,33 @@ describe('extraction rules', () => {
     expect(byField['extraction.2.attribute']).toMatch(/name the attribute/);
     expect(byField['extraction.3.name']).toMatch(/letters, digits/);
     expect(byField['extraction.3.type']).toBe('must be css or regex');
+  });
+});
+
+describe('request headers and basic authentication', () => {
+  const seeds = ['https://example.com/'];
+  it('accepts ordinary headers and credentials', () => {
+    const s = parseSettings({ seeds, headers: { Cookie: 'a=1', 'X-Token': 'abc' }, basicAuth: { username: 'me', password: 'p:w' } });
+    expect(s.headers).toEqual({ Cookie: 'a=1', 'X-Token': 'abc' });
+    expect(s.basicAuth).toEqual({ username: 'me', password: 'p:w' });
+  });
+
+  it('names bad, reserved and conflicting headers', () => {
+    const result = validateSettings({
+      seeds,
+      headers: { 'Bad Name': 'x', Host: 'evil.test', 'User-Agent': 'x', 'X-Split': 'a\r\nInjected: 1', Authorization: 'Bearer t' },
+      basicAuth: { username: 'a:b', password: 'x' },
+    });
+    const byField = Object.fromEntries((result.ok ? [] : result.problems).map((p) => [p.field, p.message]));
+    expect(byField['headers.Bad Name']).toBe('"Bad Name" is not a valid header name');
+    expect(byField['headers.Host']).toBe('"Host" is set by Trawl itself');
+    expect(byField['headers.User-Agent']).toBe('set the user agent with userAgent');
+    expect(byField['headers.X-Split']).toMatch(/no line breaks/);
+    expect(byField['basicAuth.username']).toMatch(/must not contain ":"/);
+  });
+
+  it('refuses basic authentication and an Authorization header together', () => {
+    const result = validateSettings({ seeds, headers: { authorization: 'Bearer t' }, basicAuth: { username: 'a', password: 'b' } });
+    expect(result.ok ? [] : result.problems).toEqual([{ field: 'basicAuth', message: 'give either basic authentication or an Authorization header, not both' }]);
   });
 });

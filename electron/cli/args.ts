@@ -43,6 +43,8 @@ Options (defaults in brackets):
   --check TYPES        also fetch these resources for their status: images, scripts, stylesheets,
                        comma-separated or repeated [none]
   --check-external     fetch links outside the scope once, for their status; never followed [recorded only]
+  --header 'N: V'      an extra request header, sent only to hosts in scope (repeatable) [none]
+  --auth USER:PASS     HTTP basic authentication, sent only to hosts in scope (kept in the crawl file) [none]
   --extract RULE       a custom extraction column, as JSON (repeatable): {"name": "price", "type": "css",
                        "expression": ".price", "output": "text"|"attribute"|"html", "attribute": "href",
                        "all": false}, or type "regex" over the HTML (its first group, if any) [none]
@@ -85,6 +87,8 @@ const OPTIONS = {
   'follow-nofollow': { type: 'boolean' },
   check: { type: 'string', multiple: true },
   extract: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  auth: { type: 'string' },
   'check-external': { type: 'boolean' },
   delay: { type: 'string' },
   polite: { type: 'boolean' },
@@ -151,6 +155,20 @@ function readNamed(readText: ReadText, path: string, option: string): string {
   } catch (err) {
     throw new UsageError(`${option} ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+}
+
+/** One --header "Name: value". */
+function headerLine(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError(`--header: "${text}" is not "Name: value"`);
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+}
+
+/** --auth user:password (the password may contain ":"). */
+function authOf(text: string): { username: string; password: string } {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError('--auth: give user:password');
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 /** One --extract rule: a JSON object such as {"name": "price", "type": "css", "expression": ".price"}. */
@@ -223,6 +241,8 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     checkResources: v.check?.flatMap((c) => c.split(',')).map((c) => c.trim()).filter((c) => c !== ''),
     checkExternal: v['check-external'] ? true : undefined,
     extraction: v.extract?.map((rule) => jsonRule(rule)),
+    headers: v.header ? Object.fromEntries(v.header.map(headerLine)) : undefined,
+    basicAuth: v.auth === undefined ? undefined : authOf(v.auth),
     delayMs: number(v.delay),
     polite: v.polite,
     maxUrlsPerSecond: number(v['max-rate']),

@@ -33,6 +33,8 @@ export interface FetchOptions {
    * where RFC 9309 lets a crawler ignore everything past 500 KiB.
    */
   keepAtMost?: number;
+  /** Extra request headers for this fetch (custom headers, basic authentication). */
+  headers?: Record<string, string>;
 }
 
 export interface Fetcher {
@@ -132,7 +134,8 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
         method: 'GET',
         dispatcher: agent,
         signal: controller.signal,
-        headers: { 'user-agent': settings.userAgent, accept: ACCEPT, 'accept-encoding': ACCEPT_ENCODING },
+        // Ours last: settings validation keeps custom headers off these names anyway.
+        headers: { ...options.headers, 'user-agent': settings.userAgent, accept: options.headers?.accept ?? ACCEPT, 'accept-encoding': ACCEPT_ENCODING },
       });
       phase = 'body';
       responseBody = res.body;

@@ -6,12 +6,13 @@ import { htmlExtractorsFor } from '../html/html-extractors.ts';
 import { extractHtmlProcessor } from './extract-html.ts';
 import { extractHttpHeaders } from './extract-http-headers.ts';
 import { extractLocation } from './extract-location.ts';
-import { fetchHttp } from './fetch-http.ts';
+import { fetchHttp, requestHeadersFor } from './fetch-http.ts';
+import { makeScope } from '../../../shared/scope.ts';
 import { extractCustom } from './extract-custom.ts';
 import type { ChainContext, CrawlUri, Processor } from './processor.ts';
 
-export function buildFetchChain(settings: Pick<CrawlSettings, 'checkResources' | 'extraction'>): Processor[] {
-  const chain = [fetchHttp, extractHttpHeaders, extractLocation, extractHtmlProcessor(htmlExtractorsFor(settings))];
+export function buildFetchChain(settings: CrawlSettings): Processor[] {
+  const chain = [fetchHttp(requestHeadersFor(settings, makeScope(settings))), extractHttpHeaders, extractLocation, extractHtmlProcessor(htmlExtractorsFor(settings))];
   if (settings.extraction.length > 0) chain.push(extractCustom(settings.extraction));
   return chain;
 }
