@@ -414,3 +414,44 @@ function exposeGc(): (() => void) | undefined {
     return undefined;
   }
 }
+
+describe('exportCsv: chosen columns, Screaming Frog headers and a filter', () => {
+  let file: string;
+  beforeAll(() => {
+    file = tmp('view.trawl');
+    const db = newCrawlFile(file);
+    insertRows(db, ROWS);
+    db.close();
+  });
+
+  async function exportText(options: Parameters<typeof exportCsv>[2]): Promise<string[][]> {
+    const out = tmp('view.csv');
+    await exportCsv(file, out, options);
+    return parseCsv(fs.readFileSync(out, 'utf8').slice(1));
+  }
+
+  it('writes only the chosen columns, in the order chosen', async () => {
+    const records = await exportText({ columns: ['title', 'url'] });
+    expect(records[0]).toEqual(['title', 'url']);
+    expect(records[1]).toEqual(['Home', 'https://example.com/']);
+    expect(records).toHaveLength(ROWS.length + 1);
+  });
+
+  it('names columns as Screaming Frog does, with response times in seconds', async () => {
+    const records = await exportText({ columns: ['url', 'status_code', 'title', 'response_time_ms', 'attempts'], headerPreset: 'screaming-frog' });
+    // attempts has no Screaming Frog equivalent and keeps its own name.
+    expect(records[0]).toEqual(['Address', 'Status Code', 'Title 1', 'Response Time', 'attempts']);
+    expect(records[1]).toEqual(['https://example.com/', '200', 'Home', '0.042', '1']);
+  });
+
+  it('exports only the rows a filter matches', async () => {
+    const records = await exportText({ columns: ['url', 'status_code'], where: { sql: 'r.status_code BETWEEN @min AND @max', params: { min: 300, max: 399 } } });
+    expect(records.slice(1)).toEqual([['https://example.com/old', '301']]);
+  });
+
+  it('names an unknown column and writes nothing', async () => {
+    const out = tmp('bad.csv');
+    await expect(exportCsv(file, out, { columns: ['url', 'nope'] })).rejects.toThrow('unknown column "nope"');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});

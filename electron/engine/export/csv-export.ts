@@ -43,9 +43,45 @@ export const CSV_COLUMNS = [
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
+/** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there. */
+export const SCREAMING_FROG_HEADERS: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = {
+  url: 'Address',
+  content_type: 'Content Type',
+  status_code: 'Status Code',
+  indexability: 'Indexability',
+  indexability_reason: 'Indexability Status',
+  title: 'Title 1',
+  meta_description: 'Meta Description 1',
+  meta_robots: 'Meta Robots 1',
+  x_robots_tag: 'X-Robots-Tag 1',
+  meta_refresh: 'Meta Refresh 1',
+  canonical: 'Canonical Link Element 1',
+  h1: 'H1-1',
+  h2: 'H2-1',
+  size_bytes: 'Size (bytes)',
+  word_count: 'Word Count',
+  crawl_depth: 'Crawl Depth',
+  inlinks: 'Inlinks',
+  outlinks: 'Outlinks',
+  response_time_ms: 'Response Time',
+  redirect_url: 'Redirect URL',
+  lang: 'Language',
+};
+
+export type CsvHeaderPreset = 'trawl' | 'screaming-frog';
+
 export interface CsvExportOptions {
   /** Rows read from SQLite per query. */
   batchSize?: number;
+  /** The columns, in this order: names of CSV_COLUMNS and of the crawl's extraction rules. Default: all. */
+  columns?: readonly string[];
+  /**
+   * Header names: Trawl's own, or Screaming Frog's where there is an equivalent (Address, Status Code, Title 1...),
+   * with response times then in seconds as Screaming Frog writes them.
+   */
+  headerPreset?: CsvHeaderPreset;
+  /** Only rows matching this SQL condition over results r and urls u (a results view's filter), with its parameters. */
+  where?: { sql: string; params?: Record<string, unknown> };
 }
 
 export interface CsvExportResult {
@@ -62,7 +98,7 @@ SELECT r.seq, u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.resp
        (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
        r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id
 FROM results r JOIN urls u ON u.id = r.url_id
-WHERE r.seq > ? AND r.seq <= ?
+WHERE r.seq > ? AND r.seq <= ? /*where*/
 ORDER BY r.seq
 LIMIT ?`;
 
@@ -85,10 +121,10 @@ export async function exportCsv(
   }
   const db = openCrawlFile(dbPath, { readonly: true });
   try {
-    if (typeof out !== 'string') return await writeCsv(db, out, batchSize);
+    if (typeof out !== 'string') return await writeCsv(db, out, batchSize, options);
     const part = `${out}.part`;
     try {
-      const result = await writeCsv(db, fs.createWriteStream(part), batchSize);
+      const result = await writeCsv(db, fs.createWriteStream(part), batchSize, options);
       await fs.promises.rename(part, out);
       return result;
     } catch (err) {
@@ -100,12 +136,14 @@ export async function exportCsv(
   }
 }
 
-async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number): Promise<CsvExportResult> {
+async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number, options: CsvExportOptions): Promise<CsvExportResult> {
   // Results committed after this point are left out: a bounded export even while a crawl keeps adding rows,
   // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
   const { last } = db.prepare('SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
-  const page = db.prepare(PAGE_SQL).raw(true);
   const rules = extractionColumns(db);
+  const layout = columnLayout(rules, options);
+  const page = db.prepare(options.where ? PAGE_SQL.replace('/*where*/', `AND (${options.where.sql})`) : PAGE_SQL).raw(true);
+  const params = options.where?.params ?? {};
   // Custom extraction values of a page of rows, by the primary key (url_id, rule, n).
   const extractedOf = db.prepare<[string], { url_id: number; rule: string; value: string }>(
     'SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n',
@@ -127,22 +165,22 @@ async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number):
     if (!csv.write(record)) await Promise.race([once(csv, 'drain'), done]);
   };
 
-  await write([...CSV_COLUMNS, ...rules.map((r) => r.column)]);
+  await write(layout.header);
   let rows = 0;
   let after = 0;
   for (;;) {
-    const batch = page.all(after, last, batchSize) as unknown[][];
+    const batch = (options.where ? page.all(after, last, params, batchSize) : page.all(after, last, batchSize)) as unknown[][];
     const values = rules.length ? extractedValues(extractedOf, batch.map((row) => row[CSV_COLUMNS.length + 1] as number)) : null;
     for (const row of batch) {
       after = row[0] as number;
-      const record: string[] = [];
-      for (let i = 0; i < CSV_COLUMNS.length; i++) record.push(cell(row[i + 1]));
+      const full: string[] = [];
+      for (let i = 0; i < CSV_COLUMNS.length; i++) full.push(cell(layout.seconds && i === RESPONSE_TIME ? seconds(row[i + 1]) : row[i + 1]));
       if (values) {
         const mine = values.get(row[CSV_COLUMNS.length + 1] as number);
         // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
-        for (const r of rules) record.push(cell(mine?.get(r.name)?.join('\n') ?? null));
+        for (const r of rules) full.push(cell(mine?.get(r.name)?.join('\n') ?? null));
       }
-      await write(record);
+      await write(layout.pick ? layout.pick.map((i) => full[i]!) : full);
       rows++;
     }
     if (batch.length < batchSize) break;
@@ -150,6 +188,28 @@ async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number):
   csv.end();
   await done;
   return { rows };
+}
+
+const RESPONSE_TIME = CSV_COLUMNS.indexOf('response_time_ms');
+
+function seconds(ms: unknown): number | null {
+  return typeof ms === 'number' ? Math.round(ms) / 1000 : null;
+}
+
+/** Which of the full record's cells are written, under which header names. Throws naming an unknown column. */
+function columnLayout(rules: { column: string }[], options: CsvExportOptions): { header: string[]; pick: number[] | null; seconds: boolean } {
+  const all = [...CSV_COLUMNS, ...rules.map((r) => r.column)];
+  let pick: number[] | null = null;
+  if (options.columns) {
+    if (options.columns.length === 0) throw new Error('choose at least one column to export');
+    const unknown = options.columns.filter((c) => !all.includes(c));
+    if (unknown.length) throw new Error(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${all.join(', ')}`);
+    pick = options.columns.map((c) => all.indexOf(c));
+  }
+  const sf = options.headerPreset === 'screaming-frog';
+  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as (typeof CSV_COLUMNS)[number]] ?? c) : c);
+  const header = (pick ?? all.map((_, i) => i)).map((i) => name(all[i]!));
+  return { header, pick, seconds: sf };
 }
 
 /** The crawl's extraction rules as CSV columns: the rule's name, unless a built-in column has it already. */
