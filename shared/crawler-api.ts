@@ -55,6 +55,8 @@ export interface ResultRow {
   /** 1 when robots.txt disallows it and it was fetched anyway (robots mode "report"). */
   robots_disallowed: number;
   error: string | null;
+  /** Custom extraction: the values each rule found on the page, by rule name; rules that found nothing are left out. */
+  extracted: Record<string, string[]>;
 }
 
 export interface ResultsPage {
@@ -62,6 +64,8 @@ export interface ResultsPage {
   total: number;
   offset: number;
   rows: ResultRow[];
+  /** The crawl's custom extraction rules, by name, in order: a column each. */
+  extractionRules: string[];
 }
 
 /** A crawl file the app knows about. */
@@ -84,6 +88,43 @@ export interface CrawlDefaults {
 
 export type StartResult = { ok: true; file: string } | { ok: false; problems: SettingsProblem[] };
 
+/** A named configuration to reuse: every setting but the seeds. */
+export interface CrawlPreset {
+  name: string;
+  /** ISO time of the last save. */
+  savedAt: string;
+  settings: Omit<CrawlSettings, 'seeds'>;
+}
+
+export const PRESET_NAME_MAX_LENGTH = 60;
+
+/** Why a preset name is refused, or null: 1-60 characters, letters, digits, spaces and - _ . , ( ) ' & +. */
+export function presetNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string') return 'a preset name must be text';
+  if (name.trim() === '') return 'give the preset a name';
+  if (name !== name.trim()) return 'a preset name must not start or end with a space';
+  if (name.length > PRESET_NAME_MAX_LENGTH) return `a preset name must be at most ${PRESET_NAME_MAX_LENGTH} characters`;
+  if (!/^[\p{L}\p{N}][\p{L}\p{N} _.,()'&+-]*$/u.test(name)) return "a preset name may hold letters, digits, spaces and - _ . , ( ) ' & + only, starting with a letter or digit";
+  return null;
+}
+
+/** Saving a preset: the presets afterwards, or the settings' problems field by field. */
+export type SavePresetResult = { ok: true; presets: CrawlPreset[] } | { ok: false; problems: SettingsProblem[] };
+
+/** What the extraction rules found on one sample URL, fetched and parsed by a worker as the crawl would. */
+export interface ExtractionTest {
+  url: string;
+  statusCode: number | null;
+  contentType: string | null;
+  /** Why nothing could be read: a fetch error, a redirect (with its target), or not an HTML page. */
+  problem: string | null;
+  /** Values per rule name, as the crawl would record them. */
+  values: Record<string, string[]>;
+}
+
+/** Invalid settings (or URL, as field "url") come back as problems, field by field. */
+export type ExtractionTestResult = ({ ok: true } & ExtractionTest) | { ok: false; problems: SettingsProblem[] };
+
 /** `rows` and `file` are null where the browser does the writing (a web console download). */
 export type ExportResult = { ok: true; rows: number | null; file: string | null } | { ok: false; error: string };
 
@@ -95,6 +136,18 @@ export interface CrawlerApi {
   resume(): Promise<void>;
   stop(): Promise<void>;
   setThreads(threads: number): Promise<void>;
+  /** Changes the running crawl's URLs/s cap (null: no cap). */
+  setMaxRate(perSecond: number | null): Promise<void>;
+  /** Adds an exclude pattern to the running crawl; the queued URLs it matches are dropped, and counted. */
+  addExclude(pattern: string): Promise<{ dropped: number }>;
+  /** Fetches `url` in a worker and runs `settings.extraction` on it, before any crawl. */
+  testExtraction(url: string, settings: Omit<CrawlSettingsInput, 'seeds'>): Promise<ExtractionTestResult>;
+  /** Saved configuration presets, by name. */
+  listPresets(): Promise<CrawlPreset[]>;
+  /** Saves (or replaces) a named preset of every setting but the seeds. */
+  savePreset(name: string, settings: Omit<CrawlSettingsInput, 'seeds'>): Promise<SavePresetResult>;
+  /** Deletes a preset; answers with the presets left. */
+  deletePreset(name: string): Promise<CrawlPreset[]>;
   /** Crawl files in the crawls folder, newest first. */
   listCrawls(): Promise<CrawlFileInfo[]>;
   /** Opens an earlier crawl to look at its results; `file` from listCrawls, or (desktop) null to pick one. */

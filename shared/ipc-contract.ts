@@ -3,7 +3,7 @@
 // validate each payload against these schemas before acting on it.
 import { z } from 'zod';
 import type { CrawlerApi } from './crawler-api.ts';
-import { RESULT_SORT_COLUMNS, STATUS_CLASSES } from './crawler-api.ts';
+import { RESULT_SORT_COLUMNS, STATUS_CLASSES, presetNameProblem } from './crawler-api.ts';
 import { LIMITS } from './settings.ts';
 import type { CrawlSnapshot, StateChange } from './snapshot.ts';
 import type { CommandName, EventName } from './ipc-channels.ts';
@@ -24,14 +24,29 @@ export const resultsQuerySchema = z
   })
   .strict();
 
+/** Settings as sent by the renderer: checked field by field later, by the engine. */
+const settingsArg = z.record(z.string(), z.unknown());
+
+const presetName = z.string().superRefine((name, ctx) => {
+  const problem = presetNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** Arguments of every command, as a tuple schema. Settings are checked field by field later, by the engine. */
 export const COMMANDS = {
   defaults: z.tuple([]),
-  start: z.tuple([z.record(z.string(), z.unknown())]),
+  start: z.tuple([settingsArg]),
   pause: z.tuple([]),
   resume: z.tuple([]),
   stop: z.tuple([]),
   setThreads: z.tuple([z.number().int().min(LIMITS.threads.min).max(LIMITS.threads.max)]),
+  setMaxRate: z.tuple([z.number().positive().max(LIMITS.maxUrlsPerSecond).nullable()]),
+  // The pattern itself is compiled by the controller, which names what is wrong with it.
+  addExclude: z.tuple([z.string().min(1).max(2000)]),
+  testExtraction: z.tuple([z.string().min(1).max(8192), settingsArg]),
+  listPresets: z.tuple([]),
+  savePreset: z.tuple([presetName, settingsArg]),
+  deletePreset: z.tuple([presetName]),
   listCrawls: z.tuple([]),
   openCrawl: z.tuple([path.nullable()]),
   resumeCrawl: z.tuple([path]),

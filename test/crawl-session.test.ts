@@ -140,11 +140,13 @@ describe('CrawlSession', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(session.currentFile()).toBeNull();
     expect(session.snapshot()).toBeNull();
-    expect(await session.queryResults(query({ offset: 40 }))).toEqual({ total: 0, offset: 40, rows: [] });
+    expect(await session.queryResults(query({ offset: 40 }))).toEqual({ total: 0, offset: 40, rows: [], extractionRules: [] });
     expect(await session.exportCsv(new PassThrough())).toEqual({ ok: false, error: expect.stringContaining('no crawl is open') });
     await expect(session.pause()).rejects.toThrow(/no crawl has been started/);
     await expect(session.stop()).rejects.toThrow(/no crawl has been started/);
     await expect(session.setThreads(3)).rejects.toThrow(/no crawl has been started/);
+    await expect(session.setMaxRate(3)).rejects.toThrow(/no crawl has been started/);
+    await expect(session.addExclude('/x')).rejects.toThrow(/no crawl has been started/);
   });
 
   it('starts a crawl in a new file of the crawls folder, refuses a second one while it runs, and forwards its events', async () => {
@@ -184,8 +186,10 @@ describe('CrawlSession', () => {
     const page = await session.queryResults(query());
     expect(page.total).toBe(37);
     expect(page.offset).toBe(0);
-    expect(page.rows).toEqual(all);
-    expect(Object.keys(page.rows[0]!)).toEqual(Object.keys(all[0]!));
+    // The view's columns, and the extracted values (none: this crawl has no extraction rules).
+    expect(page.rows).toEqual(all.map((r) => ({ ...r, extracted: {} })));
+    expect(Object.keys(page.rows[0]!)).toEqual([...Object.keys(all[0]!), 'extracted']);
+    expect(page.extractionRules).toEqual([]);
 
     for (const sort of RESULT_SORT_COLUMNS) {
       for (const descending of [false, true]) {
@@ -249,7 +253,7 @@ describe('CrawlSession', () => {
       if (page.rows.length < 8) break;
     }
     expect(paged).toEqual(whole);
-    expect((await session.queryResults(query({ offset: 500 })))).toEqual({ total: 37, offset: 500, rows: [] });
+    expect((await session.queryResults(query({ offset: 500 })))).toEqual({ total: 37, offset: 500, rows: [], extractionRules: [] });
     await expect(session.queryResults(query({ sort: 'r.seq; DROP TABLE results' as ResultSortColumn }))).rejects.toThrow(/cannot sort/);
   });
 
@@ -351,5 +355,161 @@ describe('CrawlSession', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('CrawlSession: live settings, rule tests, extracted values and presets', () => {
+  let site: FixtureSite;
+  let dir: string;
+  let session: CrawlSession;
+  const heading = { name: 'heading', type: 'css', expression: 'h1' } as const;
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ pages: 40, linksPerPage: 3, delayMs: (p) => (p.startsWith('/p/') && Number(p.slice(3)) >= 10 ? 80 : 0) });
+    dir = tempDir();
+    session = newSession(dir);
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await site?.close();
+  });
+
+  it('gives each row the values of the crawl\'s extraction rules, with one query per page of rows', async () => {
+    const started = await session.start({
+      seeds: [site.url('/p/0'), site.url('/p/1'), site.url('/p/2')],
+      mode: 'list',
+      extraction: [heading, { name: 'links', type: 'css', expression: 'li a', output: 'attribute', attribute: 'href', all: true }, { name: 'nothing', type: 'regex', expression: 'no-such-(\\d+)' }],
+    });
+    expect(started.ok).toBe(true);
+    await finished(session);
+    const page = await session.queryResults(query());
+    expect(page.extractionRules).toEqual(['heading', 'links', 'nothing']);
+    expect(page.rows.map((r) => r.url).sort()).toEqual([site.url('/p/0'), site.url('/p/1'), site.url('/p/2')]);
+    for (const row of page.rows) {
+      const n = /\/p\/(\d+)$/.exec(row.url)![1];
+      // A rule that found nothing is left out.
+      expect(Object.keys(row.extracted).sort(), row.url).toEqual(['heading', 'links']);
+      expect(row.extracted['heading']).toEqual([`Heading ${n}`]);
+      expect(row.extracted['links']!.length).toBeGreaterThan(1);
+      expect(row.extracted['links']!.every((href) => /^\/p\/\d+$/.test(href))).toBe(true);
+    }
+    // Sorted and paged, each row keeps its own values.
+    const second = await session.queryResults(query({ sort: 'url', descending: true, offset: 1, limit: 1 }));
+    expect(second.rows).toHaveLength(1);
+    expect(second.rows[0]!.url).toBe(site.url('/p/1'));
+    expect(second.rows[0]!.extracted['heading']).toEqual(['Heading 1']);
+  });
+
+  it('tests extraction rules on one URL in a worker, and names what is wrong with the URL or the rules', async () => {
+    const result = await session.testExtraction(site.url('/p/3'), { extraction: [heading, { name: 'title', type: 'regex', expression: '<title>([^<]*)</title>' }] });
+    expect(result).toEqual({ ok: true, url: site.url('/p/3'), statusCode: 200, contentType: 'text/html; charset=utf-8', problem: null, values: { heading: ['Heading 3'], title: ['Page 3'] } });
+
+    const missing = await session.testExtraction(site.url('/nothing-here'), { extraction: [heading] });
+    expect(missing.ok && missing.statusCode).toBe(404);
+
+    expect(await session.testExtraction('not a url', { extraction: [heading] })).toEqual({
+      ok: false,
+      problems: [{ field: 'url', message: expect.stringContaining('not a valid URL') }],
+    });
+    expect(await session.testExtraction(site.url('/p/3'), { extraction: [{ name: 'bad', type: 'css', expression: 'h1[[' }] })).toEqual({
+      ok: false,
+      problems: [{ field: 'extraction.0.expression', message: expect.stringMatching(/^invalid CSS selector/) }],
+    });
+    expect(await session.testExtraction(site.url('/p/3'), {})).toEqual({ ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] });
+    expect(await session.testExtraction(site.url('/p/3'), { seeds: [site.url('/p/4')], extraction: [heading] })).toMatchObject({ ok: false, problems: [{ field: 'seeds' }] });
+
+    // One test at a time.
+    const first = session.testExtraction(site.url('/p/12'), { extraction: [heading] });
+    await expect(session.testExtraction(site.url('/p/4'), { extraction: [heading] })).rejects.toThrow(/a rule test is already running/);
+    expect(await first).toMatchObject({ ok: true, values: { heading: ['Heading 12'] } });
+  });
+
+  it('changes the URLs/s cap and adds excludes while a crawl runs, saying how many queued URLs were dropped', async () => {
+    const started = await session.start({ seeds: [site.url('/p/0')], threads: 2 });
+    expect(started.ok).toBe(true);
+    while ((session.snapshot()?.counters.queued ?? 0) < 5) await sleep(20);
+    await session.setMaxRate(50);
+    expect(session.snapshot()!.maxUrlsPerSecond).toBe(50);
+    await session.setMaxRate(null);
+    expect(session.snapshot()!.maxUrlsPerSecond).toBeNull();
+
+    const { dropped } = await session.addExclude('/p/\\d*[13579]$');
+    expect(dropped).toBeGreaterThan(0);
+    expect(session.snapshot()!.liveExcludes).toEqual(['/p/\\d*[13579]$']);
+    await expect(session.addExclude('(')).rejects.toThrow(/^invalid exclude pattern "\(": /);
+    expect(session.snapshot()!.liveExcludes).toEqual(['/p/\\d*[13579]$']);
+
+    await finished(session);
+    const urls = (await session.queryResults(query())).rows.map((r) => r.url);
+    expect(urls.filter((u) => /[13579]$/.test(u)).length).toBeLessThan(20);
+    await expect(session.addExclude('/p/2')).rejects.toThrow(/it has finished/);
+    await expect(session.setMaxRate(5)).rejects.toThrow(/it has finished/);
+  });
+
+  it('saves, lists, replaces and deletes named presets in one JSON file of the crawls folder', async () => {
+    const presetsDir = tempDir();
+    const presets = newSession(presetsDir);
+    const file = path.join(presetsDir, 'trawl-presets.json');
+    expect(await presets.listPresets()).toEqual([]);
+
+    // An include pattern no placeholder seed could match is still a valid preset.
+    const saved = await presets.savePreset('Docs, polite', { polite: true, include: ['^https://docs\\.'], extraction: [heading], headers: { 'X-Token': 'abc' } });
+    expect(saved.ok).toBe(true);
+    if (!saved.ok) return;
+    expect(saved.presets).toHaveLength(1);
+    const [docs] = saved.presets as [(typeof saved.presets)[0]];
+    expect(docs.name).toBe('Docs, polite');
+    expect(Date.parse(docs.savedAt)).toBeGreaterThan(0);
+    expect(docs.settings).not.toHaveProperty('seeds');
+    expect(docs.settings).toMatchObject({ polite: true, include: ['^https://docs\\.'], extraction: [{ ...heading, output: 'text', all: false }], headers: { 'X-Token': 'abc' }, threads: 5 });
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; presets: unknown[] };
+    expect(stored.version).toBe(1);
+    expect(stored.presets).toEqual(saved.presets);
+    // Written through a temporary file, which is gone.
+    expect(fs.readdirSync(presetsDir)).toEqual(['trawl-presets.json']);
+
+    // Same name in other letters: replaced. Listed by name.
+    const replaced = await presets.savePreset('docs, POLITE', { delayMs: 500 });
+    expect(replaced.ok && replaced.presets.map((p) => [p.name, p.settings.delayMs, p.settings.polite])).toEqual([['docs, POLITE', 500, false]]);
+    await presets.savePreset('A first one', { threads: 9 });
+    expect((await presets.listPresets()).map((p) => p.name)).toEqual(['A first one', 'docs, POLITE']);
+
+    // Invalid settings and names come back as problems; seeds are not a preset's.
+    expect(await presets.savePreset('Bad', { threads: 0, exclude: ['('] })).toEqual({
+      ok: false,
+      problems: [
+        { field: 'threads', message: 'must be at least 1' },
+        { field: 'exclude.0', message: expect.stringMatching(/^invalid regular expression/) },
+      ],
+    });
+    expect(await presets.savePreset('Seeds', { seeds: ['https://a.test/'] })).toEqual({ ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] });
+    for (const bad of ['', ' padded', '../escape', 'a/b', 'x'.repeat(61), 'new\nline']) {
+      expect(await presets.savePreset(bad, {}), JSON.stringify(bad)).toMatchObject({ ok: false, problems: [{ field: 'name' }] });
+    }
+
+    expect((await presets.deletePreset('a FIRST one')).map((p) => p.name)).toEqual(['docs, POLITE']);
+    await expect(presets.deletePreset('A first one')).rejects.toThrow('there is no preset named "A first one"');
+    expect(await presets.listCrawls()).toEqual([]);
+  });
+
+  it('reports a damaged presets file instead of dropping it, and leaves it as it is', async () => {
+    const presetsDir = tempDir();
+    const presets = newSession(presetsDir);
+    const file = path.join(presetsDir, 'trawl-presets.json');
+    for (const [text, why] of [
+      ['{"version":1,"presets":[{"name":"Kept"', /is not valid JSON/],
+      ['[]', /is damaged \(not a JSON object\)/],
+      ['{"version":7,"presets":[]}', /is damaged \(version 7, expected 1\)/],
+      ['{"version":1,"presets":[{"name":"../x","savedAt":"","settings":{}}]}', /is damaged \(preset 1 has no valid name\)/],
+      ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":null}]}', /is damaged \(preset "ok" has no settings object\)/],
+    ] as const) {
+      fs.writeFileSync(file, text);
+      await expect(presets.listPresets(), text).rejects.toThrow(why);
+      await expect(presets.savePreset('New', {}), text).rejects.toThrow(why);
+      await expect(presets.deletePreset('ok'), text).rejects.toThrow(why);
+      expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    }
+    expect(fs.readdirSync(presetsDir)).toEqual(['trawl-presets.json']);
   });
 });

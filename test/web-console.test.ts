@@ -295,6 +295,80 @@ describe('web console', () => {
     expect(await ws.error('openCrawl', ['junk.trawl'])).toMatch(/^junk\.trawl is not a Trawl crawl file/);
   });
 
+  it('refuses bad payloads of the live, rule-test and preset commands, naming the argument', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+    for (const [cmd, args, problem] of [
+      ['setMaxRate', ['fast'], /^invalid arguments for setMaxRate: 0: /],
+      ['setMaxRate', [0], /^invalid arguments for setMaxRate: 0: /],
+      ['setMaxRate', [20_000], /^invalid arguments for setMaxRate: 0: /],
+      ['setMaxRate', [], /^invalid arguments for setMaxRate/],
+      ['addExclude', [5], /^invalid arguments for addExclude: 0: /],
+      ['addExclude', [''], /^invalid arguments for addExclude: 0: /],
+      ['addExclude', ['x'.repeat(2001)], /^invalid arguments for addExclude: 0: /],
+      ['testExtraction', ['https://a.test/'], /^invalid arguments for testExtraction/],
+      ['testExtraction', ['https://a.test/', 'rules'], /^invalid arguments for testExtraction: 1: /],
+      ['testExtraction', [42, {}], /^invalid arguments for testExtraction: 0: /],
+      ['listPresets', [1], /^invalid arguments for listPresets/],
+      ['savePreset', ['../escape', {}], /^invalid arguments for savePreset: 0: a preset name may hold letters/],
+      ['savePreset', ['', {}], /^invalid arguments for savePreset: 0: give the preset a name/],
+      ['savePreset', ['Fine'], /^invalid arguments for savePreset/],
+      ['savePreset', ['Fine', []], /^invalid arguments for savePreset: 1: /],
+      ['deletePreset', [42], /^invalid arguments for deletePreset: 0: /],
+      ['deletePreset', ['a/b'], /^invalid arguments for deletePreset: 0: /],
+    ] as const) {
+      expect(await ws.error(cmd, [...args]), `${cmd} ${JSON.stringify(args)}`).toMatch(problem);
+    }
+    // Valid payloads with nothing to act on: the session's own message.
+    expect(await ws.error('deletePreset', ['Nothing'])).toBe('there is no preset named "Nothing"');
+    expect(await ws.error('addExclude', ['/x'])).toMatch(/^cannot add an exclude pattern to the crawl: it has finished/);
+  });
+
+  it('tests rules on a URL, keeps presets in the crawls folder, and changes a running crawl live', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+    const rule = { name: 'heading', type: 'css', expression: 'h1' };
+    expect(await ws.ok('testExtraction', [site.url('/p/4'), { extraction: [rule] }])).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      problem: null,
+      values: { heading: ['Heading 4'] },
+    });
+    expect(await ws.ok('testExtraction', [site.url('/p/4'), { extraction: [{ ...rule, expression: '' }] }])).toEqual({
+      ok: false,
+      problems: [{ field: 'extraction.0.expression', message: 'must not be empty' }],
+    });
+
+    expect(await ws.ok('listPresets')).toEqual([]);
+    const saved = await ws.ok<{ ok: boolean; presets: { name: string }[] }>('savePreset', ['Headings', { extraction: [rule], polite: true }]);
+    expect(saved.ok).toBe(true);
+    expect(saved.presets.map((p) => p.name)).toEqual(['Headings']);
+    expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
+    expect(await ws.ok('listPresets')).toEqual(saved.presets);
+    expect(await ws.ok('deletePreset', ['headings'])).toEqual([]);
+    // A damaged file is reported (without the server's folder), not replaced.
+    fs.writeFileSync(path.join(crawlsDir, 'trawl-presets.json'), '{oops');
+    expect(await ws.error('listPresets')).toMatch(/^the presets file trawl-presets\.json is not valid JSON/);
+    expect(await ws.error('savePreset', ['Again', {}])).toMatch(/is not valid JSON/);
+    expect(fs.readFileSync(path.join(crawlsDir, 'trawl-presets.json'), 'utf8')).toBe('{oops');
+    fs.rmSync(path.join(crawlsDir, 'trawl-presets.json'));
+
+    const slow = await startFixtureSite({ pages: 60, linksPerPage: 3, delayMs: 80 });
+    try {
+      const started = await ws.ok<StartResult>('start', [{ seeds: [slow.url('/p/0')], threads: 2 }]);
+      expect(started.ok).toBe(true);
+      await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.counters.queued >= 5);
+      expect(await ws.ok('setMaxRate', [40])).toBeNull();
+      await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.maxUrlsPerSecond === 40);
+      expect(await ws.ok('setMaxRate', [null])).toBeNull();
+      const { dropped } = await ws.ok<{ dropped: number }>('addExclude', ['/p/\\d*[13579]$']);
+      expect(dropped).toBeGreaterThan(0);
+      await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.liveExcludes.includes('/p/\\d*[13579]$'));
+      expect(await ws.error('addExclude', ['(oops'])).toMatch(/^invalid exclude pattern "\(oops": /);
+      expect(await ws.ok('stop')).toBeNull();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('closes the connection on a frame that is not JSON', async () => {
     const ws = await open(`${wsBase}?token=${server.token}`);
     ws.ws.send('{not json');

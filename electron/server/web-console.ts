@@ -322,6 +322,29 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         const [threads] = parseCommandArgs(cmd, rawArgs);
         return session.setThreads(threads);
       }
+      case 'setMaxRate': {
+        const [perSecond] = parseCommandArgs(cmd, rawArgs);
+        return session.setMaxRate(perSecond);
+      }
+      case 'addExclude': {
+        const [pattern] = parseCommandArgs(cmd, rawArgs);
+        return session.addExclude(pattern);
+      }
+      case 'testExtraction': {
+        const [url, settings] = parseCommandArgs(cmd, rawArgs);
+        return session.testExtraction(url, settings);
+      }
+      case 'listPresets':
+        parseCommandArgs(cmd, rawArgs);
+        return session.listPresets();
+      case 'savePreset': {
+        const [name, settings] = parseCommandArgs(cmd, rawArgs);
+        return session.savePreset(name, settings);
+      }
+      case 'deletePreset': {
+        const [name] = parseCommandArgs(cmd, rawArgs);
+        return session.deletePreset(name);
+      }
       case 'listCrawls':
         parseCommandArgs(cmd, rawArgs);
         return (await session.listCrawls()).map(named);

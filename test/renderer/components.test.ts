@@ -63,6 +63,7 @@ function row(patch: Partial<ResultRow> = {}): ResultRow {
     attempts: 1,
     robots_disallowed: 0,
     error: null,
+    extracted: {},
     ...patch,
   };
 }

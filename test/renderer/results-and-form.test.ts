@@ -55,7 +55,7 @@ function fakeResults(total: number) {
       resolvers.push(() => {
         const rows = [];
         for (let i = q.offset; i < Math.min(total, q.offset + q.limit); i++) rows.push({ seq: i + 1, url: `https://a.test/${i}` } as ResultsPage['rows'][number]);
-        resolve({ total, offset: q.offset, rows });
+        resolve({ total, offset: q.offset, rows, extractionRules: [] });
       });
     });
   const flush = async () => {

@@ -9,11 +9,14 @@ import type Database from 'better-sqlite3';
 import type {
   CrawlDefaults,
   CrawlFileInfo,
+  CrawlPreset,
   ExportResult,
+  ExtractionTestResult,
   ResultRow,
   ResultSortColumn,
   ResultsPage,
   ResultsQuery,
+  SavePresetResult,
   StartResult,
   StatusClass,
 } from '../../../shared/crawler-api.ts';
@@ -21,10 +24,12 @@ import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { CrawlController } from '../controller/crawl-controller.ts';
-import { exportCsv } from '../export/csv-export.ts';
+import { exportCsv, extractionColumns } from '../export/csv-export.ts';
+import { testExtractionRules } from '../extraction/test-rules.ts';
 import { CrawlFileError, UrlState, openCrawlFile, readMeta } from '../frontier/crawl-file.ts';
 import type { Db } from '../frontier/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
+import { PresetStore } from './presets.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
 /** listCrawls() returns at most this many files, the newest. */
@@ -101,14 +106,30 @@ function buildWhere(hasText: boolean, status: StatusKind): string {
   return terms.length ? `WHERE ${terms.join(' AND ')}` : '';
 }
 
+/** Custom extraction values of a page of rows, by seq: through results' primary key and extracted's (url_id, rule, n). */
+const EXTRACTED_SQL = `SELECT r.seq AS seq, e.rule AS rule, e.value AS value
+  FROM json_each(?) j JOIN results r ON r.seq = j.value JOIN extracted e ON e.url_id = r.url_id
+  ORDER BY r.seq, e.rule, e.n`;
+
 /** A read-only connection to one crawl file, with its prepared statements per query shape. */
 class ResultsReader {
   private readonly statements = new Map<string, QueryStatements>();
+  /** The crawl's extraction rules by name (they never change once it is created). */
+  readonly extractionRules: string[];
+  private extractedStatement: Database.Statement<[string], { seq: number; rule: string; value: string }> | null = null;
 
   constructor(
     readonly file: string,
     private readonly db: Db,
-  ) {}
+  ) {
+    let rules: string[] = [];
+    try {
+      rules = extractionColumns(db).map((r) => r.name);
+    } catch {
+      // settings unreadable: no extraction columns, the results still show
+    }
+    this.extractionRules = rules;
+  }
 
   static open(file: string): ResultsReader {
     return new ResultsReader(file, openCrawlFile(file, { readonly: true }));
@@ -135,8 +156,23 @@ class ResultsReader {
     return this.db.transaction(() => {
       const { total } = st.count.get(countParams) as { total: number };
       const rows = st.page.all(params) as ResultRow[];
-      return { total, offset: q.offset, rows };
+      this.addExtracted(rows);
+      return { total, offset: q.offset, rows, extractionRules: this.extractionRules };
     })();
+  }
+
+  /** Fills each row's `extracted` with one query for the whole page. */
+  private addExtracted(rows: ResultRow[]): void {
+    for (const row of rows) row.extracted = {};
+    if (this.extractionRules.length === 0 || rows.length === 0) return;
+    this.extractedStatement ??= this.db.prepare(EXTRACTED_SQL);
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    for (const { seq, rule, value } of this.extractedStatement.all(JSON.stringify(rows.map((r) => r.seq)))) {
+      const extracted = bySeq.get(seq)!.extracted;
+      // defineProperty: a rule may be named "__proto__".
+      if (!Object.hasOwn(extracted, rule)) Object.defineProperty(extracted, rule, { value: [], enumerable: true, writable: true, configurable: true });
+      extracted[rule]!.push(value);
+    }
   }
 
   private statementsFor(sort: ResultSortColumn, descending: boolean, hasText: boolean, status: StatusKind): QueryStatements {
@@ -234,6 +270,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   private controller: CrawlController | null = null;
   private current: string | null = null;
   private reader: ResultsReader | null = null;
+  private readonly presets: PresetStore;
+  /** Set while a rule test's worker runs: one at a time. */
+  private testing = false;
   private readonly forwardSnapshot = (s: CrawlSnapshot) => this.emit('snapshot', s);
   private readonly forwardState = (s: StateChange) => this.emit('state', s);
 
@@ -243,6 +282,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     fs.mkdirSync(this.crawlsDir, { recursive: true });
     this.spawner = options.spawner;
     this.cpuCount = options.cpuCount;
+    this.presets = new PresetStore(this.crawlsDir);
   }
 
   async defaults(): Promise<CrawlDefaults> {
@@ -282,6 +322,53 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   async setThreads(threads: number): Promise<void> {
     this.live('change the threads of').setThreads(threads);
+  }
+
+  async setMaxRate(perSecond: number | null): Promise<void> {
+    this.live('change the URLs/s cap of').setMaxRate(perSecond);
+  }
+
+  /** Adds an exclude pattern to the running crawl; says how many queued URLs it dropped. */
+  async addExclude(pattern: string): Promise<{ dropped: number }> {
+    return this.live('add an exclude pattern to').addExclude(pattern);
+  }
+
+  /**
+   * Runs the extraction rules of `settings` on one URL, fetched and parsed by a worker process as the crawl would
+   * (with its user agent, headers and timeouts). One test at a time. Invalid settings come back as problems, the
+   * URL's as field "url".
+   */
+  async testExtraction(url: string, settings: unknown): Promise<ExtractionTestResult> {
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+      return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
+    }
+    if (Object.hasOwn(settings, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'give the URL to test on its own, not as seeds' }] };
+    const checked = validateSettings({ ...settings, seeds: [url] });
+    if (!checked.ok) {
+      return { ok: false, problems: checked.problems.map((p) => (p.field === 'seeds.0' || p.field === 'seeds' ? { ...p, field: 'url' } : p)) };
+    }
+    if (checked.settings.extraction.length === 0) return { ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] };
+    if (this.testing) throw new Error('a rule test is already running; wait for it to finish');
+    this.testing = true;
+    try {
+      const { seeds: _seeds, ...rest } = checked.settings;
+      return { ok: true, ...(await testExtractionRules(this.spawner, url, rest)) };
+    } finally {
+      this.testing = false;
+    }
+  }
+
+  /** Saved presets, by name; a presets file that cannot be read is an error, never an empty list. */
+  async listPresets(): Promise<CrawlPreset[]> {
+    return this.presets.list();
+  }
+
+  async savePreset(name: string, settings: unknown): Promise<SavePresetResult> {
+    return this.presets.save(name, settings);
+  }
+
+  async deletePreset(name: string): Promise<CrawlPreset[]> {
+    return this.presets.delete(name);
   }
 
   /** The crawl files of the crawls folder, most recently written first; files that are not crawls are left out. */
@@ -350,7 +437,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** A page of the current crawl's results, filtered and sorted by SQLite; works while the crawl runs. */
   async queryResults(query: ResultsQuery): Promise<ResultsPage> {
-    if (this.current === null) return { total: 0, offset: query.offset, rows: [] };
+    if (this.current === null) return { total: 0, offset: query.offset, rows: [], extractionRules: [] };
     if (!this.reader || this.reader.file !== this.current) {
       this.reader?.close();
       this.reader = null;

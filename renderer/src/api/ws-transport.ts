@@ -52,9 +52,10 @@ export class CommandError extends Error {
 }
 
 const OPEN = 1;
-const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls']);
+// testExtraction fetches a page in a fresh worker (the fetch has its own timeouts, up to a minute in all).
+const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls', 'testExtraction']);
 /** Read-only commands are simply sent again when the connection drops before their reply. */
-const RETRYABLE: ReadonlySet<CommandName> = new Set(['defaults', 'listCrawls', 'queryResults']);
+const RETRYABLE: ReadonlySet<CommandName> = new Set(['defaults', 'listCrawls', 'queryResults', 'listPresets']);
 
 interface Pending {
   id: number;
@@ -231,6 +232,12 @@ export function createWsApi(options: WsApiOptions): WsApi {
     resume: () => request('resume', []),
     stop: () => request('stop', []),
     setThreads: (threads) => request('setThreads', [threads]),
+    setMaxRate: (perSecond) => request('setMaxRate', [perSecond]),
+    addExclude: (pattern) => request('addExclude', [pattern]),
+    testExtraction: (url, settings) => request('testExtraction', [url, settings]),
+    listPresets: () => request('listPresets', []),
+    savePreset: (name, settings) => request('savePreset', [name, settings]),
+    deletePreset: (name) => request('deletePreset', [name]),
     listCrawls: () => request('listCrawls', []),
     openCrawl: (file) => request('openCrawl', [file]),
     resumeCrawl: (file) => request('resumeCrawl', [file]),

@@ -1,0 +1,140 @@
+// Named configuration presets: every setting but the seeds, saved under a name and loaded into the start form
+// again. One JSON file in the crawls folder, written whole to a temporary file and renamed over the old one, so
+// a crash mid-write leaves the previous version. A file that cannot be read is reported, never replaced: the
+// analyst's presets are not silently dropped. Plain Node.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CrawlPreset, SavePresetResult } from '../../../shared/crawler-api.ts';
+import { presetNameProblem } from '../../../shared/crawler-api.ts';
+import { validateSettings } from '../../../shared/settings.ts';
+import type { CrawlSettings } from '../../../shared/settings.ts';
+
+export const PRESETS_FILE = 'trawl-presets.json';
+export const MAX_PRESETS = 200;
+/** A presets file larger than this is refused as not ours (200 presets are far smaller). */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const FILE_VERSION = 1;
+/** Stands in for the seeds while a preset's settings are checked; problems about it are not the preset's. */
+const PLACEHOLDER_SEED = 'https://preset.invalid/';
+
+/** Thrown when the presets file exists but cannot be used; its message says which file and why. */
+export class PresetsFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PresetsFileError';
+  }
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export class PresetStore {
+  readonly file: string;
+
+  constructor(dir: string) {
+    this.file = path.join(dir, PRESETS_FILE);
+  }
+
+  /** Every preset, by name (case-insensitively). Throws a PresetsFileError when the file cannot be read. */
+  list(): CrawlPreset[] {
+    return this.read().sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+  }
+
+  /** Checks the settings (not the seeds), then saves them under `name`, replacing a preset of that name. */
+  save(name: string, input: unknown): SavePresetResult {
+    const nameProblem = presetNameProblem(name);
+    if (nameProblem) return { ok: false, problems: [{ field: 'name', message: nameProblem }] };
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
+    }
+    if (Object.hasOwn(input, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] };
+    const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED] });
+    if (!checked.ok) {
+      const problems = checked.problems.filter((p) => p.field !== 'seeds' && !p.field.startsWith('seeds.'));
+      if (problems.length) return { ok: false, problems };
+    }
+    // Valid but for the placeholder seed (say, an include pattern it does not match): parse without that check.
+    const settings = checked.ok ? checked.settings : this.parseIgnoringSeeds(input);
+    const { seeds: _seeds, ...rest } = settings;
+    const presets = this.read();
+    const kept = presets.filter((p) => !sameName(p.name, name));
+    if (kept.length >= MAX_PRESETS) return { ok: false, problems: [{ field: 'name', message: `there are ${MAX_PRESETS} presets already; delete one first` }] };
+    kept.push({ name, savedAt: new Date().toISOString(), settings: rest });
+    this.write(kept);
+    return { ok: true, presets: this.list() };
+  }
+
+  /** Deletes the preset of that name (case-insensitively); answers with those left. */
+  delete(name: string): CrawlPreset[] {
+    const presets = this.read();
+    const kept = presets.filter((p) => !sameName(p.name, name));
+    if (kept.length === presets.length) throw new Error(`there is no preset named "${name}"`);
+    this.write(kept);
+    return this.list();
+  }
+
+  /** The settings parsed, when their only problem is the placeholder seed failing the include/exclude patterns. */
+  private parseIgnoringSeeds(input: object): CrawlSettings {
+    const record = input as Record<string, unknown>;
+    const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED], include: [], exclude: [] });
+    if (!checked.ok) throw new Error(`cannot check the preset's settings: ${checked.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
+    // The patterns themselves were checked already (the first validation named no problem with them).
+    return { ...checked.settings, include: (record['include'] as string[] | undefined) ?? [], exclude: (record['exclude'] as string[] | undefined) ?? [] };
+  }
+
+  private read(): CrawlPreset[] {
+    let text: string;
+    try {
+      const stat = fs.statSync(this.file);
+      if (!stat.isFile()) throw new PresetsFileError(`${this.file} is not a file; move it away to save presets`);
+      if (stat.size > MAX_FILE_BYTES) throw new PresetsFileError(`${this.file} is too large to be a presets file (${stat.size} bytes); move it away to save presets`);
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (err instanceof PresetsFileError) throw err;
+      throw new PresetsFileError(`cannot read the presets file ${this.file}: ${(err as Error).message}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new PresetsFileError(`the presets file ${this.file} is not valid JSON (${(err as Error).message}); fix it or move it away, nothing was changed`);
+    }
+    return parsePresetsFile(data, this.file);
+  }
+
+  private write(presets: CrawlPreset[]): void {
+    const data = { version: FILE_VERSION, presets };
+    const tmp = `${this.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
+    try {
+      const fd = fs.openSync(tmp, 'wx', 0o600);
+      try {
+        fs.writeFileSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, this.file);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
+}
+
+/** The presets of a parsed file, or a PresetsFileError naming the first thing wrong. */
+export function parsePresetsFile(data: unknown, file: string): CrawlPreset[] {
+  const bad = (why: string) => new PresetsFileError(`the presets file ${file} is damaged (${why}); fix it or move it away, nothing was changed`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('not a JSON object');
+  const { version, presets } = data as { version?: unknown; presets?: unknown };
+  if (version !== FILE_VERSION) throw bad(`version ${JSON.stringify(version)}, expected ${FILE_VERSION}`);
+  if (!Array.isArray(presets)) throw bad('"presets" is not a list');
+  return presets.map((p: unknown, i) => {
+    if (typeof p !== 'object' || p === null) throw bad(`preset ${i + 1} is not an object`);
+    const { name, savedAt, settings } = p as Record<string, unknown>;
+    if (presetNameProblem(name) !== null) throw bad(`preset ${i + 1} has no valid name`);
+    if (typeof savedAt !== 'string') throw bad(`preset "${String(name)}" has no savedAt time`);
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw bad(`preset "${String(name)}" has no settings object`);
+    return { name: name as string, savedAt, settings: settings as CrawlPreset['settings'] };
+  });
+}
