@@ -11,8 +11,8 @@ import { ProcessorLegend, ThreadCellView } from '../../renderer/src/components/T
 import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
-import { COLUMNS, ResultRowView, directivesText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
-import { RowDetails } from '../../renderer/src/results/ResultsPanel.tsx';
+import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
+import { RowDetails, extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
 import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
 import { LIMITS, parseSettings } from '../../shared/settings.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
@@ -193,6 +193,47 @@ describe('results row', () => {
     const sorts = COLUMNS.map((c) => c.sort);
     expect(sorts).toContain('indexability');
     expect(sorts).toContain('attempts');
+  });
+});
+
+describe('extracted values in the results', () => {
+  it('gives each extraction rule a column after URL and status, its values joined as text', () => {
+    expect(columnsFor([])).toBe(COLUMNS);
+    const columns = columnsFor(['price', 'sku']);
+    expect(columns.map((c) => c.label).slice(0, 5)).toEqual(['URL', 'Status', 'price', 'sku', 'Indexability']);
+    expect(columns).toHaveLength(COLUMNS.length + 2);
+    const html = renderToStaticMarkup(
+      createElement(ResultRowView, { row: row({ extracted: { price: ['€ 12', EVIL], sku: [] } }), index: 0, selected: false, columns }),
+    );
+    expect(html.match(/role="cell"/g)).toHaveLength(COLUMNS.length + 2);
+    expect(html).toContain('class="rcell c-x0 c-extracted" title="price (2 values):\n€ 12\n&lt;img src=x onerror=alert(1)&gt;">€ 12 | &lt;img src=x onerror=alert(1)&gt;</div>');
+    expect(html).toContain('<div role="cell" class="rcell c-x1 c-extracted"></div>');
+    expect(html).not.toContain('<img');
+  });
+
+  it('reads a rule\'s values safely whatever it is called', () => {
+    const extracted = Object.defineProperty({}, '__proto__', { value: ['odd but fine'], enumerable: true }) as Record<string, string[]>;
+    expect(extractedText({ extracted }, '__proto__')).toBe('odd but fine');
+    expect(extractedText({ extracted: {} }, 'constructor')).toBe('');
+    expect(extractedText({ extracted: {} }, 'toString')).toBe('');
+  });
+
+  it('widens the grid by a column per rule, between the lead and the rest', () => {
+    expect(extractedGridStyle(0)).toBeUndefined();
+    expect(extractedGridStyle(2)).toEqual({
+      '--result-cols': 'var(--result-cols-lead) repeat(2, minmax(150px, 1.5fr)) var(--result-cols-rest)',
+      '--result-min-width': 'calc(var(--result-base-min-width) + 300px)',
+    });
+    const css = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/src/styles.css'), 'utf8');
+    expect(css).toContain('--result-cols: var(--result-cols-lead) var(--result-cols-rest);');
+  });
+
+  it('lists every rule of the crawl in the row details, a value a line', () => {
+    const html = render(createElement(RowDetails, { row: row({ extracted: { price: ['12', EVIL] } }), rules: ['price', 'sku'], onClose: () => {} }));
+    expect(html).toContain('Custom extraction');
+    expect(html).toContain('<dt>price</dt><dd class="detail-lines">12\n&lt;img src=x onerror=alert(1)&gt;</dd>');
+    expect(html).toMatch(/<div class="detail" data-empty="true"><dt>sku<\/dt><dd class="detail-lines">—<\/dd>/);
+    expect(render(createElement(RowDetails, { row: row(), onClose: () => {} }))).not.toContain('Custom extraction');
   });
 });
 

@@ -106,6 +106,23 @@ describe('results window', () => {
     expect(w.row(0)).toBeUndefined();
   });
 
+  it('keeps the crawl\'s extraction rules from the pages, the same array while they do not change', async () => {
+    let rules = ['price'];
+    const w = new ResultsWindow(FILTER, (q) => Promise.resolve({ total: 300, offset: q.offset, rows: [], extractionRules: [...rules] }), () => {});
+    expect(w.rules).toEqual([]);
+    w.ensure(0, 10);
+    await new Promise((r) => setTimeout(r, 0));
+    const first = w.rules;
+    expect(first).toEqual(['price']);
+    w.ensure(150, 160);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.rules).toBe(first);
+    rules = ['price', 'sku'];
+    w.ensure(250, 260);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.rules).toEqual(['price', 'sku']);
+  });
+
   it('does not hammer the host after a failed page', async () => {
     let calls = 0;
     const w = new ResultsWindow(FILTER, () => (calls++, Promise.reject(new Error('db busy'))), () => {});

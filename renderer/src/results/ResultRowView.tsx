@@ -16,7 +16,12 @@ export interface Column {
   title?: (row: ResultRow) => string | undefined;
   /** What assistive technology reads, when the cell shows less than it means. */
   ariaLabel?: (row: ResultRow) => string | undefined;
+  /** A custom extraction rule's column. */
+  extracted?: boolean;
 }
+
+/** The classes of a column's cells. */
+export const cellClass = (c: Column) => `rcell c-${c.id}${c.numeric ? ' num' : ''}${c.extracted ? ' c-extracted' : ''}`;
 
 export function statusClassOf(code: number | null): StatusClass {
   if (code === null) return 'none';
@@ -98,15 +103,44 @@ export const COLUMNS: Column[] = [
   { id: 'error', label: 'Error', sort: null, cell: (r) => r.error, title: (r) => orBlank(r.error) },
 ];
 
+/** A rule's values on one row, in one line: " | " between them (the details list them a line each). */
+export function extractedText(row: Pick<ResultRow, 'extracted'>, rule: string): string {
+  const values = Object.hasOwn(row.extracted ?? {}, rule) ? row.extracted[rule]! : [];
+  return values.join(' | ');
+}
+
+/** A column per custom extraction rule of the crawl, as text. */
+export function extractedColumns(rules: readonly string[]): Column[] {
+  return rules.map((rule, i) => ({
+    id: `x${i}`,
+    label: rule,
+    sort: null,
+    extracted: true,
+    cell: (r: ResultRow) => extractedText(r, rule),
+    title: (r: ResultRow) => {
+      const values = Object.hasOwn(r.extracted ?? {}, rule) ? r.extracted[rule]! : [];
+      return values.length ? `${rule} (${values.length} ${values.length === 1 ? 'value' : 'values'}):\n${values.join('\n')}` : undefined;
+    },
+  }));
+}
+
+/** The table's columns for a crawl: URL and status, then its extraction rules' (what the analyst asked for), then the rest. */
+export function columnsFor(rules: readonly string[]): Column[] {
+  if (rules.length === 0) return COLUMNS;
+  return [...COLUMNS.slice(0, 2), ...extractedColumns(rules), ...COLUMNS.slice(2)];
+}
+
 export interface ResultRowProps {
   row: ResultRow;
   index: number;
   selected: boolean;
   onSelect?: (row: ResultRow, index: number) => void;
   onCopy?: (text: string) => void;
+  /** COLUMNS unless the crawl has extraction rules (columnsFor). */
+  columns?: readonly Column[];
 }
 
-export const ResultRowView = memo(function ResultRowView({ row, index, selected, onSelect, onCopy }: ResultRowProps) {
+export const ResultRowView = memo(function ResultRowView({ row, index, selected, onSelect, onCopy, columns = COLUMNS }: ResultRowProps) {
   return (
     <div
       className={index % 2 ? 'rrow rrow-odd' : 'rrow'}
@@ -120,8 +154,8 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
       data-error={row.error ? 'true' : undefined}
       onClick={onSelect ? () => onSelect(row, index) : undefined}
     >
-      {COLUMNS.map((c) => (
-        <div key={c.id} role="cell" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} title={c.title?.(row)} aria-label={c.ariaLabel?.(row)}>
+      {columns.map((c) => (
+        <div key={c.id} role="cell" className={cellClass(c)} title={c.title?.(row)} aria-label={c.ariaLabel?.(row)}>
           {c.id === 'url' ? (
             <>
               <span className="url-text">{row.url}</span>
@@ -148,11 +182,11 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
 });
 
 /** A row whose page has not arrived yet. */
-export function PlaceholderRow({ index }: { index: number }) {
+export function PlaceholderRow({ index, columns = COLUMNS }: { index: number; columns?: readonly Column[] }) {
   return (
     <div className={index % 2 ? 'rrow rrow-odd rrow-placeholder' : 'rrow rrow-placeholder'} role="row" aria-rowindex={index + 2} aria-busy="true">
-      {COLUMNS.map((c) => (
-        <div key={c.id} role="cell" className={`rcell c-${c.id}`}>
+      {columns.map((c) => (
+        <div key={c.id} role="cell" className={cellClass(c)}>
           <span className="skeleton" />
         </div>
       ))}

@@ -1,7 +1,7 @@
 // The results of the crawl in view: a virtualised table (fixed row height, only the visible rows in the DOM, a
 // spacer for the full height) over windows of rows the host sorts and filters in SQL. Smooth at a million rows.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { CSSProperties, KeyboardEvent } from 'react';
 import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
 import { STATUS_CLASSES } from '../../../shared/crawler-api.ts';
 import { copyText } from '../clipboard.ts';
@@ -10,7 +10,7 @@ import { errorMessage } from '../api/connection.ts';
 import { isLiveState, notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
-import { COLUMNS, PlaceholderRow, ResultRowView, indexabilityText } from './ResultRowView.tsx';
+import { PlaceholderRow, ResultRowView, cellClass, columnsFor, indexabilityText } from './ResultRowView.tsx';
 import { ResultsWindow } from './results-window.ts';
 import type { QueryFilter } from './results-window.ts';
 
@@ -52,6 +52,20 @@ export function computeViewport(total: number, scrollTop: number, viewHeight: nu
 interface Selection {
   row: ResultRow;
   index: number;
+  /** The crawl's extraction rules, for the details. */
+  rules: readonly string[];
+}
+
+/** Width of an extraction rule's column at the least (styles.css has the built-in ones). */
+const EXTRACTED_COLUMN_PX = 150;
+
+/** The grid's columns with a crawl's extraction rules after URL and status (see --result-cols in styles.css). */
+export function extractedGridStyle(rules: number): CSSProperties | undefined {
+  if (rules === 0) return undefined;
+  return {
+    '--result-cols': `var(--result-cols-lead) repeat(${rules}, minmax(${EXTRACTED_COLUMN_PX}px, 1.5fr)) var(--result-cols-rest)`,
+    '--result-min-width': `calc(var(--result-base-min-width) + ${rules * EXTRACTED_COLUMN_PX}px)`,
+  } as CSSProperties;
 }
 
 interface SortState {
@@ -138,7 +152,7 @@ export function ResultsPanel() {
       </div>
       <div className="results-body">
         <ResultsTable filter={filter} sort={sort} onSort={toggleSort} selected={selected} onSelect={setSelected} onTotal={setTotal} />
-        {selected && <RowDetails row={selected.row} onClose={() => setSelected(null)} />}
+        {selected && <RowDetails row={selected.row} rules={selected.rules} onClose={() => setSelected(null)} />}
       </div>
     </section>
   );
@@ -227,6 +241,8 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
   useEffect(() => () => void (refreshTimer.current && clearTimeout(refreshTimer.current)), []);
 
   const total = win.total ?? 0;
+  const rules = win.rules;
+  const columns = useMemo(() => columnsFor(rules), [rules]);
   const vp = computeViewport(total, scrollTop, viewHeight);
   const visibleRows = Math.ceil(viewHeight / ROW_HEIGHT);
 
@@ -244,7 +260,7 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
     },
     [store],
   );
-  const onSelectRow = useCallback((row: ResultRow, index: number) => onSelect({ row, index }), [onSelect]);
+  const onSelectRow = useCallback((row: ResultRow, index: number) => onSelect({ row, index, rules }), [onSelect, rules]);
 
   /** Scrolls so that row `index` is in view (in the scaled scrollbar's terms past MAX_SCROLL_HEIGHT). */
   const reveal = (index: number) => {
@@ -270,23 +286,40 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
     e.preventDefault();
     const index = Math.max(0, Math.min(total - 1, selected ? selected.index + step : vp.first));
     const row = win.row(index);
-    if (row) onSelect({ row, index });
+    if (row) onSelect({ row, index, rules });
     reveal(index);
   };
 
   const rows = [];
   for (let i = vp.first; i <= vp.last; i++) {
     const row = win.row(i);
-    rows.push(row ? <ResultRowView key={i} row={row} index={i} selected={selected?.row.seq === row.seq} onSelect={onSelectRow} onCopy={onCopy} /> : <PlaceholderRow key={i} index={i} />);
+    rows.push(
+      row ? (
+        <ResultRowView key={i} row={row} index={i} selected={selected?.row.seq === row.seq} onSelect={onSelectRow} onCopy={onCopy} columns={columns} />
+      ) : (
+        <PlaceholderRow key={i} index={i} columns={columns} />
+      ),
+    );
   }
 
   return (
-    <div className="results-scroll" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="table" aria-label="crawled URLs" aria-rowcount={total + 1} aria-busy={live || undefined}>
+    <div
+      className="results-scroll"
+      ref={scroller}
+      onScroll={onScroll}
+      onKeyDown={onKeyDown}
+      tabIndex={0}
+      role="table"
+      aria-label="crawled URLs"
+      aria-rowcount={total + 1}
+      aria-busy={live || undefined}
+      style={extractedGridStyle(rules.length)}
+    >
       <div className="rhead" role="row" aria-rowindex={1}>
-        {COLUMNS.map((c) => {
+        {columns.map((c) => {
           const active = c.sort !== null && sort.column === c.sort;
           return (
-            <div key={c.id} role="columnheader" className={`rcell c-${c.id}${c.numeric ? ' num' : ''}`} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+            <div key={c.id} role="columnheader" className={cellClass(c)} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
               {c.sort ? (
                 <button type="button" className="sort-btn" data-sort={c.sort} data-active={active || undefined} onClick={() => onSort(c.sort!)} title={active ? (sort.descending ? 'Click: back to crawl order' : 'Click: descending') : `Sort by ${c.label.toLowerCase()}`}>
                   {c.label}
@@ -295,7 +328,9 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
                   </span>
                 </button>
               ) : (
-                <span className="sort-btn sort-none">{c.label}</span>
+                <span className="sort-btn sort-none" title={c.extracted ? `Custom extraction rule "${c.label}"` : undefined}>
+                  {c.label}
+                </span>
               )}
             </div>
           );
@@ -359,7 +394,7 @@ export const DETAIL_FIELDS: DetailField[] = [
   { label: 'Error', value: (r) => r.error ?? '' },
 ];
 
-export function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => void }) {
+export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules?: readonly string[]; onClose: () => void }) {
   const store = useCrawlStore();
   return (
     <aside className="row-details" aria-label="result details">
@@ -388,6 +423,22 @@ export function RowDetails({ row, onClose }: { row: ResultRow; onClose: () => vo
           );
         })}
       </dl>
+      {rules.length > 0 && (
+        <>
+          <h3 className="row-details-heading">Custom extraction</h3>
+          <dl className="row-details-fields" data-testid="row-extracted">
+            {rules.map((rule) => {
+              const values = Object.hasOwn(row.extracted ?? {}, rule) ? row.extracted[rule]! : [];
+              return (
+                <div key={rule} className="detail" data-empty={values.length === 0 || undefined}>
+                  <dt>{rule}</dt>
+                  <dd className="detail-lines">{values.length ? values.join('\n') : '—'}</dd>
+                </div>
+              );
+            })}
+          </dl>
+        </>
+      )}
     </aside>
   );
 }

@@ -13,6 +13,8 @@ export const RETRY_AFTER_MS = 2_000;
 
 export type QueryFilter = Omit<ResultsQuery, 'offset' | 'limit'>;
 
+const NO_RULES: readonly string[] = [];
+
 interface Page {
   rows: ResultRow[];
   /** The refresh generation the rows are from; older ones are shown until fresher ones arrive. */
@@ -23,6 +25,8 @@ export class ResultsWindow {
   /** Rows matching the filter; null until the first page arrives. */
   total: number | null = null;
   error: string | null = null;
+  /** The crawl's extraction rules (a column each); the same array until they change. */
+  rules: readonly string[] = NO_RULES;
   private pages = new Map<number, Page>();
   private inFlight = new Map<number, number>();
   /** Pages whose last request failed, and when: not asked for again for a moment. */
@@ -93,6 +97,8 @@ export class ResultsWindow {
           this.pages.set(p, { rows: res.rows, gen });
         }
         if (gen === this.gen || this.total === null) this.total = res.total;
+        const rules = res.extractionRules ?? NO_RULES;
+        if (rules.length !== this.rules.length || rules.some((r, i) => r !== this.rules[i])) this.rules = rules.length ? rules : NO_RULES;
         this.error = null;
         while (this.pages.size > MAX_CACHED_PAGES) {
           const oldest = this.pages.keys().next().value as number;
