@@ -14,6 +14,7 @@ import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparklin
 import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
 import { RowDetails, extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
 import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
+import { RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
 import { LIMITS, parseSettings } from '../../shared/settings.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
@@ -317,6 +318,78 @@ describe('start form', () => {
     // Groups are closed, and say what they are set to.
     expect(html).toMatch(/data-testid="group-scope"(?![^>]*open)/);
     expect(html).toContain('no delay · 3 attempts');
+  });
+
+  it('has the user agent presets, headers and authentication with their note, rules, the pattern tester, presets and the CLI copy', () => {
+    const html = render(createElement(StartPanel), { defaults });
+    for (const id of [
+      'setting-user-agent-choice',
+      'setting-headers',
+      'setting-basic-auth-username',
+      'setting-basic-auth-password',
+      'credentials-note',
+      'group-request',
+      'group-extraction',
+      'rule-editor',
+      'add-rule',
+      'pattern-tester',
+      'pattern-samples',
+      'group-presets',
+      'preset-name',
+      'preset-save',
+      'copy-cli',
+    ]) {
+      expect(html, id).toContain(`data-testid="${id}"`);
+    }
+    for (const label of ['Trawl (default)', 'Googlebot smartphone', 'Bingbot', 'Chrome on Windows', 'Safari on iPhone', 'Custom…']) expect(html).toContain(`>${label}</option>`);
+    expect(html).toMatch(/<option value="trawl" selected="">/);
+    expect(html).toMatch(/data-testid="setting-basic-auth-password"[^>]*type="password"|type="password"[^>]*data-testid="setting-basic-auth-password"/);
+    expect(html).toContain('sent only to hosts in the crawl&#x27;s scope');
+    expect(html).toContain('kept in the crawl file');
+    expect(html).toContain('Copy as CLI command');
+    // Upload a list only in list mode.
+    expect(html).not.toContain('data-testid="list-file"');
+    const list = render(createElement(StartPanel), { defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } } });
+    expect(list).toMatch(/data-testid="list-file"[^>]*type="file"|type="file"[^>]*data-testid="list-file"/);
+  });
+
+  it('edits each rule with its type, output, attribute and first-or-all, showing its problems', () => {
+    const rules = [
+      { name: 'price', type: 'css' as const, expression: '.price', output: 'attribute' as const, attribute: 'content', all: true },
+      { name: 'sku', type: 'regex' as const, expression: 'sku: (\\w+)', output: 'text' as const, attribute: '', all: false },
+    ];
+    const errors = new Map([['extraction.1.expression', ['invalid regular expression: Unterminated group']]]);
+    const html = render(createElement(RuleEditor, { idPrefix: 'f', rules, onChange: () => {}, errors, firstSeed: 'https://a.test/', settingsForTest: () => ({}), onProblems: () => {} }));
+    expect(html).toContain('data-testid="rule-0"');
+    expect(html).toContain('data-testid="rule-0-attribute"');
+    expect(html).not.toContain('data-testid="rule-1-attribute"');
+    expect(html).toMatch(/data-testid="rule-1-output" disabled=""/);
+    expect(html).toMatch(/data-testid="rule-1-expression"[^>]*aria-invalid="true"/);
+    expect(html).toContain('invalid regular expression: Unterminated group');
+    expect(html).toContain('data-testid="rule-test-url"');
+    expect(html).toContain('placeholder="https://a.test/"');
+    const none = render(createElement(RuleEditor, { idPrefix: 'f', rules: [], onChange: () => {}, errors: new Map(), firstSeed: '', settingsForTest: () => ({}), onProblems: () => {} }));
+    expect(none).not.toContain('rule-test-url');
+  });
+
+  it('shows what each rule found on the sample page as text, or why nothing could be read', () => {
+    const html = renderToStaticMarkup(
+      createElement(RuleTestOutcome, {
+        result: { url: EVIL_URL, statusCode: 200, contentType: 'text/html', problem: null, values: { price: ['12', EVIL], sku: [] } },
+        rules: ['sku', 'price'],
+      }),
+    );
+    expect(html).toContain('data-rule="sku" data-matches="0"');
+    expect(html).toContain('no match');
+    expect(html).toContain('2 matches');
+    expect(html).toContain('<dd class="rule-test-value">&lt;img src=x onerror=alert(1)&gt;</dd>');
+    expect(html.indexOf('data-rule="sku"')).toBeLessThan(html.indexOf('data-rule="price"'));
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script');
+    const problem = renderToStaticMarkup(
+      createElement(RuleTestOutcome, { result: { url: 'https://a.test/', statusCode: 301, contentType: null, problem: 'redirects to https://a.test/b; test that URL instead', values: {} }, rules: [] }),
+    );
+    expect(problem).toContain('<div class="rule-test-problem">redirects to https://a.test/b; test that URL instead</div>');
   });
 
   it('in list mode names the seeds "URLs to crawl" and takes no depth', () => {

@@ -5,14 +5,27 @@ import type { ResultsPage, ResultsQuery } from '../../shared/crawler-api.ts';
 import { computeViewport } from '../../renderer/src/results/ResultsPanel.tsx';
 import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow } from '../../renderer/src/results/results-window.ts';
 import {
+  cliCommandFromForm,
   formFromDefaults,
+  formFromSettings,
+  formProblems,
   groupSummary,
   groupsWithProblems,
+  headersText,
   lineNumbers,
+  parseHeaderLines,
   problemsByField,
+  ruleFromForm,
   seedLines,
   settingsFromForm,
+  settingsWithoutSeeds,
 } from '../../renderer/src/components/StartPanel.tsx';
+import { newRule } from '../../renderer/src/components/RuleEditor.tsx';
+import { patternVerdicts } from '../../renderer/src/components/PatternTester.tsx';
+import { presetsSummary } from '../../renderer/src/components/PresetsBar.tsx';
+import { USER_AGENT_PRESETS, userAgentChoiceOf, userAgentChoices } from '../../shared/user-agents.ts';
+import { DEFAULT_USER_AGENT } from '../../shared/settings.ts';
+import { presetNameProblem } from '../../shared/crawler-api.ts';
 import type { CrawlDefaults } from '../../shared/crawler-api.ts';
 import { LIMITS, crawlSettingsSchema, parseSettings, validateSettings } from '../../shared/settings.ts';
 import { errorMessage } from '../../renderer/src/api/connection.ts';
@@ -176,12 +189,8 @@ const DEFAULTS: CrawlDefaults = {
 describe('start form: every setting', () => {
   // A setting the engine adds shows up here until the start form (renderer/src/components/StartPanel.tsx) has a
   // field for it: StartForm, formFromDefaults, settingsFromForm, and a control in the right group.
-  /**
-   * Settings the form knowingly leaves at their defaults. extraction (custom extraction rules, dd9700e) needs a
-   * rule editor of its own, and the CrawlerApi gives the renderer neither the extracted values nor rule testing
-   * yet: it comes with those.
-   */
-  const NOT_IN_FORM = ['extraction', 'headers', 'basicAuth'];
+  /** Settings the form knowingly leaves at their defaults: none, now that extraction, headers and auth are in. */
+  const NOT_IN_FORM: string[] = [];
 
   it('has a field for every setting of the schema', () => {
     const sent = Object.keys(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }));
@@ -317,6 +326,169 @@ describe('start form: every setting', () => {
     expect(groupSummary('check', changed)).toBe('pages, images, scripts · external links');
     expect(groupSummary('politeness', changed)).toBe('500 ms delay · ≤ 2 per host · no retries');
     expect(groupSummary('politeness', { ...changed, polite: true })).toBe('polite preset · ≤ 2 per host · no retries');
+  });
+});
+
+describe('start form: headers, authentication and user agents', () => {
+  it('reads "Name: value" lines, naming a line without a colon and a name given twice', () => {
+    expect(parseHeaderLines('Cookie: a=1; b=2\n\n  X-Token :  abc:def \n')).toEqual({ headers: { Cookie: 'a=1; b=2', 'X-Token': 'abc:def' }, problems: [] });
+    expect(parseHeaderLines('no colon here\nX-A: 1\n\nX-A: 2\n: empty name').problems).toEqual([
+      { field: 'headers', message: 'line 1: write "Name: value"' },
+      { field: 'headers', message: 'line 4: "X-A" is given twice' },
+      { field: 'headers', message: 'line 5: write "Name: value"' },
+    ]);
+    // Every name is the object's own, even one that is not a property name anywhere else.
+    const odd = parseHeaderLines('__proto__: x').headers;
+    expect(Object.hasOwn(odd, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    expect(headersText({ Cookie: 'a=1', 'X-Token': 'abc' })).toBe('Cookie: a=1\nX-Token: abc');
+    expect(formProblems({ ...formFromDefaults(DEFAULTS), headers: 'oops' })).toHaveLength(1);
+  });
+
+  it('sends headers, basic authentication (none when both are blank) and rules the host accepts', () => {
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://a.test/',
+      headers: 'X-Token: abc\nAccept-Language: en-GB',
+      basicAuth: { username: 'ann', password: 'p a:ss' },
+      extraction: [
+        { name: 'price', type: 'css' as const, expression: '.price', output: 'attribute' as const, attribute: 'content', all: true },
+        { name: 'sku', type: 'regex' as const, expression: 'sku: (\\w+)', output: 'html' as const, attribute: 'ignored', all: false },
+      ],
+    };
+    const sent = settingsFromForm(form) as Record<string, unknown>;
+    expect(sent['headers']).toEqual({ 'X-Token': 'abc', 'Accept-Language': 'en-GB' });
+    expect(sent['basicAuth']).toEqual({ username: 'ann', password: 'p a:ss' });
+    expect(sent['extraction']).toEqual([
+      { name: 'price', type: 'css', expression: '.price', output: 'attribute', attribute: 'content', all: true },
+      { name: 'sku', type: 'regex', expression: 'sku: (\\w+)', output: 'text', all: false },
+    ]);
+    const result = validateSettings(sent);
+    expect(result.ok).toBe(true);
+    expect(settingsFromForm({ ...form, basicAuth: { username: ' ', password: '' } })['basicAuth']).toBeNull();
+    expect(settingsWithoutSeeds(form)).not.toHaveProperty('seeds');
+    expect(ruleFromForm({ ...form.extraction[0]!, output: 'text' })).not.toHaveProperty('attribute');
+  });
+
+  it('fills the form back from settings (a preset), and round-trips them', () => {
+    const settings = parseSettings({
+      seeds: ['https://a.test/'],
+      headers: { Cookie: 'x=1' },
+      basicAuth: { username: 'ann', password: 'secret' },
+      extraction: [{ name: 'h1', type: 'css', expression: 'h1', all: true }],
+      polite: true,
+      mode: 'list',
+    });
+    const { seeds: _seeds, ...preset } = settings;
+    const form = formFromSettings(preset);
+    expect(form.headers).toBe('Cookie: x=1');
+    expect(form.basicAuth).toEqual({ username: 'ann', password: 'secret' });
+    expect(form.extraction).toEqual([{ name: 'h1', type: 'css', expression: 'h1', output: 'text', attribute: '', all: true }]);
+    expect(form.mode).toBe('list');
+    const back = validateSettings(settingsFromForm({ ...form, seeds: 'https://a.test/' }));
+    expect(back).toEqual({ ok: true, settings });
+  });
+
+  it('puts header and authentication problems under their field, naming the header or the part', () => {
+    const result = validateSettings(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/', headers: 'Host: x\nX-Ok: fine', basicAuth: { username: '', password: 'pw' } }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byField = problemsByField(result.problems, {});
+    expect(byField.get('headers')).toEqual(['"Host" is set by Trawl itself']);
+    expect(byField.get('basicAuth')).toEqual(['username: must not be empty']);
+    expect(groupsWithProblems(result.problems)).toEqual(new Set(['request']));
+    const value = validateSettings({ seeds: ['https://a.test/'], headers: { 'X-A': 'line\nbreak' } });
+    expect(!value.ok && problemsByField(value.problems, {}).get('headers')).toEqual([expect.stringMatching(/^X-A: must be a valid HTTP header value/)]);
+  });
+
+  it('offers Trawl\'s agent, four common ones and a custom one', () => {
+    const choices = userAgentChoices(DEFAULT_USER_AGENT);
+    expect(choices.map((c) => c.label)).toEqual(['Trawl (default)', 'Googlebot smartphone', 'Bingbot', 'Chrome on Windows', 'Safari on iPhone']);
+    expect(userAgentChoiceOf('', DEFAULT_USER_AGENT)?.id).toBe('trawl');
+    expect(userAgentChoiceOf(USER_AGENT_PRESETS[1]!.value, DEFAULT_USER_AGENT)?.id).toBe('bingbot');
+    expect(userAgentChoiceOf('MyBot/1.0', DEFAULT_USER_AGENT)).toBeNull();
+    // Every one is a user agent the settings accept.
+    for (const c of choices) expect(validateSettings({ seeds: ['https://a.test/'], userAgent: c.value }).ok, c.label).toBe(true);
+    expect(USER_AGENT_PRESETS.find((p) => p.id === 'googlebot-smartphone')?.value).toMatch(/Googlebot\/2\.1/);
+  });
+});
+
+describe('start form: extraction rules, the pattern tester, presets and the command line', () => {
+  it('names a new rule after the others', () => {
+    expect(newRule([]).name).toBe('rule 1');
+    const two = [newRule([]), { ...newRule([]), name: 'rule 3' }];
+    expect(newRule(two).name).toBe('rule 4');
+    expect(newRule([{ ...newRule([]), name: 'Price' }]).name).toBe('rule 2');
+  });
+
+  it('says how many rules and headers a closed group holds', () => {
+    const form = formFromDefaults(DEFAULTS);
+    expect(groupSummary('extraction', form)).toBe('none');
+    expect(groupSummary('request', form)).toBe('no extra headers');
+    const set = { ...form, headers: 'A: 1\nB: 2', basicAuth: { username: 'ann', password: 'x' }, extraction: [newRule([]), { ...newRule([]), name: 'price' }] };
+    expect(groupSummary('extraction', set)).toBe('2 rules: rule 1, price');
+    expect(groupSummary('request', set)).toBe('2 headers · basic auth as ann');
+    expect(groupSummary('request', set)).not.toContain('x');
+  });
+
+  it('judges sample URLs by the form\'s scope, patterns, length and stripped parameters, saying why not', () => {
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://www.a.test/',
+      include: '',
+      exclude: '\\.pdf$\n/private/',
+      stripQueryParams: 'utm_*',
+      allowedHosts: 'cdn.a.test',
+      maxUrlLength: '64',
+    };
+    const result = patternVerdicts(form, 'https://www.a.test/docs?utm_source=x\nhttps://www.a.test/file.pdf\nhttps://other.test/\nhttps://cdn.a.test/img\nmailto:x@a.test\n\nhttps://www.a.test/' + 'x'.repeat(80), 'same host');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.verdicts.map((v) => [v.crawled, v.why])).toEqual([
+      [true, 'crawled when linked (as https://www.a.test/docs)'],
+      [false, 'matches exclude pattern \\.pdf$'],
+      [false, 'host other.test is outside the scope (same host)'],
+      [true, 'crawled when linked'],
+      [false, 'not an http(s) URL the crawl can fetch'],
+      [false, expect.stringMatching(/^\d+ characters long, over the 64 limit$/)],
+    ]);
+    const included = patternVerdicts({ ...form, include: '^https://www\\.a\\.test/docs' }, 'https://www.a.test/blog');
+    expect(included.ok && included.verdicts[0]).toMatchObject({ crawled: false, why: 'matches no include pattern' });
+    const list = patternVerdicts({ ...form, mode: 'list' }, 'https://www.a.test/x');
+    expect(list.ok && list.verdicts[0]!.why).toMatch(/list mode fetches only the listed URLs/);
+    const domain = patternVerdicts({ ...form, scope: 'domain' }, 'https://blog.a.test/');
+    expect(domain.ok && domain.verdicts[0]!.crawled).toBe(true);
+    expect(patternVerdicts({ ...form, exclude: '(' }, 'https://www.a.test/')).toEqual({ ok: false, problem: expect.stringMatching(/^invalid regular expression "\(": .*; fix the pattern to test URLs$/) });
+    expect(patternVerdicts({ ...form, seeds: '' }, 'https://www.a.test/').ok && patternVerdicts({ ...form, seeds: '', allowedHosts: '' }, 'https://www.a.test/')).toMatchObject({
+      verdicts: [{ crawled: false, why: 'no seed yet: the hosts crawled come from the seeds' }],
+    });
+  });
+
+  it('gives the command line of the form, only what differs from the defaults', () => {
+    expect(cliCommandFromForm(formFromDefaults(DEFAULTS), null)).toBeNull();
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://a.test/\nhttps://a.test/b',
+      mode: 'list' as const,
+      threads: '12',
+      exclude: '\\.pdf$',
+      headers: 'X-Token: abc',
+      extraction: [{ ...newRule([]), name: 'h1', expression: 'h1' }],
+    };
+    expect(cliCommandFromForm(form, DEFAULTS)).toBe(
+      `npm run crawl -- https://a.test/ https://a.test/b --mode list --threads 12 --exclude '\\.pdf$' --extract '{"name":"h1","type":"css","expression":"h1","output":"text","all":false}' --header 'X-Token: abc'`,
+    );
+    expect(cliCommandFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }, DEFAULTS)).toBe('npm run crawl -- https://a.test/');
+  });
+
+  it('checks preset names as the host does, and sums up the presets', () => {
+    expect(presetNameProblem('Docs, polite (UK)')).toBeNull();
+    expect(presetNameProblem('')).toBe('give the preset a name');
+    expect(presetNameProblem('a/b')).toMatch(/may hold letters/);
+    expect(presetsSummary(null, null)).toBe('…');
+    expect(presetsSummary([], null)).toBe('none saved');
+    expect(presetsSummary([{ name: 'a', savedAt: '', settings: DEFAULTS.settings }], null)).toBe('1 saved');
+    expect(presetsSummary([], 'broken')).toBe('presets file unreadable');
   });
 });
 

@@ -4,12 +4,19 @@
 // shown under that field, its group opened.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
+import type { CrawlDefaults, CrawlPreset } from '../../../shared/crawler-api.ts';
+import { cliCommandFor } from '../../../shared/cli-command.ts';
+import { userAgentChoiceOf, userAgentChoices } from '../../../shared/user-agents.ts';
+import { copyText } from '../clipboard.ts';
 import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
 import { formatBytes, formatInt } from '../format.ts';
-import { isLiveState, showCrawl } from '../store/crawl-store.ts';
+import { isLiveState, notify, showCrawl } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from './use-command.ts';
+import { RuleEditor } from './RuleEditor.tsx';
+import type { RuleForm } from './RuleEditor.tsx';
+import { PatternTester } from './PatternTester.tsx';
+import { PresetsPanel, presetsSummary, usePresets } from './PresetsBar.tsx';
 
 // The settings schema's enums, restated so the page does not import the validation library; `satisfies` keeps
 // them in step with it.
@@ -33,7 +40,6 @@ export const RESOURCE_OPTIONS = [
   { value: 'scripts', label: 'Scripts', explain: '<script src>' },
   { value: 'stylesheets', label: 'Stylesheets', explain: '<link rel="stylesheet">' },
 ] as const satisfies readonly { value: ResourceType; label: string; explain: string }[];
-
 export interface StartForm {
   seeds: string;
   mode: CrawlMode;
@@ -42,6 +48,12 @@ export interface StartForm {
   maxPages: string;
   robots: CrawlSettings['robots'];
   userAgent: string;
+  // Headers and authentication
+  /** "Name: value", one a line. */
+  headers: string;
+  basicAuth: { username: string; password: string };
+  // Custom extraction
+  extraction: readonly RuleForm[];
   // Scope
   scope: Scope;
   /** One per line, as the list fields below. */
@@ -75,7 +87,11 @@ export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stri
 export type ListField = (typeof LIST_FIELDS)[number];
 
 export function formFromDefaults(d: CrawlDefaults | null): StartForm {
-  const s = d?.settings;
+  return formFromSettings(d?.settings);
+}
+
+/** The form showing `s` (a preset's settings over the defaults); seeds blank. */
+export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): StartForm {
   const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
   const lines = (v: readonly string[] | undefined) => (v ?? []).join('\n');
   return {
@@ -86,6 +102,9 @@ export function formFromDefaults(d: CrawlDefaults | null): StartForm {
     maxPages: str(s?.maxPages),
     robots: s?.robots ?? 'respect',
     userAgent: s?.userAgent ?? '',
+    headers: headersText(s?.headers ?? {}),
+    basicAuth: { username: s?.basicAuth?.username ?? '', password: s?.basicAuth?.password ?? '' },
+    extraction: (s?.extraction ?? []).map((r) => ({ name: r.name, type: r.type, expression: r.expression, output: r.output, attribute: r.attribute ?? '', all: r.all })),
     scope: s?.scope ?? 'same-host',
     allowedHosts: lines(s?.allowedHosts),
     include: lines(s?.include),
@@ -142,6 +161,9 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
     maxPages: numeric(form.maxPages, null),
     robots: form.robots,
     userAgent: form.userAgent.trim() === '' ? undefined : form.userAgent,
+    headers: parseHeaderLines(form.headers).headers,
+    basicAuth: form.basicAuth.username.trim() === '' && form.basicAuth.password === '' ? null : { ...form.basicAuth },
+    extraction: form.extraction.map(ruleFromForm),
     scope: form.scope,
     allowedHosts: lines(form.allowedHosts),
     include: lines(form.include),
@@ -170,6 +192,72 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
   return input as CrawlSettingsInput;
 }
 
+/** The settings of the form without the seeds: what a preset keeps, and what a rule test runs with. */
+export function settingsWithoutSeeds(form: StartForm): Omit<CrawlSettingsInput, 'seeds'> {
+  const { seeds: _seeds, ...rest } = settingsFromForm(form);
+  return rest;
+}
+
+/** A rule as the settings take it: the attribute only where it is read, the output only for CSS. */
+export function ruleFromForm(rule: RuleForm): Record<string, unknown> {
+  const css = rule.type === 'css';
+  return {
+    name: rule.name,
+    type: rule.type,
+    expression: rule.expression,
+    output: css ? rule.output : 'text',
+    ...(css && rule.output === 'attribute' ? { attribute: rule.attribute } : {}),
+    all: rule.all,
+  };
+}
+
+/** Headers a line each, as the form shows them. */
+export function headersText(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/**
+ * "Name: value" lines as headers. What only the form can see is a problem here (a line without a colon, a name
+ * given twice); everything else about names and values is the host's to check.
+ */
+export function parseHeaderLines(text: string): { headers: Record<string, string>; problems: SettingsProblem[] } {
+  const entries: [string, string][] = [];
+  const problems: SettingsProblem[] = [];
+  const { seeds: lines, lineOf } = seedLines(text);
+  lines.forEach((line, i) => {
+    const colon = line.indexOf(':');
+    if (colon <= 0) {
+      problems.push({ field: 'headers', message: `line ${lineOf[i]}: write "Name: value"` });
+      return;
+    }
+    const name = line.slice(0, colon).trim();
+    if (entries.some(([n]) => n === name)) problems.push({ field: 'headers', message: `line ${lineOf[i]}: "${name}" is given twice` });
+    entries.push([name, line.slice(colon + 1).trim()]);
+  });
+  // fromEntries: every name is an own property, "__proto__" included.
+  return { headers: Object.fromEntries(entries), problems };
+}
+
+/** Problems the form finds before asking the host: the host could not see them once the lines are an object. */
+export function formProblems(form: StartForm): SettingsProblem[] {
+  return parseHeaderLines(form.headers).problems;
+}
+
+/**
+ * The `npm run crawl -- ...` line for the form: its settings over the defaults (the command line checks them as
+ * a crawl would), or null before the host's defaults are known.
+ */
+export function cliCommandFromForm(form: StartForm, defaults: CrawlDefaults | null): string | null {
+  if (!defaults) return null;
+  const settings = { ...defaults.settings, ...settingsFromForm(form) } as CrawlSettings;
+  return cliCommandFor(settings, defaults.settings);
+}
+
+/** The largest list of URLs read from a file, in bytes. */
+export const MAX_LIST_FILE_BYTES = 50 * 1024 * 1024;
+
 /** The line numbers of each list field's items (see seedLines). */
 export type LineNumbers = Partial<Record<ListField, readonly number[]>>;
 
@@ -186,7 +274,11 @@ export function problemsByField(problems: readonly SettingsProblem[], lines: Lin
   const add = (field: string, message: string) => out.set(field, [...(out.get(field) ?? []), message]);
   for (const p of problems) {
     const m = /^([^.]+)\.(\d+)$/.exec(p.field);
-    if (m) {
+    const keyed = /^(headers|basicAuth)\.(.+)$/.exec(p.field);
+    if (keyed) {
+      // "headers.X-Token", "basicAuth.username": under the field, naming the header or the part.
+      add(keyed[1]!, p.message.includes(`"${keyed[2]}"`) ? p.message : `${keyed[2]}: ${p.message}`);
+    } else if (m) {
       const line = (lines as Record<string, readonly number[] | undefined>)[m[1]!]?.[Number(m[2])];
       add(m[1]!, line ? `line ${line}: ${p.message}` : p.message);
     } else add(p.field, p.message);
@@ -197,6 +289,8 @@ export function problemsByField(problems: readonly SettingsProblem[], lines: Lin
 /** The collapsible groups of the form, and the fields in each (a group with a problem opens). */
 export const FORM_GROUPS = {
   scope: ['scope', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'maxUrlLength', 'followNofollow'],
+  request: ['headers', 'basicAuth'],
+  extraction: ['extraction'],
   check: ['checkResources', 'checkExternal'],
   politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
   more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'maxBodyBytes'],
@@ -229,6 +323,17 @@ export function groupSummary(group: FormGroup, form: StartForm): string {
       if (n('exclude')) parts.push(`${formatInt(n('exclude'))} exclude`);
       if (n('stripQueryParams')) parts.push(`${count(n('stripQueryParams'), 'param')} stripped`);
       if (form.followNofollow) parts.push('follows nofollow');
+      break;
+    }
+    case 'request': {
+      const headers = Object.keys(parseHeaderLines(form.headers).headers).length;
+      parts.push(headers ? count(headers, 'header') : 'no extra headers');
+      if (form.basicAuth.username.trim()) parts.push(`basic auth as ${form.basicAuth.username.trim()}`);
+      break;
+    }
+    case 'extraction': {
+      const names = form.extraction.map((r) => r.name.trim()).filter(Boolean);
+      parts.push(form.extraction.length ? `${count(form.extraction.length, 'rule')}: ${names.join(', ')}` : 'none');
       break;
     }
     case 'check': {
@@ -271,6 +376,8 @@ export function StartPanel() {
   const [touched, setTouched] = useState(false);
   const [problems, setProblems] = useState<SettingsProblem[]>([]);
   const [open, setOpen] = useState<ReadonlySet<FormGroup>>(() => new Set());
+  const [presetsOpen, setPresetsOpen] = useState(false);
+  const presets = usePresets();
   const [busy, run] = useBusyCommand();
   const ids = useId();
 
@@ -291,6 +398,43 @@ export function StartPanel() {
     if (problems.length) setProblems((ps) => ps.filter((p) => p.field.split('.')[0] !== key));
   };
 
+  /** Shows problems found outside a start (a rule test, a preset save), opening their groups. */
+  const showProblems = (found: SettingsProblem[]) => {
+    setProblems(found);
+    const inError = groupsWithProblems(found);
+    if (inError.size) setOpen((g) => new Set([...g, ...inError]));
+  };
+
+  const loadPreset = (preset: CrawlPreset) => {
+    setTouched(true);
+    setProblems([]);
+    // Over the defaults: a setting newer than the preset takes its default.
+    setForm((f) => ({ ...formFromSettings({ ...defaults?.settings, ...preset.settings } as Omit<CrawlSettings, 'seeds'>), seeds: f.seeds }));
+    notify(store, 'info', `Loaded preset "${preset.name}"`);
+  };
+
+  const copyCommand = async () => {
+    const command = cliCommandFromForm(form, defaults);
+    if (command === null) return;
+    const ok = await copyText(command);
+    notify(store, ok ? 'info' : 'error', ok ? `Copied: ${command}` : 'Could not copy the command');
+  };
+
+  const readListFile = async (file: File) => {
+    if (file.size > MAX_LIST_FILE_BYTES) {
+      notify(store, 'error', `${file.name} is larger than ${formatBytes(MAX_LIST_FILE_BYTES)}; split the list`);
+      return;
+    }
+    try {
+      const text = await file.text();
+      const n = seedLines(text).seeds.length;
+      set('seeds', text);
+      notify(store, 'info', `Read ${formatInt(n)} URL${n === 1 ? '' : 's'} from ${file.name}`);
+    } catch (err) {
+      notify(store, 'error', `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
   const toggleGroup = (group: FormGroup, isOpen: boolean) =>
     setOpen((g) => {
       if (g.has(group) === isOpen) return g;
@@ -303,16 +447,16 @@ export function StartPanel() {
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     if (busy || live) return;
+    const local = formProblems(form);
+    if (local.length) return showProblems(local);
     const result = await run('Start', () => api.start(settingsFromForm(form)));
     if (!result) return;
     if (result.ok) {
       setProblems([]);
       showCrawl(store, result.file, null);
     } else {
-      setProblems(result.problems);
       // A problem in a closed group must not go unseen.
-      const inError = groupsWithProblems(result.problems);
-      if (inError.size) setOpen((g) => new Set([...g, ...inError]));
+      showProblems(result.problems);
     }
   };
 
@@ -344,6 +488,8 @@ export function StartPanel() {
     </details>
   );
   const scopeOption = SCOPE_OPTIONS.find((o) => o.value === form.scope);
+  const uaChoices = userAgentChoices(d?.userAgent ?? form.userAgent);
+  const userAgentChoice = d ? userAgentChoiceOf(form.userAgent, d.userAgent) : null;
 
   return (
     <form className="panel start-panel" onSubmit={(e) => void submit(e)} aria-label="new crawl" noValidate>
@@ -352,6 +498,23 @@ export function StartPanel() {
         <span className="panel-note">{seeds.length ? `${formatInt(seeds.length)} seed URL${seeds.length === 1 ? '' : 's'}` : ''}</span>
       </div>
       <div className="form-body">
+        <details className="advanced form-group form-group-presets" data-testid="group-presets" open={presetsOpen} onToggle={(e) => setPresetsOpen(e.currentTarget.open)}>
+          <summary>
+            <span className="group-title">Presets</span>
+            <span className="group-summary">{presetsSummary(presets.presets, presets.error)}</span>
+          </summary>
+          <div className="group-body">
+            <PresetsPanel
+              idPrefix={ids}
+              state={presets}
+              current={() => settingsWithoutSeeds(form)}
+              formProblems={() => formProblems(form)}
+              onLoad={loadPreset}
+              onProblems={showProblems}
+            />
+          </div>
+        </details>
+
         <label className="field field-wide" htmlFor={`${ids}-seeds`}>
           <span className="field-label">{form.mode === 'list' ? 'URLs to crawl, one per line' : 'Seed URLs, one per line'}</span>
           <textarea
@@ -371,6 +534,23 @@ export function StartPanel() {
           />
           {err('seeds')}
         </label>
+        {form.mode === 'list' && (
+          <label className="field file-field" htmlFor={`${ids}-list-file`}>
+            <span className="field-label">Or upload a list</span>
+            <input
+              id={`${ids}-list-file`}
+              data-testid="list-file"
+              type="file"
+              accept=".txt,.csv,text/plain"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                e.currentTarget.value = '';
+                if (file) void readListFile(file);
+              }}
+            />
+            <span className="field-hint">a .txt file of URLs, one per line; read here, replacing the list above</span>
+          </label>
+        )}
 
         <fieldset className="check-set" aria-describedby={errors.has('mode') ? `${ids}-mode-error` : undefined}>
           <legend className="field-label">Mode</legend>
@@ -419,7 +599,26 @@ export function StartPanel() {
 
         <label className="field field-wide" htmlFor={`${ids}-userAgent`}>
           <span className="field-label">User agent</span>
+          <select
+            id={`${ids}-userAgentChoice`}
+            data-testid="setting-user-agent-choice"
+            aria-label="user agent preset"
+            value={userAgentChoice?.id ?? 'custom'}
+            onChange={(e) => {
+              const choice = uaChoices.find((c) => c.id === e.currentTarget.value);
+              // Custom keeps what is typed, for editing.
+              if (choice) set('userAgent', choice.value);
+            }}
+          >
+            {uaChoices.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+            <option value="custom">Custom…</option>
+          </select>
           <input {...field('userAgent')} type="text" spellCheck={false} value={form.userAgent} placeholder={d?.userAgent ?? ''} onChange={(e) => set('userAgent', e.currentTarget.value)} />
+          <span className="field-hint">only the header changes; robots.txt is read for Trawl's group or *</span>
           {err('userAgent')}
         </label>
 
@@ -459,6 +658,83 @@ export function StartPanel() {
               error={err('followNofollow')}
               input={{ ...field('followNofollow'), checked: form.followNofollow, onChange: (v) => set('followNofollow', v) }}
             />
+            <PatternTester idPrefix={ids} form={form} scopeLabel={scopeOption?.label ?? form.scope} />
+          </>,
+        )}
+
+        {group(
+          'request',
+          'Headers & authentication',
+          <>
+            <label className="field field-wide" htmlFor={`${ids}-headers`}>
+              <span className="field-label">Request headers, "Name: value" per line</span>
+              <textarea
+                {...field('headers')}
+                className="list-input"
+                rows={Math.min(8, Math.max(2, form.headers.split('\n').length))}
+                spellCheck={false}
+                autoCapitalize="off"
+                autoCorrect="off"
+                placeholder={'Cookie: session=…\nAccept-Language: en-GB'}
+                value={form.headers}
+                onChange={(e) => set('headers', e.currentTarget.value)}
+              />
+              <span className="field-hint">added to every request; default none</span>
+              {err('headers')}
+            </label>
+            <fieldset className="check-set" aria-describedby={errors.has('basicAuth') ? `${ids}-basicAuth-error` : undefined}>
+              <legend className="field-label">HTTP basic authentication</legend>
+              <div className="field-grid">
+                <label className="field" htmlFor={`${ids}-auth-username`}>
+                  <span className="field-hint">Username</span>
+                  <input
+                    id={`${ids}-auth-username`}
+                    data-testid="setting-basic-auth-username"
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder="none"
+                    aria-invalid={errors.has('basicAuth') || undefined}
+                    value={form.basicAuth.username}
+                    onChange={(e) => set('basicAuth', { ...form.basicAuth, username: e.currentTarget.value })}
+                  />
+                </label>
+                <label className="field" htmlFor={`${ids}-auth-password`}>
+                  <span className="field-hint">Password</span>
+                  <input
+                    id={`${ids}-auth-password`}
+                    data-testid="setting-basic-auth-password"
+                    type="password"
+                    autoComplete="new-password"
+                    aria-invalid={errors.has('basicAuth') || undefined}
+                    value={form.basicAuth.password}
+                    onChange={(e) => set('basicAuth', { ...form.basicAuth, password: e.currentTarget.value })}
+                  />
+                </label>
+              </div>
+              {err('basicAuth')}
+            </fieldset>
+            <p className="form-note" data-testid="credentials-note">
+              Headers and credentials are sent only to hosts in the crawl's scope (never to external links checked), and are kept in the crawl file with
+              every other setting, in plain text.
+            </p>
+          </>,
+        )}
+
+        {group(
+          'extraction',
+          'Custom extraction',
+          <>
+            <RuleEditor
+              idPrefix={ids}
+              rules={form.extraction}
+              onChange={(rules) => set('extraction', rules)}
+              errors={errors}
+              firstSeed={seeds[0] ?? ''}
+              settingsForTest={() => settingsWithoutSeeds(form)}
+              onProblems={showProblems}
+            />
+            <span className="field-hint">each rule adds a column to the results and the CSV; a CSS rule reads each element it selects, a regex runs over the HTML source</span>
           </>,
         )}
 
@@ -548,6 +824,9 @@ export function StartPanel() {
           <span className="icon icon-play" aria-hidden="true" />
           {busy ? 'Starting…' : 'Start crawl'}
         </button>
+        <button type="button" className="btn" data-testid="copy-cli" disabled={!defaults} title="Copy the npm run crawl -- … line that runs these settings" onClick={() => void copyCommand()}>
+          Copy as CLI command
+        </button>
         {touched && (
           <button
             type="button"
@@ -568,7 +847,7 @@ export function StartPanel() {
 
 /** The form fields typed as numbers. */
 type NumberFieldName = {
-  [K in keyof StartForm]: StartForm[K] extends string ? (K extends ListField | 'userAgent' ? never : K) : never;
+  [K in keyof StartForm]: StartForm[K] extends string ? (K extends ListField | 'userAgent' | 'headers' ? never : K) : never;
 }[keyof StartForm];
 
 interface FieldAttrs {

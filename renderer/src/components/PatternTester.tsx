@@ -1,0 +1,134 @@
+// Try the scope on sample URLs before crawling: for each pasted URL, whether the form's scope, allowed hosts,
+// include and exclude patterns, URL length and stripped parameters would let the crawl fetch it, and if not,
+// why. The same functions the engine uses (shared/scope.ts, shared/url/normalise.ts), run in the page.
+import { useMemo, useState } from 'react';
+import { makeScopeReason } from '../../../shared/scope.ts';
+import { makeNormaliser } from '../../../shared/url/normalise.ts';
+import type { StartForm } from './StartPanel.tsx';
+
+/** Sample URLs looked at, at most. */
+export const MAX_SAMPLES = 200;
+const DEFAULT_MAX_URL_LENGTH = 2048;
+
+export interface PatternVerdict {
+  /** As pasted. */
+  url: string;
+  /** The URL as the crawl knows it (canonical, parameters stripped), or null when it cannot be crawled at all. */
+  normalised: string | null;
+  crawled: boolean;
+  /** Why not, or what happens to it. */
+  why: string;
+}
+
+export type PatternTest = { ok: true; verdicts: PatternVerdict[] } | { ok: false; problem: string };
+
+type ScopeForm = Pick<StartForm, 'seeds' | 'mode' | 'scope' | 'allowedHosts' | 'include' | 'exclude' | 'stripQueryParams' | 'maxUrlLength'>;
+
+/** Non-blank lines, trimmed (as the form reads its list fields). */
+const lines = (text: string) =>
+  text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/**
+ * The verdict of the form's scope settings on each sample URL (one a line), as the crawl would judge a link;
+ * `scopeLabel` names the scope in the reasons.
+ */
+export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: string = form.scope): PatternTest {
+  const include = lines(form.include);
+  const exclude = lines(form.exclude);
+  const typedLength = Number(form.maxUrlLength.trim());
+  const maxUrlLength = form.maxUrlLength.trim() !== '' && Number.isInteger(typedLength) && typedLength > 0 ? typedLength : DEFAULT_MAX_URL_LENGTH;
+  const normalise = makeNormaliser({ stripQueryParams: lines(form.stripQueryParams) });
+  const seeds = lines(form.seeds)
+    .map((s) => normalise(s))
+    .filter((s): s is string => s !== null);
+  let reason: (url: string) => string | null;
+  try {
+    reason = makeScopeReason({ seeds, scope: form.scope, allowedHosts: lines(form.allowedHosts).map((h) => h.toLowerCase()), include, exclude, maxUrlLength });
+  } catch (err) {
+    return { ok: false, problem: `${err instanceof Error ? err.message : String(err)}; fix the pattern to test URLs` };
+  }
+  const verdicts = lines(samples)
+    .slice(0, MAX_SAMPLES)
+    .map((url): PatternVerdict => {
+      const normalised = normalise(url);
+      if (normalised === null) return { url, normalised, crawled: false, why: 'not an http(s) URL the crawl can fetch' };
+      const why = reason(normalised);
+      const shown = normalised === url ? '' : ` (as ${normalised})`;
+      switch (why) {
+        case null:
+          return {
+            url,
+            normalised,
+            crawled: true,
+            why: form.mode === 'list' ? `in scope${shown}; list mode fetches only the listed URLs (and their redirects)` : `crawled when linked${shown}`,
+          };
+        case 'host':
+          return {
+            url,
+            normalised,
+            crawled: false,
+            why: seeds.length === 0 && lines(form.allowedHosts).length === 0 ? 'no seed yet: the hosts crawled come from the seeds' : `host ${new URL(normalised).host} is outside the scope (${scopeLabel})`,
+          };
+        case 'too long':
+          return { url, normalised, crawled: false, why: `${normalised.length} characters long, over the ${maxUrlLength} limit` };
+        case 'excluded': {
+          const pattern = exclude.find((p) => new RegExp(p).test(normalised));
+          return { url, normalised, crawled: false, why: `matches exclude pattern ${pattern ?? ''}`.trim() };
+        }
+        case 'not included':
+          return { url, normalised, crawled: false, why: `matches no include pattern${shown}` };
+        default:
+          return { url, normalised, crawled: false, why };
+      }
+    });
+  return { ok: true, verdicts };
+}
+
+export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string; form: ScopeForm; scopeLabel: string }) {
+  const [samples, setSamples] = useState('');
+  const result = useMemo(() => (samples.trim() ? patternVerdicts(form, samples, scopeLabel) : null), [form, samples, scopeLabel]);
+  const rows = Math.min(6, Math.max(2, samples.split('\n').length));
+  return (
+    <div className="pattern-tester" data-testid="pattern-tester">
+      <label className="field field-wide" htmlFor={`${idPrefix}-samples`}>
+        <span className="field-label">Try sample URLs, one per line</span>
+        <textarea
+          id={`${idPrefix}-samples`}
+          data-testid="pattern-samples"
+          className="list-input"
+          rows={rows}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoCorrect="off"
+          placeholder="https://example.com/blog/post?utm_source=x"
+          value={samples}
+          onChange={(e) => setSamples(e.currentTarget.value)}
+        />
+        <span className="field-hint">checked against the scope, patterns, length and stripped parameters above; depth and robots.txt are checked during the crawl</span>
+      </label>
+      {result && !result.ok && (
+        <div className="field-error" role="alert">
+          {result.problem}
+        </div>
+      )}
+      {result?.ok && (
+        <ul className="pattern-verdicts" aria-label="sample URL verdicts">
+          {result.verdicts.map((v, i) => (
+            <li key={i} className="pattern-verdict" data-crawled={v.crawled} title={v.normalised ?? v.url}>
+              <span className="pattern-mark" aria-hidden="true">
+                {v.crawled ? '✓' : '✗'}
+              </span>
+              <span className="pattern-text">
+                <span className="pattern-url">{v.url}</span>
+                <span className="pattern-why">{v.crawled ? v.why : `not crawled: ${v.why}`}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
