@@ -10,12 +10,13 @@ import type { ResultRow } from '../../shared/crawler-api.ts';
 import { ProcessorLegend, ThreadCellView } from '../../renderer/src/components/ThreadGrid.tsx';
 import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
+import { LiveSettings, MAX_RATE, droppedText, parseRate, rateText } from '../../renderer/src/components/LiveSettings.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
 import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
 import { RowDetails, extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
 import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
-import { RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
-import { LIMITS, parseSettings } from '../../shared/settings.ts';
+import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
+import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
@@ -441,6 +442,53 @@ describe('top bar', () => {
     const svg = renderToStaticMarkup(createElement(Sparkline, { points: [1, 2, 3] }));
     expect(svg).toContain('<svg');
     expect(svg).toContain('data-points="3"');
+  });
+});
+
+describe('live settings', () => {
+  const enabled = (html: string, id: string) => new RegExp(`data-testid="${id}"(?![^>]*disabled)`).test(html);
+
+  it('are disabled unless a crawl runs', () => {
+    const idle = render(createElement(LiveSettings));
+    expect(enabled(idle, 'live-max-rate')).toBe(false);
+    expect(enabled(idle, 'live-exclude')).toBe(false);
+    expect(idle).toContain('Can be changed while a crawl runs');
+    const opened = render(createElement(LiveSettings), { state: 'running', opened: { file: 'x', seeds: [], createdAt: '', state: 'finished', finishReason: 'completed', crawled: 1, queued: 0 } });
+    expect(enabled(opened, 'live-exclude')).toBe(false);
+  });
+
+  it('show the cap and the patterns added live, as text, while a crawl runs', () => {
+    const html = render(createElement(LiveSettings), { state: 'running', maxUrlsPerSecond: 2.5, liveExcludes: ['/tag/', EVIL] });
+    expect(enabled(html, 'live-max-rate')).toBe(true);
+    expect(enabled(html, 'live-exclude')).toBe(true);
+    expect(html).toContain('placeholder="2.5"');
+    expect(html).toContain('≤ 2.5 URLs/s');
+    expect(html).toContain('data-testid="live-max-rate-remove"');
+    expect(html).toContain('data-testid="live-excludes"');
+    expect(html).toContain('<code class="live-pattern" data-pattern="/tag/">/tag/</code>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;</code>');
+    expect(html).not.toContain('<img');
+    const uncapped = render(createElement(LiveSettings), { state: 'paused' });
+    expect(uncapped).toContain('no cap');
+    expect(uncapped).not.toContain('live-max-rate-remove');
+    expect(uncapped).not.toContain('live-excludes');
+  });
+
+  it('check the cap typed and word the outcome', () => {
+    expect(parseRate('2.5')).toEqual({ ok: true, value: 2.5 });
+    expect(parseRate(' 10000 ')).toEqual({ ok: true, value: 10_000 });
+    expect(parseRate('0')).toMatchObject({ ok: false, problem: expect.stringMatching(/more than 0/) });
+    expect(parseRate('20000')).toMatchObject({ ok: false, problem: 'the cap can be at most 10,000' });
+    expect(parseRate('fast')).toMatchObject({ ok: false });
+    expect(parseRate('')).toMatchObject({ ok: false });
+    expect(rateText(null)).toBe('no cap');
+    expect(droppedText(1)).toBe('dropped 1 queued URL');
+    expect(droppedText(1234)).toBe('dropped 1,234 queued URLs');
+  });
+
+  it('restate the settings\' limits the page cannot import', () => {
+    expect(MAX_RATE).toBe(LIMITS.maxUrlsPerSecond);
+    expect(MAX_RULES).toBe(MAX_EXTRACTION_RULES);
   });
 });
 

@@ -224,3 +224,24 @@ describe('opened crawls', () => {
     expect(t.store.getState().opened).toBeNull();
   });
 });
+
+describe('live settings in the store', () => {
+  it('keeps the URLs/s cap and the exclude patterns added live, the same array while they do not change', () => {
+    const t = setup();
+    cleanup = t.disconnect;
+    expect(t.store.getState().maxUrlsPerSecond).toBeNull();
+    expect(t.store.getState().liveExcludes).toEqual([]);
+    t.api.emitSnapshot(snapshot({ at: 10, maxUrlsPerSecond: 5, liveExcludes: ['/tag/'] }));
+    t.frames.run();
+    const first = t.store.getState().liveExcludes;
+    expect(t.store.getState().maxUrlsPerSecond).toBe(5);
+    expect(first).toEqual(['/tag/']);
+    t.api.emitSnapshot(snapshot({ at: 11, maxUrlsPerSecond: null, liveExcludes: ['/tag/'] }));
+    t.frames.run();
+    expect(t.store.getState().maxUrlsPerSecond).toBeNull();
+    expect(t.store.getState().liveExcludes).toBe(first);
+    t.api.emitSnapshot(snapshot({ at: 12, liveExcludes: ['/tag/', '\\?page='] }));
+    t.frames.run();
+    expect(t.store.getState().liveExcludes).toEqual(['/tag/', '\\?page=']);
+  });
+});

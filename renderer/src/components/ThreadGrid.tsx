@@ -8,6 +8,7 @@ import { formatBytes, formatInt, formatStepTime } from '../format.ts';
 import { isLiveState } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useStuck, useThread } from '../store/context.tsx';
 import { useCommand } from './use-command.ts';
+import { LiveSettings } from './LiveSettings.tsx';
 
 export function ThreadsPanel() {
   return (
@@ -15,6 +16,7 @@ export function ThreadsPanel() {
       <div className="panel-bar">
         <h2 className="panel-title">Threads</h2>
         <ThreadSlider />
+        <LiveSettings />
         <StepLegend />
         <ProcessorLegend />
       </div>

@@ -32,6 +32,10 @@ export interface CrawlView {
   reason: FinishReason | null;
   error: string | null;
   threadTarget: number;
+  /** The running crawl's URLs/s cap (it can change live); null: none. */
+  maxUrlsPerSecond: number | null;
+  /** Exclude patterns added while the crawl ran; the same array while they do not change. */
+  liveExcludes: readonly string[];
   counters: CrawlCounters;
   /** Ids of the threads in the pool, ascending; the same array while the set of ids is unchanged. */
   threadIds: readonly number[];
@@ -62,6 +66,7 @@ export type CrawlStore = StoreApi<CrawlView>;
 
 const ZERO_COUNTERS: CrawlCounters = { queued: 0, inFlight: 0, crawled: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 0 };
 const NO_THREADS: readonly number[] = [];
+const NO_EXCLUDES: readonly string[] = [];
 
 export function initialView(): CrawlView {
   return {
@@ -71,6 +76,8 @@ export function initialView(): CrawlView {
     reason: null,
     error: null,
     threadTarget: 0,
+    maxUrlsPerSecond: null,
+    liveExcludes: NO_EXCLUDES,
     counters: ZERO_COUNTERS,
     threadIds: NO_THREADS,
     threadsById: {},
@@ -164,6 +171,8 @@ export function reduceSnapshot(prev: CrawlView, s: CrawlSnapshot, points: readon
     reason: s.reason,
     error: s.error,
     threadTarget: s.threadTarget,
+    maxUrlsPerSecond: s.maxUrlsPerSecond ?? null,
+    liveExcludes: sameStrings(base.liveExcludes, s.liveExcludes ?? NO_EXCLUDES) ? base.liveExcludes : s.liveExcludes,
     counters: shallowEqual(base.counters, s.counters) ? base.counters : s.counters,
     history,
     historyAt,
@@ -302,6 +311,10 @@ export function showCrawl(store: CrawlStore, file: string, opened: CrawlFileInfo
     crawlKey: s.crawlKey + 1,
     ...(opened ? { history: [], historyAt: s.historyAt } : {}),
   }));
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
 }
 
 function shallowEqual(a: object, b: object): boolean {
