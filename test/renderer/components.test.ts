@@ -461,15 +461,14 @@ describe('live settings', () => {
     const html = render(createElement(LiveSettings), { state: 'running', maxUrlsPerSecond: 2.5, liveExcludes: ['/tag/', EVIL] });
     expect(enabled(html, 'live-max-rate')).toBe(true);
     expect(enabled(html, 'live-exclude')).toBe(true);
-    expect(html).toContain('placeholder="2.5"');
-    expect(html).toContain('≤ 2.5 URLs/s');
+    expect(html).toContain('data-testid="live-max-rate-now" data-value="2.5">now: ≤ 2.5/s<');
     expect(html).toContain('data-testid="live-max-rate-remove"');
     expect(html).toContain('data-testid="live-excludes"');
     expect(html).toContain('<code class="live-pattern" data-pattern="/tag/">/tag/</code>');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;</code>');
     expect(html).not.toContain('<img');
     const uncapped = render(createElement(LiveSettings), { state: 'paused' });
-    expect(uncapped).toContain('no cap');
+    expect(uncapped).toContain('now: no cap');
     expect(uncapped).not.toContain('live-max-rate-remove');
     expect(uncapped).not.toContain('live-excludes');
   });
@@ -481,7 +480,7 @@ describe('live settings', () => {
     expect(parseRate('20000')).toMatchObject({ ok: false, problem: 'the cap can be at most 10,000' });
     expect(parseRate('fast')).toMatchObject({ ok: false });
     expect(parseRate('')).toMatchObject({ ok: false });
-    expect(rateText(null)).toBe('no cap');
+    expect(rateText(null)).toBe('now: no cap');
     expect(droppedText(1)).toBe('dropped 1 queued URL');
     expect(droppedText(1234)).toBe('dropped 1,234 queued URLs');
   });

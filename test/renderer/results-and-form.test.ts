@@ -424,7 +424,7 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
   it('says how many rules and headers a closed group holds', () => {
     const form = formFromDefaults(DEFAULTS);
     expect(groupSummary('extraction', form)).toBe('none');
-    expect(groupSummary('request', form)).toBe('no extra headers');
+    expect(groupSummary('request', form)).toBe('none');
     const set = { ...form, headers: 'A: 1\nB: 2', basicAuth: { username: 'ann', password: 'x' }, extraction: [newRule([]), { ...newRule([]), name: 'price' }] };
     expect(groupSummary('extraction', set)).toBe('2 rules: rule 1, price');
     expect(groupSummary('request', set)).toBe('2 headers · basic auth as ann');

@@ -21,7 +21,7 @@ export function parseRate(text: string): { ok: true; value: number } | { ok: fal
 }
 
 export function rateText(cap: number | null): string {
-  return cap === null ? 'no cap' : `≤ ${cap} URLs/s`;
+  return cap === null ? 'now: no cap' : `now: ≤ ${cap}/s`;
 }
 
 export function droppedText(dropped: number): string {
@@ -79,7 +79,7 @@ export function LiveSettings() {
     <div className="live-settings" role="group" aria-label="live settings" data-live={live || undefined}>
       <div className="live-field" title={why ?? 'At most this many fetches started per second, over all hosts; applies at once'}>
         <label className="live-label" htmlFor={`${id}-rate`}>
-          URLs/s
+          URLs/s cap
         </label>
         <input
           id={`${id}-rate`}
@@ -88,7 +88,7 @@ export function LiveSettings() {
           inputMode="decimal"
           autoComplete="off"
           size={5}
-          placeholder={cap === null ? 'no cap' : String(cap)}
+          placeholder="e.g. 20"
           value={rate}
           disabled={!live}
           aria-invalid={rateProblem !== null || undefined}
@@ -102,7 +102,7 @@ export function LiveSettings() {
           }}
         />
         <button type="button" className="btn btn-small" data-testid="live-max-rate-apply" disabled={!live || rateBusy || rate.trim() === ''} onClick={() => void applyRate(false)}>
-          {cap === null ? 'Set cap' : 'Change'}
+          {cap === null ? 'Set' : 'Change'}
         </button>
         {cap !== null && (
           <button type="button" className="btn btn-small btn-quiet" data-testid="live-max-rate-remove" disabled={!live || rateBusy} onClick={() => void applyRate(true)}>

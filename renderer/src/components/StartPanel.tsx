@@ -327,7 +327,7 @@ export function groupSummary(group: FormGroup, form: StartForm): string {
     }
     case 'request': {
       const headers = Object.keys(parseHeaderLines(form.headers).headers).length;
-      parts.push(headers ? count(headers, 'header') : 'no extra headers');
+      parts.push(headers ? count(headers, 'header') : 'none');
       if (form.basicAuth.username.trim()) parts.push(`basic auth as ${form.basicAuth.username.trim()}`);
       break;
     }
@@ -824,22 +824,31 @@ export function StartPanel() {
           <span className="icon icon-play" aria-hidden="true" />
           {busy ? 'Starting…' : 'Start crawl'}
         </button>
-        <button type="button" className="btn" data-testid="copy-cli" disabled={!defaults} title="Copy the npm run crawl -- … line that runs these settings" onClick={() => void copyCommand()}>
-          Copy as CLI command
-        </button>
-        {touched && (
+        <div className="form-secondary">
           <button
             type="button"
-            className="btn btn-quiet"
-            onClick={() => {
-              setForm((f) => ({ ...formFromDefaults(defaults), seeds: f.seeds }));
-              setTouched(false);
-              setProblems([]);
-            }}
+            className="btn btn-quiet btn-small"
+            data-testid="copy-cli"
+            disabled={!defaults}
+            title="Copy the npm run crawl -- … line that runs these settings"
+            onClick={() => void copyCommand()}
           >
-            Reset settings
+            Copy as CLI command
           </button>
-        )}
+          {touched && (
+            <button
+              type="button"
+              className="btn btn-quiet btn-small"
+              onClick={() => {
+                setForm((f) => ({ ...formFromDefaults(defaults), seeds: f.seeds }));
+                setTouched(false);
+                setProblems([]);
+              }}
+            >
+              Reset settings
+            </button>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -412,21 +412,10 @@ export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules
         </button>
       </div>
       <div className="row-details-url">{row.url}</div>
-      <dl className="row-details-fields">
-        {DETAIL_FIELDS.map((f) => {
-          const v = f.value(row);
-          return (
-            <div key={f.label} className="detail" data-empty={v === '' || undefined}>
-              <dt>{f.label}</dt>
-              <dd className={f.multiline ? 'detail-lines' : undefined}>{v || '—'}</dd>
-            </div>
-          );
-        })}
-      </dl>
       {rules.length > 0 && (
         <>
           <h3 className="row-details-heading">Custom extraction</h3>
-          <dl className="row-details-fields" data-testid="row-extracted">
+          <dl className="row-details-fields row-details-extracted" data-testid="row-extracted">
             {rules.map((rule) => {
               const values = Object.hasOwn(row.extracted ?? {}, rule) ? row.extracted[rule]! : [];
               return (
@@ -439,6 +428,17 @@ export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules
           </dl>
         </>
       )}
+      <dl className="row-details-fields">
+        {DETAIL_FIELDS.map((f) => {
+          const v = f.value(row);
+          return (
+            <div key={f.label} className="detail" data-empty={v === '' || undefined}>
+              <dt>{f.label}</dt>
+              <dd className={f.multiline ? 'detail-lines' : undefined}>{v || '—'}</dd>
+            </div>
+          );
+        })}
+      </dl>
     </aside>
   );
 }
