@@ -8,7 +8,7 @@ import type { ElectronApplication, Page } from 'playwright-core';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
-import { ARTIFACTS, startPauseResizeFinish } from './workbench-flow.ts';
+import { ARTIFACTS, listCrawlWithExtraction, liveExcludeDuringCrawl, startPauseResizeFinish, tryScopeAndHeaders } from './workbench-flow.ts';
 
 /** Electron's binary, found the way the electron package finds it, without triggering its download. */
 function electronBinary(): string | null {
@@ -75,5 +75,13 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     await expect.poll(() => fs.existsSync(csvPath), { timeout: 10_000 }).toBe(true);
     const rows = fs.readFileSync(csvPath, 'utf8').trim().split('\r\n');
     expect(rows).toHaveLength(PAGES + 1);
+  });
+
+  it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {
+    const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `electron-${name}.png`) }).then(() => undefined);
+    await tryScopeAndHeaders(page, site.url('/p/0'), 'http://elsewhere.invalid/page', shot);
+    const urls = ['/p/3', '/p/5', '/p/8'].map((p) => site.url(p));
+    await listCrawlWithExtraction(page, urls, site.url('/p/7'), (u) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`, shot);
+    await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
   });
 });

@@ -9,7 +9,16 @@ import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
-import { ARTIFACTS, openGroup, startPauseResizeFinish, until, waitForState } from './workbench-flow.ts';
+import {
+  ARTIFACTS,
+  listCrawlWithExtraction,
+  liveExcludeDuringCrawl,
+  openGroup,
+  startPauseResizeFinish,
+  tryScopeAndHeaders,
+  until,
+  waitForState,
+} from './workbench-flow.ts';
 
 const PAGES = 80;
 
@@ -103,5 +112,16 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
     await shot('invalid-settings');
     await waitForState(page, 'finished').catch(() => undefined);
     expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(1);
+  });
+
+  it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {
+    await page.goto(url);
+    await tryScopeAndHeaders(page, site.url('/p/0'), 'http://elsewhere.invalid/page', shot);
+    const urls = ['/p/3', '/p/5', '/p/8'].map((p) => site.url(p));
+    const heading = (u: string) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`;
+    await listCrawlWithExtraction(page, urls, site.url('/p/7'), heading, shot);
+    await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
+    // The preset was kept in the crawls folder, beside the crawls.
+    expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
   });
 });

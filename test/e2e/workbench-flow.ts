@@ -110,3 +110,119 @@ export async function startPauseResizeFinish(page: Page, seed: string, expectedP
   await screenshot('row-details');
   await page.getByLabel('close details').click();
 }
+
+/** The results table's cells of one column (by header label) for the row of `url`. */
+async function cellOf(page: Page, url: string, columnClass: string): Promise<string> {
+  return (await page.locator(`[data-row-url="${url}"] .${columnClass}`).first().textContent()) ?? '';
+}
+
+/**
+ * Set up a list-mode crawl of `urls` with one CSS extraction rule (the page's h1), test the rule on `sample`
+ * first and see its match, save the settings as a preset, run the crawl and see every URL's extracted value in
+ * its own column of the results and in the row details. `headingOf(url)` is the h1 each page has.
+ */
+export async function listCrawlWithExtraction(
+  page: Page,
+  urls: string[],
+  sample: string,
+  headingOf: (url: string) => string,
+  screenshot: (name: string) => Promise<void>,
+): Promise<void> {
+  await page.getByTestId('setting-mode-list').check();
+  await page.locator('textarea[name="seeds"]').fill(urls.join('\n'));
+  await openGroup(page, 'extraction');
+  await page.getByTestId('add-rule').click();
+  await page.getByTestId('rule-0-name').fill('heading');
+  await page.getByTestId('rule-0-expression').fill('h1');
+  await page.getByTestId('rule-test-url').fill(sample);
+  await page.getByTestId('rule-test').click();
+  const match = page.locator('[data-testid="rule-test-result"] [data-rule="heading"] .rule-test-value');
+  await match.waitFor({ timeout: 30_000 });
+  expect(await match.allTextContents()).toEqual([headingOf(sample)]);
+  expect(await page.locator('[data-testid="rule-test-result"] [data-rule="heading"]').getAttribute('data-matches')).toBe('1');
+  await page.getByTestId('rule-editor').scrollIntoViewIfNeeded();
+  await screenshot('rule-test');
+
+  // The settings as a preset: saved, listed, and the group says so.
+  await openGroup(page, 'presets');
+  await page.getByTestId('preset-name').fill('List with headings');
+  await page.getByTestId('preset-save').click();
+  await expect.poll(() => page.getByTestId('preset-select').locator('option').allTextContents()).toContain('List with headings');
+
+  await page.getByTestId('start').click();
+  await waitForState(page, 'finished', 60_000);
+  await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === urls.length, 'the listed URLs in the results');
+  expect(await page.locator('.rhead .c-extracted').allTextContents()).toEqual(['heading']);
+  for (const url of urls) {
+    await expect.poll(() => cellOf(page, url, 'c-extracted'), { timeout: 10_000 }).toBe(headingOf(url));
+  }
+  await page.locator(`[data-row-url="${urls[0]}"]`).click();
+  await expect.poll(() => page.getByTestId('row-extracted').locator('dd').allTextContents()).toEqual([headingOf(urls[0]!)]);
+  await screenshot('extracted-results');
+  await page.getByLabel('close details').click();
+}
+
+/**
+ * During a spider crawl from `seed` (2 threads, so the queue fills), set a URLs/s cap, add an exclude pattern
+ * live and see how many queued URLs it dropped and the pattern listed; a bad pattern says why; then stop.
+ */
+export async function liveExcludeDuringCrawl(page: Page, seed: string, pattern: string, screenshot: (name: string) => Promise<void>): Promise<void> {
+  await page.getByTestId('setting-mode-spider').check();
+  await page.locator('textarea[name="seeds"]').fill(seed);
+  await page.locator('input[id$="-threads"]').fill('2');
+  await page.getByTestId('start').click();
+  await waitForState(page, 'running');
+  await until(() => counter(page, 'queued'), (n) => n >= 8, 'URLs queued');
+
+  await page.getByTestId('live-max-rate').fill('50');
+  await page.getByTestId('live-max-rate-apply').click();
+  await expect.poll(() => page.getByTestId('live-max-rate-now').getAttribute('data-value')).toBe('50');
+
+  await page.getByTestId('live-exclude').fill('(unclosed');
+  await page.getByTestId('live-exclude-add').click();
+  await expect.poll(() => page.getByTestId('live-exclude-result').textContent()).toMatch(/^invalid exclude pattern "\(unclosed": /);
+
+  await page.getByTestId('live-exclude').fill(pattern);
+  await page.getByTestId('live-exclude-add').click();
+  const result = page.locator('[data-testid="live-exclude-result"][data-dropped]');
+  await result.waitFor();
+  const dropped = Number(await result.getAttribute('data-dropped'));
+  expect(dropped).toBeGreaterThan(0);
+  expect(await result.textContent()).toBe(`dropped ${dropped} queued URL${dropped === 1 ? '' : 's'}`);
+  await expect.poll(() => page.getByTestId('live-excludes').locator('.live-pattern').allTextContents()).toEqual([pattern]);
+  await screenshot('live-exclude');
+
+  await page.getByTestId('live-max-rate-remove').click();
+  await expect.poll(() => page.getByTestId('live-max-rate-now').textContent()).toBe('now: no cap');
+  await page.getByTestId('stop').click();
+  await waitForState(page, 'finished', 30_000);
+}
+
+/**
+ * Before a crawl: try sample URLs against the scope (an exclude and a stripped parameter set first) and read
+ * each verdict; add a request header and see where credentials go. `seed` is the crawl's first URL, `other` a
+ * URL on another host.
+ */
+export async function tryScopeAndHeaders(page: Page, seed: string, other: string, screenshot: (name: string) => Promise<void>): Promise<void> {
+  const origin = new URL(seed).origin;
+  await page.locator('textarea[name="seeds"]').fill(seed);
+  await openGroup(page, 'scope');
+  await page.getByTestId('setting-exclude').fill('[?&]print=');
+  await page.getByTestId('setting-strip-query-params').fill('utm_*');
+  await page.getByTestId('pattern-samples').fill([`${origin}/p/2?utm_source=mail`, `${origin}/p/2?print=1`, other].join('\n'));
+  const verdicts = page.locator('[data-testid="pattern-tester"] .pattern-verdict');
+  await expect.poll(() => verdicts.evaluateAll((items) => items.map((li) => li.getAttribute('data-crawled')))).toEqual(['true', 'false', 'false']);
+  const why = await page.locator('[data-testid="pattern-tester"] .pattern-why').allTextContents();
+  expect(why[0]).toBe(`crawled when linked (as ${origin}/p/2)`);
+  expect(why[1]).toBe('not crawled: matches exclude pattern [?&]print=');
+  expect(why[2]).toMatch(/^not crawled: host \S+ is outside the scope \(same host\)$/);
+
+  await openGroup(page, 'request');
+  await page.getByTestId('setting-headers').fill('X-Trawl-Test: yes');
+  expect(await page.getByTestId('credentials-note').textContent()).toMatch(/sent only to hosts in the crawl's scope/);
+  await page.getByTestId('group-scope').scrollIntoViewIfNeeded();
+  await screenshot('scope-tester');
+  await page.getByTestId('group-scope').locator('summary').click();
+  await page.getByTestId('group-request').locator('summary').click();
+  expect(await page.getByTestId('group-request').locator('.group-summary').textContent()).toBe('1 header');
+}
