@@ -117,7 +117,7 @@ async function cellOf(page: Page, url: string, columnClass: string): Promise<str
 }
 
 /**
- * Set up a list-mode crawl of `urls` with one CSS extraction rule (the page's h1), test the rule on `sample`
+ * Set up a list-mode crawl of `urls` (uploaded as a .txt file) with one CSS extraction rule (the page's h1), test the rule on `sample`
  * first and see its match, save the settings as a preset, run the crawl and see every URL's extracted value in
  * its own column of the results and in the row details. `headingOf(url)` is the h1 each page has.
  */
@@ -129,7 +129,11 @@ export async function listCrawlWithExtraction(
   screenshot: (name: string) => Promise<void>,
 ): Promise<void> {
   await page.getByTestId('setting-mode-list').check();
-  await page.locator('textarea[name="seeds"]').fill(urls.join('\n'));
+  // The list comes from a .txt file, read in the page into the URLs box.
+  await page.getByTestId('list-file').setInputFiles({ name: 'urls.txt', mimeType: 'text/plain', buffer: Buffer.from(`${urls.join('\r\n')}\r\n`) });
+  // (A textarea holds its lines with LF whatever the file had.)
+  await expect.poll(() => page.locator('textarea[name="seeds"]').inputValue()).toBe(`${urls.join('\n')}\n`);
+  expect(await page.locator('.start-panel .panel-note').textContent()).toBe(`${urls.length} seed URLs`);
   await openGroup(page, 'extraction');
   await page.getByTestId('add-rule').click();
   await page.getByTestId('rule-0-name').fill('heading');
