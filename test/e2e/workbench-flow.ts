@@ -152,6 +152,8 @@ export async function listCrawlWithExtraction(
   await page.getByTestId('preset-name').fill('List with headings');
   await page.getByTestId('preset-save').click();
   await expect.poll(() => page.getByTestId('preset-select').locator('option').allTextContents()).toContain('List with headings');
+  await page.locator('.sidebar').evaluate((el) => el.scrollTo(0, 0));
+  await screenshot('presets');
 
   await page.getByTestId('start').click();
   await waitForState(page, 'finished', 60_000);

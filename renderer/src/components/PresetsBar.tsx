@@ -172,7 +172,7 @@ export function PresetsPanel({ idPrefix, current, formProblems, onLoad, onProble
             Save
           </button>
         </div>
-        <span className="field-hint">every setting but the seeds, headers and password included; a name in use is replaced</span>
+        <span className="field-hint">keeps every setting except the seeds (headers and password too); saving under a name in use replaces it</span>
         {nameProblem && (
           <span className="field-error" role="alert">
             {nameProblem}
