@@ -503,6 +503,8 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
       ['{"version":7,"presets":[]}', /is damaged \(version 7, expected 1\)/],
       ['{"version":1,"presets":[{"name":"../x","savedAt":"","settings":{}}]}', /is damaged \(preset 1 has no valid name\)/],
       ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":null}]}', /is damaged \(preset "ok" has no settings object\)/],
+      ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"threads":0}}]}', /is damaged \(preset "ok" has invalid settings: threads: must be at least 1\)/],
+      ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"seeds":["https://a.test/"]}}]}', /is damaged \(preset "ok" holds seeds\)/],
     ] as const) {
       fs.writeFileSync(file, text);
       await expect(presets.listPresets(), text).rejects.toThrow(why);
@@ -511,5 +513,10 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
       expect(fs.readFileSync(file, 'utf8')).toBe(text);
     }
     expect(fs.readdirSync(presetsDir)).toEqual(['trawl-presets.json']);
+
+    // A preset from before a setting existed takes that setting's default.
+    fs.writeFileSync(file, '{"version":1,"presets":[{"name":"Old","savedAt":"2026-01-01T00:00:00.000Z","settings":{"polite":true}}]}');
+    const [old] = await presets.listPresets();
+    expect(old!.settings).toMatchObject({ polite: true, threads: 5, extraction: [], headers: {}, basicAuth: null });
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CrawlPreset, SavePresetResult } from '../../../shared/crawler-api.ts';
 import { presetNameProblem } from '../../../shared/crawler-api.ts';
 import { validateSettings } from '../../../shared/settings.ts';
-import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { CrawlSettings, SettingsProblem } from '../../../shared/settings.ts';
 
 export const PRESETS_FILE = 'trawl-presets.json';
 export const MAX_PRESETS = 200;
@@ -48,18 +48,12 @@ export class PresetStore {
       return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
     }
     if (Object.hasOwn(input, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] };
-    const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED] });
-    if (!checked.ok) {
-      const problems = checked.problems.filter((p) => p.field !== 'seeds' && !p.field.startsWith('seeds.'));
-      if (problems.length) return { ok: false, problems };
-    }
-    // Valid but for the placeholder seed (say, an include pattern it does not match): parse without that check.
-    const settings = checked.ok ? checked.settings : this.parseIgnoringSeeds(input);
-    const { seeds: _seeds, ...rest } = settings;
+    const checked = checkPresetSettings(input);
+    if (!checked.ok) return checked;
     const presets = this.read();
     const kept = presets.filter((p) => !sameName(p.name, name));
     if (kept.length >= MAX_PRESETS) return { ok: false, problems: [{ field: 'name', message: `there are ${MAX_PRESETS} presets already; delete one first` }] };
-    kept.push({ name, savedAt: new Date().toISOString(), settings: rest });
+    kept.push({ name, savedAt: new Date().toISOString(), settings: checked.settings });
     this.write(kept);
     return { ok: true, presets: this.list() };
   }
@@ -71,15 +65,6 @@ export class PresetStore {
     if (kept.length === presets.length) throw new Error(`there is no preset named "${name}"`);
     this.write(kept);
     return this.list();
-  }
-
-  /** The settings parsed, when their only problem is the placeholder seed failing the include/exclude patterns. */
-  private parseIgnoringSeeds(input: object): CrawlSettings {
-    const record = input as Record<string, unknown>;
-    const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED], include: [], exclude: [] });
-    if (!checked.ok) throw new Error(`cannot check the preset's settings: ${checked.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
-    // The patterns themselves were checked already (the first validation named no problem with them).
-    return { ...checked.settings, include: (record['include'] as string[] | undefined) ?? [], exclude: (record['exclude'] as string[] | undefined) ?? [] };
   }
 
   private read(): CrawlPreset[] {
@@ -103,6 +88,7 @@ export class PresetStore {
     return parsePresetsFile(data, this.file);
   }
 
+
   private write(presets: CrawlPreset[]): void {
     const data = { version: FILE_VERSION, presets };
     const tmp = `${this.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -122,7 +108,29 @@ export class PresetStore {
   }
 }
 
-/** The presets of a parsed file, or a PresetsFileError naming the first thing wrong. */
+/**
+ * A preset's settings checked as a crawl's would be, but for the seeds, and filled with the defaults (so a
+ * setting newer than the preset takes its default).
+ */
+export function checkPresetSettings(input: object): { ok: true; settings: CrawlPreset['settings'] } | { ok: false; problems: SettingsProblem[] } {
+  const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED] });
+  let settings: CrawlSettings;
+  if (checked.ok) settings = checked.settings;
+  else {
+    const problems = checked.problems.filter((p) => p.field !== 'seeds' && !p.field.startsWith('seeds.'));
+    if (problems.length) return { ok: false, problems };
+    // Valid but for the placeholder seed failing the include/exclude patterns (which are valid themselves, or
+    // they would have been named): parse without them, then put them back.
+    const record = input as Record<string, unknown>;
+    const again = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED], include: [], exclude: [] });
+    if (!again.ok) return { ok: false, problems: again.problems };
+    settings = { ...again.settings, include: (record['include'] as string[] | undefined) ?? [], exclude: (record['exclude'] as string[] | undefined) ?? [] };
+  }
+  const { seeds: _seeds, ...rest } = settings;
+  return { ok: true, settings: rest };
+}
+
+/** The presets of a parsed file, each one's settings checked, or a PresetsFileError naming the first thing wrong. */
 export function parsePresetsFile(data: unknown, file: string): CrawlPreset[] {
   const bad = (why: string) => new PresetsFileError(`the presets file ${file} is damaged (${why}); fix it or move it away, nothing was changed`);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('not a JSON object');
@@ -135,6 +143,9 @@ export function parsePresetsFile(data: unknown, file: string): CrawlPreset[] {
     if (presetNameProblem(name) !== null) throw bad(`preset ${i + 1} has no valid name`);
     if (typeof savedAt !== 'string') throw bad(`preset "${String(name)}" has no savedAt time`);
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw bad(`preset "${String(name)}" has no settings object`);
-    return { name: name as string, savedAt, settings: settings as CrawlPreset['settings'] };
+    if (Object.hasOwn(settings, 'seeds')) throw bad(`preset "${String(name)}" holds seeds`);
+    const checked = checkPresetSettings(settings);
+    if (!checked.ok) throw bad(`preset "${String(name)}" has invalid settings: ${checked.problems.map((q) => `${q.field}: ${q.message}`).join('; ')}`);
+    return { name: name as string, savedAt, settings: checked.settings };
   });
 }
