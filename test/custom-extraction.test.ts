@@ -52,6 +52,11 @@ describe('extraction rules on a page', () => {
     expect(out.empty).toEqual(['']); // an empty match is a match, and the walk still ends
   });
 
+  it('keeps the values of a rule named like an object key', () => {
+    const out = extractWithRules(PRODUCT, rules([{ name: '__proto__', type: 'css', expression: 'h1' }, { name: 'constructor', type: 'css', expression: 'h1' }]));
+    expect(Object.entries(out)).toEqual([['__proto__', ['Widget']], ['constructor', ['Widget']]]);
+  });
+
   it('cuts long values and caps how many are kept', () => {
     const html = `<p>${'a'.repeat(EXTRACTED_VALUE_MAX + 50)}</p>${'<i>x</i>'.repeat(500)}`;
     const out = extractWithRules(html, rules([{ name: 'p', type: 'css', expression: 'p' }, { name: 'i', type: 'css', expression: 'i', all: true }]));

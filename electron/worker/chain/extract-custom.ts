@@ -17,11 +17,10 @@ export function extractCustom(rules: readonly ExtractionRule[]): Processor {
       if (uri.html === null) return 'next';
       ctx.report('processing', 'extract-custom', uri.result.sizeBytes);
       const $ = hasCss ? load(uri.html) : null;
-      const extracted: Record<string, string[]> = {};
-      for (const rule of rules) {
-        extracted[rule.name] = rule.type === 'css' ? cssValues($!, rule) : regexValues(uri.html, patterns.get(rule.name)!, rule.all);
-      }
-      uri.result.extracted = extracted;
+      // fromEntries defines own properties, so a rule may be named anything (even "__proto__").
+      uri.result.extracted = Object.fromEntries(
+        rules.map((rule) => [rule.name, rule.type === 'css' ? cssValues($!, rule) : regexValues(uri.html!, patterns.get(rule.name)!, rule.all)]),
+      );
       return 'next';
     },
   };
@@ -30,9 +29,7 @@ export function extractCustom(rules: readonly ExtractionRule[]): Processor {
 /** Applies rules to a page's HTML outside a crawl (the rule tester runs the same code through a worker). */
 export function extractWithRules(html: string, rules: readonly ExtractionRule[]): Record<string, string[]> {
   const $ = rules.some((r) => r.type === 'css') ? load(html) : null;
-  const out: Record<string, string[]> = {};
-  for (const rule of rules) out[rule.name] = rule.type === 'css' ? cssValues($!, rule) : regexValues(html, new RegExp(rule.expression, 'g'), rule.all);
-  return out;
+  return Object.fromEntries(rules.map((rule) => [rule.name, rule.type === 'css' ? cssValues($!, rule) : regexValues(html, new RegExp(rule.expression, 'g'), rule.all)]));
 }
 
 function cut(value: string): string {
