@@ -169,6 +169,10 @@ export class Frontier {
       countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
       // A host that failed waits: its next fetch no sooner than the retry delay (never sooner than already due).
       backoffHost: db.prepare('UPDATE hosts SET next_fetch_at = max(next_fetch_at, ?) WHERE id = ?'),
+      // The hosts report's counters, kept with each results row so the report never aggregates over results.
+      countFetch: db.prepare(
+        'UPDATE hosts SET crawled = crawled + ?, failed = failed + ?, http_errors = http_errors + ?, bytes = bytes + ? WHERE id = ?',
+      ),
     };
     this.counts = this.readCounts();
   }
@@ -340,7 +344,7 @@ export class Frontier {
           for (const row of rows) {
             const disallowed = rules !== null && !rules.isAllowed(row.url);
             if (disallowed && this.settings.robots === 'respect') {
-              this.recordBlocked(row.id, row.depth, row.kind, row.checkOnly === 1, rules.blockedReason, now);
+              this.recordBlocked(row.id, host.id, row.depth, row.kind, row.checkOnly === 1, rules.blockedReason, now);
               blocked++;
               continue;
             }
@@ -371,19 +375,20 @@ export class Frontier {
     return at === null || at >= HELD ? null : at;
   }
 
-  private recordBlocked(urlId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
+  private recordBlocked(urlId: number, hostId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
     this.q.setUrlState.run(UrlState.failed, urlId);
-    this.insertErrorRow({ urlId, depth, urlKind: kind, checkOnly }, reason, now);
+    this.insertErrorRow({ urlId, hostId, depth, urlKind: kind, checkOnly }, reason, now);
   }
 
   /** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
-  private insertErrorRow(url: { urlId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): void {
+  private insertErrorRow(url: { urlId: number; hostId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): void {
     const index = indexabilityOf({
       url: '', kind: url.urlKind, checkOnly: url.checkOnly, statusCode: null, error, robotsDisallowed: false, metaRobots: null, xRobotsTag: null, canonical: null,
     });
     this.q.insertResult.run({
       ...EMPTY_ROW, urlId: url.urlId, depth: url.depth, error, attempts: 0, at: now, indexability: index.status, indexabilityReason: index.reason,
     });
+    this.q.countFetch.run(0, 1, 0, 0, url.hostId);
     this.counts.failed++;
   }
 
@@ -444,6 +449,7 @@ export class Frontier {
       });
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
+      this.q.countFetch.run(ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, claim.hostId);
       this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
 
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
