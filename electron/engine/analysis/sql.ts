@@ -1,0 +1,73 @@
+// Small helpers the analysis modules share: prepared statements kept per connection, index hints that degrade to
+// nothing on a file without the index, LIKE patterns and paging checks.
+import type Database from 'better-sqlite3';
+import type { Db } from '../frontier/crawl-file.ts';
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** The statement for `sql` on this connection, prepared once. */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let map = statements.get(db);
+  if (!map) statements.set(db, (map = new Map()));
+  let st = map.get(sql);
+  if (!st) map.set(sql, (st = db.prepare(sql)));
+  return st;
+}
+
+const indexNames = new WeakMap<Db, Map<string, Set<string>>>();
+
+/** Whether the index exists in `schema` (main, or an attached database's name). Read once per connection. */
+export function hasIndex(db: Db, name: string, schema = 'main'): boolean {
+  let bySchema = indexNames.get(db);
+  if (!bySchema) indexNames.set(db, (bySchema = new Map()));
+  let names = bySchema.get(schema);
+  if (!names) {
+    const rows = db.prepare(`SELECT name FROM "${schema.replace(/"/g, '""')}".sqlite_master WHERE type = 'index'`).all() as { name: string }[];
+    bySchema.set(schema, (names = new Set(rows.map((r) => r.name))));
+  }
+  return names.has(name);
+}
+
+/**
+ * `INDEXED BY name` when the file has the index: the analysis queries name the index their plan is built on, so
+ * SQLite (which has no statistics in a crawl file) never prefers a smaller partial index that is not covering.
+ * A file without the index (made before it existed) gets no hint: the same answer, found more slowly.
+ */
+export function indexedBy(db: Db, name: string, schema = 'main'): string {
+  return hasIndex(db, name, schema) ? `INDEXED BY ${name}` : '';
+}
+
+/** A LIKE pattern matching `text` anywhere, its wildcards escaped (use with ESCAPE '\'). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The most rows one page may ask for. */
+export const MAX_PAGE = 5000;
+
+export function checkLimit(limit: number, name = 'limit'): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    throw new RangeError(`${name} must be a whole number from 1 to ${MAX_PAGE} (got ${String(limit)})`);
+  }
+}
+
+export function checkOffset(offset: number, name = 'offset'): void {
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`${name} must be a whole number of at least 0 (got ${String(offset)})`);
+}
+
+/** Rows of `rows` put in the order of `ids` (a page fetched by `IN (…)` comes back in any order). */
+export function inOrder<T>(ids: readonly number[], rows: readonly T[], key: (row: T) => number): T[] {
+  const byId = new Map(rows.map((r) => [key(r), r]));
+  const out: T[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row !== undefined) out.push(row);
+  }
+  return out;
+}
+
+/** Runs `fn` in one read transaction: every query in it sees the same state of the file, even mid-crawl. */
+export function readTransaction<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  return db.transaction(fn)();
+}
