@@ -1,0 +1,381 @@
+// The Results explorer's tabs and filters, in the manner of Screaming Frog's: every filter is an SQL predicate
+// answered from one index of the crawl file (see ANALYSIS_INDEXES in crawl-file.ts), so counts read narrow index
+// entries, and a page of rows is found as seqs from the index first (the sort done on those), its full rows read
+// afterwards for that page only. Works on a read-only connection while a crawl writes (WAL).
+//
+// What counts as what:
+// - "HTML" is a response whose media type is text/html or application/xhtml+xml, whatever its status.
+// - Title, meta description, h1 and canonical filters look at parsed pages only (h1_count is set): 2xx HTML pages
+//   the crawl read. A redirect or an error page is never read, so it is not "missing" a title.
+// - Directives read meta robots and X-Robots-Tag as comma-separated tokens ("googlebot: noindex" counts;
+//   "max-image-preview:none" does not mean "none").
+// - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
+//   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
+import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
+import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
+import type { Db } from '../frontier/crawl-file.ts';
+import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+
+export const FILTER_GROUPS = [
+  { id: 'internal', label: 'Internal' },
+  { id: 'response', label: 'Response codes' },
+  { id: 'title', label: 'Page titles' },
+  { id: 'description', label: 'Meta description' },
+  { id: 'h1', label: 'H1' },
+  { id: 'canonical', label: 'Canonicals' },
+  { id: 'directives', label: 'Directives' },
+  { id: 'indexability', label: 'Indexability' },
+  { id: 'external', label: 'External' },
+] as const;
+export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
+
+export interface FilterInfo {
+  id: string;
+  group: FilterGroupId;
+  label: string;
+  /** One sentence for a tooltip: what the filter lists. */
+  description: string;
+}
+
+/** Every filter, in display order. */
+export const RESULT_FILTERS = [
+  { id: 'all', group: 'internal', label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
+  { id: 'html', group: 'internal', label: 'HTML', description: 'Responses of media type text/html or application/xhtml+xml, whatever their status.' },
+  { id: 'status-2xx', group: 'response', label: 'Success (2xx)', description: 'Status 200 to 299.' },
+  { id: 'status-3xx', group: 'response', label: 'Redirection (3xx)', description: 'Status 300 to 399.' },
+  { id: 'status-4xx', group: 'response', label: 'Client error (4xx)', description: 'Status 400 to 499.' },
+  { id: 'status-5xx', group: 'response', label: 'Server error (5xx)', description: 'Status 500 to 599.' },
+  { id: 'status-none', group: 'response', label: 'No response', description: 'No response at all: network errors, timeouts, blocked by robots.txt.' },
+  { id: 'title-missing', group: 'title', label: 'Missing', description: 'Parsed HTML pages without a title, or with an empty one.' },
+  { id: 'title-duplicate', group: 'title', label: 'Duplicate', description: 'Parsed HTML pages whose title another parsed page has too.' },
+  { id: 'title-over-60', group: 'title', label: 'Over 60 characters', description: 'Parsed HTML pages whose title is longer than 60 characters.' },
+  { id: 'description-missing', group: 'description', label: 'Missing', description: 'Parsed HTML pages without a meta description, or with an empty one.' },
+  { id: 'description-duplicate', group: 'description', label: 'Duplicate', description: 'Parsed HTML pages whose meta description another parsed page has too.' },
+  { id: 'h1-missing', group: 'h1', label: 'Missing', description: 'Parsed HTML pages without an h1.' },
+  { id: 'h1-multiple', group: 'h1', label: 'Multiple', description: 'Parsed HTML pages with more than one h1.' },
+  { id: 'canonical-self', group: 'canonical', label: 'Self-referencing', description: 'Parsed HTML pages whose canonical link names the page itself.' },
+  { id: 'canonical-elsewhere', group: 'canonical', label: 'Canonicalised', description: 'Parsed HTML pages whose canonical link names another URL.' },
+  { id: 'canonical-missing', group: 'canonical', label: 'Missing', description: 'Parsed HTML pages without a canonical link.' },
+  { id: 'directive-noindex', group: 'directives', label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
+  { id: 'directive-nofollow', group: 'directives', label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },
+  { id: 'indexable', group: 'indexability', label: 'Indexable', description: 'Pages a search engine can index.' },
+  { id: 'non-indexable', group: 'indexability', label: 'Non-indexable', description: 'Pages a search engine cannot index; the reason is in indexability_reason.' },
+  {
+    id: 'external',
+    group: 'external',
+    label: 'Outside the scope',
+    description: 'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
+  },
+] as const satisfies readonly FilterInfo[];
+export type FilterId = (typeof RESULT_FILTERS)[number]['id'];
+export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
+
+/** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
+export interface FilteredRow extends Omit<ResultRow, 'seq'> {
+  /** results.seq; null for a URL outside the scope that was never fetched (only in the "external" view). */
+  seq: number | null;
+  url_id: number;
+  /** urls.state (see UrlState in crawl-file.ts). */
+  state: number;
+}
+
+export interface FilterQuery {
+  filter: FilterId;
+  /** Case-insensitive text found in the URL, title or error. */
+  text?: string | null;
+  sort: ResultSortColumn;
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface FilteredPage {
+  filter: FilterId;
+  /** Rows matching the filter and text, whatever the offset. */
+  total: number;
+  offset: number;
+  rows: FilteredRow[];
+}
+
+// ---- the SQL of each filter ----
+
+/** The media type of results.content_type, lower-cased without parameters: the expression results_status holds. */
+export const MEDIA_TYPE_SQL = "lower(trim(substr(r.content_type, 1, instr(r.content_type || ';', ';') - 1)))";
+const HTML_SQL = `${MEDIA_TYPE_SQL} IN ('text/html', 'application/xhtml+xml')`;
+/** The condition of the partial index results_directives: some directive starting with "no". */
+const HAS_NO_DIRECTIVE = "instr(lower(coalesce(r.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0";
+/** Meta robots and X-Robots-Tag as one space-separated token list, padded with spaces: ' noindex follow '. */
+const DIRECTIVE_TOKENS = `(' ' || replace(replace(replace(replace(replace(replace(
+  lower(coalesce(r.meta_robots, '') || ',' || coalesce(r.x_robots_tag, '')),
+  'max-image-preview:none', ''), 'max-image-preview: none', ''), ',', ' '), ':', ' '), char(9), ' '), char(10), ' ') || ' ')`;
+const saysDirective = (word: 'noindex' | 'nofollow') => `(${DIRECTIVE_TOKENS} LIKE '% ${word} %' OR ${DIRECTIVE_TOKENS} LIKE '% none %')`;
+const PARSED = 'r.h1_count IS NOT NULL';
+const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
+const duplicated = (column: 'title' | 'meta_description', hint: string) =>
+  `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
+const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
+
+interface FilterSql {
+  /** results: one row per results row; urls: the external view, one row per URL. */
+  source: 'results' | 'urls';
+  /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
+  index: string | null;
+  /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
+  where: ((hint: (index: string) => string) => string) | null;
+}
+
+const status = (min: number, max: number): FilterSql => ({ source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN ${min} AND ${max}` });
+
+export const FILTER_SQL: Record<FilterId, FilterSql> = {
+  all: { source: 'results', index: null, where: null },
+  html: { source: 'results', index: 'results_status', where: () => HTML_SQL },
+  'status-2xx': status(200, 299),
+  'status-3xx': status(300, 399),
+  'status-4xx': status(400, 499),
+  'status-5xx': status(500, 599),
+  'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
+  'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
+  'title-duplicate': { source: 'results', index: 'results_title', where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}` },
+  'title-over-60': { source: 'results', index: 'results_title', where: () => `${PARSED} AND length(r.title) > 60` },
+  'description-missing': { source: 'results', index: 'results_description', where: () => `${PARSED} AND (r.meta_description IS NULL OR r.meta_description = '')` },
+  'description-duplicate': {
+    source: 'results',
+    index: 'results_description',
+    where: (hint) => `${PARSED} AND ${duplicated('meta_description', hint('results_description'))}`,
+  },
+  'h1-missing': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count = 0' },
+  'h1-multiple': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count > 1' },
+  'canonical-self': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical = ${OWN_URL}` },
+  'canonical-elsewhere': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical <> ${OWN_URL}` },
+  'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
+  'directive-noindex': { source: 'results', index: 'results_directives', where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('noindex')}` },
+  'directive-nofollow': { source: 'results', index: 'results_directives', where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('nofollow')}` },
+  indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
+  'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
+  external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
+};
+
+function filterSql(id: unknown): FilterSql {
+  const f = typeof id === 'string' && Object.hasOwn(FILTER_SQL, id) ? FILTER_SQL[id as FilterId] : undefined;
+  if (!f) throw new Error(`unknown filter "${String(id)}"; filters: ${FILTER_IDS.join(', ')}`);
+  return f;
+}
+
+/** The WHERE predicate of a filter on this connection (index hints only where the file has the index). */
+export function filterPredicate(db: Db, id: FilterId): string | null {
+  const f = filterSql(id);
+  return f.where ? f.where((index) => indexedBy(db, index)) : null;
+}
+
+// ---- counts ----
+
+export type FilterCounts = Record<FilterId, number>;
+
+/** One SQL pass over one index that counts several filters at once. */
+interface CountPass {
+  ids: readonly FilterId[];
+  sql: (db: Db) => string;
+}
+
+const COUNT_PASSES: readonly CountPass[] = [
+  { ids: ['all'], sql: () => 'SELECT count(*) AS "all" FROM results' },
+  {
+    // One covering scan of results_status: the classes and the media type.
+    ids: ['html', 'status-2xx', 'status-3xx', 'status-4xx', 'status-5xx', 'status-none'],
+    sql: (db) => `SELECT count(*) FILTER (WHERE ${HTML_SQL}) AS "html",
+      count(*) FILTER (WHERE r.status_code BETWEEN 200 AND 299) AS "status-2xx",
+      count(*) FILTER (WHERE r.status_code BETWEEN 300 AND 399) AS "status-3xx",
+      count(*) FILTER (WHERE r.status_code BETWEEN 400 AND 499) AS "status-4xx",
+      count(*) FILTER (WHERE r.status_code BETWEEN 500 AND 599) AS "status-5xx",
+      count(*) FILTER (WHERE r.status_code IS NULL) AS "status-none"
+      FROM results r ${indexedBy(db, 'results_status')}`,
+  },
+  {
+    // Titles grouped in index order: missing, duplicated and long ones from the group sizes.
+    ids: ['title-missing', 'title-duplicate', 'title-over-60'],
+    sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE title IS NULL OR title = ''), 0) AS "title-missing",
+      coalesce(sum(n) FILTER (WHERE title <> '' AND n > 1), 0) AS "title-duplicate",
+      coalesce(sum(n) FILTER (WHERE length(title) > 60), 0) AS "title-over-60"
+      FROM (SELECT r.title AS title, count(*) AS n FROM results r ${indexedBy(db, 'results_title')} WHERE ${PARSED} GROUP BY r.title)`,
+  },
+  {
+    ids: ['description-missing', 'description-duplicate'],
+    sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE d IS NULL OR d = ''), 0) AS "description-missing",
+      coalesce(sum(n) FILTER (WHERE d <> '' AND n > 1), 0) AS "description-duplicate"
+      FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${indexedBy(db, 'results_description')} WHERE ${PARSED} GROUP BY r.meta_description)`,
+  },
+  {
+    ids: ['h1-missing', 'h1-multiple'],
+    sql: (db) => `SELECT count(*) FILTER (WHERE r.h1_count = 0) AS "h1-missing", count(*) FILTER (WHERE r.h1_count > 1) AS "h1-multiple"
+      FROM results r ${indexedBy(db, 'results_h1_count')} WHERE r.h1_count <> 1`,
+  },
+  {
+    // The page's own URL is looked up (by id, in id order) only for pages that have a canonical.
+    ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing'],
+    sql: (db) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
+      count(*) - count(r_canonical) AS "canonical-missing"
+      FROM (SELECT r.canonical AS r_canonical, CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${OWN_URL} THEN 1 ELSE 0 END AS self
+            FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED})`,
+  },
+  {
+    ids: ['directive-noindex', 'directive-nofollow'],
+    sql: (db) => `SELECT count(*) FILTER (WHERE ${saysDirective('noindex')}) AS "directive-noindex",
+      count(*) FILTER (WHERE ${saysDirective('nofollow')}) AS "directive-nofollow"
+      FROM results r ${indexedBy(db, 'results_directives')} WHERE ${HAS_NO_DIRECTIVE}`,
+  },
+  {
+    ids: ['indexable', 'non-indexable'],
+    sql: (db) => `SELECT (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'indexable') AS "indexable",
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
+  },
+  { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
+];
+
+/** The SQL of every count pass on this connection, for plan checks. */
+export function countSql(db: Db): string[] {
+  return COUNT_PASSES.map((p) => p.sql(db));
+}
+
+/**
+ * The number of rows of each filter (for the tabs' badges), in one read transaction. `only` limits the work to the
+ * filters named (passes that count several filters at once still return all of theirs). Each pass reads one index:
+ * its cost grows with the rows of that index, never with the size of the results rows.
+ */
+export function filterCounts(db: Db): FilterCounts;
+export function filterCounts(db: Db, only: readonly FilterId[]): Partial<FilterCounts>;
+export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<FilterCounts> {
+  if (only) for (const id of only) filterSql(id);
+  const passes = only ? COUNT_PASSES.filter((p) => p.ids.some((id) => only.includes(id))) : COUNT_PASSES;
+  return readTransaction(db, () => {
+    const out: Partial<FilterCounts> = {};
+    for (const pass of passes) Object.assign(out, prepared(db, pass.sql(db)).get() as Partial<FilterCounts>);
+    return out;
+  });
+}
+
+// ---- pages of rows ----
+
+/** The row columns for a results-based view (ResultRow's, from the tables). */
+export const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
+  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
+  r.crawl_depth AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
+  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
+  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
+  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
+  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+  r.outlinks AS outlinks, r.redirect_url AS redirect_url, r.attempts AS attempts,
+  r.robots_disallowed AS robots_disallowed, r.error AS error, u.id AS url_id, u.state AS state`;
+
+/** The same columns for a URL that may have no results row (the external view). */
+export const URL_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
+  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
+  coalesce(r.crawl_depth, u.depth) AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
+  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
+  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
+  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
+  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+  coalesce(r.outlinks, 0) AS outlinks, r.redirect_url AS redirect_url, coalesce(r.attempts, u.attempts) AS attempts,
+  coalesce(r.robots_disallowed, 0) AS robots_disallowed, r.error AS error, u.id AS url_id, u.state AS state`;
+
+/** SQL of each sortable column over results (r) and urls (u); text sorts case-insensitively. */
+export const SORT_SQL: Record<ResultSortColumn, string> = {
+  seq: 'r.seq',
+  url: 'u.url COLLATE NOCASE',
+  status_code: 'r.status_code',
+  content_type: 'r.content_type COLLATE NOCASE',
+  size_bytes: 'r.size_bytes',
+  response_time_ms: 'r.response_time_ms',
+  crawl_depth: 'r.crawl_depth',
+  indexability: 'r.indexability',
+  attempts: 'r.attempts',
+  title: 'r.title COLLATE NOCASE',
+  word_count: 'r.word_count',
+  inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = r.url_id)',
+  outlinks: 'r.outlinks',
+};
+/** Where the external view (URLs, maybe without a results row) sorts differently. */
+const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
+  seq: 'u.id',
+  crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
+  attempts: 'coalesce(r.attempts, u.attempts)',
+  outlinks: 'coalesce(r.outlinks, 0)',
+  inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
+};
+
+const TEXT_SQL = "(u.url LIKE @text ESCAPE '\\' OR r.title LIKE @text ESCAPE '\\' OR r.error LIKE @text ESCAPE '\\')";
+
+interface PageSql {
+  count: string;
+  ids: string;
+  rows: string;
+}
+
+/**
+ * How a results-based filter is read: `index` walks the filter's index and reads the rows it names (the rows are
+ * read only for a page, or to match a text, or to sort by a column the index lacks); `scan` walks results in seq
+ * order, reading every row: what a text search over a filter holding most of the crawl costs least (a row read
+ * in index order is a random read, about ten times the cost of one read in table order).
+ */
+export type FilterPlan = 'index' | 'scan';
+
+/** The three statements of a filtered page: its total, the keys of the page (sorted), and their rows. */
+export function pageSql(db: Db, filter: FilterId, sort: ResultSortColumn, descending: boolean, hasText: boolean, plan: FilterPlan = 'index'): PageSql {
+  const f = filterSql(filter);
+  if (!(RESULT_SORT_COLUMNS as readonly string[]).includes(sort)) throw new Error(`cannot sort results by "${String(sort)}"`);
+  const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
+  const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined].filter((t): t is string => !!t);
+  const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+  const dir = descending ? 'DESC' : 'ASC';
+  if (f.source === 'urls') {
+    const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
+    const order = sort === 'seq' ? `u.id ${dir}` : `${sortSql} ${dir} NULLS LAST, u.id ASC`;
+    // The results row is joined only when the text or the sort reads it.
+    const from = `FROM urls u ${hint}${hasText || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
+    return {
+      count: `SELECT count(*) AS total ${hasText ? `FROM urls u ${hint} LEFT JOIN results r ON r.url_id = u.id` : `FROM urls u ${hint}`} ${where}`,
+      ids: `SELECT u.id AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      rows: `SELECT ${URL_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id IN (SELECT value FROM json_each(@keys))`,
+    };
+  }
+  const order = sort === 'seq' ? `r.seq ${dir}` : `${SORT_SQL[sort]} ${dir} NULLS LAST, r.seq ASC`;
+  // The URL row is joined only when the text or the sort reads it.
+  const from = `FROM results r ${hint}${hasText || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+  return {
+    count: `SELECT count(*) AS total ${hasText ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
+    ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    rows: `SELECT ${RESULT_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+  };
+}
+
+/**
+ * A page of a filter's rows, sorted and searched by SQLite, with the filter's total; in one read transaction.
+ * The sort is done on the keys the filter's index yields (results.seq, or urls.id for "external"); only the page's
+ * rows are read whole. Rows have ResultRow's columns plus url_id and state.
+ */
+export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
+  checkOffset(q.offset);
+  checkLimit(q.limit);
+  const hasText = typeof q.text === 'string' && q.text.length > 0;
+  const params: Record<string, unknown> = {};
+  if (hasText) params.text = likePattern(q.text as string);
+  return readTransaction(db, () => {
+    const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, hasText ? textPlan(db, q.filter) : 'index');
+    const { total } = prepared(db, sqls.count).get(params) as { total: number };
+    const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
+    const rows = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
+    const source = filterSql(q.filter).source;
+    return { filter: q.filter, total, offset: q.offset, rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : (r.seq as number))) };
+  });
+}
+
+/**
+ * The cheaper way to match a text within a filter: through the filter's index when it holds under a tenth of the
+ * results (its rows are then few enough to read in index order), else a walk of the table in seq order.
+ */
+export function textPlan(db: Db, filter: FilterId): FilterPlan {
+  const f = filterSql(filter);
+  if (f.source !== 'results' || !f.index) return 'index';
+  const { total } = prepared(db, pageSql(db, filter, 'seq', false, false).count).get() as { total: number };
+  const { all } = prepared(db, 'SELECT count(*) AS "all" FROM results').get() as { all: number };
+  return total * 10 < all ? 'index' : 'scan';
+}
