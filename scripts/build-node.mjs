@@ -1,4 +1,4 @@
-// Bundles the headless CLI, the web console server (`npm run serve`) and the crawl worker into out/node/ with esbuild (well under a second), so
+// Bundles the headless CLI (crawl, compare), the web console server (`npm run serve`) and the crawl worker into out/node/ with esbuild (well under a second), so
 // `npm run crawl` and every worker process start in a fraction of the time a TypeScript loader takes.
 // Run before each `npm run crawl` and by the test setup, so the bundles are never stale.
 import { build } from 'esbuild';
@@ -11,7 +11,7 @@ export const outDir = path.join(root, 'out', 'node');
 export async function buildNode() {
   await build({
     absWorkingDir: root,
-    entryPoints: { crawl: 'electron/cli/crawl.ts', serve: 'electron/cli/serve.ts', worker: 'electron/worker/worker-main.ts' },
+    entryPoints: { crawl: 'electron/cli/crawl.ts', compare: 'electron/cli/compare.ts', serve: 'electron/cli/serve.ts', worker: 'electron/worker/worker-main.ts' },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -158,6 +158,12 @@ export interface QueueSearch {
   limit?: number;
 }
 
+/** The search's SQL for the given terms (see queueSearch), for plan checks. */
+export function queueSearchSql(db: Db, terms: readonly string[]): string {
+  return `SELECT u.id AS url_id, u.url, u.host_id, u.depth, u.kind, u.check_only, u.attempts, u.discovered_at FROM urls u ${indexedBy(db, 'urls_queue')}
+     WHERE ${terms.join(' AND ')} ORDER BY u.host_id, u.id LIMIT @limit`;
+}
+
 /**
  * Queued URLs in claim order (host, then discovery), containing `text`; paged by key. A search stops as soon as the
  * page is full, so it reads at most the queue up to the last match returned.
@@ -180,11 +186,7 @@ export function queueSearch(db: Db, q: QueueSearch = {}): QueueSearchPage {
       params.under = origin + q.under;
     }
   }
-  const rows = prepared(
-    db,
-    `SELECT u.id AS url_id, u.url, u.host_id, u.depth, u.kind, u.check_only, u.attempts, u.discovered_at FROM urls u ${indexedBy(db, 'urls_queue')}
-     WHERE ${terms.join(' AND ')} ORDER BY u.host_id, u.id LIMIT @limit`,
-  ).all(params) as (Omit<QueuedUrl, 'check_only'> & { check_only: number })[];
+  const rows = prepared(db, queueSearchSql(db, terms)).all(params) as (Omit<QueuedUrl, 'check_only'> & { check_only: number })[];
   const out = rows.slice(0, limit).map((r) => ({ ...r, check_only: r.check_only === 1 }));
   const last = out[out.length - 1];
   return { rows: out, next: rows.length > limit && last ? { host_id: last.host_id, url_id: last.url_id } : null };
