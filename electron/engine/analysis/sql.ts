@@ -4,13 +4,18 @@ import type Database from 'better-sqlite3';
 import type { Db } from '../frontier/crawl-file.ts';
 
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const MAX_STATEMENTS = 500;
 
 /** The statement for `sql` on this connection, prepared once. */
 export function prepared(db: Db, sql: string): Database.Statement {
   let map = statements.get(db);
   if (!map) statements.set(db, (map = new Map()));
   let st = map.get(sql);
-  if (!st) map.set(sql, (st = db.prepare(sql)));
+  if (!st) {
+    // SQL built from parameters (chart bounds, bucket widths) could otherwise pile up statements without end.
+    if (map.size >= MAX_STATEMENTS) map.clear();
+    map.set(sql, (st = db.prepare(sql)));
+  }
   return st;
 }
 

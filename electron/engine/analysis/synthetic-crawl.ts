@@ -1,0 +1,194 @@
+// A large synthetic crawl file, written straight into SQLite (no crawl is run): what the analysis scale test and
+// the timing script (measure.ts) read. Rows look like a real crawl's: mostly 200 HTML pages with titles,
+// descriptions and headings (some missing, duplicated or too long), redirects with their hop in the link graph,
+// client and server errors, rows without a response, checked images, out-of-scope links, URLs still queued,
+// custom extraction values and response headers of a realistic size. Deterministic for a given size.
+import { parseSettings } from '../../../shared/settings.ts';
+import { urlKey } from '../../../shared/url/url-key.ts';
+import { createCrawlFile, UrlState, type Db } from '../frontier/crawl-file.ts';
+import { indexabilityOf } from '../frontier/indexability.ts';
+
+export interface SyntheticCrawlOptions {
+  /** Rows in results (URLs fetched, errors included). */
+  results: number;
+  /** Links per fetched page (the link graph grows with this). Default 4. */
+  linksPerPage?: number;
+  /** URLs still queued, spread over the site's path prefixes. Default results / 10. */
+  queued?: number;
+  /** Other hosts that out-of-scope links go to. Default 200. */
+  externalHosts?: number;
+  /** fetched_at of the first row; rows follow 2 ms apart. */
+  startAt?: number;
+  /**
+   * 1: the same site crawled again later, changed: every 53rd URL gone, results / 50 new URLs, every 37th title
+   * changed, every 101st page now a 404, every 41st word count doubled (for the comparison).
+   */
+  variant?: 0 | 1;
+}
+
+export interface SyntheticCrawl {
+  db: Db;
+  origin: string;
+  /** Counts by construction, for tests to compare with. */
+  counts: { results: number; urls: number; links: number; queued: number; external: number };
+}
+
+export const SYNTHETIC_ORIGIN = 'https://site.test';
+const SECTIONS = ['docs', 'blog', 'shop', 'news', 'help', 'about', 'forum', 'api'];
+const HEADERS = JSON.stringify({
+  'content-type': 'text/html; charset=utf-8',
+  server: 'nginx/1.22.1',
+  'cache-control': 'public, max-age=3600',
+  'content-security-policy': "default-src 'self'; img-src 'self' data: https://cdn.site.test; script-src 'self' https://cdn.site.test",
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  etag: '"5f1c-61a2b3c4d5e6f"',
+  'last-modified': 'Tue, 01 Dec 2026 10:00:00 GMT',
+  vary: 'Accept-Encoding',
+});
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The URL of synthetic page i: /<section>/<group>/page-<i>. */
+export function syntheticUrl(i: number): string {
+  return `${SYNTHETIC_ORIGIN}/${SECTIONS[i % SECTIONS.length]}/g${i % 97}/page-${i}`;
+}
+
+/** Creates `file` and fills it, in one transaction of prepared inserts. */
+export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions): SyntheticCrawl {
+  const n = options.results;
+  const linksPerPage = options.linksPerPage ?? 4;
+  const queuedCount = options.queued ?? Math.floor(n / 10);
+  const externalHosts = options.externalHosts ?? 200;
+  const startAt = options.startAt ?? 1_800_000_000_000;
+  const variant = options.variant ?? 0;
+  const rnd = random(n * 31 + 7);
+  const db = createCrawlFile(file, parseSettings({ seeds: [`${SYNTHETIC_ORIGIN}/`], extraction: [{ name: 'price', type: 'regex', expression: '\\$\\d+' }] }));
+  const insertHost = db.prepare('INSERT INTO hosts (id, origin, queued, crawl_delay_ms, robots_state, robots_status) VALUES (?, ?, ?, ?, 2, ?)');
+  const insertUrl = db.prepare(
+    'INSERT INTO urls (id, url, url_key, host_id, depth, state, via_id, discovered_at, kind, check_only, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertResult = db.prepare(`INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
+      meta_description, h1, h1_count, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag, fetched_at,
+      indexability, indexability_reason, response_headers)
+    VALUES (@urlId, @status, @contentType, @size, @time, @depth, @title, @description, @h1, @h1Count, @canonical, @words, @outlinks,
+      @redirect, @error, 1, @metaRobots, @xRobots, @at, @indexability, @reason, @headers)`);
+  const insertLink = db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)');
+  const insertExtracted = db.prepare('INSERT INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)');
+  const insertUnfetchable = db.prepare('INSERT INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)');
+
+  // urls.id: 1..n the fetched URLs (page i is id i + 1), then the queued ones, then the out-of-scope ones.
+  const queuedBase = n + 1;
+  const externalBase = queuedBase + queuedCount;
+  const externalCount = Math.max(1, Math.floor(n / 20));
+  let links = 0;
+  db.transaction(() => {
+    insertHost.run(1, SYNTHETIC_ORIGIN, queuedCount, 0, 404);
+    for (let h = 0; h < externalHosts; h++) insertHost.run(h + 2, `https://ext${h}.example`, 0, 0, null);
+    for (let i = 0; i < n; i++) {
+      const r = rnd();
+      const url = syntheticUrl(i);
+      // 84% pages, 5% redirects, 3% not found, 1% server errors, 1% no response, 6% images checked.
+      const kind = r < 0.94 ? 'page' : 'image';
+      const gone = variant === 1 && i % 53 === 0 && i > 0;
+      const status = variant === 1 && i % 101 === 0 && r < 0.84 ? 404 : r < 0.84 ? 200 : r < 0.89 ? 301 : r < 0.92 ? 404 : r < 0.93 ? 500 : r < 0.94 ? null : 200;
+      const parsed = kind === 'page' && status === 200;
+      const depth = Math.min(12, Math.floor(Math.log2(i + 2)));
+      if (!gone) insertUrl.run(i + 1, url, urlKey(url), 1, depth, status === null ? UrlState.failed : UrlState.done, i === 0 ? null : Math.floor(i / 2) + 1, startAt, kind, kind === 'image' ? 1 : 0, 1);
+      const t = rnd();
+      const title0 = !parsed ? null : t < 0.02 ? null : t < 0.07 ? `Shared title ${i % 500}` : t < 0.17 ? `A rather long page title for page number ${i} that goes on past sixty characters` : `Page ${i}`;
+      const title = variant === 1 && parsed && i % 37 === 0 ? `Renamed page ${i}` : title0;
+      const d = rnd();
+      const description = !parsed ? null : d < 0.03 ? null : d < 0.08 ? `Shared description ${i % 700}` : `About page ${i}`;
+      const h = rnd();
+      const h1Count = parsed ? (h < 0.03 ? 0 : h < 0.1 ? 2 : 1) : null;
+      const c = rnd();
+      const canonical = !parsed ? null : c < 0.7 ? url : c < 0.75 ? syntheticUrl((i + 1) % n) : null;
+      const m = rnd();
+      const metaRobots = !parsed ? null : m < 0.02 ? 'noindex, follow' : m < 0.03 ? 'index, nofollow' : m < 0.3 ? 'index, follow' : null;
+      const xRobots = parsed && m > 0.995 ? 'noindex' : null;
+      const redirect = status === 301 ? syntheticUrl((i * 7 + 3) % n) : null;
+      const error = status === null ? 'connection reset' : null;
+      const index = indexabilityOf({ url, kind, checkOnly: kind === 'image', statusCode: status, error, robotsDisallowed: false, metaRobots, xRobotsTag: xRobots, canonical });
+      const outlinks = parsed ? linksPerPage : 0;
+      const w = rnd();
+      const words = parsed ? Math.floor(50 + w * 2000) * (variant === 1 && i % 41 === 0 ? 2 : 1) : null;
+      const size = status === null ? null : Math.floor(2000 + rnd() * 60_000);
+      const time = status === null ? null : Math.floor(5 + rnd() * rnd() * 3000);
+      // Drawn before a gone row is skipped, so the rows after it come out the same in both variants.
+      const drawn = Array.from({ length: linksPerPage }, (_, k) => (k === 0 ? 1 : Math.floor(rnd() * n) + 1));
+      const targets = parsed ? drawn : [];
+      if (gone) continue;
+      insertResult.run({
+        urlId: i + 1,
+        status,
+        contentType: status === null ? null : kind === 'image' ? 'image/png' : i % 50 === 0 ? 'Text/HTML' : 'text/html; charset=utf-8',
+        size,
+        time,
+        depth,
+        title,
+        description,
+        h1: h1Count ? `Heading ${i}` : null,
+        h1Count,
+        canonical,
+        words,
+        outlinks,
+        redirect,
+        error,
+        metaRobots,
+        xRobots,
+        at: startAt + i * 2,
+        indexability: index.status,
+        reason: index.reason,
+        headers: status === null ? null : HEADERS,
+      });
+      if (redirect) {
+        insertLink.run(i + 1, ((i * 7 + 3) % n) + 1, null, 'redirect', 0);
+        links++;
+      }
+      if (parsed) {
+        targets.forEach((to, k) => (links += insertLink.run(i + 1, to, `Link ${to}`, 'a', k === 3 ? 1 : 0).changes));
+        if (i % 10 === 0) {
+          links += insertLink.run(i + 1, externalBase + (i % externalCount), 'elsewhere', 'a', 0).changes;
+          insertUnfetchable.run(i + 1, `mailto:page${i}@site.test`, 'mailto', 'Write to us');
+        }
+        if (i % 3 === 0) {
+          insertExtracted.run(i + 1, 'price', 0, `$${i % 1000}`);
+          insertExtracted.run(i + 1, 'price', 1, `$${(i % 1000) + 5}`);
+        }
+      }
+    }
+    if (variant === 1) {
+      // New pages, fetched after the others (ids after the out-of-scope URLs).
+      const extraBase = externalBase + externalCount;
+      for (let e = 0; e < Math.floor(n / 50); e++) {
+        const url = `${SYNTHETIC_ORIGIN}/new/page-${e}`;
+        insertUrl.run(extraBase + e, url, urlKey(url), 1, 3, UrlState.done, 1, startAt, 'page', 0, 1);
+        insertResult.run({
+          urlId: extraBase + e, status: 200, contentType: 'text/html', size: 5000, time: 40, depth: 3, title: `New page ${e}`, description: null,
+          h1: 'New', h1Count: 1, canonical: url, words: 300, outlinks: 0, redirect: null, error: null, metaRobots: null, xRobots: null,
+          at: startAt + (n + e) * 2, indexability: 'indexable', reason: null, headers: HEADERS,
+        });
+      }
+    }
+    for (let q = 0; q < queuedCount; q++) {
+      const url = `${SYNTHETIC_ORIGIN}/${SECTIONS[q % SECTIONS.length]}/q${q % 13}/queued-${q}`;
+      insertUrl.run(queuedBase + q, url, urlKey(url), 1, 5, UrlState.queued, 1, startAt, 'page', 0, 0);
+    }
+    for (let e = 0; e < externalCount; e++) {
+      const host = e % externalHosts;
+      const url = `https://ext${host}.example/path/${e}`;
+      insertUrl.run(externalBase + e, url, urlKey(url), host + 2, 1, UrlState.outOfScope, 1, startAt, 'page', 0, 0);
+    }
+  })();
+  return { db, origin: SYNTHETIC_ORIGIN, counts: { results: n, urls: n + queuedCount + externalCount, links, queued: queuedCount, external: externalCount } };
+}
