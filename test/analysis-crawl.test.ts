@@ -61,11 +61,17 @@ let version: 1 | 2 = 1;
 let oldFile: string;
 let newFile: string;
 let db: Db;
+const dirs: string[] = [];
+const scratch = (prefix = 'trawl-analysis-crawl-') => {
+  const d = tempDir(prefix);
+  dirs.push(d);
+  return d;
+};
 
 async function crawl(): Promise<string> {
   const { controller, dbPath } = newCrawl(
     { seeds: [site.url('/')], threads: 3, maxAttempts: 1, extraction: [{ name: 'price', type: 'regex', expression: 'price: (\\d+)', all: true }] },
-    tempDir('trawl-analysis-crawl-'),
+    scratch(),
   );
   controller.start();
   const info = await controller.done;
@@ -83,6 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   db?.close();
   await site?.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 const u = (p: string) => site.url(p);
@@ -216,7 +223,7 @@ describe('comparison of two crawls of the changed site', () => {
   });
 
   it('exports the comparison as CSV through the compare command, with a one-line summary', async () => {
-    const out = path.join(tempDir(), 'diff.csv');
+    const out = path.join(scratch(), 'diff.csv');
     const run = await runCompareCli([oldFile, newFile, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -234,7 +241,7 @@ describe('comparison of two crawls of the changed site', () => {
     const one = await runCompareCli([oldFile]);
     expect(one.code).toBe(2);
     expect(one.stderr).toContain('give two crawl files, the old one then the new one (got 1)');
-    const notCrawl = path.join(tempDir(), 'not.trawl');
+    const notCrawl = path.join(scratch(), 'not.trawl');
     fs.writeFileSync(notCrawl, 'hello');
     const bad = await runCompareCli([oldFile, notCrawl]);
     expect(bad.code).toBe(2);
