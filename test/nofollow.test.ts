@@ -41,6 +41,8 @@ describe('nofollow', () => {
     expect(saysNofollow('noindex')).toBe(false);
     expect(saysNofollow('nofollowers')).toBe(false);
     expect(saysNofollow(null)).toBe(false);
+    expect(saysNofollow('max-image-preview:none')).toBe(false); // a value, not the none directive
+    expect(saysNofollow('max-video-preview: -1, googlebot: none')).toBe(true);
   });
 
   it('records nofollow links in the link graph without fetching them, unless followNofollow', async () => {

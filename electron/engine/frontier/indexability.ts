@@ -1,6 +1,7 @@
 // Whether a fetched page can be indexed by a search engine, and if not why (Screaming Frog's Indexability and
 // Indexability Status): the first reason that applies, in the order a search engine would meet them.
 import type { UrlKindName } from './crawl-file.ts';
+import { saysNoindex } from '../../../shared/robots-directives.ts';
 
 export interface IndexabilityInput {
   url: string;
@@ -23,10 +24,7 @@ export interface Indexability {
 const NONE: Indexability = { status: null, reason: null };
 const non = (reason: string): Indexability => ({ status: 'non-indexable', reason });
 
-/** A robots directive list ("noindex, nofollow", or "googlebot: noindex") says noindex. */
-export function saysNoindex(directives: string | null): boolean {
-  return directives !== null && /(^|[\s,:])(noindex|none)(?=$|[\s,])/i.test(directives);
-}
+export { saysNoindex };
 
 export function indexabilityOf(page: IndexabilityInput): Indexability {
   // Resources and links only checked are not pages of the site: indexability says nothing useful about them.

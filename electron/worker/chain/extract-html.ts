@@ -1,16 +1,14 @@
 // Extract from an HTML page: its fields and links, read by the crawl's HTML extractors in one pass
 // (../extract-html.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
 // template links to the whole site on every miss.
+import { saysNofollow } from '../../../shared/robots-directives.ts';
 import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
 import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
 import { extractHtml } from '../extract-html.ts';
 import type { HtmlExtractor } from '../html/html-extractor.ts';
 import type { Processor } from './processor.ts';
 
-/** A robots directive list ("noindex, nofollow", or "googlebot: nofollow") says nofollow. */
-export function saysNofollow(directives: string | null): boolean {
-  return directives !== null && /(^|[\s,:])(nofollow|none)(?=$|[\s,])/i.test(directives);
-}
+export { saysNofollow };
 
 export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Processor {
   return {
