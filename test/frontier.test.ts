@@ -82,7 +82,7 @@ describe('frontier', () => {
         .join(' | '),
     );
     expect(plans[0]).toMatch(/USING INDEX hosts_ready/);
-    expect(plans[2]).toMatch(/USING INDEX urls_queue/);
+    expect(plans[2]).toMatch(/USING INDEX urls_claim_order/);
     for (const plan of plans) expect(plan).not.toMatch(/SCAN urls|TEMP B-TREE/);
     db.close();
   });
@@ -111,6 +111,21 @@ describe('frontier', () => {
     expect(one).toHaveLength(1);
     expect(f.claim(5, 10_000)).toEqual([]); // held while in flight
     expect(f.nextReadyAt()).toBeNull();
+    db.close();
+  });
+
+  it('claims deprioritised URLs after the rest of their host, now and for URLs found later, and keeps the pattern', () => {
+    const { db, f } = frontier();
+    f.addSeeds(['http://a.test/']);
+    const [seed] = f.claim(1);
+    f.recordPage(seed as never, pageResult('http://a.test/', ['http://a.test/tag/1', 'http://a.test/p/1', 'http://a.test/tag/2', 'http://a.test/p/2']));
+    expect(f.deprioritise('/tag/')).toBe(2);
+    const first = f.claim(2);
+    expect(first.map((c) => c.url)).toEqual(['http://a.test/p/1', 'http://a.test/p/2']);
+    f.recordPage(first[0] as never, pageResult('http://a.test/p/1', ['http://a.test/tag/3', 'http://a.test/p/3']));
+    // A reopened frontier (a resumed crawl) still knows the pattern.
+    const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' }));
+    expect(reopened.claim(10).map((c) => c.url)).toEqual(['http://a.test/p/3', 'http://a.test/tag/1', 'http://a.test/tag/2', 'http://a.test/tag/3']);
     db.close();
   });
 

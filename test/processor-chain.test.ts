@@ -211,7 +211,7 @@ describe('crawl files of schema version 1', () => {
     const v2Indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')").all() as { name: string }[];
     for (const { name } of v2Indexes) db.exec(`DROP INDEX ${name}`);
     db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
-      ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only;
+      ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only; ALTER TABLE urls DROP COLUMN priority;
       ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
     for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason', 'response_headers']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
     for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);

@@ -217,6 +217,19 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     return { dropped };
   }
 
+  /** Pushes queued URLs matching `pattern`, and those found later, to the back of their host's queue. */
+  deprioritise(pattern: string): { moved: number } {
+    const compiled = typeof pattern === 'string' && pattern !== '' ? compilePattern(pattern) : { ok: false as const, error: 'empty' };
+    if (!compiled.ok) throw new RangeError(`invalid pattern "${String(pattern)}": ${compiled.error}`);
+    if (this.state === 'stopping' || this.state === 'finished') throw new RangeError(`the crawl is ${this.state}`);
+    let moved = 0;
+    this.guard(() => {
+      moved = this.frontier.deprioritise(pattern);
+      this.changed();
+    });
+    return { moved };
+  }
+
   /** The settings as they are now, in the crawl file: a resumed crawl continues with what was changed live. */
   private persistSettings(): void {
     writeMeta(this.db, 'settings', JSON.stringify({ ...this.settings, ...this.live }));

@@ -118,6 +118,9 @@ const ANALYSIS_INDEXES = [
   "CREATE INDEX IF NOT EXISTS urls_external ON urls(id) WHERE state = 4 OR (check_only = 1 AND kind = 'page');",
   "CREATE INDEX IF NOT EXISTS links_redirect_to ON links(to_id) WHERE kind = 'redirect';",
 ];
+// The order claims take from a host's queue: deprioritised URLs last, then first discovered first. urls_queue
+// (host_id, id) stays for the queue inspector, which pages through a host's queue in discovery order.
+const URLS_CLAIM_ORDER_INDEX = 'CREATE INDEX IF NOT EXISTS urls_claim_order ON urls(host_id, priority, id) WHERE state = 0;';
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
 const CRAWL_RESULTS_VIEW = `CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
@@ -168,11 +171,14 @@ CREATE TABLE urls (
   -- page, image, script or stylesheet: how it was first linked (a page link wins over a resource).
   kind          TEXT NOT NULL DEFAULT 'page',
   -- 1: fetched for its status only (a resource, or an out-of-scope link checked), never parsed for links.
-  check_only    INTEGER NOT NULL DEFAULT 0
+  check_only    INTEGER NOT NULL DEFAULT 0,
+  -- 0 normal; 1 deprioritised (matched a pattern the analyst pushed back): claimed after its host's others.
+  priority      INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX urls_key ON urls(url_key);
 -- The queue: per host, first discovered first (breadth-first). Partial, so claiming costs the same at any size.
 CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
+${URLS_CLAIM_ORDER_INDEX}
 CREATE INDEX urls_claimed ON urls(id) WHERE state = 1;
 CREATE TABLE results (
   seq              INTEGER PRIMARY KEY,
@@ -309,6 +315,8 @@ function upgradeSteps(db: Db, from: number): void {
     if (from < 2) {
       db.exec(`ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'`);
       db.exec('ALTER TABLE urls ADD COLUMN check_only INTEGER NOT NULL DEFAULT 0');
+      db.exec('ALTER TABLE urls ADD COLUMN priority INTEGER NOT NULL DEFAULT 0');
+      db.exec(URLS_CLAIM_ORDER_INDEX);
       for (const column of RESULTS_V2_COLUMNS) db.exec(`ALTER TABLE results ADD COLUMN ${column}`);
       for (const column of LINKS_V2_COLUMNS) db.exec(`ALTER TABLE links ADD COLUMN ${column}`);
       db.exec(UNFETCHABLE_LINKS_TABLE);

@@ -9,7 +9,7 @@ import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
 import type { ScopeTest } from '../../../shared/scope.ts';
 import { makeScope } from '../../../shared/scope.ts';
 import type { Db } from './crawl-file.ts';
-import { RobotsState, UrlState } from './crawl-file.ts';
+import { RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
@@ -50,7 +50,8 @@ export const CLAIM_SQL = {
   readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
-  queuedOfHost: 'SELECT id, url, depth, redirect_hops AS hops, kind, check_only AS checkOnly FROM urls WHERE host_id = ? AND state = 0 ORDER BY id LIMIT ?',
+  queuedOfHost:
+    'SELECT id, url, depth, redirect_hops AS hops, kind, check_only AS checkOnly FROM urls WHERE host_id = ? AND state = 0 ORDER BY priority, id LIMIT ?',
 } as const;
 
 export type Claim =
@@ -96,6 +97,8 @@ export class Frontier {
   private readonly normalise: Normaliser;
   /** Exclude patterns added while the crawl runs: the workers' scope predates them, so they are applied here. */
   private readonly liveExcludes: RegExp[] = [];
+  /** Patterns pushed to the back of their host's queue (meta 'deprioritised', so a resumed crawl keeps them). */
+  private readonly deprioritised: RegExp[] = [];
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
   /** hosts.queued increments not yet written, within the current transaction. */
@@ -113,12 +116,14 @@ export class Frontier {
     // SQL's view of the live excludes, for dropping queued URLs that match one (a scan of the queue, once per
     // pattern added, never per URL).
     db.function('trawl_live_excluded', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isLiveExcluded(url) ? 1 : 0));
+    db.function('trawl_deprioritised', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isDeprioritised(url) ? 1 : 0));
+    for (const pattern of JSON.parse(readMeta(db, 'deprioritised') ?? '[]') as string[]) this.deprioritised.push(new RegExp(pattern));
     this.q = {
       urlsByKey: db.prepare<[number], { id: number; state: number; url: string; checkOnly: number }>(
         'SELECT id, state, url, check_only AS checkOnly FROM urls WHERE url_key = ?',
       ),
       insertUrl: db.prepare(
-        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       requeue: db.prepare(`UPDATE urls SET state = ${UrlState.queued}, depth = ?, kind = ?, check_only = ? WHERE id = ?`),
       upgradeQueued: db.prepare(`UPDATE urls SET depth = min(depth, ?), kind = 'page', check_only = 0 WHERE id = ? AND state = ${UrlState.queued}`),
@@ -255,7 +260,8 @@ export class Frontier {
     }
     const state = STATE_OF[c.fate];
     const hostId = this.hostIdFor(originOfCanonical(url));
-    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0).lastInsertRowid);
+    const priority = this.deprioritised.length > 0 && this.isDeprioritised(url) ? 1 : 0;
+    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0, priority).lastInsertRowid);
     if (queue) this.addQueued(hostId, 1);
     return { id, added: queue };
   }
@@ -284,6 +290,26 @@ export class Frontier {
       this.db.prepare(`UPDATE urls SET state = ${UrlState.outOfScope} WHERE state = ${UrlState.queued} AND trawl_live_excluded(url)`).run();
       this.counts.queued -= dropped;
       return dropped;
+    })();
+  }
+
+  private isDeprioritised(url: string): boolean {
+    for (const re of this.deprioritised) if (re.test(url)) return true;
+    return false;
+  }
+
+  /**
+   * Pushes URLs matching `pattern` to the back of their host's queue: those queued now and those found later
+   * are claimed after the host's other URLs (nothing is dropped). Returns how many queued URLs moved. The
+   * pattern is kept in the crawl file. It must be a valid regular expression.
+   */
+  deprioritise(pattern: string): number {
+    const re = new RegExp(pattern);
+    return this.db.transaction(() => {
+      const known = JSON.parse(readMeta(this.db, 'deprioritised') ?? '[]') as string[];
+      if (!known.includes(pattern)) writeMeta(this.db, 'deprioritised', JSON.stringify([...known, pattern]));
+      this.deprioritised.push(re);
+      return this.db.prepare(`UPDATE urls SET priority = 1 WHERE state = ${UrlState.queued} AND priority = 0 AND trawl_deprioritised(url)`).run().changes;
     })();
   }
 
