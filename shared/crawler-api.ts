@@ -2,6 +2,32 @@
 // (the `serve` web console). No component knows which transport it has.
 import type { CrawlSettings, CrawlSettingsInput, SettingsProblem } from './settings.ts';
 import type { CrawlSnapshot, StateChange } from './snapshot.ts';
+import type {
+  ChangeKind,
+  ChartData,
+  ChartKind,
+  ChartQuery,
+  CompareQuery,
+  ComparisonPage,
+  ComparisonSummary,
+  ExplorerPage,
+  ExplorerQuery,
+  FilterCounts,
+  HostsReport,
+  HostsReportQuery,
+  Inlink,
+  LinkPage,
+  Outlink,
+  PrefixGroups,
+  PrefixQuery,
+  QueueHostsPage,
+  QueueHostsQuery,
+  QueueSearchPage,
+  QueueSearchQuery,
+  UrlDetail,
+  UrlRef,
+  ViewExport,
+} from './analysis.ts';
 
 /** Status classes the results table filters on; 'none' is a URL that got no response. */
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
@@ -157,6 +183,36 @@ export interface CrawlerApi {
   queryResults(query: ResultsQuery): Promise<ResultsPage>;
   /** Desktop: a save dialog, then the file is written. Web console: the browser downloads it. */
   exportCsv(): Promise<ExportResult>;
+  // ---- analyst workbench: over the crawl in view (running or opened), through read-only connections ----
+  /** The Results explorer's badges: rows per filter. */
+  filterCounts(): Promise<FilterCounts>;
+  /** A page of one filter's rows, searched and sorted in SQL. */
+  queryFiltered(query: ExplorerQuery): Promise<ExplorerPage>;
+  /** Everything about one URL (null when the crawl does not know it). */
+  urlDetail(ref: UrlRef): Promise<UrlDetail | null>;
+  /** More of a URL's inlinks or outlinks, after a page's `next`. */
+  urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>>;
+  urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>>;
+  /** Queued URLs by host, most first. */
+  queueHosts(query: QueueHostsQuery): Promise<QueueHostsPage>;
+  /** A host's queued URLs grouped by path prefix (null when the host is unknown). */
+  queuePrefixes(query: PrefixQuery): Promise<PrefixGroups | null>;
+  /** Queued URLs containing a text, paged by key. */
+  queueSearch(query: QueueSearchQuery): Promise<QueueSearchPage>;
+  /** Per host: crawled, queued, bytes, errors, politeness and robots.txt. */
+  hostsReport(query: HostsReportQuery): Promise<HostsReport>;
+  /** One chart's data, whole or (afterSeq / fromMs) what came since. */
+  chartData(query: ChartQuery): Promise<ChartData>;
+  /** A chart's data as CSV. Desktop: a save dialog. Web console: a download. */
+  exportChartCsv(kind: ChartKind): Promise<ExportResult>;
+  /** A view of the results as CSV (filter, text, columns, header preset). Desktop: a save dialog. Web console: a download. */
+  exportView(view: ViewExport): Promise<ExportResult>;
+  /** Two crawls of the list compared: the counts of URLs added, removed and changed. */
+  compareCrawls(query: CompareQuery): Promise<ComparisonSummary>;
+  /** A page of the added, removed or changed URLs, after a page's `next`. */
+  comparePage(query: CompareQuery, kind: ChangeKind, after: number | null): Promise<ComparisonPage>;
+  /** The comparison as CSV. Desktop: a save dialog. Web console: a download. */
+  exportComparison(query: CompareQuery): Promise<ExportResult>;
   /** Current snapshot (or null before any crawl), then every coalesced snapshot; returns an unsubscribe. */
   onSnapshot(listener: (snapshot: CrawlSnapshot) => void): () => void;
   onState(listener: (change: StateChange) => void): () => void;

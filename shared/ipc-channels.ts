@@ -19,6 +19,21 @@ export const COMMAND_NAMES = [
   'resumeCrawl',
   'queryResults',
   'exportCsv',
+  'filterCounts',
+  'queryFiltered',
+  'urlDetail',
+  'urlInlinks',
+  'urlOutlinks',
+  'queueHosts',
+  'queuePrefixes',
+  'queueSearch',
+  'hostsReport',
+  'chartData',
+  'exportChartCsv',
+  'exportView',
+  'compareCrawls',
+  'comparePage',
+  'exportComparison',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { CrawlerApi } from './crawler-api.ts';
 import { RESULT_SORT_COLUMNS, STATUS_CLASSES, presetNameProblem } from './crawler-api.ts';
 import { LIMITS } from './settings.ts';
+import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type { CrawlSnapshot, StateChange } from './snapshot.ts';
 import type { CommandName, EventName } from './ipc-channels.ts';
 
@@ -21,6 +22,52 @@ export const resultsQuerySchema = z
     descending: z.boolean(),
     text: z.string().max(2000),
     statusClass: z.enum(STATUS_CLASSES).nullable(),
+  })
+  .strict();
+
+// ---- the analyst workbench's queries ----
+
+const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const pageLimit = z.number().int().min(1).max(1000);
+const searchText = z.string().max(2000);
+/** A path prefix within a host: starts with "/", no control characters. */
+const pathPrefix = z.string().min(1).max(2000).regex(/^\/[^\u0000-\u001f]*$/, 'must be a path starting with "/"');
+
+export const explorerQuerySchema = z
+  .object({
+    filter: z.enum(FILTER_IDS as [string, ...string[]]),
+    text: searchText,
+    sort: z.enum(RESULT_SORT_COLUMNS),
+    descending: z.boolean(),
+    offset: z.number().int().min(0).max(1e9),
+    limit: pageLimit,
+  })
+  .strict();
+
+export const viewExportSchema = z
+  .object({
+    filter: z.enum(FILTER_IDS as [string, ...string[]]),
+    text: searchText,
+    // Names are checked against the crawl's columns by the export, which names any it does not know.
+    columns: z.array(z.string().min(1).max(200)).min(1).max(200),
+    headerPreset: z.enum(HEADER_PRESETS),
+  })
+  .strict();
+
+const urlRef = z.union([z.object({ url: z.string().min(1).max(8192) }).strict(), z.object({ id }).strict()]);
+
+const queueCursor = z.object({ host_id: id, url_id: id }).strict();
+
+export const compareQuerySchema = z
+  .object({ oldFile: path, newFile: path, wordThresholdPercent: z.number().min(0).max(1e6) })
+  .strict();
+
+export const chartQuerySchema = z
+  .object({
+    kind: z.enum(CHART_KINDS),
+    afterSeq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
+    fromMs: z.number().int().min(0).max(8.64e15).nullable(),
+    bucketMs: z.number().int().min(1000).max(86_400_000).nullable(),
   })
   .strict();
 
@@ -52,6 +99,36 @@ export const COMMANDS = {
   resumeCrawl: z.tuple([path]),
   queryResults: z.tuple([resultsQuerySchema]),
   exportCsv: z.tuple([]),
+  filterCounts: z.tuple([]),
+  queryFiltered: z.tuple([explorerQuerySchema]),
+  urlDetail: z.tuple([urlRef]),
+  urlInlinks: z.tuple([id, id.nullable()]),
+  urlOutlinks: z.tuple([id, id.nullable()]),
+  queueHosts: z.tuple([z.object({ offset: z.number().int().min(0).max(1e9), limit: pageLimit, text: searchText }).strict()]),
+  queuePrefixes: z.tuple([
+    z.object({ hostId: id, segments: z.union([z.literal(1), z.literal(2)]), under: pathPrefix.nullable(), limit: pageLimit }).strict(),
+  ]),
+  queueSearch: z.tuple([
+    z.object({ text: searchText, hostId: id.nullable(), under: pathPrefix.nullable(), after: queueCursor.nullable(), limit: pageLimit }).strict(),
+  ]),
+  hostsReport: z.tuple([
+    z
+      .object({
+        sort: z.enum(HOST_SORT_COLUMNS),
+        descending: z.boolean(),
+        offset: z.number().int().min(0).max(1e9),
+        limit: pageLimit,
+        text: searchText,
+        includeIdle: z.boolean(),
+      })
+      .strict(),
+  ]),
+  chartData: z.tuple([chartQuerySchema]),
+  exportChartCsv: z.tuple([z.enum(CHART_KINDS)]),
+  exportView: z.tuple([viewExportSchema]),
+  compareCrawls: z.tuple([compareQuerySchema]),
+  comparePage: z.tuple([compareQuerySchema, z.enum(CHANGE_KINDS), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable()]),
+  exportComparison: z.tuple([compareQuerySchema]),
 } as const satisfies Record<CommandName, z.ZodTuple>;
 
 export type CommandArgs<K extends CommandName> = Parameters<CrawlerApi[K]>;

@@ -6,6 +6,11 @@ import type { CommandName, EventName, EventPayloads } from './ipc-contract.ts';
 export const WS_PATH = '/api';
 /** Path of the CSV download of the open crawl. */
 export const EXPORT_PATH = '/export.csv';
+/** Downloads of the analyst workbench, each validated as the matching command's arguments are:
+ * a view of the results (?view= the ViewExport as JSON), a chart (?kind=), a comparison (?query= the CompareQuery as JSON). */
+export const VIEW_EXPORT_PATH = '/export-view.csv';
+export const CHART_EXPORT_PATH = '/chart.csv';
+export const COMPARE_EXPORT_PATH = '/compare.csv';
 /** Name of the cookie the server sets when the page is opened with a valid ?token=. */
 export const TOKEN_COOKIE = 'trawl_token';
 

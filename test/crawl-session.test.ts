@@ -520,3 +520,160 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     expect(old!.settings).toMatchObject({ polite: true, threads: 5, extraction: [], headers: {}, basicAuth: null });
   });
 });
+
+describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, charts, exports, comparison)', () => {
+  let site: FixtureSite;
+  let dir: string;
+  let session: CrawlSession;
+  /** The site as the second crawl sees it: one page gone, one new, one retitled. */
+  let second = false;
+  let slow = false;
+  const files: string[] = [];
+
+  beforeAll(async () => {
+    const html = (title: string, links: string[]) =>
+      `<!doctype html><title>${title}</title><body>${links.map((l) => `<a href="${l}">anchor ${l}</a>`).join(' ')}</body>`;
+    site = await startFixtureSite({
+      pages: 30,
+      linksPerPage: 3,
+      delayMs: () => (slow ? 150 : 0),
+      routes: {
+        '/start': (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html', 'x-trawl-test': '<b>yes</b>' })
+            .end(html('Start', ['/p/0', '/moved', '/missing', '/untitled', '/changing', second ? '/only-new' : '/only-old'])),
+        '/moved': (_req, res) => void res.writeHead(301, { location: '/p/1' }).end(),
+        '/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not here</title>'),
+        '/untitled': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>no title</p>'),
+        '/changing': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html(second ? 'New title' : 'Old title', [])),
+        '/only-old': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Old only', [])),
+        '/only-new': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('New only', [])),
+      },
+    });
+    dir = tempDir();
+    session = newSession(dir);
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    await site?.close();
+  });
+
+  it('refuses every analysis query before a crawl is open', async () => {
+    await expect(session.filterCounts()).rejects.toThrow(/no crawl is open/);
+    await expect(session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null })).rejects.toThrow(/no crawl is open/);
+    expect(session.viewExportProblem({ filter: 'all', text: '', columns: ['url'], headerPreset: 'trawl' })).toMatch(/no crawl is open/);
+  });
+
+  it('counts and lists filters, and details one URL with its headers, chain and inlinks with anchors', async () => {
+    const started = await session.start({ seeds: [site.url('/start')], threads: 3 });
+    expect(started.ok).toBe(true);
+    await finished(session);
+    files.push(session.currentFile()!);
+
+    const counts = await session.filterCounts();
+    expect(counts['status-4xx']).toBe(1);
+    expect(counts['status-3xx']).toBe(1);
+    expect(counts['title-missing']).toBe(1);
+    expect(counts.all).toBe(viewRows(files[0]!).length);
+
+    const page = await session.queryFiltered({ filter: 'status-4xx', text: '', sort: 'seq', descending: false, offset: 0, limit: 50 });
+    expect(page.total).toBe(1);
+    expect(page.rows.map((r) => r.url)).toEqual([site.url('/missing')]);
+    expect(page.extractionRules).toEqual([]);
+    const searched = await session.queryFiltered({ filter: 'html', text: 'untitled', sort: 'url', descending: true, offset: 0, limit: 50 });
+    expect(searched.rows.map((r) => r.url)).toEqual([site.url('/untitled')]);
+
+    const start = await session.urlDetail({ url: site.url('/start') });
+    expect(start!.response_headers!['x-trawl-test']).toBe('<b>yes</b>');
+    expect(start!.outlinks.rows.map((l) => l.to_url)).toContain(site.url('/missing'));
+    const missing = await session.urlDetail({ url: site.url('/missing') });
+    expect(missing!.inlinks.rows).toEqual([expect.objectContaining({ from_url: site.url('/start'), anchor: 'anchor /missing', kind: 'a' })]);
+    const more = await session.urlInlinks(missing!.url_id, null);
+    expect(more.total).toBe(1);
+    const out = await session.urlOutlinks(start!.url_id, null);
+    expect(out.total).toBe(start!.outlinks.total);
+    const moved = await session.urlDetail({ url: site.url('/moved') });
+    expect(moved!.redirect_chain.hops.map((h) => h.url)).toEqual([site.url('/moved'), site.url('/p/1')]);
+    expect(await session.urlDetail({ url: site.url('/never-linked') })).toBeNull();
+  });
+
+  it('reports hosts and draws charts whole and since a seq, and exports a chart and a view as CSV', async () => {
+    const hosts = await session.hostsReport({ sort: 'crawled', descending: true, offset: 0, limit: 10, text: '', includeIdle: false });
+    expect(hosts.rows[0]!.origin).toBe(site.origin);
+    expect(hosts.rows[0]!.http_errors).toBe(1);
+
+    const status = await session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null });
+    expect(status.kind).toBe('status');
+    if (status.kind !== 'status') return;
+    expect(status.rows.find((r) => r.status_code === 404)?.count).toBe(1);
+    const since = await session.chartData({ kind: 'status', afterSeq: status.last_seq, fromMs: null, bucketMs: null });
+    expect(since.kind === 'status' && since.total).toBe(0);
+    for (const kind of ['depth', 'response-time', 'over-time'] as const) {
+      const data = await session.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
+      expect(data.rows.length, kind).toBeGreaterThan(0);
+    }
+
+    const chartFile = path.join(dir, 'status.csv');
+    expect(await session.exportChartCsv('status', chartFile)).toEqual({ ok: true, rows: status.rows.length, file: chartFile });
+    expect(fs.readFileSync(chartFile, 'utf8').split('\r\n')[0]).toBe('\ufeffstatus_code,count');
+
+    const viewFile = path.join(dir, 'view.csv');
+    const view = { filter: 'status-4xx', text: '', columns: ['url', 'status_code', 'title'], headerPreset: 'screaming-frog' } as const;
+    expect(await session.exportView({ ...view, columns: [...view.columns] }, viewFile)).toEqual({ ok: true, rows: 1, file: viewFile });
+    expect(fs.readFileSync(viewFile, 'utf8').trim().split('\r\n')).toEqual(['Address,Status Code,Title 1', `${site.url('/missing')},404,`]);
+    // A text narrows the view as it narrows the explorer; streams work as files do.
+    const stream = new PassThrough();
+    let csv = '';
+    stream.on('data', (d) => (csv += d));
+    expect((await session.exportView({ filter: 'html', text: 'untitled', columns: ['url'], headerPreset: 'trawl' }, stream)).ok).toBe(true);
+    expect(csv.trim().split('\r\n')).toEqual(['url', site.url('/untitled')]);
+    expect(await session.exportView({ ...view, columns: ['url', 'no_such'] }, viewFile)).toEqual({ ok: false, error: 'unknown column "no_such"' });
+  });
+
+  it('inspects the queue of a running crawl by host, prefix and text, and the exclude drops what it matched', async () => {
+    slow = true;
+    try {
+      await session.start({ seeds: [site.url('/p/0')], threads: 1 });
+      files.push(session.currentFile()!);
+      let hosts = await session.queueHosts({ offset: 0, limit: 10, text: '' });
+      for (let i = 0; i < 100 && hosts.queued < 4; i++) {
+        await sleep(50);
+        hosts = await session.queueHosts({ offset: 0, limit: 10, text: '' });
+      }
+      expect(hosts.rows[0]!.origin).toBe(site.origin);
+      const hostId = hosts.rows[0]!.host_id;
+      const prefixes = await session.queuePrefixes({ hostId, segments: 1, under: null, limit: 10 });
+      expect(prefixes!.groups[0]!.prefix).toBe('/p/');
+      const found = await session.queueSearch({ text: '/p/', hostId, under: '/p/', after: null, limit: 2 });
+      expect(found.rows).toHaveLength(2);
+      expect(found.next).not.toBeNull();
+      const { dropped } = await session.addExclude('/p/');
+      expect(dropped).toBeGreaterThan(0);
+      expect((await session.queueSearch({ text: '/p/', hostId: null, under: null, after: null, limit: 10 })).rows).toEqual([]);
+      await session.stop();
+    } finally {
+      slow = false;
+    }
+  });
+
+  it('compares two crawls of the site: added, removed, changed with the fields, and as CSV', async () => {
+    second = true;
+    await session.start({ seeds: [site.url('/start')], threads: 3 });
+    await finished(session);
+    files.push(session.currentFile()!);
+    const q = { oldFile: files[0]!, newFile: files[2]!, wordThresholdPercent: 10 };
+    const summary = await session.compareCrawls(q);
+    expect([summary.added, summary.removed]).toEqual([1, 1]);
+    expect(summary.by_field.title).toBe(1);
+    const added = await session.comparePage(q, 'added', null);
+    expect(added.rows.map((r) => r.url)).toEqual([site.url('/only-new')]);
+    const changed = await session.comparePage(q, 'changed', null);
+    expect(changed.rows.find((r) => r.url === site.url('/changing'))).toMatchObject({ fields: ['title'], old: { title: 'Old title' }, new: { title: 'New title' } });
+    const csvFile = path.join(dir, 'compare.csv');
+    const result = await session.exportComparison(q, csvFile);
+    expect(result).toEqual({ ok: true, rows: summary.added + summary.removed + summary.changed, file: csvFile });
+    expect(fs.readFileSync(csvFile, 'utf8').split('\r\n')[0]!.startsWith('\ufeffchange,url,changed_fields')).toBe(true);
+    await expect(session.compareCrawls({ ...q, newFile: q.oldFile })).rejects.toThrow(/two different crawls/);
+  });
+});

@@ -8,7 +8,8 @@ import { startWebConsole } from '../electron/server/web-console.ts';
 import type { WebConsole } from '../electron/server/web-console.ts';
 import type { CrawlFileInfo, ResultsPage, StartResult } from '../shared/crawler-api.ts';
 import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
-import { EXPORT_PATH, TOKEN_COOKIE, WS_PATH } from '../shared/ws-protocol.ts';
+import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, TOKEN_COOKIE, VIEW_EXPORT_PATH, WS_PATH } from '../shared/ws-protocol.ts';
+import type { ComparisonSummary, ExplorerPage, FilterCounts, HostsReport, UrlDetail } from '../shared/analysis.ts';
 import { startFixtureSite } from './helpers/fixture-site.ts';
 import type { FixtureSite } from './helpers/fixture-site.ts';
 import { spawner, tempDir } from './helpers/engine.ts';
@@ -366,6 +367,100 @@ describe('web console', () => {
       expect(await ws.ok('stop')).toBeNull();
     } finally {
       await slow.close();
+    }
+  });
+
+  it('answers the analyst workbench\'s queries and serves its downloads, refusing bad payloads and names', async () => {
+    const ws = await open(`${wsBase}?token=${server.token}`);
+    // A second crawl of the site, so there are two to compare.
+    if (session.isRunning()) await ws.ok('stop');
+    const started = await ws.ok<StartResult>('start', [{ seeds: [site.url('/p/0')], threads: 3, maxPages: 10 }]);
+    for (let i = 0; i < 600 && session.isRunning(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(session.isRunning()).toBe(false);
+    const newer = (started as { file: string }).file;
+    const names = (await ws.ok<CrawlFileInfo[]>('listCrawls')).map((c) => c.file).filter((f) => f !== newer);
+    const older = names[names.length - 1]!;
+
+    const counts = await ws.ok<FilterCounts>('filterCounts');
+    expect(counts.all).toBe(10);
+    const page = await ws.ok<ExplorerPage>('queryFiltered', [{ filter: 'status-2xx', text: '/p/', sort: 'url', descending: false, offset: 0, limit: 5 }]);
+    expect(page.total).toBe(10);
+    expect(page.rows).toHaveLength(5);
+    const detail = await ws.ok<UrlDetail>('urlDetail', [{ url: site.url('/p/1') }]);
+    expect(detail.inlinks.total).toBeGreaterThan(0);
+    expect(detail.response_headers!['content-type']).toMatch(/text\/html/);
+    expect((await ws.ok<{ total: number }>('urlInlinks', [detail.url_id, null])).total).toBe(detail.inlinks.total);
+    const hosts = await ws.ok<HostsReport>('hostsReport', [{ sort: 'origin', descending: false, offset: 0, limit: 10, text: '', includeIdle: false }]);
+    expect(hosts.rows[0]!.origin).toBe(site.origin);
+    expect(await ws.ok('chartData', [{ kind: 'depth', afterSeq: null, fromMs: null, bucketMs: null }])).toMatchObject({ kind: 'depth', total: 10 });
+    // Stopped at the page limit: the rest stays queued.
+    expect(await ws.ok('queueHosts', [{ offset: 0, limit: 10, text: '' }])).toMatchObject({ rows: [expect.objectContaining({ origin: site.origin })] });
+
+    // Downloads: checked over the WebSocket first, then fetched with the token like /export.csv.
+    const view = { filter: 'html', text: '', columns: ['url', 'status_code', 'title'], headerPreset: 'screaming-frog' };
+    expect(await ws.ok('exportView', [view])).toEqual({ ok: true, rows: null, file: null });
+    const viewPath = `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify(view))}`;
+    expect((await get(base, viewPath)).status).toBe(403);
+    const viewCsv = await get(base, viewPath, { cookie });
+    expect(viewCsv.status).toBe(200);
+    expect(viewCsv.headers['content-disposition']).toBe(`attachment; filename="${newer.replace(/\.trawl$/, '')}-html.csv"`);
+    const viewLines = viewCsv.body.trim().split('\r\n');
+    expect(viewCsv.body.startsWith('\uFEFFAddress,Status Code,Title 1\r\n')).toBe(true);
+    expect(viewLines).toHaveLength(11);
+    expect(await ws.ok('exportView', [{ ...view, columns: ['url', 'password'] }])).toEqual({ ok: false, error: 'unknown column "password"' });
+    expect((await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, columns: ['password'] }))}`, { cookie })).status).toBe(400);
+    expect((await get(base, `${VIEW_EXPORT_PATH}?view=not-json`, { cookie })).body).toMatch(/not JSON/);
+    expect((await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, where: '1=1' }))}`, { cookie })).status).toBe(400);
+
+    expect(await ws.ok('exportChartCsv', ['status'])).toEqual({ ok: true, rows: null, file: null });
+    const chart = await get(base, `${CHART_EXPORT_PATH}?kind=status`, { cookie });
+    expect(chart.body.split('\r\n').slice(0, 2)).toEqual(['\uFEFFstatus_code,count', '200,10']);
+    expect((await get(base, `${CHART_EXPORT_PATH}?kind=../../etc/passwd`, { cookie })).status).toBe(400);
+
+    const q = { oldFile: older, newFile: newer, wordThresholdPercent: 10 };
+    const summary = await ws.ok<ComparisonSummary>('compareCrawls', [q]);
+    expect(summary).toMatchObject({ old_file: older, new_file: newer, new_urls: 10, added: 0 });
+    expect(summary.removed).toBe(summary.old_urls - 10);
+    expect((await ws.ok<{ rows: unknown[] }>('comparePage', [q, 'removed', null])).rows).toHaveLength(Math.min(100, summary.removed));
+    expect(await ws.ok('exportComparison', [q])).toEqual({ ok: true, rows: null, file: null });
+    const compared = await get(base, `${COMPARE_EXPORT_PATH}?query=${encodeURIComponent(JSON.stringify(q))}`, { cookie });
+    expect(compared.status).toBe(200);
+    expect(compared.body.trim().split('\r\n')).toHaveLength(1 + summary.removed + summary.changed);
+    expect(compared.body).not.toContain(crawlsDir);
+
+    // File names: only plain .trawl names of the crawls folder, for the commands and the download alike.
+    for (const bad of ['../x.trawl', '..', 'sub/x.trawl', 'sub\\x.trawl', '/etc/passwd', '..x.trawl', 'notes.txt', path.join(crawlsDir, older)]) {
+      for (const query of [{ ...q, oldFile: bad }, { ...q, newFile: bad }]) {
+        expect(await ws.error('compareCrawls', [query]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
+        expect(await ws.error('comparePage', [query, 'added', null]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
+        expect(await ws.error('exportComparison', [query]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
+        const res = await get(base, `${COMPARE_EXPORT_PATH}?query=${encodeURIComponent(JSON.stringify(query))}`, { cookie });
+        expect(res.status, bad).toBe(400);
+        expect(res.body, bad).toMatch(/is not the name of a crawl in the crawls folder/);
+      }
+    }
+    expect(await ws.error('compareCrawls', [{ ...q, oldFile: 'junk.trawl' }])).toMatch(/^junk\.trawl is not a Trawl crawl file/);
+
+    // Bad payloads, named by argument.
+    for (const [cmd, args, problem] of [
+      ['queryFiltered', [{ filter: 'nope', text: '', sort: 'seq', descending: false, offset: 0, limit: 5 }], /0\.filter/],
+      ['queryFiltered', [{ filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 5, sql: 'x' }], /invalid arguments for queryFiltered/],
+      ['urlDetail', [{ id: -1 }]],
+      ['urlDetail', [{ url: site.url('/p/1'), id: 1 }]],
+      ['urlInlinks', [1.5, null]],
+      ['queuePrefixes', [{ hostId: 1, segments: 3, under: null, limit: 10 }], /0\.segments/],
+      ['queuePrefixes', [{ hostId: 1, segments: 1, under: 'docs', limit: 10 }], /0\.under/],
+      ['queueSearch', [{ text: '', hostId: null, under: null, after: { host_id: 'x', url_id: 1 }, limit: 10 }]],
+      ['hostsReport', [{ sort: 'password', descending: false, offset: 0, limit: 10, text: '', includeIdle: false }], /0\.sort/],
+      ['chartData', [{ kind: 'pie', afterSeq: null, fromMs: null, bucketMs: null }], /0\.kind/],
+      ['chartData', [{ kind: 'over-time', afterSeq: null, fromMs: null, bucketMs: 5 }], /0\.bucketMs/],
+      ['exportChartCsv', ['pie']],
+      ['exportView', [{ ...view, columns: [] }], /0\.columns/],
+      ['exportView', [{ ...view, headerPreset: 'excel' }], /0\.headerPreset/],
+      ['comparePage', [q, 'everything', null], /invalid arguments for comparePage: 1/],
+      ['compareCrawls', [{ ...q, wordThresholdPercent: -1 }], /0\.wordThresholdPercent/],
+    ] as [string, unknown[], RegExp?][]) {
+      expect(await ws.error(cmd, args), `${cmd} ${JSON.stringify(args)}`).toMatch(problem ?? new RegExp(`^invalid arguments for ${cmd}: `));
     }
   });
 

@@ -44,7 +44,40 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
       if (pick.canceled || !pick.filePath) return { ok: false, error: 'export cancelled' };
       return session.exportCsv(pick.filePath);
     },
+    filterCounts: () => session.filterCounts(),
+    queryFiltered: (query) => session.queryFiltered(query),
+    urlDetail: (ref) => session.urlDetail(ref),
+    urlInlinks: (urlId, after) => session.urlInlinks(urlId, after),
+    urlOutlinks: (urlId, after) => session.urlOutlinks(urlId, after),
+    queueHosts: (query) => session.queueHosts(query),
+    queuePrefixes: (query) => session.queuePrefixes(query),
+    queueSearch: (query) => session.queueSearch(query),
+    hostsReport: (query) => session.hostsReport(query),
+    chartData: (query) => session.chartData(query),
+    exportChartCsv: async (kind) => {
+      const file = await saveDialog(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);
+    },
+    exportView: async (view) => {
+      const problem = session.viewExportProblem(view);
+      if (problem) return { ok: false, error: problem };
+      const file = await saveDialog('Export this view as CSV', `crawl-${view.filter}.csv`);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
+    },
+    compareCrawls: (query) => session.compareCrawls(query),
+    comparePage: (query, kind, after) => session.comparePage(query, kind, after),
+    exportComparison: async (query) => {
+      const file = await saveDialog('Export the comparison as CSV', 'comparison.csv');
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
+    },
   };
+
+  async function saveDialog(title: string, defaultPath: string): Promise<string | null> {
+    const win = getWindow();
+    const options = { title, defaultPath, filters: [{ name: 'CSV', extensions: ['csv'] }] };
+    const pick = await (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options));
+    return pick.canceled || !pick.filePath ? null : pick.filePath;
+  }
 
   const fromAppWindow = (event: IpcMainInvokeEvent) => {
     const win = getWindow();

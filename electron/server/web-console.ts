@@ -10,10 +10,11 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
+import type { CompareQuery, ComparisonSummary } from '../../shared/analysis.ts';
 import type { CommandName } from '../../shared/ipc-contract.ts';
 import { isCommandName, parseCommandArgs } from '../../shared/ipc-contract.ts';
 import type { EventFrame, ReplyFrame } from '../../shared/ws-protocol.ts';
-import { EXPORT_PATH, TOKEN_COOKIE, WS_PATH } from '../../shared/ws-protocol.ts';
+import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, TOKEN_COOKIE, VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
 import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
@@ -174,6 +175,9 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'Method not allowed\n', { ...headers, Allow: 'GET, HEAD' });
 
     if (pathname === EXPORT_PATH) return sendExport(req, res, headers);
+    if (pathname === VIEW_EXPORT_PATH || pathname === CHART_EXPORT_PATH || pathname === COMPARE_EXPORT_PATH) {
+      return sendAnalysisExport(pathname, query, req, res, headers);
+    }
 
     let decoded: string;
     try {
@@ -230,6 +234,64 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     // The status line is gone already; a failed export can only cut the download short, which the browser shows.
     if (!result.ok) res.destroy();
   }
+
+  /**
+   * The analyst workbench's downloads. Their query is checked exactly as the matching command's arguments (the
+   * same schemas, the same crawl-name rules) before the status line goes out, so a refusal is a plain 400 or 404.
+   */
+  async function sendAnalysisExport(
+    pathname: string,
+    query: URLSearchParams,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    headers: http.OutgoingHttpHeaders,
+  ): Promise<void> {
+    let write: (out: NodeJS.WritableStream) => Promise<{ ok: boolean }>;
+    let name: string;
+    try {
+      const json = (key: string): unknown => {
+        const raw = query.get(key);
+        if (raw === null) throw new Error(`?${key}= is missing`);
+        try {
+          return JSON.parse(raw);
+        } catch {
+          throw new Error(`?${key}= is not JSON`);
+        }
+      };
+      if (pathname === VIEW_EXPORT_PATH) {
+        const [view] = parseCommandArgs('exportView', [json('view')]);
+        const problem = session.viewExportProblem(view);
+        if (problem) throw new Error(problem);
+        name = `${crawlName()}-${view.filter}`;
+        write = (out) => session.exportView(view, out);
+      } else if (pathname === CHART_EXPORT_PATH) {
+        const [kind] = parseCommandArgs('exportChartCsv', [query.get('kind')]);
+        if (session.currentFile() === null) throw new Error('no crawl is open; start or open a crawl first');
+        name = `${crawlName()}-${kind}`;
+        write = (out) => session.exportChartCsv(kind, out);
+      } else {
+        const [q] = parseCommandArgs('exportComparison', [json('query')]);
+        const resolved = resolveCompare(q);
+        // Opens both files: a name that is not a crawl is refused here, before the download starts.
+        await session.compareCrawls(resolved);
+        name = `compare-${path.basename(q.oldFile, CRAWL_FILE_EXT)}-${path.basename(q.newFile, CRAWL_FILE_EXT)}`;
+        write = (out) => session.exportComparison(resolved, out);
+      }
+    } catch (err) {
+      return text(res, 400, `${publicMessage(err)}\n`, headers);
+    }
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 150) || 'trawl'}.csv"`,
+      'Cache-Control': 'no-store',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    const result = await write(res);
+    if (!result.ok) res.destroy();
+  }
+
+  const crawlName = () => path.basename(session.currentFile() ?? 'crawl', CRAWL_FILE_EXT);
 
   // ---- WebSocket ----
 
@@ -288,6 +350,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     return file;
   };
   const named = (info: CrawlFileInfo): CrawlFileInfo => ({ ...info, file: path.basename(info.file) });
+  const resolveCompare = (q: CompareQuery): CompareQuery => ({ ...q, oldFile: resolveName(q.oldFile), newFile: resolveName(q.newFile) });
+  const namedSummary = (s: ComparisonSummary): ComparisonSummary => ({ ...s, old_file: path.basename(s.old_file), new_file: path.basename(s.new_file) });
   const namedStart = (result: StartResult): StartResult => {
     if (result.ok) return { ok: true, file: path.basename(result.file) };
     return { ok: false, problems: result.problems.map((p) => ({ field: p.field, message: publicMessage(new Error(p.message)) })) };
@@ -366,6 +430,70 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         if (session.currentFile() === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
         // The browser does the writing: the client downloads EXPORT_PATH.
         return { ok: true, rows: null, file: null };
+      case 'filterCounts':
+        parseCommandArgs(cmd, rawArgs);
+        return session.filterCounts();
+      case 'queryFiltered': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.queryFiltered(query);
+      }
+      case 'urlDetail': {
+        const [ref] = parseCommandArgs(cmd, rawArgs);
+        return session.urlDetail(ref);
+      }
+      case 'urlInlinks': {
+        const [urlId, after] = parseCommandArgs(cmd, rawArgs);
+        return session.urlInlinks(urlId, after);
+      }
+      case 'urlOutlinks': {
+        const [urlId, after] = parseCommandArgs(cmd, rawArgs);
+        return session.urlOutlinks(urlId, after);
+      }
+      case 'queueHosts': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.queueHosts(query);
+      }
+      case 'queuePrefixes': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.queuePrefixes(query);
+      }
+      case 'queueSearch': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.queueSearch(query);
+      }
+      case 'hostsReport': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.hostsReport(query);
+      }
+      case 'chartData': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return session.chartData(query);
+      }
+      case 'exportChartCsv':
+        parseCommandArgs(cmd, rawArgs);
+        if (session.currentFile() === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
+        // The browser does the writing: the client downloads CHART_EXPORT_PATH.
+        return { ok: true, rows: null, file: null };
+      case 'exportView': {
+        const [view] = parseCommandArgs(cmd, rawArgs);
+        const problem = session.viewExportProblem(view);
+        // The browser does the writing: the client downloads VIEW_EXPORT_PATH.
+        return problem ? { ok: false, error: problem } : { ok: true, rows: null, file: null };
+      }
+      case 'compareCrawls': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        return namedSummary(await session.compareCrawls(resolveCompare(query)));
+      }
+      case 'comparePage': {
+        const [query, kind, after] = parseCommandArgs(cmd, rawArgs);
+        return session.comparePage(resolveCompare(query), kind, after);
+      }
+      case 'exportComparison': {
+        const [query] = parseCommandArgs(cmd, rawArgs);
+        await session.compareCrawls(resolveCompare(query));
+        // The browser does the writing: the client downloads COMPARE_EXPORT_PATH.
+        return { ok: true, rows: null, file: null };
+      }
     }
   }
 

@@ -12,63 +12,14 @@
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
+import { FILTER_IDS, type FilterId } from '../../../shared/analysis.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import type { Db } from '../frontier/crawl-file.ts';
 import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
-export const FILTER_GROUPS = [
-  { id: 'internal', label: 'Internal' },
-  { id: 'response', label: 'Response codes' },
-  { id: 'title', label: 'Page titles' },
-  { id: 'description', label: 'Meta description' },
-  { id: 'h1', label: 'H1' },
-  { id: 'canonical', label: 'Canonicals' },
-  { id: 'directives', label: 'Directives' },
-  { id: 'indexability', label: 'Indexability' },
-  { id: 'external', label: 'External' },
-] as const;
-export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
-
-export interface FilterInfo {
-  id: string;
-  group: FilterGroupId;
-  label: string;
-  /** One sentence for a tooltip: what the filter lists. */
-  description: string;
-}
-
-/** Every filter, in display order. */
-export const RESULT_FILTERS = [
-  { id: 'all', group: 'internal', label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
-  { id: 'html', group: 'internal', label: 'HTML', description: 'Responses of media type text/html or application/xhtml+xml, whatever their status.' },
-  { id: 'status-2xx', group: 'response', label: 'Success (2xx)', description: 'Status 200 to 299.' },
-  { id: 'status-3xx', group: 'response', label: 'Redirection (3xx)', description: 'Status 300 to 399.' },
-  { id: 'status-4xx', group: 'response', label: 'Client error (4xx)', description: 'Status 400 to 499.' },
-  { id: 'status-5xx', group: 'response', label: 'Server error (5xx)', description: 'Status 500 to 599.' },
-  { id: 'status-none', group: 'response', label: 'No response', description: 'No response at all: network errors, timeouts, blocked by robots.txt.' },
-  { id: 'title-missing', group: 'title', label: 'Missing', description: 'Parsed HTML pages without a title, or with an empty one.' },
-  { id: 'title-duplicate', group: 'title', label: 'Duplicate', description: 'Parsed HTML pages whose title another parsed page has too.' },
-  { id: 'title-over-60', group: 'title', label: 'Over 60 characters', description: 'Parsed HTML pages whose title is longer than 60 characters.' },
-  { id: 'description-missing', group: 'description', label: 'Missing', description: 'Parsed HTML pages without a meta description, or with an empty one.' },
-  { id: 'description-duplicate', group: 'description', label: 'Duplicate', description: 'Parsed HTML pages whose meta description another parsed page has too.' },
-  { id: 'h1-missing', group: 'h1', label: 'Missing', description: 'Parsed HTML pages without an h1.' },
-  { id: 'h1-multiple', group: 'h1', label: 'Multiple', description: 'Parsed HTML pages with more than one h1.' },
-  { id: 'canonical-self', group: 'canonical', label: 'Self-referencing', description: 'Parsed HTML pages whose canonical link names the page itself.' },
-  { id: 'canonical-elsewhere', group: 'canonical', label: 'Canonicalised', description: 'Parsed HTML pages whose canonical link names another URL.' },
-  { id: 'canonical-missing', group: 'canonical', label: 'Missing', description: 'Parsed HTML pages without a canonical link.' },
-  { id: 'directive-noindex', group: 'directives', label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
-  { id: 'directive-nofollow', group: 'directives', label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },
-  { id: 'indexable', group: 'indexability', label: 'Indexable', description: 'Pages a search engine can index.' },
-  { id: 'non-indexable', group: 'indexability', label: 'Non-indexable', description: 'Pages a search engine cannot index; the reason is in indexability_reason.' },
-  {
-    id: 'external',
-    group: 'external',
-    label: 'Outside the scope',
-    description: 'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
-  },
-] as const satisfies readonly FilterInfo[];
-export type FilterId = (typeof RESULT_FILTERS)[number]['id'];
-export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
+// The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
+export { FILTER_GROUPS, FILTER_IDS, RESULT_FILTERS } from '../../../shared/analysis.ts';
+export type { FilterGroupId, FilterId, FilterInfo } from '../../../shared/analysis.ts';
 
 /** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
 export interface FilteredRow extends Omit<ResultRow, 'seq'> {
@@ -165,6 +116,22 @@ function filterSql(id: unknown): FilterSql {
 export function filterPredicate(db: Db, id: FilterId): string | null {
   const f = filterSql(id);
   return f.where ? f.where((index) => indexedBy(db, index)) : null;
+}
+
+/**
+ * The SQL condition of a results view (a filter and a text, as queryFiltered takes them) over results r and urls u,
+ * with its parameters: exportCsv's `where`. Null for every row. ("external" exports the out-of-scope URLs that
+ * have a results row, i.e. those checked for their status; links never fetched have no row to export.)
+ */
+export function viewWhere(db: Db, filter: FilterId, text?: string | null): { sql: string; params: Record<string, unknown> } | null {
+  const terms = [filterPredicate(db, filter)];
+  const params: Record<string, unknown> = {};
+  if (typeof text === 'string' && text.length > 0) {
+    terms.push(TEXT_SQL);
+    params.text = likePattern(text);
+  }
+  const sql = terms.filter((t): t is string => !!t).join(' AND ');
+  return sql ? { sql, params } : null;
 }
 
 // ---- counts ----

@@ -30,6 +30,52 @@ import { CrawlFileError, UrlState, openCrawlFile, readMeta } from '../frontier/c
 import type { Db } from '../frontier/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import { PresetStore } from './presets.ts';
+import type {
+  ChangeKind,
+  ChartData,
+  ChartKind,
+  ChartQuery,
+  CompareQuery,
+  ComparisonPage,
+  ComparisonSummary,
+  ExplorerPage,
+  ExplorerQuery,
+  FilterCounts,
+  HostsReport,
+  HostsReportQuery,
+  Inlink,
+  LinkPage,
+  Outlink,
+  PrefixGroups,
+  PrefixQuery,
+  QueueHostsPage,
+  QueueHostsQuery,
+  QueueSearchPage,
+  QueueSearchQuery,
+  UrlDetail,
+  UrlRef,
+  ViewExport,
+} from '../../../shared/analysis.ts';
+import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import {
+  CrawlComparison,
+  chartCsv,
+  depthDistribution,
+  filterCounts,
+  hostsReport,
+  inlinks,
+  openCrawlForAnalysis,
+  outlinks,
+  overTime,
+  queryFiltered,
+  queueHosts,
+  queuePrefixes,
+  queueSearch,
+  responseTimeHistogram,
+  statusDistribution,
+  urlDetail,
+  viewWhere,
+} from '../analysis/index.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
 /** listCrawls() returns at most this many files, the newest. */
@@ -270,6 +316,10 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   private controller: CrawlController | null = null;
   private current: string | null = null;
   private reader: ResultsReader | null = null;
+  /** A read-only connection to the crawl in view for the analysis queries (explorer, detail, queue, hosts, charts). */
+  private analysis: { file: string; db: Db } | null = null;
+  /** The comparison asked about last, kept open for its pages. */
+  private comparison: { key: string; c: CrawlComparison } | null = null;
   private readonly presets: PresetStore;
   /** Set while a rule test's worker runs: one at a time. */
   private testing = false;
@@ -457,6 +507,117 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     }
   }
 
+  // ---- analyst workbench (read-only connections: they work while the crawl writes) ----
+
+  async filterCounts(): Promise<FilterCounts> {
+    return filterCounts(this.analysisDb());
+  }
+
+  async queryFiltered(query: ExplorerQuery): Promise<ExplorerPage> {
+    const db = this.analysisDb();
+    const page = queryFiltered(db, query);
+    return { ...page, extractionRules: extractionColumns(db).map((r) => r.column) };
+  }
+
+  async urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
+    return urlDetail(this.analysisDb(), ref);
+  }
+
+  async urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
+    return inlinks(this.analysisDb(), urlId, { after });
+  }
+
+  async urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>> {
+    return outlinks(this.analysisDb(), urlId, { after });
+  }
+
+  async queueHosts(query: QueueHostsQuery): Promise<QueueHostsPage> {
+    return queueHosts(this.analysisDb(), query);
+  }
+
+  async queuePrefixes(query: PrefixQuery): Promise<PrefixGroups | null> {
+    return queuePrefixes(this.analysisDb(), query);
+  }
+
+  async queueSearch(query: QueueSearchQuery): Promise<QueueSearchPage> {
+    return queueSearch(this.analysisDb(), query);
+  }
+
+  async hostsReport(query: HostsReportQuery): Promise<HostsReport> {
+    return hostsReport(this.analysisDb(), query);
+  }
+
+  async chartData(query: ChartQuery): Promise<ChartData> {
+    const db = this.analysisDb();
+    switch (query.kind) {
+      case 'status':
+        return statusDistribution(db, { afterSeq: query.afterSeq });
+      case 'depth':
+        return depthDistribution(db, { afterSeq: query.afterSeq });
+      case 'response-time':
+        return responseTimeHistogram(db, { afterSeq: query.afterSeq });
+      case 'over-time':
+        return overTime(db, query.bucketMs === null ? { fromMs: query.fromMs } : { fromMs: query.fromMs, bucketMs: query.bucketMs });
+      default:
+        throw new Error(`unknown chart "${String((query as { kind: unknown }).kind)}"`);
+    }
+  }
+
+  /** A chart's whole data as CSV, to a file path or a stream (ended when done). */
+  async exportChartCsv(kind: ChartKind, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+    try {
+      const data = await this.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
+      const csv = chartCsv(data);
+      const rows = data.rows.length;
+      if (typeof dest === 'string') fs.writeFileSync(dest, csv);
+      else dest.end(csv);
+      return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */
+  viewExportProblem(view: ViewExport): string | null {
+    if (this.current === null) return 'no crawl is open; start or open a crawl first';
+    const known = new Set<string>([...EXPORT_COLUMNS, ...extractionColumns(this.analysisDb()).map((r) => r.column)]);
+    const unknown = view.columns.filter((c) => !known.has(c));
+    if (view.columns.length === 0) return 'choose at least one column to export';
+    return unknown.length ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}` : null;
+  }
+
+  /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
+  async exportView(view: ViewExport, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+    const problem = this.viewExportProblem(view);
+    if (problem) return { ok: false, error: problem };
+    try {
+      const where = viewWhere(this.analysisDb(), view.filter, view.text);
+      const { rows } = await exportCsv(this.current!, dest, { columns: view.columns, headerPreset: view.headerPreset, ...(where ? { where } : {}) });
+      return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Two crawl files (absolute paths, checked by the host) compared: the counts. */
+  async compareCrawls(query: CompareQuery): Promise<ComparisonSummary> {
+    return this.comparisonOf(query).summary();
+  }
+
+  async comparePage(query: CompareQuery, kind: ChangeKind, after: number | null): Promise<ComparisonPage> {
+    return this.comparisonOf(query).page(kind, { after, limit: 100 });
+  }
+
+  /** The comparison as CSV, to a file path or a stream (ended when done). */
+  async exportComparison(query: CompareQuery, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+    try {
+      const { rows } = await this.comparisonOf(query).exportCsv(dest);
+      return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
   snapshot(): CrawlSnapshot | null {
     return this.controller?.snapshot() ?? null;
   }
@@ -476,6 +637,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     if (this.isRunning()) await this.controller!.stop();
     this.reader?.close();
     this.reader = null;
+    this.closeAnalysis();
+    this.comparison?.c.close();
+    this.comparison = null;
   }
 
   // ---- internals ----
@@ -503,6 +667,36 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.current = file;
     this.reader?.close();
     this.reader = null;
+    this.closeAnalysis();
+  }
+
+  /** The analysis connection to the crawl in view, opened when first needed. */
+  private analysisDb(): Db {
+    if (this.current === null) throw new Error('no crawl is open; start or open a crawl first');
+    if (this.analysis?.file !== this.current) {
+      this.closeAnalysis();
+      this.analysis = { file: this.current, db: openCrawlForAnalysis(this.current) };
+    }
+    return this.analysis.db;
+  }
+
+  private closeAnalysis(): void {
+    if (this.analysis?.db.open) this.analysis.db.close();
+    this.analysis = null;
+  }
+
+  /** The comparison of two files, kept open while the same two are asked about. */
+  private comparisonOf(query: CompareQuery): CrawlComparison {
+    const oldFile = path.resolve(query.oldFile);
+    const newFile = path.resolve(query.newFile);
+    if (oldFile === newFile) throw new Error('choose two different crawls to compare');
+    const key = JSON.stringify([oldFile, newFile, query.wordThresholdPercent]);
+    if (this.comparison?.key !== key) {
+      this.comparison?.c.close();
+      this.comparison = null;
+      this.comparison = { key, c: CrawlComparison.open(oldFile, newFile, { wordThreshold: { percent: query.wordThresholdPercent } }) };
+    }
+    return this.comparison.c;
   }
 
   private refuseWhileRunning(what: string): void {

@@ -5,6 +5,7 @@ import type { CrawlerApi, ExportResult } from '../../../shared/crawler-api.ts';
 import type { CommandName } from '../../../shared/ipc-channels.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import type { CommandFrame } from '../../../shared/ws-protocol.ts';
+import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, VIEW_EXPORT_PATH } from '../../../shared/ws-protocol.ts';
 import type { ConnectionSource, ConnectionStatus } from './connection.ts';
 
 /** The part of the browser's WebSocket this transport uses (the `ws` package's client has it too). */
@@ -53,9 +54,27 @@ export class CommandError extends Error {
 
 const OPEN = 1;
 // testExtraction fetches a page in a fresh worker (the fetch has its own timeouts, up to a minute in all).
-const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls', 'testExtraction']);
+// A comparison walks both crawl files once for its summary.
+const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls', 'testExtraction', 'compareCrawls', 'exportComparison']);
 /** Read-only commands are simply sent again when the connection drops before their reply. */
-const RETRYABLE: ReadonlySet<CommandName> = new Set(['defaults', 'listCrawls', 'queryResults', 'listPresets']);
+const RETRYABLE: ReadonlySet<CommandName> = new Set([
+  'defaults',
+  'listCrawls',
+  'queryResults',
+  'listPresets',
+  'filterCounts',
+  'queryFiltered',
+  'urlDetail',
+  'urlInlinks',
+  'urlOutlinks',
+  'queueHosts',
+  'queuePrefixes',
+  'queueSearch',
+  'hostsReport',
+  'chartData',
+  'compareCrawls',
+  'comparePage',
+]);
 
 interface Pending {
   id: number;
@@ -249,6 +268,34 @@ export function createWsApi(options: WsApiOptions): WsApi {
       download(options.exportUrl);
       return { ok: true, rows: null, file: null };
     },
+    filterCounts: () => request('filterCounts', []),
+    queryFiltered: (query) => request('queryFiltered', [query]),
+    urlDetail: (ref) => request('urlDetail', [ref]),
+    urlInlinks: (urlId, after) => request('urlInlinks', [urlId, after]),
+    urlOutlinks: (urlId, after) => request('urlOutlinks', [urlId, after]),
+    queueHosts: (query) => request('queueHosts', [query]),
+    queuePrefixes: (query) => request('queuePrefixes', [query]),
+    queueSearch: (query) => request('queueSearch', [query]),
+    hostsReport: (query) => request('hostsReport', [query]),
+    chartData: (query) => request('chartData', [query]),
+    compareCrawls: (query) => request('compareCrawls', [query]),
+    comparePage: (query, kind, after) => request('comparePage', [query, kind, after]),
+    // Exports: the host checks first (a refusal reads as a message), then the browser downloads.
+    async exportChartCsv(kind): Promise<ExportResult> {
+      const check = await request<ExportResult>('exportChartCsv', [kind]);
+      if (check.ok) download(downloadUrl(options.exportUrl, CHART_EXPORT_PATH, { kind }));
+      return check;
+    },
+    async exportView(view): Promise<ExportResult> {
+      const check = await request<ExportResult>('exportView', [view]);
+      if (check.ok) download(downloadUrl(options.exportUrl, VIEW_EXPORT_PATH, { view: JSON.stringify(view) }));
+      return check;
+    },
+    async exportComparison(query): Promise<ExportResult> {
+      const check = await request<ExportResult>('exportComparison', [query]);
+      if (check.ok) download(downloadUrl(options.exportUrl, COMPARE_EXPORT_PATH, { query: JSON.stringify(query) }));
+      return check;
+    },
     onSnapshot(listener) {
       snapshotListeners.add(listener);
       if (lastSnapshot) listener(lastSnapshot);
@@ -293,6 +340,16 @@ function describeClose(code: number, reason: string): string {
 
 function formatSeconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The URL of another download beside the CSV export's, with its token (if any) and `params`. */
+export function downloadUrl(exportUrl: string, path: string, params: Record<string, string>): string {
+  const q = exportUrl.indexOf('?');
+  const head = q < 0 ? exportUrl : exportUrl.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : exportUrl.slice(q + 1));
+  for (const [k, v] of Object.entries(params)) query.set(k, v);
+  const base = head.endsWith(EXPORT_PATH) ? head.slice(0, -EXPORT_PATH.length) : head.replace(/\/[^/]*$/, '');
+  return `${base}${path}?${query.toString()}`;
 }
 
 function downloadWithAnchor(url: string): void {

@@ -1,0 +1,412 @@
+// The analyst workbench's side of the CrawlerApi: the Results explorer's filters, a URL's detail, the queue
+// inspector, the hosts report, the charts and crawl comparison, as the renderer sees them. The engine computes
+// them in SQL (electron/engine/analysis); its answers are these shapes (crawl-session.ts is typed against them,
+// so the compiler holds the two together). No node:, no electron: the renderer imports this.
+import type { ResultRow, ResultSortColumn } from './crawler-api.ts';
+
+// ---- Results explorer ----
+
+export const FILTER_GROUPS = [
+  { id: 'internal', label: 'Internal' },
+  { id: 'response', label: 'Response codes' },
+  { id: 'title', label: 'Page titles' },
+  { id: 'description', label: 'Meta description' },
+  { id: 'h1', label: 'H1' },
+  { id: 'canonical', label: 'Canonicals' },
+  { id: 'directives', label: 'Directives' },
+  { id: 'indexability', label: 'Indexability' },
+  { id: 'external', label: 'External' },
+] as const;
+export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
+
+export interface FilterInfo {
+  id: string;
+  group: FilterGroupId;
+  label: string;
+  /** One sentence for a tooltip: what the filter lists. */
+  description: string;
+}
+
+/** Every filter, in display order. */
+export const RESULT_FILTERS = [
+  { id: 'all', group: 'internal', label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
+  { id: 'html', group: 'internal', label: 'HTML', description: 'Responses of media type text/html or application/xhtml+xml, whatever their status.' },
+  { id: 'status-2xx', group: 'response', label: 'Success (2xx)', description: 'Status 200 to 299.' },
+  { id: 'status-3xx', group: 'response', label: 'Redirection (3xx)', description: 'Status 300 to 399.' },
+  { id: 'status-4xx', group: 'response', label: 'Client error (4xx)', description: 'Status 400 to 499.' },
+  { id: 'status-5xx', group: 'response', label: 'Server error (5xx)', description: 'Status 500 to 599.' },
+  { id: 'status-none', group: 'response', label: 'No response', description: 'No response at all: network errors, timeouts, blocked by robots.txt.' },
+  { id: 'title-missing', group: 'title', label: 'Missing', description: 'Parsed HTML pages without a title, or with an empty one.' },
+  { id: 'title-duplicate', group: 'title', label: 'Duplicate', description: 'Parsed HTML pages whose title another parsed page has too.' },
+  { id: 'title-over-60', group: 'title', label: 'Over 60 characters', description: 'Parsed HTML pages whose title is longer than 60 characters.' },
+  { id: 'description-missing', group: 'description', label: 'Missing', description: 'Parsed HTML pages without a meta description, or with an empty one.' },
+  { id: 'description-duplicate', group: 'description', label: 'Duplicate', description: 'Parsed HTML pages whose meta description another parsed page has too.' },
+  { id: 'h1-missing', group: 'h1', label: 'Missing', description: 'Parsed HTML pages without an h1.' },
+  { id: 'h1-multiple', group: 'h1', label: 'Multiple', description: 'Parsed HTML pages with more than one h1.' },
+  { id: 'canonical-self', group: 'canonical', label: 'Self-referencing', description: 'Parsed HTML pages whose canonical link names the page itself.' },
+  { id: 'canonical-elsewhere', group: 'canonical', label: 'Canonicalised', description: 'Parsed HTML pages whose canonical link names another URL.' },
+  { id: 'canonical-missing', group: 'canonical', label: 'Missing', description: 'Parsed HTML pages without a canonical link.' },
+  { id: 'directive-noindex', group: 'directives', label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
+  { id: 'directive-nofollow', group: 'directives', label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },
+  { id: 'indexable', group: 'indexability', label: 'Indexable', description: 'Pages a search engine can index.' },
+  { id: 'non-indexable', group: 'indexability', label: 'Non-indexable', description: 'Pages a search engine cannot index; the reason is in indexability_reason.' },
+  {
+    id: 'external',
+    group: 'external',
+    label: 'Outside the scope',
+    description: 'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
+  },
+] as const satisfies readonly FilterInfo[];
+export type FilterId = (typeof RESULT_FILTERS)[number]['id'];
+export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
+
+export type FilterCounts = Record<FilterId, number>;
+
+/** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
+export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
+  /** results.seq; null for a URL outside the scope that was never fetched. */
+  seq: number | null;
+  url_id: number;
+  /** urls.state: 0 queued, 1 claimed, 2 fetched, 3 failed, 4 out of scope, 5 too deep, 6 nofollow only, 7 chain cut. */
+  state: number;
+}
+
+export interface ExplorerQuery {
+  filter: FilterId;
+  /** Case-insensitive text found in the URL, title or error. */
+  text: string;
+  sort: ResultSortColumn;
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface ExplorerPage {
+  filter: FilterId;
+  total: number;
+  offset: number;
+  rows: ExplorerRow[];
+  /** The crawl's custom extraction rules, by name: columns the export can have. */
+  extractionRules: string[];
+}
+
+/** The export's columns, in order (the CSV's, electron/engine/export/csv-export.ts); extraction rules come after. */
+export const EXPORT_COLUMNS = [
+  'url', 'kind', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'indexability',
+  'indexability_reason', 'title', 'meta_description', 'h1', 'h1_count', 'h2', 'h2_count', 'canonical', 'lang',
+  'hreflang', 'meta_robots', 'x_robots_tag', 'meta_refresh', 'word_count', 'inlinks', 'outlinks', 'redirect_url',
+  'attempts', 'robots_disallowed', 'error',
+] as const;
+export const HEADER_PRESETS = ['trawl', 'screaming-frog'] as const;
+export type HeaderPreset = (typeof HEADER_PRESETS)[number];
+
+/** A view of the results to export: a filter, a text, the columns in order, and the header names. */
+export interface ViewExport {
+  filter: FilterId;
+  text: string;
+  columns: string[];
+  headerPreset: HeaderPreset;
+}
+
+// ---- a URL's detail ----
+
+export type UrlRef = { url: string } | { id: number };
+
+export interface UrlSummary {
+  url_id: number;
+  url: string;
+  state: number;
+  status_code: number | null;
+}
+
+export interface RedirectHop extends UrlSummary {
+  redirect_url: string | null;
+  error: string | null;
+}
+
+export interface RedirectChain {
+  hops: RedirectHop[];
+  /** Index of the URL asked about in `hops`. */
+  position: number;
+  loop: boolean;
+  truncated: boolean;
+  redirected_from: UrlSummary[];
+}
+
+export interface Inlink {
+  from_id: number;
+  from_url: string;
+  anchor: string | null;
+  kind: string;
+  nofollow: boolean;
+}
+
+export interface Outlink {
+  to_id: number;
+  to_url: string;
+  anchor: string | null;
+  kind: string;
+  nofollow: boolean;
+  state: number;
+  status_code: number | null;
+}
+
+export interface LinkPage<T> {
+  total: number;
+  rows: T[];
+  /** Pass as `after` for the next page; null on the last page. */
+  next: number | null;
+}
+
+export interface UnfetchableLink {
+  href: string;
+  scheme: string;
+  anchor: string | null;
+}
+
+export interface ExtractedValues {
+  rule: string;
+  values: string[];
+}
+
+export interface UrlDetail {
+  url_id: number;
+  url: string;
+  state: number;
+  state_name: string;
+  kind: string;
+  depth: number;
+  check_only: boolean;
+  discovered_at: number;
+  via: { url_id: number; url: string } | null;
+  row: ExplorerRow;
+  fetched: boolean;
+  /** Response headers by lower-case name (a repeated header holds a list), or null without a response. */
+  response_headers: Record<string, string | string[]> | null;
+  redirect_chain: RedirectChain;
+  inlinks: LinkPage<Inlink>;
+  outlinks: LinkPage<Outlink>;
+  unfetchable_links: UnfetchableLink[];
+  unfetchable_truncated: boolean;
+  extracted: ExtractedValues[];
+}
+
+// ---- queue inspector ----
+
+export interface QueueHost {
+  host_id: number;
+  origin: string;
+  queued: number;
+  in_flight: number;
+  next_fetch_at: number | null;
+}
+
+export interface QueueHostsPage {
+  total: number;
+  /** URLs queued over all hosts. */
+  queued: number;
+  offset: number;
+  rows: QueueHost[];
+}
+
+export interface QueueHostsQuery {
+  offset: number;
+  limit: number;
+  text: string;
+}
+
+export interface PrefixGroup {
+  prefix: string;
+  count: number;
+}
+
+export interface PrefixGroups {
+  host_id: number;
+  origin: string;
+  queued: number;
+  counted: number;
+  groups: PrefixGroup[];
+  truncated: boolean;
+}
+
+export interface PrefixQuery {
+  hostId: number;
+  segments: 1 | 2;
+  /** Count only paths that start with this ("/docs/"); null for the whole host. */
+  under: string | null;
+  limit: number;
+}
+
+export interface QueuedUrl {
+  url_id: number;
+  url: string;
+  host_id: number;
+  depth: number;
+  kind: string;
+  check_only: boolean;
+  attempts: number;
+  discovered_at: number;
+}
+
+export interface QueueCursor {
+  host_id: number;
+  url_id: number;
+}
+
+export interface QueueSearchPage {
+  rows: QueuedUrl[];
+  next: QueueCursor | null;
+}
+
+export interface QueueSearchQuery {
+  text: string;
+  hostId: number | null;
+  under: string | null;
+  after: QueueCursor | null;
+  limit: number;
+}
+
+// ---- hosts report ----
+
+export const HOST_SORT_COLUMNS = ['origin', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight', 'next_fetch_at'] as const;
+export type HostSortColumn = (typeof HOST_SORT_COLUMNS)[number];
+
+export interface HostReportRow {
+  host_id: number;
+  origin: string;
+  crawled: number;
+  failed: number;
+  http_errors: number;
+  errors: number;
+  bytes: number;
+  queued: number;
+  in_flight: number;
+  politeness: {
+    state: 'idle' | 'ready' | 'waiting' | 'busy';
+    next_fetch_at: number | null;
+    wait_ms: number;
+    crawl_delay_ms: number;
+    last_fetch_ms: number | null;
+  };
+  robots: {
+    state: 'unknown' | 'fetching' | 'known';
+    status: number | null;
+    error: string | null;
+    failures: number;
+  };
+}
+
+export interface HostsReportQuery {
+  sort: HostSortColumn;
+  descending: boolean;
+  offset: number;
+  limit: number;
+  text: string;
+  includeIdle: boolean;
+}
+
+export interface HostsReport {
+  total: number;
+  offset: number;
+  rows: HostReportRow[];
+  totals: { crawled: number; failed: number; errors: number; bytes: number; queued: number; in_flight: number };
+}
+
+// ---- charts ----
+
+export const CHART_KINDS = ['status', 'depth', 'response-time', 'over-time'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+
+export interface StatusDistribution {
+  kind: 'status';
+  rows: { status_code: number | null; label: string; count: number }[];
+  total: number;
+  last_seq: number;
+}
+
+export interface DepthDistribution {
+  kind: 'depth';
+  rows: { depth: number; count: number }[];
+  total: number;
+  last_seq: number;
+}
+
+export interface ResponseTimeHistogram {
+  kind: 'response-time';
+  rows: { from_ms: number; to_ms: number | null; label: string; count: number }[];
+  without_time: number;
+  total: number;
+  last_seq: number;
+}
+
+export interface OverTime {
+  kind: 'over-time';
+  bucket_ms: number;
+  rows: { at: number; pages: number; errors: number; pages_per_second: number }[];
+  last_seq: number;
+}
+
+export type ChartData = StatusDistribution | DepthDistribution | ResponseTimeHistogram | OverTime;
+
+/**
+ * One chart's data. afterSeq (status, depth, response-time): only the rows after a previous answer's last_seq,
+ * to add to it. fromMs (over-time): only the buckets from this time on, to replace from there.
+ */
+export interface ChartQuery {
+  kind: ChartKind;
+  afterSeq: number | null;
+  fromMs: number | null;
+  /** over-time: the bucket width of the answer being updated (its bucket_ms); null picks one for the span. */
+  bucketMs: number | null;
+}
+
+// ---- crawl comparison ----
+
+export const COMPARED_FIELDS = ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'word_count'] as const;
+export type ComparedField = (typeof COMPARED_FIELDS)[number];
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface FieldValues {
+  status_code: number | null;
+  title: string | null;
+  meta_description: string | null;
+  canonical: string | null;
+  indexability: string | null;
+  indexability_reason: string | null;
+  word_count: number | null;
+}
+
+export interface ComparisonRow {
+  change: ChangeKind;
+  url: string;
+  fields: ComparedField[];
+  old: FieldValues | null;
+  new: FieldValues | null;
+}
+
+export interface ComparisonPage {
+  rows: ComparisonRow[];
+  next: number | null;
+}
+
+export interface ComparisonSummary {
+  /** As the crawls list names them (a path on the desktop, a name in the web console). */
+  old_file: string;
+  new_file: string;
+  old_urls: number;
+  new_urls: number;
+  added: number;
+  removed: number;
+  changed: number;
+  by_field: Record<ComparedField, number>;
+  old_seeds: string[];
+  new_seeds: string[];
+}
+
+/** Two crawl files (as listCrawls names them), and how far a word count must move, in % of the old one. */
+export interface CompareQuery {
+  oldFile: string;
+  newFile: string;
+  wordThresholdPercent: number;
+}
