@@ -10,12 +10,21 @@ import { StartPanel } from './StartPanel.tsx';
 import { ThreadsPanel } from './ThreadGrid.tsx';
 import { TopBar } from './TopBar.tsx';
 import { ResultsPanel } from '../results/ResultsPanel.tsx';
+import { ExplorerView } from '../analysis/ExplorerView.tsx';
+import { VIEWS, ViewTabs } from './ViewTabs.tsx';
+import type { ViewId } from './ViewTabs.tsx';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
+const VIEW_KEY = 'trawl.view';
 
 export function App() {
   useDefaults();
   const [sidebar, setSidebar] = useState(() => readPref(SIDEBAR_KEY) !== 'hidden');
+  const [view, setView] = useState<ViewId>(() => VIEWS.find((v) => v.id === readPref(VIEW_KEY))?.id ?? 'live');
+  const chooseView = (id: ViewId) => {
+    writePref(VIEW_KEY, id);
+    setView(id);
+  };
   const toggleSidebar = () =>
     setSidebar((shown) => {
       writePref(SIDEBAR_KEY, shown ? 'hidden' : 'shown');
@@ -30,9 +39,15 @@ export function App() {
           <StartPanel />
           <CrawlList />
         </aside>
-        <main className="main">
-          <ThreadsPanel />
-          <ResultsPanel />
+        <main className="main" data-view={view}>
+          <ViewTabs view={view} onView={chooseView} />
+          {view === 'live' && (
+            <>
+              <ThreadsPanel />
+              <ResultsPanel />
+            </>
+          )}
+          {view === 'explorer' && <ExplorerView />}
         </main>
       </div>
       <Notices />

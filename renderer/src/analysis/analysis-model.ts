@@ -1,0 +1,220 @@
+// The analyst views' pure parts: filters grouped for the explorer's tabs, response headers as lines, charts merged
+// from live updates and laid out as series, exclude patterns from a queue prefix or a search, and the texts the
+// tables show. No React, no DOM: tested on their own (test/renderer/analysis-model.test.ts).
+import type {
+  ChartData,
+  ComparisonRow,
+  FilterCounts,
+  FilterGroupId,
+  FilterId,
+  HostReportRow,
+} from '../../../shared/analysis.ts';
+import { FILTER_GROUPS, RESULT_FILTERS } from '../../../shared/analysis.ts';
+import { formatInt } from '../format.ts';
+
+export interface FilterTab {
+  id: FilterId;
+  label: string;
+  description: string;
+  /** null until the counts arrive. */
+  count: number | null;
+}
+
+export interface FilterGroupTabs {
+  id: FilterGroupId;
+  label: string;
+  filters: FilterTab[];
+}
+
+/** The explorer's filters in their groups (Screaming Frog's tabs), each with its count. */
+export function groupedFilters(counts: Partial<FilterCounts> | null): FilterGroupTabs[] {
+  return FILTER_GROUPS.map((g) => ({
+    id: g.id,
+    label: g.label,
+    filters: RESULT_FILTERS.filter((f) => f.group === g.id).map((f) => ({ id: f.id, label: f.label, description: f.description, count: counts?.[f.id] ?? null })),
+  }));
+}
+
+/** The filter's name as a heading: "Page titles: Missing", "All". */
+export function filterTitle(id: FilterId): string {
+  const f = RESULT_FILTERS.find((x) => x.id === id);
+  if (!f) return id;
+  const group = FILTER_GROUPS.find((g) => g.id === f.group)!;
+  return f.group === 'internal' || f.group === 'external' ? f.label : `${group.label}: ${f.label}`;
+}
+
+/** Response headers as name/value lines, by name; a repeated header gives a line per value. */
+export function headerLines(headers: Record<string, string | string[]> | null): { name: string; value: string }[] {
+  if (!headers) return [];
+  const out: { name: string; value: string }[] = [];
+  for (const name of Object.keys(headers).sort()) {
+    const v = headers[name]!;
+    for (const value of Array.isArray(v) ? v : [v]) out.push({ name, value: String(value) });
+  }
+  return out;
+}
+
+/** A status code as the tables show it. */
+export const statusText = (code: number | null): string => (code === null ? 'no response' : String(code));
+
+// ---- charts ----
+
+/**
+ * The chart after a live update: `next` holds only what came after `prev.last_seq` (status, depth, response time:
+ * counts to add) or the buckets from its first one on (over time: to replace). Without `prev`, `next` is whole.
+ */
+export function mergeChart(prev: ChartData | null, next: ChartData): ChartData {
+  if (!prev || prev.kind !== next.kind) return next;
+  switch (next.kind) {
+    case 'status': {
+      const p = prev as typeof next;
+      const byCode = new Map(p.rows.map((r) => [r.status_code, { ...r }]));
+      for (const r of next.rows) {
+        const have = byCode.get(r.status_code);
+        if (have) have.count += r.count;
+        else byCode.set(r.status_code, { ...r });
+      }
+      const rows = [...byCode.values()].sort((a, b) => (a.status_code ?? -1) - (b.status_code ?? -1));
+      return { ...next, rows, total: p.total + next.total };
+    }
+    case 'depth': {
+      const p = prev as typeof next;
+      const byDepth = new Map(p.rows.map((r) => [r.depth, { ...r }]));
+      for (const r of next.rows) {
+        const have = byDepth.get(r.depth);
+        if (have) have.count += r.count;
+        else byDepth.set(r.depth, { ...r });
+      }
+      return { ...next, rows: [...byDepth.values()].sort((a, b) => a.depth - b.depth), total: p.total + next.total };
+    }
+    case 'response-time': {
+      const p = prev as typeof next;
+      const rows = p.rows.map((r, i) => ({ ...r, count: r.count + (next.rows[i]?.count ?? 0) }));
+      return { ...next, rows, without_time: p.without_time + next.without_time, total: p.total + next.total };
+    }
+    case 'over-time': {
+      const p = prev as typeof next;
+      if (p.bucket_ms !== next.bucket_ms) return next;
+      const from = next.rows[0]?.at ?? Infinity;
+      return { ...next, rows: [...p.rows.filter((r) => r.at < from), ...next.rows] };
+    }
+  }
+}
+
+export interface ChartSeries {
+  /** x values: bucket indexes, or times in seconds (over time). */
+  xs: number[];
+  /** A label per x, for the axis and the CSV-free tooltip (bars). */
+  labels: string[];
+  series: { label: string; values: number[] }[];
+  /** True when there is something to draw. */
+  hasData: boolean;
+}
+
+/** A chart's data as series for the plot. */
+export function chartSeries(data: ChartData | null): ChartSeries {
+  if (!data) return { xs: [], labels: [], series: [], hasData: false };
+  switch (data.kind) {
+    case 'status':
+      return bars(data.rows.map((r) => r.label), 'URLs', data.rows.map((r) => r.count));
+    case 'depth':
+      return bars(data.rows.map((r) => String(r.depth)), 'URLs', data.rows.map((r) => r.count));
+    case 'response-time':
+      return bars(data.rows.map((r) => r.label.replace(' to ', '–')), 'URLs', data.rows.map((r) => r.count));
+    case 'over-time':
+      return {
+        xs: data.rows.map((r) => r.at / 1000),
+        labels: data.rows.map((r) => new Date(r.at).toLocaleTimeString()),
+        series: [
+          { label: 'pages/s', values: data.rows.map((r) => r.pages_per_second) },
+          { label: 'errors', values: data.rows.map((r) => r.errors) },
+        ],
+        hasData: data.rows.some((r) => r.pages > 0 || r.errors > 0),
+      };
+  }
+}
+
+function bars(labels: string[], label: string, values: number[]): ChartSeries {
+  return { xs: labels.map((_, i) => i), labels, series: [{ label, values }], hasData: values.some((v) => v > 0) };
+}
+
+/** What a chart sums up in a line: "80 URLs", "80 URLs in 12 s buckets". */
+export function chartTotal(data: ChartData | null): string {
+  if (!data) return '';
+  if (data.kind === 'over-time') {
+    const pages = data.rows.reduce((n, r) => n + r.pages, 0);
+    const errors = data.rows.reduce((n, r) => n + r.errors, 0);
+    return `${formatInt(pages)} URLs, ${formatInt(errors)} errors · ${data.bucket_ms / 1000} s buckets`;
+  }
+  return `${formatInt(data.total)} URLs`;
+}
+
+// ---- queue ----
+
+/** A text as a regular expression matching it literally. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, (c) => `\\${c}`);
+}
+
+/** The exclude pattern of a queue prefix: URLs of that origin whose path starts with it. */
+export function prefixPattern(origin: string, prefix: string): string {
+  return `^${escapeRegex(origin + prefix)}`;
+}
+
+/** The exclude pattern of a search: URLs containing the text. */
+export function searchPattern(text: string): string {
+  return escapeRegex(text);
+}
+
+// ---- hosts ----
+
+export function politenessText(row: HostReportRow): string {
+  const p = row.politeness;
+  switch (p.state) {
+    case 'idle':
+      return 'idle';
+    case 'ready':
+      return 'ready';
+    case 'busy':
+      return 'fetching (one at a time)';
+    case 'waiting':
+      return `waiting ${formatSeconds(p.wait_ms)}`;
+  }
+}
+
+export function robotsText(row: HostReportRow): string {
+  const r = row.robots;
+  if (r.state === 'unknown') return 'not read yet';
+  if (r.state === 'fetching') return 'reading…';
+  if (r.error) return `${r.error}${r.failures ? ` (${r.failures} failed)` : ''}`;
+  if (r.status === null) return 'no response';
+  if (r.status >= 400 && r.status < 500) return `${r.status}: everything allowed`;
+  return String(r.status);
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+// ---- comparison ----
+
+const FIELD_LABEL: Record<string, string> = {
+  status_code: 'status',
+  title: 'title',
+  meta_description: 'meta description',
+  canonical: 'canonical',
+  indexability: 'indexability',
+  word_count: 'words',
+};
+
+export const fieldLabel = (field: string): string => FIELD_LABEL[field] ?? field;
+
+/** Each changed field of a row as "title: Old → New". */
+export function changeLines(row: ComparisonRow): { field: string; before: string; after: string }[] {
+  return row.fields.map((f) => ({ field: fieldLabel(f), before: cellText(row.old?.[f]), after: cellText(row.new?.[f]) }));
+}
+
+function cellText(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '(none)';
+  return typeof v === 'number' ? String(v) : v === '' ? '(empty)' : v;
+}
