@@ -11,6 +11,10 @@ import { ThreadsPanel } from './ThreadGrid.tsx';
 import { TopBar } from './TopBar.tsx';
 import { ResultsPanel } from '../results/ResultsPanel.tsx';
 import { ExplorerView } from '../analysis/ExplorerView.tsx';
+import { HostsView } from '../analysis/HostsView.tsx';
+import { QueueView } from '../analysis/QueueView.tsx';
+import { ReportsView } from '../analysis/ReportsView.tsx';
+import { CompareView } from '../analysis/CompareView.tsx';
 import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
 
@@ -48,6 +52,10 @@ export function App() {
             </>
           )}
           {view === 'explorer' && <ExplorerView />}
+          {view === 'queue' && <QueueView />}
+          {view === 'hosts' && <HostsView />}
+          {view === 'reports' && <ReportsView />}
+          {view === 'compare' && <CompareView />}
         </main>
       </div>
       <Notices />

@@ -1,0 +1,208 @@
+// Crawl comparison: two crawls from the list (the older first), the counts of URLs added, removed and changed (and
+// per field), pages of each list with the changed fields' old and new values, and the whole comparison as CSV.
+import { useEffect, useState } from 'react';
+import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary } from '../../../shared/analysis.ts';
+import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
+import { fileName, formatInt, formatWhen } from '../format.ts';
+import { notify } from '../store/crawl-store.ts';
+import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
+import { useBusyCommand, useCommand } from '../components/use-command.ts';
+import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
+
+/** A crawl as the pickers name it: its file, when, its first seed and what it crawled. */
+export function crawlLabel(c: CrawlFileInfo): string {
+  const seed = c.seeds[0] ?? '';
+  return `${fileName(c.file)} · ${formatWhen(c.createdAt)} · ${seed}${c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : ''} · ${formatInt(c.crawled)} crawled`;
+}
+
+export function CompareView() {
+  const api = useApi();
+  const store = useCrawlStore();
+  const command = useCommand();
+  const connected = useCrawl((s) => s.connection.state === 'connected');
+  const finishedKey = useCrawl((s) => `${s.crawlKey}:${s.state}`);
+  const [crawls, setCrawls] = useState<CrawlFileInfo[]>([]);
+  const [oldFile, setOldFile] = useState('');
+  const [newFile, setNewFile] = useState('');
+  const [threshold, setThreshold] = useState('10');
+  const [query, setQuery] = useState<CompareQuery | null>(null);
+  const [summary, setSummary] = useState<ComparisonSummary | null>(null);
+  const [kind, setKind] = useState<ChangeKind>('changed');
+  const [comparing, runCompare] = useBusyCommand();
+  const [exporting, runExport] = useBusyCommand();
+
+  useEffect(() => {
+    if (!connected) return;
+    void command('List crawls', () => api.listCrawls()).then((list) => {
+      if (!list) return;
+      setCrawls(list);
+      // The newest two, older first, unless chosen already.
+      setNewFile((f) => f || list[0]?.file || '');
+      setOldFile((f) => f || list[1]?.file || '');
+    });
+  }, [api, command, connected, finishedKey]);
+
+  const percent = Number(threshold);
+  const thresholdOk = threshold.trim() !== '' && Number.isFinite(percent) && percent >= 0;
+  const compare = async () => {
+    const q: CompareQuery = { oldFile, newFile, wordThresholdPercent: percent };
+    const s = await runCompare('Compare crawls', () => api.compareCrawls(q));
+    if (!s) return;
+    setQuery(q);
+    setSummary(s);
+    setKind(s.changed > 0 ? 'changed' : s.added > 0 ? 'added' : 'removed');
+  };
+  const exportCsv = async () => {
+    if (!query) return;
+    const result = await runExport('Export the comparison', () => api.exportComparison(query));
+    if (!result) return;
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export the comparison: ${result.error}`);
+    else notify(store, 'info', result.file ? `Exported ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
+  };
+
+  return (
+    <section className="panel analysis-panel compare-view" aria-label="compare crawls">
+      <div className="panel-bar">
+        <h2 className="panel-title">Compare crawls</h2>
+        <span className="panel-note">Two crawls of the same site: which URLs were added, removed or changed.</span>
+      </div>
+      <div className="compare-form">
+        <label className="field">
+          <span className="field-label">Older crawl</span>
+          <select data-testid="compare-old" value={oldFile} onChange={(e) => setOldFile(e.currentTarget.value)}>
+            <option value="">Choose a crawl…</option>
+            {crawls.map((c) => (
+              <option key={c.file} value={c.file}>
+                {crawlLabel(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Newer crawl</span>
+          <select data-testid="compare-new" value={newFile} onChange={(e) => setNewFile(e.currentTarget.value)}>
+            <option value="">Choose a crawl…</option>
+            {crawls.map((c) => (
+              <option key={c.file} value={c.file}>
+                {crawlLabel(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field compare-threshold">
+          <span className="field-label">Word count change over</span>
+          <span className="inline-row">
+            <input type="number" min={0} step={1} value={threshold} aria-invalid={!thresholdOk || undefined} onChange={(e) => setThreshold(e.currentTarget.value)} />%
+          </span>
+        </label>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="compare-run"
+          disabled={comparing || !oldFile || !newFile || oldFile === newFile || !thresholdOk}
+          onClick={() => void compare()}
+        >
+          {comparing ? 'Comparing…' : 'Compare'}
+        </button>
+        {oldFile !== '' && oldFile === newFile && <span className="field-error">Choose two different crawls.</span>}
+      </div>
+      {summary && query && (
+        <>
+          <div className="compare-summary" data-testid="compare-summary">
+            <Stat label={`URLs in ${fileName(summary.old_file)}`} value={summary.old_urls} />
+            <Stat label={`URLs in ${fileName(summary.new_file)}`} value={summary.new_urls} />
+            {(['added', 'removed', 'changed'] as const).map((k) => (
+              <button key={k} type="button" className="stat stat-button" data-change={k} data-value={summary[k]} aria-pressed={kind === k} onClick={() => setKind(k)}>
+                <span className="stat-value">{formatInt(summary[k])}</span>
+                <span className="stat-label">{k}</span>
+              </button>
+            ))}
+            <div className="compare-fields">
+              {COMPARED_FIELDS.filter((f) => summary.by_field[f] > 0).map((f) => (
+                <span key={f} className="field-chip" data-field={f}>
+                  {fieldLabel(f)} {formatInt(summary.by_field[f])}
+                </span>
+              ))}
+            </div>
+            <button type="button" className="btn" data-testid="compare-export" disabled={exporting} onClick={() => void exportCsv()}>
+              <span className="icon icon-download" aria-hidden="true" />
+              {exporting ? 'Exporting…' : 'Export CSV'}
+            </button>
+          </div>
+          {summary.old_seeds[0] && summary.new_seeds[0] && new URL(summary.old_seeds[0]).host !== new URL(summary.new_seeds[0]).host && (
+            <div className="analysis-error">These crawls start on different hosts: the comparison says little.</div>
+          )}
+          <ChangeList key={`${JSON.stringify(query)}|${kind}`} query={query} kind={kind} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="stat">
+      <span className="stat-value">{formatInt(value)}</span>
+      <span className="stat-label">{label}</span>
+    </div>
+  );
+}
+
+function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) {
+  const api = useApi();
+  const [rows, setRows] = useState<ComparisonRow[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [busy, run] = useBusyCommand();
+  const load = async (after: number | null) => {
+    const page = await run(`The ${kind} URLs`, () => api.comparePage(query, kind, after));
+    if (!page) return;
+    setRows((r) => (after === null ? page.rows : [...r, ...page.rows]));
+    setNext(page.next);
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => void load(null), []);
+  return (
+    <div className="xtable-scroll">
+      <table className="xtable compare-table" data-testid="compare-rows" data-kind={kind}>
+        <thead>
+          <tr>
+            <th className="x-url">URL</th>
+            <th className="x-num">Status</th>
+            <th>{kind === 'changed' ? 'What changed' : 'Title'}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const v = r.new ?? r.old;
+            return (
+              <tr key={r.url} data-compare-url={r.url}>
+                <td className="x-url" title={r.url}>
+                  {r.url}
+                </td>
+                <td className="x-num">{kind === 'changed' && r.fields.includes('status_code') ? `${statusText(r.old!.status_code)} → ${statusText(r.new!.status_code)}` : statusText(v?.status_code ?? null)}</td>
+                <td className="compare-what">
+                  {kind === 'changed'
+                    ? changeLines(r).map((c) => (
+                        <span key={c.field} className="change-line">
+                          <b>{c.field}</b> {c.before} → {c.after}
+                        </span>
+                      ))
+                    : (v?.title ?? '')}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {!busy && rows.length === 0 && <div className="analysis-empty">No {kind} URLs.</div>}
+      {next !== null && (
+        <div className="pager">
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void load(next)}>
+            More
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

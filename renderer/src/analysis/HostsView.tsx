@@ -1,0 +1,85 @@
+// The hosts report, after Heritrix's: per host URLs crawled and queued, in flight, bytes, errors, the politeness
+// state and robots.txt; sorted in SQL by any column, refreshed while the crawl runs.
+import { useState } from 'react';
+import type { HostReportRow, HostSortColumn } from '../../../shared/analysis.ts';
+import { formatBytes, formatInt } from '../format.ts';
+import { useApi } from '../store/context.tsx';
+import { politenessText, robotsText } from './analysis-model.ts';
+import { useHasCrawl, useLiveQuery } from './use-live.ts';
+
+const REFRESH_MS = 2_000;
+
+export const HOST_COLUMNS: { id: string; label: string; sort: HostSortColumn | null; cell: (r: HostReportRow) => string; num?: boolean }[] = [
+  { id: 'origin', label: 'Host', sort: 'origin', cell: (r) => r.origin },
+  { id: 'crawled', label: 'Crawled', sort: 'crawled', cell: (r) => formatInt(r.crawled), num: true },
+  { id: 'queued', label: 'Queued', sort: 'queued', cell: (r) => formatInt(r.queued), num: true },
+  { id: 'in_flight', label: 'In flight', sort: 'in_flight', cell: (r) => formatInt(r.in_flight), num: true },
+  { id: 'bytes', label: 'Bytes', sort: 'bytes', cell: (r) => formatBytes(r.bytes), num: true },
+  { id: 'errors', label: 'Errors', sort: 'errors', cell: (r) => (r.errors ? `${formatInt(r.errors)} (${formatInt(r.failed)} no response)` : '0'), num: true },
+  { id: 'politeness', label: 'Politeness', sort: 'next_fetch_at', cell: politenessText },
+  { id: 'delay', label: 'Crawl-delay', sort: null, cell: (r) => (r.politeness.crawl_delay_ms ? `${r.politeness.crawl_delay_ms / 1000} s` : '') },
+  { id: 'robots', label: 'robots.txt', sort: null, cell: robotsText },
+];
+
+export function HostsView() {
+  const api = useApi();
+  const hasCrawl = useHasCrawl();
+  const [sort, setSort] = useState<{ column: HostSortColumn; descending: boolean }>({ column: 'crawled', descending: true });
+  const [includeIdle, setIncludeIdle] = useState(false);
+  const query = { sort: sort.column, descending: sort.descending, offset: 0, limit: 500, text: '', includeIdle };
+  const report = useLiveQuery(JSON.stringify(query), () => api.hostsReport(query), REFRESH_MS, { enabled: hasCrawl });
+  const toggle = (column: HostSortColumn) => setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== 'origin' }));
+  const t = report.data?.totals;
+  return (
+    <section className="panel analysis-panel hosts-view" aria-label="hosts">
+      <div className="panel-bar">
+        <h2 className="panel-title">Hosts</h2>
+        <span className="panel-note" data-testid="hosts-total" data-value={report.data?.total}>
+          {report.data && t ? `${formatInt(report.data.total)} hosts · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors` : ''}
+        </span>
+        <label className="check hosts-idle">
+          <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
+          <span>Hosts only linked to</span>
+        </label>
+      </div>
+      <div className="xtable-scroll">
+        <table className="xtable hosts-table" data-testid="hosts-table">
+          <thead>
+            <tr>
+              {HOST_COLUMNS.map((c) => {
+                const active = c.sort !== null && sort.column === c.sort;
+                return (
+                  <th key={c.id} className={c.num ? 'x-num' : c.id === 'origin' ? 'x-host' : undefined} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+                    {c.sort ? (
+                      <button type="button" className="sort-btn" data-sort={c.sort} onClick={() => toggle(c.sort!)}>
+                        {c.label}
+                        <span className="sort-mark" aria-hidden="true">
+                          {active ? (sort.descending ? '▼' : '▲') : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {(report.data?.rows ?? []).map((r) => (
+              <tr key={r.host_id} data-host-row={r.origin}>
+                {HOST_COLUMNS.map((c) => (
+                  <td key={c.id} className={c.num ? 'x-num' : c.id === 'origin' ? 'x-host' : undefined} data-col={c.id}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!hasCrawl && <div className="analysis-empty">Start a crawl or open an earlier one to see its hosts.</div>}
+        {report.error && <div className="analysis-error">{report.error}</div>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,189 @@
+// Inside the running crawl: the URLs still queued, by host (with counts), then by path prefix within a host, and
+// searchable; "Exclude this pattern" from a prefix or the search adds a live exclude and says how many it dropped.
+import { useEffect, useState } from 'react';
+import type { QueueCursor, QueueHost, QueuedUrl } from '../../../shared/analysis.ts';
+import { errorMessage } from '../api/connection.ts';
+import { formatInt } from '../format.ts';
+import { useApi } from '../store/context.tsx';
+import { useLive, useHasCrawl, useLiveQuery } from './use-live.ts';
+import { prefixPattern, searchPattern } from './analysis-model.ts';
+
+const REFRESH_MS = 2_000;
+const SEARCH_PAGE = 100;
+
+type ExcludeOutcome = { pattern: string; dropped: number } | { pattern: string; error: string } | null;
+
+export function QueueView() {
+  const api = useApi();
+  const hasCrawl = useHasCrawl();
+  const live = useLive();
+  const [host, setHost] = useState<QueueHost | null>(null);
+  const [under, setUnder] = useState<string | null>(null);
+  const [text, setText] = useState('');
+  const [appliedText, setAppliedText] = useState('');
+  const [outcome, setOutcome] = useState<ExcludeOutcome>(null);
+  const [more, setMore] = useState<{ rows: QueuedUrl[]; next: QueueCursor | null }>({ rows: [], next: null });
+
+  useEffect(() => {
+    const t = setTimeout(() => setAppliedText(text.trim()), 250);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const hosts = useLiveQuery('hosts', () => api.queueHosts({ offset: 0, limit: 200, text: '' }), REFRESH_MS, { enabled: hasCrawl });
+  const prefixes = useLiveQuery(
+    `prefixes|${host?.host_id}|${under}`,
+    () => api.queuePrefixes({ hostId: host!.host_id, segments: under === null ? 1 : 2, under, limit: 100 }),
+    REFRESH_MS,
+    { enabled: hasCrawl && host !== null },
+  );
+  const searchKey = `search|${host?.host_id}|${under}|${appliedText}`;
+  const search = useLiveQuery(
+    searchKey,
+    () => api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: null, limit: SEARCH_PAGE }),
+    REFRESH_MS,
+    { enabled: hasCrawl },
+  );
+  useEffect(() => setMore({ rows: [], next: null }), [search.data]);
+
+  const exclude = async (pattern: string) => {
+    try {
+      const { dropped } = await api.addExclude(pattern);
+      setOutcome({ pattern, dropped });
+      hosts.reload();
+      prefixes.reload();
+      search.reload();
+    } catch (err) {
+      setOutcome({ pattern, error: errorMessage(err) });
+    }
+  };
+
+  const loadMore = async () => {
+    const next = more.next ?? search.data?.next;
+    if (!next) return;
+    const page = await api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: next, limit: SEARCH_PAGE });
+    setMore((m) => ({ rows: [...m.rows, ...page.rows], next: page.next }));
+  };
+  const urls = [...(search.data?.rows ?? []), ...more.rows];
+  const hasMore = (more.rows.length ? more.next : search.data?.next) != null;
+
+  return (
+    <section className="panel analysis-panel queue-view" aria-label="queue inspector">
+      <div className="panel-bar">
+        <h2 className="panel-title">Queue</h2>
+        <span className="panel-note" data-testid="queue-total" data-value={hosts.data?.queued}>
+          {hosts.data ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}` : ''}
+          {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
+        </span>
+        {outcome && (
+          <span className="queue-outcome" data-testid="queue-exclude-result" data-dropped={'dropped' in outcome ? outcome.dropped : undefined} data-error={'error' in outcome || undefined}>
+            {'dropped' in outcome ? `Excluded ${outcome.pattern}: dropped ${formatInt(outcome.dropped)} queued URL${outcome.dropped === 1 ? '' : 's'}` : outcome.error}
+          </span>
+        )}
+      </div>
+      {!hasCrawl && <div className="analysis-empty">Start a crawl to see its queue.</div>}
+      {hasCrawl && (
+        <div className="queue-body">
+          <div className="queue-col">
+            <h3 className="col-title">Hosts</h3>
+            <ul className="pick-list" data-testid="queue-hosts">
+              {(hosts.data?.rows ?? []).map((h) => (
+                <li key={h.host_id}>
+                  <button
+                    type="button"
+                    className="pick"
+                    data-host={h.origin}
+                    aria-pressed={host?.host_id === h.host_id}
+                    onClick={() => {
+                      setHost(host?.host_id === h.host_id ? null : h);
+                      setUnder(null);
+                    }}
+                  >
+                    <span className="pick-label">{h.origin}</span>
+                    <span className="count-badge">{formatInt(h.queued)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {hosts.data?.rows.length === 0 && <div className="analysis-empty">Nothing queued.</div>}
+            {hosts.error && <div className="analysis-error">{hosts.error}</div>}
+          </div>
+          <div className="queue-col">
+            <h3 className="col-title">
+              Path prefixes
+              {under !== null && (
+                <button type="button" className="btn btn-small btn-quiet" onClick={() => setUnder(null)}>
+                  ‹ all of {host?.origin}
+                </button>
+              )}
+            </h3>
+            {host === null && <div className="analysis-empty">Choose a host.</div>}
+            <ul className="pick-list" data-testid="queue-prefixes">
+              {host !== null &&
+                (prefixes.data?.groups ?? []).map((g) => (
+                  <li key={g.prefix} className="prefix-row">
+                    <button type="button" className="pick" data-prefix={g.prefix} aria-pressed={under === g.prefix} onClick={() => setUnder(g.prefix)} title="Show these URLs (and the prefixes below)">
+                      <span className="pick-label">{g.prefix}</span>
+                      <span className="count-badge">{formatInt(g.count)}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      data-exclude-prefix={g.prefix}
+                      disabled={!live}
+                      title={`Exclude ${prefixPattern(host.origin, g.prefix)}: drops these queued URLs and skips them from now on`}
+                      onClick={() => void exclude(prefixPattern(host.origin, g.prefix))}
+                    >
+                      Exclude
+                    </button>
+                  </li>
+                ))}
+            </ul>
+            {prefixes.data?.truncated && <div className="panel-note">Only the largest prefixes are shown.</div>}
+          </div>
+          <div className="queue-col queue-urls">
+            <div className="queue-search">
+              <input
+                className="filter"
+                type="search"
+                placeholder={host ? `Search the queue of ${host.origin}${under ?? ''}…` : 'Search every queued URL…'}
+                aria-label="search the queue"
+                data-testid="queue-search"
+                spellCheck={false}
+                value={text}
+                onChange={(e) => setText(e.currentTarget.value)}
+              />
+              <button
+                type="button"
+                className="btn"
+                data-testid="queue-exclude-search"
+                disabled={!live || text.trim() === ''}
+                title="Exclude every URL containing this text"
+                onClick={() => void exclude(searchPattern(text.trim()))}
+              >
+                Exclude this pattern
+              </button>
+            </div>
+            <ul className="url-list" data-testid="queue-urls">
+              {urls.map((u) => (
+                <li key={u.url_id} data-queued-url={u.url}>
+                  <span className="link-url">{u.url}</span>
+                  <span className="link-note">
+                    depth {u.depth}
+                    {u.kind !== 'page' ? ` · ${u.kind}` : ''}
+                    {u.attempts > 0 ? ` · ${u.attempts} attempt${u.attempts === 1 ? '' : 's'} so far` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {search.data && urls.length === 0 && <div className="analysis-empty">No queued URL matches.</div>}
+            {hasMore && (
+              <button type="button" className="btn btn-small" onClick={() => void loadMore()}>
+                More
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

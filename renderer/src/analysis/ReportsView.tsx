@@ -1,0 +1,134 @@
+// Reports: status codes, depths, response times and throughput (pages/s and errors over time), drawn with uPlot.
+// While the crawl runs each chart asks at most once a second for what came since its last answer (afterSeq, or
+// the buckets from its last one) and adds it. Each has a CSV download of its whole data.
+import { useEffect, useMemo, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ChartData, ChartKind } from '../../../shared/analysis.ts';
+import { formatInt } from '../format.ts';
+import { notify } from '../store/crawl-store.ts';
+import { useApi, useCrawlStore } from '../store/context.tsx';
+import { useBusyCommand } from '../components/use-command.ts';
+import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
+import type { ChartSeries } from './analysis-model.ts';
+import { useHasCrawl, useLiveQuery } from './use-live.ts';
+
+/** Charts update at most this often while the crawl runs. */
+export const CHART_REFRESH_MS = 1_000;
+/** Past this many buckets the throughput chart is asked for whole again (wider buckets). */
+const MAX_LIVE_BUCKETS = 300;
+
+export const CHARTS: { kind: ChartKind; title: string; x: string }[] = [
+  { kind: 'status', title: 'Status codes', x: 'status' },
+  { kind: 'depth', title: 'Crawl depth', x: 'link hops from a seed' },
+  { kind: 'response-time', title: 'Response time', x: 'response time' },
+  { kind: 'over-time', title: 'Pages/s and errors over time', x: 'time' },
+];
+
+/** The query that updates `previous` (or gets it whole). */
+export function chartQueryFor(kind: ChartKind, previous: ChartData | null) {
+  if (!previous) return { kind, afterSeq: null, fromMs: null, bucketMs: null };
+  if (previous.kind === 'over-time') {
+    const last = previous.rows[previous.rows.length - 1];
+    if (!last || previous.rows.length >= MAX_LIVE_BUCKETS) return { kind, afterSeq: null, fromMs: null, bucketMs: null };
+    return { kind, afterSeq: null, fromMs: last.at, bucketMs: previous.bucket_ms };
+  }
+  return { kind, afterSeq: previous.last_seq, fromMs: null, bucketMs: null };
+}
+
+export function ReportsView() {
+  const hasCrawl = useHasCrawl();
+  return (
+    <section className="panel analysis-panel reports-view" aria-label="reports">
+      <div className="panel-bar">
+        <h2 className="panel-title">Reports</h2>
+        <span className="panel-note">Updated live while the crawl runs; each chart downloads as CSV.</span>
+      </div>
+      {!hasCrawl ? (
+        <div className="analysis-empty">Start a crawl or open an earlier one to see its charts.</div>
+      ) : (
+        <div className="charts">
+          {CHARTS.map((c) => (
+            <ChartCard key={c.kind} kind={c.kind} title={c.title} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
+  const api = useApi();
+  const store = useCrawlStore();
+  const [busy, run] = useBusyCommand();
+  const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, { merge: mergeChart });
+  const series = useMemo(() => chartSeries(chart.data), [chart.data]);
+  const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
+  const exportCsv = async () => {
+    const result = await run(`${title} as CSV`, () => api.exportChartCsv(kind));
+    if (!result) return;
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `${title} as CSV: ${result.error}`);
+    else notify(store, 'info', result.file ? `Saved ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
+  };
+  return (
+    <figure className="chart-card" data-chart={kind} data-total={total ?? undefined}>
+      <figcaption className="chart-head">
+        <span className="chart-title">{title}</span>
+        <span className="panel-note">{chartTotal(chart.data)}</span>
+        <button type="button" className="btn btn-small" data-testid={`chart-csv-${kind}`} disabled={busy || !chart.data} onClick={() => void exportCsv()}>
+          CSV
+        </button>
+      </figcaption>
+      {chart.error && <div className="analysis-error">{chart.error}</div>}
+      <Plot kind={kind} series={series} />
+      {chart.data && !series.hasData && <div className="chart-empty">No data yet.</div>}
+    </figure>
+  );
+}
+
+const COLORS = { bar: '#2563eb', pages: '#2563eb', errors: '#c62828' };
+
+function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const labels = useRef<string[]>(series.labels);
+  labels.current = series.labels;
+  const timeline = kind === 'over-time';
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const bars = uPlot.paths.bars!({ size: [0.7, 80] });
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height: 220,
+      legend: { show: timeline },
+      cursor: { drag: { x: false, y: false } },
+      scales: timeline ? { x: { time: true } } : { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      axes: [
+        timeline
+          ? { stroke: '#4a5568', grid: { stroke: '#eef0f3' } }
+          : { stroke: '#4a5568', grid: { show: false }, splits: (u) => labels.current.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels.current[i] ?? '') },
+        { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
+      ],
+      series: timeline
+        ? [{}, { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' }, { label: 'errors', stroke: COLORS.errors, width: 1.5 }]
+        : [{}, { label: 'URLs', stroke: COLORS.bar, fill: 'rgba(37,99,235,0.55)', paths: bars, points: { show: false } }],
+    };
+    const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);
+    plot.current = u;
+    const ro = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height: 220 }));
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [timeline]);
+
+  useEffect(() => {
+    plot.current?.setData([series.xs, ...series.series.map((s) => s.values)] as uPlot.AlignedData);
+  }, [series]);
+
+  return <div className="plot" ref={box} />;
+}
