@@ -11,6 +11,9 @@ import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
 import {
   ARTIFACTS,
+  compareTwoCrawls,
+  exploreFinishedCrawl,
+  inspectQueueDuringCrawl,
   listCrawlWithExtraction,
   liveExcludeDuringCrawl,
   openGroup,
@@ -30,9 +33,23 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
   let browser: Browser;
   let page: Page;
   const crawlsDir = tempDir('trawl-e2e-');
+  let changed = false;
 
   beforeAll(async () => {
-    site = await startFixtureSite({ pages: PAGES, linksPerPage: 4, delayMs: 120 });
+    const htmlPage = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1><p>Some words here.</p>`;
+    site = await startFixtureSite({
+      pages: PAGES,
+      linksPerPage: 4,
+      delayMs: 120,
+      // Pages for the comparison: one retitled between the two crawls.
+      routes: {
+        '/c/same': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Same')),
+        '/c/changing': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage(changed ? 'New title' : 'Old title')),
+        '/c/gone': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Gone later')),
+        '/c/new': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('New page')),
+        '/c/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end(htmlPage('Not found')),
+      },
+    });
     server = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -58,6 +75,13 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
+  /** A CSV the page downloads, saved beside the screenshots. */
+  const capture = async (name: string, click: () => Promise<void>): Promise<string> => {
+    const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+    const file = path.join(ROOT, ARTIFACTS, `web-${name}.csv`);
+    await download.saveAs(file);
+    return fs.readFileSync(file, 'utf8');
+  };
 
   it('refuses a wrong token', async () => {
     const wrong = url.replace(/token=[^&]+/, 'token=not-the-token');
@@ -81,6 +105,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
     expect(lines[0]!.startsWith('url,kind,status_code,content_type')).toBe(true);
     const urls = lines.slice(1).map((l) => l.split(',')[0]!);
     expect(urls.sort()).toEqual(site.pagePaths().map((p) => site.url(p)).sort());
+
+    // The analyst's views of the finished crawl: explorer, detail, view export, hosts, reports.
+    await exploreFinishedCrawl(page, site.origin, PAGES, shot, capture);
 
     // Reopen the crawl file from the list after a reload: the results come back from the file.
     await page.reload();
@@ -121,7 +148,22 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
     const heading = (u: string) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`;
     await listCrawlWithExtraction(page, urls, site.url('/p/7'), heading, shot);
     await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
+    await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
     // The preset was kept in the crawls folder, beside the crawls.
     expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
+  });
+
+  it('compares two crawls of the site and finds the 4xx of the second in the explorer', async () => {
+    await page.goto(url);
+    const c = (p: string) => site.url(`/c/${p}`);
+    await compareTwoCrawls(
+      page,
+      [c('same'), c('changing'), c('gone')],
+      [c('same'), c('changing'), c('new'), c('missing')],
+      () => (changed = true),
+      { added: 2, removed: 1, changed: 1, changedUrl: c('changing'), missingUrl: c('missing') },
+      shot,
+      capture,
+    );
   });
 });

@@ -232,3 +232,187 @@ export async function tryScopeAndHeaders(page: Page, seed: string, other: string
   await page.getByTestId('group-request').locator('summary').click();
   expect(await page.getByTestId('group-request').locator('.group-summary').textContent()).toBe('1 header');
 }
+
+/** Runs `click` (which starts a CSV export) and gives the CSV's text: a download (web console) or a save dialog (desktop). */
+export type ExportCapture = (name: string, click: () => Promise<void>) => Promise<string>;
+
+async function badge(page: Page, filter: string): Promise<number> {
+  const v = await page.locator(`[data-filter="${filter}"] .count-badge`).getAttribute('data-count');
+  return v === null ? -1 : Number(v);
+}
+
+/**
+ * After a crawl of `origin` with `pages` pages: the Results explorer's filters with their counts, a filter's rows,
+ * a URL's detail pane (headers, inlinks with anchors), "Export this view" with chosen columns and Screaming Frog
+ * headers; then the hosts report and the charts drawn with data. Back to the live view at the end.
+ */
+export async function exploreFinishedCrawl(page: Page, origin: string, pages: number, screenshot: (name: string) => Promise<void>, capture: ExportCapture): Promise<void> {
+  await page.getByTestId('view-explorer').click();
+  await until(() => badge(page, 'all'), (n) => n === pages, 'the All badge');
+  expect(await badge(page, 'status-2xx')).toBe(pages);
+  expect(await badge(page, 'title-missing')).toBe(0);
+  // Links to another host are listed under "Outside the scope", never fetched.
+  await page.locator('[data-filter="external"]').click();
+  const external = await until(() => badge(page, 'external'), (n) => n > 0, 'the external badge');
+  await until(async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')), (n) => n === external, 'the external total');
+  const externalUrls = await page.locator('[data-explorer-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? ''));
+  expect(externalUrls.length).toBe(Math.min(external, 100));
+  expect(externalUrls.every((u) => u.startsWith('http://elsewhere.invalid/'))).toBe(true);
+
+  // HTML pages, searched: only the matching rows.
+  await page.locator('[data-filter="html"]').click();
+  await page.getByTestId('explorer-search').fill('/p/1');
+  await until(
+    () => page.locator('[data-explorer-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? '')),
+    (rows) => rows.length > 0 && rows.every((u) => u.includes('/p/1')),
+    'searched rows',
+  );
+  const shown = await page.getByTestId('explorer-total').getAttribute('data-value');
+  expect(Number(shown)).toBe(await page.locator('[data-explorer-url]').count());
+  await screenshot('explorer');
+
+  // The detail pane of /p/1: its response headers and inlinks with their anchor text.
+  await page.locator(`[data-explorer-url="${origin}/p/1"]`).click();
+  const headers = page.getByTestId('detail-headers');
+  await headers.waitFor();
+  expect(await headers.locator('dt').allTextContents()).toContain('content-type');
+  const inlinks = await page.getByTestId('detail-inlinks').locator('.link-anchor').allTextContents();
+  expect(inlinks).toContain('“Page 1”');
+  await screenshot('url-detail');
+  await page.getByLabel('close URL details').click();
+
+  // Export this view: three columns, Screaming Frog's header names.
+  await page.getByTestId('explorer-search').fill('');
+  await until(async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')), (n) => n === pages, 'the whole HTML view');
+  await page.getByTestId('explorer-export-open').click();
+  await page.getByTestId('export-dialog').getByRole('button', { name: 'None' }).click();
+  for (const c of ['url', 'status_code', 'title']) await page.locator(`[data-export-column="${c}"]`).check();
+  await page.getByTestId('export-sf-headers').check();
+  await screenshot('export-dialog');
+  const csv = await capture('explorer-view', () => page.getByTestId('export-view').click());
+  const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines[0]).toBe('Address,Status Code,Title 1');
+  expect(lines).toHaveLength(pages + 1);
+  expect(lines[1]).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/p/\\d+,200,Page \\d+$`));
+
+  await page.getByTestId('view-hosts').click();
+  await expect.poll(() => page.locator(`[data-host-row="${origin}"] [data-col="crawled"]`).textContent()).toBe(String(pages));
+  await screenshot('hosts');
+
+  await page.getByTestId('view-reports').click();
+  for (const kind of ['status', 'depth', 'response-time', 'over-time']) {
+    await until(async () => Number(await page.locator(`[data-chart="${kind}"]`).getAttribute('data-total')), (n) => n > 0, `the ${kind} chart's data`);
+  }
+  expect(await page.locator('[data-chart] canvas').count()).toBeGreaterThanOrEqual(4);
+  expect(Number(await page.locator('[data-chart="status"]').getAttribute('data-total'))).toBe(pages);
+  await screenshot('reports');
+  const statusCsv = await capture('chart-status', () => page.getByTestId('chart-csv-status').click());
+  expect(statusCsv.replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['status_code,count', `200,${pages}`]);
+  await page.getByTestId('view-live').click();
+}
+
+/**
+ * During a spider crawl from `seed` (one thread, so the queue fills): the queue inspector's host with its count,
+ * its path prefixes, a search, and "Exclude this pattern" from the search box, then from a prefix, each saying how
+ * many queued URLs it dropped; the crawl then runs out of URLs. Back to the live view at the end.
+ */
+export async function inspectQueueDuringCrawl(page: Page, seed: string, screenshot: (name: string) => Promise<void>): Promise<void> {
+  const origin = new URL(seed).origin;
+  await page.getByTestId('setting-mode-spider').check();
+  await page.locator('textarea[name="seeds"]').fill(seed);
+  await page.locator('input[id$="-threads"]').fill('1');
+  await page.getByTestId('start').click();
+  await waitForState(page, 'running');
+  await until(() => counter(page, 'queued'), (n) => n >= 8, 'URLs queued');
+
+  await page.getByTestId('view-queue').click();
+  const host = page.locator(`[data-testid="queue-hosts"] [data-host="${origin}"]`);
+  await host.waitFor();
+  await host.click();
+  const prefix = page.locator('[data-testid="queue-prefixes"] [data-prefix="/p/"]');
+  await prefix.waitFor();
+  expect(Number(await prefix.locator('.count-badge').textContent())).toBeGreaterThan(0);
+  // The last URL queued (claimed last: one thread takes a while to reach it), searched and excluded.
+  const queuedUrls = page.locator('[data-queued-url]');
+  await until(() => queuedUrls.count(), (n) => n > 0, 'queued URLs listed');
+  const lastQueued = (await queuedUrls.last().getAttribute('data-queued-url'))!;
+  const search = new URL(lastQueued).pathname;
+  await page.getByTestId('queue-search').fill(search);
+  await until(
+    () => queuedUrls.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-queued-url') ?? '')),
+    (rows) => rows.length > 0 && rows.every((u) => u.includes(search)),
+    `queued URLs containing ${search}`,
+  );
+  await page.getByTestId('queue-exclude-search').click();
+  const result = page.locator('[data-testid="queue-exclude-result"][data-dropped]');
+  await result.waitFor();
+  const dropped = Number(await result.getAttribute('data-dropped'));
+  expect(dropped).toBeGreaterThan(0);
+  expect(await result.textContent()).toBe(`Excluded ${search}: dropped ${dropped} queued URL${dropped === 1 ? '' : 's'}`);
+  await until(() => page.locator('[data-queued-url]').count(), (n) => n === 0, 'the excluded URLs gone from the queue');
+  await page.getByTestId('queue-search').fill('');
+  await until(() => queuedUrls.count(), (n) => n > 0, 'the whole queue listed again');
+  await screenshot('queue');
+
+  // A whole prefix: everything queued under /p/ goes, and the crawl runs out of URLs.
+  await page.locator('[data-exclude-prefix="/p/"]').click();
+  await until(async () => Number(await page.locator('[data-testid="queue-exclude-result"]').getAttribute('data-dropped')), (n) => n > 0 && n !== dropped, 'the prefix excluded');
+  expect(await page.locator('[data-testid="queue-exclude-result"]').textContent()).toMatch(/^Excluded \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: dropped \d+ queued URLs?$/);
+  await waitForState(page, 'finished', 30_000);
+  await page.getByTestId('view-live').click();
+}
+
+/**
+ * Two list-mode crawls of the site, `flip` called between them (the site changes); the comparison of the two
+ * (newest two crawls, the defaults) with its counts and changed fields, and its CSV; then the explorer's 4xx filter
+ * on the second crawl. Back to the live view at the end.
+ */
+export async function compareTwoCrawls(
+  page: Page,
+  first: string[],
+  second: string[],
+  flip: () => void,
+  expected: { added: number; removed: number; changed: number; changedUrl: string; missingUrl: string },
+  screenshot: (name: string) => Promise<void>,
+  capture: ExportCapture,
+): Promise<void> {
+  for (const [i, urls] of [first, second].entries()) {
+    if (i === 1) flip();
+    await page.getByTestId('setting-mode-list').check();
+    await page.locator('textarea[name="seeds"]').fill(urls.join('\n'));
+    await page.getByTestId('start').click();
+    await waitForState(page, 'running').catch(() => undefined);
+    await waitForState(page, 'finished', 60_000);
+    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n >= urls.length, 'the listed URLs in the results');
+  }
+  await page.getByTestId('view-compare').click();
+  await expect.poll(() => page.getByTestId('compare-old').locator('option').count()).toBeGreaterThan(2);
+  await page.getByTestId('compare-run').click();
+  const summary = page.getByTestId('compare-summary');
+  await summary.waitFor();
+  for (const k of ['added', 'removed', 'changed'] as const) {
+    expect(Number(await summary.locator(`[data-change="${k}"]`).getAttribute('data-value')), k).toBe(expected[k]);
+  }
+  const changedRow = page.locator(`[data-testid="compare-rows"][data-kind="changed"] [data-compare-url="${expected.changedUrl}"]`);
+  await changedRow.waitFor();
+  expect(await changedRow.locator('.change-line').first().textContent()).toMatch(/^title /);
+  await screenshot('compare');
+  await summary.locator('[data-change="added"]').click();
+  await expect.poll(() => page.locator('[data-testid="compare-rows"][data-kind="added"] [data-compare-url]').count()).toBe(expected.added);
+  const csv = await capture('compare', () => page.getByTestId('compare-export').click());
+  const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines[0]!.startsWith('change,url,changed_fields,old_status_code,new_status_code')).toBe(true);
+  expect(lines).toHaveLength(1 + expected.added + expected.removed + expected.changed);
+
+  // The second crawl in the explorer: its 4xx filter and count.
+  await page.getByTestId('view-explorer').click();
+  await until(() => badge(page, 'status-4xx'), (n) => n === 1, 'the 4xx badge');
+  await page.locator('[data-filter="status-4xx"]').click();
+  await until(
+    () => page.locator('[data-explorer-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? '')),
+    (rows) => rows.length === 1 && rows[0] === expected.missingUrl,
+    'the 4xx row',
+  );
+  await screenshot('explorer-4xx');
+  await page.getByTestId('view-live').click();
+}

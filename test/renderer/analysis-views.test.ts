@@ -111,13 +111,15 @@ describe('charts model', () => {
     expect(t.xs).toEqual([5]);
     expect(t.series.map((x) => x.label)).toEqual(['pages/s', 'errors']);
     expect(chartTotal({ kind: 'depth', rows: [], total: 1234, last_seq: 0 })).toBe('1,234 URLs');
+    const h = chartSeries({ kind: 'response-time', rows: [{ from_ms: 500, to_ms: 1000, label: '', count: 1 }, { from_ms: 1000, to_ms: null, label: '', count: 0 }], without_time: 0, total: 1, last_seq: 1 });
+    expect(h.labels).toEqual(['500–1s', '≥ 1s']);
   });
 });
 
 describe('queue, hosts and comparison texts', () => {
   it('turns a prefix or a search into an exclude pattern matching it literally', () => {
     expect(escapeRegex('a.b?c=(1)')).toBe('a\\.b\\?c=\\(1\\)');
-    expect(prefixPattern('http://127.0.0.1:8080', '/p/')).toBe('^http:\\/\\/127\\.0\\.0\\.1:8080\\/p\\/');
+    expect(prefixPattern('http://127.0.0.1:8080', '/p/')).toBe('^http://127\\.0\\.0\\.1:8080/p/');
     expect(new RegExp(prefixPattern('https://a.test', '/docs/')).test('https://a.test/docs/x')).toBe(true);
     expect(new RegExp(prefixPattern('https://a.test', '/docs/')).test('https://a.test/api/docs/x')).toBe(false);
     expect(new RegExp(searchPattern('?print=1')).test('https://a.test/x?print=1')).toBe(true);

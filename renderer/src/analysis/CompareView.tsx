@@ -13,7 +13,7 @@ import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 /** A crawl as the pickers name it: its file, when, its first seed and what it crawled. */
 export function crawlLabel(c: CrawlFileInfo): string {
   const seed = c.seeds[0] ?? '';
-  return `${fileName(c.file)} · ${formatWhen(c.createdAt)} · ${seed}${c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : ''} · ${formatInt(c.crawled)} crawled`;
+  return `${formatWhen(c.createdAt)} · ${seed}${c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : ''} · ${formatInt(c.crawled)} crawled · ${fileName(c.file)}`;
 }
 
 export function CompareView() {
@@ -110,8 +110,8 @@ export function CompareView() {
       {summary && query && (
         <>
           <div className="compare-summary" data-testid="compare-summary">
-            <Stat label={`URLs in ${fileName(summary.old_file)}`} value={summary.old_urls} />
-            <Stat label={`URLs in ${fileName(summary.new_file)}`} value={summary.new_urls} />
+            <Stat label="URLs before" title={fileName(summary.old_file)} value={summary.old_urls} />
+            <Stat label="URLs after" title={fileName(summary.new_file)} value={summary.new_urls} />
             {(['added', 'removed', 'changed'] as const).map((k) => (
               <button key={k} type="button" className="stat stat-button" data-change={k} data-value={summary[k]} aria-pressed={kind === k} onClick={() => setKind(k)}>
                 <span className="stat-value">{formatInt(summary[k])}</span>
@@ -140,9 +140,9 @@ export function CompareView() {
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+function Stat({ label, title, value }: { label: string; title: string; value: number }) {
   return (
-    <div className="stat">
+    <div className="stat" title={title}>
       <span className="stat-value">{formatInt(value)}</span>
       <span className="stat-label">{label}</span>
     </div>

@@ -32,12 +32,13 @@ interface Column {
 export const EXPLORER_COLUMNS: Column[] = [
   { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, className: 'x-url' },
   { id: 'status', label: 'Status', sort: 'status_code', cell: (r) => (r.seq === null ? 'not fetched' : statusText(r.status_code)), className: 'x-num' },
-  { id: 'indexability', label: 'Indexability', sort: 'indexability', cell: (r) => indexabilityText(r as never) },
+  { id: 'indexability', label: 'Indexability', sort: 'indexability', cell: (r) => indexabilityText(r as never), className: 'x-index x-opt' },
   { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title ?? '' },
-  { id: 'words', label: 'Words', sort: 'word_count', cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)), className: 'x-num' },
-  { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', cell: (r) => formatInt(r.inlinks), className: 'x-num' },
-  { id: 'depth', label: 'Depth', sort: 'crawl_depth', cell: (r) => String(r.crawl_depth), className: 'x-num' },
-  { id: 'time', label: 'Time', sort: 'response_time_ms', cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`), className: 'x-num' },
+  // x-opt: left out while the detail pane takes the room.
+  { id: 'words', label: 'Words', sort: 'word_count', cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)), className: 'x-num x-opt' },
+  { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', cell: (r) => formatInt(r.inlinks), className: 'x-num x-opt' },
+  { id: 'depth', label: 'Depth', sort: 'crawl_depth', cell: (r) => String(r.crawl_depth), className: 'x-num x-opt' },
+  { id: 'time', label: 'Time', sort: 'response_time_ms', cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`), className: 'x-num x-opt' },
 ];
 
 export function ExplorerView() {

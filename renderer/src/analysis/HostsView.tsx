@@ -35,7 +35,7 @@ export function HostsView() {
       <div className="panel-bar">
         <h2 className="panel-title">Hosts</h2>
         <span className="panel-note" data-testid="hosts-total" data-value={report.data?.total}>
-          {report.data && t ? `${formatInt(report.data.total)} hosts · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors` : ''}
+          {report.data && t ? `${formatInt(report.data.total)} ${report.data.total === 1 ? 'host' : 'hosts'} · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors` : ''}
         </span>
         <label className="check hosts-idle">
           <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
@@ -49,7 +49,7 @@ export function HostsView() {
               {HOST_COLUMNS.map((c) => {
                 const active = c.sort !== null && sort.column === c.sort;
                 return (
-                  <th key={c.id} className={c.num ? 'x-num' : c.id === 'origin' ? 'x-host' : undefined} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+                  <th key={c.id} className={c.num ? 'x-num' : `x-${c.id}`} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
                     {c.sort ? (
                       <button type="button" className="sort-btn" data-sort={c.sort} onClick={() => toggle(c.sort!)}>
                         {c.label}
@@ -69,7 +69,7 @@ export function HostsView() {
             {(report.data?.rows ?? []).map((r) => (
               <tr key={r.host_id} data-host-row={r.origin}>
                 {HOST_COLUMNS.map((c) => (
-                  <td key={c.id} className={c.num ? 'x-num' : c.id === 'origin' ? 'x-host' : undefined} data-col={c.id}>
+                  <td key={c.id} className={c.num ? 'x-num' : `x-${c.id}`} data-col={c.id} title={c.id === 'robots' || c.id === 'origin' ? c.cell(r) : undefined}>
                     {c.cell(r)}
                   </td>
                 ))}

@@ -104,10 +104,19 @@ function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
       height: 220,
       legend: { show: timeline },
       cursor: { drag: { x: false, y: false } },
-      scales: timeline ? { x: { time: true } } : { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      scales: {
+        x: timeline ? { time: true } : { time: false, range: () => [-0.5, Math.max(1, labels.current.length) - 0.5] },
+        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      },
       axes: [
         timeline
-          ? { stroke: '#4a5568', grid: { stroke: '#eef0f3' } }
+          ? {
+              stroke: '#4a5568',
+              grid: { stroke: '#eef0f3' },
+              // Whole seconds at the least (buckets are 1 s or more), as clock times.
+              incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400],
+              values: (_u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
+            }
           : { stroke: '#4a5568', grid: { show: false }, splits: (u) => labels.current.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels.current[i] ?? '') },
         { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
       ],

@@ -120,7 +120,7 @@ export function chartSeries(data: ChartData | null): ChartSeries {
     case 'depth':
       return bars(data.rows.map((r) => String(r.depth)), 'URLs', data.rows.map((r) => r.count));
     case 'response-time':
-      return bars(data.rows.map((r) => r.label.replace(' to ', '–')), 'URLs', data.rows.map((r) => r.count));
+      return bars(data.rows.map((r) => (r.to_ms === null ? `≥ ${shortMs(r.from_ms)}` : `${shortMs(r.from_ms)}–${shortMs(r.to_ms)}`)), 'URLs', data.rows.map((r) => r.count));
     case 'over-time':
       return {
         xs: data.rows.map((r) => r.at / 1000),
@@ -133,6 +133,9 @@ export function chartSeries(data: ChartData | null): ChartSeries {
       };
   }
 }
+
+/** 100 → "100", 2000 → "2s": short enough for a bar's label. */
+export const shortMs = (ms: number): string => (ms >= 1000 ? `${ms / 1000}s` : String(ms));
 
 function bars(labels: string[], label: string, values: number[]): ChartSeries {
   return { xs: labels.map((_, i) => i), labels, series: [{ label, values }], hasData: values.some((v) => v > 0) };
@@ -153,7 +156,7 @@ export function chartTotal(data: ChartData | null): string {
 
 /** A text as a regular expression matching it literally. */
 export function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, (c) => `\\${c}`);
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, (c) => `\\${c}`);
 }
 
 /** The exclude pattern of a queue prefix: URLs of that origin whose path starts with it. */
