@@ -8,7 +8,15 @@ import type { ElectronApplication, Page } from 'playwright-core';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
-import { ARTIFACTS, listCrawlWithExtraction, liveExcludeDuringCrawl, startPauseResizeFinish, tryScopeAndHeaders } from './workbench-flow.ts';
+import {
+  ARTIFACTS,
+  exploreFinishedCrawl,
+  inspectQueueDuringCrawl,
+  listCrawlWithExtraction,
+  liveExcludeDuringCrawl,
+  startPauseResizeFinish,
+  tryScopeAndHeaders,
+} from './workbench-flow.ts';
 
 /** Electron's binary, found the way the electron package finds it, without triggering its download. */
 function electronBinary(): string | null {
@@ -47,6 +55,17 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
   });
 
+  /** A CSV the app saves through its save dialog (answered here with a fresh file). */
+  const capture = async (name: string, click: () => Promise<void>): Promise<string> => {
+    const file = path.join(tempDir(), `electron-${name}.csv`);
+    await app.evaluate(({ dialog }, f) => {
+      dialog.showSaveDialog = (async () => ({ canceled: false, filePath: f })) as typeof dialog.showSaveDialog;
+    }, file);
+    await click();
+    await expect.poll(() => fs.existsSync(file), { timeout: 10_000 }).toBe(true);
+    return fs.readFileSync(file, 'utf8');
+  };
+
   afterAll(async () => {
     await app?.close();
     await site?.close();
@@ -75,6 +94,7 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     await expect.poll(() => fs.existsSync(csvPath), { timeout: 10_000 }).toBe(true);
     const rows = fs.readFileSync(csvPath, 'utf8').trim().split('\r\n');
     expect(rows).toHaveLength(PAGES + 1);
+    await exploreFinishedCrawl(page, site.origin, PAGES, (name) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `electron-${name}.png`) }).then(() => undefined), capture);
   });
 
   it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {
@@ -83,5 +103,6 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     const urls = ['/p/3', '/p/5', '/p/8'].map((p) => site.url(p));
     await listCrawlWithExtraction(page, urls, site.url('/p/7'), (u) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`, shot);
     await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
+    await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
   });
 });

@@ -144,3 +144,11 @@ describe('queue, hosts and comparison texts', () => {
     ]);
   });
 });
+
+describe('web console downloads', () => {
+  it('puts the analyst downloads beside /export.csv, keeping the token and encoding what they carry', async () => {
+    const { downloadUrl } = await import('../../renderer/src/api/ws-transport.ts');
+    expect(downloadUrl('http://h:1/export.csv?token=abc', '/chart.csv', { kind: 'status' })).toBe('http://h:1/chart.csv?token=abc&kind=status');
+    expect(downloadUrl('/export.csv', '/compare.csv', { query: '{"a":"b c&d"}' })).toBe('/compare.csv?query=%7B%22a%22%3A%22b+c%26d%22%7D');
+  });
+});
