@@ -313,20 +313,15 @@ function upgradeSchema(db: Db, from: number): void {
 function upgradeSteps(db: Db, from: number): void {
   db.transaction(() => {
     if (from < 2) {
-      db.exec(`ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'`);
-      db.exec('ALTER TABLE urls ADD COLUMN check_only INTEGER NOT NULL DEFAULT 0');
-      db.exec('ALTER TABLE urls ADD COLUMN priority INTEGER NOT NULL DEFAULT 0');
+      addColumns(db, 'urls', ["kind TEXT NOT NULL DEFAULT 'page'", 'check_only INTEGER NOT NULL DEFAULT 0', 'priority INTEGER NOT NULL DEFAULT 0']);
       db.exec(URLS_CLAIM_ORDER_INDEX);
-      for (const column of RESULTS_V2_COLUMNS) db.exec(`ALTER TABLE results ADD COLUMN ${column}`);
-      for (const column of LINKS_V2_COLUMNS) db.exec(`ALTER TABLE links ADD COLUMN ${column}`);
-      db.exec(UNFETCHABLE_LINKS_TABLE);
-      db.exec(EXTRACTED_TABLE);
+      addColumns(db, 'results', RESULTS_V2_COLUMNS);
+      addColumns(db, 'links', LINKS_V2_COLUMNS);
+      db.exec(UNFETCHABLE_LINKS_TABLE.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'));
+      db.exec(EXTRACTED_TABLE.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'));
       db.exec('DROP VIEW IF EXISTS crawl_results');
       db.exec(CRAWL_RESULTS_VIEW);
-      const hostColumns = new Set((db.pragma('table_info(hosts)') as { name: string }[]).map((c) => c.name));
-      for (const column of HOSTS_V2_COLUMNS) {
-        if (!hostColumns.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE hosts ADD COLUMN ${column}`);
-      }
+      addColumns(db, 'hosts', HOSTS_V2_COLUMNS);
       db.exec(`UPDATE hosts SET crawled = t.crawled, failed = t.failed, http_errors = t.http_errors, bytes = t.bytes
         FROM (SELECT u.host_id, count(r.status_code) AS crawled, count(*) - count(r.status_code) AS failed,
                      coalesce(sum(r.status_code >= 400), 0) AS http_errors, coalesce(sum(r.size_bytes), 0) AS bytes
@@ -337,6 +332,12 @@ function upgradeSteps(db: Db, from: number): void {
     writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
     writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
   })();
+}
+
+/** Adds the columns a table lacks (a file may hold some already, from a build between two versions). */
+function addColumns(db: Db, table: string, columns: readonly string[]): void {
+  const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+  for (const column of columns) if (!have.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
 }
 
 function readMetaOrNull(db: Db, key: string): string | null {
