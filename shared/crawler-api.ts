@@ -166,6 +166,8 @@ export interface CrawlerApi {
   setMaxRate(perSecond: number | null): Promise<void>;
   /** Adds an exclude pattern to the running crawl; the queued URLs it matches are dropped, and counted. */
   addExclude(pattern: string): Promise<{ dropped: number }>;
+  /** Pushes the running crawl's queued URLs that match `pattern` (and those found later) to the back of their host's queue. */
+  deprioritise(pattern: string): Promise<{ moved: number }>;
   /** Fetches `url` in a worker and runs `settings.extraction` on it, before any crawl. */
   testExtraction(url: string, settings: Omit<CrawlSettingsInput, 'seeds'>): Promise<ExtractionTestResult>;
   /** Saved configuration presets, by name. */

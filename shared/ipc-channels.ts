@@ -10,6 +10,7 @@ export const COMMAND_NAMES = [
   'setThreads',
   'setMaxRate',
   'addExclude',
+  'deprioritise',
   'testExtraction',
   'listPresets',
   'savePreset',

@@ -90,6 +90,7 @@ export const COMMANDS = {
   setMaxRate: z.tuple([z.number().positive().max(LIMITS.maxUrlsPerSecond).nullable()]),
   // The pattern itself is compiled by the controller, which names what is wrong with it.
   addExclude: z.tuple([z.string().min(1).max(2000)]),
+  deprioritise: z.tuple([z.string().min(1).max(2000)]),
   testExtraction: z.tuple([z.string().min(1).max(8192), settingsArg]),
   listPresets: z.tuple([]),
   savePreset: z.tuple([presetName, settingsArg]),

@@ -306,6 +306,8 @@ describe('web console', () => {
       ['addExclude', [5], /^invalid arguments for addExclude: 0: /],
       ['addExclude', [''], /^invalid arguments for addExclude: 0: /],
       ['addExclude', ['x'.repeat(2001)], /^invalid arguments for addExclude: 0: /],
+      ['deprioritise', [7], /^invalid arguments for deprioritise: 0: /],
+      ['deprioritise', [''], /^invalid arguments for deprioritise: 0: /],
       ['testExtraction', ['https://a.test/'], /^invalid arguments for testExtraction/],
       ['testExtraction', ['https://a.test/', 'rules'], /^invalid arguments for testExtraction: 1: /],
       ['testExtraction', [42, {}], /^invalid arguments for testExtraction: 0: /],
@@ -364,6 +366,10 @@ describe('web console', () => {
       expect(dropped).toBeGreaterThan(0);
       await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.liveExcludes.includes('/p/\\d*[13579]$'));
       expect(await ws.error('addExclude', ['(oops'])).toMatch(/^invalid exclude pattern "\(oops": /);
+      // Even pages go to the back of the queue: some were queued, and the answer says how many moved.
+      const { moved } = await ws.ok<{ moved: number }>('deprioritise', ['/p/\\d*[02468]$']);
+      expect(moved).toBeGreaterThan(0);
+      expect(await ws.error('deprioritise', ['[bad'])).toMatch(/^invalid pattern "\[bad": /);
       expect(await ws.ok('stop')).toBeNull();
     } finally {
       await slow.close();

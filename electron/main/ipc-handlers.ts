@@ -18,6 +18,7 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
     setThreads: (n) => session.setThreads(n),
     setMaxRate: (n) => session.setMaxRate(n),
     addExclude: (pattern) => session.addExclude(pattern),
+    deprioritise: (pattern) => session.deprioritise(pattern),
     testExtraction: (url, settings) => session.testExtraction(url, settings),
     listPresets: () => session.listPresets(),
     savePreset: (name, settings) => session.savePreset(name, settings),

@@ -28,6 +28,7 @@ const api: CrawlerApi = {
   setThreads: invoke('setThreads') as CrawlerApi['setThreads'],
   setMaxRate: invoke('setMaxRate') as CrawlerApi['setMaxRate'],
   addExclude: invoke('addExclude') as CrawlerApi['addExclude'],
+  deprioritise: invoke('deprioritise') as CrawlerApi['deprioritise'],
   testExtraction: invoke('testExtraction') as CrawlerApi['testExtraction'],
   listPresets: invoke('listPresets') as CrawlerApi['listPresets'],
   savePreset: invoke('savePreset') as CrawlerApi['savePreset'],

@@ -394,6 +394,10 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         const [pattern] = parseCommandArgs(cmd, rawArgs);
         return session.addExclude(pattern);
       }
+      case 'deprioritise': {
+        const [pattern] = parseCommandArgs(cmd, rawArgs);
+        return session.deprioritise(pattern);
+      }
       case 'testExtraction': {
         const [url, settings] = parseCommandArgs(cmd, rawArgs);
         return session.testExtraction(url, settings);

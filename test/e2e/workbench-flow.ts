@@ -321,8 +321,13 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   await page.getByTestId('setting-mode-spider').check();
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('1');
+  // A URLs/s cap keeps URLs queued through every step below, however fast the machine: without it, one thread
+  // could drain the fixture's queue before the inspector is done with it.
+  await openGroup(page, 'politeness');
+  await page.getByTestId('setting-max-urls-per-second').fill('4');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
+  await page.getByTestId('setting-max-urls-per-second').fill(''); // the next crawls start uncapped
   await until(() => counter(page, 'queued'), (n) => n >= 8, 'URLs queued');
 
   await page.getByTestId('view-queue').click();
@@ -353,6 +358,13 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   await page.getByTestId('queue-search').fill('');
   await until(() => queuedUrls.count(), (n) => n > 0, 'the whole queue listed again');
   await screenshot('queue');
+
+  // Deprioritise a prefix: nothing is dropped, the queued URLs under it move to the back and say how many.
+  await page.locator('[data-deprioritise-prefix="/p/"]').click();
+  const moved = page.locator('[data-testid="queue-exclude-result"][data-moved]');
+  await moved.waitFor();
+  expect(Number(await moved.getAttribute('data-moved'))).toBeGreaterThan(0);
+  expect(await moved.textContent()).toMatch(/^Deprioritised \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: \d+ queued URLs? moved to the back of the queue$/);
 
   // A whole prefix: everything queued under /p/ goes, and the crawl runs out of URLs.
   await page.locator('[data-exclude-prefix="/p/"]').click();

@@ -23,6 +23,7 @@ export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
     setThreads: never,
     setMaxRate: never,
     addExclude: never,
+    deprioritise: never,
     testExtraction: never,
     listPresets: never,
     savePreset: never,

@@ -383,6 +383,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.live('add an exclude pattern to').addExclude(pattern);
   }
 
+  /** Pushes the running crawl's queued URLs matching `pattern` to the back of their host's queue; says how many moved. */
+  async deprioritise(pattern: string): Promise<{ moved: number }> {
+    return this.live('deprioritise a pattern in').deprioritise(pattern);
+  }
+
   /**
    * Runs the extraction rules of `settings` on one URL, fetched and parsed by a worker process as the crawl would
    * (with its user agent, headers and timeouts). One test at a time. Invalid settings come back as problems, the

@@ -11,7 +11,7 @@ import { prefixPattern, searchPattern } from './analysis-model.ts';
 const REFRESH_MS = 2_000;
 const SEARCH_PAGE = 100;
 
-type ExcludeOutcome = { pattern: string; dropped: number } | { pattern: string; error: string } | null;
+type ExcludeOutcome = { pattern: string; dropped: number } | { pattern: string; moved: number } | { pattern: string; error: string } | null;
 
 export function QueueView() {
   const api = useApi();
@@ -57,6 +57,16 @@ export function QueueView() {
     }
   };
 
+  const pushBack = async (pattern: string) => {
+    try {
+      const { moved } = await api.deprioritise(pattern);
+      setOutcome({ pattern, moved });
+      search.reload();
+    } catch (err) {
+      setOutcome({ pattern, error: errorMessage(err) });
+    }
+  };
+
   const loadMore = async () => {
     const next = more.next ?? search.data?.next;
     if (!next) return;
@@ -75,8 +85,18 @@ export function QueueView() {
           {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
         </span>
         {outcome && (
-          <span className="queue-outcome" data-testid="queue-exclude-result" data-dropped={'dropped' in outcome ? outcome.dropped : undefined} data-error={'error' in outcome || undefined}>
-            {'dropped' in outcome ? `Excluded ${outcome.pattern}: dropped ${formatInt(outcome.dropped)} queued URL${outcome.dropped === 1 ? '' : 's'}` : outcome.error}
+          <span
+            className="queue-outcome"
+            data-testid="queue-exclude-result"
+            data-dropped={'dropped' in outcome ? outcome.dropped : undefined}
+            data-moved={'moved' in outcome ? outcome.moved : undefined}
+            data-error={'error' in outcome || undefined}
+          >
+            {'dropped' in outcome
+              ? `Excluded ${outcome.pattern}: dropped ${formatInt(outcome.dropped)} queued URL${outcome.dropped === 1 ? '' : 's'}`
+              : 'moved' in outcome
+                ? `Deprioritised ${outcome.pattern}: ${formatInt(outcome.moved)} queued URL${outcome.moved === 1 ? '' : 's'} moved to the back of the queue`
+                : outcome.error}
           </span>
         )}
       </div>
@@ -134,6 +154,16 @@ export function QueueView() {
                       onClick={() => void exclude(prefixPattern(host.origin, g.prefix))}
                     >
                       Exclude
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-quiet"
+                      data-deprioritise-prefix={g.prefix}
+                      disabled={!live}
+                      title={`Deprioritise ${prefixPattern(host.origin, g.prefix)}: these URLs, and those found later, are fetched after the rest of the host`}
+                      onClick={() => void pushBack(prefixPattern(host.origin, g.prefix))}
+                    >
+                      Later
                     </button>
                   </li>
                 ))}

@@ -253,6 +253,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
     setThreads: (threads) => request('setThreads', [threads]),
     setMaxRate: (perSecond) => request('setMaxRate', [perSecond]),
     addExclude: (pattern) => request('addExclude', [pattern]),
+    deprioritise: (pattern) => request('deprioritise', [pattern]),
     testExtraction: (url, settings) => request('testExtraction', [url, settings]),
     listPresets: () => request('listPresets', []),
     savePreset: (name, settings) => request('savePreset', [name, settings]),
