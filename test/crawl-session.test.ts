@@ -629,6 +629,15 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
     expect((await session.exportView({ filter: 'html', text: 'untitled', columns: ['url'], headerPreset: 'trawl' }, stream)).ok).toBe(true);
     expect(csv.trim().split('\r\n')).toEqual(['url', site.url('/untitled')]);
     expect(await session.exportView({ ...view, columns: ['url', 'no_such'] }, viewFile)).toEqual({ ok: false, error: 'unknown column "no_such"' });
+    // The external view lists URLs never fetched: they are exported too, with their inlinks.
+    const externalFile = path.join(dir, 'external.csv');
+    // (each fixture page links to its own http://elsewhere.invalid/from/N).
+    const external = await session.exportView({ filter: 'external', text: 'elsewhere', columns: ['url', 'status_code', 'inlinks'], headerPreset: 'trawl' }, externalFile);
+    const lines = fs.readFileSync(externalFile, 'utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('url,status_code,inlinks'); // (trim() took the BOM)
+    expect(external).toEqual({ ok: true, rows: lines.length - 1, file: externalFile });
+    expect(lines.length - 1).toBeGreaterThan(0);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^http:\/\/elsewhere\.invalid\/from\/\d+,,1$/);
   });
 
   it('inspects the queue of a running crawl by host, prefix and text, and the exclude drops what it matched', async () => {

@@ -82,6 +82,11 @@ export interface CsvExportOptions {
   headerPreset?: CsvHeaderPreset;
   /** Only rows matching this SQL condition over results r and urls u (a results view's filter), with its parameters. */
   where?: { sql: string; params?: Record<string, unknown> };
+  /**
+   * results (default): one row per fetch, in fetch order. urls: one row per URL known, fetched or not (in
+   * discovery order), for views of URLs that were never fetched, such as links outside the scope.
+   */
+  rowsFrom?: 'results' | 'urls';
 }
 
 export interface CsvExportResult {
@@ -100,6 +105,18 @@ SELECT r.seq, u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.resp
 FROM results r JOIN urls u ON u.id = r.url_id
 WHERE r.seq > ? AND r.seq <= ? /*where*/
 ORDER BY r.seq
+LIMIT ?`;
+
+// The same columns for every URL the crawl knows, fetched or not: by urls.id, with the results row when there is one.
+const URLS_PAGE_SQL = `
+SELECT u.id, u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, coalesce(r.crawl_depth, u.depth),
+       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
+       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
+       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       coalesce(r.outlinks, 0), r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id
+FROM urls u LEFT JOIN results r ON r.url_id = u.id
+WHERE u.id > ? AND u.id <= ? /*where*/
+ORDER BY u.id
 LIMIT ?`;
 
 /**
@@ -139,10 +156,12 @@ export async function exportCsv(
 async function writeCsv(db: Db, dest: NodeJS.WritableStream, batchSize: number, options: CsvExportOptions): Promise<CsvExportResult> {
   // Results committed after this point are left out: a bounded export even while a crawl keeps adding rows,
   // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
-  const { last } = db.prepare('SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
+  const byUrl = options.rowsFrom === 'urls';
+  const { last } = db.prepare(byUrl ? 'SELECT coalesce(max(id), 0) AS last FROM urls' : 'SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
   const rules = extractionColumns(db);
   const layout = columnLayout(rules, options);
-  const page = db.prepare(options.where ? PAGE_SQL.replace('/*where*/', `AND (${options.where.sql})`) : PAGE_SQL).raw(true);
+  const pageSql = byUrl ? URLS_PAGE_SQL : PAGE_SQL;
+  const page = db.prepare(options.where ? pageSql.replace('/*where*/', `AND (${options.where.sql})`) : pageSql).raw(true);
   const params = options.where?.params ?? {};
   // Custom extraction values of a page of rows, by the primary key (url_id, rule, n).
   const extractedOf = db.prepare<[string], { url_id: number; rule: string; value: string }>(

@@ -597,7 +597,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     if (problem) return { ok: false, error: problem };
     try {
       const where = viewWhere(this.analysisDb(), view.filter, view.text);
-      const { rows } = await exportCsv(this.current!, dest, { columns: view.columns, headerPreset: view.headerPreset, ...(where ? { where } : {}) });
+      // The external view lists URLs, most never fetched: its rows come from urls, not from results.
+      const rowsFrom = view.filter === 'external' ? 'urls' : 'results';
+      const { rows } = await exportCsv(this.current!, dest, { columns: view.columns, headerPreset: view.headerPreset, rowsFrom, ...(where ? { where } : {}) });
       return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
     } catch (err) {
       return { ok: false, error: err instanceof Error ? err.message : String(err) };
