@@ -110,6 +110,7 @@ export interface ViewExport {
 
 // ---- a URL's detail ----
 
+/** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
 export type UrlRef = { url: string } | { id: number };
 
 export interface UrlSummary {
@@ -125,11 +126,15 @@ export interface RedirectHop extends UrlSummary {
 }
 
 export interface RedirectChain {
+  /** From the first URL that redirects into the chain to the last one reached; the URL asked about included. */
   hops: RedirectHop[];
   /** Index of the URL asked about in `hops`. */
   position: number;
+  /** The chain comes back to a URL already in it. */
   loop: boolean;
+  /** Stopped after MAX_CHAIN_HOPS hops one way or the other with more to follow. */
   truncated: boolean;
+  /** Every URL that redirects straight to the URL asked about (the chain shows one of them). */
   redirected_from: UrlSummary[];
 }
 
@@ -137,6 +142,7 @@ export interface Inlink {
   from_id: number;
   from_url: string;
   anchor: string | null;
+  /** a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet. */
   kind: string;
   nofollow: boolean;
 }
@@ -147,11 +153,13 @@ export interface Outlink {
   anchor: string | null;
   kind: string;
   nofollow: boolean;
+  /** The target's urls.state and, when fetched, its status. */
   state: number;
   status_code: number | null;
 }
 
 export interface LinkPage<T> {
+  /** Links of this URL in all. */
   total: number;
   rows: T[];
   /** Pass as `after` for the next page; null on the last page. */
@@ -178,12 +186,15 @@ export interface UrlDetail {
   depth: number;
   check_only: boolean;
   discovered_at: number;
+  /** The page this URL was first found on (or redirected from). */
   via: { url_id: number; url: string } | null;
+  /** Its row (ResultRow's columns), or for a URL never fetched the same shape with the result fields null. */
   row: ExplorerRow;
   fetched: boolean;
   /** Response headers by lower-case name (a repeated header holds a list), or null without a response. */
   response_headers: Record<string, string | string[]> | null;
   redirect_chain: RedirectChain;
+  /** The first page of inlinks and outlinks; more with inlinks() / outlinks(). */
   inlinks: LinkPage<Inlink>;
   outlinks: LinkPage<Outlink>;
   unfetchable_links: UnfetchableLink[];
@@ -198,10 +209,12 @@ export interface QueueHost {
   origin: string;
   queued: number;
   in_flight: number;
+  /** Epoch ms before which the host is not fetched (politeness, a retry's backoff, robots.txt); null while held. */
   next_fetch_at: number | null;
 }
 
 export interface QueueHostsPage {
+  /** Hosts with URLs queued (matching the text, when given). */
   total: number;
   /** URLs queued over all hosts. */
   queued: number;
@@ -216,6 +229,7 @@ export interface QueueHostsQuery {
 }
 
 export interface PrefixGroup {
+  /** A directory of the host's paths, at most `segments` deep: "/", "/docs/", "/docs/api/". */
   prefix: string;
   count: number;
 }
@@ -223,9 +237,12 @@ export interface PrefixGroup {
 export interface PrefixGroups {
   host_id: number;
   origin: string;
+  /** URLs queued on the host (hosts.queued). */
   queued: number;
+  /** URLs counted (those under `under`, when given). */
   counted: number;
   groups: PrefixGroup[];
+  /** More groups than the limit: the smallest are left out. */
   truncated: boolean;
 }
 
@@ -242,12 +259,16 @@ export interface QueuedUrl {
   url: string;
   host_id: number;
   depth: number;
+  /** page, image, script or stylesheet. */
   kind: string;
+  /** Fetched for its status only. */
   check_only: boolean;
+  /** Fetches made so far (a retry waiting has 1 or more). */
   attempts: number;
   discovered_at: number;
 }
 
+/** Where a search page ended: pass as `after` for the next page. */
 export interface QueueCursor {
   host_id: number;
   url_id: number;
@@ -271,27 +292,43 @@ export interface QueueSearchQuery {
 export const HOST_SORT_COLUMNS = ['origin', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight', 'next_fetch_at'] as const;
 export type HostSortColumn = (typeof HOST_SORT_COLUMNS)[number];
 
+/**
+ * idle: nothing queued or in flight; ready: may be fetched now; waiting: its politeness delay, a retry's backoff
+ * or a robots.txt retry is running (wait_ms says how long); busy: one fetch at a time and that one is in flight.
+ */
+export type PolitenessState = 'idle' | 'ready' | 'waiting' | 'busy';
+
 export interface HostReportRow {
   host_id: number;
   origin: string;
+  /** URLs fetched with a response (any status). */
   crawled: number;
+  /** URLs ended without a response (network errors, blocked by robots.txt, crashed). */
   failed: number;
+  /** Responses with a status of 400 or more. */
   http_errors: number;
+  /** failed + http_errors: rows without a status or with a status of 400 or more. */
   errors: number;
+  /** Bytes of the bodies read. */
   bytes: number;
   queued: number;
   in_flight: number;
   politeness: {
-    state: 'idle' | 'ready' | 'waiting' | 'busy';
+    state: PolitenessState;
+    /** Epoch ms of the next fetch allowed; null while held by a fetch in flight. */
     next_fetch_at: number | null;
     wait_ms: number;
+    /** robots.txt Crawl-delay (capped), in ms. */
     crawl_delay_ms: number;
+    /** How long the host's last fetch took, in ms (the polite delay is a multiple of it). */
     last_fetch_ms: number | null;
   };
   robots: {
     state: 'unknown' | 'fetching' | 'known';
+    /** robots.txt's status; null when it got no response (or was not fetched yet). */
     status: number | null;
     error: string | null;
+    /** Failed fetches (5xx or no response) so far; after the crawl's maxAttempts the host is blocked. */
     failures: number;
   };
 }
@@ -306,9 +343,11 @@ export interface HostsReportQuery {
 }
 
 export interface HostsReport {
+  /** Hosts matching, whatever the offset. */
   total: number;
   offset: number;
   rows: HostReportRow[];
+  /** Sums over the hosts matching. */
   totals: { crawled: number; failed: number; errors: number; bytes: number; queued: number; in_flight: number };
 }
 
@@ -319,8 +358,10 @@ export type ChartKind = (typeof CHART_KINDS)[number];
 
 export interface StatusDistribution {
   kind: 'status';
+  /** By status code ascending; "no response" (status_code null) first. */
   rows: { status_code: number | null; label: string; count: number }[];
   total: number;
+  /** The highest results.seq counted: pass as afterSeq to get only what came after. */
   last_seq: number;
 }
 
@@ -333,7 +374,9 @@ export interface DepthDistribution {
 
 export interface ResponseTimeHistogram {
   kind: 'response-time';
+  /** One row per bucket [from_ms, to_ms); the last one has no upper bound (to_ms null). */
   rows: { from_ms: number; to_ms: number | null; label: string; count: number }[];
+  /** Rows without a response time (no response at all). */
   without_time: number;
   total: number;
   last_seq: number;
@@ -342,6 +385,7 @@ export interface ResponseTimeHistogram {
 export interface OverTime {
   kind: 'over-time';
   bucket_ms: number;
+  /** Consecutive buckets (empty ones included) from the first row fetched (or fromMs) to the last. */
   rows: { at: number; pages: number; errors: number; pages_per_second: number }[];
   last_seq: number;
 }
@@ -380,13 +424,16 @@ export interface FieldValues {
 export interface ComparisonRow {
   change: ChangeKind;
   url: string;
+  /** The fields that changed (only for "changed"), in COMPARED_FIELDS order. */
   fields: ComparedField[];
+  /** The URL's row in the old crawl (null when added) and in the new one (null when removed). */
   old: FieldValues | null;
   new: FieldValues | null;
 }
 
 export interface ComparisonPage {
   rows: ComparisonRow[];
+  /** Pass as `after` for the next page of the same kind; null on the last page. */
   next: number | null;
 }
 
@@ -394,12 +441,15 @@ export interface ComparisonSummary {
   /** As the crawls list names them (a path on the desktop, a name in the web console). */
   old_file: string;
   new_file: string;
+  /** URLs fetched in each crawl (results rows). */
   old_urls: number;
   new_urls: number;
   added: number;
   removed: number;
   changed: number;
+  /** Changed URLs per field (a URL may count under several). */
   by_field: Record<ComparedField, number>;
+  /** The seeds of each crawl: a comparison of two different sites says little. */
   old_seeds: string[];
   new_seeds: string[];
 }

@@ -7,47 +7,12 @@ import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../frontier/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import { indexedBy, prepared, readTransaction } from './sql.ts';
+import type { ChartData, DepthDistribution, OverTime, ResponseTimeHistogram, StatusDistribution } from '../../../shared/analysis.ts';
 
 export interface Since {
   /** Count only results rows with a seq above this (a previous answer's last_seq): the change since then. */
   afterSeq?: number | null;
 }
-
-export interface StatusDistribution {
-  kind: 'status';
-  /** By status code ascending; "no response" (status_code null) first. */
-  rows: { status_code: number | null; label: string; count: number }[];
-  total: number;
-  /** The highest results.seq counted: pass as afterSeq to get only what came after. */
-  last_seq: number;
-}
-
-export interface DepthDistribution {
-  kind: 'depth';
-  rows: { depth: number; count: number }[];
-  total: number;
-  last_seq: number;
-}
-
-export interface ResponseTimeHistogram {
-  kind: 'response-time';
-  /** One row per bucket [from_ms, to_ms); the last one has no upper bound (to_ms null). */
-  rows: { from_ms: number; to_ms: number | null; label: string; count: number }[];
-  /** Rows without a response time (no response at all). */
-  without_time: number;
-  total: number;
-  last_seq: number;
-}
-
-export interface OverTime {
-  kind: 'over-time';
-  bucket_ms: number;
-  /** Consecutive buckets (empty ones included) from the first row fetched (or fromMs) to the last. */
-  rows: { at: number; pages: number; errors: number; pages_per_second: number }[];
-  last_seq: number;
-}
-
-export type ChartData = StatusDistribution | DepthDistribution | ResponseTimeHistogram | OverTime;
 
 /** The response-time histogram's bucket bounds in ms, when none are given. */
 export const DEFAULT_RESPONSE_TIME_BOUNDS_MS: readonly number[] = [0, 100, 200, 500, 1000, 2000, 5000, 10_000];

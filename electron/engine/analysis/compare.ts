@@ -13,60 +13,27 @@ import type Database from 'better-sqlite3';
 import { openCrawlFile, readMeta, type Db } from '../frontier/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import { checkLimit, indexedBy, readTransaction } from './sql.ts';
+import {
+  CHANGE_KINDS,
+  COMPARED_FIELDS,
+  type ChangeKind,
+  type ComparedField,
+  type ComparisonPage,
+  type ComparisonRow,
+  type ComparisonSummary,
+  type FieldValues,
+} from '../../../shared/analysis.ts';
+
+// The comparison's answers (fields, kinds, rows, pages, summary) are the renderer's too: they live in
+// shared/analysis.ts. compare-cli.ts takes the summary from here.
+export type { ComparisonSummary } from '../../../shared/analysis.ts';
 
 /** How much a word count must move to count as a change: more than `percent` % of the old count, or than `words`. */
 export type WordThreshold = { percent: number } | { words: number };
 export const DEFAULT_WORD_THRESHOLD: WordThreshold = { percent: 10 };
 
-export const COMPARED_FIELDS = ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'word_count'] as const;
-export type ComparedField = (typeof COMPARED_FIELDS)[number];
-export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
 export interface CompareOptions {
   wordThreshold?: WordThreshold;
-}
-
-export interface FieldValues {
-  status_code: number | null;
-  title: string | null;
-  meta_description: string | null;
-  canonical: string | null;
-  indexability: string | null;
-  indexability_reason: string | null;
-  word_count: number | null;
-}
-
-export interface ComparisonRow {
-  change: ChangeKind;
-  url: string;
-  /** The fields that changed (only for "changed"), in COMPARED_FIELDS order. */
-  fields: ComparedField[];
-  /** The URL's row in the old crawl (null when added) and in the new one (null when removed). */
-  old: FieldValues | null;
-  new: FieldValues | null;
-}
-
-export interface ComparisonPage {
-  rows: ComparisonRow[];
-  /** Pass as `after` for the next page of the same kind; null on the last page. */
-  next: number | null;
-}
-
-export interface ComparisonSummary {
-  old_file: string;
-  new_file: string;
-  /** URLs fetched in each crawl (results rows). */
-  old_urls: number;
-  new_urls: number;
-  added: number;
-  removed: number;
-  changed: number;
-  /** Changed URLs per field (a URL may count under several). */
-  by_field: Record<ComparedField, number>;
-  /** The seeds of each crawl: a comparison of two different sites says little. */
-  old_seeds: string[];
-  new_seeds: string[];
 }
 
 /** The attached schema holding the new crawl. */

@@ -4,9 +4,7 @@
 import { RobotsState, type Db } from '../frontier/crawl-file.ts';
 import { HELD_AT } from './queue-inspector.ts';
 import { checkLimit, checkOffset, likePattern, prepared, readTransaction } from './sql.ts';
-
-export const HOST_SORT_COLUMNS = ['origin', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight', 'next_fetch_at'] as const;
-export type HostSortColumn = (typeof HOST_SORT_COLUMNS)[number];
+import { HOST_SORT_COLUMNS, type HostReportRow, type HostSortColumn, type HostsReport, type PolitenessState } from '../../../shared/analysis.ts';
 
 const HOST_SORT_SQL: Record<HostSortColumn, string> = {
   origin: 'origin',
@@ -19,47 +17,6 @@ const HOST_SORT_SQL: Record<HostSortColumn, string> = {
   next_fetch_at: 'next_fetch_at',
 };
 
-/**
- * idle: nothing queued or in flight; ready: may be fetched now; waiting: its politeness delay, a retry's backoff
- * or a robots.txt retry is running (wait_ms says how long); busy: one fetch at a time and that one is in flight.
- */
-export type PolitenessState = 'idle' | 'ready' | 'waiting' | 'busy';
-
-export interface HostReportRow {
-  host_id: number;
-  origin: string;
-  /** URLs fetched with a response (any status). */
-  crawled: number;
-  /** URLs ended without a response (network errors, blocked by robots.txt, crashed). */
-  failed: number;
-  /** Responses with a status of 400 or more. */
-  http_errors: number;
-  /** failed + http_errors: rows without a status or with a status of 400 or more. */
-  errors: number;
-  /** Bytes of the bodies read. */
-  bytes: number;
-  queued: number;
-  in_flight: number;
-  politeness: {
-    state: PolitenessState;
-    /** Epoch ms of the next fetch allowed; null while held by a fetch in flight. */
-    next_fetch_at: number | null;
-    wait_ms: number;
-    /** robots.txt Crawl-delay (capped), in ms. */
-    crawl_delay_ms: number;
-    /** How long the host's last fetch took, in ms (the polite delay is a multiple of it). */
-    last_fetch_ms: number | null;
-  };
-  robots: {
-    state: 'unknown' | 'fetching' | 'known';
-    /** robots.txt's status; null when it got no response (or was not fetched yet). */
-    status: number | null;
-    error: string | null;
-    /** Failed fetches (5xx or no response) so far; after the crawl's maxAttempts the host is blocked. */
-    failures: number;
-  };
-}
-
 export interface HostsReportQuery {
   sort?: HostSortColumn;
   descending?: boolean;
@@ -71,15 +28,6 @@ export interface HostsReportQuery {
   includeIdle?: boolean;
   /** The time politeness is judged at (epoch ms). Default Date.now(). */
   now?: number;
-}
-
-export interface HostsReport {
-  /** Hosts matching, whatever the offset. */
-  total: number;
-  offset: number;
-  rows: HostReportRow[];
-  /** Sums over the hosts matching. */
-  totals: { crawled: number; failed: number; errors: number; bytes: number; queued: number; in_flight: number };
 }
 
 interface HostDbRow {

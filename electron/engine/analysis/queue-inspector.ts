@@ -4,27 +4,10 @@
 // that host's queued rows once.
 import { UrlState, type Db } from '../frontier/crawl-file.ts';
 import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction } from './sql.ts';
+import type { PrefixGroup, PrefixGroups, QueueCursor, QueuedUrl, QueueHost, QueueHostsPage, QueueSearchPage } from '../../../shared/analysis.ts';
 
 /** next_fetch_at of a host held while its one allowed fetch is in flight (frontier.ts, HELD). */
 export const HELD_AT = 9e15;
-
-export interface QueueHost {
-  host_id: number;
-  origin: string;
-  queued: number;
-  in_flight: number;
-  /** Epoch ms before which the host is not fetched (politeness, a retry's backoff, robots.txt); null while held. */
-  next_fetch_at: number | null;
-}
-
-export interface QueueHostsPage {
-  /** Hosts with URLs queued (matching the text, when given). */
-  total: number;
-  /** URLs queued over all hosts. */
-  queued: number;
-  offset: number;
-  rows: QueueHost[];
-}
 
 /** Hosts with URLs queued, most queued first; `text` filters on the origin. */
 export function queueHosts(db: Db, page: { offset?: number; limit?: number; text?: string | null } = {}): QueueHostsPage {
@@ -45,24 +28,6 @@ export function queueHosts(db: Db, page: { offset?: number; limit?: number; text
     ).all({ ...params, limit, offset }) as QueueHost[];
     return { total: totals.total, queued: all.queued, offset, rows };
   });
-}
-
-export interface PrefixGroup {
-  /** A directory of the host's paths, at most `segments` deep: "/", "/docs/", "/docs/api/". */
-  prefix: string;
-  count: number;
-}
-
-export interface PrefixGroups {
-  host_id: number;
-  origin: string;
-  /** URLs queued on the host (hosts.queued). */
-  queued: number;
-  /** URLs counted (those under `under`, when given). */
-  counted: number;
-  groups: PrefixGroup[];
-  /** More groups than the limit: the smallest are left out. */
-  truncated: boolean;
 }
 
 export interface PrefixQuery {
@@ -120,31 +85,6 @@ export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
           ).n;
     return { host_id: host.id, origin: host.origin, queued: host.queued, counted, groups: rows.slice(0, limit), truncated: rows.length > limit };
   });
-}
-
-export interface QueuedUrl {
-  url_id: number;
-  url: string;
-  host_id: number;
-  depth: number;
-  /** page, image, script or stylesheet. */
-  kind: string;
-  /** Fetched for its status only. */
-  check_only: boolean;
-  /** Fetches made so far (a retry waiting has 1 or more). */
-  attempts: number;
-  discovered_at: number;
-}
-
-/** Where a search page ended: pass as `after` for the next page. */
-export interface QueueCursor {
-  host_id: number;
-  url_id: number;
-}
-
-export interface QueueSearchPage {
-  rows: QueuedUrl[];
-  next: QueueCursor | null;
 }
 
 export interface QueueSearch {

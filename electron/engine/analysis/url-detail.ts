@@ -5,11 +5,20 @@
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
 import { readStoredSettings, UrlState, type Db } from '../frontier/crawl-file.ts';
+import type {
+  ExtractedValues,
+  Inlink,
+  LinkPage,
+  Outlink,
+  RedirectChain,
+  RedirectHop,
+  UnfetchableLink,
+  UrlDetail,
+  UrlRef,
+  UrlSummary,
+} from '../../../shared/analysis.ts';
 import { URL_COLUMNS, type FilteredRow } from './result-filters.ts';
 import { checkLimit, indexedBy, prepared, readTransaction } from './sql.ts';
-
-/** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
-export type UrlRef = { url: string } | { id: number };
 
 /** Redirect hops followed each way from the URL at most. */
 export const MAX_CHAIN_HOPS = 20;
@@ -28,95 +37,6 @@ export const STATE_NAMES: Record<number, string> = {
   [UrlState.nofollow]: 'nofollow only',
   [UrlState.redirectCut]: 'redirect chain cut',
 };
-
-export interface UrlSummary {
-  url_id: number;
-  url: string;
-  state: number;
-  status_code: number | null;
-}
-
-export interface RedirectHop extends UrlSummary {
-  redirect_url: string | null;
-  error: string | null;
-}
-
-export interface RedirectChain {
-  /** From the first URL that redirects into the chain to the last one reached; the URL asked about included. */
-  hops: RedirectHop[];
-  /** Index of the URL asked about in `hops`. */
-  position: number;
-  /** The chain comes back to a URL already in it. */
-  loop: boolean;
-  /** Stopped after MAX_CHAIN_HOPS hops one way or the other with more to follow. */
-  truncated: boolean;
-  /** Every URL that redirects straight to the URL asked about (the chain shows one of them). */
-  redirected_from: UrlSummary[];
-}
-
-export interface Inlink {
-  from_id: number;
-  from_url: string;
-  anchor: string | null;
-  /** a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet. */
-  kind: string;
-  nofollow: boolean;
-}
-
-export interface Outlink {
-  to_id: number;
-  to_url: string;
-  anchor: string | null;
-  kind: string;
-  nofollow: boolean;
-  /** The target's urls.state and, when fetched, its status. */
-  state: number;
-  status_code: number | null;
-}
-
-export interface LinkPage<T> {
-  /** Links of this URL in all. */
-  total: number;
-  rows: T[];
-  /** Pass as `after` for the next page; null on the last page. */
-  next: number | null;
-}
-
-export interface UnfetchableLink {
-  href: string;
-  scheme: string;
-  anchor: string | null;
-}
-
-export interface ExtractedValues {
-  rule: string;
-  values: string[];
-}
-
-export interface UrlDetail {
-  url_id: number;
-  url: string;
-  state: number;
-  state_name: string;
-  kind: string;
-  depth: number;
-  check_only: boolean;
-  discovered_at: number;
-  /** The page this URL was first found on (or redirected from). */
-  via: { url_id: number; url: string } | null;
-  /** Its row (ResultRow's columns), or for a URL never fetched the same shape with the result fields null. */
-  row: FilteredRow;
-  fetched: boolean;
-  /** Response headers by lower-case name (a repeated header holds a list), or null without a response. */
-  response_headers: Record<string, string | string[]> | null;
-  redirect_chain: RedirectChain;
-  /** The first page of inlinks and outlinks; more with inlinks() / outlinks(). */
-  inlinks: LinkPage<Inlink>;
-  outlinks: LinkPage<Outlink>;
-  unfetchable_links: UnfetchableLink[];
-  unfetchable_truncated: boolean;
-  extracted: ExtractedValues[];
-}
 
 interface UrlRow {
   id: number;
