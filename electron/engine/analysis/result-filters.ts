@@ -12,14 +12,14 @@
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
-import { FILTER_IDS, type FilterId } from '../../../shared/analysis.ts';
+import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import type { Db } from '../frontier/crawl-file.ts';
 import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
 export { FILTER_GROUPS, FILTER_IDS, RESULT_FILTERS } from '../../../shared/analysis.ts';
-export type { FilterGroupId, FilterId, FilterInfo } from '../../../shared/analysis.ts';
+export type { FilterCounts, FilterGroupId, FilterId, FilterInfo } from '../../../shared/analysis.ts';
 
 /** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
 export interface FilteredRow extends Omit<ResultRow, 'seq'> {
@@ -136,8 +136,6 @@ export function viewWhere(db: Db, filter: FilterId, text?: string | null): { sql
 
 // ---- counts ----
 
-export type FilterCounts = Record<FilterId, number>;
-
 /** One SQL pass over one index that counts several filters at once. */
 interface CountPass {
   ids: readonly FilterId[];
@@ -222,8 +220,8 @@ export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<Filter
 
 // ---- pages of rows ----
 
-/** The row columns for a results-based view (ResultRow's, from the tables). */
-export const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
+/** ResultRow's columns (the crawl_results view's), from the tables; the Results table (crawl-session.ts) reads these. */
+export const RESULT_ROW_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
   r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
   r.crawl_depth AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
   r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
@@ -231,7 +229,10 @@ export const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.sta
   r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
   r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
   r.outlinks AS outlinks, r.redirect_url AS redirect_url, r.attempts AS attempts,
-  r.robots_disallowed AS robots_disallowed, r.error AS error, u.id AS url_id, u.state AS state`;
+  r.robots_disallowed AS robots_disallowed, r.error AS error`;
+
+/** The row columns for a results-based view: ResultRow's, with the URL's id and state. */
+export const RESULT_COLUMNS = `${RESULT_ROW_COLUMNS}, u.id AS url_id, u.state AS state`;
 
 /** The same columns for a URL that may have no results row (the external view). */
 export const URL_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,

@@ -76,6 +76,8 @@ import {
   urlDetail,
   viewWhere,
 } from '../analysis/index.ts';
+// The crawl_results view's columns (ResultRow), from the tables so the filters and the sort can use them, and their sort SQL.
+import { RESULT_ROW_COLUMNS, SORT_SQL as FILTER_SORT_SQL } from '../analysis/result-filters.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
 /** listCrawls() returns at most this many files, the newest. */
@@ -96,22 +98,11 @@ export interface CrawlSessionEvents {
 
 // ---- results queries ----
 
-/** SQL of each sortable column; text columns sort case-insensitively. */
-const SORT_SQL: Record<ResultSortColumn, string> = {
-  seq: 'r.seq',
-  url: 'u.url COLLATE NOCASE',
-  status_code: 'r.status_code',
-  content_type: 'r.content_type COLLATE NOCASE',
-  size_bytes: 'r.size_bytes',
-  response_time_ms: 'r.response_time_ms',
-  crawl_depth: 'r.crawl_depth',
-  indexability: 'r.indexability',
-  attempts: 'r.attempts',
-  title: 'r.title COLLATE NOCASE',
-  word_count: 'r.word_count',
-  inlinks: 'inlinks',
-  outlinks: 'r.outlinks',
-};
+/**
+ * SQL of each sortable column, as the Results explorer sorts (result-filters.ts); text columns sort
+ * case-insensitively. Here inlinks is the selected column's alias: the page selects it already.
+ */
+const SORT_SQL: Record<ResultSortColumn, string> = { ...FILTER_SORT_SQL, inlinks: 'inlinks' };
 
 const STATUS_RANGES: Record<Exclude<StatusClass, 'none'>, [number, number]> = {
   '2xx': [200, 299],
@@ -120,16 +111,6 @@ const STATUS_RANGES: Record<Exclude<StatusClass, 'none'>, [number, number]> = {
   '5xx': [500, 599],
 };
 
-// The columns of the crawl_results view (ResultRow), from the tables, so the filters and the sort can use them.
-const RESULT_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
-  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
-  r.crawl_depth AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
-  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
-  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
-  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
-  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-  r.outlinks AS outlinks, r.redirect_url AS redirect_url, r.attempts AS attempts,
-  r.robots_disallowed AS robots_disallowed, r.error AS error`;
 const RESULT_FROM = 'FROM results r JOIN urls u ON u.id = r.url_id';
 
 type StatusKind = 'any' | 'range' | 'none';
@@ -232,7 +213,7 @@ class ResultsReader {
     st = {
       // Every result has its URL row, so without a text filter (the only one on urls) the count skips the join.
       count: this.db.prepare(`SELECT count(*) AS total ${hasText ? RESULT_FROM : 'FROM results r'} ${where}`),
-      page: this.db.prepare(`SELECT ${RESULT_COLUMNS} ${RESULT_FROM} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
+      page: this.db.prepare(`SELECT ${RESULT_ROW_COLUMNS} ${RESULT_FROM} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`),
     };
     this.statements.set(key, st);
     return st;
