@@ -22,6 +22,20 @@ async function serve(handler: http.RequestListener) {
 }
 
 describe('request headers and basic authentication', () => {
+  it('are sent with robots.txt too, so a site behind basic auth has its rules read', async () => {
+    const expected = `Basic ${Buffer.from('ana:pw').toString('base64')}`;
+    const site = await serve((req, res) => {
+      if (req.headers.authorization !== expected) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="t"' }).end();
+      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/private/x">secret</a><a href="/open">open</a>');
+    });
+    const { controller } = newCrawl({ seeds: [`${site.origin}/`], threads: 2, basicAuth: { username: 'ana', password: 'pw' } });
+    controller.start();
+    await controller.done;
+    // Without the credentials robots.txt would answer 401 (no rules) and /private/x would be fetched.
+    expect(site.requests.map((r) => r.url).sort()).toEqual(['/', '/open', '/robots.txt']);
+  });
+
   it('are sent to the hosts in scope only', async () => {
     const other = await serve((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>other</title>'));
     const expected = `Basic ${Buffer.from('analyst:s3cret:x').toString('base64')}`;

@@ -14,6 +14,8 @@ export type { JobStep } from './chain/processor.ts';
 export interface RunJobDeps extends ChainContext {
   /** The crawl's fetch chain (chain/chain.ts buildFetchChain). */
   chain: readonly Processor[];
+  /** The crawl's custom headers and credentials for a URL (in-scope hosts only), for robots.txt as for pages. */
+  headersFor?: (url: string) => Record<string, string> | undefined;
 }
 
 /** RFC 9309: crawlers should follow at least five consecutive redirects for robots.txt. */
@@ -92,9 +94,12 @@ async function runRobots(job: Extract<Job, { kind: 'robots' }>, deps: RunJobDeps
   deps.report('fetching', 'fetch-robots', 0);
   let url = job.url;
   for (let hop = 0; ; hop++) {
+    // A site behind basic auth answers robots.txt only with the credentials (and only its own hosts get them).
+    const headers = deps.headersFor?.(url);
     const outcome = await deps.fetcher.fetch(url, (bytes) => deps.report('fetching', 'fetch-robots', bytes), {
       keepBody: true,
       keepAtMost: ROBOTS_MAX_BYTES,
+      ...(headers ? { headers } : {}),
     });
     result.responseTimeMs += outcome.responseTimeMs;
     result.statusCode = outcome.statusCode;

@@ -10,11 +10,12 @@ import { connectToParent } from './parent-port.ts';
 import { failedResult, runJob } from './run-job.ts';
 import { StepBoard } from './step-board.ts';
 import { buildFetchChain } from './chain/chain.ts';
+import { requestHeadersFor } from './chain/fetch-http.ts';
 import type { Processor } from './chain/processor.ts';
 
 const link = connectToParent();
 const steps = new StepBoard((batch) => link.send({ t: 'steps', steps: batch }));
-let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser; chain: Processor[] } | null = null;
+let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser; chain: Processor[]; headersFor: (url: string) => Record<string, string> | undefined } | null = null;
 let shuttingDown = false;
 
 // The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.
@@ -45,7 +46,15 @@ function init(workerName: string, rawSettings: CrawlSettings): void {
   try {
     // Settings arrive validated; re-parsing fills any default a cloned object lost and costs nothing.
     const settings = parseSettings(rawSettings);
-    ctx = { settings, fetcher: createFetcher(settings), scope: makeScope(settings), normalise: makeNormaliser(settings), chain: buildFetchChain(settings) };
+    const scope = makeScope(settings);
+    ctx = {
+      settings,
+      fetcher: createFetcher(settings),
+      scope,
+      normalise: makeNormaliser(settings),
+      chain: buildFetchChain(settings),
+      headersFor: requestHeadersFor(settings, scope),
+    };
     try {
       process.title = workerName; // shows as e.g. "crawl-worker-2" in ps / Task Manager
     } catch {
