@@ -69,6 +69,8 @@ export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
   url_id: number;
   /** urls.state: 0 queued, 1 claimed, 2 fetched, 3 failed, 4 out of scope, 5 too deep, 6 nofollow only, 7 chain cut. */
   state: number;
+  /** Custom extraction values by the rule's column name (ExplorerPage.extractionRules); a rule that found nothing is absent. */
+  extracted: Record<string, string[]>;
 }
 
 export interface ExplorerQuery {

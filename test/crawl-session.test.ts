@@ -399,6 +399,11 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     expect(second.rows).toHaveLength(1);
     expect(second.rows[0]!.url).toBe(site.url('/p/1'));
     expect(second.rows[0]!.extracted['heading']).toEqual(['Heading 1']);
+    // The explorer's rows carry them too, for its column per rule.
+    const explorer = await session.queryFiltered({ filter: 'html', text: '', sort: 'url', descending: false, offset: 0, limit: 10 });
+    expect(explorer.extractionRules).toEqual(['heading', 'links', 'nothing']);
+    expect(explorer.rows.map((r) => [r.url, r.extracted['heading']])).toEqual([0, 1, 2].map((n) => [site.url(`/p/${n}`), [`Heading ${n}`]]));
+    expect(explorer.rows.every((r) => !Object.hasOwn(r.extracted, 'nothing'))).toBe(true);
   });
 
   it('tests extraction rules on one URL in a worker, and names what is wrong with the URL or the rules', async () => {

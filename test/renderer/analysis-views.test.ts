@@ -20,7 +20,7 @@ import {
   robotsText,
   searchPattern,
 } from '../../renderer/src/analysis/analysis-model.ts';
-import { ExportDialog, UrlDetailBody } from '../../renderer/src/analysis/ExplorerView.tsx';
+import { ExportDialog, UrlDetailBody, explorerColumns } from '../../renderer/src/analysis/ExplorerView.tsx';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
 import { fakeApi } from './helpers.ts';
@@ -37,6 +37,7 @@ function explorerRow(patch: Partial<ExplorerRow> = {}): ExplorerRow {
     crawl_depth: 1, indexability: 'indexable', indexability_reason: null, title: 'T', meta_description: null, h1: null, h1_count: 0,
     h2: null, h2_count: 0, canonical: null, lang: null, hreflang: null, meta_robots: null, x_robots_tag: null, meta_refresh: null,
     word_count: 10, inlinks: 1, outlinks: 2, redirect_url: null, attempts: 1, robots_disallowed: 0, error: null, url_id: 5, state: 2,
+    extracted: {},
     ...patch,
   };
 }
@@ -150,5 +151,17 @@ describe('web console downloads', () => {
     const { downloadUrl } = await import('../../renderer/src/api/ws-transport.ts');
     expect(downloadUrl('http://h:1/export.csv?token=abc', '/chart.csv', { kind: 'status' })).toBe('http://h:1/chart.csv?token=abc&kind=status');
     expect(downloadUrl('/export.csv', '/compare.csv', { query: '{"a":"b c&d"}' })).toBe('/compare.csv?query=%7B%22a%22%3A%22b+c%26d%22%7D');
+  });
+});
+
+describe('explorer columns', () => {
+  it('puts a column per extraction rule after the title, its values joined as text', () => {
+    const columns = explorerColumns(['Price', 'SKU']);
+    const ids = columns.map((c) => c.id);
+    expect(ids.slice(ids.indexOf('title'), ids.indexOf('title') + 3)).toEqual(['title', 'extract:Price', 'extract:SKU']);
+    const row = explorerRow({ extracted: { Price: ['9.99', '12.50'], __proto__: [EVIL] } as never });
+    expect(columns.find((c) => c.id === 'extract:Price')!.cell(row)).toBe('9.99 | 12.50');
+    expect(columns.find((c) => c.id === 'extract:SKU')!.cell(row)).toBe('');
+    expect(explorerColumns([]).map((c) => c.id)).not.toContain('extract:Price');
   });
 });

@@ -502,7 +502,24 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async queryFiltered(query: ExplorerQuery): Promise<ExplorerPage> {
     const db = this.analysisDb();
     const page = queryFiltered(db, query);
-    return { ...page, extractionRules: extractionColumns(db).map((r) => r.column) };
+    const rules = extractionColumns(db);
+    const rows = page.rows.map((r) => ({ ...r, extracted: {} as Record<string, string[]> }));
+    if (rules.length && rows.length) {
+      // One query for the page of rows, through extracted's primary key (url_id, rule, n).
+      const columnOf = new Map(rules.map((r) => [r.name, r.column]));
+      const byId = new Map(rows.map((r) => [r.url_id, r]));
+      const values = db
+        .prepare('SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n')
+        .all(JSON.stringify(rows.map((r) => r.url_id))) as { url_id: number; rule: string; value: string }[];
+      for (const { url_id, rule, value } of values) {
+        const column = columnOf.get(rule);
+        const extracted = byId.get(url_id)?.extracted;
+        if (column === undefined || extracted === undefined) continue;
+        if (!Object.hasOwn(extracted, column)) Object.defineProperty(extracted, column, { value: [], enumerable: true, writable: true, configurable: true });
+        extracted[column]!.push(value);
+      }
+    }
+    return { ...page, rows, extractionRules: rules.map((r) => r.column) };
   }
 
   async urlDetail(ref: UrlRef): Promise<UrlDetail | null> {

@@ -41,6 +41,20 @@ export const EXPLORER_COLUMNS: Column[] = [
   { id: 'time', label: 'Time', sort: 'response_time_ms', cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`), className: 'x-num x-opt' },
 ];
 
+/** The columns of the view: the fixed ones, with a column per custom extraction rule after the title. */
+export function explorerColumns(extractionRules: readonly string[]): Column[] {
+  const title = EXPLORER_COLUMNS.findIndex((c) => c.id === 'title');
+  const rules: Column[] = extractionRules.map((rule) => ({
+    id: `extract:${rule}`,
+    label: rule,
+    sort: null,
+    // Values are crawled text: shown as text, several joined.
+    cell: (r) => (Object.hasOwn(r.extracted ?? {}, rule) ? r.extracted[rule]!.join(' | ') : ''),
+    className: 'x-extract x-opt',
+  }));
+  return [...EXPLORER_COLUMNS.slice(0, title + 1), ...rules, ...EXPLORER_COLUMNS.slice(title + 1)];
+}
+
 export function ExplorerView() {
   const api = useApi();
   const hasCrawl = useHasCrawl();
@@ -64,6 +78,7 @@ export function ExplorerView() {
   const page = useLiveQuery(JSON.stringify(query), () => api.queryFiltered(query), ROWS_REFRESH_MS, { enabled: hasCrawl });
   const groups = useMemo(() => groupedFilters(counts.data), [counts.data]);
   const total = page.data?.total ?? null;
+  const columns = useMemo(() => explorerColumns(page.data?.extractionRules ?? []), [page.data?.extractionRules]);
 
   const toggleSort = (column: ResultSortColumn) =>
     setSort((s) => (s.column !== column ? { column, descending: false } : !s.descending ? { column, descending: true } : { column: 'seq', descending: false }));
@@ -127,7 +142,7 @@ export function ExplorerView() {
             <table className="xtable" aria-label="URLs of this view">
               <thead>
                 <tr>
-                  {EXPLORER_COLUMNS.map((c) => {
+                  {columns.map((c) => {
                     const active = c.sort !== null && sort.column === c.sort;
                     return (
                       <th key={c.id} className={c.className} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
@@ -158,8 +173,8 @@ export function ExplorerView() {
                       if (e.key === 'Enter') setSelected(r.url_id);
                     }}
                   >
-                    {EXPLORER_COLUMNS.map((c) => (
-                      <td key={c.id} className={c.className} title={c.id === 'url' || c.id === 'title' ? c.cell(r) : undefined}>
+                    {columns.map((c) => (
+                      <td key={c.id} className={c.className} title={c.id === 'url' || c.id === 'title' || c.id.startsWith('extract:') ? c.cell(r) : undefined}>
                         {c.cell(r)}
                       </td>
                     ))}
