@@ -12,6 +12,7 @@ import { useBusyCommand } from '../components/use-command.ts';
 import { indexabilityText } from '../results/ResultRowView.tsx';
 import { filterTitle, groupedFilters, headerLines, statusText } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
+import { SortableHeader } from './SortableHeader.tsx';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
 export const COUNT_REFRESH_MS = 3_000;
@@ -142,23 +143,9 @@ export function ExplorerView() {
             <table className="xtable" aria-label="URLs of this view">
               <thead>
                 <tr>
-                  {columns.map((c) => {
-                    const active = c.sort !== null && sort.column === c.sort;
-                    return (
-                      <th key={c.id} className={c.className} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
-                        {c.sort ? (
-                          <button type="button" className="sort-btn" data-sort={c.sort} onClick={() => toggleSort(c.sort!)}>
-                            {c.label}
-                            <span className="sort-mark" aria-hidden="true">
-                              {active ? (sort.descending ? '▼' : '▲') : ''}
-                            </span>
-                          </button>
-                        ) : (
-                          c.label
-                        )}
-                      </th>
-                    );
-                  })}
+                  {columns.map((c) => (
+                    <SortableHeader key={c.id} label={c.label} sort={c.sort} current={sort} onSort={toggleSort} className={c.className} />
+                  ))}
                 </tr>
               </thead>
               <tbody>

@@ -6,6 +6,7 @@ import { formatBytes, formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { politenessText, robotsText } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
+import { SortableHeader } from './SortableHeader.tsx';
 
 const REFRESH_MS = 2_000;
 
@@ -46,23 +47,9 @@ export function HostsView() {
         <table className="xtable hosts-table" data-testid="hosts-table">
           <thead>
             <tr>
-              {HOST_COLUMNS.map((c) => {
-                const active = c.sort !== null && sort.column === c.sort;
-                return (
-                  <th key={c.id} className={c.num ? 'x-num' : `x-${c.id}`} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
-                    {c.sort ? (
-                      <button type="button" className="sort-btn" data-sort={c.sort} onClick={() => toggle(c.sort!)}>
-                        {c.label}
-                        <span className="sort-mark" aria-hidden="true">
-                          {active ? (sort.descending ? '▼' : '▲') : ''}
-                        </span>
-                      </button>
-                    ) : (
-                      c.label
-                    )}
-                  </th>
-                );
-              })}
+              {HOST_COLUMNS.map((c) => (
+                <SortableHeader key={c.id} label={c.label} sort={c.sort} current={sort} onSort={toggle} className={c.num ? 'x-num' : `x-${c.id}`} />
+              ))}
             </tr>
           </thead>
           <tbody>
