@@ -1,14 +1,17 @@
 // The hosts report, after Heritrix's: per host URLs crawled and queued, in flight, bytes, errors, the politeness
 // state and robots.txt; sorted in SQL by any column, refreshed while the crawl runs.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { HostReportRow, HostSortColumn } from '../../../shared/analysis.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { politenessText, robotsText } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
 import { SortableHeader } from './SortableHeader.tsx';
+import { Pager } from './ExplorerView.tsx';
 
 const REFRESH_MS = 2_000;
+/** Hosts per page: a crawl with checked external links can reach thousands of hosts. */
+export const HOSTS_PAGE = 200;
 
 export const HOST_COLUMNS: { id: string; label: string; sort: HostSortColumn | null; cell: (r: HostReportRow) => string; num?: boolean }[] = [
   { id: 'origin', label: 'Host', sort: 'origin', cell: (r) => r.origin },
@@ -27,7 +30,10 @@ export function HostsView() {
   const hasCrawl = useHasCrawl();
   const [sort, setSort] = useState<{ column: HostSortColumn; descending: boolean }>({ column: 'crawled', descending: true });
   const [includeIdle, setIncludeIdle] = useState(false);
-  const query = { sort: sort.column, descending: sort.descending, offset: 0, limit: 500, text: '', includeIdle };
+  const [offset, setOffset] = useState(0);
+  // Another order or set of hosts starts at its first page.
+  useEffect(() => setOffset(0), [sort, includeIdle]);
+  const query = { sort: sort.column, descending: sort.descending, offset, limit: HOSTS_PAGE, text: '', includeIdle };
   const report = useLiveQuery(JSON.stringify(query), () => api.hostsReport(query), REFRESH_MS, { enabled: hasCrawl });
   const toggle = (column: HostSortColumn) => setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== 'origin' }));
   const t = report.data?.totals;
@@ -67,6 +73,7 @@ export function HostsView() {
         {!hasCrawl && <div className="analysis-empty">Start a crawl or open an earlier one to see its hosts.</div>}
         {report.error && <div className="analysis-error">{report.error}</div>}
       </div>
+      <Pager offset={offset} total={report.data?.total ?? null} pageSize={HOSTS_PAGE} onOffset={setOffset} />
     </section>
   );
 }
