@@ -68,28 +68,8 @@ export function CompareView() {
         <span className="panel-note">Two crawls of the same site: which URLs were added, removed or changed.</span>
       </div>
       <div className="compare-form">
-        <label className="field">
-          <span className="field-label">Older crawl</span>
-          <select data-testid="compare-old" value={oldFile} onChange={(e) => setOldFile(e.currentTarget.value)}>
-            <option value="">Choose a crawl…</option>
-            {crawls.map((c) => (
-              <option key={c.file} value={c.file}>
-                {crawlLabel(c)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">Newer crawl</span>
-          <select data-testid="compare-new" value={newFile} onChange={(e) => setNewFile(e.currentTarget.value)}>
-            <option value="">Choose a crawl…</option>
-            {crawls.map((c) => (
-              <option key={c.file} value={c.file}>
-                {crawlLabel(c)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CrawlPicker label="Older crawl" testId="compare-old" crawls={crawls} value={oldFile} onChange={setOldFile} />
+        <CrawlPicker label="Newer crawl" testId="compare-new" crawls={crawls} value={newFile} onChange={setNewFile} />
         <label className="field compare-threshold">
           <span className="field-label">Word count change over</span>
           <span className="inline-row">
@@ -204,5 +184,22 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
         </div>
       )}
     </div>
+  );
+}
+
+/** One of the two crawls to compare, chosen from the crawls list. */
+function CrawlPicker({ label, testId, crawls, value, onChange }: { label: string; testId: string; crawls: readonly CrawlFileInfo[]; value: string; onChange: (file: string) => void }) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select data-testid={testId} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">Choose a crawl…</option>
+        {crawls.map((c) => (
+          <option key={c.file} value={c.file}>
+            {crawlLabel(c)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
