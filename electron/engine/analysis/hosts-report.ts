@@ -1,8 +1,7 @@
 // The hosts report, in the manner of Heritrix's: per host, URLs crawled and queued, in flight, bytes, errors, the
 // politeness state and robots.txt. Read from the hosts table alone: the frontier keeps crawled, failed,
 // http_errors and bytes there as it records rows (aggregating over results instead took 0.4 s at 300,000 rows).
-import { RobotsState, type Db } from '../frontier/crawl-file.ts';
-import { HELD_AT } from './queue-inspector.ts';
+import { HELD, RobotsState, type Db } from '../frontier/crawl-file.ts';
 import { checkLimit, checkOffset, likePattern, prepared, readTransaction } from './sql.ts';
 import { HOST_SORT_COLUMNS, type HostReportRow, type HostSortColumn, type HostsReport, type PolitenessState } from '../../../shared/analysis.ts';
 
@@ -91,7 +90,7 @@ export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
 }
 
 function hostRow(r: HostDbRow, now: number): HostReportRow {
-  const held = r.next_fetch_at >= HELD_AT;
+  const held = r.next_fetch_at >= HELD;
   const state: PolitenessState =
     r.queued === 0 && r.in_flight === 0 ? 'idle' : held ? 'busy' : r.next_fetch_at > now ? 'waiting' : 'ready';
   return {

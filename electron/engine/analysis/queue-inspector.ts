@@ -2,12 +2,9 @@
 // and, within a host, by path prefix, and searchable. Reads through the frontier's own queue index (urls_queue:
 // host, then discovery order, queued URLs only), so nothing here walks fetched URLs; grouping a host's queue reads
 // that host's queued rows once.
-import { UrlState, type Db } from '../frontier/crawl-file.ts';
+import { HELD, UrlState, type Db } from '../frontier/crawl-file.ts';
 import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction } from './sql.ts';
 import type { PrefixGroup, PrefixGroups, QueueCursor, QueuedUrl, QueueHost, QueueHostsPage, QueueSearchPage } from '../../../shared/analysis.ts';
-
-/** next_fetch_at of a host held while its one allowed fetch is in flight (frontier.ts, HELD). */
-export const HELD_AT = 9e15;
 
 /** Hosts with URLs queued, most queued first; `text` filters on the origin. */
 export function queueHosts(db: Db, page: { offset?: number; limit?: number; text?: string | null } = {}): QueueHostsPage {
@@ -23,7 +20,7 @@ export function queueHosts(db: Db, page: { offset?: number; limit?: number; text
     const all = prepared(db, 'SELECT coalesce(sum(queued), 0) AS queued FROM hosts WHERE queued > 0').get() as { queued: number };
     const rows = prepared(
       db,
-      `SELECT id AS host_id, origin, queued, in_flight, CASE WHEN next_fetch_at >= ${HELD_AT} THEN NULL ELSE next_fetch_at END AS next_fetch_at
+      `SELECT id AS host_id, origin, queued, in_flight, CASE WHEN next_fetch_at >= ${HELD} THEN NULL ELSE next_fetch_at END AS next_fetch_at
        FROM hosts ${where} ORDER BY queued DESC, id LIMIT @limit OFFSET @offset`,
     ).all({ ...params, limit, offset }) as QueueHost[];
     return { total: totals.total, queued: all.queued, offset, rows };

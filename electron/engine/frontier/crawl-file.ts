@@ -47,6 +47,9 @@ export const UrlState = {
 export const UrlKind = { page: 'page', image: 'image', script: 'script', stylesheet: 'stylesheet' } as const;
 export type UrlKindName = (typeof UrlKind)[keyof typeof UrlKind];
 
+/** hosts.next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
+export const HELD = 9e15;
+
 /** hosts.robots_state */
 export const RobotsState = { unknown: 0, fetching: 1, known: 2 } as const;
 

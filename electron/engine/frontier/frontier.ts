@@ -6,10 +6,8 @@ import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
-import type { ScopeTest } from '../../../shared/scope.ts';
-import { makeScope } from '../../../shared/scope.ts';
 import type { Db } from './crawl-file.ts';
-import { RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
+import { HELD, RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
@@ -37,8 +35,6 @@ const STATE_OF: Record<CandidateFate, number> = {
   'redirect-cut': UrlState.redirectCut,
 };
 
-/** next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
-const HELD = 9e15;
 /** Redirects followed in one chain at most; the hop past it is recorded with an error, not followed. */
 export const MAX_REDIRECT_HOPS = 10;
 /** A URL that took its worker down this many times is recorded as failed instead of being retried. */
@@ -91,7 +87,6 @@ export interface FrontierCounts {
 }
 
 export class Frontier {
-  private readonly scope: ScopeTest;
   /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
   private readonly candidateSettings: CandidateSettings;
   private readonly normalise: Normaliser;
@@ -110,7 +105,6 @@ export class Frontier {
     private readonly db: Db,
     private readonly settings: CrawlSettings,
   ) {
-    this.scope = makeScope(settings);
     this.candidateSettings = { ...settings, maxDepth: effectiveMaxDepth(settings) };
     this.normalise = makeNormaliser(settings);
     // SQL's view of the live excludes, for dropping queued URLs that match one (a scan of the queue, once per

@@ -78,6 +78,7 @@ import {
 } from '../analysis/index.ts';
 // The crawl_results view's columns (ResultRow), from the tables so the filters and the sort can use them, and their sort SQL.
 import { RESULT_ROW_COLUMNS, SORT_SQL as FILTER_SORT_SQL } from '../analysis/result-filters.ts';
+import { likePattern, prepared } from '../analysis/sql.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
 /** listCrawls() returns at most this many files, the newest. */
@@ -120,9 +121,10 @@ interface QueryStatements {
   page: Database.Statement;
 }
 
-/** Escapes LIKE wildcards so the text is matched literally (with ESCAPE '\'). */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Adds a value to a row's extracted values under `rule` (defineProperty: a rule may be named "__proto__"). */
+function pushExtracted(extracted: Record<string, string[]>, rule: string, value: string): void {
+  if (!Object.hasOwn(extracted, rule)) Object.defineProperty(extracted, rule, { value: [], enumerable: true, writable: true, configurable: true });
+  extracted[rule]!.push(value);
 }
 
 function buildWhere(hasText: boolean, status: StatusKind): string {
@@ -195,10 +197,7 @@ class ResultsReader {
     this.extractedStatement ??= this.db.prepare(EXTRACTED_SQL);
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     for (const { seq, rule, value } of this.extractedStatement.all(JSON.stringify(rows.map((r) => r.seq)))) {
-      const extracted = bySeq.get(seq)!.extracted;
-      // defineProperty: a rule may be named "__proto__".
-      if (!Object.hasOwn(extracted, rule)) Object.defineProperty(extracted, rule, { value: [], enumerable: true, writable: true, configurable: true });
-      extracted[rule]!.push(value);
+      pushExtracted(bySeq.get(seq)!.extracted, rule, value);
     }
   }
 
@@ -508,15 +507,13 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       // One query for the page of rows, through extracted's primary key (url_id, rule, n).
       const columnOf = new Map(rules.map((r) => [r.name, r.column]));
       const byId = new Map(rows.map((r) => [r.url_id, r]));
-      const values = db
-        .prepare('SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n')
+      const values = prepared(db, 'SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n')
         .all(JSON.stringify(rows.map((r) => r.url_id))) as { url_id: number; rule: string; value: string }[];
       for (const { url_id, rule, value } of values) {
         const column = columnOf.get(rule);
         const extracted = byId.get(url_id)?.extracted;
         if (column === undefined || extracted === undefined) continue;
-        if (!Object.hasOwn(extracted, column)) Object.defineProperty(extracted, column, { value: [], enumerable: true, writable: true, configurable: true });
-        extracted[column]!.push(value);
+        pushExtracted(extracted, column, value);
       }
     }
     return { ...page, rows, extractionRules: rules.map((r) => r.column) };
