@@ -21,6 +21,34 @@ export interface ThreadStatus {
   bytes: number;
   pagesDone: number;
   errors: number;
+  /** The cluster node hosting it, in a crawl shared through a PostgreSQL store; absent for a local crawl. */
+  node?: string;
+}
+
+/** One Trawl node working on a crawl shared through a PostgreSQL store, as every observer sees it. */
+export interface NodeStatus {
+  name: string;
+  hostname: string;
+  pid: number;
+  /** The node's own state: running, paused, stopping, finished, left, store unavailable... */
+  state: string;
+  /** Its share of the cluster's threads. */
+  threads: number;
+  /** Epoch ms of its last heartbeat. */
+  lastSeen: number;
+  /** Heard from within the crawl's lease time; a node that is not live has left or died. */
+  live: boolean;
+  pagesDone: number;
+}
+
+/** Where a crawl lives when it is not a local crawl file. */
+export interface StoreInfo {
+  kind: 'postgres';
+  /** host:port/database (never the password). */
+  server: string;
+  crawlId: string;
+  /** The node this process runs as, or null for an observer (the app or web console attached to the store). */
+  node: string | null;
 }
 
 export interface CrawlCounters {
@@ -48,6 +76,9 @@ export interface CrawlSnapshot {
   threads: ThreadStatus[];
   counters: CrawlCounters;
   at: number;
+  /** A crawl shared through a PostgreSQL store: its nodes (threads carry their node's name). */
+  nodes?: NodeStatus[];
+  store?: StoreInfo;
 }
 
 export interface StateChange {

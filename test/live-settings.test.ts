@@ -16,21 +16,22 @@ describe('live settings', () => {
     site = await startFixtureSite({ pages: 60, linksPerPage: 6, delayMs: 40 });
     const { controller, dbPath } = newCrawl({ seeds: [site.url('/p/0')], threads: 2 });
     controller.start();
-    // Exclude pages 40-59 the moment one of them is queued. The check and the exclude run in one synchronous step
-    // of the engine's thread, so no claim can come between them: what was counted is exactly what is dropped.
+    // Exclude pages 40-59 the moment one of them is queued. The exclude runs after the store calls already asked
+    // for (a claim may take a matching URL first), so it drops at most what was counted then, and at least one.
     const db = new Database(dbPath, { readonly: true });
     const countQueued = db.prepare(`SELECT count(*) AS n FROM urls WHERE state = 0 AND (url LIKE '%/p/4_' OR url LIKE '%/p/5_')`);
     let queuedMatching = 0;
-    let dropped = -1;
+    let excluding: Promise<{ dropped: number }> | null = null;
     let fetchedBefore = new Set<string>();
     await waitForSnapshot(controller, () => {
       queuedMatching = (countQueued.get() as { n: number }).n;
       if (queuedMatching === 0) return false;
       fetchedBefore = new Set(site!.fetchedPaths());
-      dropped = controller.addExclude('/p/[45]\\d$').dropped;
+      excluding = controller.addExclude('/p/[45]\\d$');
       return true;
     });
-    expect(dropped).toBe(queuedMatching);
+    const { dropped } = await excluding!;
+    expect(dropped).toBeLessThanOrEqual(queuedMatching + 6 * 2);
     expect(dropped).toBeGreaterThan(0);
     expect(controller.snapshot().liveExcludes).toEqual(['/p/[45]\\d$']);
     const info = await controller.done;
@@ -49,7 +50,7 @@ describe('live settings', () => {
     site = await startFixtureSite({ pages: 4, linksPerPage: 2 });
     const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 1 });
     controller.start();
-    expect(() => controller.addExclude('(')).toThrow('invalid exclude pattern "("');
+    await expect(controller.addExclude('(')).rejects.toThrow('invalid exclude pattern "("');
     expect(controller.snapshot().liveExcludes).toEqual([]);
     await controller.done;
   });

@@ -1,0 +1,83 @@
+// The one storage interface the controller works through: the frontier (what to fetch, politeness, leases) and the
+// results, with two implementations that pass the same contract tests (test/frontier-store-contract.test.ts):
+//   - SqliteFrontierStore (sqlite-store.ts): one crawl file, one node; the default.
+//   - PgFrontierStore (postgres/pg-frontier.ts): a crawl in a PostgreSQL database that several nodes share.
+// Every method that reads or writes the store is async (PostgreSQL answers over the network); the controller calls
+// them one at a time, never overlapping.
+import type { EventEmitter } from 'node:events';
+import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
+import type { CrawlState, FinishReason, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
+import type { Claim, FrontierCounts } from './frontier.ts';
+
+export type { Claim, FrontierCounts } from './frontier.ts';
+
+/** What recording a fetched page did: recorded, queued again for a retry, or dropped (the URL is no longer ours). */
+export type RecordOutcome = 'recorded' | 'retry' | 'lost';
+
+/** Commands and news from the cluster, for a store several nodes share. */
+export interface ClusterEvents {
+  /** The cluster was told to run, pause or stop, or its thread count (this node's share) changed. */
+  command: [{ state: 'running' | 'paused' | 'stopped'; threads: number }];
+  /** Another node queued URLs or freed a host: claiming may find work now. */
+  work: [];
+  /** Another node found the crawl complete (or it was finished some other way). */
+  finished: [{ reason: FinishReason; by: string | null }];
+  /** The store cannot be reached: work that needs it waits (nothing is lost) until `available`. */
+  unavailable: [{ error: string }];
+  available: [];
+}
+
+/** What a store shared by a cluster adds: nodes, leases, cluster-wide commands and termination. */
+export interface ClusterCoordination extends EventEmitter<ClusterEvents> {
+  readonly nodeName: string;
+  /** This node's share of the cluster's threads, as of the last command. */
+  threadShare(): number;
+  /** The cluster's run/pause/stop command as of now. */
+  clusterState(): 'running' | 'paused' | 'stopped' | 'finished';
+  /** Sends a command to every node (this one included, through the `command` event). */
+  command(command: { state?: 'running' | 'paused' | 'stopped'; threads?: number }): Promise<void>;
+  /** Publishes this node's state and threads for observers (coalesced by the caller). */
+  publishStatus(state: CrawlState, threads: ThreadStatus[], pagesDone: number): void;
+  /**
+   * When no URL is queued or claimed anywhere in the cluster, marks the crawl finished (exactly once, whichever
+   * node gets there first) and returns true; otherwise false (another node still holds work).
+   */
+  completeIfDone(): Promise<boolean>;
+  /** Leaves the cluster: this node's claimed URLs go back to the queue at once (not after the lease). */
+  leave(state: 'left' | 'finished'): Promise<void>;
+}
+
+export interface FrontierStore {
+  /** Where the crawl lives, for messages: a file path, or the crawl ID at a server. */
+  readonly label: string;
+  /** Set for a store shared with other nodes. */
+  readonly cluster: ClusterCoordination | null;
+  /** Where the crawl lives, for snapshots; null for a local crawl file. */
+  readonly info: StoreInfo | null;
+
+  /** The crawl's counters, as of the last store call (for a cluster: refreshed as work is recorded). */
+  counts(): Readonly<FrontierCounts>;
+  /** Adds seeds at depth 0 (ignoring known ones); returns how many were new. */
+  addSeeds(seeds: string[], now?: number): Promise<number>;
+  /** After a crash: claimed URLs whose owner is gone are queued again. Returns how many. */
+  recoverLeases(): Promise<number>;
+  /** Claims up to `max` URLs (or robots.txt fetches) whose host may be fetched now. */
+  claim(max: number, now?: number): Promise<Claim[]>;
+  /** Epoch ms at which some queued host may next be fetched (this machine's clock), or null. */
+  nextReadyAt(): Promise<number | null>;
+  recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now?: number): Promise<RecordOutcome>;
+  recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now?: number): Promise<void>;
+  /** Gives back unfinished work (`crashed`: its worker died; a URL that crashes too often is recorded as failed). */
+  release(claim: Claim, crashed: boolean, now?: number): Promise<'requeued' | 'failed'>;
+  addExclude(pattern: string): Promise<number>;
+  deprioritise(pattern: string): Promise<number>;
+  /** The settings as changed live, so a resumed crawl keeps them. */
+  saveSettings(settings: CrawlSettings): Promise<void>;
+  /** Notes the crawl's lifecycle state (best effort: the state is in every snapshot too). */
+  noteState(state: CrawlState): Promise<void>;
+  /** Notes how the crawl finished, then closes the store. */
+  finish(reason: FinishReason): Promise<void>;
+  /** Closes the store without noting anything (after a failure). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,181 @@
+// The PostgreSQL store's tables. One database holds any number of crawls: a registry (schema `trawl`, table
+// `crawls`: one row per crawl with its settings and the cluster's commands) and, per crawl, a schema of its own
+// (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
+// extracted, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
+// nodes working on the crawl. Column names and meanings follow crawl-file.ts, so the same queries read both.
+
+/** The version of the tables below; a node refuses a crawl made with another. */
+export const PG_SCHEMA_VERSION = 1;
+
+/** Crawl IDs are part of a schema name: lower-case letters, digits and underscores, starting with a letter. */
+export const CRAWL_ID_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
+
+export function crawlSchema(crawlId: string): string {
+  if (!CRAWL_ID_PATTERN.test(crawlId)) throw new Error(`invalid crawl ID "${crawlId}": use lower-case letters, digits and _ (starting with a letter, at most 40)`);
+  return `trawl_${crawlId}`;
+}
+
+/** The NOTIFY channel of a crawl: nodes and observers LISTEN on it for work, commands and the end. */
+export function crawlChannel(crawlId: string): string {
+  return `trawl_${crawlId}`;
+}
+
+/** Serialises registry creation between nodes starting at the same moment (CREATE ... IF NOT EXISTS can race). */
+export const REGISTRY_LOCK = 0x7472_6177; // "traw"
+
+export const REGISTRY_DDL = `
+CREATE SCHEMA IF NOT EXISTS trawl;
+CREATE TABLE IF NOT EXISTS trawl.crawls (
+  id             text PRIMARY KEY,
+  schema_version integer NOT NULL,
+  created_at     timestamptz NOT NULL DEFAULT now(),
+  -- The crawl's settings as JSON (CrawlSettings), with what was changed live (URLs/s cap, excludes).
+  settings       text NOT NULL,
+  -- What the cluster is told to do: running, paused, stopped (nodes leave; --join continues it) or finished.
+  state          text NOT NULL DEFAULT 'running',
+  -- Crawl threads of the whole cluster, shared out over the live nodes.
+  threads        integer NOT NULL,
+  -- How long a claimed URL stays a node's without the node renewing it; after that any node may take it.
+  lease_ms       integer NOT NULL,
+  finish_reason  text,
+  finished_at    timestamptz,
+  finished_by    text,
+  -- Patterns pushed to the back of their host's queue (JSON array), as the SQLite file's meta 'deprioritised'.
+  deprioritised  text NOT NULL DEFAULT '[]'
+);`;
+
+export function crawlDdl(schema: string): string {
+  return `
+CREATE SCHEMA ${schema};
+SET LOCAL search_path TO ${schema};
+CREATE TABLE hosts (
+  id              bigserial PRIMARY KEY,
+  origin          text NOT NULL UNIQUE,
+  queued          integer NOT NULL DEFAULT 0,
+  in_flight       integer NOT NULL DEFAULT 0,
+  -- Epoch ms (the database's clock) before which no node fetches from the host: politeness is the cluster's.
+  next_fetch_at   bigint NOT NULL DEFAULT 0,
+  robots_state    smallint NOT NULL DEFAULT 0,
+  robots_status   integer,
+  robots_txt      text,
+  robots_error    text,
+  robots_failures integer NOT NULL DEFAULT 0,
+  crawl_delay_ms  integer NOT NULL DEFAULT 0,
+  last_fetch_ms   integer,
+  crawled         integer NOT NULL DEFAULT 0,
+  failed          integer NOT NULL DEFAULT 0,
+  http_errors     integer NOT NULL DEFAULT 0,
+  bytes           bigint NOT NULL DEFAULT 0,
+  -- The node fetching robots.txt (robots_state 1) and until when its lease holds.
+  robots_node     text,
+  robots_lease_until bigint
+);
+CREATE INDEX hosts_ready ON hosts(next_fetch_at, id) WHERE queued > 0;
+CREATE INDEX hosts_robots_leased ON hosts(robots_lease_until) WHERE robots_state = 1;
+CREATE TABLE urls (
+  id            bigserial PRIMARY KEY,
+  url           text NOT NULL,
+  -- Dedup across every node: one row per URL in normal form (md5, since a URL may be longer than a btree entry).
+  url_md5       uuid GENERATED ALWAYS AS (md5(url)::uuid) STORED UNIQUE,
+  host_id       bigint NOT NULL REFERENCES hosts(id),
+  depth         integer NOT NULL,
+  state         smallint NOT NULL,
+  via_id        bigint,
+  crashes       integer NOT NULL DEFAULT 0,
+  attempts      integer NOT NULL DEFAULT 0,
+  redirect_hops integer NOT NULL DEFAULT 0,
+  discovered_at bigint NOT NULL,
+  kind          text NOT NULL DEFAULT 'page',
+  check_only    smallint NOT NULL DEFAULT 0,
+  priority      smallint NOT NULL DEFAULT 0,
+  -- A claimed URL (state 1) belongs to lease_node until lease_until (epoch ms); the node renews it while it works.
+  lease_node    text,
+  lease_until   bigint
+);
+CREATE INDEX urls_claim_order ON urls(host_id, priority, id) WHERE state = 0;
+CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
+CREATE INDEX urls_leased ON urls(lease_until) WHERE state = 1;
+CREATE INDEX urls_lease_node ON urls(lease_node) WHERE state = 1;
+CREATE TABLE results (
+  seq               bigserial PRIMARY KEY,
+  url_id            bigint NOT NULL UNIQUE REFERENCES urls(id),
+  status_code       integer,
+  content_type      text,
+  size_bytes        bigint,
+  response_time_ms  integer,
+  crawl_depth       integer NOT NULL,
+  title             text,
+  meta_description  text,
+  h1                text,
+  canonical         text,
+  word_count        integer,
+  outlinks          integer NOT NULL DEFAULT 0,
+  redirect_url      text,
+  error             text,
+  attempts          integer NOT NULL DEFAULT 1,
+  meta_robots       text,
+  x_robots_tag      text,
+  robots_disallowed integer NOT NULL DEFAULT 0,
+  fetched_at        bigint NOT NULL,
+  h1_count          integer,
+  h2                text,
+  h2_count          integer,
+  lang              text,
+  hreflang          text,
+  meta_refresh      text,
+  indexability      text,
+  indexability_reason text,
+  response_headers  text,
+  -- The node that fetched it.
+  node              text
+);
+-- Observers' pages/s: results of the last few seconds.
+CREATE INDEX results_fetched_at ON results(fetched_at);
+CREATE TABLE links (
+  from_id  bigint NOT NULL,
+  to_id    bigint NOT NULL,
+  anchor   text,
+  kind     text NOT NULL DEFAULT 'a',
+  nofollow integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (from_id, to_id)
+);
+CREATE INDEX links_to ON links(to_id);
+CREATE TABLE unfetchable_links (
+  from_id bigint NOT NULL,
+  href    text NOT NULL,
+  scheme  text NOT NULL,
+  anchor  text,
+  PRIMARY KEY (from_id, href)
+);
+CREATE TABLE extracted (
+  url_id bigint NOT NULL,
+  rule   text NOT NULL,
+  n      integer NOT NULL,
+  value  text NOT NULL,
+  PRIMARY KEY (url_id, rule, n)
+);
+-- The nodes working on the crawl: each writes its threads' live status here, which every observer reads.
+CREATE TABLE nodes (
+  name       text PRIMARY KEY,
+  hostname   text NOT NULL,
+  pid        integer NOT NULL,
+  joined_at  bigint NOT NULL,
+  -- Epoch ms of its last heartbeat; a node silent for longer than the crawl's lease is gone.
+  last_seen  bigint NOT NULL,
+  -- The node's own lifecycle state (running, paused, stopping, finished, left, store unavailable...).
+  state      text NOT NULL,
+  -- Its share of the cluster's threads.
+  threads    integer NOT NULL DEFAULT 0,
+  -- ThreadStatus[] as JSON.
+  status     text NOT NULL DEFAULT '[]',
+  pages_done integer NOT NULL DEFAULT 0
+);
+CREATE VIEW crawl_results AS
+SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
+       r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,
+       r.h2_count, r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
+       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error
+FROM results r JOIN urls u ON u.id = r.url_id;
+`;
+}
