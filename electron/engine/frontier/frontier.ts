@@ -11,22 +11,15 @@ import { HELD, RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.t
 import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
-import { linkCandidate, redirectCandidate, type Candidate, type CandidateFate, type CandidateSettings } from './candidates.ts';
-import { indexabilityOf } from './indexability.ts';
+import type { Candidate, CandidateFate, CandidateSettings } from './candidates.ts';
 import type { UrlKindName } from './crawl-file.ts';
-
-/** A results row with nothing in it, for the named parameters of insertResult. */
-const EMPTY_ROW = {
-  statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
-  canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
-  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,
-};
+import { errorRowOf, pageTargetsOf, resultRowOf } from './page-outcome.ts';
 
 /** A seed: a page, crawled. */
-const SEED: Candidate = { fate: 'crawl', kind: 'page' };
+export const SEED: Candidate = { fate: 'crawl', kind: 'page' };
 
 /** The urls.state a candidate's fate is recorded with. */
-const STATE_OF: Record<CandidateFate, number> = {
+export const STATE_OF: Record<CandidateFate, number> = {
   crawl: UrlState.queued,
   check: UrlState.queued,
   'out-of-scope': UrlState.outOfScope,
@@ -402,12 +395,7 @@ export class Frontier {
 
   /** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
   private insertErrorRow(url: { urlId: number; hostId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): void {
-    const index = indexabilityOf({
-      url: '', kind: url.urlKind, checkOnly: url.checkOnly, statusCode: null, error, robotsDisallowed: false, metaRobots: null, xRobotsTag: null, canonical: null,
-    });
-    this.q.insertResult.run({
-      ...EMPTY_ROW, urlId: url.urlId, depth: url.depth, error, attempts: 0, at: now, indexability: index.status, indexabilityReason: index.reason,
-    });
+    this.q.insertResult.run(errorRowOf(url, error, now));
     this.q.countFetch.run(0, 1, 0, 0, url.hostId);
     this.counts.failed++;
   }
@@ -434,39 +422,8 @@ export class Frontier {
       }
       const ok = result.statusCode !== null;
       const redirect = result.redirectUrl === null ? null : this.redirectVerdict(claim, result.redirectUrl);
-      const robotsDisallowed = claim.robotsDisallowed === true;
-      const index = indexabilityOf({ ...result, url: claim.url, kind: claim.urlKind, checkOnly: claim.checkOnly, robotsDisallowed });
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
-      this.q.insertResult.run({
-        urlId: claim.urlId,
-        statusCode: result.statusCode,
-        contentType: result.contentType,
-        sizeBytes: result.sizeBytes,
-        responseTimeMs: Math.round(result.responseTimeMs),
-        depth: claim.depth,
-        title: result.title,
-        metaDescription: result.metaDescription,
-        h1: result.h1,
-        h1Count: result.h1Count,
-        h2: result.h2,
-        h2Count: result.h2Count,
-        canonical: result.canonical,
-        lang: result.lang,
-        hreflang: result.hreflang.length ? result.hreflang.map((h) => `${h.lang}=${h.url}`).join('; ') : null,
-        metaRefresh: result.metaRefresh,
-        wordCount: result.wordCount,
-        outlinks: result.links.length,
-        redirectUrl: result.redirectUrl,
-        error: result.error ?? (redirect === null || redirect === 'follow' ? null : redirect),
-        attempts,
-        metaRobots: result.metaRobots,
-        xRobotsTag: result.xRobotsTag,
-        robotsDisallowed: robotsDisallowed ? 1 : 0,
-        indexability: index.status,
-        indexabilityReason: index.reason,
-        responseHeaders: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
-        at: now,
-      });
+      this.q.insertResult.run(resultRowOf(claim, result, redirect, attempts, now));
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
       this.q.countFetch.run(ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, claim.hostId);
@@ -474,17 +431,9 @@ export class Frontier {
 
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
       // keeps the hop either way; a chain that is too long or loops is not followed further.
-      if (result.redirectUrl && redirect !== null) {
-        const inScope = result.redirectInScope && !this.isLiveExcluded(result.redirectUrl);
-        const c = redirectCandidate(claim.urlKind, inScope, claim.depth, redirect, this.candidateSettings);
-        const target = this.enqueue(result.redirectUrl, c, claim.depth, claim.urlId, now, claim.hops + 1);
-        this.q.insertLink.run(claim.urlId, target.id, null, 'redirect', 0);
-      }
-      for (const link of result.links) {
-        const c = linkCandidate(link.inScope && this.isLiveExcluded(link.url) ? { ...link, inScope: false } : link, claim.depth + 1, this.candidateSettings);
-        if (c === null) continue;
-        const target = this.enqueue(link.url, c, claim.depth + 1, claim.urlId, now);
-        this.q.insertLink.run(claim.urlId, target.id, link.anchor || null, link.kind, link.nofollow ? 1 : 0);
+      for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
+        const target = this.enqueue(t.url, t.candidate, t.depth, claim.urlId, now, t.hops);
+        this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0);
       }
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {

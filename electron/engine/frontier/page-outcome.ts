@@ -1,0 +1,109 @@
+// What recording a fetched page writes, decided the same way by both stores (SQLite and PostgreSQL): its results
+// row, and the URLs it leads to (redirect target and links) with what the candidate chain decided for each.
+import type { PageFetchResult } from '../../../shared/protocol.ts';
+import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
+import { indexabilityOf } from './indexability.ts';
+import type { UrlKindName } from './crawl-file.ts';
+import type { Claim } from './frontier.ts';
+
+type PageClaim = Extract<Claim, { kind: 'page' }>;
+
+/** A results row with nothing in it. */
+export const EMPTY_ROW = {
+  statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
+  canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
+  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,
+};
+
+/** results columns by row field, for stores that build their INSERT from the row (PostgreSQL). */
+export const RESULT_COLUMNS = {
+  urlId: 'url_id', statusCode: 'status_code', contentType: 'content_type', sizeBytes: 'size_bytes', responseTimeMs: 'response_time_ms',
+  depth: 'crawl_depth', title: 'title', metaDescription: 'meta_description', h1: 'h1', canonical: 'canonical', wordCount: 'word_count',
+  outlinks: 'outlinks', redirectUrl: 'redirect_url', error: 'error', attempts: 'attempts', metaRobots: 'meta_robots',
+  xRobotsTag: 'x_robots_tag', robotsDisallowed: 'robots_disallowed', at: 'fetched_at', h1Count: 'h1_count', h2: 'h2', h2Count: 'h2_count',
+  lang: 'lang', hreflang: 'hreflang', metaRefresh: 'meta_refresh', indexability: 'indexability', indexabilityReason: 'indexability_reason',
+  responseHeaders: 'response_headers',
+} as const;
+
+/** A results row, by field (RESULT_COLUMNS names the columns). */
+export type ResultRow = { [field in keyof typeof RESULT_COLUMNS]: unknown };
+
+/** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
+export function errorRowOf(url: { urlId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): ResultRow {
+  const index = indexabilityOf({
+    url: '', kind: url.urlKind, checkOnly: url.checkOnly, statusCode: null, error, robotsDisallowed: false, metaRobots: null, xRobotsTag: null, canonical: null,
+  });
+  return { ...EMPTY_ROW, urlId: url.urlId, depth: url.depth, error, attempts: 0, at: now, indexability: index.status, indexabilityReason: index.reason };
+}
+
+/** The row of a fetched page; `redirect` is the verdict on its redirect ('follow' or why not), null without one. */
+export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect: string | null, attempts: number, now: number): ResultRow {
+  const robotsDisallowed = claim.robotsDisallowed === true;
+  const index = indexabilityOf({ ...result, url: claim.url, kind: claim.urlKind, checkOnly: claim.checkOnly, robotsDisallowed });
+  return {
+    urlId: claim.urlId,
+    statusCode: result.statusCode,
+    contentType: result.contentType,
+    sizeBytes: result.sizeBytes,
+    responseTimeMs: Math.round(result.responseTimeMs),
+    depth: claim.depth,
+    title: result.title,
+    metaDescription: result.metaDescription,
+    h1: result.h1,
+    h1Count: result.h1Count,
+    h2: result.h2,
+    h2Count: result.h2Count,
+    canonical: result.canonical,
+    lang: result.lang,
+    hreflang: result.hreflang.length ? result.hreflang.map((h) => `${h.lang}=${h.url}`).join('; ') : null,
+    metaRefresh: result.metaRefresh,
+    wordCount: result.wordCount,
+    outlinks: result.links.length,
+    redirectUrl: result.redirectUrl,
+    error: result.error ?? (redirect === null || redirect === 'follow' ? null : redirect),
+    attempts,
+    metaRobots: result.metaRobots,
+    xRobotsTag: result.xRobotsTag,
+    robotsDisallowed: robotsDisallowed ? 1 : 0,
+    indexability: index.status,
+    indexabilityReason: index.reason,
+    responseHeaders: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
+    at: now,
+  };
+}
+
+/** A URL a page leads to, with the candidate chain's verdict and the link graph row to write. */
+export interface PageTarget {
+  url: string;
+  candidate: Candidate;
+  depth: number;
+  hops: number;
+  linkKind: string;
+  anchor: string | null;
+  nofollow: boolean;
+}
+
+/**
+ * The URLs a recorded page leads to, in the order the SQLite store has always written them: the redirect target
+ * (same depth, one more hop; a cut chain is recorded, not followed), then the links (one level deeper).
+ */
+export function pageTargetsOf(
+  claim: PageClaim,
+  result: PageFetchResult,
+  redirect: string | null,
+  isLiveExcluded: (url: string) => boolean,
+  settings: CandidateSettings,
+): PageTarget[] {
+  const out: PageTarget[] = [];
+  if (result.redirectUrl && redirect !== null) {
+    const inScope = result.redirectInScope && !isLiveExcluded(result.redirectUrl);
+    const candidate = redirectCandidate(claim.urlKind, inScope, claim.depth, redirect, settings);
+    out.push({ url: result.redirectUrl, candidate, depth: claim.depth, hops: claim.hops + 1, linkKind: 'redirect', anchor: null, nofollow: false });
+  }
+  for (const link of result.links) {
+    const candidate = linkCandidate(link.inScope && isLiveExcluded(link.url) ? { ...link, inScope: false } : link, claim.depth + 1, settings);
+    if (candidate === null) continue;
+    out.push({ url: link.url, candidate, depth: claim.depth + 1, hops: 0, linkKind: link.kind, anchor: link.anchor || null, nofollow: link.nofollow === true });
+  }
+  return out;
+}
