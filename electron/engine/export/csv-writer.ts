@@ -1,0 +1,247 @@
+// The CSV side of the results export, whatever store the rows come from: the column layout and header names
+// (Trawl's or Screaming Frog's), extraction-rule columns, cell neutralisation, backpressure, and the `.part` file
+// renamed when complete. A store supplies a CsvRowSource (csv-export.ts: a SQLite crawl file; pg-csv-export.ts: a
+// crawl in the PostgreSQL store) that hands out pages of rows, so memory does not grow with the size of the crawl.
+import fs from 'node:fs';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import { neutraliseCell } from './csv-cell.ts';
+
+/** The CSV columns, in order; also the header line. */
+export const CSV_COLUMNS = [
+  'url',
+  'kind',
+  'status_code',
+  'content_type',
+  'size_bytes',
+  'response_time_ms',
+  'crawl_depth',
+  'indexability',
+  'indexability_reason',
+  'title',
+  'meta_description',
+  'h1',
+  'h1_count',
+  'h2',
+  'h2_count',
+  'canonical',
+  'lang',
+  'hreflang',
+  'meta_robots',
+  'x_robots_tag',
+  'meta_refresh',
+  'word_count',
+  'inlinks',
+  'outlinks',
+  'redirect_url',
+  'attempts',
+  'robots_disallowed',
+  'error',
+] as const;
+
+export const DEFAULT_BATCH_SIZE = 1000;
+
+/** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there. */
+export const SCREAMING_FROG_HEADERS: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = {
+  url: 'Address',
+  content_type: 'Content Type',
+  status_code: 'Status Code',
+  indexability: 'Indexability',
+  indexability_reason: 'Indexability Status',
+  title: 'Title 1',
+  meta_description: 'Meta Description 1',
+  meta_robots: 'Meta Robots 1',
+  x_robots_tag: 'X-Robots-Tag 1',
+  meta_refresh: 'Meta Refresh 1',
+  canonical: 'Canonical Link Element 1',
+  h1: 'H1-1',
+  h2: 'H2-1',
+  size_bytes: 'Size (bytes)',
+  word_count: 'Word Count',
+  crawl_depth: 'Crawl Depth',
+  inlinks: 'Inlinks',
+  outlinks: 'Outlinks',
+  response_time_ms: 'Response Time',
+  redirect_url: 'Redirect URL',
+  lang: 'Language',
+};
+
+export type CsvHeaderPreset = 'trawl' | 'screaming-frog';
+
+/** What every store's export takes: page size, columns and header names. */
+export interface CsvLayoutOptions {
+  /** Rows read from the store per query. */
+  batchSize?: number;
+  /** The columns, in this order: names of CSV_COLUMNS and of the crawl's extraction rules. Default: all. */
+  columns?: readonly string[];
+  /**
+   * Header names: Trawl's own, or Screaming Frog's where there is an equivalent (Address, Status Code, Title 1...),
+   * with response times then in seconds as Screaming Frog writes them.
+   */
+  headerPreset?: CsvHeaderPreset;
+}
+
+export interface CsvExportResult {
+  /** Data rows written (the header line not counted). */
+  rows: number;
+}
+
+/** An extraction rule as a CSV column: the rule's name in the store, and the column's header. */
+export interface ExtractionColumn {
+  name: string;
+  column: string;
+}
+
+/** One extracted value (a row of the extracted table). */
+export interface ExtractedValue {
+  url_id: number;
+  rule: string;
+  value: string;
+}
+
+/**
+ * Where the rows come from. A source reads the rows that existed when it was opened, in export order, a page at
+ * a time; it keeps its own position between pages.
+ */
+export interface CsvRowSource {
+  /** The crawl's extraction rules, as columns after CSV_COLUMNS (extractionColumnsOf the crawl's settings). */
+  readonly rules: readonly ExtractionColumn[];
+  /**
+   * The next `limit` rows after the previous page (fewer only at the end). Each row holds the values of
+   * CSV_COLUMNS in order, then the row's url id; anything after that (such as the source's keyset) is ignored.
+   * Numbers must be JS numbers: a numeric string would be written as text.
+   */
+  nextPage(limit: number): unknown[][] | Promise<unknown[][]>;
+  /** The extracted values of these URLs, ordered by url_id, rule, n. Only asked for when there are rules. */
+  extracted(urlIds: number[]): ExtractedValue[] | Promise<ExtractedValue[]>;
+}
+
+/** The crawl's extraction rules (settings.extraction) as CSV columns: the rule's name, unless a built-in column has it. */
+export function extractionColumnsOf(settings: unknown): ExtractionColumn[] {
+  const rules = (settings as { extraction?: { name: string }[] } | null)?.extraction ?? [];
+  const builtIn = new Set<string>(CSV_COLUMNS.map((c) => c.toLowerCase()));
+  return rules.map(({ name }) => ({ name, column: builtIn.has(name.toLowerCase()) ? `${name} (extracted)` : name }));
+}
+
+/** The batch size asked for, or the default; a RangeError unless it is a whole number of at least 1. */
+export function checkBatchSize(batchSize: number | undefined): number {
+  const n = batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`batchSize must be a whole number of at least 1, got ${batchSize}`);
+  return n;
+}
+
+/**
+ * Writes the source's rows as CSV (RFC 4180, CRLF, UTF-8 with a BOM) to `out`: a file path (written to
+ * `<out>.part` and renamed when complete, so the real name never holds a partial file) or a stream, which is
+ * ended when the export completes. Checks the columns before anything is written. Does not close the source.
+ */
+export async function writeCsvExport(source: CsvRowSource, out: string | NodeJS.WritableStream, options: CsvLayoutOptions = {}): Promise<CsvExportResult> {
+  const batchSize = checkBatchSize(options.batchSize);
+  const layout = columnLayout(source.rules, options);
+  if (typeof out !== 'string') return writeRows(source, out, batchSize, layout);
+  const part = `${out}.part`;
+  const file = fs.createWriteStream(part);
+  try {
+    const result = await writeRows(source, file, batchSize, layout);
+    await fs.promises.rename(part, out);
+    return result;
+  } catch (err) {
+    // A failure while reading leaves the file stream open: close it before removing the partial file.
+    file.destroy();
+    await fs.promises.rm(part, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+interface Layout {
+  header: string[];
+  pick: number[] | null;
+  seconds: boolean;
+}
+
+async function writeRows(source: CsvRowSource, dest: NodeJS.WritableStream, batchSize: number, layout: Layout): Promise<CsvExportResult> {
+  const rules = source.rules;
+  const csv = stringify({
+    bom: true,
+    record_delimiter: 'windows',
+    // With an explicit record_delimiter csv-stringify only quotes fields containing "\r\n"; a lone LF or CR
+    // must be quoted too (RFC 4180), or the file gains rows.
+    quote_record_delimiter: true,
+  });
+  const done = pipeline(csv, dest);
+  // Failures are observed where the writer waits (below); this only keeps an early one from being "unhandled".
+  done.catch(() => undefined);
+
+  const write = async (record: string[]): Promise<void> => {
+    // Backpressure: stop reading from the store until the output has taken what is buffered.
+    if (!csv.write(record)) await Promise.race([once(csv, 'drain'), done]);
+  };
+
+  await write(layout.header);
+  let rows = 0;
+  for (;;) {
+    const batch = await source.nextPage(batchSize);
+    const values = rules.length && batch.length ? groupExtracted(await source.extracted(batch.map((row) => row[URL_ID] as number))) : null;
+    for (const row of batch) {
+      const full: string[] = [];
+      for (let i = 0; i < CSV_COLUMNS.length; i++) full.push(cell(layout.seconds && i === RESPONSE_TIME ? seconds(row[i]) : row[i]));
+      if (values) {
+        const mine = values.get(row[URL_ID] as number);
+        // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
+        for (const r of rules) full.push(cell(mine?.get(r.name)?.join('\n') ?? null));
+      }
+      await write(layout.pick ? layout.pick.map((i) => full[i]!) : full);
+      rows++;
+    }
+    if (batch.length < batchSize) break;
+  }
+  csv.end();
+  await done;
+  return { rows };
+}
+
+const RESPONSE_TIME = CSV_COLUMNS.indexOf('response_time_ms');
+const URL_ID = CSV_COLUMNS.length;
+
+function seconds(ms: unknown): number | null {
+  return typeof ms === 'number' ? Math.round(ms) / 1000 : null;
+}
+
+/** Which of the full record's cells are written, under which header names. Throws naming an unknown column. */
+function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions): Layout {
+  const all = [...CSV_COLUMNS, ...rules.map((r) => r.column)];
+  let pick: number[] | null = null;
+  if (options.columns) {
+    if (options.columns.length === 0) throw new Error('choose at least one column to export');
+    const unknown = options.columns.filter((c) => !all.includes(c));
+    if (unknown.length) throw new Error(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${all.join(', ')}`);
+    pick = options.columns.map((c) => all.indexOf(c));
+  }
+  const sf = options.headerPreset === 'screaming-frog';
+  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as (typeof CSV_COLUMNS)[number]] ?? c) : c);
+  const header = (pick ?? all.map((_, i) => i)).map((i) => name(all[i]!));
+  return { header, pick, seconds: sf };
+}
+
+/** A page's extracted values by url id, then by rule, in the order given. */
+function groupExtracted(rows: ExtractedValue[]): Map<number, Map<string, string[]>> {
+  const out = new Map<number, Map<string, string[]>>();
+  for (const { url_id, rule, value } of rows) {
+    let byRule = out.get(url_id);
+    if (!byRule) out.set(url_id, (byRule = new Map()));
+    const list = byRule.get(rule);
+    if (list) list.push(value);
+    else byRule.set(rule, [value]);
+  }
+  return out;
+}
+
+/** null → empty; numbers as they are (a negative number is a number); anything textual neutralised. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return neutraliseCell(value);
+  if (Buffer.isBuffer(value)) return neutraliseCell(value.toString('utf8'));
+  return neutraliseCell(String(value));
+}
