@@ -154,6 +154,48 @@ export type ExtractionTestResult = ({ ok: true } & ExtractionTest) | { ok: false
 /** `rows` and `file` are null where the browser does the writing (a web console download). */
 export type ExportResult = { ok: true; rows: number | null; file: string | null } | { ok: false; error: string };
 
+// ---- a crawl shared by a cluster through a PostgreSQL store ----
+
+/** Crawl IDs of the PostgreSQL store (CRAWL_ID_PATTERN of the store's schema, restated so the contract needs no engine code). */
+export const STORE_CRAWL_ID_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
+/** The cluster's thread count (all nodes together), as the store takes it. */
+export const CLUSTER_THREAD_LIMITS = { min: 1, max: 1000 } as const;
+/** Longest store URL accepted. */
+export const STORE_URL_MAX_LENGTH = 2048;
+
+/** A crawl in a PostgreSQL store, as listStoreCrawls lists it. */
+export interface StoreCrawlInfo {
+  id: string;
+  /** What the cluster is told to do: running, paused, stopped or finished. */
+  state: string;
+  finishReason: string | null;
+  /** ISO time. */
+  createdAt: string;
+  seeds: string[];
+  /** The cluster's thread count. */
+  threads: number;
+  /** Counters from the crawl's per-host totals; null when they could not be read (see `problem`). */
+  crawled: number | null;
+  queued: number | null;
+  /** Nodes heard from within the crawl's lease time. */
+  liveNodes: number | null;
+  /** Why this Trawl cannot attach to it (another store schema version, tables missing), or null. */
+  problem: string | null;
+}
+
+export interface StoreCrawlList {
+  /** host:port/database (never the password). */
+  server: string;
+  crawls: StoreCrawlInfo[];
+}
+
+/** What attachStore answers: the crawl now in view. */
+export interface StoreAttachment {
+  /** host:port/database (never the password). */
+  server: string;
+  crawlId: string;
+}
+
 export interface CrawlerApi {
   defaults(): Promise<CrawlDefaults>;
   /** Validates and starts a new crawl; invalid settings come back as problems, field by field. */
@@ -215,6 +257,16 @@ export interface CrawlerApi {
   comparePage(query: CompareQuery, kind: ChangeKind, after: number | null): Promise<ComparisonPage>;
   /** The comparison as CSV. Desktop: a save dialog. Web console: a download. */
   exportComparison(query: CompareQuery): Promise<ExportResult>;
+  // ---- a crawl in a PostgreSQL store, run by a cluster of headless nodes ----
+  /** The crawls of a PostgreSQL store (postgres://user:password@host:port/database), newest first. */
+  listStoreCrawls(storeUrl: string): Promise<StoreCrawlList>;
+  /**
+   * Watches a crawl of the store live (its nodes and their threads) in place of any local crawl: the snapshots are
+   * the cluster's, and pause, resume, stop and setThreads (the cluster's total) go to every node.
+   */
+  attachStore(storeUrl: string, crawlId: string): Promise<StoreAttachment>;
+  /** Stops watching the store's crawl (the crawl itself goes on). */
+  detachStore(): Promise<void>;
   /** Current snapshot (or null before any crawl), then every coalesced snapshot; returns an unsubscribe. */
   onSnapshot(listener: (snapshot: CrawlSnapshot) => void): () => void;
   onState(listener: (change: StateChange) => void): () => void;

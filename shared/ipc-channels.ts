@@ -35,6 +35,9 @@ export const COMMAND_NAMES = [
   'compareCrawls',
   'comparePage',
   'exportComparison',
+  'listStoreCrawls',
+  'attachStore',
+  'detachStore',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

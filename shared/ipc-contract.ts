@@ -3,7 +3,14 @@
 // validate each payload against these schemas before acting on it.
 import { z } from 'zod';
 import type { CrawlerApi } from './crawler-api.ts';
-import { RESULT_SORT_COLUMNS, STATUS_CLASSES, presetNameProblem } from './crawler-api.ts';
+import {
+  CLUSTER_THREAD_LIMITS,
+  RESULT_SORT_COLUMNS,
+  STATUS_CLASSES,
+  STORE_CRAWL_ID_PATTERN,
+  STORE_URL_MAX_LENGTH,
+  presetNameProblem,
+} from './crawler-api.ts';
 import { LIMITS } from './settings.ts';
 import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type { CrawlSnapshot, StateChange } from './snapshot.ts';
@@ -79,6 +86,16 @@ const presetName = z.string().superRefine((name, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** A PostgreSQL store URL; the rest of it (host, database) is checked by the session, which names what is wrong. */
+const storeUrl = z
+  .string()
+  .min(1, 'give the store URL, e.g. postgres://user:password@host:5432/database')
+  .max(STORE_URL_MAX_LENGTH)
+  .regex(/^postgres(?:ql)?:\/\//i, 'must be a postgres:// or postgresql:// URL');
+const storeCrawlId = z
+  .string()
+  .regex(STORE_CRAWL_ID_PATTERN, 'a crawl ID is lower-case letters, digits and _, starting with a letter, at most 40');
+
 /** Arguments of every command, as a tuple schema. Settings are checked field by field later, by the engine. */
 export const COMMANDS = {
   defaults: z.tuple([]),
@@ -86,7 +103,8 @@ export const COMMANDS = {
   pause: z.tuple([]),
   resume: z.tuple([]),
   stop: z.tuple([]),
-  setThreads: z.tuple([z.number().int().min(LIMITS.threads.min).max(LIMITS.threads.max)]),
+  // A local crawl takes LIMITS.threads (its controller names the range); a cluster's total may be larger.
+  setThreads: z.tuple([z.number().int().min(LIMITS.threads.min).max(Math.max(LIMITS.threads.max, CLUSTER_THREAD_LIMITS.max))]),
   setMaxRate: z.tuple([z.number().positive().max(LIMITS.maxUrlsPerSecond).nullable()]),
   // The pattern itself is compiled by the controller, which names what is wrong with it.
   addExclude: z.tuple([z.string().min(1).max(2000)]),
@@ -130,6 +148,9 @@ export const COMMANDS = {
   compareCrawls: z.tuple([compareQuerySchema]),
   comparePage: z.tuple([compareQuerySchema, z.enum(CHANGE_KINDS), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable()]),
   exportComparison: z.tuple([compareQuerySchema]),
+  listStoreCrawls: z.tuple([storeUrl]),
+  attachStore: z.tuple([storeUrl, storeCrawlId]),
+  detachStore: z.tuple([]),
 } as const satisfies Record<CommandName, z.ZodTuple>;
 
 export type CommandArgs<K extends CommandName> = Parameters<CrawlerApi[K]>;

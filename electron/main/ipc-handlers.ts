@@ -39,6 +39,8 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
     resumeCrawl: (file) => session.resumeCrawl(file),
     queryResults: (query) => session.queryResults(query),
     exportCsv: async () => {
+      const problem = session.exportProblem();
+      if (problem) return { ok: false, error: problem };
       const win = getWindow();
       const options = { title: 'Export CSV', defaultPath: 'crawl.csv', filters: [{ name: 'CSV', extensions: ['csv'] }] };
       const pick = await (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options));
@@ -56,6 +58,8 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
     hostsReport: (query) => session.hostsReport(query),
     chartData: (query) => session.chartData(query),
     exportChartCsv: async (kind) => {
+      const problem = session.exportProblem();
+      if (problem) return { ok: false, error: problem };
       const file = await saveDialog(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);
     },
@@ -71,6 +75,9 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
       const file = await saveDialog('Export the comparison as CSV', 'comparison.csv');
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
     },
+    listStoreCrawls: (storeUrl) => session.listStoreCrawls(storeUrl),
+    attachStore: (storeUrl, crawlId) => session.attachStore(storeUrl, crawlId),
+    detachStore: () => session.detachStore(),
   };
 
   async function saveDialog(title: string, defaultPath: string): Promise<string | null> {

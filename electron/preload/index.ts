@@ -53,6 +53,9 @@ const api: CrawlerApi = {
   compareCrawls: invoke('compareCrawls') as CrawlerApi['compareCrawls'],
   comparePage: invoke('comparePage') as CrawlerApi['comparePage'],
   exportComparison: invoke('exportComparison') as CrawlerApi['exportComparison'],
+  listStoreCrawls: invoke('listStoreCrawls') as CrawlerApi['listStoreCrawls'],
+  attachStore: invoke('attachStore') as CrawlerApi['attachStore'],
+  detachStore: invoke('detachStore') as CrawlerApi['detachStore'],
   onSnapshot: (listener) => subscribe('snapshot', listener),
   onState: (listener) => subscribe('state', listener),
 };

@@ -266,7 +266,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         write = (out) => session.exportView(view, out);
       } else if (pathname === CHART_EXPORT_PATH) {
         const [kind] = parseCommandArgs('exportChartCsv', [query.get('kind')]);
-        if (session.currentFile() === null) throw new Error('no crawl is open; start or open a crawl first');
+        const problem = session.exportProblem();
+        if (problem) throw new Error(problem);
         name = `${crawlName()}-${kind}`;
         write = (out) => session.exportChartCsv(kind, out);
       } else {
@@ -429,11 +430,13 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         const [query] = parseCommandArgs(cmd, rawArgs);
         return session.queryResults(query);
       }
-      case 'exportCsv':
+      case 'exportCsv': {
         parseCommandArgs(cmd, rawArgs);
-        if (session.currentFile() === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
+        const problem = session.exportProblem();
+        if (problem) return { ok: false, error: problem };
         // The browser does the writing: the client downloads EXPORT_PATH.
         return { ok: true, rows: null, file: null };
+      }
       case 'filterCounts':
         parseCommandArgs(cmd, rawArgs);
         return session.filterCounts();
@@ -473,11 +476,13 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         const [query] = parseCommandArgs(cmd, rawArgs);
         return session.chartData(query);
       }
-      case 'exportChartCsv':
+      case 'exportChartCsv': {
         parseCommandArgs(cmd, rawArgs);
-        if (session.currentFile() === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
+        const problem = session.exportProblem();
+        if (problem) return { ok: false, error: problem };
         // The browser does the writing: the client downloads CHART_EXPORT_PATH.
         return { ok: true, rows: null, file: null };
+      }
       case 'exportView': {
         const [view] = parseCommandArgs(cmd, rawArgs);
         const problem = session.viewExportProblem(view);
@@ -498,6 +503,17 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         // The browser does the writing: the client downloads COMPARE_EXPORT_PATH.
         return { ok: true, rows: null, file: null };
       }
+      case 'listStoreCrawls': {
+        const [storeUrl] = parseCommandArgs(cmd, rawArgs);
+        return session.listStoreCrawls(storeUrl);
+      }
+      case 'attachStore': {
+        const [storeUrl, crawlId] = parseCommandArgs(cmd, rawArgs);
+        return session.attachStore(storeUrl, crawlId);
+      }
+      case 'detachStore':
+        parseCommandArgs(cmd, rawArgs);
+        return session.detachStore();
     }
   }
 

@@ -48,6 +48,9 @@ export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
     compareCrawls: never,
     comparePage: never,
     exportComparison: never,
+    listStoreCrawls: never,
+    attachStore: never,
+    detachStore: never,
     ...overrides,
     onSnapshot(listener) {
       snapshotListeners.add(listener);

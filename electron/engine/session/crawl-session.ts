@@ -19,6 +19,8 @@ import type {
   SavePresetResult,
   StartResult,
   StatusClass,
+  StoreAttachment,
+  StoreCrawlList,
 } from '../../../shared/crawler-api.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
@@ -30,6 +32,8 @@ import { CrawlFileError, UrlState, openCrawlFile, readMeta } from '../frontier/c
 import type { Db } from '../frontier/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import { PresetStore } from './presets.ts';
+import { StoreObserver, listStoreCrawls } from './store-observer.ts';
+import type { StoreObserverOptions } from './store-observer.ts';
 import type {
   ChangeKind,
   ChartData,
@@ -90,6 +94,8 @@ export interface CrawlSessionOptions {
   spawner: WorkerSpawner;
   /** Passed to the controller: the most worker processes used when settings.processes is null. */
   cpuCount?: number;
+  /** Timings of the store observer (tests shorten them). */
+  storeObserver?: StoreObserverOptions;
 }
 
 export interface CrawlSessionEvents {
@@ -303,6 +309,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   private readonly presets: PresetStore;
   /** Set while a rule test's worker runs: one at a time. */
   private testing = false;
+  /** The crawl of a PostgreSQL store in view, when attached to one (then no local crawl is). */
+  private observer: StoreObserver | null = null;
+  private readonly storeObserverOptions: StoreObserverOptions;
   private readonly forwardSnapshot = (s: CrawlSnapshot) => this.emit('snapshot', s);
   private readonly forwardState = (s: StateChange) => this.emit('state', s);
 
@@ -312,6 +321,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     fs.mkdirSync(this.crawlsDir, { recursive: true });
     this.spawner = options.spawner;
     this.cpuCount = options.cpuCount;
+    this.storeObserverOptions = options.storeObserver ?? {};
     this.presets = new PresetStore(this.crawlsDir);
   }
 
@@ -325,6 +335,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     const checked = validateSettings(input);
     if (!checked.ok) return { ok: false, problems: checked.problems };
     this.refuseWhileRunning('start a new crawl');
+    await this.detachStore();
     const file = this.newCrawlPath(checked.settings.seeds[0] ?? '');
     let controller: CrawlController;
     try {
@@ -337,35 +348,99 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return { ok: true, file };
   }
 
+  /** Pauses the crawl; attached to a store, every node of the cluster. */
   async pause(): Promise<void> {
+    if (this.observer) return this.observer.command({ state: 'paused' });
     this.live('pause').pause();
   }
 
   async resume(): Promise<void> {
+    if (this.observer) return this.observer.command({ state: 'running' });
     this.live('resume').resume();
   }
 
-  /** Stops gracefully (threads finish the URL in hand, for a few seconds at most); resolves once finished. */
+  /**
+   * Stops gracefully (threads finish the URL in hand, for a few seconds at most); resolves once finished.
+   * Attached to a store: tells every node to stop, and resolves once told (the nodes finish on their own).
+   */
   async stop(): Promise<void> {
+    if (this.observer) return this.observer.command({ state: 'stopped' });
     await this.live('stop').stop();
   }
 
+  /** The pool size; attached to a store, the cluster's total (shared out over its live nodes). */
   async setThreads(threads: number): Promise<void> {
+    if (this.observer) return this.observer.command({ threads });
     this.live('change the threads of').setThreads(threads);
   }
 
   async setMaxRate(perSecond: number | null): Promise<void> {
+    this.refuseForStore('change the URLs/s cap');
     this.live('change the URLs/s cap of').setMaxRate(perSecond);
   }
 
   /** Adds an exclude pattern to the running crawl; says how many queued URLs it dropped. */
   async addExclude(pattern: string): Promise<{ dropped: number }> {
+    this.refuseForStore('add an exclude pattern');
     return this.live('add an exclude pattern to').addExclude(pattern);
   }
 
   /** Pushes the running crawl's queued URLs matching `pattern` to the back of their host's queue; says how many moved. */
   async deprioritise(pattern: string): Promise<{ moved: number }> {
+    this.refuseForStore('deprioritise a pattern');
     return this.live('deprioritise a pattern in').deprioritise(pattern);
+  }
+
+  // ---- a crawl in a PostgreSQL store ----
+
+  /** The crawls of a PostgreSQL store; a StoreError names a bad URL or a server that cannot be reached. */
+  async listStoreCrawls(storeUrl: string): Promise<StoreCrawlList> {
+    return listStoreCrawls(storeUrl);
+  }
+
+  /**
+   * Watches a crawl of a PostgreSQL store in place of any local crawl (refused while a local crawl runs). The
+   * previous attachment is kept when this one fails (a StoreError says why).
+   */
+  async attachStore(storeUrl: string, crawlId: string): Promise<StoreAttachment> {
+    this.refuseWhileRunning('attach to a cluster crawl');
+    const observer = await StoreObserver.open(storeUrl, crawlId, this.storeObserverOptions);
+    if (this.isRunning()) {
+      // A local crawl started while we connected: it stays in view.
+      await observer.close();
+      this.refuseWhileRunning('attach to a cluster crawl');
+    }
+    await this.detachStore();
+    this.detach();
+    this.controller = null;
+    this.setCurrent(null);
+    this.observer = observer;
+    observer.on('snapshot', this.forwardSnapshot);
+    observer.on('state', this.forwardState);
+    const first = observer.snapshot();
+    // A crawl comes into view: `from: null` tells the UI it is another crawl.
+    this.emit('state', { from: null, to: first.state, reason: first.reason, error: first.error, at: first.at });
+    this.emit('snapshot', first);
+    return { server: observer.server, crawlId: observer.crawlId };
+  }
+
+  /** Stops watching the store's crawl: UNLISTEN, connection closed. Nothing happens when not attached. */
+  async detachStore(): Promise<void> {
+    const observer = this.observer;
+    if (!observer) return;
+    this.observer = null;
+    await observer.close();
+  }
+
+  /** Why the crawl in view cannot be exported as CSV (none open, or it lives in a store), or null. */
+  exportProblem(): string | null {
+    if (this.observer) return this.storeRefusal('export its results here');
+    return this.current === null ? 'no crawl is open; start or open a crawl first' : null;
+  }
+
+  /** What the session is attached to, or null. */
+  attachedStore(): StoreAttachment | null {
+    return this.observer ? { server: this.observer.server, crawlId: this.observer.crawlId } : null;
   }
 
   /**
@@ -445,6 +520,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       throw new Error('a crawl is running; stop it before opening another crawl');
     }
     const info = readCrawlFileInfo(abs);
+    await this.detachStore();
     if (abs !== this.current) {
       this.detach();
       this.controller = null;
@@ -457,6 +533,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async resumeCrawl(file: string): Promise<StartResult> {
     this.refuseWhileRunning('resume a crawl');
     const abs = path.resolve(file);
+    await this.detachStore();
     let controller: CrawlController;
     try {
       controller = CrawlController.resume(this.controllerOptions(abs));
@@ -472,6 +549,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** A page of the current crawl's results, filtered and sorted by SQLite; works while the crawl runs. */
   async queryResults(query: ResultsQuery): Promise<ResultsPage> {
+    this.refuseForStore('list the results here');
     if (this.current === null) return { total: 0, offset: query.offset, rows: [], extractionRules: [] };
     if (!this.reader || this.reader.file !== this.current) {
       this.reader?.close();
@@ -483,6 +561,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Writes the current crawl's results as CSV to a file path or a stream (ended when done). */
   async exportCsv(dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+    if (this.observer) return { ok: false, error: this.storeRefusal('export its results here') };
     if (this.current === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
     try {
       const { rows } = await exportCsv(this.current, dest);
@@ -579,6 +658,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */
   viewExportProblem(view: ViewExport): string | null {
+    if (this.observer) return this.storeRefusal('export its results here');
     if (this.current === null) return 'no crawl is open; start or open a crawl first';
     const known = new Set<string>([...EXPORT_COLUMNS, ...extractionColumns(this.analysisDb()).map((r) => r.column)]);
     const unknown = view.columns.filter((c) => !known.has(c));
@@ -621,6 +701,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   snapshot(): CrawlSnapshot | null {
+    if (this.observer) return this.observer.snapshot();
     return this.controller?.snapshot() ?? null;
   }
 
@@ -636,6 +717,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Stops a running crawl (gracefully) and closes the connections. */
   async close(): Promise<void> {
+    await this.detachStore();
     if (this.isRunning()) await this.controller!.stop();
     this.reader?.close();
     this.reader = null;
@@ -664,7 +746,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.controller?.off('state', this.forwardState);
   }
 
-  private setCurrent(file: string): void {
+  private setCurrent(file: string | null): void {
     if (this.current === file) return;
     this.current = file;
     this.reader?.close();
@@ -674,6 +756,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The analysis connection to the crawl in view, opened when first needed. */
   private analysisDb(): Db {
+    this.refuseForStore('look into it here');
     if (this.current === null) throw new Error('no crawl is open; start or open a crawl first');
     if (this.analysis?.file !== this.current) {
       this.closeAnalysis();
@@ -699,6 +782,16 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       this.comparison = { key, c: CrawlComparison.open(oldFile, newFile, { wordThreshold: { percent: query.wordThresholdPercent } }) };
     }
     return this.comparison.c;
+  }
+
+  /** Why a command for a local crawl file cannot be used on the store's crawl. */
+  private storeRefusal(what: string): string {
+    const o = this.observer!;
+    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: pause, resume, stop and the thread count)`;
+  }
+
+  private refuseForStore(what: string): void {
+    if (this.observer) throw new Error(this.storeRefusal(what));
   }
 
   private refuseWhileRunning(what: string): void {

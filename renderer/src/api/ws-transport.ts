@@ -55,7 +55,19 @@ export class CommandError extends Error {
 const OPEN = 1;
 // testExtraction fetches a page in a fresh worker (the fetch has its own timeouts, up to a minute in all).
 // A comparison walks both crawl files once for its summary.
-const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set(['start', 'stop', 'resumeCrawl', 'openCrawl', 'listCrawls', 'testExtraction', 'compareCrawls', 'exportComparison']);
+// Listing a store's crawls or attaching to one connects to a PostgreSQL server first (up to 5 s), maybe far away.
+const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'start',
+  'stop',
+  'resumeCrawl',
+  'openCrawl',
+  'listCrawls',
+  'testExtraction',
+  'compareCrawls',
+  'exportComparison',
+  'listStoreCrawls',
+  'attachStore',
+]);
 /** Read-only commands are simply sent again when the connection drops before their reply. */
 const RETRYABLE: ReadonlySet<CommandName> = new Set([
   'defaults',
@@ -74,6 +86,7 @@ const RETRYABLE: ReadonlySet<CommandName> = new Set([
   'chartData',
   'compareCrawls',
   'comparePage',
+  'listStoreCrawls',
 ]);
 
 interface Pending {
@@ -297,6 +310,9 @@ export function createWsApi(options: WsApiOptions): WsApi {
       if (check.ok) download(downloadUrl(options.exportUrl, COMPARE_EXPORT_PATH, { query: JSON.stringify(query) }));
       return check;
     },
+    listStoreCrawls: (storeUrl) => request('listStoreCrawls', [storeUrl]),
+    attachStore: (storeUrl, crawlId) => request('attachStore', [storeUrl, crawlId]),
+    detachStore: () => request('detachStore', []),
     onSnapshot(listener) {
       snapshotListeners.add(listener);
       if (lastSnapshot) listener(lastSnapshot);
