@@ -1,0 +1,192 @@
+// The web console's WebSocket attached to a crawl in a PostgreSQL store (real server; the crawl written with SQL as
+// nodes write it): listing and attaching validated as every command is, the cluster's snapshots pushed to every
+// client, commands reaching trawl.crawls and the nodes' channel, and errors that name the problem, never the password.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
+import { startWebConsole } from '../electron/server/web-console.ts';
+import type { WebConsole } from '../electron/server/web-console.ts';
+import { crawlChannel } from '../electron/engine/frontier/postgres/pg-schema.ts';
+import type { StoreAttachment, StoreCrawlList } from '../shared/crawler-api.ts';
+import type { CrawlSnapshot } from '../shared/snapshot.ts';
+import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
+import { WS_PATH } from '../shared/ws-protocol.ts';
+import { freshDatabase, pgSuite } from './helpers/postgres.ts';
+import type { FreshDatabase } from './helpers/postgres.ts';
+import { createClusterCrawl, threadStatus, withClient } from './helpers/cluster-crawl.ts';
+import { spawner, tempDir } from './helpers/engine.ts';
+
+const withPg = await pgSuite();
+
+class Client {
+  readonly frames: string[] = [];
+  readonly events: EventFrame[] = [];
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: ReplyFrame) => void>();
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const text = String(data);
+      this.frames.push(text);
+      const frame = JSON.parse(text) as ServerFrame;
+      if ('event' in frame) this.events.push(frame);
+      else {
+        this.pending.get(frame.id)?.(frame);
+        this.pending.delete(frame.id);
+      }
+    });
+  }
+
+  static open(url: string): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      const client = new Client(ws);
+      ws.once('open', () => resolve(client));
+      ws.once('error', reject);
+    });
+  }
+
+  call(cmd: string, args: unknown[] = []): Promise<ReplyFrame> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, cmd, args }));
+    });
+  }
+
+  async ok<T>(cmd: string, args: unknown[] = []): Promise<T> {
+    const reply = await this.call(cmd, args);
+    if (!reply.ok) throw new Error(`${cmd} failed: ${reply.error}`);
+    return reply.result as T;
+  }
+
+  async error(cmd: string, args: unknown[] = []): Promise<string> {
+    const reply = await this.call(cmd, args);
+    if (reply.ok) throw new Error(`${cmd} succeeded: ${JSON.stringify(reply.result)}`);
+    return reply.error;
+  }
+
+  async snapshot(test: (s: CrawlSnapshot) => boolean, timeoutMs = 10_000): Promise<CrawlSnapshot> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find((e): e is Extract<EventFrame, { event: 'snapshot' }> => e.event === 'snapshot' && e.payload !== null && test(e.payload));
+      if (found) return found.payload;
+      if (Date.now() > end) throw new Error('timed out waiting for a snapshot frame');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
+  let db: FreshDatabase;
+  let session: CrawlSession;
+  let server: WebConsole;
+  let wsUrl: string;
+  const clients: Client[] = [];
+  const open = async () => {
+    const c = await Client.open(wsUrl);
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    db = await freshDatabase('web_cluster');
+    await createClusterCrawl(db.url, {
+      id: 'shop',
+      threads: 4,
+      hosts: [{ origin: 'https://shop.test', crawled: 3, queued: 5 }],
+      nodes: [
+        { name: 'n1', hostname: 'rack-1', threads: [threadStatus(1), threadStatus(2)] },
+        { name: 'n2', hostname: 'rack-2', threads: [threadStatus(1, { url: '<img src=x onerror=alert(1)>' }), threadStatus(2)] },
+      ],
+    });
+    const staticDir = tempDir();
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Trawl</title>');
+    session = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 3 });
+    server = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir });
+    wsUrl = `ws://${new URL(server.url).host}${WS_PATH}?token=${server.token}`;
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.ws.close();
+    await server?.close();
+    await session?.close();
+    await db?.drop();
+  });
+
+  it('validates the new commands as every other: the URL scheme, the crawl ID form, the arguments', async () => {
+    const c = await open();
+    expect(await c.error('listStoreCrawls', ['http://example.com/db'])).toMatch(/^invalid arguments for listStoreCrawls: 0: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(await c.error('listStoreCrawls', [])).toMatch(/^invalid arguments for listStoreCrawls/);
+    expect(await c.error('attachStore', [db.url, 'Robert\'); DROP TABLE--'])).toMatch(/^invalid arguments for attachStore: 1: a crawl ID is lower-case letters/);
+    expect(await c.error('attachStore', [db.url])).toMatch(/^invalid arguments for attachStore/);
+    expect(await c.error('attachStore', [db.url, 'shop', 'extra'])).toMatch(/^invalid arguments for attachStore/);
+    expect(await c.error('detachStore', [1])).toMatch(/^invalid arguments for detachStore/);
+    expect(await c.error('setThreads', [1001])).toMatch(/^invalid arguments for setThreads/);
+  });
+
+  it('lists the store, attaches, and pushes the cluster snapshot (nodes, their threads) to every client', async () => {
+    const c = await open();
+    const list = await c.ok<StoreCrawlList>('listStoreCrawls', [db.url]);
+    expect(list.crawls.map((x) => [x.id, x.crawled, x.queued, x.liveNodes])).toEqual([['shop', 3, 5, 2]]);
+    const attached = await c.ok<StoreAttachment>('attachStore', [db.url, 'shop']);
+    expect(attached).toEqual({ server: expect.stringMatching(/^127\.0\.0\.1:\d+\/trawl_t_web_cluster_/), crawlId: 'shop' });
+    const s = await c.snapshot((x) => x.store?.crawlId === 'shop');
+    expect(s.nodes!.map((n) => n.name)).toEqual(['n1', 'n2']);
+    expect(s.threads.map((t) => `${t.node}#${t.id}`).sort()).toEqual(['n1#1', 'n1#2', 'n2#1', 'n2#2']);
+    expect(c.events.find((e) => e.event === 'state')?.payload).toMatchObject({ from: null, to: 'running' });
+    // A client that connects later gets the cluster's snapshot first.
+    const late = await open();
+    expect((await late.snapshot((x) => x.store?.crawlId === 'shop')).nodes).toHaveLength(2);
+  });
+
+  it('steers the cluster: pause and the thread count reach trawl.crawls and NOTIFY the nodes', async () => {
+    const c = await open();
+    const listener = new pg.Client({ connectionString: db.url });
+    listener.on('error', () => undefined);
+    await listener.connect();
+    const notes: string[] = [];
+    listener.on('notification', (m) => notes.push(m.payload ?? ''));
+    await listener.query(`LISTEN ${crawlChannel('shop')}`);
+    try {
+      await c.ok('pause');
+      await c.ok('setThreads', [240]);
+      const { rows } = await listener.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`);
+      expect(rows[0]).toEqual({ state: 'paused', threads: 240 });
+      await expect.poll(() => notes.filter((n) => n === 'command').length).toBe(2);
+      const s = await c.snapshot((x) => x.threadTarget === 240 && x.state !== 'running');
+      expect(s.state).toBe('pausing');
+      await c.ok('resume');
+      await c.snapshot((x) => x.threadTarget === 240 && x.state === 'running');
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
+    const c = await open();
+    expect(await c.error('addExclude', ['/x/'])).toMatch(/crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/);
+    expect(await c.error('filterCounts')).toMatch(/lives in the PostgreSQL store/);
+    expect(await c.ok<{ ok: boolean; error: string }>('exportCsv')).toMatchObject({ ok: false, error: expect.stringMatching(/lives in the PostgreSQL store/) });
+    expect(await c.error('attachStore', [db.url, 'nosuch'])).toMatch(/there is no crawl "nosuch" in this store; the store has shop/);
+    const wrong = new URL(db.url);
+    wrong.password = 'hunter2-secret';
+    const refused = await c.error('listStoreCrawls', [wrong.toString()]);
+    expect(refused).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+: password authentication failed/);
+    expect(refused).not.toContain('hunter2-secret');
+    expect(await c.error('attachStore', ['postgres://u:hunter2-secret@127.0.0.1:1/nowhere', 'shop'])).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:1\/nowhere/);
+    // Still attached to shop; nothing any client received carries a password.
+    expect((await c.snapshot((x) => x.store?.crawlId === 'shop')).store!.node).toBeNull();
+    for (const client of clients) for (const f of client.frames) expect(f).not.toMatch(/hunter2-secret|:trawl@/);
+  });
+
+  it('detaches on request', async () => {
+    const c = await open();
+    await c.ok('detachStore');
+    expect(session.attachedStore()).toBeNull();
+    expect(await c.error('pause')).toMatch(/no crawl has been started/);
+  });
+});
