@@ -1,0 +1,97 @@
+// Exports a crawl in the PostgreSQL store as CSV: the same rows, columns and bytes as the SQLite export of the same
+// data (csv-writer.ts writes both). Reads the crawl's schema a page at a time by keyset on results.seq, up to the
+// last result that existed when it started, each page in its own statement: no transaction stays open for the
+// whole export and memory does not grow with the size of the crawl.
+//
+// Rows a node commits after the export started are left out, as in the SQLite export. Unlike SQLite, PostgreSQL
+// hands out seq values before commit, so a result whose transaction was still open at the start (a seq below the
+// bound, committed moments later) is exported only if its page had not been read yet.
+import pg from 'pg';
+import { connect, StoreError, type PgClient } from '../frontier/postgres/pg-connect.ts';
+import { readCrawl } from '../frontier/postgres/pg-control.ts';
+import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { CSV_COLUMNS, checkBatchSize, extractionColumnsOf, writeCsvExport, type CsvExportResult, type CsvLayoutOptions, type CsvRowSource, type ExtractedValue } from './csv-writer.ts';
+
+/** The PostgreSQL export's options: page size, columns and header names (a row filter and rowsFrom are SQLite-only). */
+export type PgCsvExportOptions = CsvLayoutOptions;
+
+// bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
+// they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
+const INT8 = 20;
+const NUMBER_TYPES = {
+  getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')),
+};
+
+/**
+ * Writes the results of crawl `crawlId` in the store at `storeUrl` as CSV (RFC 4180, CRLF, UTF-8 with a BOM) to
+ * `out`: a file path (written to `<out>.part` and renamed when complete) or a stream, ended when the export
+ * completes. A crawl that does not exist is a StoreError, and nothing is written.
+ */
+export async function exportCsvFromStore(storeUrl: string, crawlId: string, out: string | NodeJS.WritableStream, options: PgCsvExportOptions = {}): Promise<CsvExportResult> {
+  checkOptions(options);
+  const client = await connect(storeUrl, { applicationName: 'trawl export' });
+  try {
+    return await exportCsvFromClient(client, crawlId, out, options);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** exportCsvFromStore through a connection the caller holds (and keeps: it is not closed). */
+export async function exportCsvFromClient(client: PgClient, crawlId: string, out: string | NodeJS.WritableStream, options: PgCsvExportOptions = {}): Promise<CsvExportResult> {
+  checkOptions(options);
+  const source = await pgRowSource(client, crawlId);
+  return writeCsvExport(source, out, options);
+}
+
+function checkOptions(options: PgCsvExportOptions): void {
+  checkBatchSize(options.batchSize);
+  // The SQLite export's row filter is SQL over the crawl file, and rowsFrom 'urls' serves one of its views: neither
+  // is offered here. Checked at run time too, for callers that pass the SQLite export's options through.
+  const { where, rowsFrom } = options as { where?: unknown; rowsFrom?: unknown };
+  if (where !== undefined) throw new Error('a row filter (where) is not supported when exporting from the PostgreSQL store, only from a crawl file');
+  if (rowsFrom !== undefined && rowsFrom !== 'results') {
+    throw new Error(`rowsFrom "${String(rowsFrom)}" is not supported when exporting from the PostgreSQL store, only from a crawl file (the store exports results)`);
+  }
+}
+
+/**
+ * The results of a crawl in the store, a page at a time by keyset on results.seq, up to the last result that
+ * existed when it was called. Checks the crawl exists (its registry row and its tables) before anything is read.
+ */
+export async function pgRowSource(client: PgClient, crawlId: string): Promise<CsvRowSource> {
+  const crawl = await readCrawl(client, crawlId);
+  const s = crawlSchema(crawlId);
+  const { rows: present } = await client.query<{ ok: boolean }>(`SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok`, [`${s}.results`, `${s}.extracted`]);
+  if (!present[0]!.ok) throw new StoreError(`crawl "${crawlId}" is in the registry but its tables (schema ${s}) are missing from this store`);
+  const { rows: bound } = await client.query<{ last: number }>({ text: `SELECT coalesce(max(seq), 0) AS last FROM ${s}.results`, types: NUMBER_TYPES });
+  const last = bound[0]!.last;
+
+  // The crawl_results view's columns (as the SQLite export reads them), then the url id, then the keyset.
+  // count(*) is bigint: NUMBER_TYPES reads it as a number, as SQLite gives it.
+  const pageSql = `
+SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
+       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
+       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
+       (SELECT count(*) FROM ${s}.links l WHERE l.to_id = u.id) AS inlinks,
+       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, r.seq
+FROM ${s}.results r JOIN ${s}.urls u ON u.id = r.url_id
+WHERE r.seq > $1 AND r.seq <= $2
+ORDER BY r.seq
+LIMIT $3`;
+  const extractedSql = `SELECT url_id, rule, value FROM ${s}.extracted WHERE url_id = ANY($1) ORDER BY url_id, rule, n`;
+  const KEY = CSV_COLUMNS.length + 1;
+  let after = 0;
+  return {
+    rules: extractionColumnsOf(crawl.settings),
+    async nextPage(limit) {
+      const { rows } = await client.query<unknown[]>({ text: pageSql, values: [after, last, limit], rowMode: 'array', types: NUMBER_TYPES });
+      if (rows.length) after = rows[rows.length - 1]![KEY] as number;
+      return rows;
+    },
+    async extracted(urlIds) {
+      const { rows } = await client.query<ExtractedValue>({ text: extractedSql, values: [urlIds], types: NUMBER_TYPES });
+      return rows;
+    },
+  };
+}
