@@ -10,7 +10,8 @@ export function CrawlList() {
   const api = useApi();
   const store = useCrawlStore();
   const command = useCommand();
-  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
+  // A cluster crawl in view is not in the way: opening or resuming a local crawl detaches from it.
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null && s.cluster === null);
   const finishedKey = useCrawl((s) => `${s.crawlKey}:${s.state === 'finished'}`);
   const connected = useCrawl((s) => s.connection.state === 'connected');
   const shown = useCrawl((s) => s.opened?.file ?? s.file);

@@ -36,7 +36,9 @@ export function LiveSettings() {
   const opened = useCrawl((s) => s.opened !== null);
   const cap = useCrawl((s) => s.maxUrlsPerSecond);
   const excludes = useCrawl((s) => s.liveExcludes);
-  const live = !opened && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
+  const cluster = useCrawl((s) => s.cluster !== null);
+  // A cluster crawl's settings live in the PostgreSQL store and its nodes apply them: from here, threads only.
+  const live = !opened && !cluster && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   const [rate, setRate] = useState('');
   const [rateProblem, setRateProblem] = useState<string | null>(null);
   const [pattern, setPattern] = useState('');
@@ -73,7 +75,11 @@ export function LiveSettings() {
     }
   };
 
-  const why = live ? undefined : 'Can be changed while a crawl runs';
+  const why = live
+    ? undefined
+    : cluster
+      ? "Set in the cluster crawl's settings (in the PostgreSQL store); from here only pause, resume, stop and the thread count reach its nodes"
+      : 'Can be changed while a crawl runs';
   const id = useId();
   return (
     <div className="live-settings" role="group" aria-label="live settings" data-live={live || undefined}>
@@ -110,7 +116,7 @@ export function LiveSettings() {
           </button>
         )}
         <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
-          {live ? rateText(cap) : ''}
+          {live || cluster ? rateText(cap) : ''}
         </span>
         {rateProblem && (
           <span className="live-problem" id={`${id}-rate-problem`} role="alert">

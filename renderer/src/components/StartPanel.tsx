@@ -371,7 +371,8 @@ export function StartPanel() {
   const api = useApi();
   const store = useCrawlStore();
   const defaults = useCrawl((s) => s.defaults);
-  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
+  // A cluster crawl in view is not in the way: starting a local crawl detaches from it.
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null && s.cluster === null);
   const [form, setForm] = useState<StartForm>(() => formFromDefaults(defaults));
   const [touched, setTouched] = useState(false);
   const [problems, setProblems] = useState<SettingsProblem[]>([]);

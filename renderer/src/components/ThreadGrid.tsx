@@ -1,20 +1,25 @@
 // The live worker grid: one cell per crawl thread. A cell subscribes to its own thread only (the store keeps a
-// thread's object while it is unchanged), and its "time in step" to the one shared clock.
+// thread's object while it is unchanged), and its "time in step" to the one shared clock. A cluster crawl (in a
+// PostgreSQL store) is grouped by node: a section per node with what it is and does, its threads' cells, and the
+// nodes that left dimmed at the end.
 import { memo, useEffect, useRef, useState } from 'react';
+import { CLUSTER_THREAD_LIMITS } from '../../../shared/crawler-api.ts';
 import { PROCESSOR_CHAIN } from '../../../shared/processors.ts';
-import type { ThreadStatus } from '../../../shared/snapshot.ts';
+import type { NodeStatus, ThreadStatus } from '../../../shared/snapshot.ts';
 import { STEP_LABELS, THREAD_STEPS } from '../../../shared/steps.ts';
 import { formatBytes, formatInt, formatStepTime } from '../format.ts';
 import { isLiveState } from '../store/crawl-store.ts';
+import type { ThreadKey } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useStuck, useThread } from '../store/context.tsx';
 import { useCommand } from './use-command.ts';
 import { LiveSettings } from './LiveSettings.tsx';
 
 export function ThreadsPanel() {
+  const cluster = useCrawl((s) => s.cluster !== null);
   return (
-    <section className="panel threads-panel" aria-label="crawl threads">
+    <section className="panel threads-panel" aria-label="crawl threads" data-cluster={cluster || undefined}>
       <div className="panel-bar">
-        <h2 className="panel-title">Threads</h2>
+        <h2 className="panel-title">{cluster ? 'Cluster threads' : 'Threads'}</h2>
         <ThreadSlider />
         <LiveSettings />
         <StepLegend />
@@ -34,7 +39,10 @@ export function ThreadSlider() {
   const target = useCrawl((s) => s.threadTarget);
   const state = useCrawl((s) => s.state);
   const opened = useCrawl((s) => s.opened !== null);
-  const limits = useCrawl((s) => s.defaults?.limits.threads) ?? { min: 1, max: 200 };
+  const cluster = useCrawl((s) => s.cluster !== null);
+  const localLimits = useCrawl((s) => s.defaults?.limits.threads) ?? { min: 1, max: 200 };
+  // A cluster's slider sets the total of every node's threads, which may go beyond one machine's.
+  const limits = cluster ? CLUSTER_THREAD_LIMITS : localLimits;
   const live = !opened && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   const [value, setValue] = useState(target);
   // What we asked for last: snapshots still carrying the old target must not snap the slider back.
@@ -61,8 +69,17 @@ export function ThreadSlider() {
   };
 
   return (
-    <label className="thread-slider" title={live ? 'Resize the pool live: new threads start at once, removed ones finish their URL first' : 'Threads can be changed while a crawl runs'}>
-      <span className="thread-slider-label">Pool</span>
+    <label
+      className="thread-slider"
+      title={
+        !live
+          ? 'Threads can be changed while a crawl runs'
+          : cluster
+            ? "The cluster's threads, all nodes together: shared out over the live nodes, each resizing its pool at once"
+            : 'Resize the pool live: new threads start at once, removed ones finish their URL first'
+      }
+    >
+      <span className="thread-slider-label">{cluster ? 'Cluster' : 'Pool'}</span>
       <input
         type="range"
         data-testid="thread-slider"
@@ -122,6 +139,8 @@ export function ThreadGrid() {
   const ids = useCrawl((s) => s.threadIds);
   const state = useCrawl((s) => s.state);
   const opened = useCrawl((s) => s.opened !== null);
+  const nodes = useCrawl((s) => s.nodes);
+  if (nodes !== null && !opened) return <ClusterGrid nodes={nodes} />;
   if (opened || ids.length === 0) {
     return (
       <div className="grid-empty">
@@ -142,8 +161,80 @@ export function ThreadGrid() {
   );
 }
 
+/** A cluster's grid: a section per node, live ones first, the nodes that left dimmed at the end. */
+export function ClusterGrid({ nodes }: { nodes: readonly NodeStatus[] }) {
+  if (nodes.length === 0) {
+    return <div className="grid-empty">No node has joined this crawl yet. Start one with npm run crawl -- --store URL --join ID.</div>;
+  }
+  const ordered = [...nodes.filter((n) => n.live), ...nodes.filter((n) => !n.live)];
+  const live = ordered.filter((n) => n.live).length;
+  return (
+    <div className="cluster-grid" data-testid="cluster-grid" aria-label={`${nodes.length} nodes, ${live} live`}>
+      {ordered.map((n) => (
+        <NodeSection key={n.name} node={n} />
+      ))}
+    </div>
+  );
+}
+
+const NO_KEYS: readonly ThreadKey[] = [];
+
+/** One node: its name, machine, state, live or left, its share of threads and pages, then its threads' cells. */
+export const NodeSection = memo(function NodeSection({ node }: { node: NodeStatus }) {
+  const keys = useCrawl((s) => (Object.hasOwn(s.nodeThreads, node.name) ? s.nodeThreads[node.name]! : NO_KEYS));
+  return (
+    <section
+      className="node-group"
+      data-node={node.name}
+      data-live={node.live ? 'true' : 'false'}
+      data-node-state={node.state}
+      aria-label={`node ${node.name}${node.live ? '' : ' (left)'}`}
+    >
+      <div className="node-head">
+        <span className="node-name" title={`node ${node.name}`}>
+          {node.name}
+        </span>
+        <span className="node-host" title={`${node.hostname}, pid ${node.pid}`}>
+          {node.hostname}
+        </span>
+        <span className="node-state" data-state={node.state}>
+          {node.state}
+        </span>
+        <span className="node-live" data-testid="node-live">
+          {node.live ? 'live' : 'left'}
+        </span>
+        <span className="node-threads" data-testid="node-threads" data-value={node.threads} title="its share of the cluster's threads">
+          {formatInt(node.threads)} {node.threads === 1 ? 'thread' : 'threads'}
+        </span>
+        <span className="node-pages" title="pages this node fetched">
+          {formatInt(node.pagesDone)} pg
+        </span>
+        {!node.live && <LastSeen at={node.lastSeen} />}
+      </div>
+      {keys.length > 0 ? (
+        <div className="thread-grid node-threads-grid" role="list" aria-label={`${keys.length} threads of ${node.name}`}>
+          {keys.map((key) => (
+            <ThreadCell key={key} id={key} />
+          ))}
+        </div>
+      ) : (
+        <div className="node-empty">{node.live ? 'No threads reported yet.' : 'No threads: this node has left the crawl.'}</div>
+      )}
+    </section>
+  );
+});
+
+function LastSeen({ at }: { at: number }) {
+  const now = useCrawl((s) => s.now);
+  return (
+    <span className="node-seen" title={new Date(at).toISOString()}>
+      last seen {formatStepTime(Math.max(0, now - at))} ago
+    </span>
+  );
+}
+
 /** A cell that re-renders only when its own thread changes (or its "stuck" flag flips). */
-export const ThreadCell = memo(function ThreadCell({ id }: { id: number }) {
+export const ThreadCell = memo(function ThreadCell({ id }: { id: ThreadKey }) {
   const thread = useThread(id);
   const stuck = useStuck(id);
   if (!thread) return null;
@@ -152,7 +243,7 @@ export const ThreadCell = memo(function ThreadCell({ id }: { id: number }) {
 
 export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stuck: boolean }) {
   return (
-    <div className="cell" role="listitem" data-thread-id={t.id} data-step={t.step} data-processor={t.processor ?? undefined} data-stuck={stuck ? 'true' : undefined}>
+    <div className="cell" role="listitem" data-thread-id={t.id} data-node={t.node} data-step={t.step} data-processor={t.processor ?? undefined} data-stuck={stuck ? 'true' : undefined}>
       <div className="cell-head">
         <span className="cell-id">#{t.id}</span>
         <span className="cell-step">{STEP_LABELS[t.step]}</span>

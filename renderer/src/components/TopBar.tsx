@@ -32,7 +32,18 @@ export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggl
 }
 
 function CrawlTitle() {
-  const { file, opened, known } = useCrawlShallow((s) => ({ file: s.file, opened: s.opened, known: s.hasSnapshot }));
+  const { file, opened, known, cluster } = useCrawlShallow((s) => ({ file: s.file, opened: s.opened, known: s.hasSnapshot, cluster: s.cluster }));
+  if (cluster && !opened) {
+    return (
+      <div className="crawl-title" data-testid="cluster-title" title={`crawl ${cluster.crawlId} in the PostgreSQL store at ${cluster.server}`}>
+        <span className="crawl-title-label">Cluster crawl</span>
+        <span className="crawl-title-name">
+          {cluster.crawlId}
+          <span className="crawl-title-server"> @ {cluster.server}</span>
+        </span>
+      </div>
+    );
+  }
   const name = fileName(opened?.file ?? file);
   return (
     <div className="crawl-title" title={opened?.file ?? file ?? undefined}>

@@ -5,7 +5,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { CrawlerApi } from '../../../shared/crawler-api.ts';
 import type { ThreadStatus } from '../../../shared/snapshot.ts';
-import type { CrawlStore, CrawlView } from './crawl-store.ts';
+import type { CrawlStore, CrawlView, ThreadKey } from './crawl-store.ts';
 import { selectStuck, selectThread } from './crawl-store.ts';
 
 interface Trawl {
@@ -39,10 +39,10 @@ export function useCrawlShallow<T>(selector: (s: CrawlView) => T): T {
 }
 
 /** One thread; the object only changes when that thread does. */
-export function useThread(id: number): ThreadStatus | undefined {
+export function useThread(id: ThreadKey): ThreadStatus | undefined {
   return useCrawl(useCallback(selectThread(id), [id]));
 }
 
-export function useStuck(id: number): boolean {
+export function useStuck(id: ThreadKey): boolean {
   return useCrawl(useCallback(selectStuck(id), [id]));
 }

@@ -4,7 +4,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { CrawlDefaults, CrawlerApi, CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import type { CrawlCounters, CrawlSnapshot, CrawlState, FinishReason, StateChange, ThreadStatus } from '../../../shared/snapshot.ts';
+import type { CrawlCounters, CrawlSnapshot, CrawlState, FinishReason, NodeStatus, StateChange, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
 import type { ThreadStep } from '../../../shared/steps.ts';
 import type { ConnectionStatus } from '../api/connection.ts';
 import { hasConnection } from '../api/connection.ts';
@@ -17,6 +17,14 @@ export const STUCK_AFTER_MS = 10_000;
 export const CLOCK_TICK_MS = 250;
 /** Steps in which a long stay is normal (nothing to fetch, a host's politeness delay, a paused crawl). */
 export const PATIENT_STEPS: ReadonlySet<ThreadStep> = new Set(['waiting', 'politeness', 'paused']);
+
+/**
+ * What a thread is known by in the store: its id in a local crawl; in a cluster, where every node numbers its own
+ * threads from 1, "<node>#<id>".
+ */
+export type ThreadKey = number | string;
+
+export const threadKey = (t: ThreadStatus): ThreadKey => (t.node === undefined ? t.id : `${t.node}#${t.id}`);
 
 export interface Notice {
   id: number;
@@ -37,10 +45,16 @@ export interface CrawlView {
   /** Exclude patterns added while the crawl ran; the same array while they do not change. */
   liveExcludes: readonly string[];
   counters: CrawlCounters;
-  /** Ids of the threads in the pool, ascending; the same array while the set of ids is unchanged. */
-  threadIds: readonly number[];
+  /** Keys of the threads in the pool (threadKey), by node then id; the same array while the set of keys is unchanged. */
+  threadIds: readonly ThreadKey[];
   /** Each thread keeps its object while nothing about it changes. */
-  threadsById: Readonly<Record<number, ThreadStatus>>;
+  threadsById: Readonly<Record<ThreadKey, ThreadStatus>>;
+  /** A cluster crawl's nodes, live ones first (each keeps its object while unchanged); null for a local crawl. */
+  nodes: readonly NodeStatus[] | null;
+  /** A cluster crawl's thread keys per node name; each array stays the same while that node's threads do. */
+  nodeThreads: Readonly<Record<string, readonly ThreadKey[]>>;
+  /** The PostgreSQL store and crawl in view when attached to a cluster crawl; null for a local crawl. */
+  cluster: StoreInfo | null;
   stepCounts: Readonly<Partial<Record<ThreadStep, number>>>;
   /** Pages per second, oldest first, at most HISTORY_POINTS. */
   history: readonly number[];
@@ -65,7 +79,8 @@ export interface CrawlView {
 export type CrawlStore = StoreApi<CrawlView>;
 
 const ZERO_COUNTERS: CrawlCounters = { queued: 0, inFlight: 0, crawled: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 0 };
-const NO_THREADS: readonly number[] = [];
+const NO_THREADS: readonly ThreadKey[] = [];
+const NO_NODE_THREADS: Readonly<Record<string, readonly ThreadKey[]>> = {};
 const NO_EXCLUDES: readonly string[] = [];
 
 export function initialView(): CrawlView {
@@ -81,6 +96,9 @@ export function initialView(): CrawlView {
     counters: ZERO_COUNTERS,
     threadIds: NO_THREADS,
     threadsById: {},
+    nodes: null,
+    nodeThreads: NO_NODE_THREADS,
+    cluster: null,
     stepCounts: {},
     history: [],
     historyAt: 0,
@@ -104,12 +122,12 @@ export const isLiveState = (state: CrawlState | null): boolean => state !== null
 // ---- selectors (stable: the same input state gives the same output object) ----
 
 export const selectThread =
-  (id: number) =>
+  (id: ThreadKey) =>
   (s: CrawlView): ThreadStatus | undefined =>
     s.threadsById[id];
 
 export const selectStuck =
-  (id: number) =>
+  (id: ThreadKey) =>
   (s: CrawlView): boolean => {
     const t = s.threadsById[id];
     return !!t && isLiveState(s.state) && !PATIENT_STEPS.has(t.step) && s.now - t.stepSince > STUCK_AFTER_MS;
@@ -119,17 +137,18 @@ export const selectStuck =
 
 /** `next` with every thread that equals its previous version replaced by that previous object. */
 export function shareThreads(prev: CrawlView, threads: readonly ThreadStatus[]): Pick<CrawlView, 'threadIds' | 'threadsById' | 'stepCounts'> {
-  const byId: Record<number, ThreadStatus> = {};
+  const byId: Record<ThreadKey, ThreadStatus> = {};
   const counts: Partial<Record<ThreadStep, number>> = {};
   let changed = threads.length !== prev.threadIds.length;
   for (const t of threads) {
-    const old = prev.threadsById[t.id];
+    const key = threadKey(t);
+    const old = prev.threadsById[key];
     const keep = old !== undefined && shallowEqual(old, t);
-    byId[t.id] = keep ? old : t;
+    byId[key] = keep ? old : t;
     if (!keep) changed = true;
     counts[t.step] = (counts[t.step] ?? 0) + 1;
   }
-  const ids = threads.map((t) => t.id).sort((a, b) => a - b);
+  const ids = [...threads].sort(compareThreads).map(threadKey);
   const sameIds = ids.length === prev.threadIds.length && ids.every((id, i) => prev.threadIds[i] === id);
   return {
     threadIds: sameIds ? prev.threadIds : ids.length ? ids : NO_THREADS,
@@ -138,9 +157,63 @@ export function shareThreads(prev: CrawlView, threads: readonly ThreadStatus[]):
   };
 }
 
+/** Local threads by id; a cluster's by node, then id. */
+function compareThreads(a: ThreadStatus, b: ThreadStatus): number {
+  const na = a.node ?? '';
+  const nb = b.node ?? '';
+  return na < nb ? -1 : na > nb ? 1 : a.id - b.id;
+}
+
+/** The nodes, each keeping its previous object while unchanged, and the array kept while none changed. */
+export function shareNodes(prev: readonly NodeStatus[] | null, next: readonly NodeStatus[] | undefined): readonly NodeStatus[] | null {
+  if (!next) return null;
+  const byName = new Map((prev ?? []).map((n) => [n.name, n]));
+  const shared = next.map((n) => {
+    const old = byName.get(n.name);
+    return old && shallowEqual(old, n) ? old : n;
+  });
+  return prev && prev.length === shared.length && shared.every((n, i) => n === prev[i]) ? prev : shared;
+}
+
+/** Thread keys per node, in the order of `ids`; a node's array is kept while its keys are the same. */
+export function groupByNode(
+  prev: Readonly<Record<string, readonly ThreadKey[]>>,
+  ids: readonly ThreadKey[],
+  byId: Readonly<Record<ThreadKey, ThreadStatus>>,
+): Readonly<Record<string, readonly ThreadKey[]>> {
+  const groups: Record<string, ThreadKey[]> = {};
+  for (const key of ids) {
+    const node = byId[key]?.node;
+    if (node === undefined) continue;
+    // defineProperty: a node may be named "__proto__".
+    if (!Object.hasOwn(groups, node)) Object.defineProperty(groups, node, { value: [], enumerable: true, writable: true, configurable: true });
+    groups[node]!.push(key);
+  }
+  const names = Object.keys(groups);
+  if (names.length === 0) return Object.keys(prev).length === 0 ? prev : NO_NODE_THREADS;
+  let same = names.length === Object.keys(prev).length;
+  const out: Record<string, readonly ThreadKey[]> = {};
+  for (const name of names) {
+    const keys = groups[name]!;
+    const old = Object.hasOwn(prev, name) ? prev[name] : undefined;
+    const keep = old !== undefined && sameKeys(old, keys);
+    if (!keep) same = false;
+    Object.defineProperty(out, name, { value: keep ? old : keys, enumerable: true, writable: true, configurable: true });
+  }
+  return same ? prev : out;
+}
+
+function sameKeys(a: readonly ThreadKey[], b: readonly ThreadKey[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+const sameStore = (a: StoreInfo | null, b: StoreInfo | null): boolean =>
+  a === b || (a !== null && b !== null && a.server === b.server && a.crawlId === b.crawlId && a.node === b.node && a.kind === b.kind);
+
 /** A crawl other than the one in view: a new one, or one whose clock went backwards (resumed, reconnected). */
 function isAnotherCrawl(prev: CrawlView, s: CrawlSnapshot): boolean {
   if (!prev.hasSnapshot) return false;
+  if (!sameStore(prev.cluster, s.store ?? null)) return true;
   if (s.state === 'preparing' && prev.state !== 'preparing') return true;
   return s.counters.elapsedMs + 1_000 < prev.counters.elapsedMs;
 }
@@ -163,9 +236,14 @@ export function reduceSnapshot(prev: CrawlView, s: CrawlSnapshot, points: readon
     history = [...history, ...fresh.map((p) => p.pagesPerSecond)].slice(-HISTORY_POINTS);
     historyAt = fresh[fresh.length - 1]!.at;
   }
+  const threads = shareThreads(base, s.threads);
+  const cluster = s.store ?? null;
   return {
     ...base,
-    ...shareThreads(base, s.threads),
+    ...threads,
+    nodes: shareNodes(base.nodes, s.nodes),
+    nodeThreads: s.nodes ? groupByNode(base.nodeThreads, threads.threadIds, threads.threadsById) : NO_NODE_THREADS,
+    cluster: sameStore(base.cluster, cluster) ? base.cluster : cluster,
     hasSnapshot: true,
     state: s.state,
     reason: s.reason,
@@ -301,6 +379,22 @@ export function notify(store: CrawlStore, kind: Notice['kind'], text: string): n
 
 export function dismissNotice(store: CrawlStore, id: number): void {
   store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+/** Attached to a cluster crawl in a PostgreSQL store: no crawl file is in view (its snapshots say the rest). */
+export function showCluster(store: CrawlStore): void {
+  store.setState((s) => ({ file: null, opened: null, crawlKey: s.crawlKey + 1 }));
+}
+
+/** Nothing in view any more (detached from a cluster crawl): the live view starts over, empty. */
+export function clearCrawl(store: CrawlStore): void {
+  store.setState((s) => ({
+    ...initialView(),
+    connection: s.connection,
+    defaults: s.defaults,
+    notices: s.notices,
+    crawlKey: s.crawlKey + 1,
+  }));
 }
 
 /** A crawl was started or resumed (live) or opened (earlier): its results are what the table shows. */
