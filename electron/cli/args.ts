@@ -9,6 +9,10 @@ export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
        npm run crawl -- --list URLS.txt [options]
        npm run crawl -- --config SETTINGS.json [seed URL...] [options]
        npm run crawl -- --resume FILE [--threads N] [--out FILE.csv]
+       npm run crawl -- --store postgres://... <seed URL>... [options]    (a crawl several nodes can share)
+       npm run crawl -- --store postgres://... --join CRAWL_ID [--node-name NAME]
+       npm run crawl -- --store postgres://... --crawl CRAWL_ID --control pause|resume|stop|status
+       npm run crawl -- --store postgres://... --crawl CRAWL_ID --set-threads N | --out FILE.csv
 
 Crawls from the seed URLs, following links within the scope (the seeds' hosts unless --scope says
 otherwise), and reports what it found.
@@ -60,6 +64,16 @@ Options (defaults in brackets):
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --max-retry-after MS longest Retry-After honoured [60000]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
+  --store URL          keep the crawl in this PostgreSQL database (postgres://user:password@host:5432/db)
+                       instead of a file, so other nodes can --join it; prints the crawl's ID
+  --join CRAWL_ID      work on a crawl of the --store as one more node (its settings are the crawl's);
+                       nodes may join and leave at any time, Ctrl-C leaves (the node's URLs go back)
+  --node-name NAME     this node's name in the cluster [hostname-pid]
+  --lease-seconds S    a claimed URL stays its node's this long without a heartbeat; then any node takes it
+                       (for a new crawl in a --store) [30]
+  --crawl CRAWL_ID     the crawl of the --store that --control, --set-threads or --out act on
+  --control CMD        pause, resume or stop every node of the crawl, or print its status
+  --set-threads N      the whole cluster's crawl threads, shared out over its nodes
   --quiet              no progress line
   -h, --help           this help
 
@@ -102,6 +116,13 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
   'retry-delay': { type: 'string' },
+  store: { type: 'string' },
+  join: { type: 'string' },
+  'node-name': { type: 'string' },
+  'lease-seconds': { type: 'string' },
+  crawl: { type: 'string' },
+  control: { type: 'string' },
+  'set-threads': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -119,8 +140,21 @@ export class UsageError extends Error {
   }
 }
 
+/** What --store asks for: a new shared crawl, one more node on one, or a command to one. */
+export interface StoreRequest {
+  url: string;
+  join: string | null;
+  crawl: string | null;
+  nodeName: string | undefined;
+  leaseMs: number | undefined;
+  control: 'pause' | 'resume' | 'stop' | 'status' | null;
+  setThreads: number | null;
+}
+
 export interface CliRequest {
-  mode: 'new' | 'resume';
+  /** new: a new crawl; resume: a crawl file continued; join: a node added to a shared crawl; control: a command to one. */
+  mode: 'new' | 'resume' | 'join' | 'control';
+  store: StoreRequest | null;
   /** Settings for a new crawl (validated), or the overrides for a resumed one. */
   settings: CrawlSettingsInput;
   db: string | null;
@@ -222,7 +256,8 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };
-  if (base.help) return { mode: 'new', settings: { seeds: [] }, ...base };
+  if (base.help) return { mode: 'new', settings: { seeds: [] }, store: null, ...base };
+  const store = storeRequest(v);
 
   const settings: Record<string, unknown> = {
     threads: number(v.threads),
@@ -260,6 +295,19 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   // A --config file underneath: what the command line says wins.
   const config = v.config === undefined ? {} : configFrom(readNamed(readText, v.config, '--config'), v.config);
 
+  if (store && (store.join !== null || store.crawl !== null)) {
+    if (positionals.length || v.config !== undefined || v.list !== undefined) {
+      throw new UsageError(`${store.join !== null ? '--join' : '--crawl'} names a crawl that has its own seeds and settings; give no seed URLs, --config or --list`);
+    }
+    const given = Object.keys(settings);
+    if (given.length) {
+      throw new UsageError(
+        `a crawl in the store keeps its settings (not ${given.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})${given.includes('threads') ? '; change the cluster\'s threads with --set-threads N' : ''}`,
+      );
+    }
+    return { mode: store.join !== null ? 'join' : 'control', settings: { seeds: [] }, store, ...base };
+  }
+
   if (base.resume !== null) {
     if (positionals.length) throw new UsageError('--resume continues a crawl with its own seeds; give no seed URLs with it');
     if (base.db !== null) throw new UsageError('--resume FILE already names the crawl file; drop --db');
@@ -270,7 +318,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     }
     const check = validateSettings({ seeds: ['http://resume.invalid/'], ...settings });
     if (!check.ok) throw new UsageError(check.problems.map((p) => describe(p)).join('\n'));
-    return { mode: 'resume', settings: settings as CrawlSettingsInput, ...base };
+    return { mode: 'resume', settings: settings as CrawlSettingsInput, store: null, ...base };
   }
 
   // Seeds: the command line's, then the --list file's; else the --config file's.
@@ -289,5 +337,46 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   const input = { ...config, seeds, ...settings };
   const check = validateSettings(input);
   if (!check.ok) throw new UsageError(check.problems.map((p) => describe(p, seedOrigin)).join('\n'));
-  return { mode: 'new', settings: check.settings, ...base };
+  return { mode: 'new', settings: check.settings, store, ...base };
+}
+
+/** The --store options, checked against each other; null without --store. */
+function storeRequest(v: Record<string, string | boolean | string[] | undefined>): StoreRequest | null {
+  const str = (name: string) => v[name] as string | undefined;
+  const storeOnly = ['join', 'node-name', 'lease-seconds', 'crawl', 'control', 'set-threads'].filter((o) => v[o] !== undefined);
+  const url = str('store');
+  if (url === undefined) {
+    if (storeOnly.length) throw new UsageError(`--${storeOnly[0]} works on a crawl in a PostgreSQL store: add --store postgres://user:password@host/database`);
+    return null;
+  }
+  if (v.db !== undefined || v.resume !== undefined) throw new UsageError('--store keeps the crawl in PostgreSQL; drop --db and --resume (they name a crawl file)');
+  const join = str('join') ?? null;
+  const crawl = str('crawl') ?? null;
+  if (join !== null && crawl !== null) throw new UsageError('give --join CRAWL_ID (to work on it) or --crawl CRAWL_ID (to command it), not both');
+  const control = str('control') ?? null;
+  if (control !== null && !['pause', 'resume', 'stop', 'status'].includes(control)) {
+    throw new UsageError(`--control must be pause, resume, stop or status (got "${control}")`);
+  }
+  const setThreadsText = str('set-threads');
+  const setThreads = setThreadsText === undefined ? null : Number(setThreadsText);
+  if (setThreads !== null && !(Number.isInteger(setThreads) && setThreads >= 1 && setThreads <= 1000)) {
+    throw new UsageError(`--set-threads must be a whole number from 1 to 1000 (got "${setThreadsText}")`);
+  }
+  if ((control !== null || setThreads !== null) && crawl === null) throw new UsageError(`--${control !== null ? 'control' : 'set-threads'} needs --crawl CRAWL_ID`);
+  if (crawl !== null && control === null && setThreads === null && v.out === undefined) {
+    throw new UsageError('--crawl CRAWL_ID needs --control, --set-threads or --out (to work on the crawl, use --join)');
+  }
+  const leaseText = str('lease-seconds');
+  const lease = leaseText === undefined ? undefined : Number(leaseText);
+  if (lease !== undefined && !(lease >= 0.3 && lease <= 3600)) throw new UsageError(`--lease-seconds must be from 0.3 to 3600 (got "${leaseText}")`);
+  if (lease !== undefined && join !== null) throw new UsageError('--lease-seconds is set when the crawl is created; a node joining uses the crawl\'s');
+  return {
+    url,
+    join,
+    crawl,
+    nodeName: str('node-name'),
+    leaseMs: lease === undefined ? undefined : Math.round(lease * 1000),
+    control: control as StoreRequest['control'],
+    setThreads,
+  };
 }

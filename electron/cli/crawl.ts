@@ -7,7 +7,11 @@ import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
 import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
-import { USAGE, UsageError, parseCli } from './args.ts';
+import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
+import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
+import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
+import { USAGE, UsageError, parseCli, type CliRequest } from './args.ts';
+import { runStoreCommand } from './store-command.ts';
 import { progressLine, summaryLine } from './progress.ts';
 
 const EXIT = { finished: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -28,19 +32,37 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.finished;
   }
 
-  // Without --db the crawl lives in a temporary folder that is removed at exit.
+  if (request.store) {
+    try {
+      parseStoreUrl(request.store.url);
+      if (request.mode === 'control') return (await runStoreCommand(request.store, request.out)) ? EXIT.finished : EXIT.failed;
+    } catch (err) {
+      if (err instanceof StoreError) {
+        process.stderr.write(`trawl: ${err.message}\n`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+  }
+
+  // Without --db (or --store) the crawl lives in a temporary folder that is removed at exit.
   let tempDir: string | null = null;
-  const dbPath = request.resume ?? request.db ?? path.join((tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-'))), 'crawl.trawl');
+  const dbPath = request.store ? '' : (request.resume ?? request.db ?? path.join((tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-'))), 'crawl.trawl'));
   const cleanup = () => tempDir && fs.rmSync(tempDir, { recursive: true, force: true });
 
   let controller: CrawlController;
+  let crawlId: string | null = null;
   try {
     const options = { dbPath, spawner: new ChildProcessSpawner() };
-    controller =
-      request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+    if (request.store) {
+      ({ controller, crawlId } = await openStoreCrawl(request, options));
+    } else {
+      controller =
+        request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+    }
   } catch (err) {
     cleanup();
-    if (err instanceof SettingsError || err instanceof CrawlFileError) {
+    if (err instanceof SettingsError || err instanceof CrawlFileError || err instanceof StoreError) {
       process.stderr.write(`trawl: ${err.message}\n`);
       return EXIT.usage;
     }
@@ -50,6 +72,10 @@ async function main(argv: string[]): Promise<number> {
   const live = process.stderr.isTTY && !request.quiet;
   const draw = (line: string) => process.stderr.write(`\r\x1b[2K${line}`);
   if (live) controller.on('snapshot', (s) => s.state !== 'finished' && draw(progressLine(s)));
+  controller.on('store', ({ error }) => {
+    if (live) process.stderr.write('\r\x1b[2K');
+    process.stderr.write(error ? `trawl: the store is unreachable (${error}); waiting for it, nothing is lost\n` : 'trawl: the store is back; continuing\n');
+  });
   controller.on('workerDied', (d) => {
     if (live) process.stderr.write('\r\x1b[2K');
     process.stderr.write(`trawl: ${d.worker} ${d.reason}; ${d.requeued} URL(s) queued again, ${d.failed} recorded as crashed\n`);
@@ -63,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     }
     interrupted = true;
     process.stderr.write('\ntrawl: stopping after the URLs in hand (Ctrl-C again to quit at once)\n');
+    // In a cluster this node leaves (its URLs go back to the queue at once); the other nodes go on.
     void controller.stop();
   };
   process.on('SIGINT', onSignal);
@@ -80,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
   let code: number = info.reason === 'failed' ? EXIT.failed : interrupted ? EXIT.interrupted : EXIT.finished;
   if (request.out) {
     try {
-      const { rows } = await exportCsv(dbPath, request.out);
+      const { rows } = request.store ? await exportCsvFromStore(request.store.url, crawlId!, request.out) : await exportCsv(dbPath, request.out);
       process.stdout.write(`CSV: ${request.out} (${rows} rows)\n`);
     } catch (err) {
       process.stderr.write(`trawl: could not write ${request.out}: ${(err as Error).message}\n`);
@@ -88,10 +115,27 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (tempDir) cleanup();
-  else {
+  else if (request.store) {
+    process.stdout.write(`Crawl: ${crawlId} in ${serverLabel(request.store.url)}\n`);
+  } else {
     process.stdout.write(`Crawl file: ${dbPath}${info.snapshot.counters.queued > 0 ? ` (continue with --resume ${dbPath})` : ''}\n`);
   }
   return code;
+}
+
+/** A new crawl in the --store, or one more node on one (--join): the controller over the shared store. */
+async function openStoreCrawl(request: CliRequest, options: { spawner: ChildProcessSpawner }): Promise<{ controller: CrawlController; crawlId: string }> {
+  const store = request.store!;
+  if (request.mode === 'join') {
+    const node = await joinPgCrawl(store.url, store.join!, { name: store.nodeName });
+    process.stderr.write(`Joined crawl ${node.crawlId} in ${serverLabel(store.url)} as node ${node.store.cluster.nodeName}\n`);
+    return { controller: CrawlController.withStore(node.store, node.settings, options, node.store.recoverLeases()), crawlId: node.crawlId };
+  }
+  const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs });
+  process.stderr.write(
+    `Crawl ${node.crawlId} in ${serverLabel(store.url)}, node ${node.store.cluster.nodeName}. More nodes: npm run crawl -- --store URL --join ${node.crawlId}\n`,
+  );
+  return { controller: CrawlController.withStore(node.store, node.settings, options, node.store.addSeeds(node.settings.seeds)), crawlId: node.crawlId };
 }
 
 main(process.argv.slice(2)).then(

@@ -578,6 +578,12 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.snapshotTimer = setTimeout(() => {
       this.snapshotTimer = null;
       this.lastSnapshotAt = Date.now();
+      const cluster = this.store.cluster;
+      if (cluster) {
+        // Every observer of the cluster sees this node's threads through the store (written with its heartbeat).
+        const threads = this.pool.threads();
+        cluster.publishStatus(this.state, threads.map((t) => t.status()), threads.reduce((n, t) => n + t.pagesDone, 0));
+      }
       if (this.listenerCount('snapshot') > 0) this.emit('snapshot', this.snapshot(this.lastSnapshotAt));
     }, wait);
   }

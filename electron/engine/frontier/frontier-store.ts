@@ -26,6 +26,10 @@ export interface ClusterEvents {
   /** The store cannot be reached: work that needs it waits (nothing is lost) until `available`. */
   unavailable: [{ error: string }];
   available: [];
+  /** The cluster's counters, refreshed with every heartbeat. */
+  counts: [FrontierCounts];
+  /** Exclude and deprioritise patterns of the whole cluster (settings.exclude included). */
+  patterns: [{ exclude: string[]; deprioritised: string[] }];
 }
 
 /** What a store shared by a cluster adds: nodes, leases, cluster-wide commands and termination. */

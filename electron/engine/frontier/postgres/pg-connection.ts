@@ -1,0 +1,130 @@
+// One connection to the PostgreSQL store that outlives the server going away: a query or transaction that fails
+// because the connection broke waits, reconnects (backing off up to a few seconds) and runs again, for as long as it
+// takes. Nothing handed to it is dropped. Transactions that hit a deadlock with another node are run again too.
+// Callers write transactions so that running one twice is harmless (see PgFrontierStore: a result whose lease is no
+// longer the node's is not recorded again).
+import { EventEmitter } from 'node:events';
+import type pg from 'pg';
+import { connect, isConnectionLost, isRetryableTransaction, serverLabel } from './pg-connect.ts';
+
+const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
+
+/** Shared by a node's connections: the store is reachable or not, said once however many connections notice. */
+export class StoreAvailability extends EventEmitter<{ unavailable: [{ error: string }]; available: [] }> {
+  private down: string | null = null;
+
+  lost(error: string): void {
+    if (this.down !== null) return;
+    this.down = error;
+    this.emit('unavailable', { error });
+  }
+
+  back(): void {
+    if (this.down === null) return;
+    this.down = null;
+    this.emit('available');
+  }
+
+  get unavailable(): boolean {
+    return this.down !== null;
+  }
+}
+
+export class PgConnection {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private closed = false;
+  /** Run after every (re)connection, e.g. LISTEN. */
+  onConnect: ((client: pg.Client) => Promise<void>) | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly name: string,
+    private readonly availability: StoreAvailability,
+  ) {}
+
+  /** Connects now, failing with a StoreError that says why (used once at start, where failing is right). */
+  async open(): Promise<void> {
+    this.client = await connect(this.url, { applicationName: this.name });
+    if (this.onConnect) await this.onConnect(this.client);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The live client, reconnecting (with backoff, for as long as it takes) when the last one broke. */
+  private async live(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    if (!this.connecting) {
+      this.connecting = (async () => {
+        for (let attempt = 0; ; attempt++) {
+          if (this.closed) throw new Error(`connection to ${serverLabel(this.url)} closed`);
+          try {
+            const client = await connect(this.url, { applicationName: this.name, connectTimeoutMs: 5000 });
+            if (this.onConnect) await this.onConnect(client);
+            this.client = client;
+            this.availability.back();
+            return client;
+          } catch (err) {
+            this.availability.lost((err as Error).message);
+            await sleep(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!);
+          }
+        }
+      })().finally(() => (this.connecting = null));
+    }
+    return this.connecting;
+  }
+
+  private broke(client: pg.Client, err: unknown): void {
+    if (this.client === client) this.client = null;
+    void client.end().catch(() => undefined);
+    this.availability.lost(err instanceof Error ? err.message : String(err));
+  }
+
+  /** Runs `work` with the client; on a broken connection, reconnects and runs it again. */
+  async run<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    for (let deadlocks = 0; ; ) {
+      const client = await this.live();
+      try {
+        return await work(client);
+      } catch (err) {
+        if (isConnectionLost(err) && !this.closed) {
+          this.broke(client, err);
+          continue;
+        }
+        if (isRetryableTransaction(err) && deadlocks++ < 20) {
+          await sleep(Math.random() * 20 * deadlocks);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Runs `work` in a transaction (BEGIN ... COMMIT), again from the start after a broken connection or a deadlock. */
+  transaction<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    return this.run(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const out = await work(client);
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

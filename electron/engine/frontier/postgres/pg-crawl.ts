@@ -1,0 +1,115 @@
+// Creating a crawl in the PostgreSQL store, and joining one as a node: what `--store URL` and `--store URL --join
+// CRAWL_ID` do before the controller starts. Each node has two connections: one for the frontier's transactions and
+// one for the cluster (heartbeat, leases, LISTEN).
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import { parseSettings } from '../../../../shared/settings.ts';
+import { PgConnection, StoreAvailability } from './pg-connection.ts';
+import { StoreError, connect, parseStoreUrl, serverLabel } from './pg-connect.ts';
+import { readCrawl } from './pg-control.ts';
+import { PgCluster, type NodeOptions } from './pg-cluster.ts';
+import { PgFrontierStore } from './pg-frontier.ts';
+import { CRAWL_ID_PATTERN, PG_SCHEMA_VERSION, REGISTRY_DDL, REGISTRY_LOCK, crawlDdl, crawlSchema } from './pg-schema.ts';
+
+/** How long a claimed URL stays a node's without a heartbeat, by default. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+export interface PgNode {
+  store: PgFrontierStore;
+  crawlId: string;
+  settings: CrawlSettings;
+}
+
+function nodeNameOf(options: NodeOptions): string {
+  const name = options.name ?? `${os.hostname()}-${process.pid}`;
+  if (!/^[\w.-]{1,64}$/.test(name)) throw new StoreError(`invalid node name "${name}": use letters, digits, ".", "_" or "-" (at most 64)`);
+  return name;
+}
+
+/** A new crawl ID: short, unique, and usable as part of a schema name. */
+export function newCrawlId(): string {
+  return `c${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
+}
+
+async function openNode(storeUrl: string, crawlId: string, settings: CrawlSettings, options: NodeOptions): Promise<PgNode> {
+  const name = nodeNameOf(options);
+  const availability = new StoreAvailability();
+  const schema = crawlSchema(crawlId);
+  const frontierConn = new PgConnection(storeUrl, `trawl ${name} frontier`, availability);
+  frontierConn.onConnect = async (client) => void (await client.query(`SET search_path TO ${schema}, public`));
+  const clusterConn = new PgConnection(storeUrl, `trawl ${name} cluster`, availability);
+  const probe = await connect(storeUrl);
+  let record;
+  try {
+    record = await readCrawl(probe, crawlId);
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const cluster = new PgCluster(clusterConn, availability, record, name);
+  try {
+    await frontierConn.open();
+    await cluster.join();
+  } catch (err) {
+    await cluster.close().catch(() => undefined);
+    await frontierConn.close();
+    throw err instanceof StoreError ? err : new StoreError((err as Error).message);
+  }
+  return { store: new PgFrontierStore(frontierConn, cluster, settings, crawlId, serverLabel(storeUrl)), crawlId, settings };
+}
+
+/** Creates a crawl in the store (and the store's registry, the first time) and joins it as its first node. */
+export async function createPgCrawl(storeUrl: string, settingsInput: unknown, options: NodeOptions & { leaseMs?: number; crawlId?: string } = {}): Promise<PgNode> {
+  parseStoreUrl(storeUrl);
+  const settings = parseSettings(settingsInput);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!(Number.isInteger(leaseMs) && leaseMs >= 300 && leaseMs <= 3_600_000)) throw new StoreError(`the lease must be from 0.3 s to 1 hour (got ${leaseMs} ms)`);
+  const crawlId = options.crawlId ?? newCrawlId();
+  if (!CRAWL_ID_PATTERN.test(crawlId)) crawlSchema(crawlId);
+  nodeNameOf(options);
+  const client = await connect(storeUrl);
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
+    await client.query(REGISTRY_DDL);
+    const { rowCount } = await client.query('SELECT 1 FROM trawl.crawls WHERE id = $1', [crawlId]);
+    if (rowCount) throw new StoreError(`the store already has a crawl "${crawlId}"; join it with --join ${crawlId}, or choose another ID`);
+    await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, $4, $5)', [
+      crawlId, PG_SCHEMA_VERSION, JSON.stringify(settings), settings.threads, leaseMs,
+    ]);
+    await client.query(crawlDdl(crawlSchema(crawlId)));
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (err instanceof StoreError) throw err;
+    throw new StoreError(`cannot create the crawl in ${serverLabel(storeUrl)}: ${(err as Error).message}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return openNode(storeUrl, crawlId, settings, options);
+}
+
+/**
+ * Joins a crawl of the store as another node. A crawl that was stopped runs again; a finished one is refused.
+ * The node takes its share of the cluster's threads.
+ */
+export async function joinPgCrawl(storeUrl: string, crawlId: string, options: NodeOptions = {}): Promise<PgNode> {
+  parseStoreUrl(storeUrl);
+  crawlSchema(crawlId);
+  nodeNameOf(options);
+  const client = await connect(storeUrl);
+  let settings: CrawlSettings;
+  try {
+    const record = await readCrawl(client, crawlId);
+    if (record.state === 'finished') {
+      throw new StoreError(`crawl "${crawlId}" has finished (${record.finishReason ?? 'done'}${record.finishedBy ? ` on node ${record.finishedBy}` : ''}); there is nothing to join`);
+    }
+    settings = parseSettings(record.settings);
+    if (record.state === 'stopped') {
+      await client.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = $1 AND state = 'stopped'`, [crawlId]);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return openNode(storeUrl, crawlId, settings, options);
+}

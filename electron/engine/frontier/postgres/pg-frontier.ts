@@ -1,0 +1,632 @@
+// The frontier of a crawl in PostgreSQL, shared by every node working on it. The same decisions as the SQLite
+// frontier (frontier.ts: candidates, politeness, robots.txt, retries, redirects; page-outcome.ts: what a page
+// records), with what sharing needs:
+//   - claims are leases: a claimed URL belongs to one node until its lease ends; claiming locks hosts with
+//     FOR UPDATE SKIP LOCKED, so two nodes never take the same URL and never wait for each other;
+//   - dedup is the database's: one urls row per URL (a unique index), whichever node finds it first;
+//   - politeness is per host in the hosts table, on the database's clock, so the cluster as a whole keeps each
+//     host's delay (not each node);
+//   - a result is recorded only while the node's lease on its URL holds (or the URL went back to the queue unclaimed);
+//     otherwise another node has it and this result is dropped ('lost'), so no URL is recorded twice.
+// Each method is one transaction on the node's frontier connection; writes go in batches (unnest), not a round trip
+// per link.
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
+import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
+import { originOfCanonical } from '../../../../shared/url/url-key.ts';
+import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
+import type { UrlKindName } from '../crawl-file.ts';
+import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts } from '../frontier.ts';
+import type { Candidate, CandidateSettings } from '../candidates.ts';
+import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type ResultRow } from '../page-outcome.ts';
+import { RobotsCache, robotsRulesFrom, type RobotsRules } from '../robots-rules.ts';
+import { retryDelayMs } from '../retry-policy.ts';
+import type { FrontierStore, RecordOutcome } from '../frontier-store.ts';
+import type { PgConnection } from './pg-connection.ts';
+import type { PgCluster } from './pg-cluster.ts';
+import { crawlChannel } from './pg-schema.ts';
+
+type PageClaim = Extract<Claim, { kind: 'page' }>;
+
+interface HostRow {
+  id: number;
+  origin: string;
+  robots_state: number;
+  robots_status: number | null;
+  robots_txt: string | null;
+  robots_error: string | null;
+  crawl_delay_ms: number;
+  in_flight: number;
+}
+
+/** A URL to record, with what the candidate chain decided. */
+interface Enqueue {
+  url: string;
+  candidate: Candidate;
+  depth: number;
+  via: number | null;
+  hops: number;
+}
+
+const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
+const INSERT_RESULT = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
+  VALUES (${RESULT_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}, $${RESULT_FIELDS.length + 1}) ON CONFLICT (url_id) DO NOTHING`;
+
+/** md5 of a URL as the uuid PostgreSQL's urls.url_md5 holds, for lookups by the unique index. */
+function md5Uuid(url: string): string {
+  const h = crypto.createHash('md5').update(url, 'utf8').digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** Ranks two verdicts on the same URL found twice in one batch: crawling beats checking beats the rest. */
+function stronger(a: Candidate, b: Candidate): Candidate {
+  const rank = (c: Candidate) => (c.fate === 'crawl' ? 2 : c.fate === 'check' ? 1 : 0);
+  return rank(b) > rank(a) ? b : a;
+}
+
+export class PgFrontierStore implements FrontierStore {
+  readonly label: string;
+  readonly info: StoreInfo;
+  private readonly candidateSettings: CandidateSettings;
+  private readonly normalise: Normaliser;
+  private readonly robots = new RobotsCache();
+  private readonly hostIds = new Map<string, number>();
+  /** Hosts inserted by the transaction under way: cached only once it commits (a rolled-back id does not exist). */
+  private readonly pendingHostIds = new Map<string, number>();
+  private counters: FrontierCounts = { queued: 0, crawled: 0, failed: 0 };
+  private liveExcludes: RegExp[] = [];
+  private deprioritised: RegExp[] = [];
+
+  constructor(
+    private readonly db: PgConnection,
+    readonly cluster: PgCluster,
+    private readonly settings: CrawlSettings,
+    private readonly crawlId: string,
+    server: string,
+  ) {
+    this.label = `crawl ${crawlId} at ${server}`;
+    this.info = { kind: 'postgres', server, crawlId, node: cluster.nodeName };
+    this.candidateSettings = { ...settings, maxDepth: effectiveMaxDepth(settings) };
+    this.normalise = makeNormaliser(settings);
+    cluster.on('counts', (c) => (this.counters = c));
+    cluster.on('patterns', ({ exclude, deprioritised }) => {
+      this.liveExcludes = exclude.filter((p) => !settings.exclude.includes(p)).map((p) => new RegExp(p));
+      this.deprioritised = deprioritised.map((p) => new RegExp(p));
+    });
+  }
+
+  counts(): Readonly<FrontierCounts> {
+    return this.counters;
+  }
+
+  /** The database's clock for an epoch ms of this machine's. */
+  private dbTime(now: number): number {
+    return now + this.cluster.clockOffsetMs;
+  }
+
+  private get leaseMs(): number {
+    return this.cluster.leaseMs;
+  }
+
+  private isLiveExcluded(url: string): boolean {
+    for (const re of this.liveExcludes) if (re.test(url)) return true;
+    return false;
+  }
+
+  private isDeprioritised(url: string): boolean {
+    for (const re of this.deprioritised) if (re.test(url)) return true;
+    return false;
+  }
+
+  async addSeeds(seeds: string[], now = Date.now()): Promise<number> {
+    const at = this.dbTime(now);
+    const added = await this.tx(async (c) => {
+      const list: Enqueue[] = [];
+      for (const seed of seeds) {
+        const url = this.normalise(seed);
+        if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
+      }
+      const { added } = await this.enqueue(c, list, at);
+      if (added > 0) await this.notifyWork(c);
+      return added;
+    });
+    await this.cluster.refresh();
+    return added;
+  }
+
+  async recoverLeases(): Promise<number> {
+    // This node starts afresh: whatever an earlier run under its name held goes back now, not after the lease.
+    const n = await this.tx((c) => this.cluster.requeueLeases(c, 'node', this.dbTime(Date.now())));
+    await this.cluster.refresh();
+    return n;
+  }
+
+  /**
+   * A transaction on the frontier connection (run again from the start after a deadlock or a lost connection);
+   * what it learnt of host ids is kept once it has committed.
+   */
+  private async tx<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+    const out = await this.db.transaction((c) => {
+      this.pendingHostIds.clear();
+      return work(c);
+    });
+    if (this.hostIds.size > 10_000) this.hostIds.clear();
+    for (const [origin, id] of this.pendingHostIds) this.hostIds.set(origin, id);
+    this.pendingHostIds.clear();
+    return out;
+  }
+
+  private async hostIdsFor(c: pg.Client, origins: string[]): Promise<(origin: string) => number> {
+    const missing = [...new Set(origins.filter((o) => !this.hostIds.has(o) && !this.pendingHostIds.has(o)))].sort();
+    if (missing.length) {
+      await c.query('INSERT INTO hosts (origin) SELECT unnest($1::text[]) ON CONFLICT (origin) DO NOTHING', [missing]);
+      const { rows } = await c.query<{ id: number; origin: string }>('SELECT id, origin FROM hosts WHERE origin = ANY($1::text[])', [missing]);
+      for (const r of rows) this.pendingHostIds.set(r.origin, r.id);
+    }
+    return (origin) => this.hostIds.get(origin) ?? this.pendingHostIds.get(origin)!;
+  }
+
+  /**
+   * Records URLs (dedup across the cluster on the normal form) with what the candidate chain decided, as the SQLite
+   * frontier's enqueue does for one: new ones inserted, waiting ones queued once something allows them, queued
+   * check-only ones upgraded to pages. Returns each URL's id and how many were queued.
+   */
+  private async enqueue(c: pg.Client, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; added: number }> {
+    const ids = new Map<string, number>();
+    if (list.length === 0) return { ids, added: 0 };
+    const byUrl = new Map<string, Enqueue>();
+    for (const e of list) {
+      const seen = byUrl.get(e.url);
+      byUrl.set(e.url, seen ? { ...seen, candidate: stronger(seen.candidate, e.candidate) } : e);
+    }
+    // One order for every node, so two nodes inserting the same URLs lock them in the same order.
+    const entries = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    const hosts = await this.hostIdsFor(c, entries.map((e) => originOfCanonical(e.url)));
+    const hostOf = (url: string) => hosts(originOfCanonical(url));
+    const queue = (e: Enqueue) => e.candidate.fate === 'crawl' || e.candidate.fate === 'check';
+    const inserted = await c.query<{ id: number; url: string }>(
+      `INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::smallint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[], $9::smallint[], $10::smallint[])
+       ON CONFLICT (url_md5) DO NOTHING RETURNING id, url`,
+      [
+        entries.map((e) => e.url),
+        entries.map((e) => hostOf(e.url)),
+        entries.map((e) => e.depth),
+        entries.map((e) => STATE_OF[e.candidate.fate]),
+        entries.map((e) => e.via),
+        entries.map(() => at),
+        entries.map((e) => e.hops),
+        entries.map((e) => e.candidate.kind),
+        entries.map((e) => (e.candidate.fate === 'check' ? 1 : 0)),
+        entries.map((e) => (this.deprioritised.length > 0 && this.isDeprioritised(e.url) ? 1 : 0)),
+      ],
+    );
+    const queuedPerHost = new Map<number, number>();
+    const addQueued = (hostId: number) => queuedPerHost.set(hostId, (queuedPerHost.get(hostId) ?? 0) + 1);
+    for (const r of inserted.rows) {
+      ids.set(r.url, r.id);
+      const e = byUrl.get(r.url)!;
+      if (queue(e)) addQueued(hostOf(e.url));
+    }
+    const known = entries.filter((e) => !ids.has(e.url));
+    if (known.length) {
+      const { rows } = await c.query<{ id: number; url: string; state: number; check_only: number }>(
+        'SELECT id, url, state, check_only FROM urls WHERE url_md5 = ANY($1::uuid[])',
+        [known.map((e) => md5Uuid(e.url))],
+      );
+      const requeue: { id: number; e: Enqueue }[] = [];
+      const upgrade: { id: number; depth: number }[] = [];
+      for (const row of rows) {
+        const e = byUrl.get(row.url);
+        if (!e) continue;
+        ids.set(row.url, row.id);
+        const waiting = row.state === UrlState.tooDeep || row.state === UrlState.nofollow;
+        if (waiting && queue(e)) requeue.push({ id: row.id, e });
+        else if (row.state === UrlState.queued && row.check_only === 1 && e.candidate.fate === 'crawl') upgrade.push({ id: row.id, depth: e.depth });
+      }
+      if (requeue.length) {
+        const { rows: moved } = await c.query<{ url: string }>(
+          `UPDATE urls u SET state = ${UrlState.queued}, depth = v.depth, kind = v.kind, check_only = v.check_only
+           FROM unnest($1::bigint[], $2::int[], $3::text[], $4::smallint[]) AS v(id, depth, kind, check_only)
+           WHERE u.id = v.id AND u.state IN (${UrlState.tooDeep}, ${UrlState.nofollow}) RETURNING u.url`,
+          [requeue.map((r) => r.id), requeue.map((r) => r.e.depth), requeue.map((r) => r.e.candidate.kind), requeue.map((r) => (r.e.candidate.fate === 'check' ? 1 : 0))],
+        );
+        for (const m of moved) addQueued(hostOf(m.url));
+      }
+      if (upgrade.length) {
+        await c.query(
+          `UPDATE urls u SET depth = least(u.depth, v.depth), kind = 'page', check_only = 0 FROM unnest($1::bigint[], $2::int[]) AS v(id, depth)
+           WHERE u.id = v.id AND u.state = ${UrlState.queued}`,
+          [upgrade.map((r) => r.id), upgrade.map((r) => r.depth)],
+        );
+      }
+    }
+    let added = 0;
+    if (queuedPerHost.size) {
+      const hostIds = [...queuedPerHost.keys()].sort((a, b) => a - b);
+      await c.query('UPDATE hosts h SET queued = h.queued + v.n FROM unnest($1::bigint[], $2::int[]) AS v(id, n) WHERE h.id = v.id', [
+        hostIds,
+        hostIds.map((id) => queuedPerHost.get(id)!),
+      ]);
+      for (const n of queuedPerHost.values()) added += n;
+      this.counters = { ...this.counters, queued: this.counters.queued + added };
+    }
+    return { ids, added };
+  }
+
+  private notifyWork(c: pg.Client): Promise<unknown> {
+    return c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawlId), `work:${this.cluster.nodeName}`]);
+  }
+
+  private rulesFor(host: Pick<HostRow, 'id' | 'origin' | 'robots_status' | 'robots_txt' | 'robots_error'>): RobotsRules | null {
+    if (this.settings.robots === 'ignore') return null;
+    let rules = this.robots.get(host.id);
+    if (!rules) {
+      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent, host.robots_error);
+      this.robots.set(host.id, rules);
+    }
+    return rules;
+  }
+
+  async claim(max: number, now = Date.now()): Promise<Claim[]> {
+    if (max <= 0) return [];
+    const at = this.dbTime(now);
+    const me = this.cluster.nodeName;
+    const lease = at + this.leaseMs;
+    const claims = await this.tx(async (c) => {
+      const out: Claim[] = [];
+      // Hosts another node is claiming from or recording for right now are skipped, not waited for.
+      const { rows: hosts } = await c.query<HostRow>(
+        `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
+         WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [at, max],
+      );
+      for (let h = 0; h < hosts.length && out.length < max; h++) {
+        const host = hosts[h]!;
+        if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
+          if (host.robots_state === RobotsState.unknown) {
+            await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
+              RobotsState.fetching, HELD, me, lease, host.id,
+            ]);
+            out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+          }
+          continue;
+        }
+        const rules = this.rulesFor(host);
+        const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
+        const room = cap - host.in_flight;
+        const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
+        if (share <= 0) continue;
+        const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number }>(
+          `SELECT id, url, depth, redirect_hops AS hops, kind, check_only FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
+           ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [host.id, share],
+        );
+        const taken: number[] = [];
+        let blocked = 0;
+        for (const row of rows) {
+          const disallowed = rules !== null && !rules.isAllowed(row.url);
+          if (disallowed && this.settings.robots === 'respect') {
+            await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
+            await this.insertResult(c, errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules.blockedReason, at));
+            await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
+            blocked++;
+            continue;
+          }
+          const claim: Claim = {
+            kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.check_only === 1,
+          };
+          if (disallowed) claim.robotsDisallowed = true;
+          out.push(claim);
+          taken.push(row.id);
+        }
+        if (taken.length) {
+          await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [me, lease, taken]);
+        }
+        if (taken.length + blocked > 0) {
+          // A host at its cap is held until one of its fetches returns (on whichever node).
+          await c.query('UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3 WHERE id = $4', [
+            taken.length + blocked, taken.length, taken.length > 0 && taken.length >= room ? HELD : at, host.id,
+          ]);
+        }
+      }
+      return out;
+    });
+    for (const claim of claims) this.cluster.hold(claim);
+    const took = claims.filter((c) => c.kind === 'page').length;
+    this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took) };
+    return claims;
+  }
+
+  async nextReadyAt(): Promise<number | null> {
+    const at = await this.db.run(async (c) => (await c.query<{ at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0')).rows[0]!.at);
+    return at === null || at >= HELD ? null : at - this.cluster.clockOffsetMs;
+  }
+
+  private insertResult(c: pg.Client, row: ResultRow): Promise<unknown> {
+    return c.query(INSERT_RESULT, [...RESULT_FIELDS.map((f) => row[f]), this.cluster.nodeName]);
+  }
+
+  /** When the host may be fetched again after a fetch that took `fetchMs` (database clock). */
+  private nextFetchAt(host: { crawl_delay_ms: number } | undefined, fetchMs: number, at: number): number {
+    return at + Math.max(politenessDelayMs(this.settings, fetchMs), host?.crawl_delay_ms ?? 0);
+  }
+
+  /**
+   * Takes the URL's row for recording: true when this node may record it (its lease holds, or the URL went back
+   * to the queue without anyone claiming it, in which case it comes off the queue here).
+   */
+  private async ownUrl(c: pg.Client, claim: PageClaim): Promise<{ attempts: number } | null> {
+    const { rows } = await c.query<{ state: number; lease_node: string | null; attempts: number; host_id: number }>(
+      'SELECT state, lease_node, attempts, host_id FROM urls WHERE id = $1 FOR UPDATE',
+      [claim.urlId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.state === UrlState.claimed && row.lease_node === this.cluster.nodeName) return { attempts: row.attempts };
+    if (row.state === UrlState.queued) {
+      // The lease ran out (the store was away) and nobody took the URL since: it is this node's again.
+      await c.query('UPDATE hosts SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = $1', [row.host_id]);
+      return { attempts: row.attempts };
+    }
+    return null;
+  }
+
+  async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
+    const at = this.dbTime(now);
+    const outcome = await this.tx(async (c): Promise<{ outcome: RecordOutcome; ok?: boolean }> => {
+      const owned = await this.ownUrl(c, claim);
+      if (!owned) return { outcome: 'lost' };
+      const attempts = owned.attempts + 1;
+      const { rows: hostRows } = await c.query<{ crawl_delay_ms: number }>('SELECT crawl_delay_ms FROM hosts WHERE id = $1', [claim.hostId]);
+      const next = this.nextFetchAt(hostRows[0], result.responseTimeMs, at);
+      const retryIn = retryDelayMs(result, attempts, this.settings);
+      if (retryIn !== null) {
+        await c.query(`UPDATE urls SET state = ${UrlState.queued}, attempts = $1, lease_node = NULL, lease_until = NULL WHERE id = $2`, [attempts, claim.urlId]);
+        await c.query(
+          `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), queued = queued + 1,
+             next_fetch_at = greatest(CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END, $2), last_fetch_ms = $3 WHERE id = $4`,
+          [next, at + retryIn, Math.round(result.responseTimeMs), claim.hostId],
+        );
+        await this.notifyWork(c);
+        return { outcome: 'retry' };
+      }
+      const ok = result.statusCode !== null;
+      const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+      await c.query('UPDATE urls SET state = $1, attempts = $2, lease_node = NULL, lease_until = NULL WHERE id = $3', [
+        ok ? UrlState.done : UrlState.failed, attempts, claim.urlId,
+      ]);
+      await this.insertResult(c, resultRowOf(claim, result, redirect, attempts, at));
+      const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
+      const { ids, added } = await this.enqueue(
+        c,
+        targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })),
+        at,
+      );
+      if (targets.length) {
+        // First anchor wins, as INSERT OR IGNORE does in the SQLite file.
+        const seen = new Set<number>();
+        const links = targets.filter((t) => {
+          const id = ids.get(t.url)!;
+          if (seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
+        await c.query(
+          `INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[])
+           ON CONFLICT DO NOTHING`,
+          [claim.urlId, links.map((t) => ids.get(t.url)!), links.map((t) => t.anchor), links.map((t) => t.linkKind), links.map((t) => (t.nofollow ? 1 : 0))],
+        );
+      }
+      if (result.unfetchableLinks.length) {
+        const u = result.unfetchableLinks;
+        await c.query(
+          `INSERT INTO unfetchable_links (from_id, href, scheme, anchor) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+          [claim.urlId, u.map((l) => l.href), u.map((l) => l.scheme), u.map((l) => l.anchor || null)],
+        );
+      }
+      if (result.extracted) {
+        const rule: string[] = [];
+        const n: number[] = [];
+        const value: string[] = [];
+        for (const [name, values] of Object.entries(result.extracted)) values.forEach((v, i) => (rule.push(name), n.push(i), value.push(v)));
+        if (rule.length) {
+          await c.query('INSERT INTO extracted (url_id, rule, n, value) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING', [
+            claim.urlId, rule, n, value,
+          ]);
+        }
+      }
+      // The host row last: it is the row other nodes' claims skip while it is locked, so hold it for the least time.
+      const { rows: freed } = await c.query<{ was_held: boolean }>(
+        `UPDATE hosts h SET in_flight = greatest(h.in_flight - 1, 0), crawled = h.crawled + $1, failed = h.failed + $2,
+           http_errors = h.http_errors + $3, bytes = h.bytes + $4,
+           next_fetch_at = CASE WHEN h.next_fetch_at >= ${HELD} THEN $5 ELSE h.next_fetch_at END, last_fetch_ms = $6
+         FROM (SELECT next_fetch_at >= ${HELD} AS was_held FROM hosts WHERE id = $7) AS before
+         WHERE h.id = $7 RETURNING before.was_held`,
+        [ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, next, Math.round(result.responseTimeMs), claim.hostId],
+      );
+      if (added > 0 || freed[0]?.was_held) await this.notifyWork(c);
+      return { outcome: 'recorded', ok };
+    });
+    this.cluster.unhold(claim);
+    if (outcome.outcome === 'recorded') {
+      this.counters = outcome.ok ? { ...this.counters, crawled: this.counters.crawled + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
+    } else if (outcome.outcome === 'retry') {
+      this.counters = { ...this.counters, queued: this.counters.queued + 1 };
+    }
+    return outcome.outcome;
+  }
+
+  /** As the SQLite frontier's: not past MAX_REDIRECT_HOPS, and not back to a URL of its own chain. */
+  private async redirectVerdict(c: pg.Client, claim: PageClaim, target: string): Promise<string> {
+    if (claim.hops >= MAX_REDIRECT_HOPS) return `too many redirects (over ${MAX_REDIRECT_HOPS})`;
+    let id: number | null = claim.urlId;
+    for (let i = 0; id !== null && i <= MAX_REDIRECT_HOPS; i++) {
+      const found: pg.QueryResult<{ url: string; via: number | null; hops: number }> = await c.query(
+        'SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = $1',
+        [id],
+      );
+      const row = found.rows[0];
+      if (!row) break;
+      if (row.url === target) return 'redirect loop';
+      if (row.hops === 0) break;
+      id = row.via;
+    }
+    return 'follow';
+  }
+
+  async recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): Promise<void> {
+    const at = this.dbTime(now);
+    const me = this.cluster.nodeName;
+    const unresolvable = result.statusCode === null && result.error?.startsWith('DNS lookup failed') === true;
+    await this.tx(async (c) => {
+      // Only the node whose robots.txt lease holds records it (another node fetches it again after a lost lease).
+      const { rows } = await c.query<{ ok: boolean }>(`SELECT robots_state = ${RobotsState.fetching} AND robots_node = $1 AS ok FROM hosts WHERE id = $2 FOR UPDATE`, [
+        me, claim.hostId,
+      ]);
+      if (!rows[0]?.ok) return;
+      if (!unresolvable && (result.statusCode === null || result.statusCode >= 500)) {
+        const { rows: f } = await c.query<{ failures: number }>(
+          `UPDATE hosts SET robots_failures = robots_failures + 1, robots_state = ${RobotsState.unknown}, next_fetch_at = $1, robots_node = NULL
+           WHERE id = $2 RETURNING robots_failures AS failures`,
+          [at, claim.hostId],
+        );
+        const failures = f[0]!.failures;
+        if (failures < this.settings.maxAttempts) {
+          const wait = retryDelayMs({ statusCode: 503, error: null, retryAfterMs: null }, failures, this.settings) ?? this.settings.retryDelayMs;
+          await c.query('UPDATE hosts SET next_fetch_at = $1 WHERE id = $2', [at + wait, claim.hostId]);
+          await this.notifyWork(c);
+          return;
+        }
+      }
+      const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent, result.error);
+      this.robots.set(claim.hostId, rules);
+      await c.query(
+        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = $1, robots_txt = $2, robots_error = $3, crawl_delay_ms = $4,
+           next_fetch_at = $5, robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
+        [result.statusCode, result.body, result.error, rules.crawlDelayMs, at, claim.hostId],
+      );
+      await this.notifyWork(c);
+    });
+    this.cluster.unhold(claim);
+  }
+
+  async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {
+    const at = this.dbTime(now);
+    const me = this.cluster.nodeName;
+    const outcome = await this.tx(async (c): Promise<'requeued' | 'failed'> => {
+      if (claim.kind === 'robots') {
+        await c.query(
+          `UPDATE hosts SET robots_state = ${RobotsState.unknown}, next_fetch_at = $1, robots_node = NULL, robots_lease_until = NULL
+           WHERE id = $2 AND robots_state = ${RobotsState.fetching} AND robots_node = $3`,
+          [at, claim.hostId, me],
+        );
+        await this.notifyWork(c);
+        return 'requeued';
+      }
+      const { rows } = await c.query<{ crashes: number }>(
+        `UPDATE urls SET crashes = crashes + $1 WHERE id = $2 AND state = ${UrlState.claimed} AND lease_node = $3 RETURNING crashes`,
+        [crashed ? 1 : 0, claim.urlId, me],
+      );
+      if (rows.length === 0) return 'requeued'; // no longer this node's: nothing to give back
+      if (rows[0]!.crashes >= MAX_WORKER_CRASHES) {
+        await c.query(`UPDATE urls SET state = ${UrlState.failed}, lease_node = NULL, lease_until = NULL WHERE id = $1`, [claim.urlId]);
+        await this.insertResult(c, errorRowOf(claim, 'worker crashed', at));
+        await c.query(
+          `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + 1,
+             next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END WHERE id = $2`,
+          [at, claim.hostId],
+        );
+        await this.notifyWork(c);
+        return 'failed';
+      }
+      await c.query(`UPDATE urls SET state = ${UrlState.queued}, lease_node = NULL, lease_until = NULL WHERE id = $1`, [claim.urlId]);
+      await c.query(
+        `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), queued = queued + 1,
+           next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END WHERE id = $2`,
+        [at, claim.hostId],
+      );
+      await this.notifyWork(c);
+      return 'requeued';
+    });
+    this.cluster.unhold(claim);
+    if (claim.kind === 'page') {
+      this.counters =
+        outcome === 'requeued' ? { ...this.counters, queued: this.counters.queued + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
+    }
+    return outcome;
+  }
+
+  /**
+   * Adds an exclude pattern for the whole cluster: kept in the crawl's settings (every node applies it to links it
+   * finds from then on) and queued URLs matching it are dropped now. The queue is read in pages and matched here,
+   * with JavaScript's regular expressions, as everywhere else in Trawl.
+   */
+  async addExclude(pattern: string): Promise<number> {
+    const re = new RegExp(pattern);
+    this.liveExcludes.push(re);
+    const dropped = await this.tx(async (c) => {
+      await this.cluster.addPattern(c, 'exclude', pattern);
+      const ids = await this.matchingQueued(c, re);
+      if (ids.length === 0) return 0;
+      const { rows } = await c.query<{ host_id: number; n: number }>(
+        `WITH dropped AS (UPDATE urls SET state = ${UrlState.outOfScope} WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} RETURNING host_id)
+         SELECT host_id, count(*)::int AS n FROM dropped GROUP BY host_id ORDER BY host_id`,
+        [ids],
+      );
+      for (const r of rows) await c.query('UPDATE hosts SET queued = queued - $1 WHERE id = $2', [r.n, r.host_id]);
+      return rows.reduce((sum, r) => sum + r.n, 0);
+    });
+    await this.cluster.refresh();
+    return dropped;
+  }
+
+  async deprioritise(pattern: string): Promise<number> {
+    const re = new RegExp(pattern);
+    this.deprioritised.push(re);
+    return this.tx(async (c) => {
+      await this.cluster.addPattern(c, 'deprioritised', pattern);
+      const ids = await this.matchingQueued(c, re);
+      if (ids.length === 0) return 0;
+      const r = await c.query(`UPDATE urls SET priority = 1 WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} AND priority = 0`, [ids]);
+      return r.rowCount ?? 0;
+    });
+  }
+
+  /** Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL). */
+  private async matchingQueued(c: pg.Client, re: RegExp): Promise<number[]> {
+    const ids: number[] = [];
+    let after = 0;
+    for (;;) {
+      const { rows } = await c.query<{ id: number; url: string }>(`SELECT id, url FROM urls WHERE state = ${UrlState.queued} AND id > $1 ORDER BY id LIMIT 5000`, [after]);
+      for (const r of rows) if (re.test(r.url)) ids.push(r.id);
+      if (rows.length < 5000) return ids;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async saveSettings(settings: CrawlSettings): Promise<void> {
+    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [JSON.stringify(settings), this.crawlId]));
+  }
+
+  async noteState(state: CrawlState): Promise<void> {
+    this.cluster.noteLocalState(state);
+  }
+
+  async finish(reason: FinishReason): Promise<void> {
+    try {
+      await this.cluster.markFinished(reason);
+    } finally {
+      await this.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.cluster.close();
+    await this.db.close();
+  }
+}
