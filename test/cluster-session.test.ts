@@ -2,6 +2,8 @@
 // the cluster's snapshot with every node and its threads, commands that reach trawl.crawls and NOTIFY the nodes,
 // refreshes on notifications (coalesced) and on a clock, clear errors, a lost connection shown and recovered, and
 // a clean detach.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
@@ -211,12 +213,38 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       () => session.deprioritise('/tag/'),
       () => session.setMaxRate(5),
       () => session.filterCounts(),
-      () => session.queryResults({ offset: 0, limit: 10, sort: 'seq', descending: false, text: '', statusClass: null }),
+      () => session.hostsReport({ sort: 'queued', descending: true, offset: 0, limit: 10, text: '', includeIdle: true }),
     ]) {
       await expect(run()).rejects.toThrow(/lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/);
     }
-    expect(session.exportProblem()).toMatch(/lives in the PostgreSQL store/);
-    expect((await session.exportCsv(tempDir() + '/x.csv')).ok).toBe(false);
+    expect(session.chartExportProblem()).toMatch(/cannot chart it here: crawl "alpha" lives in the PostgreSQL store/);
+  });
+
+  it('lists the cluster crawl\'s results from the store: counted, filtered and sorted as a crawl file\'s', async () => {
+    const q = { offset: 0, limit: 5, sort: 'seq' as const, descending: false, text: '', statusClass: null };
+    const all = await session.queryResults(q);
+    expect(all.total).toBe(9);
+    expect(all.rows.map((r) => r.url)).toEqual(['https://alpha.test/done-0', 'https://alpha.test/done-1', 'https://alpha.test/done-2', 'https://alpha.test/done-3', 'https://alpha.test/done-4']);
+    expect(all.rows[0]).toMatchObject({ status_code: 200, title: 'Page 0', inlinks: 0, outlinks: 0, extracted: {} });
+    expect(typeof all.rows[0]!.seq).toBe('number');
+    const cdn = await session.queryResults({ ...q, text: 'CDN.alpha', sort: 'url', descending: true });
+    expect(cdn.total).toBe(2);
+    expect(cdn.rows.map((r) => r.url)).toEqual(['https://cdn.alpha.test/done-1', 'https://cdn.alpha.test/done-0']);
+    expect((await session.queryResults({ ...q, statusClass: '2xx', offset: 7 })).rows).toHaveLength(2);
+    expect((await session.queryResults({ ...q, statusClass: 'none' })).total).toBe(0);
+    // LIKE's wildcards are plain text.
+    expect((await session.queryResults({ ...q, text: '%' })).total).toBe(0);
+  });
+
+  it('exports the cluster crawl\'s results as CSV from the store', async () => {
+    expect(session.exportProblem()).toBeNull();
+    const file = path.join(tempDir(), 'cluster.csv');
+    const result = await session.exportCsv(file);
+    expect(result).toEqual({ ok: true, rows: 9, file });
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv).toContain('https://alpha.test/done-0');
+    expect(csv).toContain('https://cdn.alpha.test/done-1');
+    expect(csv.trim().split('\r\n')).toHaveLength(10);
   });
 
   it('names a bad URL, a server it cannot reach, a wrong password, an unknown crawl and another schema version', async () => {

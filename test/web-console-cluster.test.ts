@@ -13,7 +13,7 @@ import { crawlChannel } from '../electron/engine/frontier/postgres/pg-schema.ts'
 import type { StoreAttachment, StoreCrawlList } from '../shared/crawler-api.ts';
 import type { CrawlSnapshot } from '../shared/snapshot.ts';
 import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
-import { WS_PATH } from '../shared/ws-protocol.ts';
+import { EXPORT_PATH, WS_PATH } from '../shared/ws-protocol.ts';
 import { freshDatabase, pgSuite } from './helpers/postgres.ts';
 import type { FreshDatabase } from './helpers/postgres.ts';
 import { createClusterCrawl, threadStatus, withClient } from './helpers/cluster-crawl.ts';
@@ -170,7 +170,7 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     const c = await open();
     expect(await c.error('addExclude', ['/x/'])).toMatch(/crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/);
     expect(await c.error('filterCounts')).toMatch(/lives in the PostgreSQL store/);
-    expect(await c.ok<{ ok: boolean; error: string }>('exportCsv')).toMatchObject({ ok: false, error: expect.stringMatching(/lives in the PostgreSQL store/) });
+    expect(await c.ok<{ ok: boolean; error: string }>('exportChartCsv', ['status'])).toMatchObject({ ok: false, error: expect.stringMatching(/lives in the PostgreSQL store/) });
     expect(await c.error('attachStore', [db.url, 'nosuch'])).toMatch(/there is no crawl "nosuch" in this store; the store has shop/);
     const wrong = new URL(db.url);
     wrong.password = 'hunter2-secret';
@@ -181,6 +181,17 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     // Still attached to shop; nothing any client received carries a password.
     expect((await c.snapshot((x) => x.store?.crawlId === 'shop')).store!.node).toBeNull();
     for (const client of clients) for (const f of client.frames) expect(f).not.toMatch(/hunter2-secret|:trawl@/);
+  });
+
+  it('exports the cluster crawl\'s results: the command says go, the download comes from the store', async () => {
+    const c = await open();
+    expect(await c.ok('exportCsv')).toEqual({ ok: true, rows: null, file: null });
+    const res = await fetch(`${new URL(server.url).origin}${EXPORT_PATH}?token=${server.token}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="cluster-shop.csv"');
+    const csv = await res.text();
+    expect(csv).toContain('https://shop.test/done-2');
+    expect(csv.trim().split('\r\n')).toHaveLength(4);
   });
 
   it('detaches on request', async () => {

@@ -58,7 +58,7 @@ export function registerIpc(session: CrawlSession, getWindow: () => BrowserWindo
     hostsReport: (query) => session.hostsReport(query),
     chartData: (query) => session.chartData(query),
     exportChartCsv: async (kind) => {
-      const problem = session.exportProblem();
+      const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveDialog(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);

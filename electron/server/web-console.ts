@@ -221,8 +221,10 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
 
   async function sendExport(req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): Promise<void> {
     const current = session.currentFile();
-    if (current === null) return text(res, 404, 'No crawl is open: start or open a crawl first.\n', headers);
-    const name = path.basename(current, CRAWL_FILE_EXT).replace(/[^A-Za-z0-9._-]+/g, '_') || 'crawl';
+    const attached = session.attachedStore();
+    if (current === null && attached === null) return text(res, 404, 'No crawl is open: start or open a crawl first.\n', headers);
+    const stem = attached ? `cluster-${attached.crawlId}` : path.basename(current!, CRAWL_FILE_EXT);
+    const name = stem.replace(/[^A-Za-z0-9._-]+/g, '_') || 'crawl';
     res.writeHead(200, {
       ...headers,
       'Content-Type': 'text/csv; charset=utf-8',
@@ -266,7 +268,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
         write = (out) => session.exportView(view, out);
       } else if (pathname === CHART_EXPORT_PATH) {
         const [kind] = parseCommandArgs('exportChartCsv', [query.get('kind')]);
-        const problem = session.exportProblem();
+        const problem = session.chartExportProblem();
         if (problem) throw new Error(problem);
         name = `${crawlName()}-${kind}`;
         write = (out) => session.exportChartCsv(kind, out);
@@ -478,7 +480,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       }
       case 'exportChartCsv': {
         parseCommandArgs(cmd, rawArgs);
-        const problem = session.exportProblem();
+        const problem = session.chartExportProblem();
         if (problem) return { ok: false, error: problem };
         // The browser does the writing: the client downloads CHART_EXPORT_PATH.
         return { ok: true, rows: null, file: null };

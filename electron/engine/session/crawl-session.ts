@@ -432,9 +432,15 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     await observer.close();
   }
 
-  /** Why the crawl in view cannot be exported as CSV (none open, or it lives in a store), or null. */
+  /** Why the crawl in view cannot be exported as CSV (none open), or null; a cluster crawl exports from its store. */
   exportProblem(): string | null {
-    if (this.observer) return this.storeRefusal('export its results here');
+    if (this.observer) return null;
+    return this.current === null ? 'no crawl is open; start or open a crawl first' : null;
+  }
+
+  /** Why the crawl in view has no charts to export (none open, or it lives in a store), or null. */
+  chartExportProblem(): string | null {
+    if (this.observer) return this.storeRefusal('chart it here');
     return this.current === null ? 'no crawl is open; start or open a crawl first' : null;
   }
 
@@ -549,7 +555,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** A page of the current crawl's results, filtered and sorted by SQLite; works while the crawl runs. */
   async queryResults(query: ResultsQuery): Promise<ResultsPage> {
-    this.refuseForStore('list the results here');
+    // A cluster crawl's results come from its store.
+    if (this.observer) return this.observer.queryResults(query);
     if (this.current === null) return { total: 0, offset: query.offset, rows: [], extractionRules: [] };
     if (!this.reader || this.reader.file !== this.current) {
       this.reader?.close();
@@ -561,7 +568,15 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Writes the current crawl's results as CSV to a file path or a stream (ended when done). */
   async exportCsv(dest: string | NodeJS.WritableStream): Promise<ExportResult> {
-    if (this.observer) return { ok: false, error: this.storeRefusal('export its results here') };
+    if (this.observer) {
+      // A cluster crawl's results are exported from the store, as a crawl file's are.
+      try {
+        const { rows } = await this.observer.exportCsv(dest);
+        return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+      } catch (err) {
+        return { ok: false, error: err instanceof Error ? err.message : String(err) };
+      }
+    }
     if (this.current === null) return { ok: false, error: 'no crawl is open; start or open a crawl first' };
     try {
       const { rows } = await exportCsv(this.current, dest);

@@ -4,12 +4,15 @@
 // stop, thread count) go through the same connection. A lost connection is shown in the snapshot's error and retried
 // every few seconds; nothing here ever holds the password in a message (serverLabel / redact only).
 import { EventEmitter } from 'node:events';
-import type { StoreCrawlInfo } from '../../../shared/crawler-api.ts';
+import type { ResultsPage, ResultsQuery, StoreCrawlInfo } from '../../../shared/crawler-api.ts';
+import type { CsvExportResult } from '../export/csv-writer.ts';
+import { exportCsvFromStore } from '../export/pg-csv-export.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { StoreError, connect, isConnectionLost, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-connect.ts';
 import type { PgClient } from '../frontier/postgres/pg-connect.ts';
 import { commandCluster, dbNow, listCrawls, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { queryStoreResults } from './store-results.ts';
 
 /** Refreshes on notifications come at most this often (4 a second). */
 export const MIN_REFRESH_MS = 250;
@@ -108,6 +111,9 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
   private again = false;
   private lastRefreshAt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A second connection for the results table, opened when first asked: a slow sort never holds up the live view. */
+  private queries: PgClient | null = null;
+  private queriesOpening: Promise<PgClient> | null = null;
   private readonly minRefreshMs: number;
   private readonly refreshPeriodMs: number;
   private readonly reconnectMs: number;
@@ -191,6 +197,49 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     this.requestRefresh();
   }
 
+  /** The crawl's results as CSV (as a crawl file's export), through a connection of its own: the live view goes on meanwhile. */
+  async exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return exportCsvFromStore(this.storeUrl, this.crawlId, dest);
+  }
+
+  /** A page of the crawl's results, filtered and sorted by PostgreSQL as a crawl file's are by SQLite. */
+  async queryResults(query: ResultsQuery): Promise<ResultsPage> {
+    const client = await this.queryClient();
+    try {
+      return await queryStoreResults(client, this.crawlId, query);
+    } catch (err) {
+      if (!isConnectionLost(err)) throw err;
+      if (this.queries === client) this.queries = null;
+      void client.end().catch(() => undefined);
+      throw new StoreError(`lost the connection to the PostgreSQL store at ${this.server}; the results come back with it`);
+    }
+  }
+
+  private async queryClient(): Promise<PgClient> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    if (this.queries) return this.queries;
+    this.queriesOpening ??= (async () => {
+      try {
+        const client = await connect(this.storeUrl, { connectTimeoutMs: CONNECT_TIMEOUT_MS, applicationName: 'trawl-observer' });
+        if (this.closed) {
+          await client.end().catch(() => undefined);
+          throw new StoreError('no longer attached to the crawl');
+        }
+        const drop = () => {
+          if (this.queries === client) this.queries = null;
+        };
+        client.on('end', drop);
+        client.on('error', drop);
+        this.queries = client;
+        return client;
+      } finally {
+        this.queriesOpening = null;
+      }
+    })();
+    return this.queriesOpening;
+  }
+
   /** UNLISTENs and closes the connection; no event is emitted afterwards. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -200,6 +249,9 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.timer = null;
     this.reconnectTimer = null;
+    const queries = this.queries;
+    this.queries = null;
+    if (queries) await withTimeout(queries.end(), 2_000).catch(() => undefined);
     const client = this.client;
     this.client = null;
     if (!client) return;
