@@ -36,6 +36,8 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   private timer: NodeJS.Timeout | null = null;
   private beating: Promise<void> | null = null;
   private closed = false;
+  /** Set once the node has left: its published state stays left or finished. */
+  private left = false;
   private lastCommand = '';
   private workTimer: NodeJS.Timeout | null = null;
   private readonly schema: string;
@@ -242,10 +244,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   }
 
   publishStatus(state: CrawlState, threads: ThreadStatus[], pagesDone: number): void {
+    if (this.left) return;
     this.status = { state, threads, pagesDone };
   }
 
   noteLocalState(state: CrawlState): void {
+    if (this.left) return;
     this.status = { ...this.status, state };
   }
 
@@ -312,6 +316,9 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
 
   async leave(state: 'left' | 'finished'): Promise<void> {
     if (this.closed) return;
+    // Heartbeats until the close write the same.
+    this.status = { ...this.status, state, threads: [] };
+    this.left = true;
     await this.conn.transaction(async (c) => {
       const now = this.now();
       const n = await this.requeueLeases(c, 'node', now);

@@ -130,10 +130,12 @@ export class PgFrontierStore implements FrontierStore {
         const url = this.normalise(seed);
         if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
       }
-      const { added } = await this.enqueue(c, list, at);
+      const { queuedPerHost } = await this.enqueue(c, list, at);
+      const added = await this.applyQueued(c, queuedPerHost);
       if (added > 0) await this.notifyWork(c);
       return added;
     });
+    this.counters = { ...this.counters, queued: this.counters.queued + added };
     await this.cluster.refresh();
     return added;
   }
@@ -175,9 +177,10 @@ export class PgFrontierStore implements FrontierStore {
    * frontier's enqueue does for one: new ones inserted, waiting ones queued once something allows them, queued
    * check-only ones upgraded to pages. Returns each URL's id and how many were queued.
    */
-  private async enqueue(c: pg.Client, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; added: number }> {
+  private async enqueue(c: pg.Client, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; queuedPerHost: Map<number, number> }> {
     const ids = new Map<string, number>();
-    if (list.length === 0) return { ids, added: 0 };
+    const queuedPerHost = new Map<number, number>();
+    if (list.length === 0) return { ids, queuedPerHost };
     const byUrl = new Map<string, Enqueue>();
     for (const e of list) {
       const seen = byUrl.get(e.url);
@@ -205,7 +208,6 @@ export class PgFrontierStore implements FrontierStore {
         entries.map((e) => (this.deprioritised.length > 0 && this.isDeprioritised(e.url) ? 1 : 0)),
       ],
     );
-    const queuedPerHost = new Map<number, number>();
     const addQueued = (hostId: number) => queuedPerHost.set(hostId, (queuedPerHost.get(hostId) ?? 0) + 1);
     for (const r of inserted.rows) {
       ids.set(r.url, r.id);
@@ -245,17 +247,23 @@ export class PgFrontierStore implements FrontierStore {
         );
       }
     }
+    return { ids, queuedPerHost };
+  }
+
+  /**
+   * Adds newly queued URLs to their hosts' counts; returns how many. Called last in a transaction: host rows are
+   * what other nodes' claims skip while they are locked, so they are locked for the least time.
+   */
+  private async applyQueued(c: pg.Client, queuedPerHost: Map<number, number>): Promise<number> {
+    if (queuedPerHost.size === 0) return 0;
+    const hostIds = [...queuedPerHost.keys()].sort((a, b) => a - b);
+    await c.query('UPDATE hosts h SET queued = h.queued + v.n FROM unnest($1::bigint[], $2::int[]) AS v(id, n) WHERE h.id = v.id', [
+      hostIds,
+      hostIds.map((id) => queuedPerHost.get(id)!),
+    ]);
     let added = 0;
-    if (queuedPerHost.size) {
-      const hostIds = [...queuedPerHost.keys()].sort((a, b) => a - b);
-      await c.query('UPDATE hosts h SET queued = h.queued + v.n FROM unnest($1::bigint[], $2::int[]) AS v(id, n) WHERE h.id = v.id', [
-        hostIds,
-        hostIds.map((id) => queuedPerHost.get(id)!),
-      ]);
-      for (const n of queuedPerHost.values()) added += n;
-      this.counters = { ...this.counters, queued: this.counters.queued + added };
-    }
-    return { ids, added };
+    for (const n of queuedPerHost.values()) added += n;
+    return added;
   }
 
   private notifyWork(c: pg.Client): Promise<unknown> {
@@ -378,7 +386,7 @@ export class PgFrontierStore implements FrontierStore {
 
   async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
     const at = this.dbTime(now);
-    const outcome = await this.tx(async (c): Promise<{ outcome: RecordOutcome; ok?: boolean }> => {
+    const outcome = await this.tx(async (c): Promise<{ outcome: RecordOutcome; ok?: boolean; added?: number }> => {
       const owned = await this.ownUrl(c, claim);
       if (!owned) return { outcome: 'lost' };
       const attempts = owned.attempts + 1;
@@ -402,7 +410,7 @@ export class PgFrontierStore implements FrontierStore {
       ]);
       await this.insertResult(c, resultRowOf(claim, result, redirect, attempts, at));
       const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
-      const { ids, added } = await this.enqueue(
+      const { ids, queuedPerHost } = await this.enqueue(
         c,
         targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })),
         at,
@@ -440,7 +448,8 @@ export class PgFrontierStore implements FrontierStore {
           ]);
         }
       }
-      // The host row last: it is the row other nodes' claims skip while it is locked, so hold it for the least time.
+      // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
+      const added = await this.applyQueued(c, queuedPerHost);
       const { rows: freed } = await c.query<{ was_held: boolean }>(
         `UPDATE hosts h SET in_flight = greatest(h.in_flight - 1, 0), crawled = h.crawled + $1, failed = h.failed + $2,
            http_errors = h.http_errors + $3, bytes = h.bytes + $4,
@@ -450,11 +459,12 @@ export class PgFrontierStore implements FrontierStore {
         [ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, next, Math.round(result.responseTimeMs), claim.hostId],
       );
       if (added > 0 || freed[0]?.was_held) await this.notifyWork(c);
-      return { outcome: 'recorded', ok };
+      return { outcome: 'recorded', ok, added };
     });
     this.cluster.unhold(claim);
     if (outcome.outcome === 'recorded') {
-      this.counters = outcome.ok ? { ...this.counters, crawled: this.counters.crawled + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
+      const c = this.counters;
+      this.counters = { queued: c.queued + (outcome.added ?? 0), crawled: c.crawled + (outcome.ok ? 1 : 0), failed: c.failed + (outcome.ok ? 0 : 1) };
     } else if (outcome.outcome === 'retry') {
       this.counters = { ...this.counters, queued: this.counters.queued + 1 };
     }
