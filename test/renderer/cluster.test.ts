@@ -9,7 +9,7 @@ import type { NodeStatus, StoreInfo } from '../../shared/snapshot.ts';
 import { ThreadGrid, ThreadSlider } from '../../renderer/src/components/ThreadGrid.tsx';
 import { LiveSettings } from '../../renderer/src/components/LiveSettings.tsx';
 import { TopBar } from '../../renderer/src/components/TopBar.tsx';
-import { ClusterAttach, maskStoreUrl, storeUrlProblem } from '../../renderer/src/components/ClusterAttach.tsx';
+import { ClusterAttach, ClusterBanner, maskStoreUrl, storeUrlProblem } from '../../renderer/src/components/ClusterAttach.tsx';
 import { clearCrawl, connectCrawlStore, createCrawlStore, initialView, reduceSnapshot, selectThread } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
@@ -145,6 +145,7 @@ describe('grid grouped by node', () => {
     expect(html).toContain('>n2.rack<');
     expect(html).toContain('>live<');
     expect(html).toContain('>left<');
+    expect(html.match(/>left</g)).toHaveLength(1); // said once
     expect(html).toContain('No threads: this node has left the crawl.');
     expect(html).toContain('last seen 10 s ago');
     // Crawled text and node-reported text stay text.
@@ -171,6 +172,17 @@ describe('grid grouped by node', () => {
     expect(bar).toContain('shop');
     expect(bar).toContain('> @ db.example:5432/trawl<');
     expect(bar).toMatch(/data-testid="pause"(?![^>]*disabled)/);
+  });
+});
+
+describe('store problems', () => {
+  it('shows a banner while the store is lost, and none for a local crawl\'s error', () => {
+    const lost = reduceSnapshot(initialView(), clusterSnapshot({ error: 'lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s' }), [], 0);
+    const html = render(createElement(ClusterBanner), lost);
+    expect(html).toContain('data-testid="cluster-banner"');
+    expect(html).toContain('Cluster crawl shop: lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s.');
+    expect(render(createElement(ClusterBanner), reduceSnapshot(initialView(), clusterSnapshot(), [], 0))).toBe('');
+    expect(render(createElement(ClusterBanner), reduceSnapshot(initialView(), snapshot({ error: 'worker died' }), [], 0))).toBe('');
   });
 });
 

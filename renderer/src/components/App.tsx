@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../api/connection.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
-import { ClusterAttach } from './ClusterAttach.tsx';
+import { ClusterAttach, ClusterBanner } from './ClusterAttach.tsx';
 import { CrawlList } from './CrawlList.tsx';
 import { ConnectionBanner, Notices } from './Notices.tsx';
 import { StartPanel } from './StartPanel.tsx';
@@ -39,6 +39,7 @@ export function App() {
     <div className="app">
       <TopBar sidebar={sidebar} onToggleSidebar={toggleSidebar} />
       <ConnectionBanner />
+      <ClusterBanner />
       <div className="workspace" data-sidebar={sidebar ? 'shown' : 'hidden'}>
         <aside className="sidebar">
           <StartPanel />

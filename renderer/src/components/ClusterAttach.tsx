@@ -204,3 +204,15 @@ function StoreCrawlItem({ crawl: c, attached, busy, onAttach }: { crawl: StoreCr
     </li>
   );
 }
+
+/** While attached to a cluster crawl, what keeps it from being shown as it is now (the store lost, unreadable). */
+export function ClusterBanner() {
+  const cluster = useCrawl((s) => s.cluster);
+  const error = useCrawl((s) => s.error);
+  if (!cluster || !error) return null;
+  return (
+    <div className="connection-banner cluster-banner" role="status" data-testid="cluster-banner">
+      Cluster crawl {cluster.crawlId}: {error}. The last state known is shown meanwhile.
+    </div>
+  );
+}

@@ -197,9 +197,12 @@ export const NodeSection = memo(function NodeSection({ node }: { node: NodeStatu
         <span className="node-host" title={`${node.hostname}, pid ${node.pid}`}>
           {node.hostname}
         </span>
-        <span className="node-state" data-state={node.state}>
-          {node.state}
-        </span>
+        {/* "left" says it once, beside whether it is live. */}
+        {node.state !== 'left' && (
+          <span className="node-state" data-state={node.state}>
+            {node.state}
+          </span>
+        )}
         <span className="node-live" data-testid="node-live">
           {node.live ? 'live' : 'left'}
         </span>

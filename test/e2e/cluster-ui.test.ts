@@ -1,0 +1,177 @@
+// The real UI in real Chromium against `npm run serve`, attached to a crawl in a real PostgreSQL store: the crawl is
+// written with SQL as nodes write it, and a stand-in for the nodes keeps their heartbeats and threads moving. Attach
+// from the sidebar, watch the grid grouped by node, steer the cluster, lose the store and get it back.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, tempDir } from '../helpers/engine.ts';
+import { freshDatabase, pgHostPort, pgSuite } from '../helpers/postgres.ts';
+import type { FreshDatabase } from '../helpers/postgres.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import type { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { createClusterCrawl, threadStatus, withClient } from '../helpers/cluster-crawl.ts';
+import type { ThreadStatus } from '../../shared/snapshot.ts';
+import type { ThreadStep } from '../../shared/steps.ts';
+import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { ARTIFACTS, until, waitForState } from './workbench-flow.ts';
+
+const withPg = await pgSuite();
+const STEPS: ThreadStep[] = ['fetching', 'processing', 'returning', 'claimed', 'waiting', 'politeness'];
+
+// In CI a missing Chromium is a failure (.ci/run installs it), never a silent skip; so is a missing PostgreSQL.
+const describeUi = chromiumAvailable || process.env['CI'] ? withPg.describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: no Chromium at ${CHROMIUM})`, fn);
+
+describeUi('cluster crawl in Chromium via the web console', () => {
+  let db: FreshDatabase;
+  let proxy: TcpProxy;
+  let server: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  let ticker: ReturnType<typeof setInterval> | null = null;
+  let tick = 0;
+
+  /** What the two live nodes report: each has its threads, their steps moving on every beat. */
+  const threadsOf = (node: string, n: number): ThreadStatus[] =>
+    Array.from({ length: n }, (_, i) =>
+      threadStatus(i + 1, {
+        step: STEPS[(tick + i + node.length) % STEPS.length]!,
+        url: `https://shop.test/${node}/item-${tick * n + i}`,
+        pagesDone: tick * 2 + i,
+        stepSince: Date.now() - (i + 1) * 700,
+      }),
+    );
+
+  beforeAll(async () => {
+    db = await freshDatabase('cluster_ui');
+    await createClusterCrawl(db.url, {
+      id: 'shop',
+      seeds: ['https://shop.test/'],
+      threads: 7,
+      hosts: [{ origin: 'https://shop.test', crawled: 40, queued: 25, failed: 2 }],
+      nodes: [
+        { name: 'node-east', hostname: 'crawler-east-1', pid: 4101, threads: threadsOf('node-east', 4), pagesDone: 23 },
+        { name: 'node-west', hostname: 'crawler-west-1', pid: 4202, threads: threadsOf('node-west', 3), pagesDone: 17 },
+        { name: 'node-old', hostname: 'crawler-old', pid: 3999, state: 'left', threads: [], silentForMs: 600_000, pagesDone: 9 },
+      ],
+    });
+    await createClusterCrawl(db.url, { id: 'archive', state: 'finished', threads: 2 });
+    // The nodes' stand-in: a heartbeat with new thread status every 400 ms, no NOTIFY (as real heartbeats).
+    ticker = setInterval(() => {
+      tick++;
+      void withClient(db.url, async (c) => {
+        for (const [node, n] of [
+          ['node-east', 4],
+          ['node-west', 3],
+        ] as const) {
+          await c.query(`UPDATE trawl_shop.nodes SET last_seen = $2, status = $3, pages_done = pages_done + 1 WHERE name = $1`, [node, Date.now(), JSON.stringify(threadsOf(node, n))]);
+        }
+      }).catch(() => undefined);
+    }, 400);
+    proxy = await startTcpProxy(pgHostPort(db.url).host, pgHostPort(db.url).port);
+
+    server = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', tempDir('trawl-e2e-cluster-')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout!.on('data', (d) => {
+        out += d;
+        const m = /Trawl web console: (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
+  });
+
+  afterAll(async () => {
+    if (ticker) clearInterval(ticker);
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    await proxy?.close();
+    await db?.drop();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
+  const clusterRow = () => withClient(db.url, async (c) => (await c.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`)).rows[0]!);
+
+  it('attaches from the sidebar, shows every node with its threads, and steers the cluster', async () => {
+    await page.goto(url);
+    const storeUrl = proxy.viaProxy(db.url);
+    const password = new URL(storeUrl).password;
+    await page.getByTestId('cluster-attach').locator('summary').click();
+
+    // A wrong scheme is named before asking; a wrong password by the server, without the password.
+    await page.getByTestId('store-url').fill('mysql://x:y@h/db');
+    await page.getByTestId('list-store-crawls').click();
+    await expect.poll(() => page.getByTestId('store-problem').textContent()).toMatch(/postgres:\/\//);
+    const wrong = new URL(storeUrl);
+    wrong.password = 'not-the-password-42';
+    await page.getByTestId('store-url').fill(wrong.toString());
+    await page.getByTestId('list-store-crawls').click();
+    await expect.poll(() => page.getByTestId('store-problem').textContent(), { timeout: 15_000 }).toMatch(/password authentication failed/);
+    expect(await page.getByTestId('store-problem').textContent()).not.toContain('not-the-password-42');
+
+    // The URL is typed into a password field and shown back masked.
+    await page.getByTestId('store-url').fill(storeUrl);
+    expect(await page.getByTestId('store-url').getAttribute('type')).toBe('password');
+    expect(await page.getByTestId('store-url-masked').textContent()).toBe(storeUrl.replace(`:${password}@`, ':••••@'));
+    await page.getByTestId('list-store-crawls').click();
+    await page.locator('[data-store-crawl="shop"]').waitFor();
+    expect(await page.locator('[data-store-crawl]').evaluateAll((items) => items.map((i) => i.getAttribute('data-store-crawl')))).toEqual(['archive', 'shop']);
+    expect(await page.locator('[data-store-crawl="shop"]').textContent()).toMatch(/40 crawled.*25 queued.*2 nodes live/);
+    await page.locator('[data-store-crawl="shop"]').getByTestId('attach-store-crawl').click();
+
+    // The grid grouped by node: the live ones with their threads, the one that left dimmed at the end.
+    await page.getByTestId('cluster-grid').waitFor();
+    await waitForState(page, 'running');
+    const sections = () => page.locator('.node-group').evaluateAll((els) => els.map((e) => [e.getAttribute('data-node'), e.getAttribute('data-live'), e.querySelectorAll('[data-thread-id]').length]));
+    expect(await sections()).toEqual([
+      ['node-east', 'true', 4],
+      ['node-west', 'true', 3],
+      ['node-old', 'false', 0],
+    ]);
+    expect(Number(await page.evaluate(`getComputedStyle(document.querySelector('.node-group[data-live="false"]')).opacity`))).toBeLessThan(1);
+    expect(await page.getByTestId('cluster-title').textContent()).toContain('shop');
+    expect(Number(await page.locator('[data-counter="crawled"]').getAttribute('data-value'))).toBe(40);
+    // Threads move with the nodes' heartbeats (no notification): the grid follows within a second or two.
+    const firstUrls = await page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents();
+    await until(() => page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents(), (u) => u.join() !== firstUrls.join(), 'the threads to move', 5_000);
+    // The results table reads the store.
+    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === 40, 'the cluster crawl\'s results');
+    await shot('cluster-grid');
+
+    // Pause, resize the cluster's total, resume: trawl.crawls says so.
+    await page.getByTestId('pause').click();
+    await until(clusterRow, (r) => r.state === 'paused', 'the cluster paused');
+    await page.getByTestId('thread-slider').fill('12');
+    await until(clusterRow, (r) => r.threads === 12, 'the cluster\'s threads at 12');
+    await until(async () => page.getByTestId('thread-target').getAttribute('data-value'), (v) => v === '12', 'the slider at 12');
+    await page.getByTestId('resume').click();
+    await until(clusterRow, (r) => r.state === 'running', 'the cluster running again');
+
+    // The store goes away: the state badge says so and keeps the last view; back again, the error goes.
+    proxy.cut();
+    await until(async () => page.locator('.state-error').textContent().catch(() => null), (t) => /lost the connection to the PostgreSQL store/.test(t ?? ''), 'the lost connection shown', 10_000);
+    expect(await sections()).toHaveLength(3);
+    expect(await page.getByTestId('cluster-banner').textContent()).toMatch(/^Cluster crawl shop: lost the connection to the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_cluster_ui_\w+ .*retrying every 3 s/);
+    await shot('cluster-store-lost');
+    proxy.restore();
+    await until(() => page.locator('.state-error, [data-testid="cluster-banner"]').count(), (n) => n === 0, 'the error gone once the store is back', 15_000);
+
+    // Nothing the page shows carries the password (only the password field holds it).
+    expect(await page.locator('body').innerText()).not.toContain(`:${password}@`);
+
+    // Detach: the view empties.
+    await page.getByTestId('detach-store').click();
+    await page.locator('.grid-empty').waitFor();
+    expect(await page.locator('.node-group').count()).toBe(0);
+  });
+});
