@@ -15,6 +15,7 @@ import type { ServedSite } from './serve-site.ts';
 import { sampleTree } from './process-sampler.ts';
 import { runFrontierBench } from './frontier-bench.ts';
 import { crawlWithUi } from './ui-overhead.ts';
+import { runClusterBench } from './cluster-bench.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MB = 1024 * 1024;
@@ -28,6 +29,9 @@ const USAGE = `Usage: npm run bench -- [--pages N] [--links N] [--page-bytes N] 
   --no-wget        skip the wget comparison
   --frontier       also run the frontier micro-benchmark (1,000,000 URLs)
   --ui             also run the same crawl with the web console and one live WebSocket client attached
+  --store URL      with --nodes: the PostgreSQL store the nodes share (postgres://user:password@host/db)
+  --nodes N        crawl with N nodes (separate processes) through the --store instead of one crawl file;
+                   each node runs --threads threads. A list such as 1,2,3 runs each in turn
   --out FILE.json  where to write the JSON result [bench-results/bench-<time>.json]`;
 
 function parse() {
@@ -41,6 +45,8 @@ function parse() {
       'no-wget': { type: 'boolean', default: false },
       frontier: { type: 'boolean', default: false },
       ui: { type: 'boolean', default: false },
+      store: { type: 'string' },
+      nodes: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -55,7 +61,12 @@ function parse() {
     const u = new URL(values.site);
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) throw new Error('--site must be on this machine (127.0.0.1)');
   }
+  const nodes = values.nodes === undefined ? null : values.nodes.split(',').map((v) => int('nodes', v, 1));
+  if (nodes && !values.store) throw new Error('--nodes must be given a --store postgres://... URL for the nodes to share');
+  if (values.store && !nodes) throw new Error('--store is for --nodes N');
   return {
+    nodes,
+    store: values.store ?? null,
     help: values.help,
     pages: int('pages', values.pages, 1),
     links: int('links', values.links, 1),
@@ -158,7 +169,26 @@ async function main(): Promise<void> {
       seed = `${served.origin}/p/0.html`;
       siteLabel = `synthetic: ${opts.pages} pages, ${opts.links} links/page, ${round(bytes / opts.pages / 1024)} KiB/page, served by ${served.server}`;
     }
-    console.log(`Site: ${siteLabel}\nSeed: ${seed}\nThreads: ${opts.threads}`);
+    console.log(`Site: ${siteLabel}\nSeed: ${seed}\nThreads: ${opts.threads}${opts.nodes ? ' per node' : ''}`);
+    if (opts.nodes) {
+      const runs = [];
+      for (const n of opts.nodes) {
+        const r = await runClusterBench(root, opts.store!, seed, n, opts.threads);
+        runs.push(r);
+        console.log(
+          `${n} node${n > 1 ? 's' : ''} (${n * opts.threads} threads): ${r.summary} · wall ${r.wallSeconds} s · ${r.pagesPerSecond} pages/s · ` +
+            `by node ${Object.entries(r.perNode).map(([k, v]) => `${k} ${v}`).join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy` +
+            (r.postgresCpuSeconds === null ? '' : ` · PostgreSQL ${r.postgresCpuSeconds} CPU s`),
+        );
+      }
+      const at = new Date().toISOString();
+      const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memoryGB: round(os.totalmem() / 1024 ** 3), node: process.version };
+      const out = opts.out ?? path.join(root, 'bench-results', `bench-nodes-${at.replace(/[:.]/g, '-')}.json`);
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, `${JSON.stringify({ at, machine, site: siteLabel, seed, threadsPerNode: opts.threads, runs }, null, 2)}\n`);
+      console.log(`Result: ${path.relative(process.cwd(), out)}`);
+      return;
+    }
     const dbPath = path.join(work, 'bench.trawl');
     const crawl = await runCrawl(seed, opts.threads, dbPath);
     const analysis = analyse(dbPath);
