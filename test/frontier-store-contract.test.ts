@@ -4,9 +4,7 @@
 // the `now` arguments. A few inspection helpers read the store's tables (urls, results) to check what was recorded but
 // not queued. Cases only a store shared by several nodes has (leases, concurrent claims, finishing once) are in the
 // PostgreSQL-only suite at the end.
-//
-// Known differences are marked with `it.fails` for the store that differs (KnownDifference, StoreFactory.known), so the
-// suite stays green while they stand and turns red when one is fixed (then drop it from `known`).
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,12 +86,8 @@ interface Harness {
   reopen(): Promise<Harness>;
 }
 
-/** What a store gets wrong, or does differently, today: the tests naming one expect to fail on that store. */
-type KnownDifference = 'claim-fills-max' | 'claim-skips-blocked' | 'counts-blocked-at-once';
-
 interface StoreFactory {
   name: string;
-  known: ReadonlySet<KnownDifference>;
   setup(): Promise<void>;
   teardown(): Promise<void>;
   open(settings: Record<string, unknown>): Promise<Harness>;
@@ -111,7 +105,6 @@ function settingsOf(input: Record<string, unknown>): Record<string, unknown> {
 
 const sqliteFactory: StoreFactory = {
   name: 'SQLite',
-  known: new Set(),
   async setup() {},
   async teardown() {},
   async open(input) {
@@ -171,7 +164,6 @@ function pgHarness(node: PgNode, name: string): Harness {
 
 const pgFactory: StoreFactory = {
   name: 'PostgreSQL',
-  known: new Set<KnownDifference>(['claim-fills-max', 'claim-skips-blocked', 'counts-blocked-at-once']),
   async setup() {
     pgDb = await freshDatabase('frontier_contract');
     inspector = new pg.Client({ connectionString: pgDb.url });
@@ -192,12 +184,6 @@ const pgFactory: StoreFactory = {
 function contract(factory: StoreFactory): void {
   beforeAll(() => factory.setup());
   afterAll(() => factory.teardown());
-
-  /**
-   * `it`, or `it.fails` on a store with this known difference (see the test's comment). TRAWL_CONTRACT_STRICT=1 runs
-   * them as plain tests, to see how they fail.
-   */
-  const itUnless = (difference: KnownDifference) => (factory.known.has(difference) && process.env['TRAWL_CONTRACT_STRICT'] !== '1' ? it.fails : it);
 
   async function counts(h: Harness): Promise<FrontierCounts> {
     await h.settle();
@@ -255,7 +241,7 @@ function contract(factory: StoreFactory): void {
     // again while it made progress: with host a.test holding 5 ready URLs and b.test 1, claim(4) gives 4 on SQLite
     // and 3 on PostgreSQL (2 from a.test + 1 from b.test), though a.test has more ready. Not a hang (the controller
     // asks again when nextReadyAt() says now), but fewer threads busy per pump.
-    itUnless('claim-fills-max')('fills a claim up to max when that many URLs are ready (across hosts)', async () => {
+    it('fills a claim up to max when that many URLs are ready (across hosts)', async () => {
       const h = await factory.open({});
       const t0 = Date.now();
       await h.store.addSeeds(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4', 'http://a.test/5', 'http://b.test/1'], t0);
@@ -496,7 +482,7 @@ function contract(factory: StoreFactory): void {
     // PostgreSQL's claim makes one pass: when the URLs it picks for a host are all disallowed, it records them as
     // blocked and returns [] although an allowed URL of the same host is ready (SQLite goes round again and hands it
     // out). claim(1) here: PostgreSQL returns [] (the next claim gets /ok).
-    itUnless('claim-skips-blocked')('claims an allowed URL behind disallowed ones in the same call', async () => {
+    it('claims an allowed URL behind disallowed ones in the same call', async () => {
       const h = await factory.open({ robots: 'respect' });
       const t0 = Date.now();
       // Two calls: the disallowed URLs first in the queue (PostgreSQL inserts one call's URLs in URL order).
@@ -511,7 +497,7 @@ function contract(factory: StoreFactory): void {
     // the pages it hands out, and counts no failure): counts() says queued 2, failed 0 here until the next heartbeat
     // replaces the counters (SQLite: queued 0, failed 2 at once). The controller reads counts() for maxPages, so a
     // page limit can be overshot by URLs blocked since the last heartbeat.
-    itUnless('counts-blocked-at-once')('counts URLs blocked by robots.txt as failed at once (no heartbeat)', async () => {
+    it('counts URLs blocked by robots.txt as failed at once (no heartbeat)', async () => {
       const h = await factory.open({ robots: 'respect' });
       await h.quiesce();
       const t0 = Date.now();

@@ -9,7 +9,7 @@ import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/
 import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
 import type { Claim } from '../frontier.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
-import type { PgConnection, StoreAvailability } from './pg-connection.ts';
+import type { PgConnection, PgQuerier, StoreAvailability } from './pg-connection.ts';
 import { clusterCounts, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
 
@@ -181,7 +181,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
    * Gives claimed URLs (and robots.txt fetches) back to the queue: this node's (`node`: it is leaving or starting
    * afresh) or anyone's whose lease has run out (`expired`). Run inside a transaction. Returns how many URLs.
    */
-  async requeueLeases(c: pg.Client, which: 'node' | 'expired', now: number): Promise<number> {
+  async requeueLeases(c: PgQuerier, which: 'node' | 'expired', now: number): Promise<number> {
     const where = which === 'node' ? 'lease_node = $2' : 'lease_until < $1';
     const params = which === 'node' ? [now, this.nodeName] : [now];
     const { rows } = await c.query<{ n: number }>(
@@ -220,8 +220,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     else this.heldRobots.delete(claim.hostId);
   }
 
-  /** Reads the cluster's counters and commands now (after a change this node made). */
-  refresh(): Promise<void> {
+  /**
+   * Reads the cluster's counters and commands now (after a change this node made): a fresh heartbeat, after any
+   * one under way (which may have read before the change committed).
+   */
+  async refresh(): Promise<void> {
+    await this.beating?.catch(() => undefined);
     return this.beat();
   }
 
@@ -254,7 +258,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   }
 
   /** Adds an exclude or deprioritise pattern to the crawl's registry row (in the caller's transaction). */
-  async addPattern(c: pg.Client, kind: 'exclude' | 'deprioritised', pattern: string): Promise<void> {
+  async addPattern(c: PgQuerier, kind: 'exclude' | 'deprioritised', pattern: string): Promise<void> {
     const { rows } = await c.query<{ settings: string; deprioritised: string }>('SELECT settings, deprioritised FROM trawl.crawls WHERE id = $1 FOR UPDATE', [this.crawl.id]);
     const row = rows[0]!;
     if (kind === 'exclude') {

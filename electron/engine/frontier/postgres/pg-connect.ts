@@ -99,3 +99,6 @@ function describe(err: unknown): string {
 }
 
 export type { Client as PgClient } from 'pg';
+
+/** What reading and writing the store needs of a connection: queries (a Client, or PgConnection's preparing wrapper). */
+export type PgQuerier = Pick<pg.Client, 'query'>;

@@ -26,7 +26,7 @@ import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type ResultRow 
 import { RobotsCache, robotsRulesFrom, type RobotsRules } from '../robots-rules.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import type { FrontierStore, RecordOutcome } from '../frontier-store.ts';
-import type { PgConnection } from './pg-connection.ts';
+import type { PgConnection, PgQuerier } from './pg-connection.ts';
 import type { PgCluster } from './pg-cluster.ts';
 import { crawlChannel } from './pg-schema.ts';
 
@@ -151,7 +151,7 @@ export class PgFrontierStore implements FrontierStore {
    * A transaction on the frontier connection (run again from the start after a deadlock or a lost connection);
    * what it learnt of host ids is kept once it has committed.
    */
-  private async tx<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+  private async tx<T>(work: (c: PgQuerier) => Promise<T>): Promise<T> {
     const out = await this.db.transaction((c) => {
       this.pendingHostIds.clear();
       return work(c);
@@ -162,7 +162,7 @@ export class PgFrontierStore implements FrontierStore {
     return out;
   }
 
-  private async hostIdsFor(c: pg.Client, origins: string[]): Promise<(origin: string) => number> {
+  private async hostIdsFor(c: PgQuerier, origins: string[]): Promise<(origin: string) => number> {
     const missing = [...new Set(origins.filter((o) => !this.hostIds.has(o) && !this.pendingHostIds.has(o)))].sort();
     if (missing.length) {
       await c.query('INSERT INTO hosts (origin) SELECT unnest($1::text[]) ON CONFLICT (origin) DO NOTHING', [missing]);
@@ -177,7 +177,7 @@ export class PgFrontierStore implements FrontierStore {
    * frontier's enqueue does for one: new ones inserted, waiting ones queued once something allows them, queued
    * check-only ones upgraded to pages. Returns each URL's id and how many were queued.
    */
-  private async enqueue(c: pg.Client, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; queuedPerHost: Map<number, number> }> {
+  private async enqueue(c: PgQuerier, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; queuedPerHost: Map<number, number> }> {
     const ids = new Map<string, number>();
     const queuedPerHost = new Map<number, number>();
     if (list.length === 0) return { ids, queuedPerHost };
@@ -254,7 +254,7 @@ export class PgFrontierStore implements FrontierStore {
    * Adds newly queued URLs to their hosts' counts; returns how many. Called last in a transaction: host rows are
    * what other nodes' claims skip while they are locked, so they are locked for the least time.
    */
-  private async applyQueued(c: pg.Client, queuedPerHost: Map<number, number>): Promise<number> {
+  private async applyQueued(c: PgQuerier, queuedPerHost: Map<number, number>): Promise<number> {
     if (queuedPerHost.size === 0) return 0;
     const hostIds = [...queuedPerHost.keys()].sort((a, b) => a - b);
     await c.query('UPDATE hosts h SET queued = h.queued + v.n FROM unnest($1::bigint[], $2::int[]) AS v(id, n) WHERE h.id = v.id', [
@@ -266,7 +266,7 @@ export class PgFrontierStore implements FrontierStore {
     return added;
   }
 
-  private notifyWork(c: pg.Client): Promise<unknown> {
+  private notifyWork(c: PgQuerier): Promise<unknown> {
     return c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawlId), `work:${this.cluster.nodeName}`]);
   }
 
@@ -285,68 +285,77 @@ export class PgFrontierStore implements FrontierStore {
     const at = this.dbTime(now);
     const me = this.cluster.nodeName;
     const lease = at + this.leaseMs;
+    let blockedTotal = 0;
     const claims = await this.tx(async (c) => {
       const out: Claim[] = [];
-      // Hosts another node is claiming from or recording for right now are skipped, not waited for.
-      const { rows: hosts } = await c.query<HostRow>(
-        `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
-         WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [at, max],
-      );
-      for (let h = 0; h < hosts.length && out.length < max; h++) {
-        const host = hosts[h]!;
-        if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
-          if (host.robots_state === RobotsState.unknown) {
-            await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
-              RobotsState.fetching, HELD, me, lease, host.id,
-            ]);
-            out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
-          }
-          continue;
-        }
-        const rules = this.rulesFor(host);
-        const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
-        const room = cap - host.in_flight;
-        const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
-        if (share <= 0) continue;
-        const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number }>(
-          `SELECT id, url, depth, redirect_hops AS hops, kind, check_only FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
-           ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [host.id, share],
+      blockedTotal = 0;
+      // As the SQLite frontier: round after round over the ready hosts while any round takes or blocks something.
+      for (let progressed = true; out.length < max && progressed; ) {
+        progressed = false;
+        // Hosts another node is claiming from or recording for right now are skipped, not waited for.
+        const { rows: hosts } = await c.query<HostRow>(
+          `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
+           WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [at, max - out.length],
         );
-        const taken: number[] = [];
-        let blocked = 0;
-        for (const row of rows) {
-          const disallowed = rules !== null && !rules.isAllowed(row.url);
-          if (disallowed && this.settings.robots === 'respect') {
-            await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
-            await this.insertResult(c, errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules.blockedReason, at));
-            await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
-            blocked++;
+        for (let h = 0; h < hosts.length && out.length < max; h++) {
+          const host = hosts[h]!;
+          if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
+            if (host.robots_state === RobotsState.unknown) {
+              await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
+                RobotsState.fetching, HELD, me, lease, host.id,
+              ]);
+              out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+              progressed = true;
+            }
             continue;
           }
-          const claim: Claim = {
-            kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.check_only === 1,
-          };
-          if (disallowed) claim.robotsDisallowed = true;
-          out.push(claim);
-          taken.push(row.id);
-        }
-        if (taken.length) {
-          await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [me, lease, taken]);
-        }
-        if (taken.length + blocked > 0) {
-          // A host at its cap is held until one of its fetches returns (on whichever node).
-          await c.query('UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3 WHERE id = $4', [
-            taken.length + blocked, taken.length, taken.length > 0 && taken.length >= room ? HELD : at, host.id,
-          ]);
+          const rules = this.rulesFor(host);
+          const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
+          const room = cap - host.in_flight;
+          const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
+          if (share <= 0) continue;
+          const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number }>(
+            `SELECT id, url, depth, redirect_hops AS hops, kind, check_only FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
+             ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+            [host.id, share],
+          );
+          const taken: number[] = [];
+          let blocked = 0;
+          for (const row of rows) {
+            const disallowed = rules !== null && !rules.isAllowed(row.url);
+            if (disallowed && this.settings.robots === 'respect') {
+              await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
+              await this.insertResult(c, errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules.blockedReason, at));
+              await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
+              blocked++;
+              continue;
+            }
+            const claim: Claim = {
+              kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.check_only === 1,
+            };
+            if (disallowed) claim.robotsDisallowed = true;
+            out.push(claim);
+            taken.push(row.id);
+          }
+          if (taken.length) {
+            await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [me, lease, taken]);
+          }
+          if (taken.length + blocked > 0) {
+            // A host at its cap is held until one of its fetches returns (on whichever node).
+            await c.query('UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3 WHERE id = $4', [
+              taken.length + blocked, taken.length, taken.length > 0 && taken.length >= room ? HELD : at, host.id,
+            ]);
+            blockedTotal += blocked;
+            progressed = true;
+          }
         }
       }
       return out;
     });
     for (const claim of claims) this.cluster.hold(claim);
     const took = claims.filter((c) => c.kind === 'page').length;
-    this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took) };
+    this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took - blockedTotal), failed: this.counters.failed + blockedTotal };
     return claims;
   }
 
@@ -355,7 +364,7 @@ export class PgFrontierStore implements FrontierStore {
     return at === null || at >= HELD ? null : at - this.cluster.clockOffsetMs;
   }
 
-  private insertResult(c: pg.Client, row: ResultRow): Promise<unknown> {
+  private insertResult(c: PgQuerier, row: ResultRow): Promise<unknown> {
     return c.query(INSERT_RESULT, [...RESULT_FIELDS.map((f) => row[f]), this.cluster.nodeName]);
   }
 
@@ -368,7 +377,7 @@ export class PgFrontierStore implements FrontierStore {
    * Takes the URL's row for recording: true when this node may record it (its lease holds, or the URL went back
    * to the queue without anyone claiming it, in which case it comes off the queue here).
    */
-  private async ownUrl(c: pg.Client, claim: PageClaim): Promise<{ attempts: number } | null> {
+  private async ownUrl(c: PgQuerier, claim: PageClaim): Promise<{ attempts: number } | null> {
     const { rows } = await c.query<{ state: number; lease_node: string | null; attempts: number; host_id: number }>(
       'SELECT state, lease_node, attempts, host_id FROM urls WHERE id = $1 FOR UPDATE',
       [claim.urlId],
@@ -472,7 +481,7 @@ export class PgFrontierStore implements FrontierStore {
   }
 
   /** As the SQLite frontier's: not past MAX_REDIRECT_HOPS, and not back to a URL of its own chain. */
-  private async redirectVerdict(c: pg.Client, claim: PageClaim, target: string): Promise<string> {
+  private async redirectVerdict(c: PgQuerier, claim: PageClaim, target: string): Promise<string> {
     if (claim.hops >= MAX_REDIRECT_HOPS) return `too many redirects (over ${MAX_REDIRECT_HOPS})`;
     let id: number | null = claim.urlId;
     for (let i = 0; id !== null && i <= MAX_REDIRECT_HOPS; i++) {
@@ -608,7 +617,7 @@ export class PgFrontierStore implements FrontierStore {
   }
 
   /** Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL). */
-  private async matchingQueued(c: pg.Client, re: RegExp): Promise<number[]> {
+  private async matchingQueued(c: PgQuerier, re: RegExp): Promise<number[]> {
     const ids: number[] = [];
     let after = 0;
     for (;;) {
