@@ -371,6 +371,10 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   /** The pool size; attached to a store, the cluster's total (shared out over its live nodes). */
   async setThreads(threads: number): Promise<void> {
     if (this.observer) return this.observer.command({ threads });
+    // The contract admits a cluster's total; a local crawl's pool is smaller.
+    if (!Number.isInteger(threads) || threads < LIMITS.threads.min || threads > LIMITS.threads.max) {
+      throw new RangeError(`threads must be a whole number from ${LIMITS.threads.min} to ${LIMITS.threads.max} (got ${threads})`);
+    }
     this.live('change the threads of').setThreads(threads);
   }
 
@@ -802,7 +806,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   /** Why a command for a local crawl file cannot be used on the store's crawl. */
   private storeRefusal(what: string): string {
     const o = this.observer!;
-    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: pause, resume, stop and the thread count)`;
+    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export; pause, resume, stop and the thread count)`;
   }
 
   private refuseForStore(what: string): void {
