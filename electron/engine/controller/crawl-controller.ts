@@ -13,11 +13,11 @@ import os from 'node:os';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { LIMITS, parseSettings } from '../../../shared/settings.ts';
 import { compilePattern } from '../../../shared/scope.ts';
-import type { JobResult } from '../../../shared/protocol.ts';
+import type { JobResult, PageFetchResult } from '../../../shared/protocol.ts';
 import type { CrawlSnapshot, CrawlState, FinishReason, StateChange } from '../../../shared/snapshot.ts';
 import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/crawl-file.ts';
 import { SqliteFrontierStore } from '../frontier/sqlite-store.ts';
-import type { FrontierStore } from '../frontier/frontier-store.ts';
+import type { Claim, FrontierStore } from '../frontier/frontier-store.ts';
 import { WorkerPool } from '../pool/worker-pool.ts';
 import type { CrawlThread, ThreadJob } from '../pool/crawl-thread.ts';
 import type { WorkerExit, WorkerSpawner } from '../pool/worker-spawner.ts';
@@ -57,6 +57,13 @@ export interface ResumeOverrides {
   threads?: number;
 }
 
+interface PendingResult {
+  thread: CrawlThread;
+  job: ThreadJob;
+  result: JobResult;
+  at: number;
+}
+
 const ALLOWED: Record<CrawlState, CrawlState[]> = {
   preparing: ['running', 'stopping'],
   running: ['pausing', 'stopping'],
@@ -78,6 +85,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   /** Results and released claims handed to the store but not recorded yet: the crawl is not over while any are. */
   private pendingWrites = 0;
   private pumping = false;
+  /** Results waiting for the store, recorded together by the next store call (see onResult). */
+  private pendingResults: PendingResult[] = [];
+  private recordQueued = false;
   private pumpAgain = false;
   /** Set while the shared store is unreachable (its message). */
   private storeError: string | null = null;
@@ -444,20 +454,33 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     for (const t of this.pool.idleThreads()) if (t.setStep(step)) this.changed();
   }
 
+  /**
+   * A thread's result: recorded with the others that arrive while the store is busy, in one store call (group
+   * commit), so a store that answers over the network is not paid a round trip per page.
+   */
   private onResult(thread: CrawlThread, job: ThreadJob, result: JobResult): void {
     this.pendingWrites++;
+    this.pendingResults.push({ thread, job, result, at: Date.now() });
+    if (this.recordQueued) return;
+    this.recordQueued = true;
+    let batch: PendingResult[] = [];
     void this.serial(async () => {
-      const now = Date.now();
-      if (job.claim.kind === 'page' && result.kind === 'page') {
-        const outcome = await this.store.recordPage(job.claim, result, now);
-        thread.pagesDone++;
-        if (outcome === 'recorded' && result.error) thread.errors++;
-        this.rate.record(now);
-      } else if (job.claim.kind === 'robots' && result.kind === 'robots') {
-        await this.store.recordRobots(job.claim, result, now);
+      this.recordQueued = false;
+      batch = this.pendingResults.splice(0);
+      const pages = batch.filter((r) => r.job.claim.kind === 'page' && r.result.kind === 'page');
+      const outcomes = await this.store.recordPages(
+        pages.map((r) => ({ claim: r.job.claim as Extract<Claim, { kind: 'page' }>, result: r.result as PageFetchResult, now: r.at })),
+      );
+      pages.forEach((r, i) => {
+        r.thread.pagesDone++;
+        if (outcomes[i] === 'recorded' && (r.result as PageFetchResult).error) r.thread.errors++;
+        this.rate.record(r.at);
+      });
+      for (const r of batch) {
+        if (r.job.claim.kind === 'robots' && r.result.kind === 'robots') await this.store.recordRobots(r.job.claim, r.result, r.at);
       }
     }).finally(() => {
-      this.pendingWrites--;
+      this.pendingWrites -= batch.length;
       this.afterWork();
     });
   }

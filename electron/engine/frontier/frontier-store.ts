@@ -12,6 +12,13 @@ import type { Claim, FrontierCounts } from './frontier.ts';
 
 export type { Claim, FrontierCounts } from './frontier.ts';
 
+/** A fetched page to record (`now`: when its result arrived). */
+export interface PageRecord {
+  claim: Extract<Claim, { kind: 'page' }>;
+  result: PageFetchResult;
+  now?: number;
+}
+
 /** What recording a fetched page did: recorded, queued again for a retry, or dropped (the URL is no longer ours). */
 export type RecordOutcome = 'recorded' | 'retry' | 'lost';
 
@@ -71,6 +78,8 @@ export interface FrontierStore {
   /** Epoch ms at which some queued host may next be fetched (this machine's clock), or null. */
   nextReadyAt(): Promise<number | null>;
   recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now?: number): Promise<RecordOutcome>;
+  /** Records several fetched pages in one transaction (the results that arrived while the last write ran). */
+  recordPages(items: readonly PageRecord[]): Promise<RecordOutcome[]>;
   recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now?: number): Promise<void>;
   /** Gives back unfinished work (`crashed`: its worker died; a URL that crashes too often is recorded as failed). */
   release(claim: Claim, crashed: boolean, now?: number): Promise<'requeued' | 'failed'>;

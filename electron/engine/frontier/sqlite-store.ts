@@ -6,7 +6,7 @@ import type { CrawlState, FinishReason } from '../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { writeMeta } from './crawl-file.ts';
 import { Frontier, type Claim, type FrontierCounts } from './frontier.ts';
-import type { FrontierStore, RecordOutcome } from './frontier-store.ts';
+import type { FrontierStore, PageRecord, RecordOutcome } from './frontier-store.ts';
 
 export class SqliteFrontierStore implements FrontierStore {
   readonly cluster = null;
@@ -43,6 +43,11 @@ export class SqliteFrontierStore implements FrontierStore {
 
   async recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
     return this.frontier.recordPage(claim, result, now);
+  }
+
+  async recordPages(items: readonly PageRecord[]): Promise<RecordOutcome[]> {
+    // One transaction (each page a savepoint within it): one commit for the batch instead of one per page.
+    return this.db.transaction(() => items.map((i) => this.frontier.recordPage(i.claim, i.result, i.now ?? Date.now())))();
   }
 
   async recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): Promise<void> {

@@ -25,7 +25,7 @@ import type { Candidate, CandidateSettings } from '../candidates.ts';
 import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type ResultRow } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules } from '../robots-rules.ts';
 import { retryDelayMs } from '../retry-policy.ts';
-import type { FrontierStore, RecordOutcome } from '../frontier-store.ts';
+import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgConnection, PgQuerier } from './pg-connection.ts';
 import type { PgCluster } from './pg-cluster.ts';
 import { crawlChannel } from './pg-schema.ts';
@@ -53,6 +53,41 @@ interface Enqueue {
 }
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
+/** PostgreSQL array types of the results columns, for inserting a batch of rows with unnest. */
+const RESULT_TYPES: Record<keyof typeof RESULT_COLUMNS, string> = {
+  urlId: 'bigint', statusCode: 'int', contentType: 'text', sizeBytes: 'bigint', responseTimeMs: 'int', depth: 'int', title: 'text',
+  metaDescription: 'text', h1: 'text', canonical: 'text', wordCount: 'int', outlinks: 'int', redirectUrl: 'text', error: 'text', attempts: 'int',
+  metaRobots: 'text', xRobotsTag: 'text', robotsDisallowed: 'int', at: 'bigint', h1Count: 'int', h2: 'text', h2Count: 'int', lang: 'text',
+  hreflang: 'text', metaRefresh: 'text', indexability: 'text', indexabilityReason: 'text', responseHeaders: 'text',
+};
+const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
+  SELECT *, $${RESULT_FIELDS.length + 1}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')})
+  ON CONFLICT (url_id) DO NOTHING`;
+
+/** What a batch of records does to one host. */
+interface HostDelta {
+  inFlight: number;
+  queued: number;
+  crawled: number;
+  failed: number;
+  httpErrors: number;
+  bytes: number;
+  /** When the host may be fetched next (politeness), if it was held for its one fetch. */
+  next: number;
+  lastFetchMs: number | null;
+  /** A retry's backoff: no fetch from the host before this. */
+  backoff: number;
+}
+
+function uniqueBy<T>(list: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return list.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
 const INSERT_RESULT = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
   VALUES (${RESULT_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}, $${RESULT_FIELDS.length + 1}) ON CONFLICT (url_id) DO NOTHING`;
 
@@ -373,111 +408,174 @@ export class PgFrontierStore implements FrontierStore {
     return at + Math.max(politenessDelayMs(this.settings, fetchMs), host?.crawl_delay_ms ?? 0);
   }
 
-  /**
-   * Takes the URL's row for recording: true when this node may record it (its lease holds, or the URL went back
-   * to the queue without anyone claiming it, in which case it comes off the queue here).
-   */
-  private async ownUrl(c: PgQuerier, claim: PageClaim): Promise<{ attempts: number } | null> {
-    const { rows } = await c.query<{ state: number; lease_node: string | null; attempts: number; host_id: number }>(
-      'SELECT state, lease_node, attempts, host_id FROM urls WHERE id = $1 FOR UPDATE',
-      [claim.urlId],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    if (row.state === UrlState.claimed && row.lease_node === this.cluster.nodeName) return { attempts: row.attempts };
-    if (row.state === UrlState.queued) {
-      // The lease ran out (the store was away) and nobody took the URL since: it is this node's again.
-      await c.query('UPDATE hosts SET queued = queued - 1, in_flight = in_flight + 1 WHERE id = $1', [row.host_id]);
-      return { attempts: row.attempts };
-    }
-    return null;
+  async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
+    return (await this.recordPages([{ claim, result, now }]))[0]!;
   }
 
-  async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
-    const at = this.dbTime(now);
-    const outcome = await this.tx(async (c): Promise<{ outcome: RecordOutcome; ok?: boolean; added?: number }> => {
-      const owned = await this.ownUrl(c, claim);
-      if (!owned) return { outcome: 'lost' };
-      const attempts = owned.attempts + 1;
-      const { rows: hostRows } = await c.query<{ crawl_delay_ms: number }>('SELECT crawl_delay_ms FROM hosts WHERE id = $1', [claim.hostId]);
-      const next = this.nextFetchAt(hostRows[0], result.responseTimeMs, at);
-      const retryIn = retryDelayMs(result, attempts, this.settings);
-      if (retryIn !== null) {
-        await c.query(`UPDATE urls SET state = ${UrlState.queued}, attempts = $1, lease_node = NULL, lease_until = NULL WHERE id = $2`, [attempts, claim.urlId]);
-        await c.query(
-          `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), queued = queued + 1,
-             next_fetch_at = greatest(CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END, $2), last_fetch_ms = $3 WHERE id = $4`,
-          [next, at + retryIn, Math.round(result.responseTimeMs), claim.hostId],
-        );
-        await this.notifyWork(c);
-        return { outcome: 'retry' };
-      }
-      const ok = result.statusCode !== null;
-      const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
-      await c.query('UPDATE urls SET state = $1, attempts = $2, lease_node = NULL, lease_until = NULL WHERE id = $3', [
-        ok ? UrlState.done : UrlState.failed, attempts, claim.urlId,
-      ]);
-      await this.insertResult(c, resultRowOf(claim, result, redirect, attempts, at));
-      const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
-      const { ids, queuedPerHost } = await this.enqueue(
-        c,
-        targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })),
-        at,
+  /**
+   * Records fetched pages in one transaction, with one statement per table for the whole batch rather than per
+   * page (a node's round trips to the server were what bounded it). Each page is decided as recordPage decides it.
+   */
+  async recordPages(items: readonly PageRecord[]): Promise<RecordOutcome[]> {
+    if (items.length === 0) return [];
+    const me = this.cluster.nodeName;
+    const done = await this.tx(async (c) => {
+      const outcomes: RecordOutcome[] = items.map(() => 'lost');
+      // Every URL of the batch locked at once, in id order (the same order on every node).
+      const urlIds = [...new Set(items.map((i) => i.claim.urlId))].sort((a, b) => a - b);
+      const { rows: urlRows } = await c.query<{ id: number; state: number; lease_node: string | null; attempts: number }>(
+        'SELECT id, state, lease_node, attempts FROM urls WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+        [urlIds],
       );
-      if (targets.length) {
-        // First anchor wins, as INSERT OR IGNORE does in the SQLite file.
-        const seen = new Set<number>();
-        const links = targets.filter((t) => {
-          const id = ids.get(t.url)!;
-          if (seen.has(id)) return false;
-          seen.add(id);
-          return true;
-        });
-        await c.query(
-          `INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[])
-           ON CONFLICT DO NOTHING`,
-          [claim.urlId, links.map((t) => ids.get(t.url)!), links.map((t) => t.anchor), links.map((t) => t.linkKind), links.map((t) => (t.nofollow ? 1 : 0))],
-        );
-      }
-      if (result.unfetchableLinks.length) {
-        const u = result.unfetchableLinks;
-        await c.query(
-          `INSERT INTO unfetchable_links (from_id, href, scheme, anchor) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
-          [claim.urlId, u.map((l) => l.href), u.map((l) => l.scheme), u.map((l) => l.anchor || null)],
-        );
-      }
-      if (result.extracted) {
-        const rule: string[] = [];
-        const n: number[] = [];
-        const value: string[] = [];
-        for (const [name, values] of Object.entries(result.extracted)) values.forEach((v, i) => (rule.push(name), n.push(i), value.push(v)));
-        if (rule.length) {
-          await c.query('INSERT INTO extracted (url_id, rule, n, value) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING', [
-            claim.urlId, rule, n, value,
-          ]);
+      const byId = new Map(urlRows.map((r) => [r.id, r]));
+      const hostIds = [...new Set(items.map((i) => i.claim.hostId))];
+      const { rows: hostRows } = await c.query<{ id: number; crawl_delay_ms: number }>('SELECT id, crawl_delay_ms FROM hosts WHERE id = ANY($1::bigint[])', [hostIds]);
+      const delayOf = new Map(hostRows.map((h) => [h.id, h]));
+      const hosts = new Map<number, HostDelta>();
+      const delta = (id: number): HostDelta => {
+        let d = hosts.get(id);
+        if (!d) hosts.set(id, (d = { inFlight: 0, queued: 0, crawled: 0, failed: 0, httpErrors: 0, bytes: 0, next: 0, lastFetchMs: null, backoff: 0 }));
+        return d;
+      };
+      const requeued: { id: number; attempts: number }[] = [];
+      const finished: { id: number; state: number; attempts: number }[] = [];
+      const rows: ResultRow[] = [];
+      const found: Enqueue[] = [];
+      const links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[] = [];
+      const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
+      const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
+      let at = 0;
+      let reclaimed = 0;
+      const seen = new Set<number>();
+      for (let k = 0; k < items.length; k++) {
+        const { claim, result } = items[k]!;
+        const row = byId.get(claim.urlId);
+        if (!row || seen.has(claim.urlId)) continue;
+        seen.add(claim.urlId);
+        const h = delta(claim.hostId);
+        if (!(row.state === UrlState.claimed && row.lease_node === me)) {
+          if (row.state !== UrlState.queued) continue; // another node has it, or has recorded it
+          // The lease ran out (the store was away) and nobody took the URL since: it is this node's again.
+          h.queued -= 1;
+          h.inFlight += 1;
+          reclaimed++;
         }
+        const now = this.dbTime(items[k]!.now ?? Date.now());
+        at = Math.max(at, now);
+        const attempts = row.attempts + 1;
+        h.inFlight -= 1;
+        h.next = Math.max(h.next, this.nextFetchAt(delayOf.get(claim.hostId), result.responseTimeMs, now));
+        h.lastFetchMs = Math.round(result.responseTimeMs);
+        const retryIn = retryDelayMs(result, attempts, this.settings);
+        if (retryIn !== null) {
+          // Not a verdict yet: back in the queue, and its host waits before anyone fetches from it again.
+          requeued.push({ id: claim.urlId, attempts });
+          h.queued += 1;
+          h.backoff = Math.max(h.backoff, now + retryIn);
+          outcomes[k] = 'retry';
+          continue;
+        }
+        const ok = result.statusCode !== null;
+        const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+        finished.push({ id: claim.urlId, state: ok ? UrlState.done : UrlState.failed, attempts });
+        rows.push(resultRowOf(claim, result, redirect, attempts, now));
+        if (ok) h.crawled++;
+        else h.failed++;
+        if ((result.statusCode ?? 0) >= 400) h.httpErrors++;
+        h.bytes += result.sizeBytes ?? 0;
+        for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
+          found.push({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops });
+          links.push({ from: claim.urlId, url: t.url, anchor: t.anchor, kind: t.linkKind, nofollow: t.nofollow });
+        }
+        for (const l of result.unfetchableLinks) unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
+        for (const [rule, values] of Object.entries(result.extracted ?? {})) values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+        outcomes[k] = 'recorded';
+      }
+      if (requeued.length) {
+        await c.query(
+          `UPDATE urls u SET state = ${UrlState.queued}, attempts = v.attempts, lease_node = NULL, lease_until = NULL
+           FROM unnest($1::bigint[], $2::int[]) AS v(id, attempts) WHERE u.id = v.id`,
+          [requeued.map((r) => r.id), requeued.map((r) => r.attempts)],
+        );
+      }
+      if (finished.length) {
+        await c.query(
+          `UPDATE urls u SET state = v.state, attempts = v.attempts, lease_node = NULL, lease_until = NULL
+           FROM unnest($1::bigint[], $2::smallint[], $3::int[]) AS v(id, state, attempts) WHERE u.id = v.id`,
+          [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
+        );
+        await this.insertResults(c, rows);
+      }
+      const { ids, queuedPerHost } = await this.enqueue(c, found, at);
+      await this.insertLinks(c, links, ids);
+      if (unfetchable.length) {
+        const u = uniqueBy(unfetchable, (l) => `${l.from} ${l.href}`);
+        await c.query(
+          'INSERT INTO unfetchable_links (from_id, href, scheme, anchor) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING',
+          [u.map((l) => l.from), u.map((l) => l.href), u.map((l) => l.scheme), u.map((l) => l.anchor)],
+        );
+      }
+      if (extracted.length) {
+        await c.query('INSERT INTO extracted (url_id, rule, n, value) SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING', [
+          extracted.map((e) => e.urlId), extracted.map((e) => e.rule), extracted.map((e) => e.n), extracted.map((e) => e.value),
+        ]);
       }
       // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
-      const added = await this.applyQueued(c, queuedPerHost);
-      const { rows: freed } = await c.query<{ was_held: boolean }>(
-        `UPDATE hosts h SET in_flight = greatest(h.in_flight - 1, 0), crawled = h.crawled + $1, failed = h.failed + $2,
-           http_errors = h.http_errors + $3, bytes = h.bytes + $4,
-           next_fetch_at = CASE WHEN h.next_fetch_at >= ${HELD} THEN $5 ELSE h.next_fetch_at END, last_fetch_ms = $6
-         FROM (SELECT next_fetch_at >= ${HELD} AS was_held FROM hosts WHERE id = $7) AS before
-         WHERE h.id = $7 RETURNING before.was_held`,
-        [ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, next, Math.round(result.responseTimeMs), claim.hostId],
-      );
-      if (added > 0 || freed[0]?.was_held) await this.notifyWork(c);
-      return { outcome: 'recorded', ok, added };
+      let added = 0;
+      for (const [id, n] of queuedPerHost) {
+        delta(id).queued += n;
+        added += n;
+      }
+      await this.updateHosts(c, hosts);
+      if (hosts.size) await this.notifyWork(c);
+      const recorded = rows.length;
+      const ok = rows.filter((r) => r.statusCode !== null).length;
+      return { outcomes, queued: added + requeued.length - reclaimed, crawled: ok, failed: recorded - ok };
     });
-    this.cluster.unhold(claim);
-    if (outcome.outcome === 'recorded') {
-      const c = this.counters;
-      this.counters = { queued: c.queued + (outcome.added ?? 0), crawled: c.crawled + (outcome.ok ? 1 : 0), failed: c.failed + (outcome.ok ? 0 : 1) };
-    } else if (outcome.outcome === 'retry') {
-      this.counters = { ...this.counters, queued: this.counters.queued + 1 };
-    }
-    return outcome.outcome;
+    for (const i of items) this.cluster.unhold(i.claim);
+    const c = this.counters;
+    this.counters = { queued: Math.max(0, c.queued + done.queued), crawled: c.crawled + done.crawled, failed: c.failed + done.failed };
+    return done.outcomes;
+  }
+
+  private insertResults(c: PgQuerier, rows: ResultRow[]): Promise<unknown> {
+    return c.query(INSERT_RESULTS, [...RESULT_FIELDS.map((f) => rows.map((r) => r[f])), this.cluster.nodeName]);
+  }
+
+  /** The link graph's rows: one per linking page and target, the first anchor seen winning (as the crawl file's). */
+  private async insertLinks(c: PgQuerier, links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[], ids: Map<string, number>): Promise<void> {
+    if (links.length === 0) return;
+    const rows = uniqueBy(
+      links.map((l) => ({ ...l, to: ids.get(l.url)! })),
+      (l) => `${l.from} ${l.to}`,
+    );
+    await c.query(
+      'INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[]) ON CONFLICT DO NOTHING',
+      [rows.map((l) => l.from), rows.map((l) => l.to), rows.map((l) => l.anchor), rows.map((l) => l.kind), rows.map((l) => (l.nofollow ? 1 : 0))],
+    );
+  }
+
+  /**
+   * Applies what a batch did to its hosts in one statement: counters, queue and in-flight counts; a host held for
+   * its one fetch reopens at its politeness time; a retry pushes its next fetch back.
+   */
+  private async updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): Promise<void> {
+    if (hosts.size === 0) return;
+    const ids = [...hosts.keys()].sort((a, b) => a - b);
+    const d = ids.map((id) => hosts.get(id)!);
+    await c.query(
+      `UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
+         failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
+         next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN v.next ELSE h.next_fetch_at END, v.backoff),
+         last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
+       FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
+         AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
+       WHERE h.id = v.id`,
+      [
+        ids, d.map((x) => x.inFlight), d.map((x) => x.queued), d.map((x) => x.crawled), d.map((x) => x.failed), d.map((x) => x.httpErrors),
+        d.map((x) => x.bytes), d.map((x) => x.next), d.map((x) => x.lastFetchMs), d.map((x) => x.backoff),
+      ],
+    );
   }
 
   /** As the SQLite frontier's: not past MAX_REDIRECT_HOPS, and not back to a URL of its own chain. */
