@@ -22,7 +22,7 @@ import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
 import type { UrlKindName } from '../crawl-file.ts';
 import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts } from '../frontier.ts';
 import type { Candidate, CandidateSettings } from '../candidates.ts';
-import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type ResultRow } from '../page-outcome.ts';
+import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules } from '../robots-rules.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
@@ -110,8 +110,8 @@ export class PgFrontierStore implements FrontierStore {
   private readonly normalise: Normaliser;
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
-  /** Hosts inserted by the transaction under way: cached only once it commits (a rolled-back id does not exist). */
-  private readonly pendingHostIds = new Map<string, number>();
+  /** Attempts a claimed URL had when claimed: whether its result will be retried is known before recording it. */
+  private readonly attemptsAtClaim = new Map<number, number>();
   private counters: FrontierCounts = { queued: 0, crawled: 0, failed: 0 };
   private liveExcludes: RegExp[] = [];
   private deprioritised: RegExp[] = [];
@@ -159,18 +159,16 @@ export class PgFrontierStore implements FrontierStore {
 
   async addSeeds(seeds: string[], now = Date.now()): Promise<number> {
     const at = this.dbTime(now);
-    const added = await this.tx(async (c) => {
-      const list: Enqueue[] = [];
-      for (const seed of seeds) {
-        const url = this.normalise(seed);
-        if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
-      }
-      const { queuedPerHost } = await this.enqueue(c, list, at);
-      const added = await this.applyQueued(c, queuedPerHost);
-      if (added > 0) await this.notifyWork(c);
-      return added;
+    const list: Enqueue[] = [];
+    for (const seed of seeds) {
+      const url = this.normalise(seed);
+      if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
+    }
+    const { added } = await this.db.run(async (c) => {
+      const found = await this.discover(c, list, at);
+      if (found.added > 0) await this.notifyWork(c);
+      return found;
     });
-    this.counters = { ...this.counters, queued: this.counters.queued + added };
     await this.cluster.refresh();
     return added;
   }
@@ -182,40 +180,38 @@ export class PgFrontierStore implements FrontierStore {
     return n;
   }
 
-  /**
-   * A transaction on the frontier connection (run again from the start after a deadlock or a lost connection);
-   * what it learnt of host ids is kept once it has committed.
-   */
-  private async tx<T>(work: (c: PgQuerier) => Promise<T>): Promise<T> {
-    const out = await this.db.transaction((c) => {
-      this.pendingHostIds.clear();
-      return work(c);
-    });
-    if (this.hostIds.size > 10_000) this.hostIds.clear();
-    for (const [origin, id] of this.pendingHostIds) this.hostIds.set(origin, id);
-    this.pendingHostIds.clear();
-    return out;
+  /** A transaction on the frontier connection (run again from the start after a deadlock or a lost connection). */
+  private tx<T>(work: (c: PgQuerier) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
+  /** Host ids by origin, adding the hosts not known yet. Outside a transaction, so a cached id always exists. */
   private async hostIdsFor(c: PgQuerier, origins: string[]): Promise<(origin: string) => number> {
-    const missing = [...new Set(origins.filter((o) => !this.hostIds.has(o) && !this.pendingHostIds.has(o)))].sort();
+    const missing = [...new Set(origins.filter((o) => !this.hostIds.has(o)))].sort();
     if (missing.length) {
       await c.query('INSERT INTO hosts (origin) SELECT unnest($1::text[]) ON CONFLICT (origin) DO NOTHING', [missing]);
       const { rows } = await c.query<{ id: number; origin: string }>('SELECT id, origin FROM hosts WHERE origin = ANY($1::text[])', [missing]);
-      for (const r of rows) this.pendingHostIds.set(r.origin, r.id);
+      if (this.hostIds.size > 10_000) this.hostIds.clear();
+      for (const r of rows) this.hostIds.set(r.origin, r.id);
     }
-    return (origin) => this.hostIds.get(origin) ?? this.pendingHostIds.get(origin)!;
+    const local = new Map(origins.map((o) => [o, this.hostIds.get(o)!]));
+    return (origin) => local.get(origin)!;
   }
 
   /**
-   * Records URLs (dedup across the cluster on the normal form) with what the candidate chain decided, as the SQLite
-   * frontier's enqueue does for one: new ones inserted, waiting ones queued once something allows them, queued
-   * check-only ones upgraded to pages. Returns each URL's id and how many were queued.
+   * Records URLs found (dedup across the cluster on the normal form) with what the candidate chain decided, as the
+   * SQLite frontier's enqueue does for one: new ones inserted, waiting ones queued once something allows them,
+   * queued check-only ones upgraded to pages. Returns each URL's id and how many were queued.
+   *
+   * Run outside the recording transaction, each statement committed at once and complete in itself (a URL queued
+   * and its host's count in one statement), so two nodes finding the same URLs wait for each other for one statement,
+   * not for a whole transaction. A node that dies after this and before recording its page leaves only URLs
+   * rightly queued; the page, still claimed, is fetched again and finds them known.
    */
-  private async enqueue(c: PgQuerier, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; queuedPerHost: Map<number, number> }> {
+  private async discover(c: PgQuerier, list: Enqueue[], at: number): Promise<{ ids: Map<string, number>; added: number }> {
     const ids = new Map<string, number>();
-    const queuedPerHost = new Map<number, number>();
-    if (list.length === 0) return { ids, queuedPerHost };
+    if (list.length === 0) return { ids, added: 0 };
+    let added = 0;
     const byUrl = new Map<string, Enqueue>();
     for (const e of list) {
       const seen = byUrl.get(e.url);
@@ -227,9 +223,15 @@ export class PgFrontierStore implements FrontierStore {
     const hostOf = (url: string) => hosts(originOfCanonical(url));
     const queue = (e: Enqueue) => e.candidate.fate === 'crawl' || e.candidate.fate === 'check';
     const inserted = await c.query<{ id: number; url: string }>(
-      `INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::smallint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[], $9::smallint[], $10::smallint[])
-       ON CONFLICT (url_md5) DO NOTHING RETURNING id, url`,
+      `WITH inserted AS (
+         INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::smallint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[], $9::smallint[], $10::smallint[])
+         ON CONFLICT (url_md5) DO NOTHING RETURNING id, url, host_id, state
+       ), counted AS (
+         UPDATE hosts h SET queued = h.queued + n.n
+         FROM (SELECT host_id, count(*)::int AS n FROM inserted WHERE state = ${UrlState.queued} GROUP BY host_id) AS n WHERE h.id = n.host_id
+       )
+       SELECT id, url FROM inserted`,
       [
         entries.map((e) => e.url),
         entries.map((e) => hostOf(e.url)),
@@ -243,11 +245,9 @@ export class PgFrontierStore implements FrontierStore {
         entries.map((e) => (this.deprioritised.length > 0 && this.isDeprioritised(e.url) ? 1 : 0)),
       ],
     );
-    const addQueued = (hostId: number) => queuedPerHost.set(hostId, (queuedPerHost.get(hostId) ?? 0) + 1);
     for (const r of inserted.rows) {
       ids.set(r.url, r.id);
-      const e = byUrl.get(r.url)!;
-      if (queue(e)) addQueued(hostOf(e.url));
+      if (queue(byUrl.get(r.url)!)) added++;
     }
     const known = entries.filter((e) => !ids.has(e.url));
     if (known.length) {
@@ -266,13 +266,19 @@ export class PgFrontierStore implements FrontierStore {
         else if (row.state === UrlState.queued && row.check_only === 1 && e.candidate.fate === 'crawl') upgrade.push({ id: row.id, depth: e.depth });
       }
       if (requeue.length) {
-        const { rows: moved } = await c.query<{ url: string }>(
-          `UPDATE urls u SET state = ${UrlState.queued}, depth = v.depth, kind = v.kind, check_only = v.check_only
-           FROM unnest($1::bigint[], $2::int[], $3::text[], $4::smallint[]) AS v(id, depth, kind, check_only)
-           WHERE u.id = v.id AND u.state IN (${UrlState.tooDeep}, ${UrlState.nofollow}) RETURNING u.url`,
+        const { rows: moved } = await c.query<{ n: number }>(
+          `WITH moved AS (
+             UPDATE urls u SET state = ${UrlState.queued}, depth = v.depth, kind = v.kind, check_only = v.check_only
+             FROM unnest($1::bigint[], $2::int[], $3::text[], $4::smallint[]) AS v(id, depth, kind, check_only)
+             WHERE u.id = v.id AND u.state IN (${UrlState.tooDeep}, ${UrlState.nofollow}) RETURNING u.host_id
+           ), counted AS (
+             UPDATE hosts h SET queued = h.queued + n.n
+             FROM (SELECT host_id, count(*)::int AS n FROM moved GROUP BY host_id) AS n WHERE h.id = n.host_id
+           )
+           SELECT count(*)::int AS n FROM moved`,
           [requeue.map((r) => r.id), requeue.map((r) => r.e.depth), requeue.map((r) => r.e.candidate.kind), requeue.map((r) => (r.e.candidate.fate === 'check' ? 1 : 0))],
         );
-        for (const m of moved) addQueued(hostOf(m.url));
+        added += moved[0]!.n;
       }
       if (upgrade.length) {
         await c.query(
@@ -282,23 +288,8 @@ export class PgFrontierStore implements FrontierStore {
         );
       }
     }
-    return { ids, queuedPerHost };
-  }
-
-  /**
-   * Adds newly queued URLs to their hosts' counts; returns how many. Called last in a transaction: host rows are
-   * what other nodes' claims skip while they are locked, so they are locked for the least time.
-   */
-  private async applyQueued(c: PgQuerier, queuedPerHost: Map<number, number>): Promise<number> {
-    if (queuedPerHost.size === 0) return 0;
-    const hostIds = [...queuedPerHost.keys()].sort((a, b) => a - b);
-    await c.query('UPDATE hosts h SET queued = h.queued + v.n FROM unnest($1::bigint[], $2::int[]) AS v(id, n) WHERE h.id = v.id', [
-      hostIds,
-      hostIds.map((id) => queuedPerHost.get(id)!),
-    ]);
-    let added = 0;
-    for (const n of queuedPerHost.values()) added += n;
-    return added;
+    this.counters = { ...this.counters, queued: this.counters.queued + added };
+    return { ids, added };
   }
 
   private notifyWork(c: PgQuerier): Promise<unknown> {
@@ -321,8 +312,10 @@ export class PgFrontierStore implements FrontierStore {
     const me = this.cluster.nodeName;
     const lease = at + this.leaseMs;
     let blockedTotal = 0;
+    const attempts = new Map<number, number>();
     const claims = await this.tx(async (c) => {
       const out: Claim[] = [];
+      attempts.clear();
       blockedTotal = 0;
       // As the SQLite frontier: round after round over the ready hosts while any round takes or blocks something.
       for (let progressed = true; out.length < max && progressed; ) {
@@ -350,8 +343,8 @@ export class PgFrontierStore implements FrontierStore {
           const room = cap - host.in_flight;
           const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
           if (share <= 0) continue;
-          const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number }>(
-            `SELECT id, url, depth, redirect_hops AS hops, kind, check_only FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
+          const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number; attempts: number }>(
+            `SELECT id, url, depth, redirect_hops AS hops, kind, check_only, attempts FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
              ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
             [host.id, share],
           );
@@ -372,6 +365,7 @@ export class PgFrontierStore implements FrontierStore {
             if (disallowed) claim.robotsDisallowed = true;
             out.push(claim);
             taken.push(row.id);
+            attempts.set(row.id, row.attempts);
           }
           if (taken.length) {
             await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [me, lease, taken]);
@@ -389,6 +383,7 @@ export class PgFrontierStore implements FrontierStore {
       return out;
     });
     for (const claim of claims) this.cluster.hold(claim);
+    for (const [id, n] of attempts) this.attemptsAtClaim.set(id, n);
     const took = claims.filter((c) => c.kind === 'page').length;
     this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took - blockedTotal), failed: this.counters.failed + blockedTotal };
     return claims;
@@ -419,7 +414,32 @@ export class PgFrontierStore implements FrontierStore {
   async recordPages(items: readonly PageRecord[]): Promise<RecordOutcome[]> {
     if (items.length === 0) return [];
     const me = this.cluster.nodeName;
+    // First what the pages lead to (not for a result that will be retried): decided and discovered before the
+    // recording transaction, so that transaction is short (see discover).
+    const planned = new Map<number, { redirect: string | null; targets: PageTarget[] }>();
+    const discovered = await this.db.run(async (c) => {
+      // Pages no longer this node's (their lease ran out and another node took them) lead nowhere from here.
+      const { rows: mine } = await c.query<{ id: number }>(
+        `SELECT id FROM urls WHERE id = ANY($1::bigint[]) AND ((state = ${UrlState.claimed} AND lease_node = $2) OR state = ${UrlState.queued})`,
+        [items.map((i) => i.claim.urlId), me],
+      );
+      const owned = new Set(mine.map((r) => r.id));
+      const found: Enqueue[] = [];
+      let at = 0;
+      for (let k = 0; k < items.length; k++) {
+        const { claim, result } = items[k]!;
+        if (!owned.has(claim.urlId)) continue;
+        if (retryDelayMs(result, (this.attemptsAtClaim.get(claim.urlId) ?? 0) + 1, this.settings) !== null) continue;
+        const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+        const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
+        planned.set(k, { redirect, targets });
+        for (const t of targets) found.push({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops });
+        at = Math.max(at, this.dbTime(items[k]!.now ?? Date.now()));
+      }
+      return this.discover(c, found, at);
+    });
     const done = await this.tx(async (c) => {
+      const ids = new Map(discovered.ids);
       const outcomes: RecordOutcome[] = items.map(() => 'lost');
       // Every URL of the batch locked at once, in id order (the same order on every node).
       const urlIds = [...new Set(items.map((i) => i.claim.urlId))].sort((a, b) => a - b);
@@ -440,11 +460,9 @@ export class PgFrontierStore implements FrontierStore {
       const requeued: { id: number; attempts: number }[] = [];
       const finished: { id: number; state: number; attempts: number }[] = [];
       const rows: ResultRow[] = [];
-      const found: Enqueue[] = [];
       const links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[] = [];
       const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
       const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
-      let at = 0;
       let reclaimed = 0;
       const seen = new Set<number>();
       for (let k = 0; k < items.length; k++) {
@@ -461,7 +479,6 @@ export class PgFrontierStore implements FrontierStore {
           reclaimed++;
         }
         const now = this.dbTime(items[k]!.now ?? Date.now());
-        at = Math.max(at, now);
         const attempts = row.attempts + 1;
         h.inFlight -= 1;
         h.next = Math.max(h.next, this.nextFetchAt(delayOf.get(claim.hostId), result.responseTimeMs, now));
@@ -476,15 +493,22 @@ export class PgFrontierStore implements FrontierStore {
           continue;
         }
         const ok = result.statusCode !== null;
-        const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+        let plan = planned.get(k);
+        if (!plan) {
+          // Foreseen as a retry, but its attempts had changed (another node's retry): its targets are found now.
+          const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+          plan = { redirect, targets: pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings) };
+          const late = await this.discover(c, plan.targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })), now);
+          for (const [url, id] of late.ids) ids.set(url, id);
+        }
+        const redirect = plan.redirect;
         finished.push({ id: claim.urlId, state: ok ? UrlState.done : UrlState.failed, attempts });
         rows.push(resultRowOf(claim, result, redirect, attempts, now));
         if (ok) h.crawled++;
         else h.failed++;
         if ((result.statusCode ?? 0) >= 400) h.httpErrors++;
         h.bytes += result.sizeBytes ?? 0;
-        for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
-          found.push({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops });
+        for (const t of plan.targets) {
           links.push({ from: claim.urlId, url: t.url, anchor: t.anchor, kind: t.linkKind, nofollow: t.nofollow });
         }
         for (const l of result.unfetchableLinks) unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
@@ -506,7 +530,6 @@ export class PgFrontierStore implements FrontierStore {
         );
         await this.insertResults(c, rows);
       }
-      const { ids, queuedPerHost } = await this.enqueue(c, found, at);
       await this.insertLinks(c, links, ids);
       if (unfetchable.length) {
         const u = uniqueBy(unfetchable, (l) => `${l.from} ${l.href}`);
@@ -521,18 +544,16 @@ export class PgFrontierStore implements FrontierStore {
         ]);
       }
       // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
-      let added = 0;
-      for (const [id, n] of queuedPerHost) {
-        delta(id).queued += n;
-        added += n;
-      }
       await this.updateHosts(c, hosts);
       if (hosts.size) await this.notifyWork(c);
       const recorded = rows.length;
       const ok = rows.filter((r) => r.statusCode !== null).length;
-      return { outcomes, queued: added + requeued.length - reclaimed, crawled: ok, failed: recorded - ok };
+      return { outcomes, queued: requeued.length - reclaimed, crawled: ok, failed: recorded - ok };
     });
-    for (const i of items) this.cluster.unhold(i.claim);
+    for (const i of items) {
+      this.cluster.unhold(i.claim);
+      this.attemptsAtClaim.delete(i.claim.urlId);
+    }
     const c = this.counters;
     this.counters = { queued: Math.max(0, c.queued + done.queued), crawled: c.crawled + done.crawled, failed: c.failed + done.failed };
     return done.outcomes;
@@ -671,6 +692,7 @@ export class PgFrontierStore implements FrontierStore {
       return 'requeued';
     });
     this.cluster.unhold(claim);
+    if (claim.kind === 'page') this.attemptsAtClaim.delete(claim.urlId);
     if (claim.kind === 'page') {
       this.counters =
         outcome === 'requeued' ? { ...this.counters, queued: this.counters.queued + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
