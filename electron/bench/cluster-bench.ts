@@ -20,6 +20,8 @@ export interface ClusterBenchResult {
   perNode: Record<string, number>;
   /** Share of all the machine's CPU time that was busy during the crawl, percent. */
   machineCpuBusyPercent: number;
+  /** CPU seconds the whole machine spent during the crawl (nodes, workers, the site's server, PostgreSQL). */
+  machineCpuSeconds: number;
   /** CPU seconds of PostgreSQL's processes during the crawl (all of them: the server is the crawl's). */
   postgresCpuSeconds: number | null;
 }
@@ -118,6 +120,7 @@ export async function runClusterBench(root: string, storeUrl: string, seed: stri
       pagesPerSecondBySlice: slices,
       perNode,
       machineCpuBusyPercent: cpu0 && cpu1 ? round(((cpu1.busy - cpu0.busy) / Math.max(1, cpu1.total - cpu0.total)) * 100) : 0,
+      machineCpuSeconds: cpu0 && cpu1 ? round((cpu1.busy - cpu0.busy) / 100, 2) : 0,
       postgresCpuSeconds: pg0 !== null && pg1 !== null ? round(pg1 - pg0, 2) : null,
     };
   } finally {

@@ -177,7 +177,7 @@ async function main(): Promise<void> {
         runs.push(r);
         console.log(
           `${n} node${n > 1 ? 's' : ''} (${n * opts.threads} threads): ${r.summary} · wall ${r.wallSeconds} s · ${r.pagesPerSecond} pages/s · ` +
-            `by node ${Object.entries(r.perNode).map(([k, v]) => `${k} ${v}`).join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy` +
+            `by node ${Object.entries(r.perNode).map(([k, v]) => `${k} ${v}`).join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy (${r.machineCpuSeconds} s)` +
             (r.postgresCpuSeconds === null ? '' : ` · PostgreSQL ${r.postgresCpuSeconds} CPU s`),
         );
       }
