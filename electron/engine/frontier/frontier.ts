@@ -8,7 +8,7 @@ import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.t
 import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
 import type { Db } from './crawl-file.ts';
 import { HELD, RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
-import { RobotsCache, robotsRulesFrom } from './robots-rules.ts';
+import { RobotsCache, robotsRulesFrom, type StoredRobots } from './robots-rules.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
 import type { Candidate, CandidateFate, CandidateSettings } from './candidates.ts';
@@ -59,7 +59,7 @@ export type Claim =
     }
   | { kind: 'robots'; hostId: number; url: string };
 
-interface HostRow {
+export interface HostRow {
   id: number;
   origin: string;
   robots_state: number;
@@ -311,15 +311,10 @@ export class Frontier {
     this.pendingQueued.clear();
   }
 
-  private rulesFor(host: HostRow): RobotsRules | null {
-    if (this.settings.robots === 'ignore') return null;
-    let rules = this.robots.get(host.id);
-    if (!rules) {
-      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent, host.robots_error);
-      this.robots.set(host.id, rules);
-    }
-    return rules;
+  private rulesFor(host: StoredRobots): RobotsRules | null {
+    return this.robots.rulesFor(host, this.settings);
   }
+
 
   /**
    * Claims up to `max` units of work whose host may be fetched now: page URLs, or a host's robots.txt when its

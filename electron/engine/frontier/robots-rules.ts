@@ -69,4 +69,27 @@ export class RobotsCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
   }
+
+  /**
+   * A host's rules from its hosts row, parsed once and kept (both stores read robots.txt from the row they claim
+   * from); null when the crawl ignores robots.txt.
+   */
+  rulesFor(host: StoredRobots, settings: { robots: string; userAgent: string }): RobotsRules | null {
+    if (settings.robots === 'ignore') return null;
+    let rules = this.get(host.id);
+    if (!rules) {
+      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, settings.userAgent, host.robots_error);
+      this.set(host.id, rules);
+    }
+    return rules;
+  }
+}
+
+/** What a hosts row keeps of a host's robots.txt. */
+export interface StoredRobots {
+  id: number;
+  origin: string;
+  robots_status: number | null;
+  robots_txt: string | null;
+  robots_error: string | null;
 }

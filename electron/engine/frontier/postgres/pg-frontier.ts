@@ -20,10 +20,10 @@ import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalis
 import { originOfCanonical } from '../../../../shared/url/url-key.ts';
 import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
 import type { UrlKindName } from '../crawl-file.ts';
-import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts } from '../frontier.ts';
+import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts, type HostRow as FrontierHostRow } from '../frontier.ts';
 import type { Candidate, CandidateSettings } from '../candidates.ts';
 import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
-import { RobotsCache, robotsRulesFrom, type RobotsRules } from '../robots-rules.ts';
+import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgConnection, PgQuerier } from './pg-connection.ts';
@@ -32,16 +32,8 @@ import { crawlChannel } from './pg-schema.ts';
 
 type PageClaim = Extract<Claim, { kind: 'page' }>;
 
-interface HostRow {
-  id: number;
-  origin: string;
-  robots_state: number;
-  robots_status: number | null;
-  robots_txt: string | null;
-  robots_error: string | null;
-  crawl_delay_ms: number;
-  in_flight: number;
-}
+/** A hosts row as claiming reads it. */
+type HostRow = Required<FrontierHostRow>;
 
 /** A URL to record, with what the candidate chain decided. */
 interface Enqueue {
@@ -296,15 +288,10 @@ export class PgFrontierStore implements FrontierStore {
     return c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawlId), `work:${this.cluster.nodeName}`]);
   }
 
-  private rulesFor(host: Pick<HostRow, 'id' | 'origin' | 'robots_status' | 'robots_txt' | 'robots_error'>): RobotsRules | null {
-    if (this.settings.robots === 'ignore') return null;
-    let rules = this.robots.get(host.id);
-    if (!rules) {
-      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, this.settings.userAgent, host.robots_error);
-      this.robots.set(host.id, rules);
-    }
-    return rules;
+  private rulesFor(host: StoredRobots): RobotsRules | null {
+    return this.robots.rulesFor(host, this.settings);
   }
+
 
   async claim(max: number, now = Date.now()): Promise<Claim[]> {
     if (max <= 0) return [];
