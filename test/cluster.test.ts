@@ -1,8 +1,12 @@
 // Several Trawl nodes on one crawl through the PostgreSQL store, as users run them: separate CLI processes
 // (`npm run crawl -- --store URL ...`, `--join CRAWL_ID`), a real fixture site on 127.0.0.1 and the real server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { runCli, startCli, type CliRun } from './helpers/cli.ts';
+import { tempDir } from './helpers/engine.ts';
 import { startFixtureSite, type FixtureSite } from './helpers/fixture-site.ts';
 import { freshDatabase, pgHostPort, pgSuite, type FreshDatabase } from './helpers/postgres.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
@@ -186,6 +190,35 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     const exported = await ctl('--out', out);
     expect(exported.stdout).toMatch(new RegExp(`CSV: .* \\(${site.pagePaths().length} rows\\)`));
     expect((await ctl('--control', 'pause')).stderr).toMatch(/has finished/);
+  });
+
+  it('the CSV of a crawl in the store has the same rows as the same crawl in a file', async () => {
+    // Redirects, a 404, an error, extraction, a formula-looking title: the columns that differ between two crawls
+    // of one site are only the timings.
+    site = await startFixtureSite({
+      pages: 30,
+      linksPerPage: 3,
+      routes: {
+        '/old': (_req, res) => void res.writeHead(301, { location: '/p/1' }).end(),
+        '/odd': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>=SUM(A1)</title><h1>x</h1><p class="v">1</p><p class="v">2</p><a href="/old">o</a><a href="/gone">g</a><a href="mailto:a@b.invalid">m</a>'),
+      },
+    });
+    const dir = tempDir('trawl-cluster-csv-');
+    const args = [site.url('/p/0'), site.url('/odd'), '--threads', '3', '--quiet', '--extract', '{"name":"v","type":"css","expression":".v","all":true}'];
+    const fromFile = await runCli([...args, '--out', path.join(dir, 'file.csv')]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const fromStore = await runCli(['--store', db.url, ...args, '--out', path.join(dir, 'store.csv')]);
+    expect(fromStore.code, fromStore.stderr).toBe(0);
+    const read = (name: string) => {
+      const [header, ...rows] = parse(fs.readFileSync(path.join(dir, name), 'utf8'), { bom: true }) as string[][];
+      const timing = header!.indexOf('response_time_ms');
+      return { header, rows: rows.map((r) => r.filter((_, i) => i !== timing).join('\u0001')).sort() };
+    };
+    const file = read('file.csv');
+    const store = read('store.csv');
+    expect(store.header).toEqual(file.header);
+    expect(file.rows.length).toBe(site.pagePaths().length + 3); // + /odd, /old (a 301 to /p/1) and /gone (404)
+    expect(store.rows).toEqual(file.rows);
   });
 
   it('bad store URLs, unreachable servers, unknown crawls and other schema versions get clear errors', async () => {
