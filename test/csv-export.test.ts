@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { createCrawlFile, CrawlFileError, UrlState, type Db } from '../electron/
 import { CSV_COLUMNS, exportCsv } from '../electron/engine/export/csv-export.ts';
 import { neutraliseCell } from '../electron/engine/export/csv-cell.ts';
 import { parseSettings } from '../shared/settings.ts';
+import { heapMeter } from './helpers/heap-meter.ts';
 
 const HEADER =
   'url,kind,status_code,content_type,size_bytes,response_time_ms,crawl_depth,indexability,indexability_reason,title,meta_description,' +
@@ -382,38 +381,13 @@ describe('exportCsv memory', () => {
     })();
     db.close();
 
-    const gc = exposeGc();
-    gc?.();
-    const baseline = process.memoryUsage().heapUsed;
-    let peak = baseline;
-    let writes = 0;
-    let lines = 0;
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        for (const byte of chunk) if (byte === 0x0a) lines++;
-        if (++writes % 10_000 === 0) {
-          gc?.();
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }
-        cb();
-      },
-    });
-    const result = await exportCsv(crawl, sink);
+    const meter = heapMeter(10_000);
+    const result = await exportCsv(crawl, meter.sink);
     expect(result).toEqual({ rows: ROW_COUNT });
-    expect(lines).toBe(ROW_COUNT + 1);
-    expect(peak - baseline).toBeLessThan(HEAP_BUDGET);
+    expect(meter.lines).toBe(ROW_COUNT + 1);
+    expect(meter.growth).toBeLessThan(HEAP_BUDGET);
   });
 });
-
-/** The V8 gc() function, so heap samples measure what is retained rather than garbage not yet collected. */
-function exposeGc(): (() => void) | undefined {
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    return vm.runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
 
 describe('exportCsv: chosen columns, Screaming Frog headers and a filter', () => {
   let file: string;

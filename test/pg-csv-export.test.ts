@@ -3,9 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import { writeCsvExport } from '../electron/engine/export/csv-writer.ts';
 import { exportCsvFromStore, pgRowSource } from '../electron/engine/export/pg-csv-export.ts';
 import { parseSettings } from '../shared/settings.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from './helpers/postgres.ts';
+import { heapMeter } from './helpers/heap-meter.ts';
 
 const withPg = await pgSuite();
 
@@ -339,39 +338,12 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
       await client.end();
     }
 
-    const gc = exposeGc();
-    gc?.();
-    const baseline = process.memoryUsage().heapUsed;
-    let peak = baseline;
-    let writes = 0;
-    let lines = 0;
-    let bytes = 0;
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        for (const byte of chunk) if (byte === 0x0a) lines++;
-        if (++writes % 5_000 === 0) {
-          gc?.();
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }
-        cb();
-      },
-    });
-    const result = await exportCsvFromStore(db!.url, 'csv_big', sink);
+    const meter = heapMeter(5_000);
+    const result = await exportCsvFromStore(db!.url, 'csv_big', meter.sink);
     expect(result).toEqual({ rows: ROW_COUNT });
-    expect(lines).toBe(ROW_COUNT + 1);
-    expect(bytes).toBeGreaterThan(40 * 1024 * 1024);
+    expect(meter.lines).toBe(ROW_COUNT + 1);
+    expect(meter.bytes).toBeGreaterThan(40 * 1024 * 1024);
 
-    expect(peak - baseline).toBeLessThan(bytes / 3);
+    expect(meter.growth).toBeLessThan(meter.bytes / 3);
   });
 });
-
-/** The V8 gc() function, so heap samples measure what is retained rather than garbage not yet collected. */
-function exposeGc(): (() => void) | undefined {
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    return vm.runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}

@@ -5,89 +5,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
 import { startWebConsole } from '../electron/server/web-console.ts';
 import type { WebConsole } from '../electron/server/web-console.ts';
 import { crawlChannel } from '../electron/engine/frontier/postgres/pg-schema.ts';
 import type { StoreAttachment, StoreCrawlList } from '../shared/crawler-api.ts';
-import type { CrawlSnapshot } from '../shared/snapshot.ts';
-import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
 import { EXPORT_PATH, WS_PATH } from '../shared/ws-protocol.ts';
 import { freshDatabase, pgSuite } from './helpers/postgres.ts';
 import type { FreshDatabase } from './helpers/postgres.ts';
 import { createClusterCrawl, threadStatus, withClient } from './helpers/cluster-crawl.ts';
 import { spawner, tempDir } from './helpers/engine.ts';
+import { connect } from './helpers/ws-client.ts';
+import type { WsClient } from './helpers/ws-client.ts';
 
 const withPg = await pgSuite();
-
-class Client {
-  readonly frames: string[] = [];
-  readonly events: EventFrame[] = [];
-  private nextId = 1;
-  private readonly pending = new Map<number, (r: ReplyFrame) => void>();
-
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const text = String(data);
-      this.frames.push(text);
-      const frame = JSON.parse(text) as ServerFrame;
-      if ('event' in frame) this.events.push(frame);
-      else {
-        this.pending.get(frame.id)?.(frame);
-        this.pending.delete(frame.id);
-      }
-    });
-  }
-
-  static open(url: string): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      const client = new Client(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('error', reject);
-    });
-  }
-
-  call(cmd: string, args: unknown[] = []): Promise<ReplyFrame> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.ws.send(JSON.stringify({ id, cmd, args }));
-    });
-  }
-
-  async ok<T>(cmd: string, args: unknown[] = []): Promise<T> {
-    const reply = await this.call(cmd, args);
-    if (!reply.ok) throw new Error(`${cmd} failed: ${reply.error}`);
-    return reply.result as T;
-  }
-
-  async error(cmd: string, args: unknown[] = []): Promise<string> {
-    const reply = await this.call(cmd, args);
-    if (reply.ok) throw new Error(`${cmd} succeeded: ${JSON.stringify(reply.result)}`);
-    return reply.error;
-  }
-
-  async snapshot(test: (s: CrawlSnapshot) => boolean, timeoutMs = 10_000): Promise<CrawlSnapshot> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events.find((e): e is Extract<EventFrame, { event: 'snapshot' }> => e.event === 'snapshot' && e.payload !== null && test(e.payload));
-      if (found) return found.payload;
-      if (Date.now() > end) throw new Error('timed out waiting for a snapshot frame');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
   let db: FreshDatabase;
   let session: CrawlSession;
   let server: WebConsole;
   let wsUrl: string;
-  const clients: Client[] = [];
+  const clients: WsClient[] = [];
   const open = async () => {
-    const c = await Client.open(wsUrl);
+    const c = await connect(wsUrl);
     clients.push(c);
     return c;
   };

@@ -2,17 +2,19 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { CrawlSession } from '../electron/engine/session/crawl-session.ts';
 import { startWebConsole } from '../electron/server/web-console.ts';
 import type { WebConsole } from '../electron/server/web-console.ts';
 import type { CrawlFileInfo, ResultsPage, StartResult } from '../shared/crawler-api.ts';
-import type { EventFrame, ReplyFrame, ServerFrame } from '../shared/ws-protocol.ts';
+import type { ReplyFrame } from '../shared/ws-protocol.ts';
 import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, TOKEN_COOKIE, VIEW_EXPORT_PATH, WS_PATH } from '../shared/ws-protocol.ts';
 import type { ComparisonSummary, ExplorerPage, FilterCounts, HostsReport, UrlDetail } from '../shared/analysis.ts';
 import { startFixtureSite } from './helpers/fixture-site.ts';
 import type { FixtureSite } from './helpers/fixture-site.ts';
 import { spawner, tempDir } from './helpers/engine.ts';
+import { connect } from './helpers/ws-client.ts';
+import type { WsClient } from './helpers/ws-client.ts';
 
 const INDEX_HTML = '<!doctype html><title>Trawl</title><script type="module" src="/assets/app.js"></script>';
 const APP_JS = 'console.log("trawl");';
@@ -38,80 +40,6 @@ function get(base: string, rawPath: string, headers: Record<string, string> = {}
   });
 }
 
-/** Opens a WebSocket; resolves once open, or rejects with the HTTP status of a refused upgrade. */
-function connect(url: string, options: WebSocket.ClientOptions = {}): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, options);
-    const client = new Client(ws);
-    ws.once('open', () => resolve(client));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`refused: ${res.statusCode} ${body.trim()}`), { status: res.statusCode })));
-    });
-    ws.once('error', reject);
-  });
-}
-
-class Client {
-  readonly events: EventFrame[] = [];
-  private nextId = 1;
-  private readonly pending = new Map<number, (r: ReplyFrame) => void>();
-  private readonly eventWaiters: { test: (e: EventFrame) => boolean; resolve: (e: EventFrame) => void }[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as ServerFrame;
-      if ('event' in frame) {
-        this.events.push(frame);
-        for (const w of this.eventWaiters.splice(0)) {
-          if (w.test(frame)) w.resolve(frame);
-          else this.eventWaiters.push(w);
-        }
-      } else {
-        this.pending.get(frame.id)?.(frame);
-        this.pending.delete(frame.id);
-      }
-    });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  }
-
-  call(cmd: string, args: unknown[] = []): Promise<ReplyFrame> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.ws.send(JSON.stringify({ id, cmd, args }));
-    });
-  }
-
-  /** The result of a command that must succeed. */
-  async ok<T>(cmd: string, args: unknown[] = []): Promise<T> {
-    const reply = await this.call(cmd, args);
-    if (!reply.ok) throw new Error(`${cmd} failed: ${reply.error}`);
-    return reply.result as T;
-  }
-
-  async error(cmd: string, args: unknown[] = []): Promise<string> {
-    const reply = await this.call(cmd, args);
-    if (reply.ok) throw new Error(`${cmd} succeeded: ${JSON.stringify(reply.result)}`);
-    return reply.error;
-  }
-
-  waitForEvent(test: (e: EventFrame) => boolean, timeoutMs = 30_000): Promise<EventFrame> {
-    const seen = this.events.find(test);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for an event')), timeoutMs);
-      this.eventWaiters.push({ test, resolve: (e) => (clearTimeout(timer), resolve(e)) });
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
 describe('web console', () => {
   let site: FixtureSite;
   let crawlsDir: string;
@@ -120,7 +48,7 @@ describe('web console', () => {
   let base: string;
   let wsBase: string;
   let cookie: string;
-  const clients: Client[] = [];
+  const clients: WsClient[] = [];
   const open = async (url: string, options?: WebSocket.ClientOptions) => {
     const c = await connect(url, options);
     clients.push(c);

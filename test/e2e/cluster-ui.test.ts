@@ -3,8 +3,6 @@
 // from the sidebar, watch the grid grouped by node, steer the cluster, lose the store and get it back.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, tempDir } from '../helpers/engine.ts';
@@ -16,6 +14,8 @@ import { createClusterCrawl, threadStatus, withClient } from '../helpers/cluster
 import type { ThreadStatus } from '../../shared/snapshot.ts';
 import type { ThreadStep } from '../../shared/steps.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { startServe } from './serve.ts';
+import type { ServeProcess } from './serve.ts';
 import { ARTIFACTS, until, waitForState } from './workbench-flow.ts';
 
 const withPg = await pgSuite();
@@ -27,7 +27,7 @@ const describeUi = chromiumAvailable || process.env['CI'] ? withPg.describe : (n
 describeUi('cluster crawl in Chromium via the web console', () => {
   let db: FreshDatabase;
   let proxy: TcpProxy;
-  let server: ChildProcess;
+  let server: ServeProcess;
   let url: string;
   let browser: Browser;
   let page: Page;
@@ -73,16 +73,8 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     }, 400);
     proxy = await startTcpProxy(pgHostPort(db.url).host, pgHostPort(db.url).port);
 
-    server = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', tempDir('trawl-e2e-cluster-')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d) => {
-        out += d;
-        const m = /Trawl web console: (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    });
+    server = startServe(tempDir('trawl-e2e-cluster-'));
+    url = await server.url;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
@@ -91,10 +83,7 @@ describeUi('cluster crawl in Chromium via the web console', () => {
   afterAll(async () => {
     if (ticker) clearInterval(ticker);
     await browser?.close();
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    }
+    await server?.stop();
     await proxy?.close();
     await db?.drop();
   });

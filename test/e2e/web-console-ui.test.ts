@@ -1,14 +1,14 @@
 // The real UI in real Chromium against `npm run serve` and a fixture site, all on 127.0.0.1.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { startServe } from './serve.ts';
+import type { ServeProcess } from './serve.ts';
 import {
   ARTIFACTS,
   compareTwoCrawls,
@@ -28,7 +28,7 @@ const PAGES = 80;
 // In CI a missing Chromium is a failure (.ci/run installs it), never a silent skip.
 describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium via the web console${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium)`}`, () => {
   let site: FixtureSite;
-  let server: ChildProcess;
+  let server: ServeProcess;
   let url: string;
   let browser: Browser;
   let page: Page;
@@ -50,16 +50,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
         '/c/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end(htmlPage('Not found')),
       },
     });
-    server = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (d) => {
-        out += d;
-        const m = /Trawl web console: (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-    });
+    server = startServe(crawlsDir);
+    url = await server.url;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
@@ -67,10 +59,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium
 
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    }
+    await server?.stop();
     await site?.close();
   });
 

@@ -2,8 +2,6 @@
 // threads from 1), groups them by node keeping unchanged parts, stays coalesced; the grid renders a section per node
 // (live first, the ones that left dimmed at the end) with crawled text as text; the attach panel masks the password.
 import { createElement } from 'react';
-import type { ReactElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeStatus, StoreInfo } from '../../shared/snapshot.ts';
 import { ThreadGrid, ThreadSlider } from '../../renderer/src/components/ThreadGrid.tsx';
@@ -11,9 +9,7 @@ import { LiveSettings } from '../../renderer/src/components/LiveSettings.tsx';
 import { TopBar } from '../../renderer/src/components/TopBar.tsx';
 import { ClusterAttach, ClusterBanner, maskStoreUrl, storeUrlProblem } from '../../renderer/src/components/ClusterAttach.tsx';
 import { clearCrawl, connectCrawlStore, createCrawlStore, initialView, reduceSnapshot, selectThread } from '../../renderer/src/store/crawl-store.ts';
-import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
-import { TrawlProvider } from '../../renderer/src/store/context.tsx';
-import { fakeApi, manualFrames, snapshot, thread } from './helpers.ts';
+import { fakeApi, manualFrames, render, snapshot, thread } from './helpers.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 const STORE: StoreInfo = { kind: 'postgres', server: 'db.example:5432/trawl', crawlId: 'shop', node: null };
@@ -36,14 +32,6 @@ function clusterSnapshot(patch: Parameters<typeof snapshot>[0] = {}) {
     store: STORE,
     ...patch,
   });
-}
-
-function render(element: ReactElement, state: Partial<CrawlView> = {}): string {
-  const store = createCrawlStore();
-  store.setState(state);
-  const initial = store.getState();
-  store.getInitialState = () => initial;
-  return renderToStaticMarkup(createElement(TrawlProvider, { api: fakeApi(), store, children: element }));
 }
 
 let cleanup: (() => void) | null = null;

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
-import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ResultRow } from '../../shared/crawler-api.ts';
@@ -17,22 +16,11 @@ import { RowDetails, extractedGridStyle } from '../../renderer/src/results/Resul
 import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
 import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
-import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
-import { TrawlProvider } from '../../renderer/src/store/context.tsx';
-import { fakeApi, thread } from './helpers.ts';
+import { render, thread } from './helpers.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 const EVIL_URL = 'https://a.test/"><script>alert(1)</script>';
-
-/** Renders inside a provider whose store starts from `state` (SSR reads the store's initial state). */
-function render(element: ReactElement, state: Partial<CrawlView> = {}): string {
-  const store = createCrawlStore();
-  store.setState(state);
-  const initial = store.getState();
-  store.getInitialState = () => initial;
-  return renderToStaticMarkup(createElement(TrawlProvider, { api: fakeApi(), store, children: element }));
-}
 
 function row(patch: Partial<ResultRow> = {}): ResultRow {
   return {

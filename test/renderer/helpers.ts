@@ -1,8 +1,13 @@
 // Fakes for the renderer tests: an api whose events the test fires, a frame scheduler the test runs by hand,
-// and snapshots.
+// and snapshots; and components rendered to HTML inside a provider.
+import { createElement } from 'react';
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { CrawlerApi } from '../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange, ThreadStatus } from '../../shared/snapshot.ts';
-import type { FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
+import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
+import type { CrawlView, FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
+import { TrawlProvider } from '../../renderer/src/store/context.tsx';
 
 export interface FakeApi extends CrawlerApi {
   emitSnapshot(s: CrawlSnapshot): void;
@@ -123,4 +128,13 @@ export function snapshot(patch: Partial<CrawlSnapshot> = {}, counters: Partial<C
     at: 1_000_500,
     ...patch,
   };
+}
+
+/** Renders inside a provider whose store starts from `state` (SSR reads the store's initial state). */
+export function render(element: ReactElement, state: Partial<CrawlView> = {}): string {
+  const store = createCrawlStore();
+  store.setState(state);
+  const initial = store.getState();
+  store.getInitialState = () => initial;
+  return renderToStaticMarkup(createElement(TrawlProvider, { api: fakeApi(), store, children: element }));
 }
