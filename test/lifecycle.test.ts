@@ -142,6 +142,7 @@ describe('crawl lifecycle', () => {
     expect(info.snapshot.counters.crawled).toBe(1);
     expect(lastResponseAt).toBeGreaterThan(0);
     // Typically 60-90 ms to finished here; the decision itself comes with the result, not with a later recheck.
+    expect(decidedAt).toBeGreaterThanOrEqual(lastResponseAt);
     expect(decidedAt - lastResponseAt).toBeLessThan(1000);
     expect(finishedAt - lastResponseAt).toBeLessThan(5000);
   });
