@@ -111,7 +111,11 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(new Set(requests.map((e) => e.path))).toEqual(singleSet);
     const results = await query<{ url: string; node: string }>(db.url, `SELECT u.url, r.node FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`);
     expect(results.length).toBe(singleSet.size);
-    expect(new Set(results.map((r) => r.node))).toEqual(new Set(['a', 'b', 'c']));
+    // c recorded before it died; the others took the rest. With one fetch at a time for the host, which live node
+    // wins each turn is a race, so one of a and b may win them all.
+    const byNode = new Set(results.map((r) => r.node));
+    expect(byNode).toContain('c');
+    expect(byNode.size).toBeGreaterThanOrEqual(2);
     // Fetched twice: only URLs c held when it was killed (another node took them when c's lease ran out).
     const counts = new Map<string, number>();
     for (const e of requests) counts.set(e.path, (counts.get(e.path) ?? 0) + 1);

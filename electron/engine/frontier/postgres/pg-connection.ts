@@ -12,13 +12,15 @@ const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
 
 export type { PgQuerier };
 
+/** Statement names by text: the store's statements are a fixed set (per crawl schema), so this stays small. */
+const names = new Map<string, string>();
+
 /**
  * The client's queries as named prepared statements: PostgreSQL plans each statement once per connection instead
  * of at every call. Planning was most of the server's CPU per recorded page (1-2 ms a query, ten queries a page).
  * Statements with parameters only (those are single statements; a script of several cannot be prepared).
  */
 function preparing(client: pg.Client): PgQuerier {
-  const names = new Map<string, string>();
   const query = (text: unknown, values?: unknown) => {
     if (typeof text !== 'string' || values === undefined) return (client.query as (t: unknown, v?: unknown) => unknown)(text, values);
     let name = names.get(text);
