@@ -595,6 +595,42 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     expect(rows[0]!.owners).toBe([byA!, byB!, byC!].filter((got) => got.length > 0).length);
   });
 
+  it('keeps the page limit for the whole cluster: nodes claiming at once never take more than it allows', async () => {
+    const a = await create({ maxPages: 7 }, 'limit-a');
+    const b = await join(a.crawlId, 'limit-b');
+    const seeds = Array.from({ length: 20 }, (_, i) => `http://a.test/${i}`).concat(Array.from({ length: 20 }, (_, i) => `http://b.test/${i}`));
+    await a.store.addSeeds(seeds);
+    // Both nodes claim at once, again and again, until neither gets anything (a host claimed a moment ago may be
+    // ready for the other node only a millisecond later, by its clock).
+    const fromA: Claim[] = [];
+    const fromB: Claim[] = [];
+    for (let round = 0; round < 20; round++) {
+      const [ga, gb] = await Promise.all([a.store.claim(5), b.store.claim(5)]);
+      fromA.push(...ga!);
+      fromB.push(...gb!);
+      if (fromA.length + fromB.length >= 7) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const claimed = [...fromA, ...fromB].map(asPage);
+    expect(claimed.length).toBe(7);
+    expect(await a.store.claim(5)).toEqual([]);
+    expect(await b.store.claim(5)).toEqual([]);
+    // Recording three and giving the rest back leaves room for exactly those four.
+    for (const c of claimed.slice(0, 3)) {
+      const node = fromA.some((x) => asPage(x).urlId === c.urlId) ? a : b;
+      expect(await node.store.recordPage(c, pageResult(c.url))).toBe('recorded');
+    }
+    for (const c of claimed.slice(3)) {
+      const node = fromA.some((x) => asPage(x).urlId === c.urlId) ? a : b;
+      expect(await node.store.release(c, false)).toBe('requeued');
+    }
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await b.store.claim(10)).length).toBe(4);
+    expect(await a.store.claim(10)).toEqual([]);
+    // The claim that found no room brought the cluster's done count with it, whatever the heartbeat last read.
+    expect(a.store.counts().crawled).toBe(3);
+  });
+
   it('gives a silent node\'s claim to another node once its lease runs out, and drops the silent node\'s late result', async () => {
     const a = await create({}, 'node-a', 1000);
     const b = await join(a.crawlId, 'node-b');

@@ -27,6 +27,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   readonly nodeName: string;
   /** Database clock minus this machine's, measured at join: leases and politeness use the database's clock. */
   clockOffsetMs = 0;
+  private clockMeasured = false;
   leaseMs: number;
   private crawl: CrawlRecord;
   private liveNodes: string[] = [];
@@ -70,7 +71,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   async join(): Promise<void> {
     await this.conn.open();
     await this.conn.run(async (c) => {
-      this.clockOffsetMs = (await dbNow(c)) - Date.now();
+      await this.measureClock(c);
       const now = this.now();
       const { rows } = await c.query<{ last_seen: number; state: string; pid: number; hostname: string }>('SELECT last_seen, state, pid, hostname FROM nodes WHERE name = $1', [
         this.nodeName,
@@ -88,6 +89,18 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     });
     await this.beat();
     this.schedule();
+  }
+
+  /**
+   * The database's clock minus this machine's, taken at the middle of the round trip that read it. Changed only
+   * when it has drifted by more than a round trip's noise, so times given to the store stay consistent.
+   */
+  private async measureClock(c: PgQuerier): Promise<void> {
+    const before = Date.now();
+    const db = await dbNow(c);
+    const offset = Math.round(db - (before + Date.now()) / 2);
+    if (!this.clockMeasured || Math.abs(offset - this.clockOffsetMs) > 25) this.clockOffsetMs = offset;
+    this.clockMeasured = true;
   }
 
   private now(): number {
@@ -127,6 +140,8 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     let reclaimed = 0;
     try {
       await this.conn.run(async (c) => {
+        // Clocks drift: the offset to the database's is measured again with every beat.
+        await this.measureClock(c);
         const now = this.now();
         const lease = now + this.leaseMs;
         await c.query('UPDATE nodes SET last_seen = $1, state = $2, threads = $3, status = $4, pages_done = $5 WHERE name = $6', [

@@ -300,20 +300,34 @@ export class PgFrontierStore implements FrontierStore {
     const lease = at + this.leaseMs;
     let blockedTotal = 0;
     const attempts = new Map<number, number>();
+    let done: { crawled: number; failed: number } | null = null;
     const claims = await this.tx(async (c) => {
       const out: Claim[] = [];
       attempts.clear();
       blockedTotal = 0;
+      let want = max;
+      if (this.settings.maxPages !== null) {
+        // The page limit is the cluster's: claims take the crawl's registry row in turn, so two nodes never both
+        // take the last pages. URLs claimed anywhere count as done for this.
+        await c.query('SELECT 1 FROM trawl.crawls WHERE id = $1 FOR UPDATE', [this.crawlId]);
+        const { rows } = await c.query<{ crawled: number; failed: number; claimed: number }>(
+          `SELECT coalesce(sum(crawled), 0)::int AS crawled, coalesce(sum(failed), 0)::int AS failed,
+             (SELECT count(*)::int FROM urls WHERE state = ${UrlState.claimed}) AS claimed FROM hosts`,
+        );
+        const r = rows[0]!;
+        done = { crawled: r.crawled, failed: r.failed };
+        want = Math.max(0, Math.min(max, this.settings.maxPages - r.crawled - r.failed - r.claimed));
+      }
       // As the SQLite frontier: round after round over the ready hosts while any round takes or blocks something.
-      for (let progressed = true; out.length < max && progressed; ) {
+      for (let progressed = true; out.length < want && progressed; ) {
         progressed = false;
         // Hosts another node is claiming from or recording for right now are skipped, not waited for.
         const { rows: hosts } = await c.query<HostRow>(
           `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
            WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [at, max - out.length],
+          [at, want - out.length],
         );
-        for (let h = 0; h < hosts.length && out.length < max; h++) {
+        for (let h = 0; h < hosts.length && out.length < want; h++) {
           const host = hosts[h]!;
           if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
             if (host.robots_state === RobotsState.unknown) {
@@ -328,7 +342,7 @@ export class PgFrontierStore implements FrontierStore {
           const rules = this.rulesFor(host);
           const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
           const room = cap - host.in_flight;
-          const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
+          const share = Math.min(room, Math.max(1, Math.ceil((want - out.length) / (hosts.length - h))));
           if (share <= 0) continue;
           const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number; attempts: number }>(
             `SELECT id, url, depth, redirect_hops AS hops, kind, check_only, attempts FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
@@ -371,6 +385,9 @@ export class PgFrontierStore implements FrontierStore {
     });
     for (const claim of claims) this.cluster.hold(claim);
     for (const [id, n] of attempts) this.attemptsAtClaim.set(id, n);
+    // The cluster's done count, read for the page limit: the controller sees the limit reached however stale its
+    // heartbeat's counts are.
+    if (done) this.counters = { ...this.counters, ...(done as { crawled: number; failed: number }) };
     const took = claims.filter((c) => c.kind === 'page').length;
     this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took - blockedTotal), failed: this.counters.failed + blockedTotal };
     return claims;
