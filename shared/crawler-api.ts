@@ -270,4 +270,9 @@ export interface CrawlerApi {
   /** Current snapshot (or null before any crawl), then every coalesced snapshot; returns an unsubscribe. */
   onSnapshot(listener: (snapshot: CrawlSnapshot) => void): () => void;
   onState(listener: (change: StateChange) => void): () => void;
+  /**
+   * Nothing is in view any more: the host detached from the cluster crawl it showed (asked by any window or
+   * browser, or in starting, resuming or opening a local crawl). Every window's live view empties.
+   */
+  onCleared(listener: () => void): () => void;
 }

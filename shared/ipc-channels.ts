@@ -41,7 +41,8 @@ export const COMMAND_NAMES = [
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
-export const EVENT_NAMES = ['snapshot', 'state'] as const;
+/** snapshot and state: the crawl in view; cleared: nothing is in view any more (detached from a cluster crawl). */
+export const EVENT_NAMES = ['snapshot', 'state', 'cleared'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The Electron IPC channel of a command or event. */

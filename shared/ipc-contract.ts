@@ -160,6 +160,8 @@ export type CommandResult<K extends CommandName> = Awaited<ReturnType<CrawlerApi
 export interface EventPayloads extends Record<EventName, unknown> {
   snapshot: CrawlSnapshot;
   state: StateChange;
+  /** Nothing is in view any more (the cluster crawl was detached from, in whichever window): every window empties. */
+  cleared: null;
 }
 
 export function isCommandName(name: unknown): name is CommandName {

@@ -36,6 +36,16 @@ function nextSnapshot(session: CrawlSession, test: (s: CrawlSnapshot) => boolean
   });
 }
 
+/** When the observer's connection last started a query (pg_stat_activity.query_start), as text. */
+const observerQueryStart = (url: string) =>
+  withClient(url, async (c) => {
+    const { rows } = await c.query<{ at: string }>(
+      `SELECT query_start::text AS at FROM pg_stat_activity WHERE application_name = 'trawl-observer' AND datname = current_database()`,
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0]!.at;
+  });
+
 const observers = (url: string) =>
   withClient(url, async (c) => {
     const { rows } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trawl-observer' AND datname = current_database()`);
@@ -66,6 +76,8 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     await createClusterCrawl(db.url, { id: 'beta', threads: 2, state: 'paused', nodes: [] });
     await createClusterCrawl(db.url, { id: 'future', schemaVersion: 99 });
     await createClusterCrawl(db.url, { id: 'gamma', threads: 3, nodes: [{ name: 'solo', threads: [threadStatus(1)] }] });
+    // Stopped, and its node has left: finished for now, but a node joining (--join) runs it again.
+    await createClusterCrawl(db.url, { id: 'delta', threads: 2, state: 'stopped', nodes: [{ name: 'returner', state: 'left', silentForMs: 60_000 }] });
     proxy = await startTcpProxy(pgHostPort(db.url).host, pgHostPort(db.url).port);
     session = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 3, storeObserver: { reconnectMs: 300, refreshTimeoutMs: 3_000 } });
   });
@@ -80,7 +92,7 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     const list = await session.listStoreCrawls(db.url);
     expect(list.server).toBe(`127.0.0.1:${pgHostPort(db.url).port}/${db.name}`);
     const byId = Object.fromEntries(list.crawls.map((c) => [c.id, c]));
-    expect(Object.keys(byId).sort()).toEqual(['alpha', 'beta', 'future', 'gamma']);
+    expect(Object.keys(byId).sort()).toEqual(['alpha', 'beta', 'delta', 'future', 'gamma']);
     expect(byId['alpha']).toMatchObject({ state: 'running', threads: 5, seeds: ['https://alpha.test/'], crawled: 9, queued: 4, liveNodes: 2, problem: null });
     expect(byId['beta']).toMatchObject({ state: 'paused', crawled: 0, queued: 0, liveNodes: 0, problem: null });
     expect(byId['future']!.problem).toMatch(/schema version 99/);
@@ -207,6 +219,46 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     await session.attachStore(db.url, 'alpha');
   });
 
+  it('stops reading a finished crawl on the clock, and still sees a node join a stopped one', async () => {
+    /** Snapshots emitted, and whether the observer queried the store, over `ms`. */
+    const quietFor = async (ms: number) => {
+      let snapshots = 0;
+      const count = () => snapshots++;
+      const before = await observerQueryStart(db.url);
+      session.on('snapshot', count);
+      await new Promise((r) => setTimeout(r, ms));
+      session.off('snapshot', count);
+      return { snapshots, queried: (await observerQueryStart(db.url)) !== before };
+    };
+
+    // Stopped with no live node: the snapshot says finished, and the 1 s clock reads nothing more.
+    await session.attachStore(db.url, 'delta');
+    expect(session.snapshot()).toMatchObject({ state: 'finished', reason: 'stopped' });
+    expect(await quietFor(2_500)).toEqual({ snapshots: 0, queried: false });
+
+    // A node joins as --join does (the crawl runs again, the node says so on the channel): seen at once...
+    await withClient(db.url, async (c) => {
+      await c.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = 'delta' AND state = 'stopped'`);
+      await c.query(`UPDATE trawl_delta.nodes SET state = 'running', last_seen = $1, status = '[]' WHERE name = 'returner'`, [Date.now()]);
+      await c.query('SELECT pg_notify($1, $2)', [crawlChannel('delta'), 'nodes:returner']);
+    });
+    const running = await nextSnapshot(session, (s) => s.state === 'running', 3_000);
+    expect(running.nodes).toEqual([expect.objectContaining({ name: 'returner', live: true })]);
+    // ...and the clock runs again: a heartbeat without a notification is seen.
+    await heartbeat(db.url, 'delta', 'returner', [threadStatus(1), threadStatus(2)]);
+    await nextSnapshot(session, (s) => s.threads.length === 2, 3_000);
+
+    // Finished for good (no node can join it): the clock stops again.
+    await withClient(db.url, async (c) => {
+      await c.query(`UPDATE trawl_delta.nodes SET state = 'finished', status = '[]'`);
+      await c.query(`UPDATE trawl.crawls SET state = 'finished', finish_reason = 'completed', finished_at = now() WHERE id = 'delta'`);
+      await c.query('SELECT pg_notify($1, $2)', [crawlChannel('delta'), 'finished']);
+    });
+    await nextSnapshot(session, (s) => s.state === 'finished' && s.reason === 'completed', 3_000);
+    expect(await quietFor(2_500)).toEqual({ snapshots: 0, queried: false });
+    await session.attachStore(db.url, 'alpha');
+  });
+
   it('refuses what only a local crawl can do, saying why', async () => {
     for (const run of [
       () => session.addExclude('/tag/'),
@@ -290,7 +342,13 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
   });
 
   it('detaches cleanly: on request, and when a local crawl starts', async () => {
+    let cleared = 0;
+    const onCleared = () => cleared++;
+    session.on('cleared', onCleared);
     await session.detachStore();
+    await session.detachStore(); // not attached: nothing happens
+    session.off('cleared', onCleared);
+    expect(cleared).toBe(1);
     expect(session.attachedStore()).toBeNull();
     expect(session.snapshot()).toBeNull();
     await expect.poll(() => observers(db.url)).toBe(0);

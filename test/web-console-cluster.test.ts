@@ -134,10 +134,28 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     expect(csv.trim().split('\r\n')).toHaveLength(4);
   });
 
-  it('detaches on request', async () => {
-    const c = await open();
-    await c.ok('detachStore');
+  it('detaches on request, and every connected client learns that nothing is in view any more', async () => {
+    const a = await open();
+    const b = await open();
+    // Both show the cluster crawl (each got its snapshot on connecting).
+    for (const c of [a, b]) await c.snapshot((x) => x.store?.crawlId === 'shop');
+    await a.ok('detachStore');
     expect(session.attachedStore()).toBeNull();
-    expect(await c.error('pause')).toMatch(/no crawl has been started/);
+    // The one that asked and the other one alike: the same frame, which empties the view (crawl-store.ts).
+    for (const c of [a, b]) {
+      const cleared = await c.waitForEvent((e) => e.event === 'cleared', 3_000, 'the cleared event');
+      expect(cleared).toEqual({ event: 'cleared', payload: null });
+    }
+    // Nothing of the crawl comes after it (its observer is closed), to either client.
+    await new Promise((r) => setTimeout(r, 1_200));
+    for (const c of [a, b]) {
+      const after = c.events.slice(c.events.findIndex((e) => e.event === 'cleared') + 1);
+      expect(after).toEqual([]);
+    }
+    expect(await a.error('pause')).toMatch(/no crawl has been started/);
+    // A client that connects now is given no snapshot.
+    const late = await open();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(late.events).toEqual([]);
   });
 });

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   };
   crawlSession.on('snapshot', (s) => send(ipcChannel('snapshot'), s));
   crawlSession.on('state', (s) => send(ipcChannel('state'), s));
+  crawlSession.on('cleared', () => send(ipcChannel('cleared'), null));
   registerIpc(crawlSession, () => win);
   win = createWindow();
   win.on('closed', () => (win = null));

@@ -58,6 +58,7 @@ const api: CrawlerApi = {
   detachStore: invoke('detachStore') as CrawlerApi['detachStore'],
   onSnapshot: (listener) => subscribe('snapshot', listener),
   onState: (listener) => subscribe('state', listener),
+  onCleared: (listener) => subscribe('cleared', () => listener()),
 };
 
 contextBridge.exposeInMainWorld('trawl', api);

@@ -532,8 +532,14 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
     const data = JSON.stringify({ event: 'state', payload: change } satisfies EventFrame);
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(data);
   };
+  // Like a state change, never skipped: a client that missed it would go on showing a crawl no longer in view.
+  const onCleared = () => {
+    const data = JSON.stringify({ event: 'cleared', payload: null } satisfies EventFrame);
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(data);
+  };
   session.on('snapshot', onSnapshot);
   session.on('state', onState);
+  session.on('cleared', onCleared);
 
   // ---- listen ----
 
@@ -548,6 +554,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   } catch (err) {
     session.off('snapshot', onSnapshot);
     session.off('state', onState);
+    session.off('cleared', onCleared);
     wss.close();
     throw err;
   }
@@ -562,6 +569,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
       closing ??= (async () => {
         session.off('snapshot', onSnapshot);
         session.off('state', onState);
+        session.off('cleared', onCleared);
         for (const ws of clients) ws.close(1001, 'server shutting down');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -129,6 +129,11 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     ]);
     expect(Number(await page.evaluate(`getComputedStyle(document.querySelector('.node-group[data-live="false"]')).opacity`))).toBeLessThan(1);
     expect(await page.getByTestId('cluster-title').textContent()).toContain('shop');
+    // The cap and excludes are the nodes' settings: no inputs for them, a visible note instead; the slider stays.
+    expect(await page.getByTestId('live-exclude').count()).toBe(0);
+    expect(await page.getByTestId('live-max-rate-apply').count()).toBe(0);
+    expect(await page.getByTestId('live-settings-cluster').isVisible()).toBe(true);
+    expect(await page.getByTestId('thread-slider').isEnabled()).toBe(true);
     expect(Number(await page.locator('[data-counter="crawled"]').getAttribute('data-value'))).toBe(40);
     // Threads move with the nodes' heartbeats (no notification): the grid follows within a second or two.
     const firstUrls = await page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents();
@@ -158,9 +163,19 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     // Nothing the page shows carries the password (only the password field holds it).
     expect(await page.locator('body').innerText()).not.toContain(`:${password}@`);
 
-    // Detach: the view empties.
-    await page.getByTestId('detach-store').click();
-    await page.locator('.grid-empty').waitFor();
-    expect(await page.locator('.node-group').count()).toBe(0);
+    // Detach: the view empties, in this browser and in another one watching the same console.
+    const other = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    try {
+      await other.goto(url);
+      await other.getByTestId('cluster-grid').waitFor();
+      await page.getByTestId('detach-store').click();
+      for (const p of [page, other]) {
+        await p.locator('.grid-empty').waitFor();
+        expect(await p.locator('.node-group').count()).toBe(0);
+        expect(await p.getByTestId('cluster-title').count()).toBe(0);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -101,6 +101,29 @@ describe('store: a cluster snapshot', () => {
     expect(store.getState().threadIds).toHaveLength(5);
   });
 
+  it('empties the view when the host says nothing is in view any more, dropping what was on its way', () => {
+    const api = fakeApi();
+    const frames = manualFrames();
+    const store = createCrawlStore();
+    cleanup = connectCrawlStore(store, api, { frames, localNow: () => 1_000_500 });
+    api.emitSnapshot(clusterSnapshot());
+    frames.run();
+    expect(store.getState()).toMatchObject({ hasSnapshot: true, cluster: STORE, state: 'running' });
+    store.setState({ defaults: null, notices: [{ id: 1, kind: 'info', text: 'kept' }] });
+    const key = store.getState().crawlKey;
+    // A snapshot of the old crawl still waits for its frame when the host says it is gone (another browser detached).
+    api.emitSnapshot(clusterSnapshot({ at: 1_000_900 }));
+    api.emitCleared();
+    expect(frames.run()).toBe(0);
+    const s = store.getState();
+    expect(s).toMatchObject({ hasSnapshot: false, state: null, nodes: null, cluster: null, threadIds: [], crawlKey: key + 1 });
+    expect(s.notices).toEqual([{ id: 1, kind: 'info', text: 'kept' }]);
+    // What comes after is shown as usual.
+    api.emitSnapshot(snapshot({ at: 1_001_000 }));
+    frames.run();
+    expect(store.getState()).toMatchObject({ hasSnapshot: true, cluster: null, threadIds: [1, 2, 3] });
+  });
+
   it('clears the view when detached', () => {
     const store = createCrawlStore();
     store.setState(reduceSnapshot(initialView(), clusterSnapshot(), [], 0));
@@ -146,20 +169,43 @@ describe('grid grouped by node', () => {
     expect(html).toContain('No node has joined this crawl yet');
   });
 
-  it('labels the panel controls for the cluster: the slider sets the total (beyond one machine), live settings are the store\'s', () => {
+  it('labels the panel controls for the cluster: the slider sets the total (beyond one machine)', () => {
     const slider = render(createElement(ThreadSlider), state());
     expect(slider).toContain('max="1000"');
     expect(slider).toContain('>Cluster<');
     expect(slider).toContain('data-value="5"');
-    const settings = render(createElement(LiveSettings), state());
-    expect(settings).toMatch(/data-testid="live-exclude"[^>]*disabled=""/);
-    expect(settings).toContain("Set in the cluster crawl&#x27;s settings (in the PostgreSQL store)");
     const bar = render(createElement(TopBar, { sidebar: true, onToggleSidebar: () => {} }), state());
     expect(bar).toContain('data-testid="cluster-title"');
     expect(bar).toContain('>Cluster crawl<');
     expect(bar).toContain('shop');
     expect(bar).toContain('> @ db.example:5432/trawl<');
     expect(bar).toMatch(/data-testid="pause"(?![^>]*disabled)/);
+  });
+});
+
+describe('live settings of a cluster crawl', () => {
+  const running = (patch: Parameters<typeof snapshot>[0] = {}) => ({ ...reduceSnapshot(initialView(), clusterSnapshot(patch), [], 0), now: 1_000_500 });
+
+  it('offers no cap or exclude inputs (the host refuses them), says where they are set, and keeps the thread slider', () => {
+    const settings = render(createElement(LiveSettings), running({ maxUrlsPerSecond: 12 }));
+    for (const testid of ['live-max-rate', 'live-max-rate-apply', 'live-max-rate-remove', 'live-exclude', 'live-exclude-add']) {
+      expect(settings).not.toContain(`data-testid="${testid}"`);
+    }
+    expect(settings).not.toMatch(/<input|<button/);
+    // Visible text, not only a tooltip: where the cap and the excludes come from, and the cap now.
+    expect(settings).toMatch(/data-testid="live-settings-cluster">cap and excludes: set by the nodes&#x27; settings</);
+    expect(settings).toContain('data-testid="live-max-rate-now" data-value="12">now: ≤ 12/s<');
+    // The cluster's thread slider stays, live.
+    const slider = render(createElement(ThreadSlider), running());
+    expect(slider).toMatch(/<input[^>]*data-testid="thread-slider"(?![^>]*disabled)[^>]*>/);
+  });
+
+  it('still offers them for a local crawl', () => {
+    const local = { ...reduceSnapshot(initialView(), snapshot({ state: 'running' }), [], 0) };
+    const settings = render(createElement(LiveSettings), local);
+    expect(settings).toMatch(/<input[^>]*data-testid="live-max-rate"(?![^>]*disabled)/);
+    expect(settings).toMatch(/<input[^>]*data-testid="live-exclude"(?![^>]*disabled)/);
+    expect(settings).not.toContain('data-testid="live-settings-cluster"');
   });
 });
 

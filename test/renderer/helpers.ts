@@ -12,12 +12,14 @@ import { TrawlProvider } from '../../renderer/src/store/context.tsx';
 export interface FakeApi extends CrawlerApi {
   emitSnapshot(s: CrawlSnapshot): void;
   emitState(c: StateChange): void;
+  emitCleared(): void;
   listenerCount(): number;
 }
 
 export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
   const snapshotListeners = new Set<(s: CrawlSnapshot) => void>();
   const stateListeners = new Set<(c: StateChange) => void>();
+  const clearedListeners = new Set<() => void>();
   const never = () => Promise.reject(new Error('not in this test'));
   return {
     defaults: never,
@@ -65,9 +67,14 @@ export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
       stateListeners.add(listener);
       return () => void stateListeners.delete(listener);
     },
+    onCleared(listener) {
+      clearedListeners.add(listener);
+      return () => void clearedListeners.delete(listener);
+    },
     emitSnapshot: (s) => snapshotListeners.forEach((l) => l(s)),
     emitState: (c) => stateListeners.forEach((l) => l(c)),
-    listenerCount: () => snapshotListeners.size + stateListeners.size,
+    emitCleared: () => clearedListeners.forEach((l) => l()),
+    listenerCount: () => snapshotListeners.size + stateListeners.size + clearedListeners.size,
   };
 }
 

@@ -152,6 +152,23 @@ describe('WebSocket transport', () => {
     expect(got).toHaveLength(1);
   });
 
+  it('passes "nothing in view" on, and then gives a late listener no snapshot', async () => {
+    const server = (open.server = await startServer());
+    const api = connect(server);
+    const got: CrawlSnapshot[] = [];
+    let cleared = 0;
+    api.onSnapshot((s) => got.push(s));
+    api.onCleared(() => cleared++);
+    await until(() => server.sockets.size === 1);
+    server.broadcast({ event: 'snapshot', payload: snapshot({ at: 42 }) });
+    await until(() => got.length === 1);
+    server.broadcast({ event: 'cleared', payload: null });
+    await until(() => cleared === 1);
+    const late: CrawlSnapshot[] = [];
+    api.onSnapshot((s) => late.push(s));
+    expect(late).toEqual([]);
+  });
+
   it('reconnects after the connection drops, and keeps working', async () => {
     const server = (open.server = await startServer());
     const api = connect(server);

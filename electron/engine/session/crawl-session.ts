@@ -101,6 +101,8 @@ export interface CrawlSessionOptions {
 export interface CrawlSessionEvents {
   snapshot: [CrawlSnapshot];
   state: [StateChange];
+  /** Nothing is in view any more: the cluster crawl in view was detached from. */
+  cleared: [];
 }
 
 // ---- results queries ----
@@ -428,12 +430,16 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return { server: observer.server, crawlId: observer.crawlId };
   }
 
-  /** Stops watching the store's crawl: UNLISTEN, connection closed. Nothing happens when not attached. */
+  /**
+   * Stops watching the store's crawl: UNLISTEN, connection closed, and 'cleared' says nothing is in view any more
+   * (to every window, not only the one that asked). Nothing happens when not attached.
+   */
   async detachStore(): Promise<void> {
     const observer = this.observer;
     if (!observer) return;
     this.observer = null;
     await observer.close();
+    this.emit('cleared');
   }
 
   /** Why the crawl in view cannot be exported as CSV (none open), or null; a cluster crawl exports from its store. */

@@ -1,6 +1,8 @@
 // The app or web console attached to a crawl in a PostgreSQL store: one connection that LISTENs on the crawl's
 // channel and reads the cluster's snapshot (every node and its threads) when a node says something changed (at most
-// a few times a second) and at least every second (heartbeats do not notify). The cluster's commands (pause, resume,
+// a few times a second) and at least every second (heartbeats do not notify) until it reads finished: then on
+// notifications only (a node joining a stopped crawl runs it again and says so on the channel; a finished crawl takes
+// no more work, commands or joins). The cluster's commands (pause, resume,
 // stop, thread count) go through the same connection. A lost connection is shown in the snapshot's error and retried
 // every few seconds; nothing here ever holds the password in a message (serverLabel / redact only).
 import { EventEmitter } from 'node:events';
@@ -161,7 +163,7 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     const observer = new StoreObserver(storeUrl, crawlId, client, first, options);
     observer.watch(client);
     observer.lastRefreshAt = Date.now();
-    observer.schedule(Date.now() + observer.refreshPeriodMs);
+    if (!observer.settled()) observer.schedule(Date.now() + observer.refreshPeriodMs);
     return observer;
   }
 
@@ -323,10 +325,20 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     } finally {
       this.refreshing = false;
       if (!this.closed && this.client === client) {
-        this.schedule(this.again ? this.lastRefreshAt + this.minRefreshMs : Date.now() + this.refreshPeriodMs);
+        if (this.again) this.schedule(this.lastRefreshAt + this.minRefreshMs);
+        else if (!this.settled()) this.schedule(Date.now() + this.refreshPeriodMs);
         this.again = false;
       }
     }
+  }
+
+  /**
+   * Read finished (the crawl is, or it was stopped and no node is live): nothing changes it unheard, so the clock
+   * stops. A node that joins a stopped crawl NOTIFYs the channel, which refreshes and starts the clock again. A crawl
+   * that could not be read last time is not settled: it is read again on the clock.
+   */
+  private settled(): boolean {
+    return this.problem === null && this.last.state === 'finished';
   }
 
   private publish(next: CrawlSnapshot): void {

@@ -121,6 +121,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
   const connectionListeners = new Set<(status: ConnectionStatus) => void>();
   const snapshotListeners = new Set<(snapshot: CrawlSnapshot) => void>();
   const stateListeners = new Set<(change: StateChange) => void>();
+  const clearedListeners = new Set<() => void>();
   let lastSnapshot: CrawlSnapshot | null = null;
 
   const setStatus = (next: ConnectionStatus) => {
@@ -222,6 +223,10 @@ export function createWsApi(options: WsApiOptions): WsApi {
       const payload = f['payload'];
       if (!payload || typeof payload !== 'object') return;
       for (const listener of [...stateListeners]) listener(payload as StateChange);
+    } else if (f['event'] === 'cleared') {
+      // Nothing in view: a listener that comes later must not be given the crawl that was.
+      lastSnapshot = null;
+      for (const listener of [...clearedListeners]) listener();
     }
   }
 
@@ -321,6 +326,10 @@ export function createWsApi(options: WsApiOptions): WsApi {
     onState(listener) {
       stateListeners.add(listener);
       return () => void stateListeners.delete(listener);
+    },
+    onCleared(listener) {
+      clearedListeners.add(listener);
+      return () => void clearedListeners.delete(listener);
     },
     onConnection(listener) {
       connectionListeners.add(listener);

@@ -6,7 +6,7 @@ import type { StoreCrawlInfo, StoreCrawlList } from '../../../shared/crawler-api
 import { STORE_URL_MAX_LENGTH } from '../../../shared/crawler-api.ts';
 import { errorMessage } from '../api/connection.ts';
 import { formatInt, formatWhen, hostOf } from '../format.ts';
-import { clearCrawl, notify, showCluster } from '../store/crawl-store.ts';
+import { notify, showCluster } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 
 /** The URL with its password replaced by dots, to show what was typed without showing the secret. */
@@ -74,8 +74,8 @@ export function ClusterAttach() {
   const detach = async () => {
     setBusy('detach');
     try {
+      // The host's "cleared" event empties the view, here and in every other window or browser (crawl-store.ts).
       await api.detachStore();
-      clearCrawl(store);
     } catch (err) {
       setProblem(errorMessage(err));
     } finally {

@@ -1,6 +1,8 @@
 // Settings that can change safely while a crawl runs, beside the thread slider: the URLs/s cap (set, change or
 // remove) and exclude patterns (added live, dropping the queued URLs they match, and saying how many). The
-// patterns added so far come from the snapshots, so every window showing the crawl lists them.
+// patterns added so far come from the snapshots, so every window showing the crawl lists them. A cluster crawl's
+// cap and excludes are its nodes' settings (in the PostgreSQL store), which nothing here can change: its live view
+// shows the cap and says where it is set, and offers no inputs the host would only refuse.
 import { useId, useState } from 'react';
 import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
@@ -30,6 +32,11 @@ export function droppedText(dropped: number): string {
 
 type ExcludeOutcome = { ok: true; pattern: string; dropped: number } | { ok: false; error: string };
 
+/** Said on screen, beside a cluster crawl's cap, in place of the inputs. */
+export const CLUSTER_SETTINGS_NOTE = "cap and excludes: set by the nodes' settings";
+const CLUSTER_SETTINGS_WHY =
+  "A cluster crawl's URLs/s cap and exclude patterns are in its settings in the PostgreSQL store, which its nodes apply; from here only pause, resume, stop and the thread count reach them";
+
 export function LiveSettings() {
   const api = useApi();
   const state = useCrawl((s) => s.state);
@@ -37,8 +44,7 @@ export function LiveSettings() {
   const cap = useCrawl((s) => s.maxUrlsPerSecond);
   const excludes = useCrawl((s) => s.liveExcludes);
   const cluster = useCrawl((s) => s.cluster !== null);
-  // A cluster crawl's settings live in the PostgreSQL store and its nodes apply them: from here, threads only.
-  const live = !opened && !cluster && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
+  const live = !opened && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   const [rate, setRate] = useState('');
   const [rateProblem, setRateProblem] = useState<string | null>(null);
   const [pattern, setPattern] = useState('');
@@ -75,12 +81,23 @@ export function LiveSettings() {
     }
   };
 
-  const why = live
-    ? undefined
-    : cluster
-      ? "Set in the cluster crawl's settings (in the PostgreSQL store); from here only pause, resume, stop and the thread count reach its nodes"
-      : 'Can be changed while a crawl runs';
   const id = useId();
+  if (cluster) {
+    return (
+      <div className="live-settings" role="group" aria-label="live settings" data-cluster="true" title={CLUSTER_SETTINGS_WHY}>
+        <div className="live-field">
+          <span className="live-label">URLs/s cap</span>
+          <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
+            {rateText(cap)}
+          </span>
+        </div>
+        <span className="live-note" data-testid="live-settings-cluster">
+          {CLUSTER_SETTINGS_NOTE}
+        </span>
+      </div>
+    );
+  }
+  const why = live ? undefined : 'Can be changed while a crawl runs';
   return (
     <div className="live-settings" role="group" aria-label="live settings" data-live={live || undefined}>
       <div className="live-field" title={why ?? 'At most this many fetches started per second, over all hosts; applies at once'}>
@@ -116,7 +133,7 @@ export function LiveSettings() {
           </button>
         )}
         <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
-          {live || cluster ? rateText(cap) : ''}
+          {live ? rateText(cap) : ''}
         </span>
         {rateProblem && (
           <span className="live-problem" id={`${id}-rate-problem`} role="alert">

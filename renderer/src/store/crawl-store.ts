@@ -287,7 +287,8 @@ export interface ConnectOptions {
 }
 
 /**
- * Feeds the store from the api: one subscription each to snapshots, state changes and (WebSocket) connection.
+ * Feeds the store from the api: one subscription each to snapshots, state changes, "nothing in view" and (WebSocket)
+ * connection.
  * Returns the function that undoes it all.
  */
 export function connectCrawlStore(store: CrawlStore, api: CrawlerApi, options: ConnectOptions = {}): () => void {
@@ -354,11 +355,24 @@ export function connectCrawlStore(store: CrawlStore, api: CrawlerApi, options: C
     schedule();
   });
 
+  // The host detached from the cluster crawl, whichever window asked: this one empties too. What was on its way is
+  // of the crawl no longer in view, so it is dropped rather than applied after.
+  const offCleared = api.onCleared(() => {
+    if (frame !== null) frames.cancel(frame);
+    frame = null;
+    pendingSnapshot = null;
+    pendingPoints = [];
+    pendingChange = null;
+    clearCrawl(store);
+    updateTicker(null);
+  });
+
   const offConnection = hasConnection(api) ? api.onConnection((connection) => store.setState({ connection })) : () => {};
 
   return () => {
     offSnapshot();
     offState();
+    offCleared();
     offConnection();
     if (frame !== null) frames.cancel(frame);
     frame = null;
@@ -386,7 +400,7 @@ export function showCluster(store: CrawlStore): void {
   store.setState((s) => ({ file: null, opened: null, crawlKey: s.crawlKey + 1 }));
 }
 
-/** Nothing in view any more (detached from a cluster crawl): the live view starts over, empty. */
+/** Nothing in view any more (detached from a cluster crawl; the host's "cleared" event): the live view starts over, empty. */
 export function clearCrawl(store: CrawlStore): void {
   store.setState((s) => ({
     ...initialView(),
