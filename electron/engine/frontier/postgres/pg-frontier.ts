@@ -675,29 +675,21 @@ export class PgFrontierStore implements FrontierStore {
         [crashed ? 1 : 0, claim.urlId, me],
       );
       if (rows.length === 0) return 'requeued'; // no longer this node's: nothing to give back
-      if (rows[0]!.crashes >= MAX_WORKER_CRASHES) {
-        await c.query(`UPDATE urls SET state = ${UrlState.failed}, lease_node = NULL, lease_until = NULL WHERE id = $1`, [claim.urlId]);
-        await this.insertResult(c, errorRowOf(claim, 'worker crashed', at));
-        await c.query(
-          `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + 1,
-             next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END WHERE id = $2`,
-          [at, claim.hostId],
-        );
-        await this.notifyWork(c);
-        return 'failed';
-      }
-      await c.query(`UPDATE urls SET state = ${UrlState.queued}, lease_node = NULL, lease_until = NULL WHERE id = $1`, [claim.urlId]);
+      // A URL that took its worker down too often is recorded as failed; anything else goes back to the queue.
+      const failed = rows[0]!.crashes >= MAX_WORKER_CRASHES;
+      await c.query('UPDATE urls SET state = $1, lease_node = NULL, lease_until = NULL WHERE id = $2', [failed ? UrlState.failed : UrlState.queued, claim.urlId]);
+      if (failed) await this.insertResult(c, errorRowOf(claim, 'worker crashed', at));
       await c.query(
-        `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), queued = queued + 1,
-           next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $1 ELSE next_fetch_at END WHERE id = $2`,
-        [at, claim.hostId],
+        `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + $1, queued = queued + $2,
+           next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $3 ELSE next_fetch_at END WHERE id = $4`,
+        [failed ? 1 : 0, failed ? 0 : 1, at, claim.hostId],
       );
       await this.notifyWork(c);
-      return 'requeued';
+      return failed ? 'failed' : 'requeued';
     });
     this.cluster.unhold(claim);
-    if (claim.kind === 'page') this.attemptsAtClaim.delete(claim.urlId);
     if (claim.kind === 'page') {
+      this.attemptsAtClaim.delete(claim.urlId);
       this.counters =
         outcome === 'requeued' ? { ...this.counters, queued: this.counters.queued + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
     }
