@@ -10,7 +10,8 @@ import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
 import type { Claim } from '../frontier.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
 import type { PgConnection, PgQuerier, StoreAvailability } from './pg-connection.ts';
-import { clusterCounts, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
+import { clusterCounts, commandCluster, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
+import { StoreError } from './pg-connect.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
 
 export interface NodeOptions {
@@ -254,10 +255,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
 
   async command(command: { state?: 'running' | 'paused' | 'stopped'; threads?: number }): Promise<void> {
     await this.conn.run(async (c) => {
-      await c.query(`UPDATE trawl.crawls SET state = coalesce($2, state), threads = coalesce($3, threads) WHERE id = $1 AND state <> 'finished'`, [
-        this.crawl.id, command.state ?? null, command.threads ?? null,
-      ]);
-      await c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawl.id), 'command']);
+      try {
+        await commandCluster(c, this.crawl.id, command);
+      } catch (err) {
+        // Finished meanwhile: this node hears it with its next beat, and stops for that reason.
+        if (!(err instanceof StoreError)) throw err;
+      }
     });
     await this.beat();
   }

@@ -56,6 +56,13 @@ const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_C
   SELECT *, $${RESULT_FIELDS.length + 1}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')})
   ON CONFLICT (url_id) DO NOTHING`;
 
+/** Where a fetched page leads (planPage). */
+interface PagePlan {
+  redirect: string | null;
+  targets: PageTarget[];
+  found: Enqueue[];
+}
+
 /** What a batch of records does to one host. */
 interface HostDelta {
   inFlight: number;
@@ -80,8 +87,6 @@ function uniqueBy<T>(list: T[], key: (item: T) => string): T[] {
     return true;
   });
 }
-const INSERT_RESULT = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
-  VALUES (${RESULT_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}, $${RESULT_FIELDS.length + 1}) ON CONFLICT (url_id) DO NOTHING`;
 
 /** md5 of a URL as the uuid PostgreSQL's urls.url_md5 holds, for lookups by the unique index. */
 function md5Uuid(url: string): string {
@@ -355,7 +360,7 @@ export class PgFrontierStore implements FrontierStore {
             const disallowed = rules !== null && !rules.isAllowed(row.url);
             if (disallowed && this.settings.robots === 'respect') {
               await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
-              await this.insertResult(c, errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules.blockedReason, at));
+              await this.insertResults(c, [errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules.blockedReason, at)]);
               await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
               blocked++;
               continue;
@@ -398,9 +403,6 @@ export class PgFrontierStore implements FrontierStore {
     return at === null || at >= HELD ? null : at - this.cluster.clockOffsetMs;
   }
 
-  private insertResult(c: PgQuerier, row: ResultRow): Promise<unknown> {
-    return c.query(INSERT_RESULT, [...RESULT_FIELDS.map((f) => row[f]), this.cluster.nodeName]);
-  }
 
   /** When the host may be fetched again after a fetch that took `fetchMs` (database clock). */
   private nextFetchAt(host: { crawl_delay_ms: number } | undefined, fetchMs: number, at: number): number {
@@ -420,7 +422,7 @@ export class PgFrontierStore implements FrontierStore {
     const me = this.cluster.nodeName;
     // First what the pages lead to (not for a result that will be retried): decided and discovered before the
     // recording transaction, so that transaction is short (see discover).
-    const planned = new Map<number, { redirect: string | null; targets: PageTarget[] }>();
+    const planned = new Map<number, PagePlan>();
     const discovered = await this.db.run(async (c) => {
       // Pages no longer this node's (their lease ran out and another node took them) lead nowhere from here.
       const { rows: mine } = await c.query<{ id: number }>(
@@ -434,10 +436,9 @@ export class PgFrontierStore implements FrontierStore {
         const { claim, result } = items[k]!;
         if (!owned.has(claim.urlId)) continue;
         if (retryDelayMs(result, (this.attemptsAtClaim.get(claim.urlId) ?? 0) + 1, this.settings) !== null) continue;
-        const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
-        const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
-        planned.set(k, { redirect, targets });
-        for (const t of targets) found.push({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops });
+        const plan = await this.planPage(c, claim, result);
+        planned.set(k, plan);
+        found.push(...plan.found);
         at = Math.max(at, this.dbTime(items[k]!.now ?? Date.now()));
       }
       return this.discover(c, found, at);
@@ -500,9 +501,8 @@ export class PgFrontierStore implements FrontierStore {
         let plan = planned.get(k);
         if (!plan) {
           // Foreseen as a retry, but its attempts had changed (another node's retry): its targets are found now.
-          const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
-          plan = { redirect, targets: pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings) };
-          const late = await this.discover(c, plan.targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })), now);
+          plan = await this.planPage(c, claim, result);
+          const late = await this.discover(c, plan.found, now);
           for (const [url, id] of late.ids) ids.set(url, id);
         }
         const redirect = plan.redirect;
@@ -561,6 +561,13 @@ export class PgFrontierStore implements FrontierStore {
     const c = this.counters;
     this.counters = { queued: Math.max(0, c.queued + done.queued), crawled: c.crawled + done.crawled, failed: c.failed + done.failed };
     return done.outcomes;
+  }
+
+  /** Where a fetched page leads: the verdict on its redirect, its targets, and those as URLs to discover. */
+  private async planPage(c: PgQuerier, claim: PageClaim, result: PageFetchResult): Promise<PagePlan> {
+    const redirect = result.redirectUrl === null ? null : await this.redirectVerdict(c, claim, result.redirectUrl);
+    const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
+    return { redirect, targets, found: targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })) };
   }
 
   private insertResults(c: PgQuerier, rows: ResultRow[]): Promise<unknown> {
@@ -678,7 +685,7 @@ export class PgFrontierStore implements FrontierStore {
       // A URL that took its worker down too often is recorded as failed; anything else goes back to the queue.
       const failed = rows[0]!.crashes >= MAX_WORKER_CRASHES;
       await c.query('UPDATE urls SET state = $1, lease_node = NULL, lease_until = NULL WHERE id = $2', [failed ? UrlState.failed : UrlState.queued, claim.urlId]);
-      if (failed) await this.insertResult(c, errorRowOf(claim, 'worker crashed', at));
+      if (failed) await this.insertResults(c, [errorRowOf(claim, 'worker crashed', at)]);
       await c.query(
         `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + $1, queued = queued + $2,
            next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $3 ELSE next_fetch_at END WHERE id = $4`,
