@@ -30,7 +30,9 @@ withPg.describe('session attached to a crawl run by real nodes', () => {
 
   beforeAll(async () => {
     db = await freshDatabase('cluster_nodes');
-    site = await startFixtureSite({ pages: 60, linksPerPage: 3, delayMs: 150 });
+    // Slow enough (about 7 s of fetching) that the crawl cannot end before it has been watched, paused and resized,
+    // even when the second node is slow to join on a loaded machine.
+    site = await startFixtureSite({ pages: 120, linksPerPage: 3, delayMs: 250 });
     session = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 3 });
   });
 
@@ -58,7 +60,11 @@ withPg.describe('session attached to a crawl run by real nodes', () => {
     // Both nodes live, each with its share of the 4 threads, every thread carrying its node.
     const both = await until(
       snap,
-      (s) => s.nodes?.filter((n) => n.live && n.threads === 2).length === 2 && s.threads.length === 4,
+      // A node publishes its threads with its heartbeat, so east may still show the 4 it ran alone for a beat.
+      (s) =>
+        s.nodes?.filter((n) => n.live && n.threads === 2).length === 2 &&
+        s.threads.filter((t) => t.node === 'east').length === 2 &&
+        s.threads.filter((t) => t.node === 'west').length === 2,
       'two live nodes sharing the 4 threads',
       20_000,
     );

@@ -89,16 +89,23 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     const b = startCli(['--store', db.url, '--join', a.crawlId, '--node-name', 'b', '--quiet']);
     const c = startCli(['--store', db.url, '--join', a.crawlId, '--node-name', 'c', '--quiet']);
     const schema = `trawl_${a.crawlId}`;
-    // Kill c once it holds a URL and has recorded some: it dies with work in hand.
-    await until(async () => {
-      const [row] = await query<{ done: number; held: number }>(
-        db.url,
-        `SELECT (SELECT count(*)::int FROM ${schema}.results WHERE node = 'c') AS done, (SELECT count(*)::int FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c') AS held`,
-      );
-      return row!.done >= 3 && row!.held >= 1;
-    }, 'node c to hold a URL', 30_000, 5);
+    // Kill c once it holds a URL and has recorded some: it dies with work in hand. c is frozen (SIGSTOP) before its
+    // URLs are read, so it cannot record them between that read and the kill; if it recorded them just before, it
+    // goes on (SIGCONT) and we wait for its next one.
+    let heldByC: string[] = [];
+    while (heldByC.length === 0) {
+      await until(async () => {
+        const [row] = await query<{ done: number; held: number }>(
+          db.url,
+          `SELECT (SELECT count(*)::int FROM ${schema}.results WHERE node = 'c') AS done, (SELECT count(*)::int FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c') AS held`,
+        );
+        return row!.done >= 3 && row!.held >= 1;
+      }, 'node c to hold a URL', 30_000, 5);
+      c.child.kill('SIGSTOP');
+      heldByC = (await query<{ url: string }>(db.url, `SELECT url FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c'`)).map((r) => new URL(r.url).pathname);
+      if (heldByC.length === 0) c.child.kill('SIGCONT');
+    }
     c.child.kill('SIGKILL');
-    const heldByC = (await query<{ url: string }>(db.url, `SELECT url FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c'`)).map((r) => new URL(r.url).pathname);
     const [ra, rb, rc] = await Promise.all([a.node.done, b.done, c.done]);
     expect(rc.signal).toBe('SIGKILL');
     expect(ra.code, a.stderr()).toBe(0);
