@@ -2,7 +2,12 @@
 // inspector, the hosts report, the charts and crawl comparison, as the renderer sees them. The engine computes
 // them in SQL (electron/engine/analysis); its answers are these shapes (crawl-session.ts is typed against them,
 // so the compiler holds the two together). No node:, no electron: the renderer imports this.
-import type { ResultRow, ResultSortColumn } from './crawler-api.ts';
+import type { ResultRow, ResultSortColumn } from './results.ts';
+import type { FoundUnfetchableLink } from './protocol.ts';
+
+// The charts and the crawl comparison have modules of their own; they are part of the same workbench.
+export * from './charts.ts';
+export * from './comparison.ts';
 
 // ---- Results explorer ----
 
@@ -149,6 +154,7 @@ export interface Inlink {
   nofollow: boolean;
 }
 
+/** A link from the URL to another, as the URL detail lists it (the worker's links are protocol.ts's FoundLink). */
 export interface Outlink {
   to_id: number;
   to_url: string;
@@ -168,9 +174,8 @@ export interface LinkPage<T> {
   next: number | null;
 }
 
-export interface UnfetchableLink {
-  href: string;
-  scheme: string;
+/** A link that can never be fetched, as the crawl recorded it: the worker's FoundUnfetchableLink, no anchor as null. */
+export interface UnfetchableLink extends Omit<FoundUnfetchableLink, 'anchor'> {
   anchor: string | null;
 }
 
@@ -351,114 +356,4 @@ export interface HostsReport {
   rows: HostReportRow[];
   /** Sums over the hosts matching. */
   totals: { crawled: number; failed: number; errors: number; bytes: number; queued: number; in_flight: number };
-}
-
-// ---- charts ----
-
-export const CHART_KINDS = ['status', 'depth', 'response-time', 'over-time'] as const;
-export type ChartKind = (typeof CHART_KINDS)[number];
-
-export interface StatusDistribution {
-  kind: 'status';
-  /** By status code ascending; "no response" (status_code null) first. */
-  rows: { status_code: number | null; label: string; count: number }[];
-  total: number;
-  /** The highest results.seq counted: pass as afterSeq to get only what came after. */
-  last_seq: number;
-}
-
-export interface DepthDistribution {
-  kind: 'depth';
-  rows: { depth: number; count: number }[];
-  total: number;
-  last_seq: number;
-}
-
-export interface ResponseTimeHistogram {
-  kind: 'response-time';
-  /** One row per bucket [from_ms, to_ms); the last one has no upper bound (to_ms null). */
-  rows: { from_ms: number; to_ms: number | null; label: string; count: number }[];
-  /** Rows without a response time (no response at all). */
-  without_time: number;
-  total: number;
-  last_seq: number;
-}
-
-export interface OverTime {
-  kind: 'over-time';
-  bucket_ms: number;
-  /** Consecutive buckets (empty ones included) from the first row fetched (or fromMs) to the last. */
-  rows: { at: number; pages: number; errors: number; pages_per_second: number }[];
-  last_seq: number;
-}
-
-export type ChartData = StatusDistribution | DepthDistribution | ResponseTimeHistogram | OverTime;
-
-/**
- * One chart's data. afterSeq (status, depth, response-time): only the rows after a previous answer's last_seq,
- * to add to it. fromMs (over-time): only the buckets from this time on, to replace from there.
- */
-export interface ChartQuery {
-  kind: ChartKind;
-  afterSeq: number | null;
-  fromMs: number | null;
-  /** over-time: the bucket width of the answer being updated (its bucket_ms); null picks one for the span. */
-  bucketMs: number | null;
-}
-
-// ---- crawl comparison ----
-
-export const COMPARED_FIELDS = ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'word_count'] as const;
-export type ComparedField = (typeof COMPARED_FIELDS)[number];
-export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
-export interface FieldValues {
-  status_code: number | null;
-  title: string | null;
-  meta_description: string | null;
-  canonical: string | null;
-  indexability: string | null;
-  indexability_reason: string | null;
-  word_count: number | null;
-}
-
-export interface ComparisonRow {
-  change: ChangeKind;
-  url: string;
-  /** The fields that changed (only for "changed"), in COMPARED_FIELDS order. */
-  fields: ComparedField[];
-  /** The URL's row in the old crawl (null when added) and in the new one (null when removed). */
-  old: FieldValues | null;
-  new: FieldValues | null;
-}
-
-export interface ComparisonPage {
-  rows: ComparisonRow[];
-  /** Pass as `after` for the next page of the same kind; null on the last page. */
-  next: number | null;
-}
-
-export interface ComparisonSummary {
-  /** As the crawls list names them (a path on the desktop, a name in the web console). */
-  old_file: string;
-  new_file: string;
-  /** URLs fetched in each crawl (results rows). */
-  old_urls: number;
-  new_urls: number;
-  added: number;
-  removed: number;
-  changed: number;
-  /** Changed URLs per field (a URL may count under several). */
-  by_field: Record<ComparedField, number>;
-  /** The seeds of each crawl: a comparison of two different sites says little. */
-  old_seeds: string[];
-  new_seeds: string[];
-}
-
-/** Two crawl files (as listCrawls names them), and how far a word count must move, in % of the old one. */
-export interface CompareQuery {
-  oldFile: string;
-  newFile: string;
-  wordThresholdPercent: number;
 }

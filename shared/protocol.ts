@@ -13,7 +13,8 @@ export type LinkKind = (typeof LINK_KINDS)[number];
 /** Link kinds that name a resource of the page rather than another page. */
 export const RESOURCE_LINK_KINDS = { image: 'images', script: 'scripts', stylesheet: 'stylesheets' } as const;
 
-export interface Outlink {
+/** A link found on a page, as the worker reports it (the URL detail's outlinks are analysis.ts's Outlink). */
+export interface FoundLink {
   /** Canonical absolute URL. */
   url: string;
   /** The first way the page referred to it. */
@@ -27,8 +28,11 @@ export interface Outlink {
 
 export const ANCHOR_MAX = 200;
 
-/** A link that can never be fetched: mailto:, tel:, javascript:, data: or another non-http scheme. */
-export interface UnfetchableLink {
+/**
+ * A link that can never be fetched (mailto:, tel:, javascript:, data: or another non-http scheme), as the worker
+ * finds it on a page; the crawl records it, and the URL detail reads it back as analysis.ts's UnfetchableLink.
+ */
+export interface FoundUnfetchableLink {
   /** The href as written, whitespace-trimmed, cut to UNFETCHABLE_HREF_MAX characters (a data: URL can be huge). */
   href: string;
   /** Lower-case scheme without the colon ("mailto"). */
@@ -78,9 +82,9 @@ export interface PageFetchResult {
   redirectUrl: string | null;
   redirectInScope: boolean;
   /** Distinct links found on the page, in document order. */
-  links: Outlink[];
+  links: FoundLink[];
   /** Distinct links that can never be fetched (mailto:, javascript:...), in document order. */
-  unfetchableLinks: UnfetchableLink[];
+  unfetchableLinks: FoundUnfetchableLink[];
   /** HTML was parsed (a 2xx HTML page that was not check-only). */
   parsed: boolean;
   /** Custom extraction: values per rule name (settings.extraction), in document order; null when not parsed. */

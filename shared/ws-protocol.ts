@@ -1,16 +1,18 @@
-// The web console's wire protocol over its WebSocket (`npm run serve`): the same commands and events as the
-// Electron IPC contract (ipc-contract.ts), as JSON frames.
-import type { CommandName, EventName, EventPayloads } from './ipc-contract.ts';
+// The web console's wire protocol over its WebSocket (`npm run serve`): the same commands (commands.ts) and events
+// (events.ts) as the Electron IPC, as JSON frames, and the paths of its HTTP routes.
+import { COMMANDS } from './commands.ts';
+import type { CommandName } from './commands.ts';
+import type { EventName, EventPayloads } from './events.ts';
 
 /** Path of the WebSocket endpoint. The access token comes as ?token= or in the cookie the page set. */
 export const WS_PATH = '/api';
-/** Path of the CSV download of the open crawl. */
-export const EXPORT_PATH = '/export.csv';
+/** Path of the CSV download of the open crawl (the exportCsv command's download). */
+export const EXPORT_PATH = COMMANDS.exportCsv.download.path;
 /** Downloads of the analyst workbench, each validated as the matching command's arguments are:
  * a view of the results (?view= the ViewExport as JSON), a chart (?kind=), a comparison (?query= the CompareQuery as JSON). */
-export const VIEW_EXPORT_PATH = '/export-view.csv';
-export const CHART_EXPORT_PATH = '/chart.csv';
-export const COMPARE_EXPORT_PATH = '/compare.csv';
+export const VIEW_EXPORT_PATH = COMMANDS.exportView.download.path;
+export const CHART_EXPORT_PATH = COMMANDS.exportChartCsv.download.path;
+export const COMPARE_EXPORT_PATH = COMMANDS.exportComparison.download.path;
 /** Name of the cookie the server sets when the page is opened with a valid ?token=. */
 export const TOKEN_COOKIE = 'trawl_token';
 

@@ -2,7 +2,7 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (html/), then every link
 // is resolved once, here, in the crawl's normal form.
-import type { Hreflang, LinkKind, Outlink, UnfetchableLink } from '../../shared/protocol.ts';
+import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../shared/protocol.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
 import type { Normaliser } from '../../shared/url/normalise.ts';
@@ -30,8 +30,8 @@ export interface ExtractedPage {
   /** Words of visible text (script, style, noscript, template and <head> left out). */
   wordCount: number;
   /** Distinct http(s) URLs the page refers to, in document order, each with the first way it was referred to. */
-  links: Outlink[];
-  unfetchableLinks: UnfetchableLink[];
+  links: FoundLink[];
+  unfetchableLinks: FoundUnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
 }
@@ -115,13 +115,13 @@ function resolveLinks(
   pageCanonical: string | null,
   inScope: (url: string) => boolean,
   normalise: Normaliser,
-): { links: Outlink[]; unfetchable: UnfetchableLink[] } {
-  const links: Outlink[] = [];
-  const unfetchable: UnfetchableLink[] = [];
+): { links: FoundLink[]; unfetchable: FoundUnfetchableLink[] } {
+  const links: FoundLink[] = [];
+  const unfetchable: FoundUnfetchableLink[] = [];
   const seenUnfetchable = new Set<string>();
   // Navigation repeats the same hrefs; resolve each spelling once per page.
   const resolved = new Map<string, string | null>();
-  const byUrl = new Map<string, Outlink>();
+  const byUrl = new Map<string, FoundLink>();
   for (const { href, anchor, nofollow, kind } of raw) {
     const trimmed = href.trim();
     let url = resolved.get(href);
@@ -154,7 +154,7 @@ function resolveLinks(
       }
       continue;
     }
-    const link: Outlink = { url, anchor, kind, inScope: inScope(url) };
+    const link: FoundLink = { url, anchor, kind, inScope: inScope(url) };
     if (nofollow) link.nofollow = true;
     byUrl.set(url, link);
     links.push(link);

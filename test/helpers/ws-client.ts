@@ -1,6 +1,9 @@
 // A client of the web console's WebSocket for tests: numbered commands with their replies, every event frame kept
-// (and every raw frame, to check what was sent), waits for an event or a snapshot, and the close code.
+// (and every raw frame, to check what was sent), waits for an event or a snapshot, and the close code. A command
+// of the table (shared/commands.ts) answers with its result type; any other name or argument can be sent too,
+// to see it refused.
 import WebSocket from 'ws';
+import type { CommandName, CommandResult } from '../../shared/commands.ts';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import type { EventFrame, ReplyFrame, ServerFrame } from '../../shared/ws-protocol.ts';
 
@@ -55,11 +58,13 @@ export class WsClient {
     });
   }
 
-  /** The result of a command that must succeed. */
-  async ok<T>(cmd: string, args: unknown[] = []): Promise<T> {
+  /** The result of a command that must succeed: typed by the command table, or as the test says. */
+  ok<K extends CommandName>(cmd: K, args?: unknown[]): Promise<CommandResult<K>>;
+  ok<T>(cmd: string, args?: unknown[]): Promise<T>;
+  async ok(cmd: string, args: unknown[] = []): Promise<unknown> {
     const reply = await this.call(cmd, args);
     if (!reply.ok) throw new Error(`${cmd} failed: ${reply.error}`);
-    return reply.result as T;
+    return reply.result;
   }
 
   /** The error of a command that must fail. */

@@ -3,7 +3,8 @@
 import { createElement } from 'react';
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { CrawlerApi } from '../../shared/crawler-api.ts';
+import { COMMAND_NAMES } from '../../shared/commands.ts';
+import type { CommandMethods, CrawlerApi } from '../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange, ThreadStatus } from '../../shared/snapshot.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import type { CrawlView, FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
@@ -22,42 +23,8 @@ export function fakeApi(overrides: Partial<CrawlerApi> = {}): FakeApi {
   const clearedListeners = new Set<() => void>();
   const never = () => Promise.reject(new Error('not in this test'));
   return {
-    defaults: never,
-    start: never,
-    pause: never,
-    resume: never,
-    stop: never,
-    setThreads: never,
-    setMaxRate: never,
-    addExclude: never,
-    deprioritise: never,
-    testExtraction: never,
-    listPresets: never,
-    savePreset: never,
-    deletePreset: never,
-    listCrawls: never,
-    openCrawl: never,
-    resumeCrawl: never,
-    queryResults: never,
-    exportCsv: never,
-    filterCounts: never,
-    queryFiltered: never,
-    urlDetail: never,
-    urlInlinks: never,
-    urlOutlinks: never,
-    queueHosts: never,
-    queuePrefixes: never,
-    queueSearch: never,
-    hostsReport: never,
-    chartData: never,
-    exportChartCsv: never,
-    exportView: never,
-    compareCrawls: never,
-    comparePage: never,
-    exportComparison: never,
-    listStoreCrawls: never,
-    attachStore: never,
-    detachStore: never,
+    // Every command of the table rejects unless the test overrides it.
+    ...(Object.fromEntries(COMMAND_NAMES.map((name) => [name, never])) as unknown as CommandMethods),
     ...overrides,
     onSnapshot(listener) {
       snapshotListeners.add(listener);

@@ -1,11 +1,14 @@
 // The web console's transport: the CrawlerApi over one WebSocket (shared/ws-protocol.ts). Requests are paired
 // with replies by id and time out with a clear message; the socket reconnects by itself with a backoff; pushed
 // events go to every listener. Commands issued while the socket is down wait for it (until their timeout).
-import type { CrawlerApi, ExportResult } from '../../../shared/crawler-api.ts';
-import type { CommandName } from '../../../shared/ipc-channels.ts';
+// A method per command of the table (shared/commands.ts), whose flags say how long to wait for it, whether to
+// send it again after a reconnect, and whether the browser downloads a file once the host agrees.
+import { COMMAND_NAMES, commandSpec } from '../../../shared/commands.ts';
+import type { CommandName, DownloadRoute } from '../../../shared/commands.ts';
+import type { CommandMethods, CrawlerApi, ExportResult } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import type { CommandFrame } from '../../../shared/ws-protocol.ts';
-import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, VIEW_EXPORT_PATH } from '../../../shared/ws-protocol.ts';
+import { EXPORT_PATH } from '../../../shared/ws-protocol.ts';
 import type { ConnectionSource, ConnectionStatus } from './connection.ts';
 
 /** The part of the browser's WebSocket this transport uses (the `ws` package's client has it too). */
@@ -53,41 +56,6 @@ export class CommandError extends Error {
 }
 
 const OPEN = 1;
-// testExtraction fetches a page in a fresh worker (the fetch has its own timeouts, up to a minute in all).
-// A comparison walks both crawl files once for its summary.
-// Listing a store's crawls or attaching to one connects to a PostgreSQL server first (up to 5 s), maybe far away.
-const SLOW_COMMANDS: ReadonlySet<CommandName> = new Set([
-  'start',
-  'stop',
-  'resumeCrawl',
-  'openCrawl',
-  'listCrawls',
-  'testExtraction',
-  'compareCrawls',
-  'exportComparison',
-  'listStoreCrawls',
-  'attachStore',
-]);
-/** Read-only commands are simply sent again when the connection drops before their reply. */
-const RETRYABLE: ReadonlySet<CommandName> = new Set([
-  'defaults',
-  'listCrawls',
-  'queryResults',
-  'listPresets',
-  'filterCounts',
-  'queryFiltered',
-  'urlDetail',
-  'urlInlinks',
-  'urlOutlinks',
-  'queueHosts',
-  'queuePrefixes',
-  'queueSearch',
-  'hostsReport',
-  'chartData',
-  'compareCrawls',
-  'comparePage',
-  'listStoreCrawls',
-]);
 
 interface Pending {
   id: number;
@@ -158,7 +126,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
       const why = describeClose(event.code, event.reason);
       for (const p of [...inFlight.values()]) {
         inFlight.delete(p.id);
-        if (RETRYABLE.has(p.cmd)) outbox.set(p.id, p);
+        if (commandSpec(p.cmd).retryable) outbox.set(p.id, p);
         else settle(p, new CommandError(p.cmd, `the connection to the Trawl host was lost before "${p.cmd}" replied (${why}); it may or may not have happened`));
       }
       scheduleReconnect(why);
@@ -235,7 +203,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
     return new Promise<T>((resolve, reject) => {
       const id = nextId++;
       const frame: CommandFrame = { id, cmd, args };
-      const limit = SLOW_COMMANDS.has(cmd) ? slowTimeoutMs : timeoutMs;
+      const limit = commandSpec(cmd).slow ? slowTimeoutMs : timeoutMs;
       const p: Pending = {
         id,
         cmd,
@@ -260,64 +228,27 @@ export function createWsApi(options: WsApiOptions): WsApi {
     });
   }
 
+  /** Where the browser downloads a command's file: exportUrl itself for the crawl's CSV, a route beside it otherwise. */
+  const downloadTarget = (route: DownloadRoute, args: unknown[]): string =>
+    route.path === EXPORT_PATH ? options.exportUrl : downloadUrl(options.exportUrl, route.path, route.query?.(args) ?? {});
+
+  function commandMethod(cmd: CommandName): (...args: unknown[]) => Promise<unknown> {
+    const route = commandSpec(cmd).download;
+    if (!route) return (...args) => request(cmd, args);
+    // A download: the host says first whether there is anything to export, so a refusal reads as a message, not
+    // a broken download; then the browser downloads it.
+    return async (...args) => {
+      const check = await request<ExportResult>(cmd, args);
+      if (check.ok) download(downloadTarget(route, args));
+      return check;
+    };
+  }
+  const commands = Object.fromEntries(COMMAND_NAMES.map((cmd) => [cmd, commandMethod(cmd)])) as unknown as CommandMethods;
+
   connect();
 
   return {
-    defaults: () => request('defaults', []),
-    start: (settings) => request('start', [settings]),
-    pause: () => request('pause', []),
-    resume: () => request('resume', []),
-    stop: () => request('stop', []),
-    setThreads: (threads) => request('setThreads', [threads]),
-    setMaxRate: (perSecond) => request('setMaxRate', [perSecond]),
-    addExclude: (pattern) => request('addExclude', [pattern]),
-    deprioritise: (pattern) => request('deprioritise', [pattern]),
-    testExtraction: (url, settings) => request('testExtraction', [url, settings]),
-    listPresets: () => request('listPresets', []),
-    savePreset: (name, settings) => request('savePreset', [name, settings]),
-    deletePreset: (name) => request('deletePreset', [name]),
-    listCrawls: () => request('listCrawls', []),
-    openCrawl: (file) => request('openCrawl', [file]),
-    resumeCrawl: (file) => request('resumeCrawl', [file]),
-    queryResults: (query) => request('queryResults', [query]),
-    async exportCsv(): Promise<ExportResult> {
-      // The host says first whether there is anything to export, so a refusal reads as a message, not a broken download.
-      const check = await request<ExportResult>('exportCsv', []);
-      if (!check.ok) return check;
-      download(options.exportUrl);
-      return { ok: true, rows: null, file: null };
-    },
-    filterCounts: () => request('filterCounts', []),
-    queryFiltered: (query) => request('queryFiltered', [query]),
-    urlDetail: (ref) => request('urlDetail', [ref]),
-    urlInlinks: (urlId, after) => request('urlInlinks', [urlId, after]),
-    urlOutlinks: (urlId, after) => request('urlOutlinks', [urlId, after]),
-    queueHosts: (query) => request('queueHosts', [query]),
-    queuePrefixes: (query) => request('queuePrefixes', [query]),
-    queueSearch: (query) => request('queueSearch', [query]),
-    hostsReport: (query) => request('hostsReport', [query]),
-    chartData: (query) => request('chartData', [query]),
-    compareCrawls: (query) => request('compareCrawls', [query]),
-    comparePage: (query, kind, after) => request('comparePage', [query, kind, after]),
-    // Exports: the host checks first (a refusal reads as a message), then the browser downloads.
-    async exportChartCsv(kind): Promise<ExportResult> {
-      const check = await request<ExportResult>('exportChartCsv', [kind]);
-      if (check.ok) download(downloadUrl(options.exportUrl, CHART_EXPORT_PATH, { kind }));
-      return check;
-    },
-    async exportView(view): Promise<ExportResult> {
-      const check = await request<ExportResult>('exportView', [view]);
-      if (check.ok) download(downloadUrl(options.exportUrl, VIEW_EXPORT_PATH, { view: JSON.stringify(view) }));
-      return check;
-    },
-    async exportComparison(query): Promise<ExportResult> {
-      const check = await request<ExportResult>('exportComparison', [query]);
-      if (check.ok) download(downloadUrl(options.exportUrl, COMPARE_EXPORT_PATH, { query: JSON.stringify(query) }));
-      return check;
-    },
-    listStoreCrawls: (storeUrl) => request('listStoreCrawls', [storeUrl]),
-    attachStore: (storeUrl, crawlId) => request('attachStore', [storeUrl, crawlId]),
-    detachStore: () => request('detachStore', []),
+    ...commands,
     onSnapshot(listener) {
       snapshotListeners.add(listener);
       if (lastSnapshot) listener(lastSnapshot);

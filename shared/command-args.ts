@@ -1,23 +1,29 @@
-// The contract between the renderer and whatever hosts the engine (Electron main over IPC, or the web console over
-// a WebSocket), declared once: every command with the schema of its arguments, every pushed event. Both hosts
-// validate each payload against these schemas before acting on it.
+// Every command's arguments, as a tuple schema: the part of the command table (commands.ts) that needs zod and
+// the settings' limits, kept apart so that the preload and the renderer, which only send arguments, never bundle
+// either. Both hosts check each command's arguments against these before acting on them. The argument types of
+// the CrawlerApi and of every handler are these schemas' outputs; the named query types of results.ts and
+// analysis.ts are checked to be exactly those outputs, so the two cannot drift apart.
 import { z } from 'zod';
-import type { CrawlerApi } from './crawler-api.ts';
-import {
-  CLUSTER_THREAD_LIMITS,
-  RESULT_SORT_COLUMNS,
-  STATUS_CLASSES,
-  STORE_CRAWL_ID_PATTERN,
-  STORE_URL_MAX_LENGTH,
-  presetNameProblem,
-} from './crawler-api.ts';
+import type { CommandName } from './commands.ts';
+import { CLUSTER_THREAD_LIMITS, STORE_CRAWL_ID_PATTERN, STORE_URL_MAX_LENGTH } from './cluster-store.ts';
+import { presetNameProblem } from './presets.ts';
+import { RESULT_SORT_COLUMNS, STATUS_CLASSES } from './results.ts';
+import type { ResultsQuery } from './results.ts';
 import { LIMITS } from './settings.ts';
+import type { CrawlSettingsInput } from './settings.ts';
 import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
-import type { CrawlSnapshot, StateChange } from './snapshot.ts';
-import type { CommandName, EventName } from './ipc-channels.ts';
-
-export { COMMAND_NAMES, EVENT_NAMES, ipcChannel } from './ipc-channels.ts';
-export type { CommandName, EventName } from './ipc-channels.ts';
+import type {
+  ChartQuery,
+  CompareQuery,
+  ExplorerQuery,
+  FilterId,
+  HostsReportQuery,
+  PrefixQuery,
+  QueueHostsQuery,
+  QueueSearchQuery,
+  UrlRef,
+  ViewExport,
+} from './analysis.ts';
 
 const path = z.string().min(1).max(4096);
 
@@ -34,6 +40,7 @@ export const resultsQuerySchema = z
 
 // ---- the analyst workbench's queries ----
 
+const filterId = z.enum(FILTER_IDS as readonly FilterId[] as [FilterId, ...FilterId[]]);
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const pageLimit = z.number().int().min(1).max(1000);
 const searchText = z.string().max(2000);
@@ -42,7 +49,7 @@ const pathPrefix = z.string().min(1).max(2000).regex(/^\/[^\u0000-\u001f]*$/, 'm
 
 export const explorerQuerySchema = z
   .object({
-    filter: z.enum(FILTER_IDS as [string, ...string[]]),
+    filter: filterId,
     text: searchText,
     sort: z.enum(RESULT_SORT_COLUMNS),
     descending: z.boolean(),
@@ -53,7 +60,7 @@ export const explorerQuerySchema = z
 
 export const viewExportSchema = z
   .object({
-    filter: z.enum(FILTER_IDS as [string, ...string[]]),
+    filter: filterId,
     text: searchText,
     // Names are checked against the crawl's columns by the export, which names any it does not know.
     columns: z.array(z.string().min(1).max(200)).min(1).max(200),
@@ -78,8 +85,13 @@ export const chartQuerySchema = z
   })
   .strict();
 
-/** Settings as sent by the renderer: checked field by field later, by the engine. */
-const settingsArg = z.record(z.string(), z.unknown());
+/**
+ * Settings as sent by the renderer: here only an object; the engine checks them field by field (and names each
+ * problem), so the session takes them as unknown. Typed as what a client should send.
+ */
+const settingsObject = z.record(z.string(), z.unknown());
+const settingsArg = settingsObject as unknown as z.ZodType<CrawlSettingsInput>;
+const settingsWithoutSeeds = settingsObject as unknown as z.ZodType<Omit<CrawlSettingsInput, 'seeds'>>;
 
 const presetName = z.string().superRefine((name, ctx) => {
   const problem = presetNameProblem(name);
@@ -96,8 +108,8 @@ const storeCrawlId = z
   .string()
   .regex(STORE_CRAWL_ID_PATTERN, 'a crawl ID is lower-case letters, digits and _, starting with a letter, at most 40');
 
-/** Arguments of every command, as a tuple schema. Settings are checked field by field later, by the engine. */
-export const COMMANDS = {
+/** Arguments of every command of the table, as a tuple schema (exactly the table's names: the compiler checks). */
+export const COMMAND_ARGS = {
   defaults: z.tuple([]),
   start: z.tuple([settingsArg]),
   pause: z.tuple([]),
@@ -109,9 +121,9 @@ export const COMMANDS = {
   // The pattern itself is compiled by the controller, which names what is wrong with it.
   addExclude: z.tuple([z.string().min(1).max(2000)]),
   deprioritise: z.tuple([z.string().min(1).max(2000)]),
-  testExtraction: z.tuple([z.string().min(1).max(8192), settingsArg]),
+  testExtraction: z.tuple([z.string().min(1).max(8192), settingsWithoutSeeds]),
   listPresets: z.tuple([]),
-  savePreset: z.tuple([presetName, settingsArg]),
+  savePreset: z.tuple([presetName, settingsWithoutSeeds]),
   deletePreset: z.tuple([presetName]),
   listCrawls: z.tuple([]),
   openCrawl: z.tuple([path.nullable()]),
@@ -151,29 +163,36 @@ export const COMMANDS = {
   listStoreCrawls: z.tuple([storeUrl]),
   attachStore: z.tuple([storeUrl, storeCrawlId]),
   detachStore: z.tuple([]),
-} as const satisfies Record<CommandName, z.ZodTuple>;
+  currentSnapshot: z.tuple([]),
+} as const satisfies { [K in CommandName]: z.ZodTuple };
 
-export type CommandArgs<K extends CommandName> = Parameters<CrawlerApi[K]>;
-export type CommandResult<K extends CommandName> = Awaited<ReturnType<CrawlerApi[K]>>;
-
-/** Events pushed from the host to the renderer. */
-export interface EventPayloads extends Record<EventName, unknown> {
-  snapshot: CrawlSnapshot;
-  state: StateChange;
-  /** Nothing is in view any more (the cluster crawl was detached from, in whichever window): every window empties. */
-  cleared: null;
-}
-
-export function isCommandName(name: unknown): name is CommandName {
-  return typeof name === 'string' && Object.hasOwn(COMMANDS, name);
-}
+/** A command's arguments, as its schema gives them to a handler (and as a client sends them). */
+export type CommandArgs<K extends CommandName> = z.output<(typeof COMMAND_ARGS)[K]>;
 
 /** Checks a command's arguments; throws an Error naming what is wrong. */
 export function parseCommandArgs<K extends CommandName>(name: K, args: unknown): CommandArgs<K> {
-  const parsed = COMMANDS[name].safeParse(args);
+  const parsed = COMMAND_ARGS[name].safeParse(args);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
     throw new Error(`invalid arguments for ${name}: ${detail}`);
   }
   return parsed.data as CommandArgs<K>;
 }
+
+// ---- the named argument types are exactly what the schemas give (a compile error names any drift) ----
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Check<T extends true> = T;
+type Arg<K extends CommandName, I extends number> = CommandArgs<K>[I];
+export type NamedArgumentTypesMatch = [
+  Check<Same<Arg<'queryResults', 0>, ResultsQuery>>,
+  Check<Same<Arg<'queryFiltered', 0>, ExplorerQuery>>,
+  Check<Same<Arg<'exportView', 0>, ViewExport>>,
+  Check<Same<Arg<'urlDetail', 0>, UrlRef>>,
+  Check<Same<Arg<'queueHosts', 0>, QueueHostsQuery>>,
+  Check<Same<Arg<'queuePrefixes', 0>, PrefixQuery>>,
+  Check<Same<Arg<'queueSearch', 0>, QueueSearchQuery>>,
+  Check<Same<Arg<'hostsReport', 0>, HostsReportQuery>>,
+  Check<Same<Arg<'chartData', 0>, ChartQuery>>,
+  Check<Same<Arg<'compareCrawls', 0>, CompareQuery>>,
+];

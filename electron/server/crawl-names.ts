@@ -1,0 +1,87 @@
+// The web console's clients name crawl files by their name in the crawls folder, never by a path: the arguments
+// the command table marks as crawl files are resolved to paths before the session sees them, and the answers it
+// marks as naming crawl files go back with names. Error messages lose the server's own folder too.
+import path from 'node:path';
+import { COMMAND_NAMES, commandSpec } from '../../shared/commands.ts';
+import type { CommandName, CrawlFileRefs } from '../../shared/commands.ts';
+import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
+import type { ComparisonSummary } from '../../shared/analysis.ts';
+import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
+import type { Handlers } from '../host/command-handlers.ts';
+
+export interface CrawlNames {
+  /** Error messages without the server's own folder, which clients have no use for. */
+  publicMessage(err: unknown): string;
+  /** A crawl name from a client: a plain .trawl file name in the crawls folder, nothing else. */
+  resolve(name: string): string;
+  /** A command's arguments (checked against its schema) with the crawl names the table marks resolved to paths. */
+  resolveArgs(name: CommandName, args: unknown[]): unknown[];
+  /** The handlers, with crawl names in and out where the command table says a command names crawl files. */
+  wrap(handlers: Handlers): Handlers;
+}
+
+type Answer = NonNullable<CrawlFileRefs['result']>;
+
+export function crawlNames(crawlsDir: string): CrawlNames {
+  const publicMessage = (err: unknown): string => {
+    const message = err instanceof Error ? err.message : String(err);
+    return message.split(crawlsDir + path.sep).join('');
+  };
+
+  const resolve = (name: string): string => {
+    const bad =
+      name.includes('/') || name.includes('\\') || name.includes('..') || name.includes('\0') || !name.endsWith(CRAWL_FILE_EXT) || name.length <= CRAWL_FILE_EXT.length;
+    const file = path.join(crawlsDir, name);
+    if (bad || path.dirname(file) !== crawlsDir) throw new Error(`"${name}" is not the name of a crawl in the crawls folder`);
+    return file;
+  };
+
+  const named = (info: CrawlFileInfo | null): CrawlFileInfo | null => info && { ...info, file: path.basename(info.file) };
+  const answers: { [A in Answer]: (result: never) => unknown } = {
+    fileInfo: named,
+    fileInfos: (list: CrawlFileInfo[]) => list.map(named),
+    start: (result: StartResult): StartResult => {
+      if (result.ok) return { ok: true, file: path.basename(result.file) };
+      return { ok: false, problems: result.problems.map((p) => ({ field: p.field, message: publicMessage(new Error(p.message)) })) };
+    },
+    comparison: (s: ComparisonSummary): ComparisonSummary => ({ ...s, old_file: path.basename(s.old_file), new_file: path.basename(s.new_file) }),
+  };
+
+  /** The arguments (already checked against the command's schema) with their crawl names resolved. */
+  const resolveRefs = (refs: NonNullable<CrawlFileRefs['args']>, args: unknown[]): unknown[] => {
+    const out = [...args];
+    for (const { arg, fields } of refs) {
+      const value = out[arg];
+      if (!fields) {
+        if (typeof value === 'string') out[arg] = resolve(value);
+        continue;
+      }
+      const object = { ...(value as Record<string, unknown>) };
+      for (const field of fields) object[field] = resolve(object[field] as string);
+      out[arg] = object;
+    }
+    return out;
+  };
+
+  return {
+    publicMessage,
+    resolve,
+    resolveArgs(name, args) {
+      const refs = commandSpec(name).crawlFiles?.args;
+      return refs ? resolveRefs(refs, args) : args;
+    },
+    wrap(handlers) {
+      const wrapped = { ...handlers } as unknown as Record<CommandName, (...args: unknown[]) => Promise<unknown>>;
+      for (const name of COMMAND_NAMES) {
+        const refs = commandSpec(name).crawlFiles;
+        if (!refs) continue;
+        const inner = handlers[name] as (...args: unknown[]) => Promise<unknown>;
+        wrapped[name] = async (...args) => {
+          const result = await inner(...(refs.args ? resolveRefs(refs.args, args) : args));
+          return refs.result ? answers[refs.result](result as never) : result;
+        };
+      }
+      return wrapped as unknown as Handlers;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Two crawls compared, as the renderer sees it: what compareCrawls and comparePage take and answer (computed by
+// electron/engine/analysis/compare.ts). No node:, no electron: the renderer imports this.
+
+export const COMPARED_FIELDS = ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'word_count'] as const;
+export type ComparedField = (typeof COMPARED_FIELDS)[number];
+export const CHANGE_KINDS = ['added', 'removed', 'changed'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface FieldValues {
+  status_code: number | null;
+  title: string | null;
+  meta_description: string | null;
+  canonical: string | null;
+  indexability: string | null;
+  indexability_reason: string | null;
+  word_count: number | null;
+}
+
+export interface ComparisonRow {
+  change: ChangeKind;
+  url: string;
+  /** The fields that changed (only for "changed"), in COMPARED_FIELDS order. */
+  fields: ComparedField[];
+  /** The URL's row in the old crawl (null when added) and in the new one (null when removed). */
+  old: FieldValues | null;
+  new: FieldValues | null;
+}
+
+export interface ComparisonPage {
+  rows: ComparisonRow[];
+  /** Pass as `after` for the next page of the same kind; null on the last page. */
+  next: number | null;
+}
+
+export interface ComparisonSummary {
+  /** As the crawls list names them (a path on the desktop, a name in the web console). */
+  old_file: string;
+  new_file: string;
+  /** URLs fetched in each crawl (results rows). */
+  old_urls: number;
+  new_urls: number;
+  added: number;
+  removed: number;
+  changed: number;
+  /** Changed URLs per field (a URL may count under several). */
+  by_field: Record<ComparedField, number>;
+  /** The seeds of each crawl: a comparison of two different sites says little. */
+  old_seeds: string[];
+  new_seeds: string[];
+}
+
+/** Two crawl files (as listCrawls names them), and how far a word count must move, in % of the old one. */
+export interface CompareQuery {
+  oldFile: string;
+  newFile: string;
+  wordThresholdPercent: number;
+}

@@ -1,0 +1,67 @@
+// The Results table's rows and queries: what queryResults takes and answers. The analyst workbench's views
+// (analysis.ts) build on these rows. No node:, no electron: the renderer imports this.
+
+/** Status classes the results table filters on; 'none' is a URL that got no response. */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+export const RESULT_SORT_COLUMNS = ['seq', 'url', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'indexability', 'title', 'word_count', 'inlinks', 'outlinks', 'attempts'] as const;
+export type ResultSortColumn = (typeof RESULT_SORT_COLUMNS)[number];
+
+export interface ResultsQuery {
+  offset: number;
+  limit: number;
+  sort: ResultSortColumn;
+  descending: boolean;
+  /** Case-insensitive text found in the URL, title or error. */
+  text: string;
+  statusClass: StatusClass | null;
+}
+
+export interface ResultRow {
+  seq: number;
+  url: string;
+  /** page, image, script or stylesheet. */
+  kind: string;
+  status_code: number | null;
+  content_type: string | null;
+  size_bytes: number | null;
+  response_time_ms: number | null;
+  crawl_depth: number;
+  /** "indexable" or "non-indexable"; null for resources, links only checked, and rows without a response. */
+  indexability: string | null;
+  indexability_reason: string | null;
+  title: string | null;
+  meta_description: string | null;
+  h1: string | null;
+  h1_count: number | null;
+  h2: string | null;
+  h2_count: number | null;
+  canonical: string | null;
+  lang: string | null;
+  /** "en=https://…; de=https://…" */
+  hreflang: string | null;
+  meta_robots: string | null;
+  x_robots_tag: string | null;
+  meta_refresh: string | null;
+  word_count: number | null;
+  inlinks: number;
+  outlinks: number;
+  redirect_url: string | null;
+  /** Fetches it took (retries included); 0 when it was never fetched (blocked by robots.txt). */
+  attempts: number;
+  /** 1 when robots.txt disallows it and it was fetched anyway (robots mode "report"). */
+  robots_disallowed: number;
+  error: string | null;
+  /** Custom extraction: the values each rule found on the page, by rule name; rules that found nothing are left out. */
+  extracted: Record<string, string[]>;
+}
+
+export interface ResultsPage {
+  /** Rows matching the query's filters, whatever the offset. */
+  total: number;
+  offset: number;
+  rows: ResultRow[];
+  /** The crawl's custom extraction rules, by name, in order: a column each. */
+  extractionRules: string[];
+}
