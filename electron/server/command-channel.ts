@@ -34,14 +34,6 @@ export function createCommandChannel(session: CrawlSession, handlers: Handlers, 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
 
-  /** A frame's command, run; anything wrong with it is a rejection the reply names. */
-  async function run(frame: Record<string, unknown>): Promise<unknown> {
-    const cmd = frame.cmd;
-    if (!isCommandName(cmd)) throw new Error(`unknown command ${JSON.stringify(cmd) ?? 'undefined'}`);
-    if (!Array.isArray(frame.args)) throw new Error(`invalid arguments for ${cmd}: args must be an array`);
-    return runCommand(handlers, cmd, frame.args);
-  }
-
   wss.on('connection', (ws: WebSocket) => {
     clients.add(ws);
     ws.on('close', () => clients.delete(ws));
@@ -58,7 +50,7 @@ export function createCommandChannel(session: CrawlSession, handlers: Handlers, 
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame) || typeof id !== 'number' || !Number.isSafeInteger(id)) {
         return ws.close(1003, 'frames must be objects with a numeric id');
       }
-      void run(frame as Record<string, unknown>).then(
+      void runCommandFrame(handlers, frame as Record<string, unknown>).then(
         (result): ReplyFrame => ({ id, ok: true, result: result ?? null }),
         (err: unknown): ReplyFrame => ({ id, ok: false, error: publicMessage(err) }),
       ).then((reply) => {
@@ -116,6 +108,14 @@ export function createCommandChannel(session: CrawlSession, handlers: Handlers, 
     },
     close: () => new Promise<void>((resolve) => wss.close(() => resolve())),
   };
+}
+
+/** A command frame's command, run; anything wrong with it (an unknown command, bad arguments) is a rejection the reply names. */
+export async function runCommandFrame(handlers: Handlers, frame: Record<string, unknown>): Promise<unknown> {
+  const cmd = frame.cmd;
+  if (!isCommandName(cmd)) throw new Error(`unknown command ${JSON.stringify(cmd) ?? 'undefined'}`);
+  if (!Array.isArray(frame.args)) throw new Error(`invalid arguments for ${cmd}: args must be an array`);
+  return runCommand(handlers, cmd, frame.args);
 }
 
 function rawText(data: RawData): string {

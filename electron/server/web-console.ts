@@ -2,16 +2,15 @@
 // can be driven from a browser. Every request needs the access token (in ?token= or the cookie set when the page
 // is opened with it); WebSocket upgrades must also come from this server's own pages. Plain Node: no electron.
 // This module wires the parts: access.ts (token, origins, headers), static-files.ts (the pages), downloads.ts
-// (the CSV routes), crawl-names.ts (names instead of paths) and command-channel.ts (the WebSocket).
+// (the CSV routes), console-handlers.ts with crawl-names.ts (the commands) and command-channel.ts (the WebSocket).
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
-import { sessionHandlers } from '../host/command-handlers.ts';
-import type { Handlers, HostHandlers } from '../host/command-handlers.ts';
 import { TOKEN_PATTERN, createAccess, splitTarget, text, urlHost } from './access.ts';
 import { createCommandChannel } from './command-channel.ts';
+import { webConsoleHandlers } from './console-handlers.ts';
 import { crawlNames } from './crawl-names.ts';
 import { createDownloads } from './downloads.ts';
 import { serveStatic } from './static-files.ts';
@@ -49,17 +48,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   const access = createAccess(token, opts.host, () => origin);
   const names = crawlNames(session.crawlsDir);
   const downloads = createDownloads(session, names);
-  // The session's methods, but for what the web console does itself: a crawl is named from the list (no dialog),
-  // and exports are downloads. Crawl names go in and out where the command table says.
-  const consoleHandlers: HostHandlers = {
-    ...downloads.handlers,
-    openCrawl: async (name) => {
-      if (name === null) throw new Error('choose a crawl from the list');
-      return session.openCrawl(name);
-    },
-    currentSnapshot: async () => session.snapshot(),
-  };
-  const handlers: Handlers = names.wrap({ ...sessionHandlers(session), ...consoleHandlers });
+  const handlers = webConsoleHandlers(session, names, downloads);
 
   const server = http.createServer();
   const channel = createCommandChannel(session, handlers, access, names.publicMessage);

@@ -9,6 +9,7 @@ import type { ConnectionStatus } from '../../renderer/src/api/connection.ts';
 import type { CommandFrame } from '../../shared/ws-protocol.ts';
 import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
 import { snapshot } from './helpers.ts';
+import { COMMAND_NAMES } from '../../shared/commands.ts';
 
 type Handler = (frame: CommandFrame, socket: WebSocket) => unknown;
 
@@ -253,5 +254,26 @@ describe('WebSocket transport', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(server.requests).toHaveLength(1);
     await expect(api.resume()).rejects.toThrow(/closed/);
+  });
+});
+
+describe('the methods', () => {
+  it('has a method for every command of the table (shared/commands.ts), and the events', () => {
+    const Idle = class {
+      readyState = 0;
+      onopen = null;
+      onmessage = null;
+      onerror = null;
+      onclose = null;
+      send() {}
+      close() {}
+    } as unknown as SocketConstructor;
+    const api = createWsApi({ url: 'ws://127.0.0.1:1/api', exportUrl: 'http://127.0.0.1:1/export.csv', WebSocket: Idle });
+    try {
+      for (const name of COMMAND_NAMES) expect(typeof (api as unknown as Record<string, unknown>)[name], name).toBe('function');
+      for (const name of ['onSnapshot', 'onState', 'onCleared'] as const) expect(typeof api[name]).toBe('function');
+    } finally {
+      api.close();
+    }
   });
 });

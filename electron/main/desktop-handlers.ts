@@ -1,0 +1,46 @@
+// The desktop's handler of every command: the session's methods, but for the commands the table leaves to each
+// host: a crawl picked in an open dialog when none is named, exports written where a save dialog says, the
+// current snapshot. The dialogs are given (Electron's in ipc-handlers.ts), so this builds without Electron.
+import type { CrawlSession } from '../engine/session/crawl-session.ts';
+import { sessionHandlers } from '../host/command-handlers.ts';
+import type { Handlers } from '../host/command-handlers.ts';
+
+export interface DesktopDialogs {
+  /** A crawl file picked by the user, or null when cancelled. */
+  openCrawl(): Promise<string | null>;
+  /** Where to write a CSV, or null when cancelled. */
+  saveCsv(title: string, defaultPath: string): Promise<string | null>;
+}
+
+export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs): Handlers {
+  return {
+    ...sessionHandlers(session),
+    openCrawl: async (file) => {
+      const chosen = file ?? (await dialogs.openCrawl());
+      return chosen === null ? null : session.openCrawl(chosen);
+    },
+    exportCsv: async () => {
+      const problem = session.exportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await dialogs.saveCsv('Export CSV', 'crawl.csv');
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file);
+    },
+    exportChartCsv: async (kind) => {
+      const problem = session.chartExportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await dialogs.saveCsv(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);
+    },
+    exportView: async (view) => {
+      const problem = session.viewExportProblem(view);
+      if (problem) return { ok: false, error: problem };
+      const file = await dialogs.saveCsv('Export this view as CSV', `crawl-${view.filter}.csv`);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
+    },
+    exportComparison: async (query) => {
+      const file = await dialogs.saveCsv('Export the comparison as CSV', 'comparison.csv');
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
+    },
+    currentSnapshot: async () => session.snapshot(),
+  };
+}
