@@ -13,8 +13,8 @@ import { LiveSettings, MAX_RATE, droppedText, parseRate, rateText } from '../../
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
 import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
 import { RowDetails, extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
-import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
-import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
+import { StartPanel } from '../../renderer/src/start/StartPanel.tsx';
+import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/start/RuleEditor.tsx';
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
 import { render, thread } from './helpers.ts';
