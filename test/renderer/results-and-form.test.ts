@@ -2,7 +2,7 @@
 // and turning the form into settings and the host's problems back into per-field messages.
 import { describe, expect, it } from 'vitest';
 import type { ResultsPage, ResultsQuery } from '../../shared/crawler-api.ts';
-import { computeViewport } from '../../renderer/src/results/ResultsPanel.tsx';
+import { computeViewport } from '../../renderer/src/results/viewport.ts';
 import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow } from '../../renderer/src/results/results-window.ts';
 import {
   cliCommandFromForm,
