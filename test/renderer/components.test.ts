@@ -17,7 +17,7 @@ import { RowDetails } from '../../renderer/src/results/RowDetails.tsx';
 import { StartPanel } from '../../renderer/src/start/StartPanel.tsx';
 import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/start/RuleEditor.tsx';
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
-import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
+import type { CrawlView } from '../../renderer/src/store/crawl-view.ts';
 import { render, thread } from './helpers.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';
