@@ -9,7 +9,7 @@ import { useBusyCommand } from '../components/use-command.ts';
 import type { RuleForm } from './rule-form.ts';
 import { newRule } from './rule-form.ts';
 
-// The settings schema's enums, restated so the page does not import the validation library (as in StartPanel).
+// The settings schema's enums, restated so the page does not import the validation library (as in start-form-model.ts).
 /** Kinds of extraction rule. */
 export const EXTRACTION_TYPE_OPTIONS = [
   { value: 'css', label: 'CSS selector' },
