@@ -20,7 +20,9 @@ import {
   robotsText,
   searchPattern,
 } from '../../renderer/src/analysis/analysis-model.ts';
-import { ExportDialog, UrlDetailBody, explorerColumns } from '../../renderer/src/analysis/ExplorerView.tsx';
+import { explorerColumns } from '../../renderer/src/analysis/ExplorerView.tsx';
+import { ExportDialog } from '../../renderer/src/analysis/ExportDialog.tsx';
+import { UrlDetailBody } from '../../renderer/src/analysis/UrlDetailBody.tsx';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
 import { fakeApi } from './helpers.ts';

@@ -8,7 +8,9 @@ import { ThreadGrid, ThreadSlider } from '../../renderer/src/components/ThreadGr
 import { LiveSettings } from '../../renderer/src/components/LiveSettings.tsx';
 import { TopBar } from '../../renderer/src/components/TopBar.tsx';
 import { ClusterAttach, ClusterBanner, maskStoreUrl, storeUrlProblem } from '../../renderer/src/components/ClusterAttach.tsx';
-import { clearCrawl, connectCrawlStore, createCrawlStore, initialView, reduceSnapshot, selectThread } from '../../renderer/src/store/crawl-store.ts';
+import { clearCrawl, connectCrawlStore, createCrawlStore, selectThread } from '../../renderer/src/store/crawl-store.ts';
+import { initialView } from '../../renderer/src/store/crawl-view.ts';
+import { reduceSnapshot } from '../../renderer/src/store/snapshot-reducer.ts';
 import { fakeApi, manualFrames, render, snapshot, thread } from './helpers.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';

@@ -12,11 +12,12 @@ import { StateBadge, Counters, CrawlControls } from '../../renderer/src/componen
 import { LiveSettings, MAX_RATE, droppedText, parseRate, rateText } from '../../renderer/src/components/LiveSettings.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
 import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
-import { RowDetails, extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
-import { StartPanel } from '../../renderer/src/components/StartPanel.tsx';
-import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/components/RuleEditor.tsx';
+import { extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
+import { RowDetails } from '../../renderer/src/results/RowDetails.tsx';
+import { StartPanel } from '../../renderer/src/start/StartPanel.tsx';
+import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/start/RuleEditor.tsx';
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
-import type { CrawlView } from '../../renderer/src/store/crawl-store.ts';
+import type { CrawlView } from '../../renderer/src/store/crawl-view.ts';
 import { render, thread } from './helpers.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';
@@ -214,7 +215,7 @@ describe('extracted values in the results', () => {
       '--result-cols': 'var(--result-cols-lead) repeat(2, minmax(150px, 1.5fr)) var(--result-cols-rest)',
       '--result-min-width': 'calc(var(--result-base-min-width) + 300px)',
     });
-    const css = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/src/styles.css'), 'utf8');
+    const css = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/src/styles/base.css'), 'utf8');
     expect(css).toContain('--result-cols: var(--result-cols-lead) var(--result-cols-rest);');
   });
 

@@ -1,14 +1,7 @@
 // The renderer's store: snapshots coalesced to one update per frame, per-thread identity kept, history bounded.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  HISTORY_POINTS,
-  STUCK_AFTER_MS,
-  connectCrawlStore,
-  createCrawlStore,
-  selectStuck,
-  selectThread,
-  showCrawl,
-} from '../../renderer/src/store/crawl-store.ts';
+import { connectCrawlStore, createCrawlStore, selectStuck, selectThread, showCrawl } from '../../renderer/src/store/crawl-store.ts';
+import { HISTORY_POINTS, STUCK_AFTER_MS } from '../../renderer/src/store/crawl-view.ts';
 import { fakeApi, manualFrames, snapshot, thread } from './helpers.ts';
 
 function setup() {

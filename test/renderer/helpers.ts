@@ -7,7 +7,8 @@ import { COMMAND_NAMES } from '../../shared/commands.ts';
 import type { CommandMethods, CrawlerApi } from '../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange, ThreadStatus } from '../../shared/snapshot.ts';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
-import type { CrawlView, FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
+import type { FrameScheduler } from '../../renderer/src/store/crawl-store.ts';
+import type { CrawlView } from '../../renderer/src/store/crawl-view.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
 
 export interface FakeApi extends CrawlerApi {

@@ -2,7 +2,7 @@
 // and turning the form into settings and the host's problems back into per-field messages.
 import { describe, expect, it } from 'vitest';
 import type { ResultsPage, ResultsQuery } from '../../shared/crawler-api.ts';
-import { computeViewport } from '../../renderer/src/results/ResultsPanel.tsx';
+import { computeViewport } from '../../renderer/src/results/viewport.ts';
 import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow } from '../../renderer/src/results/results-window.ts';
 import {
   cliCommandFromForm,
@@ -19,10 +19,10 @@ import {
   seedLines,
   settingsFromForm,
   settingsWithoutSeeds,
-} from '../../renderer/src/components/StartPanel.tsx';
-import { newRule } from '../../renderer/src/components/RuleEditor.tsx';
-import { patternVerdicts } from '../../renderer/src/components/PatternTester.tsx';
-import { presetsSummary } from '../../renderer/src/components/PresetsBar.tsx';
+} from '../../renderer/src/start/start-form-model.ts';
+import { newRule } from '../../renderer/src/start/rule-form.ts';
+import { patternVerdicts } from '../../renderer/src/start/PatternTester.tsx';
+import { presetsSummary } from '../../renderer/src/start/PresetsBar.tsx';
 import { USER_AGENT_PRESETS, userAgentChoiceOf, userAgentChoices } from '../../shared/user-agents.ts';
 import { DEFAULT_USER_AGENT } from '../../shared/settings.ts';
 import { presetNameProblem } from '../../shared/crawler-api.ts';
@@ -187,7 +187,7 @@ const DEFAULTS: CrawlDefaults = {
 };
 
 describe('start form: every setting', () => {
-  // A setting the engine adds shows up here until the start form (renderer/src/components/StartPanel.tsx) has a
+  // A setting the engine adds shows up here until the start form (renderer/src/start/) has a
   // field for it: StartForm, formFromDefaults, settingsFromForm, and a control in the right group.
   /** Settings the form knowingly leaves at their defaults: none, now that extraction, headers and auth are in. */
   const NOT_IN_FORM: string[] = [];

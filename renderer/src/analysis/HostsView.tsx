@@ -7,7 +7,7 @@ import { useApi } from '../store/context.tsx';
 import { politenessText, robotsText } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
 import { SortableHeader } from './SortableHeader.tsx';
-import { Pager } from './ExplorerView.tsx';
+import { Pager } from './Pager.tsx';
 
 const REFRESH_MS = 2_000;
 /** Hosts per page: a crawl with checked external links can reach thousands of hosts. */

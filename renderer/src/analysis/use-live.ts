@@ -2,7 +2,7 @@
 // runs again at most every `intervalMs`, and only when it moved on; once more when it finishes.
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/connection.ts';
-import { isLiveState } from '../store/crawl-store.ts';
+import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
 
 /** Whether a crawl is in view at all (started, resumed or opened). */

@@ -7,7 +7,7 @@ import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { ClusterAttach, ClusterBanner } from './ClusterAttach.tsx';
 import { CrawlList } from './CrawlList.tsx';
 import { ConnectionBanner, Notices } from './Notices.tsx';
-import { StartPanel } from './StartPanel.tsx';
+import { StartPanel } from '../start/StartPanel.tsx';
 import { ThreadsPanel } from './ThreadGrid.tsx';
 import { TopBar } from './TopBar.tsx';
 import { ResultsPanel } from '../results/ResultsPanel.tsx';

@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
-import { isLiveState, notify, showCrawl } from '../store/crawl-store.ts';
+import { notify, showCrawl } from '../store/crawl-store.ts';
+import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useCommand } from './use-command.ts';
 

@@ -1,6 +1,6 @@
 // Command failures and confirmations, bottom right; errors stay until dismissed.
 import { useEffect } from 'react';
-import type { Notice } from '../store/crawl-store.ts';
+import type { Notice } from '../store/crawl-view.ts';
 import { dismissNotice } from '../store/crawl-store.ts';
 import { useCrawl, useCrawlStore } from '../store/context.tsx';
 

@@ -1,6 +1,6 @@
 // Which view fills the main area: the live crawl (threads and results) or one of the analyst's views.
 import { formatInt } from '../format.ts';
-import { isLiveState } from '../store/crawl-store.ts';
+import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
 
 export const VIEWS = [

@@ -5,49 +5,21 @@ import type { CSSProperties, KeyboardEvent } from 'react';
 import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
 import { STATUS_CLASSES } from '../../../shared/crawler-api.ts';
 import { copyText } from '../clipboard.ts';
-import { formatBytes, formatInt } from '../format.ts';
+import { formatInt } from '../format.ts';
 import { errorMessage } from '../api/connection.ts';
-import { isLiveState, notify } from '../store/crawl-store.ts';
+import { notify } from '../store/crawl-store.ts';
+import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
-import { PlaceholderRow, ResultRowView, cellClass, columnsFor, indexabilityText } from './ResultRowView.tsx';
+import { PlaceholderRow, ResultRowView, cellClass, columnsFor } from './ResultRowView.tsx';
 import { ResultsWindow } from './results-window.ts';
 import type { QueryFilter } from './results-window.ts';
+import { HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT, computeViewport } from './viewport.ts';
+import { RowDetails } from './RowDetails.tsx';
 
-/** Must match .rrow's height in styles.css. */
-export const ROW_HEIGHT = 24;
-/** Must match .rhead's height in styles.css. */
-const HEADER_HEIGHT = 28;
-/** Past this the scrollbar is scaled, staying under every browser's limit on an element's height. */
-export const MAX_SCROLL_HEIGHT = 8_000_000;
-const OVERSCAN = 6;
 /** While a crawl runs the table refreshes at most this often. */
 const REFRESH_MS = 1_000;
 const FILTER_DEBOUNCE_MS = 250;
-
-export interface Viewport {
-  /** First and last row index to render (inclusive; last < first when there are none). */
-  first: number;
-  last: number;
-  /** Where row `first` starts, in the body's coordinates. */
-  offsetY: number;
-  /** Height of the body's spacer. */
-  height: number;
-}
-
-/** Which rows to render for a scroll position, scaling the scrollbar past MAX_SCROLL_HEIGHT. */
-export function computeViewport(total: number, scrollTop: number, viewHeight: number, rowHeight = ROW_HEIGHT, maxHeight = MAX_SCROLL_HEIGHT): Viewport {
-  const realHeight = total * rowHeight;
-  const height = Math.min(realHeight, maxHeight);
-  const maxScroll = Math.max(0, height - viewHeight);
-  const top = Math.max(0, Math.min(scrollTop, maxScroll));
-  const realTop = realHeight > height && maxScroll > 0 ? (top * (realHeight - viewHeight)) / maxScroll : top;
-  const firstVisible = Math.floor(realTop / rowHeight);
-  const first = Math.max(0, firstVisible - OVERSCAN);
-  const last = Math.min(total - 1, Math.ceil((realTop + viewHeight) / rowHeight) + OVERSCAN);
-  const offsetY = top - (realTop - first * rowHeight);
-  return { first, last, offsetY, height };
-}
 
 interface Selection {
   row: ResultRow;
@@ -56,10 +28,10 @@ interface Selection {
   rules: readonly string[];
 }
 
-/** Width of an extraction rule's column at the least (styles.css has the built-in ones). */
+/** Width of an extraction rule's column at the least (styles/base.css has the built-in ones). */
 const EXTRACTED_COLUMN_PX = 150;
 
-/** The grid's columns with a crawl's extraction rules after URL and status (see --result-cols in styles.css). */
+/** The grid's columns with a crawl's extraction rules after URL and status (see --result-cols in styles/base.css). */
 export function extractedGridStyle(rules: number): CSSProperties | undefined {
   if (rules === 0) return undefined;
   return {
@@ -351,94 +323,5 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
         </div>
       )}
     </div>
-  );
-}
-
-export interface DetailField {
-  label: string;
-  value: (r: ResultRow) => string;
-  /** Several values, one a line. */
-  multiline?: boolean;
-}
-
-const count = (n: number | null) => (n === null ? '' : formatInt(n));
-const withCount = (text: string | null, n: number | null) => (n !== null && n > 1 ? `${text ?? ''} (first of ${formatInt(n)})` : (text ?? ''));
-
-/** Everything about a row, in the side panel: the table's columns in full, and the fields it has no room for. */
-export const DETAIL_FIELDS: DetailField[] = [
-  { label: 'Status', value: (r) => (r.status_code === null ? 'no response' : String(r.status_code)) },
-  { label: 'Kind', value: (r) => r.kind },
-  { label: 'Indexability', value: indexabilityText },
-  { label: 'Redirect to', value: (r) => r.redirect_url ?? '' },
-  { label: 'Meta refresh', value: (r) => r.meta_refresh ?? '' },
-  { label: 'Content type', value: (r) => r.content_type ?? '' },
-  { label: 'Size', value: (r) => (r.size_bytes === null ? '' : `${formatBytes(r.size_bytes)} (${formatInt(r.size_bytes)} bytes)`) },
-  { label: 'Response time', value: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`) },
-  { label: 'Attempts', value: (r) => (r.attempts === 0 ? '0 (never fetched)' : formatInt(r.attempts)) },
-  { label: 'Depth', value: (r) => String(r.crawl_depth) },
-  { label: 'Title', value: (r) => r.title ?? '' },
-  { label: 'Meta description', value: (r) => r.meta_description ?? '' },
-  { label: 'H1', value: (r) => withCount(r.h1, r.h1_count) },
-  { label: 'H1 count', value: (r) => count(r.h1_count) },
-  { label: 'H2', value: (r) => withCount(r.h2, r.h2_count) },
-  { label: 'H2 count', value: (r) => count(r.h2_count) },
-  { label: 'Language', value: (r) => r.lang ?? '' },
-  { label: 'Canonical', value: (r) => r.canonical ?? '' },
-  { label: 'Hreflang', value: (r) => (r.hreflang ?? '').split(/;\s*/).filter(Boolean).join('\n'), multiline: true },
-  { label: 'Meta robots', value: (r) => r.meta_robots ?? '' },
-  { label: 'X-Robots-Tag', value: (r) => r.x_robots_tag ?? '' },
-  { label: 'robots.txt', value: (r) => (r.robots_disallowed ? 'disallows this URL (fetched anyway: report mode)' : '') },
-  { label: 'Words', value: (r) => formatInt(r.word_count) },
-  { label: 'Inlinks', value: (r) => formatInt(r.inlinks) },
-  { label: 'Outlinks', value: (r) => formatInt(r.outlinks) },
-  { label: 'Error', value: (r) => r.error ?? '' },
-];
-
-export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules?: readonly string[]; onClose: () => void }) {
-  const store = useCrawlStore();
-  return (
-    <aside className="row-details" aria-label="result details">
-      <div className="row-details-bar">
-        <span className="row-details-title">Row {formatInt(row.seq)}</span>
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => void copyText(row.url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))}
-        >
-          Copy URL
-        </button>
-        <button type="button" className="btn btn-quiet btn-small" aria-label="close details" onClick={onClose}>
-          ✕
-        </button>
-      </div>
-      <div className="row-details-url">{row.url}</div>
-      {rules.length > 0 && (
-        <>
-          <h3 className="row-details-heading">Custom extraction</h3>
-          <dl className="row-details-fields row-details-extracted" data-testid="row-extracted">
-            {rules.map((rule) => {
-              const values = Object.hasOwn(row.extracted ?? {}, rule) ? row.extracted[rule]! : [];
-              return (
-                <div key={rule} className="detail" data-empty={values.length === 0 || undefined}>
-                  <dt>{rule}</dt>
-                  <dd className="detail-lines">{values.length ? values.join('\n') : '—'}</dd>
-                </div>
-              );
-            })}
-          </dl>
-        </>
-      )}
-      <dl className="row-details-fields">
-        {DETAIL_FIELDS.map((f) => {
-          const v = f.value(row);
-          return (
-            <div key={f.label} className="detail" data-empty={v === '' || undefined}>
-              <dt>{f.label}</dt>
-              <dd className={f.multiline ? 'detail-lines' : undefined}>{v || '—'}</dd>
-            </div>
-          );
-        })}
-      </dl>
-    </aside>
   );
 }

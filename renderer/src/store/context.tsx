@@ -5,7 +5,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { CrawlerApi } from '../../../shared/crawler-api.ts';
 import type { ThreadStatus } from '../../../shared/snapshot.ts';
-import type { CrawlStore, CrawlView, ThreadKey } from './crawl-store.ts';
+import type { CrawlStore, CrawlView, ThreadKey } from './crawl-view.ts';
 import { selectStuck, selectThread } from './crawl-store.ts';
 
 interface Trawl {

@@ -8,7 +8,7 @@ import type { CrawlSettingsInput, SettingsProblem } from '../../../shared/settin
 import { errorMessage } from '../api/connection.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
-import { useBusyCommand } from './use-command.ts';
+import { useBusyCommand } from '../components/use-command.ts';
 
 export interface PresetsProps {
   idPrefix: string;

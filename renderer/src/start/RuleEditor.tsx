@@ -5,9 +5,11 @@ import { useState } from 'react';
 import type { ExtractionTest, ExtractionTestResult } from '../../../shared/crawler-api.ts';
 import type { CrawlSettingsInput, ExtractionRule, SettingsProblem } from '../../../shared/settings.ts';
 import { useApi } from '../store/context.tsx';
-import { useBusyCommand } from './use-command.ts';
+import { useBusyCommand } from '../components/use-command.ts';
+import type { RuleForm } from './rule-form.ts';
+import { newRule } from './rule-form.ts';
 
-// The settings schema's enums, restated so the page does not import the validation library (as in StartPanel).
+// The settings schema's enums, restated so the page does not import the validation library (as in start-form-model.ts).
 /** Kinds of extraction rule. */
 export const EXTRACTION_TYPE_OPTIONS = [
   { value: 'css', label: 'CSS selector' },
@@ -19,24 +21,6 @@ export const EXTRACTION_OUTPUT_OPTIONS = [
   { value: 'attribute', label: 'an attribute' },
   { value: 'html', label: 'inner HTML, as text' },
 ] as const satisfies readonly { value: ExtractionRule['output']; label: string }[];
-
-/** One custom extraction rule as the form edits it. */
-export interface RuleForm {
-  name: string;
-  type: ExtractionRule['type'];
-  expression: string;
-  output: ExtractionRule['output'];
-  attribute: string;
-  all: boolean;
-}
-
-/** A new rule with a name no other rule has ("rule 1", "rule 2"...). */
-export function newRule(existing: readonly RuleForm[]): RuleForm {
-  const taken = new Set(existing.map((r) => r.name.trim().toLowerCase()));
-  let n = existing.length + 1;
-  while (taken.has(`rule ${n}`)) n++;
-  return { name: `rule ${n}`, type: 'css', expression: '', output: 'text', attribute: '', all: false };
-}
 
 export interface RuleEditorProps {
   idPrefix: string;

@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { makeScopeReason } from '../../../shared/scope.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
-import type { StartForm } from './StartPanel.tsx';
+import type { StartForm } from './start-form-model.ts';
 
 /** Sample URLs looked at, at most. */
 export const MAX_SAMPLES = 200;

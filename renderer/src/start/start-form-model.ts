@@ -1,0 +1,355 @@
+// The start form's model, with no React in it: the form's fields as typed (text, so a half-typed number stays
+// as typed), the form filled from the host's defaults or a preset, the settings it sends, the command line it
+// copies, and the host's problems mapped back onto fields and the collapsible groups that hold them.
+import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
+import { cliCommandFor } from '../../../shared/cli-command.ts';
+import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
+import { formatInt } from '../format.ts';
+import type { RuleForm } from './rule-form.ts';
+// The settings schema's enums, restated so the page does not import the validation library; `satisfies` keeps
+// them in step with it.
+/** Crawl modes, with what each does. */
+export const MODE_OPTIONS = [
+  { value: 'spider', label: 'Follow links', explain: 'crawl the seeds and the pages they link to, within the scope' },
+  { value: 'list', label: 'Only these URLs', explain: 'crawl exactly the URLs listed (redirects followed, links recorded, not followed)' },
+] as const satisfies readonly { value: CrawlMode; label: string; explain: string }[];
+/** robots.txt modes. */
+export const ROBOTS_MODES = ['respect', 'ignore', 'report'] as const satisfies readonly CrawlSettings['robots'][];
+/** Crawl scopes, with what each means. */
+export const SCOPE_OPTIONS = [
+  { value: 'same-host', label: 'same host', explain: "the seeds' hosts (host:port); http and https count as one" },
+  { value: 'subdomains', label: 'subdomains', explain: "the seeds' host names and every name below them, on any port" },
+  { value: 'domain', label: 'whole domain', explain: "the seeds' registrable domains (example.co.uk) and every name below them" },
+  { value: 'hosts', label: 'listed hosts', explain: "the seeds' hosts and those listed under Allowed hosts" },
+] as const satisfies readonly { value: Scope; label: string; explain: string }[];
+/** Resource types that can be checked, in the form's order. */
+export const RESOURCE_OPTIONS = [
+  { value: 'images', label: 'Images', explain: '<img src>, srcset' },
+  { value: 'scripts', label: 'Scripts', explain: '<script src>' },
+  { value: 'stylesheets', label: 'Stylesheets', explain: '<link rel="stylesheet">' },
+] as const satisfies readonly { value: ResourceType; label: string; explain: string }[];
+export interface StartForm {
+  seeds: string;
+  mode: CrawlMode;
+  threads: string;
+  maxDepth: string;
+  maxPages: string;
+  robots: CrawlSettings['robots'];
+  userAgent: string;
+  // Headers and authentication
+  /** "Name: value", one a line. */
+  headers: string;
+  basicAuth: { username: string; password: string };
+  // Custom extraction
+  extraction: readonly RuleForm[];
+  // Scope
+  scope: Scope;
+  /** One per line, as the list fields below. */
+  allowedHosts: string;
+  include: string;
+  exclude: string;
+  stripQueryParams: string;
+  maxUrlLength: string;
+  followNofollow: boolean;
+  // What to check
+  checkResources: readonly ResourceType[];
+  checkExternal: boolean;
+  // Politeness and retries
+  delayMs: string;
+  polite: boolean;
+  maxUrlsPerSecond: string;
+  maxPerHost: string;
+  maxAttempts: string;
+  retryDelayMs: string;
+  maxRetryAfterMs: string;
+  // More
+  processes: string;
+  responseTimeoutMs: string;
+  connectTimeoutMs: string;
+  firstByteTimeoutMs: string;
+  maxBodyBytes: string;
+}
+
+/** Form fields typed one item a line; the host names their problems "<field>.<index among the non-blank lines>". */
+export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams'] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
+
+export function formFromDefaults(d: CrawlDefaults | null): StartForm {
+  return formFromSettings(d?.settings);
+}
+
+/** The form showing `s` (a preset's settings over the defaults); seeds blank. */
+export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): StartForm {
+  const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  const lines = (v: readonly string[] | undefined) => (v ?? []).join('\n');
+  return {
+    seeds: '',
+    mode: s?.mode ?? 'spider',
+    threads: str(s?.threads ?? 5),
+    maxDepth: str(s?.maxDepth),
+    maxPages: str(s?.maxPages),
+    robots: s?.robots ?? 'respect',
+    userAgent: s?.userAgent ?? '',
+    headers: headersText(s?.headers ?? {}),
+    basicAuth: { username: s?.basicAuth?.username ?? '', password: s?.basicAuth?.password ?? '' },
+    extraction: (s?.extraction ?? []).map((r) => ({ name: r.name, type: r.type, expression: r.expression, output: r.output, attribute: r.attribute ?? '', all: r.all })),
+    scope: s?.scope ?? 'same-host',
+    allowedHosts: lines(s?.allowedHosts),
+    include: lines(s?.include),
+    exclude: lines(s?.exclude),
+    stripQueryParams: lines(s?.stripQueryParams),
+    maxUrlLength: str(s?.maxUrlLength),
+    followNofollow: s?.followNofollow ?? false,
+    checkResources: s?.checkResources ?? [],
+    checkExternal: s?.checkExternal ?? false,
+    delayMs: str(s?.delayMs ?? 0),
+    polite: s?.polite ?? false,
+    maxUrlsPerSecond: str(s?.maxUrlsPerSecond),
+    maxPerHost: str(s?.maxPerHost),
+    maxAttempts: str(s?.maxAttempts),
+    retryDelayMs: str(s?.retryDelayMs),
+    maxRetryAfterMs: str(s?.maxRetryAfterMs),
+    processes: str(s?.processes),
+    responseTimeoutMs: str(s?.responseTimeoutMs),
+    connectTimeoutMs: str(s?.connectTimeoutMs),
+    firstByteTimeoutMs: str(s?.firstByteTimeoutMs),
+    maxBodyBytes: str(s?.maxBodyBytes),
+  };
+}
+
+/** The lines that are not blank, trimmed, with the line each came from (problems name "<field>.<index>"). */
+export function seedLines(text: string): { seeds: string[]; lineOf: number[] } {
+  const seeds: string[] = [];
+  const lineOf: number[] = [];
+  text.split(/\r\n|\r|\n/).forEach((line, i) => {
+    const t = line.trim();
+    if (t) {
+      seeds.push(t);
+      lineOf.push(i + 1);
+    }
+  });
+  return { seeds, lineOf };
+}
+
+/** A number when the text is one; blank is `blank`; anything else goes as typed so the host names the problem. */
+function numeric(text: string, blank: null | undefined): number | string | null | undefined {
+  const t = text.trim();
+  if (t === '') return blank;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+export function settingsFromForm(form: StartForm): CrawlSettingsInput {
+  const lines = (text: string) => seedLines(text).seeds;
+  const input: Record<string, unknown> = {
+    seeds: lines(form.seeds),
+    mode: form.mode,
+    threads: numeric(form.threads, undefined),
+    maxDepth: numeric(form.maxDepth, null),
+    maxPages: numeric(form.maxPages, null),
+    robots: form.robots,
+    userAgent: form.userAgent.trim() === '' ? undefined : form.userAgent,
+    headers: parseHeaderLines(form.headers).headers,
+    basicAuth: form.basicAuth.username.trim() === '' && form.basicAuth.password === '' ? null : { ...form.basicAuth },
+    extraction: form.extraction.map(ruleFromForm),
+    scope: form.scope,
+    allowedHosts: lines(form.allowedHosts),
+    include: lines(form.include),
+    exclude: lines(form.exclude),
+    stripQueryParams: lines(form.stripQueryParams),
+    maxUrlLength: numeric(form.maxUrlLength, undefined),
+    followNofollow: form.followNofollow,
+    // In the form's order, whatever order they were ticked in.
+    checkResources: RESOURCE_OPTIONS.map((o) => o.value).filter((t) => form.checkResources.includes(t)),
+    checkExternal: form.checkExternal,
+    delayMs: numeric(form.delayMs, undefined),
+    polite: form.polite,
+    maxUrlsPerSecond: numeric(form.maxUrlsPerSecond, null),
+    maxPerHost: numeric(form.maxPerHost, null),
+    maxAttempts: numeric(form.maxAttempts, undefined),
+    retryDelayMs: numeric(form.retryDelayMs, undefined),
+    maxRetryAfterMs: numeric(form.maxRetryAfterMs, undefined),
+    processes: numeric(form.processes, null),
+    responseTimeoutMs: numeric(form.responseTimeoutMs, undefined),
+    connectTimeoutMs: numeric(form.connectTimeoutMs, undefined),
+    firstByteTimeoutMs: numeric(form.firstByteTimeoutMs, undefined),
+    maxBodyBytes: numeric(form.maxBodyBytes, undefined),
+  };
+  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
+  // Wrong types go through on purpose: the host's validation says what is wrong, field by field.
+  return input as CrawlSettingsInput;
+}
+
+/** The settings of the form without the seeds: what a preset keeps, and what a rule test runs with. */
+export function settingsWithoutSeeds(form: StartForm): Omit<CrawlSettingsInput, 'seeds'> {
+  const { seeds: _seeds, ...rest } = settingsFromForm(form);
+  return rest;
+}
+
+/** A rule as the settings take it: the attribute only where it is read, the output only for CSS. */
+export function ruleFromForm(rule: RuleForm): Record<string, unknown> {
+  const css = rule.type === 'css';
+  return {
+    name: rule.name,
+    type: rule.type,
+    expression: rule.expression,
+    output: css ? rule.output : 'text',
+    ...(css && rule.output === 'attribute' ? { attribute: rule.attribute } : {}),
+    all: rule.all,
+  };
+}
+
+/** Headers a line each, as the form shows them. */
+export function headersText(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/**
+ * "Name: value" lines as headers. What only the form can see is a problem here (a line without a colon, a name
+ * given twice); everything else about names and values is the host's to check.
+ */
+export function parseHeaderLines(text: string): { headers: Record<string, string>; problems: SettingsProblem[] } {
+  const entries: [string, string][] = [];
+  const problems: SettingsProblem[] = [];
+  const { seeds: lines, lineOf } = seedLines(text);
+  lines.forEach((line, i) => {
+    const colon = line.indexOf(':');
+    if (colon <= 0) {
+      problems.push({ field: 'headers', message: `line ${lineOf[i]}: write "Name: value"` });
+      return;
+    }
+    const name = line.slice(0, colon).trim();
+    if (entries.some(([n]) => n === name)) problems.push({ field: 'headers', message: `line ${lineOf[i]}: "${name}" is given twice` });
+    entries.push([name, line.slice(colon + 1).trim()]);
+  });
+  // fromEntries: every name is an own property, "__proto__" included.
+  return { headers: Object.fromEntries(entries), problems };
+}
+
+/** Problems the form finds before asking the host: the host could not see them once the lines are an object. */
+export function formProblems(form: StartForm): SettingsProblem[] {
+  return parseHeaderLines(form.headers).problems;
+}
+
+/**
+ * The `npm run crawl -- ...` line for the form: its settings over the defaults (the command line checks them as
+ * a crawl would), or null before the host's defaults are known.
+ */
+export function cliCommandFromForm(form: StartForm, defaults: CrawlDefaults | null): string | null {
+  if (!defaults) return null;
+  const settings = { ...defaults.settings, ...settingsFromForm(form) } as CrawlSettings;
+  return cliCommandFor(settings, defaults.settings);
+}
+
+/** The largest list of URLs read from a file, in bytes. */
+export const MAX_LIST_FILE_BYTES = 50 * 1024 * 1024;
+
+/** The line numbers of each list field's items (see seedLines). */
+export type LineNumbers = Partial<Record<ListField, readonly number[]>>;
+
+export function lineNumbers(form: Pick<StartForm, ListField>): LineNumbers {
+  return Object.fromEntries(LIST_FIELDS.map((f) => [f, seedLines(form[f]).lineOf]));
+}
+
+/**
+ * Problems by form field: "include.2" goes under include, as "line 4: …" when the field is typed a line an item
+ * (the index counts non-blank lines only); "checkResources.0" under checkResources.
+ */
+export function problemsByField(problems: readonly SettingsProblem[], lines: LineNumbers): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (field: string, message: string) => out.set(field, [...(out.get(field) ?? []), message]);
+  for (const p of problems) {
+    const m = /^([^.]+)\.(\d+)$/.exec(p.field);
+    const keyed = /^(headers|basicAuth)\.(.+)$/.exec(p.field);
+    if (keyed) {
+      // "headers.X-Token", "basicAuth.username": under the field, naming the header or the part.
+      add(keyed[1]!, p.message.includes(`"${keyed[2]}"`) ? p.message : `${keyed[2]}: ${p.message}`);
+    } else if (m) {
+      const line = (lines as Record<string, readonly number[] | undefined>)[m[1]!]?.[Number(m[2])];
+      add(m[1]!, line ? `line ${line}: ${p.message}` : p.message);
+    } else add(p.field, p.message);
+  }
+  return out;
+}
+
+/** The collapsible groups of the form, and the fields in each (a group with a problem opens). */
+export const FORM_GROUPS = {
+  scope: ['scope', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'maxUrlLength', 'followNofollow'],
+  request: ['headers', 'basicAuth'],
+  extraction: ['extraction'],
+  check: ['checkResources', 'checkExternal'],
+  politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
+  more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'maxBodyBytes'],
+} as const satisfies Record<string, readonly (keyof StartForm)[]>;
+export type FormGroup = keyof typeof FORM_GROUPS;
+
+/** Every field the form shows; a problem with any other field is listed under the form. */
+export const FORM_FIELDS = new Set<string>(['seeds', 'mode', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', ...Object.values(FORM_GROUPS).flat()]);
+
+/** The groups holding a field with a problem. */
+export function groupsWithProblems(problems: readonly SettingsProblem[]): Set<FormGroup> {
+  const fields = new Set(problems.map((p) => p.field.split('.')[0] ?? ''));
+  const groups = new Set<FormGroup>();
+  for (const [group, members] of Object.entries(FORM_GROUPS) as [FormGroup, readonly string[]][]) {
+    if (members.some((f) => fields.has(f))) groups.add(group);
+  }
+  return groups;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${formatInt(n)} ${n === 1 ? one : many}`;
+
+/** What a closed group is set to, in a few words: the form stays short and still shows every setting. */
+export function groupSummary(group: FormGroup, form: StartForm): string {
+  const n = (field: ListField) => seedLines(form[field]).seeds.length;
+  const parts: string[] = [];
+  switch (group) {
+    case 'scope': {
+      parts.push(SCOPE_OPTIONS.find((o) => o.value === form.scope)?.label ?? form.scope);
+      if (n('allowedHosts')) parts.push(`+${count(n('allowedHosts'), 'host')}`);
+      if (n('include')) parts.push(`${formatInt(n('include'))} include`);
+      if (n('exclude')) parts.push(`${formatInt(n('exclude'))} exclude`);
+      if (n('stripQueryParams')) parts.push(`${count(n('stripQueryParams'), 'param')} stripped`);
+      if (form.followNofollow) parts.push('follows nofollow');
+      break;
+    }
+    case 'request': {
+      const headers = Object.keys(parseHeaderLines(form.headers).headers).length;
+      parts.push(headers ? count(headers, 'header') : 'none');
+      if (form.basicAuth.username.trim()) parts.push(`basic auth as ${form.basicAuth.username.trim()}`);
+      break;
+    }
+    case 'extraction': {
+      const names = form.extraction.map((r) => r.name.trim()).filter(Boolean);
+      parts.push(form.extraction.length ? `${count(form.extraction.length, 'rule')}: ${names.join(', ')}` : 'none');
+      break;
+    }
+    case 'check': {
+      const types = RESOURCE_OPTIONS.filter((o) => form.checkResources.includes(o.value)).map((o) => o.value);
+      parts.push(['pages', ...types].join(', '));
+      if (form.checkExternal) parts.push('external links');
+      break;
+    }
+    case 'politeness': {
+      const delay = form.delayMs.trim();
+      if (form.polite) parts.push('polite preset');
+      else parts.push(delay === '' || delay === '0' ? 'no delay' : `${delay} ms delay`);
+      if (form.maxUrlsPerSecond.trim()) parts.push(`≤ ${form.maxUrlsPerSecond.trim()} URLs/s`);
+      if (form.maxPerHost.trim()) parts.push(`≤ ${form.maxPerHost.trim()} per host`);
+      const attempts = form.maxAttempts.trim();
+      if (attempts) parts.push(attempts === '1' ? 'no retries' : `${attempts} attempts`);
+      break;
+    }
+    case 'more': {
+      const processes = form.processes.trim();
+      if (processes) parts.push(`${processes} ${processes === '1' ? 'process' : 'processes'}`);
+      const timeout = form.responseTimeoutMs.trim();
+      const seconds = Number(timeout) / 1000;
+      if (timeout) parts.push(Number.isFinite(seconds) ? `${seconds} s timeout` : `timeout ${timeout}`);
+      if (!parts.length) parts.push('processes, timeouts, body size');
+      break;
+    }
+  }
+  return parts.join(' · ');
+}
