@@ -80,3 +80,23 @@ export function checkExtractionTest(
   const { seeds: _seeds, ...rest } = checked.settings;
   return { ok: true, settings: rest };
 }
+
+/** A host's rule tests: one at a time (each runs a worker), a second one while it runs is refused. */
+export class ExtractionRuleTests {
+  private running = false;
+
+  constructor(private readonly spawner: WorkerSpawner) {}
+
+  /** Checks the settings (problems come back, not thrown), then tests them on `url`. */
+  async run(url: string, settings: unknown): Promise<ExtractionTestResult> {
+    const checked = checkExtractionTest(url, settings);
+    if (!checked.ok) return checked;
+    if (this.running) throw new Error('a rule test is already running; wait for it to finish');
+    this.running = true;
+    try {
+      return { ok: true, ...(await testExtractionRules(this.spawner, url, checked.settings)) };
+    } finally {
+      this.running = false;
+    }
+  }
+}

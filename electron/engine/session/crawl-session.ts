@@ -6,32 +6,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  ChangeKind,
-  ChartData,
-  ChartKind,
-  ChartQuery,
-  CompareQuery,
-  ComparisonPage,
-  ComparisonSummary,
-  ExplorerPage,
-  ExplorerQuery,
-  FilterCounts,
-  HostsReport,
-  HostsReportQuery,
-  Inlink,
-  LinkPage,
-  Outlink,
-  PrefixGroups,
-  PrefixQuery,
-  QueueHostsPage,
-  QueueHostsQuery,
-  QueueSearchPage,
-  QueueSearchQuery,
-  UrlDetail,
-  UrlRef,
-  ViewExport,
-} from '../../../shared/analysis.ts';
+import type * as Analysis from '../../../shared/analysis.ts';
 import type {
   CrawlDefaults,
   CrawlFileInfo,
@@ -47,19 +22,18 @@ import type {
 } from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
-import { CrawlController } from '../controller/crawl-controller.ts';
-import { checkExtractionTest, testExtractionRules } from '../extraction/try-extraction-rules.ts';
+import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
 import { CrawlFileError } from '../frontier/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
-import { listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile } from './crawl-files.ts';
+import { listCrawlFiles, newCrawlPath, readCrawlFileInfo } from './crawl-files.ts';
 import type { CrawlInView } from './crawl-in-view.ts';
 import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
-import { LocalCrawl } from './local-crawl.ts';
+import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import { PresetStore } from './presets.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
@@ -83,14 +57,13 @@ export interface CrawlSessionEvents {
 
 export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   readonly crawlsDir: string;
-  private readonly spawner: WorkerSpawner;
-  private readonly cpuCount: number | undefined;
+  /** How its local crawls' controllers run. */
+  private readonly runOptions: LocalRunOptions;
   /** The crawl in view: started or resumed last (kept once finished), opened, attached to, or nothing. */
   private inView: CrawlInView = LocalCrawl.nothing();
   private readonly comparisons = new CrawlComparisons();
   private readonly presets: PresetStore;
-  /** Set while a rule test's worker runs: one at a time. */
-  private testing = false;
+  private readonly ruleTests: ExtractionRuleTests;
   private readonly observerOptions: ClusterObserverOptions;
   private readonly forwardSnapshot = (s: CrawlSnapshot) => this.emit('snapshot', s);
   private readonly forwardState = (s: StateChange) => this.emit('state', s);
@@ -99,8 +72,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     super();
     this.crawlsDir = path.resolve(options.crawlsDir);
     fs.mkdirSync(this.crawlsDir, { recursive: true });
-    this.spawner = options.spawner;
-    this.cpuCount = options.cpuCount;
+    this.runOptions = options.cpuCount === undefined ? { spawner: options.spawner } : { spawner: options.spawner, cpuCount: options.cpuCount };
+    this.ruleTests = new ExtractionRuleTests(options.spawner);
     this.observerOptions = options.storeObserver ?? {};
     this.presets = new PresetStore(this.crawlsDir);
   }
@@ -117,14 +90,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.refuseWhileRunning('start a new crawl');
     await this.detachStore();
     const file = newCrawlPath(this.crawlsDir, checked.settings.seeds[0] ?? '');
-    let controller: CrawlController;
-    try {
-      controller = CrawlController.create(checked.settings, this.controllerOptions(file));
-    } catch (err) {
-      removeCrawlFile(file);
-      throw err;
-    }
-    await this.run(controller, file);
+    await this.run(LocalCrawl.create(checked.settings, file, this.runOptions));
     return { ok: true, file };
   }
 
@@ -224,15 +190,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
    * URL's as field "url".
    */
   async testExtraction(url: string, settings: unknown): Promise<ExtractionTestResult> {
-    const checked = checkExtractionTest(url, settings);
-    if (!checked.ok) return checked;
-    if (this.testing) throw new Error('a rule test is already running; wait for it to finish');
-    this.testing = true;
-    try {
-      return { ok: true, ...(await testExtractionRules(this.spawner, url, checked.settings)) };
-    } finally {
-      this.testing = false;
-    }
+    return this.ruleTests.run(url, settings);
   }
 
   /** Saved presets, by name; a presets file that cannot be read is an error, never an empty list. */
@@ -270,16 +228,16 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.refuseWhileRunning('resume a crawl');
     const abs = path.resolve(file);
     await this.detachStore();
-    let controller: CrawlController;
+    let crawl: LocalCrawl;
     try {
-      controller = CrawlController.resume(this.controllerOptions(abs));
+      crawl = LocalCrawl.resume(abs, this.runOptions);
     } catch (err) {
       if (err instanceof CrawlFileError || err instanceof SettingsError) {
         return { ok: false, problems: [{ field: 'file', message: err.message }] };
       }
       throw err;
     }
-    await this.run(controller, abs);
+    await this.run(crawl);
     return { ok: true, file: abs };
   }
 
@@ -295,74 +253,74 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
 
-  async filterCounts(): Promise<FilterCounts> {
+  async filterCounts(): Promise<Analysis.FilterCounts> {
     return this.analysis().filterCounts();
   }
 
-  async queryFiltered(query: ExplorerQuery): Promise<ExplorerPage> {
+  async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
     return this.analysis().queryFiltered(query);
   }
 
-  async urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
+  async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
     return this.analysis().urlDetail(ref);
   }
 
-  async urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
+  async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {
     return this.analysis().inlinks(urlId, after);
   }
 
-  async urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>> {
+  async urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>> {
     return this.analysis().outlinks(urlId, after);
   }
 
-  async queueHosts(query: QueueHostsQuery): Promise<QueueHostsPage> {
+  async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {
     return this.analysis().queueHosts(query);
   }
 
-  async queuePrefixes(query: PrefixQuery): Promise<PrefixGroups | null> {
+  async queuePrefixes(query: Analysis.PrefixQuery): Promise<Analysis.PrefixGroups | null> {
     return this.analysis().queuePrefixes(query);
   }
 
-  async queueSearch(query: QueueSearchQuery): Promise<QueueSearchPage> {
+  async queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage> {
     return this.analysis().queueSearch(query);
   }
 
-  async hostsReport(query: HostsReportQuery): Promise<HostsReport> {
+  async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {
     return this.analysis().hostsReport(query);
   }
 
-  async chartData(query: ChartQuery): Promise<ChartData> {
+  async chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData> {
     return this.analysis().chartData(query);
   }
 
   /** A chart's whole data as CSV, to a file path or a stream (ended when done). */
-  async exportChartCsv(kind: ChartKind, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportChartCsv(kind: Analysis.ChartKind, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
     return exportResult(dest, () => exportChart(this.analysis(), kind, dest));
   }
 
   /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */
-  viewExportProblem(view: ViewExport): string | null {
+  viewExportProblem(view: Analysis.ViewExport): string | null {
     return this.inView.analysisProblem('export its results here') ?? viewColumnsProblem(this.analysis(), view);
   }
 
   /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
-  async exportView(view: ViewExport, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
     const problem = this.viewExportProblem(view);
     if (problem) return { ok: false, error: problem };
     return exportResult(dest, () => exportView(this.analysis(), view, dest));
   }
 
   /** Two crawl files (absolute paths, checked by the host) compared: the counts. */
-  async compareCrawls(query: CompareQuery): Promise<ComparisonSummary> {
+  async compareCrawls(query: Analysis.CompareQuery): Promise<Analysis.ComparisonSummary> {
     return this.comparisons.of(query).summary();
   }
 
-  async comparePage(query: CompareQuery, kind: ChangeKind, after: number | null): Promise<ComparisonPage> {
+  async comparePage(query: Analysis.CompareQuery, kind: Analysis.ChangeKind, after: number | null): Promise<Analysis.ComparisonPage> {
     return this.comparisons.of(query).page(kind, { after, limit: 100 });
   }
 
   /** The comparison as CSV, to a file path or a stream (ended when done). */
-  async exportComparison(query: CompareQuery, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportComparison(query: Analysis.CompareQuery, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
     return exportResult(dest, () => this.comparisons.of(query).exportCsv(dest));
   }
 
@@ -389,13 +347,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   // ---- internals ----
 
-  private controllerOptions(dbPath: string) {
-    return this.cpuCount === undefined ? { dbPath, spawner: this.spawner } : { dbPath, spawner: this.spawner, cpuCount: this.cpuCount };
-  }
-
-  private async run(controller: CrawlController, file: string): Promise<void> {
-    await this.show(new LocalCrawl(file, controller));
-    controller.start();
+  private async run(crawl: LocalCrawl): Promise<void> {
+    await this.show(crawl);
+    crawl.start();
   }
 
   /** Puts `next` in view: its events are forwarded, and the crawl it replaces is closed. */

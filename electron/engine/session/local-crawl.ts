@@ -5,13 +5,17 @@ import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import { LIMITS } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, CrawlState, StateChange } from '../../../shared/snapshot.ts';
-import type { CrawlController } from '../controller/crawl-controller.ts';
+import { CrawlController, type ControllerOptions } from '../controller/crawl-controller.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
 import { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlFileResults } from './crawl-file-results.ts';
+import { removeCrawlFile } from './crawl-files.ts';
 import type { CrawlInView, CrawlInViewEvents } from './crawl-in-view.ts';
 
 const NO_CRAWL_OPEN = 'no crawl is open; start or open a crawl first';
+
+/** How the session's controllers run: its worker spawner and CPU count. */
+export type LocalRunOptions = Omit<ControllerOptions, 'dbPath'>;
 
 export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements CrawlInView {
   private readonly results: CrawlFileResults | null;
@@ -28,9 +32,29 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     controller?.on('state', (s: StateChange) => this.emit('state', s));
   }
 
+  /** A new crawl of (validated) `settings` in the new file `file`, ready to start; the file is removed if it cannot be. */
+  static create(settings: unknown, file: string, options: LocalRunOptions): LocalCrawl {
+    try {
+      return new LocalCrawl(file, CrawlController.create(settings, { ...options, dbPath: file }));
+    } catch (err) {
+      removeCrawlFile(file);
+      throw err;
+    }
+  }
+
+  /** An interrupted crawl continued from its file (its settings kept), ready to start; a CrawlFileError or SettingsError says why not. */
+  static resume(file: string, options: LocalRunOptions): LocalCrawl {
+    return new LocalCrawl(file, CrawlController.resume({ ...options, dbPath: file }));
+  }
+
   /** Nothing in view. */
   static nothing(): LocalCrawl {
     return new LocalCrawl(null);
+  }
+
+  /** Starts the crawl created or resumed (once the session shows it, so none of its events is missed). */
+  start(): void {
+    this.controller?.start();
   }
 
   attachment(): StoreAttachment | null {
