@@ -7,19 +7,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as Analysis from '../../../shared/analysis.ts';
-import type {
-  CrawlDefaults,
-  CrawlFileInfo,
-  CrawlPreset,
-  ExportResult,
-  ExtractionTestResult,
-  ResultsPage,
-  ResultsQuery,
-  SavePresetResult,
-  StartResult,
-  StoreAttachment,
-  StoreCrawlList,
-} from '../../../shared/crawler-api.ts';
+import type * as Api from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
@@ -78,13 +66,13 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.presets = new PresetStore(this.crawlsDir);
   }
 
-  async defaults(): Promise<CrawlDefaults> {
+  async defaults(): Promise<Api.CrawlDefaults> {
     const settings = parseSettings({ seeds: ['https://example.com/'] });
     return { settings: { ...settings, seeds: [] }, limits: { threads: { ...LIMITS.threads } } };
   }
 
   /** Validates the settings and starts a new crawl in a new file of the crawls folder. */
-  async start(input: unknown): Promise<StartResult> {
+  async start(input: unknown): Promise<Api.StartResult> {
     const checked = validateSettings(input);
     if (!checked.ok) return { ok: false, problems: checked.problems };
     this.refuseWhileRunning('start a new crawl');
@@ -134,7 +122,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   // ---- a crawl in a PostgreSQL store ----
 
   /** The crawls of a PostgreSQL store; a StoreError names a bad URL or a server that cannot be reached. */
-  async listStoreCrawls(storeUrl: string): Promise<StoreCrawlList> {
+  async listStoreCrawls(storeUrl: string): Promise<Api.StoreCrawlList> {
     return listClusterCrawls(storeUrl);
   }
 
@@ -142,7 +130,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
    * Watches a crawl of a PostgreSQL store in place of any local crawl (refused while a local crawl runs). The
    * previous attachment is kept when this one fails (a StoreError says why).
    */
-  async attachStore(storeUrl: string, crawlId: string): Promise<StoreAttachment> {
+  async attachStore(storeUrl: string, crawlId: string): Promise<Api.StoreAttachment> {
     this.refuseWhileRunning('attach to a cluster crawl');
     const crawl = await ClusterCrawl.open(storeUrl, crawlId, this.observerOptions);
     if (this.isRunning()) {
@@ -170,7 +158,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** What the session is attached to, or null. */
-  attachedStore(): StoreAttachment | null {
+  attachedStore(): Api.StoreAttachment | null {
     return this.inView.attachment();
   }
 
@@ -189,30 +177,30 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
    * (with its user agent, headers and timeouts). One test at a time. Invalid settings come back as problems, the
    * URL's as field "url".
    */
-  async testExtraction(url: string, settings: unknown): Promise<ExtractionTestResult> {
+  async testExtraction(url: string, settings: unknown): Promise<Api.ExtractionTestResult> {
     return this.ruleTests.run(url, settings);
   }
 
   /** Saved presets, by name; a presets file that cannot be read is an error, never an empty list. */
-  async listPresets(): Promise<CrawlPreset[]> {
+  async listPresets(): Promise<Api.CrawlPreset[]> {
     return this.presets.list();
   }
 
-  async savePreset(name: string, settings: unknown): Promise<SavePresetResult> {
+  async savePreset(name: string, settings: unknown): Promise<Api.SavePresetResult> {
     return this.presets.save(name, settings);
   }
 
-  async deletePreset(name: string): Promise<CrawlPreset[]> {
+  async deletePreset(name: string): Promise<Api.CrawlPreset[]> {
     return this.presets.delete(name);
   }
 
   /** The crawl files of the crawls folder, most recently written first; files that are not crawls are left out. */
-  async listCrawls(): Promise<CrawlFileInfo[]> {
+  async listCrawls(): Promise<Api.CrawlFileInfo[]> {
     return listCrawlFiles(this.crawlsDir);
   }
 
   /** Makes `file` the crawl whose results are queried and exported. Refused while a crawl runs. */
-  async openCrawl(file: string): Promise<CrawlFileInfo> {
+  async openCrawl(file: string): Promise<Api.CrawlFileInfo> {
     const abs = path.resolve(file);
     if (this.isRunning() && abs !== this.inView.file) {
       throw new Error('a crawl is running; stop it before opening another crawl');
@@ -224,7 +212,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** Continues an interrupted crawl from its file (its settings are kept). */
-  async resumeCrawl(file: string): Promise<StartResult> {
+  async resumeCrawl(file: string): Promise<Api.StartResult> {
     this.refuseWhileRunning('resume a crawl');
     const abs = path.resolve(file);
     await this.detachStore();
@@ -242,12 +230,12 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** A page of the crawl in view's results, filtered and sorted by its store; works while the crawl runs. */
-  async queryResults(query: ResultsQuery): Promise<ResultsPage> {
+  async queryResults(query: Api.ResultsQuery): Promise<Api.ResultsPage> {
     return this.inView.queryResults(query);
   }
 
   /** Writes the crawl in view's results as CSV to a file path or a stream (ended when done). */
-  async exportCsv(dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportCsv(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
     return exportResult(dest, () => this.inView.exportCsv(dest));
   }
 
@@ -294,7 +282,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** A chart's whole data as CSV, to a file path or a stream (ended when done). */
-  async exportChartCsv(kind: Analysis.ChartKind, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportChartCsv(kind: Analysis.ChartKind, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
     return exportResult(dest, () => exportChart(this.analysis(), kind, dest));
   }
 
@@ -304,7 +292,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
-  async exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
     const problem = this.viewExportProblem(view);
     if (problem) return { ok: false, error: problem };
     return exportResult(dest, () => exportView(this.analysis(), view, dest));
@@ -320,7 +308,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   /** The comparison as CSV, to a file path or a stream (ended when done). */
-  async exportComparison(query: Analysis.CompareQuery, dest: string | NodeJS.WritableStream): Promise<ExportResult> {
+  async exportComparison(query: Analysis.CompareQuery, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
     return exportResult(dest, () => this.comparisons.of(query).exportCsv(dest));
   }
 
