@@ -14,7 +14,7 @@ import { inlinks, urlDetail } from '../electron/engine/analysis/url-detail.ts';
 import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from '../electron/engine/analysis/charts-data.ts';
 import { hostsReport } from '../electron/engine/analysis/hosts-report.ts';
 import { COMPARISON_CSV_COLUMNS, CrawlComparison } from '../electron/engine/analysis/compare.ts';
-import { parseCompareArgs, parseWordThreshold } from '../electron/engine/analysis/compare-cli.ts';
+import { parseCompareArgs, parseWordThreshold } from '../electron/cli/compare-command.ts';
 import { startFixtureSite, type FixtureSite } from './helpers/fixture-site.ts';
 import { newCrawl, ROOT, tempDir } from './helpers/engine.ts';
 

@@ -1,7 +1,7 @@
 // The analysis queries at scale: a crawl file of 300,000 synthetic results rows (written in one transaction of
 // prepared inserts), where every filter count must equal what a walk over the rows finds, and where SQLite's plan
 // for each hot query (filters, counts, URL detail, queue, charts, comparison) must read the index it is built on
-// rather than scan the wide results rows. No timings here: electron/engine/analysis/measure.ts has those.
+// rather than scan the wide results rows. No timings here: electron/bench/analysis-bench.ts has those.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

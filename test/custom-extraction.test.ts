@@ -7,7 +7,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractWithRules } from '../electron/worker/chain/extract-custom.ts';
-import { testExtractionRules } from '../electron/engine/extraction/test-rules.ts';
+import { testExtractionRules } from '../electron/engine/extraction/try-extraction-rules.ts';
 import { exportCsv } from '../electron/engine/export/csv-export.ts';
 import { EXTRACTED_VALUE_MAX } from '../shared/protocol.ts';
 import { parseSettings, SettingsError, type ExtractionRule } from '../shared/settings.ts';

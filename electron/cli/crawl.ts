@@ -1,16 +1,9 @@
 // `npm run crawl -- <seed URL>...`: the headless front door to the engine.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CrawlController } from '../engine/controller/crawl-controller.ts';
-import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
-import { exportCsv } from '../engine/export/csv-export.ts';
 import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
-import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
-import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
-import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
-import { USAGE, UsageError, parseCli, type CliRequest } from './args.ts';
+import { StoreError, parseStoreUrl } from '../engine/frontier/postgres/pg-connect.ts';
+import { USAGE, UsageError, parseCli } from './args.ts';
+import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';
 import { progressLine, summaryLine } from './progress.ts';
 
@@ -45,29 +38,17 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  // Without --db (or --store) the crawl lives in a temporary folder that is removed at exit.
-  let tempDir: string | null = null;
-  const dbPath = request.store ? '' : (request.resume ?? request.db ?? path.join((tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-'))), 'crawl.trawl'));
-  const cleanup = () => tempDir && fs.rmSync(tempDir, { recursive: true, force: true });
-
-  let controller: CrawlController;
-  let crawlId: string | null = null;
+  let run: CrawlRun;
   try {
-    const options = { dbPath, spawner: new ChildProcessSpawner() };
-    if (request.store) {
-      ({ controller, crawlId } = await openStoreCrawl(request, options));
-    } else {
-      controller =
-        request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
-    }
+    run = request.store ? await openClusterRun(request) : openLocalRun(request);
   } catch (err) {
-    cleanup();
     if (err instanceof SettingsError || err instanceof CrawlFileError || err instanceof StoreError) {
       process.stderr.write(`trawl: ${err.message}\n`);
       return EXIT.usage;
     }
     throw err;
   }
+  const { controller } = run;
 
   const live = process.stderr.isTTY && !request.quiet;
   const draw = (line: string) => process.stderr.write(`\r\x1b[2K${line}`);
@@ -96,9 +77,8 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   const before = controller.snapshot().counters;
-  if (request.mode === 'resume') {
-    process.stderr.write(`Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued\n`);
-  }
+  const startLine = run.startLine(before);
+  if (startLine) process.stderr.write(`${startLine}\n`);
   controller.start();
   const info = await controller.done;
   if (live) process.stderr.write('\r\x1b[2K');
@@ -107,35 +87,16 @@ async function main(argv: string[]): Promise<number> {
   let code: number = info.reason === 'failed' ? EXIT.failed : interrupted ? EXIT.interrupted : EXIT.finished;
   if (request.out) {
     try {
-      const { rows } = request.store ? await exportCsvFromStore(request.store.url, crawlId!, request.out) : await exportCsv(dbPath, request.out);
+      const { rows } = await run.exportCsv(request.out);
       process.stdout.write(`CSV: ${request.out} (${rows} rows)\n`);
     } catch (err) {
       process.stderr.write(`trawl: could not write ${request.out}: ${(err as Error).message}\n`);
       code = EXIT.failed;
     }
   }
-  if (tempDir) cleanup();
-  else if (request.store) {
-    process.stdout.write(`Crawl: ${crawlId} in ${serverLabel(request.store.url)}\n`);
-  } else {
-    process.stdout.write(`Crawl file: ${dbPath}${info.snapshot.counters.queued > 0 ? ` (continue with --resume ${dbPath})` : ''}\n`);
-  }
+  const endLine = run.end(info.snapshot);
+  if (endLine) process.stdout.write(`${endLine}\n`);
   return code;
-}
-
-/** A new crawl in the --store, or one more node on one (--join): the controller over the shared store. */
-async function openStoreCrawl(request: CliRequest, options: { spawner: ChildProcessSpawner }): Promise<{ controller: CrawlController; crawlId: string }> {
-  const store = request.store!;
-  if (request.mode === 'join') {
-    const node = await joinPgCrawl(store.url, store.join!, { name: store.nodeName });
-    process.stderr.write(`Joined crawl ${node.crawlId} in ${serverLabel(store.url)} as node ${node.store.cluster.nodeName}\n`);
-    return { controller: CrawlController.withStore(node.store, node.settings, options, node.store.recoverLeases()), crawlId: node.crawlId };
-  }
-  const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs });
-  process.stderr.write(
-    `Crawl ${node.crawlId} in ${serverLabel(store.url)}, node ${node.store.cluster.nodeName}. More nodes: npm run crawl -- --store URL --join ${node.crawlId}\n`,
-  );
-  return { controller: CrawlController.withStore(node.store, node.settings, options, node.store.addSeeds(node.settings.seeds)), crawlId: node.crawlId };
 }
 
 main(process.argv.slice(2)).then(

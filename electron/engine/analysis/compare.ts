@@ -25,7 +25,7 @@ import {
 } from '../../../shared/analysis.ts';
 
 // The comparison's answers (fields, kinds, rows, pages, summary) are the renderer's too: they live in
-// shared/analysis.ts. compare-cli.ts takes the summary from here.
+// shared/analysis.ts. The CLI (electron/cli/compare-command.ts) takes the summary from here.
 export type { ComparisonSummary } from '../../../shared/analysis.ts';
 
 /** How much a word count must move to count as a change: more than `percent` % of the old count, or than `words`. */
@@ -291,14 +291,4 @@ async function writeComparisonCsv(rows: Iterable<ComparisonRow>, dest: NodeJS.Wr
   csv.end();
   await done;
   return { rows: n };
-}
-
-/** Opens, summarises and closes: the counts of a comparison of two crawl files. */
-export function compareSummary(oldFile: string, newFile: string, options: CompareOptions = {}): ComparisonSummary {
-  const c = CrawlComparison.open(oldFile, newFile, options);
-  try {
-    return c.summary();
-  } finally {
-    c.close();
-  }
 }

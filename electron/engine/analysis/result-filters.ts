@@ -13,8 +13,8 @@
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
-import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import type { Db } from '../frontier/crawl-file.ts';
+import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
 import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
@@ -75,15 +75,15 @@ interface FilterSql {
   where: ((hint: (index: string) => string) => string) | null;
 }
 
-const status = (min: number, max: number): FilterSql => ({ source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN ${min} AND ${max}` });
+const status = ([min, max]: readonly [number, number]): FilterSql => ({ source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN ${min} AND ${max}` });
 
 export const FILTER_SQL: Record<FilterId, FilterSql> = {
   all: { source: 'results', index: null, where: null },
   html: { source: 'results', index: 'results_status', where: () => HTML_SQL },
-  'status-2xx': status(200, 299),
-  'status-3xx': status(300, 399),
-  'status-4xx': status(400, 499),
-  'status-5xx': status(500, 599),
+  'status-2xx': status(STATUS_RANGES['2xx']),
+  'status-3xx': status(STATUS_RANGES['3xx']),
+  'status-4xx': status(STATUS_RANGES['4xx']),
+  'status-5xx': status(STATUS_RANGES['5xx']),
   'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
   'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
   'title-duplicate': { source: 'results', index: 'results_title', where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}` },
@@ -148,10 +148,9 @@ const COUNT_PASSES: readonly CountPass[] = [
     // One covering scan of results_status: the classes and the media type.
     ids: ['html', 'status-2xx', 'status-3xx', 'status-4xx', 'status-5xx', 'status-none'],
     sql: (db) => `SELECT count(*) FILTER (WHERE ${HTML_SQL}) AS "html",
-      count(*) FILTER (WHERE r.status_code BETWEEN 200 AND 299) AS "status-2xx",
-      count(*) FILTER (WHERE r.status_code BETWEEN 300 AND 399) AS "status-3xx",
-      count(*) FILTER (WHERE r.status_code BETWEEN 400 AND 499) AS "status-4xx",
-      count(*) FILTER (WHERE r.status_code BETWEEN 500 AND 599) AS "status-5xx",
+      ${Object.entries(STATUS_RANGES)
+        .map(([c, [min, max]]) => `count(*) FILTER (WHERE r.status_code BETWEEN ${min} AND ${max}) AS "status-${c}",`)
+        .join('\n      ')}
       count(*) FILTER (WHERE r.status_code IS NULL) AS "status-none"
       FROM results r ${indexedBy(db, 'results_status')}`,
   },
@@ -220,47 +219,19 @@ export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<Filter
 
 // ---- pages of rows ----
 
-/** ResultRow's columns (the crawl_results view's), from the tables; the Results table (crawl-session.ts) reads these. */
-export const RESULT_ROW_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
-  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
-  r.crawl_depth AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
-  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
-  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
-  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
-  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-  r.outlinks AS outlinks, r.redirect_url AS redirect_url, r.attempts AS attempts,
-  r.robots_disallowed AS robots_disallowed, r.error AS error`;
-
-/** The row columns for a results-based view: ResultRow's, with the URL's id and state. */
-export const RESULT_COLUMNS = `${RESULT_ROW_COLUMNS}, u.id AS url_id, u.state AS state`;
+/** The columns of a results-based view's rows: ResultRow's (result-rows.ts), with the URL's id and state. */
+export const FILTERED_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS)}, u.id AS url_id, u.state AS state`;
 
 /** The same columns for a URL that may have no results row (the external view). */
-export const URL_COLUMNS = `r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code AS status_code,
-  r.content_type AS content_type, r.size_bytes AS size_bytes, r.response_time_ms AS response_time_ms,
-  coalesce(r.crawl_depth, u.depth) AS crawl_depth, r.indexability AS indexability, r.indexability_reason AS indexability_reason,
-  r.title AS title, r.meta_description AS meta_description, r.h1 AS h1, r.h1_count AS h1_count, r.h2 AS h2,
-  r.h2_count AS h2_count, r.canonical AS canonical, r.lang AS lang, r.hreflang AS hreflang,
-  r.meta_robots AS meta_robots, r.x_robots_tag AS x_robots_tag, r.meta_refresh AS meta_refresh,
-  r.word_count AS word_count, (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-  coalesce(r.outlinks, 0) AS outlinks, r.redirect_url AS redirect_url, coalesce(r.attempts, u.attempts) AS attempts,
-  coalesce(r.robots_disallowed, 0) AS robots_disallowed, r.error AS error, u.id AS url_id, u.state AS state`;
+export const URL_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
+  crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
+  outlinks: 'coalesce(r.outlinks, 0)',
+  attempts: 'coalesce(r.attempts, u.attempts)',
+  robots_disallowed: 'coalesce(r.robots_disallowed, 0)',
+})}, u.id AS url_id, u.state AS state`;
 
-/** SQL of each sortable column over results (r) and urls (u); text sorts case-insensitively. */
-export const SORT_SQL: Record<ResultSortColumn, string> = {
-  seq: 'r.seq',
-  url: 'u.url COLLATE NOCASE',
-  status_code: 'r.status_code',
-  content_type: 'r.content_type COLLATE NOCASE',
-  size_bytes: 'r.size_bytes',
-  response_time_ms: 'r.response_time_ms',
-  crawl_depth: 'r.crawl_depth',
-  indexability: 'r.indexability',
-  attempts: 'r.attempts',
-  title: 'r.title COLLATE NOCASE',
-  word_count: 'r.word_count',
-  inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = r.url_id)',
-  outlinks: 'r.outlinks',
-};
+/** SQL of each sortable column over results (r) and urls (u), as the Results table sorts; inlinks counted (the keys are sorted without the rows). */
+export const SORT_SQL: Record<ResultSortColumn, string> = resultSortSql(SQLITE_RESULTS, 'counted');
 /** Where the external view (URLs, maybe without a results row) sorts differently. */
 const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
   seq: 'u.id',
@@ -270,7 +241,7 @@ const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
   inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
 };
 
-const TEXT_SQL = "(u.url LIKE @text ESCAPE '\\' OR r.title LIKE @text ESCAPE '\\' OR r.error LIKE @text ESCAPE '\\')";
+const TEXT_SQL = textMatchSql(SQLITE_RESULTS, '@text');
 
 interface PageSql {
   count: string;
@@ -289,29 +260,28 @@ export type FilterPlan = 'index' | 'scan';
 /** The three statements of a filtered page: its total, the keys of the page (sorted), and their rows. */
 export function pageSql(db: Db, filter: FilterId, sort: ResultSortColumn, descending: boolean, hasText: boolean, plan: FilterPlan = 'index'): PageSql {
   const f = filterSql(filter);
-  if (!(RESULT_SORT_COLUMNS as readonly string[]).includes(sort)) throw new Error(`cannot sort results by "${String(sort)}"`);
+  checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
   const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined].filter((t): t is string => !!t);
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
-  const dir = descending ? 'DESC' : 'ASC';
   if (f.source === 'urls') {
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
-    const order = sort === 'seq' ? `u.id ${dir}` : `${sortSql} ${dir} NULLS LAST, u.id ASC`;
+    const order = orderSql(sort, sortSql, descending, 'u.id');
     // The results row is joined only when the text or the sort reads it.
     const from = `FROM urls u ${hint}${hasText || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
     return {
       count: `SELECT count(*) AS total ${hasText ? `FROM urls u ${hint} LEFT JOIN results r ON r.url_id = u.id` : `FROM urls u ${hint}`} ${where}`,
       ids: `SELECT u.id AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      rows: `SELECT ${URL_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id IN (SELECT value FROM json_each(@keys))`,
+      rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id IN (SELECT value FROM json_each(@keys))`,
     };
   }
-  const order = sort === 'seq' ? `r.seq ${dir}` : `${SORT_SQL[sort]} ${dir} NULLS LAST, r.seq ASC`;
+  const order = orderSql(sort, SORT_SQL[sort], descending);
   // The URL row is joined only when the text or the sort reads it.
   const from = `FROM results r ${hint}${hasText || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
   return {
     count: `SELECT count(*) AS total ${hasText ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
     ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    rows: `SELECT ${RESULT_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+    rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
   };
 }
 

@@ -17,7 +17,7 @@ import type {
   UrlRef,
   UrlSummary,
 } from '../../../shared/analysis.ts';
-import { URL_COLUMNS, type FilteredRow } from './result-filters.ts';
+import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
 import { checkLimit, indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** Redirect hops followed each way from the URL at most. */
@@ -63,7 +63,7 @@ export function detailSql(db: Db) {
     redirectSources: `SELECT l.from_id AS id FROM links l ${indexedBy(db, 'links_redirect_to')} WHERE l.to_id = ? AND l.kind = 'redirect' ORDER BY l.from_id LIMIT ?`,
     redirectTarget: "SELECT to_id FROM links WHERE from_id = ? AND kind = 'redirect' LIMIT 1",
     hop: 'SELECT u.id AS url_id, u.url, u.state, r.status_code, r.redirect_url, r.error FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?',
-    row: `SELECT ${URL_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
+    row: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
     extracted: 'SELECT rule, value FROM extracted WHERE url_id = ? ORDER BY rule, n',
     unfetchable: 'SELECT href, scheme, anchor FROM unfetchable_links WHERE from_id = ? ORDER BY href LIMIT ?',
   };

@@ -5,16 +5,19 @@
 // no more work, commands or joins). The cluster's commands (pause, resume,
 // stop, thread count) go through the same connection. A lost connection is shown in the snapshot's error and retried
 // every few seconds; nothing here ever holds the password in a message (serverLabel / redact only).
+//
+// Why not PgConnection (frontier/postgres/pg-connection.ts), a node's connection that reconnects by itself: a node's
+// queries wait for the store to come back, where the observer must answer at once (a command is refused while the
+// store is away, the snapshot says so), retry at its own pace (reconnectMs), notice a silent network (a refresh that
+// times out) and a connection that ended while idle, and LISTEN on the connection it holds. The results table has a
+// connection of its own (cluster-results.ts).
 import { EventEmitter } from 'node:events';
-import type { ResultsPage, ResultsQuery, StoreCrawlInfo } from '../../../shared/crawler-api.ts';
-import type { CsvExportResult } from '../export/csv-writer.ts';
-import { exportCsvFromStore } from '../export/pg-csv-export.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { StoreError, connect, isConnectionLost, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-connect.ts';
 import type { PgClient } from '../frontier/postgres/pg-connect.ts';
-import { commandCluster, dbNow, listCrawls, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
-import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';
-import { queryStoreResults } from './store-results.ts';
+import { commandCluster, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
+import { crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { TimeoutError, withTimeout } from './with-timeout.ts';
 
 /** Refreshes on notifications come at most this often (4 a second). */
 export const MIN_REFRESH_MS = 250;
@@ -26,17 +29,15 @@ export const RECONNECT_MS = 3_000;
 export const REFRESH_TIMEOUT_MS = 10_000;
 /** How long connecting may take. */
 const CONNECT_TIMEOUT_MS = 5_000;
-/** listStoreCrawls lists at most this many crawls, the newest. */
-export const MAX_LISTED_STORE_CRAWLS = 100;
 
-export interface StoreObserverOptions {
+export interface ClusterObserverOptions {
   minRefreshMs?: number;
   refreshPeriodMs?: number;
   reconnectMs?: number;
   refreshTimeoutMs?: number;
 }
 
-export interface StoreObserverEvents {
+export interface ClusterObserverEvents {
   snapshot: [CrawlSnapshot];
   state: [StateChange];
 }
@@ -48,59 +49,8 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The crawls of a store, newest first, with their counters where they can be read cheaply (per-host totals). */
-export async function listStoreCrawls(storeUrl: string): Promise<{ server: string; crawls: StoreCrawlInfo[] }> {
-  parseStoreUrl(storeUrl);
-  const server = serverLabel(storeUrl);
-  const client = await connect(storeUrl, { connectTimeoutMs: CONNECT_TIMEOUT_MS, applicationName: 'trawl-observer' });
-  try {
-    const records = (await listCrawls(client)).slice(0, MAX_LISTED_STORE_CRAWLS);
-    const now = records.length ? await dbNow(client) : 0;
-    const crawls: StoreCrawlInfo[] = [];
-    for (const r of records) {
-      const settings = (r.settings ?? {}) as { seeds?: unknown };
-      const seeds = Array.isArray(settings.seeds) ? settings.seeds.filter((s): s is string => typeof s === 'string') : [];
-      const info: StoreCrawlInfo = {
-        id: r.id,
-        state: r.state,
-        finishReason: r.finishReason,
-        createdAt: new Date(r.createdAt).toISOString(),
-        seeds,
-        threads: r.threads,
-        crawled: null,
-        queued: null,
-        liveNodes: null,
-        problem: null,
-      };
-      if (r.schemaVersion !== PG_SCHEMA_VERSION) {
-        info.problem = `made with store schema version ${r.schemaVersion}; this Trawl uses version ${PG_SCHEMA_VERSION}`;
-      } else {
-        try {
-          const s = crawlSchema(r.id);
-          const { rows } = await client.query<{ crawled: number; queued: number; live: number }>(
-            `SELECT (SELECT coalesce(sum(crawled), 0)::bigint FROM ${s}.hosts) AS crawled,
-                    (SELECT coalesce(sum(queued), 0)::bigint FROM ${s}.hosts) AS queued,
-                    (SELECT count(*) FROM ${s}.nodes WHERE last_seen >= $1 AND state NOT IN ('left', 'finished')) AS live`,
-            [now - r.leaseMs],
-          );
-          info.crawled = rows[0]!.crawled;
-          info.queued = rows[0]!.queued;
-          info.liveNodes = rows[0]!.live;
-        } catch (err) {
-          if (isConnectionLost(err)) throw new StoreError(`lost the connection to PostgreSQL at ${server}: ${messageOf(err)}`);
-          info.problem = `its tables cannot be read: ${messageOf(err)}`;
-        }
-      }
-      crawls.push(info);
-    }
-    return { server, crawls };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** One crawl of a store, watched live. Open with StoreObserver.open; close when done. */
-export class StoreObserver extends EventEmitter<StoreObserverEvents> {
+/** One crawl of a store, watched live. Open with ClusterCrawlObserver.open; close when done. */
+export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
   readonly server: string;
   private client: PgClient | null;
   private last: CrawlSnapshot;
@@ -113,9 +63,6 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
   private again = false;
   private lastRefreshAt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
-  /** A second connection for the results table, opened when first asked: a slow sort never holds up the live view. */
-  private queries: PgClient | null = null;
-  private queriesOpening: Promise<PgClient> | null = null;
   private readonly minRefreshMs: number;
   private readonly refreshPeriodMs: number;
   private readonly reconnectMs: number;
@@ -126,7 +73,7 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     readonly crawlId: string,
     client: PgClient,
     first: CrawlSnapshot,
-    options: StoreObserverOptions,
+    options: ClusterObserverOptions,
   ) {
     super();
     this.server = serverLabel(storeUrl);
@@ -142,7 +89,7 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
    * Connects, checks the crawl (a StoreError names a bad URL, an unreachable server, an unknown crawl or another
    * schema version), reads its first snapshot and starts listening.
    */
-  static async open(storeUrl: string, crawlId: string, options: StoreObserverOptions = {}): Promise<StoreObserver> {
+  static async open(storeUrl: string, crawlId: string, options: ClusterObserverOptions = {}): Promise<ClusterCrawlObserver> {
     parseStoreUrl(storeUrl);
     try {
       crawlSchema(crawlId);
@@ -160,7 +107,7 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
       if (err instanceof StoreError) throw err;
       throw new StoreError(`cannot read crawl "${crawlId}" at ${serverLabel(storeUrl)}: ${messageOf(err)}`);
     }
-    const observer = new StoreObserver(storeUrl, crawlId, client, first, options);
+    const observer = new ClusterCrawlObserver(storeUrl, crawlId, client, first, options);
     observer.watch(client);
     observer.lastRefreshAt = Date.now();
     if (!observer.settled()) observer.schedule(Date.now() + observer.refreshPeriodMs);
@@ -199,49 +146,6 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     this.requestRefresh();
   }
 
-  /** The crawl's results as CSV (as a crawl file's export), through a connection of its own: the live view goes on meanwhile. */
-  async exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
-    if (this.closed) throw new StoreError('no longer attached to the crawl');
-    return exportCsvFromStore(this.storeUrl, this.crawlId, dest);
-  }
-
-  /** A page of the crawl's results, filtered and sorted by PostgreSQL as a crawl file's are by SQLite. */
-  async queryResults(query: ResultsQuery): Promise<ResultsPage> {
-    const client = await this.queryClient();
-    try {
-      return await queryStoreResults(client, this.crawlId, query);
-    } catch (err) {
-      if (!isConnectionLost(err)) throw err;
-      if (this.queries === client) this.queries = null;
-      void client.end().catch(() => undefined);
-      throw new StoreError(`lost the connection to the PostgreSQL store at ${this.server}; the results come back with it`);
-    }
-  }
-
-  private async queryClient(): Promise<PgClient> {
-    if (this.closed) throw new StoreError('no longer attached to the crawl');
-    if (this.queries) return this.queries;
-    this.queriesOpening ??= (async () => {
-      try {
-        const client = await connect(this.storeUrl, { connectTimeoutMs: CONNECT_TIMEOUT_MS, applicationName: 'trawl-observer' });
-        if (this.closed) {
-          await client.end().catch(() => undefined);
-          throw new StoreError('no longer attached to the crawl');
-        }
-        const drop = () => {
-          if (this.queries === client) this.queries = null;
-        };
-        client.on('end', drop);
-        client.on('error', drop);
-        this.queries = client;
-        return client;
-      } finally {
-        this.queriesOpening = null;
-      }
-    })();
-    return this.queriesOpening;
-  }
-
   /** UNLISTENs and closes the connection; no event is emitted afterwards. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -251,9 +155,6 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.timer = null;
     this.reconnectTimer = null;
-    const queries = this.queries;
-    this.queries = null;
-    if (queries) await withTimeout(queries.end(), 2_000).catch(() => undefined);
     const client = this.client;
     this.client = null;
     if (!client) return;
@@ -410,16 +311,4 @@ export class StoreObserver extends EventEmitter<StoreObserverEvents> {
     this.lastRefreshAt = 0;
     this.requestRefresh();
   }
-}
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

@@ -1,20 +1,20 @@
 // Times the analysis queries on two synthetic crawl files (not a test: timings belong here, not in assertions).
-//   node --import tsx electron/engine/analysis/measure.ts [--rows 300000] [--dir /tmp/trawl-measure] [--keep]
+//   node --import tsx electron/bench/analysis-bench.ts [--rows 300000] [--dir /tmp/trawl-measure] [--keep]
 // Builds <dir>/old.trawl and <dir>/new.trawl (the same site crawled again, changed) unless --keep finds them, then
 // prints each call's time (first call, then the median of five) on a read-only connection.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Db } from '../frontier/crawl-file.ts';
-import { openCrawlForAnalysis } from './index.ts';
-import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from './charts-data.ts';
-import { CrawlComparison } from './compare.ts';
-import { hostsReport } from './hosts-report.ts';
-import { queueHosts, queuePrefixes, queueSearch } from './queue-inspector.ts';
-import { countSql, FILTER_IDS, filterCounts, queryFiltered } from './result-filters.ts';
-import { buildSyntheticCrawl, syntheticUrl } from './synthetic-crawl.ts';
-import { urlDetail } from './url-detail.ts';
+import { type Db } from '../engine/frontier/crawl-file.ts';
+import { openCrawlForAnalysis } from '../engine/analysis/index.ts';
+import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from '../engine/analysis/charts-data.ts';
+import { CrawlComparison } from '../engine/analysis/compare.ts';
+import { hostsReport } from '../engine/analysis/hosts-report.ts';
+import { queueHosts, queuePrefixes, queueSearch } from '../engine/analysis/queue-inspector.ts';
+import { countSql, FILTER_IDS, filterCounts, queryFiltered } from '../engine/analysis/result-filters.ts';
+import { buildSyntheticCrawl, syntheticUrl } from '../engine/analysis/synthetic-crawl.ts';
+import { urlDetail } from '../engine/analysis/url-detail.ts';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '300000' }, dir: { type: 'string', default: path.join(os.tmpdir(), 'trawl-measure') }, keep: { type: 'boolean', default: false } },

@@ -1,9 +1,10 @@
-// The extraction rule tester: before a crawl, fetch one sample URL in a worker process (the same fetch chain and
-// extractor the crawl will run) and return what each rule finds, so an analyst sees the values before crawling a
+// Extraction rules tried on one sample URL: before a crawl, fetch the URL in a worker process (the same fetch chain
+// and extractor the crawl will run) and return what each rule finds, so an analyst sees the values before crawling a
 // million pages. A worker, not the parent, because the page is untrusted input and a pathological one must not
 // stall the engine.
 import type { PageFetchResult } from '../../../shared/protocol.ts';
-import { parseSettings, type CrawlSettingsInput } from '../../../shared/settings.ts';
+import type { ExtractionTestResult } from '../../../shared/crawler-api.ts';
+import { parseSettings, validateSettings, type CrawlSettingsInput } from '../../../shared/settings.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 
 export interface RuleTestResult {
@@ -57,4 +58,45 @@ function problemOf(r: PageFetchResult): string | null {
   if (r.redirectUrl) return `redirects to ${r.redirectUrl}; test that URL instead`;
   if (!r.parsed) return `not an HTML page that can be read (status ${r.statusCode}, ${r.contentType ?? 'no content type'})`;
   return null;
+}
+
+/**
+ * The settings of a rule test (any object but seeds: the URL is given on its own) checked: what testExtractionRules
+ * takes, or the problems, the URL's as field "url".
+ */
+export function checkExtractionTest(
+  url: string,
+  settings: unknown,
+): { ok: true; settings: Omit<CrawlSettingsInput, 'seeds'> } | Extract<ExtractionTestResult, { ok: false }> {
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
+  }
+  if (Object.hasOwn(settings, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'give the URL to test on its own, not as seeds' }] };
+  const checked = validateSettings({ ...settings, seeds: [url] });
+  if (!checked.ok) {
+    return { ok: false, problems: checked.problems.map((p) => (p.field === 'seeds.0' || p.field === 'seeds' ? { ...p, field: 'url' } : p)) };
+  }
+  if (checked.settings.extraction.length === 0) return { ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] };
+  const { seeds: _seeds, ...rest } = checked.settings;
+  return { ok: true, settings: rest };
+}
+
+/** A host's rule tests: one at a time (each runs a worker), a second one while it runs is refused. */
+export class ExtractionRuleTests {
+  private running = false;
+
+  constructor(private readonly spawner: WorkerSpawner) {}
+
+  /** Checks the settings (problems come back, not thrown), then tests them on `url`. */
+  async run(url: string, settings: unknown): Promise<ExtractionTestResult> {
+    const checked = checkExtractionTest(url, settings);
+    if (!checked.ok) return checked;
+    if (this.running) throw new Error('a rule test is already running; wait for it to finish');
+    this.running = true;
+    try {
+      return { ok: true, ...(await testExtractionRules(this.spawner, url, checked.settings)) };
+    } finally {
+      this.running = false;
+    }
+  }
 }

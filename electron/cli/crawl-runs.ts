@@ -1,0 +1,78 @@
+// The two ways `npm run crawl` runs a crawl, behind one shape: in a crawl file (--db, --resume, or a temporary file
+// removed at exit) or as a node of a crawl in a PostgreSQL store (--store, new or --join). crawl.ts runs either the
+// same way: start, report progress, export the CSV, say where the crawl is kept.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CrawlSnapshot } from '../../shared/snapshot.ts';
+import { CrawlController } from '../engine/controller/crawl-controller.ts';
+import { exportCsv } from '../engine/export/csv-export.ts';
+import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
+import { serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
+import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
+import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
+import type { CliRequest } from './args.ts';
+
+export interface CrawlRun {
+  controller: CrawlController;
+  /** Said before the crawl starts, or null. */
+  startLine(counters: CrawlSnapshot['counters']): string | null;
+  /** The crawl's results as CSV to the file `out`. */
+  exportCsv(out: string): Promise<{ rows: number }>;
+  /** Once done: removes a temporary crawl file, or says where the crawl is kept (and how to go on). */
+  end(last: CrawlSnapshot): string | null;
+}
+
+/** A crawl in a crawl file: --resume's, --db's, or a temporary one (removed at exit, and when this fails). */
+export function openLocalRun(request: CliRequest): CrawlRun {
+  let tempDir: string | null = null;
+  const dbPath = request.resume ?? request.db ?? path.join((tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-'))), 'crawl.trawl');
+  const cleanup = () => tempDir && fs.rmSync(tempDir, { recursive: true, force: true });
+  let controller: CrawlController;
+  try {
+    const options = { dbPath, spawner: new ChildProcessSpawner() };
+    controller = request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  return {
+    controller,
+    startLine: (before) => (request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null),
+    exportCsv: (out) => exportCsv(dbPath, out),
+    end(last) {
+      if (tempDir) {
+        cleanup();
+        return null;
+      }
+      return `Crawl file: ${dbPath}${last.counters.queued > 0 ? ` (continue with --resume ${dbPath})` : ''}`;
+    },
+  };
+}
+
+/** A new crawl in the --store, or one more node on one (--join): the controller over the shared store. */
+export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
+  const store = request.store!;
+  const options = { dbPath: '', spawner: new ChildProcessSpawner() };
+  let controller: CrawlController;
+  let crawlId: string;
+  if (request.mode === 'join') {
+    const node = await joinPgCrawl(store.url, store.join!, { name: store.nodeName });
+    process.stderr.write(`Joined crawl ${node.crawlId} in ${serverLabel(store.url)} as node ${node.store.cluster.nodeName}\n`);
+    controller = CrawlController.withStore(node.store, node.settings, options, node.store.recoverLeases());
+    crawlId = node.crawlId;
+  } else {
+    const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs });
+    process.stderr.write(
+      `Crawl ${node.crawlId} in ${serverLabel(store.url)}, node ${node.store.cluster.nodeName}. More nodes: npm run crawl -- --store URL --join ${node.crawlId}\n`,
+    );
+    controller = CrawlController.withStore(node.store, node.settings, options, node.store.addSeeds(node.settings.seeds));
+    crawlId = node.crawlId;
+  }
+  return {
+    controller,
+    startLine: () => null,
+    exportCsv: (out) => exportCsvFromStore(store.url, crawlId, out),
+    end: () => `Crawl: ${crawlId} in ${serverLabel(store.url)}`,
+  };
+}

@@ -1,0 +1,205 @@
+// The SQL of a results row (ResultRow in shared/crawler-api.ts), written once for every reader of result rows: the
+// Results table of a crawl file and of a cluster crawl (session/crawl-file-results.ts, session/cluster-results.ts)
+// and the Results explorer's filters (result-filters.ts). The columns, the status classes, the sort order (text
+// without case, empty cells last whichever the direction, ties in fetch order), the text search and the merge of
+// custom extraction values are here; SQLite and PostgreSQL differ only in what a ResultsDialect says.
+import type { ResultRow, ResultSortColumn, ResultsQuery, StatusClass } from '../../../shared/crawler-api.ts';
+import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
+import { likePattern } from './sql.ts';
+
+/** Where SQLite's SQL and PostgreSQL's part. */
+export interface ResultsDialect {
+  /** A table as the query names it: `results`, or in the store, qualified by the crawl's schema. */
+  table(name: 'results' | 'urls' | 'links' | 'extracted'): string;
+  /** The expression compared (sorted) without regard to case. */
+  noCase(expr: string): string;
+  /** The case-insensitive LIKE (SQLite's LIKE is, for ASCII; PostgreSQL's is not). */
+  like: 'LIKE' | 'ILIKE';
+  /** The placeholder of the n-th parameter (from 1); a placeholder may appear more than once. */
+  param(n: number): string;
+  /** The condition "`key` is one of the keys" for a list of keys passed as one parameter `p`... */
+  inKeys(key: string, p: string): string;
+  /** ...and the value of that parameter. */
+  keysValue(keys: readonly number[]): unknown;
+}
+
+/** A crawl file. Parameters are named (@p1, @p2...): bind them with sqliteParams. */
+export const SQLITE_RESULTS: ResultsDialect = {
+  table: (name) => name,
+  noCase: (expr) => `${expr} COLLATE NOCASE`,
+  like: 'LIKE',
+  param: (n) => `@p${n}`,
+  inKeys: (key, p) => `${key} IN (SELECT value FROM json_each(${p}))`,
+  keysValue: (keys) => JSON.stringify(keys),
+};
+
+/** A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. */
+export function postgresResults(schema: string): ResultsDialect {
+  return {
+    table: (name) => `${schema}.${name}`,
+    noCase: (expr) => `lower(${expr})`,
+    like: 'ILIKE',
+    param: (n) => `$${n}`,
+    inKeys: (key, p) => `${key} = ANY(${p}::bigint[])`,
+    keysValue: (keys) => keys,
+  };
+}
+
+/** SQLite's named parameters (@p1, @p2...) from the values of a statement built with SQLITE_RESULTS. */
+export function sqliteParams(values: readonly unknown[]): Record<string, unknown> {
+  return Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]));
+}
+
+/** A statement and its parameters' values, in order. */
+export interface BoundSql {
+  sql: string;
+  values: unknown[];
+}
+
+/** The status codes of each status class. */
+export const STATUS_RANGES: Record<Exclude<StatusClass, 'none'>, readonly [number, number]> = {
+  '2xx': [200, 299],
+  '3xx': [300, 399],
+  '4xx': [400, 499],
+  '5xx': [500, 599],
+};
+
+/** The number of distinct pages linking to the URL `id` (links has one row per (from_id, to_id), indexed by to_id). */
+const inlinksOf = (d: ResultsDialect, id: string) => `(SELECT count(*) FROM ${d.table('links')} l WHERE l.to_id = ${id})`;
+
+type RowColumn = Exclude<keyof ResultRow, 'extracted'>;
+
+/**
+ * ResultRow's columns over results (r) and urls (u): the crawl_results view's. `over` replaces some columns'
+ * expressions (the explorer's view of URLs that may have no results row).
+ */
+export function resultRowColumns(d: ResultsDialect = SQLITE_RESULTS, over: Partial<Record<RowColumn, string>> = {}): string {
+  const columns: Record<RowColumn, string> = {
+    seq: 'r.seq', url: 'u.url', kind: 'u.kind', status_code: 'r.status_code', content_type: 'r.content_type', size_bytes: 'r.size_bytes',
+    response_time_ms: 'r.response_time_ms', crawl_depth: 'r.crawl_depth', indexability: 'r.indexability', indexability_reason: 'r.indexability_reason',
+    title: 'r.title', meta_description: 'r.meta_description', h1: 'r.h1', h1_count: 'r.h1_count', h2: 'r.h2', h2_count: 'r.h2_count',
+    canonical: 'r.canonical', lang: 'r.lang', hreflang: 'r.hreflang', meta_robots: 'r.meta_robots', x_robots_tag: 'r.x_robots_tag',
+    meta_refresh: 'r.meta_refresh', word_count: 'r.word_count', inlinks: inlinksOf(d, 'u.id'), outlinks: 'r.outlinks',
+    redirect_url: 'r.redirect_url', attempts: 'r.attempts', robots_disallowed: 'r.robots_disallowed', error: 'r.error',
+    ...over,
+  };
+  return Object.entries(columns)
+    .map(([name, expr]) => `${expr} AS ${name}`)
+    .join(', ');
+}
+
+/**
+ * The SQL of each sortable column over results (r) and urls (u); text sorts without case. inlinks is the page's
+ * selected column ('selected', when the query selects resultRowColumns) or counted ('counted', when it does not).
+ */
+export function resultSortSql(d: ResultsDialect, inlinks: 'selected' | 'counted'): Record<ResultSortColumn, string> {
+  return {
+    seq: 'r.seq',
+    url: d.noCase('u.url'),
+    status_code: 'r.status_code',
+    content_type: d.noCase('r.content_type'),
+    size_bytes: 'r.size_bytes',
+    response_time_ms: 'r.response_time_ms',
+    crawl_depth: 'r.crawl_depth',
+    indexability: 'r.indexability',
+    attempts: 'r.attempts',
+    title: d.noCase('r.title'),
+    word_count: 'r.word_count',
+    inlinks: inlinks === 'selected' ? 'inlinks' : inlinksOf(d, 'r.url_id'),
+    outlinks: 'r.outlinks',
+  };
+}
+
+/** The ORDER BY of a sort: empty cells (errors have no status, no title...) last whichever the direction; ties in `key` order. */
+export function orderSql(sort: ResultSortColumn, sortSql: string, descending: boolean, key = 'r.seq'): string {
+  const dir = descending ? 'DESC' : 'ASC';
+  return sort === 'seq' ? `${key} ${dir}` : `${sortSql} ${dir} NULLS LAST, ${key} ASC`;
+}
+
+/** Rows whose URL, title or error contain the LIKE pattern `p` (likePattern), whatever the case. */
+export function textMatchSql(d: ResultsDialect, p: string): string {
+  return `(u.url ${d.like} ${p} ESCAPE '\\' OR r.title ${d.like} ${p} ESCAPE '\\' OR r.error ${d.like} ${p} ESCAPE '\\')`;
+}
+
+/** The status codes of a class; unknown classes are refused. */
+export function statusRange(statusClass: unknown): readonly [number, number] {
+  const range = typeof statusClass === 'string' && Object.hasOwn(STATUS_RANGES, statusClass) ? STATUS_RANGES[statusClass as keyof typeof STATUS_RANGES] : undefined;
+  if (!range) throw new Error(`unknown status class "${String(statusClass)}"`);
+  return range;
+}
+
+export function checkSort(sort: unknown): asserts sort is ResultSortColumn {
+  if (!(RESULT_SORT_COLUMNS as readonly unknown[]).includes(sort)) throw new Error(`cannot sort results by "${String(sort)}"`);
+}
+
+function checkResultsQuery(q: ResultsQuery): void {
+  checkSort(q.sort);
+  if (!Number.isInteger(q.offset) || q.offset < 0) throw new RangeError(`offset must be a whole number of at least 0 (got ${q.offset})`);
+  if (!Number.isInteger(q.limit) || q.limit < 1) throw new RangeError(`limit must be a whole number of at least 1 (got ${q.limit})`);
+}
+
+/** The two statements of a page of the Results table: the total of rows matching, and the page's rows (no extracted values yet). */
+export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: BoundSql; page: BoundSql } {
+  checkResultsQuery(q);
+  const values: unknown[] = [];
+  const bind = (value: unknown) => {
+    values.push(value);
+    return d.param(values.length);
+  };
+  const terms: string[] = [];
+  const hasText = typeof q.text === 'string' && q.text.length > 0;
+  if (hasText) terms.push(textMatchSql(d, bind(likePattern(q.text as string))));
+  if (q.statusClass === 'none') terms.push('r.status_code IS NULL');
+  else if (q.statusClass !== null && q.statusClass !== undefined) {
+    const [min, max] = statusRange(q.statusClass);
+    terms.push(`r.status_code BETWEEN ${bind(min)} AND ${bind(max)}`);
+  }
+  const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+  const results = `${d.table('results')} r`;
+  const from = `FROM ${results} JOIN ${d.table('urls')} u ON u.id = r.url_id`;
+  const order = orderSql(q.sort, resultSortSql(d, 'selected')[q.sort], q.descending);
+  const counted = [...values];
+  const page = `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}`;
+  return {
+    // Every result has its URL row, so without a text filter (the only one on urls) the count skips the join.
+    count: { sql: `SELECT count(*) AS total ${hasText ? from : `FROM ${results}`} ${where}`, values: counted },
+    page: { sql: page, values },
+  };
+}
+
+/** A custom extraction value of the row with key `key` (its results.seq or its url id). */
+export interface ExtractedOfRow {
+  key: number;
+  rule: string;
+  value: string;
+}
+
+/**
+ * The custom extraction values of a page of rows, by results.seq or by url id (one parameter: the page's keys),
+ * in each row's rule and value order: through extracted's primary key (url_id, rule, n).
+ */
+export function extractedSql(d: ResultsDialect, by: 'seq' | 'url_id'): string {
+  return by === 'seq'
+    ? `SELECT r.seq AS key, e.rule AS rule, e.value AS value FROM ${d.table('results')} r JOIN ${d.table('extracted')} e ON e.url_id = r.url_id
+       WHERE ${d.inKeys('r.seq', d.param(1))} ORDER BY r.seq, e.rule, e.n`
+    : `SELECT e.url_id AS key, e.rule AS rule, e.value AS value FROM ${d.table('extracted')} e
+       WHERE ${d.inKeys('e.url_id', d.param(1))} ORDER BY e.url_id, e.rule, e.n`;
+}
+
+/**
+ * Puts the values found into their rows' `extracted`, under `nameOf(rule)` (values of rules it does not name are
+ * left out). defineProperty: a rule may be named "__proto__".
+ */
+export function addExtracted(
+  rowsByKey: ReadonlyMap<number, { extracted: Record<string, string[]> }>,
+  found: Iterable<ExtractedOfRow>,
+  nameOf: (rule: string) => string | undefined = (rule) => rule,
+): void {
+  for (const { key, rule, value } of found) {
+    const extracted = rowsByKey.get(key)?.extracted;
+    const name = nameOf(rule);
+    if (extracted === undefined || name === undefined) continue;
+    if (!Object.hasOwn(extracted, name)) Object.defineProperty(extracted, name, { value: [], enumerable: true, writable: true, configurable: true });
+    extracted[name]!.push(value);
+  }
+}

@@ -1,0 +1,107 @@
+// A cluster crawl in view: a crawl of the PostgreSQL store, run by its nodes and watched from here. Its live view and
+// commands (pause, resume, stop, the thread count) go through the observer, its results table and CSV export through
+// a results reader of its own; what needs a local crawl file (the URLs/s cap, patterns, the analysis views) is
+// refused, saying what can be done from here.
+import { EventEmitter } from 'node:events';
+import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
+import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
+import type { CsvExportResult } from '../export/csv-writer.ts';
+import type { CrawlAnalysis } from './crawl-analysis.ts';
+import type { CrawlInView, CrawlInViewEvents } from './crawl-in-view.ts';
+import { ClusterCrawlObserver, type ClusterObserverOptions } from './cluster-crawl-observer.ts';
+import { ClusterResults } from './cluster-results.ts';
+
+export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements CrawlInView {
+  readonly file = null;
+  private readonly results: ClusterResults;
+
+  private constructor(private readonly observer: ClusterCrawlObserver, storeUrl: string) {
+    super();
+    this.results = new ClusterResults(storeUrl, observer.crawlId);
+    observer.on('snapshot', (s) => this.emit('snapshot', s));
+    observer.on('state', (s) => this.emit('state', s));
+  }
+
+  /** Connects and reads the crawl's first snapshot; a StoreError names a bad URL, an unreachable server, an unknown crawl. */
+  static async open(storeUrl: string, crawlId: string, options: ClusterObserverOptions = {}): Promise<ClusterCrawl> {
+    return new ClusterCrawl(await ClusterCrawlObserver.open(storeUrl, crawlId, options), storeUrl);
+  }
+
+  attachment(): StoreAttachment {
+    return { server: this.observer.server, crawlId: this.observer.crawlId };
+  }
+
+  snapshot(): CrawlSnapshot {
+    return this.observer.snapshot();
+  }
+
+  /** The nodes run it, not this process. */
+  runningState(): CrawlState | null {
+    return null;
+  }
+
+  /** Every node of the cluster. */
+  pause(): Promise<void> {
+    return this.observer.command({ state: 'paused' });
+  }
+
+  resume(): Promise<void> {
+    return this.observer.command({ state: 'running' });
+  }
+
+  /** Tells every node to stop, and resolves once told (the nodes finish on their own). */
+  stop(): Promise<void> {
+    return this.observer.command({ state: 'stopped' });
+  }
+
+  /** The cluster's total, shared out over its live nodes. */
+  setThreads(threads: number): Promise<void> {
+    return this.observer.command({ threads });
+  }
+
+  async setMaxRate(): Promise<void> {
+    throw new Error(this.refusal('change the URLs/s cap'));
+  }
+
+  async addExclude(): Promise<{ dropped: number }> {
+    throw new Error(this.refusal('add an exclude pattern'));
+  }
+
+  async deprioritise(): Promise<{ moved: number }> {
+    throw new Error(this.refusal('deprioritise a pattern'));
+  }
+
+  queryResults(query: ResultsQuery): Promise<ResultsPage> {
+    return this.results.query(query);
+  }
+
+  exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
+    return this.results.exportCsv(dest);
+  }
+
+  /** Its results are exported from the store, as a crawl file's are. */
+  exportProblem(): string | null {
+    return null;
+  }
+
+  analysisProblem(what: string): string {
+    return this.refusal(what);
+  }
+
+  analysis(what: string): CrawlAnalysis {
+    throw new Error(this.refusal(what));
+  }
+
+  /** UNLISTEN and the connections closed; no event is emitted afterwards. */
+  async close(): Promise<void> {
+    this.removeAllListeners();
+    await this.observer.close();
+    await this.results.close();
+  }
+
+  /** Why a command for a local crawl file cannot be used on the store's crawl. */
+  private refusal(what: string): string {
+    const o = this.observer;
+    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export; pause, resume, stop and the thread count)`;
+  }
+}

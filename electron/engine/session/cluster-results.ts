@@ -1,0 +1,93 @@
+// The Results table of a cluster crawl, read from its schema in the PostgreSQL store with the same SQL as a crawl
+// file's (analysis/result-rows.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
+// connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
+import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
+import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
+import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
+import { exportCsvFromStore } from '../export/pg-csv-export.ts';
+import { StoreError, connect, isConnectionLost, serverLabel, type PgClient } from '../frontier/postgres/pg-connect.ts';
+import { readCrawl } from '../frontier/postgres/pg-control.ts';
+import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import type { ResultsReader } from './results-reader.ts';
+import { withTimeout } from './with-timeout.ts';
+
+/** How long connecting may take. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** A page of a cluster crawl's results, counted and sorted by PostgreSQL. */
+export async function queryClusterResults(client: PgClient, crawlId: string, q: ResultsQuery): Promise<ResultsPage> {
+  const d = postgresResults(crawlSchema(crawlId));
+  const { count, page } = resultsPageSql(d, q);
+  const rules = extractionColumnsOf((await readCrawl(client, crawlId)).settings).map((r) => r.name);
+  const total = (await client.query<{ total: number }>(count.sql, count.values)).rows[0]!.total;
+  const { rows } = await client.query<ResultRow>(page.sql, page.values);
+  for (const row of rows) row.extracted = {};
+  if (rules.length && rows.length) {
+    const { rows: found } = await client.query<ExtractedOfRow>(extractedSql(d, 'seq'), [d.keysValue(rows.map((r) => r.seq))]);
+    addExtracted(new Map(rows.map((r) => [r.seq, r])), found);
+  }
+  return { total, offset: q.offset, rows, extractionRules: rules };
+}
+
+export class ClusterResults implements ResultsReader {
+  private readonly server: string;
+  private client: PgClient | null = null;
+  private opening: Promise<PgClient> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly storeUrl: string,
+    readonly crawlId: string,
+  ) {
+    this.server = serverLabel(storeUrl);
+  }
+
+  async query(q: ResultsQuery): Promise<ResultsPage> {
+    const client = await this.connection();
+    try {
+      return await queryClusterResults(client, this.crawlId, q);
+    } catch (err) {
+      if (!isConnectionLost(err)) throw err;
+      if (this.client === client) this.client = null;
+      void client.end().catch(() => undefined);
+      throw new StoreError(`lost the connection to the PostgreSQL store at ${this.server}; the results come back with it`);
+    }
+  }
+
+  /** As a crawl file's export, through a connection of its own: the live view goes on meanwhile. */
+  async exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return exportCsvFromStore(this.storeUrl, this.crawlId, dest);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    if (client) await withTimeout(client.end(), 2_000).catch(() => undefined);
+  }
+
+  private async connection(): Promise<PgClient> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    if (this.client) return this.client;
+    this.opening ??= (async () => {
+      try {
+        const client = await connect(this.storeUrl, { connectTimeoutMs: CONNECT_TIMEOUT_MS, applicationName: 'trawl-observer' });
+        if (this.closed) {
+          await client.end().catch(() => undefined);
+          throw new StoreError('no longer attached to the crawl');
+        }
+        const drop = () => {
+          if (this.client === client) this.client = null;
+        };
+        client.on('end', drop);
+        client.on('error', drop);
+        this.client = client;
+        return client;
+      } finally {
+        this.opening = null;
+      }
+    })();
+    return this.opening;
+  }
+}

@@ -1,0 +1,113 @@
+// The crawls folder's files: their names (`<host>-<YYYYMMDD-HHMMSS>.trawl`), what a crawl file says about itself
+// (seeds, state, counts) and the listing of the folder, newest first. Plain functions over the file system and
+// short-lived read-only connections; the session decides which file is in view.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import { UrlState, openCrawlFile, readMeta } from '../frontier/crawl-file.ts';
+
+export const CRAWL_FILE_EXT = '.trawl';
+/** listCrawls() returns at most this many files, the newest. */
+export const MAX_LISTED_CRAWLS = 200;
+
+/** What listCrawls/openCrawl say about a crawl file, read through a short-lived read-only connection. */
+export function readCrawlFileInfo(file: string): CrawlFileInfo {
+  const db = openCrawlFile(file, { readonly: true });
+  try {
+    return db.transaction(() => {
+      let seeds: string[] = [];
+      try {
+        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as { seeds?: unknown };
+        if (Array.isArray(settings.seeds)) seeds = settings.seeds.filter((s): s is string => typeof s === 'string');
+      } catch {
+        // unreadable settings: show the file without seeds rather than hide it
+      }
+      const crawled = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.done) as { n: number }).n;
+      const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
+      return {
+        file,
+        seeds,
+        createdAt: readMeta(db, 'created_at') ?? '',
+        state: readMeta(db, 'state') ?? 'unknown',
+        finishReason: readMeta(db, 'finish_reason'),
+        crawled,
+        queued,
+      };
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** Last write to a crawl file, its WAL included (a running crawl writes to the WAL, not the file). */
+function lastWritten(file: string): number {
+  let t = 0;
+  for (const f of [file, `${file}-wal`]) {
+    try {
+      t = Math.max(t, fs.statSync(f).mtimeMs);
+    } catch {
+      // no WAL (or the file went away meanwhile)
+    }
+  }
+  return t;
+}
+
+/** The crawl files of `dir`, most recently written first; files that are not crawls are left out. */
+export function listCrawlFiles(dir: string): CrawlFileInfo[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const files = names
+    .filter((n) => n.endsWith(CRAWL_FILE_EXT))
+    .map((n) => path.join(dir, n))
+    .filter((f) => {
+      try {
+        return fs.statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .map((f) => ({ f, t: lastWritten(f) }))
+    .sort((a, b) => b.t - a.t || (a.f < b.f ? 1 : -1));
+  const out: CrawlFileInfo[] = [];
+  for (const { f } of files) {
+    if (out.length >= MAX_LISTED_CRAWLS) break;
+    try {
+      out.push(readCrawlFileInfo(f));
+    } catch {
+      // not a crawl file (or one this version cannot read): not listed
+    }
+  }
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `<host>-<YYYYMMDD-HHMMSS>` in local time; the host reduced to characters safe in any file system. */
+export function crawlFileStem(seed: string, now = new Date()): string {
+  let host = 'crawl';
+  try {
+    host = new URL(seed).hostname.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._-]+|[._-]+$/g, '') || 'crawl';
+  } catch {
+    // validated already; keep the fallback
+  }
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${host.slice(0, 100)}-${stamp}`;
+}
+
+/** `<dir>/<host>-<YYYYMMDD-HHMMSS>.trawl`, with `-2`, `-3`... when that name is taken. */
+export function newCrawlPath(dir: string, seed: string): string {
+  const stem = crawlFileStem(seed);
+  for (let n = 1; ; n++) {
+    const file = path.join(dir, `${stem}${n === 1 ? '' : `-${n}`}${CRAWL_FILE_EXT}`);
+    if (!fs.existsSync(file)) return file;
+  }
+}
+
+/** Removes a crawl file and its WAL, shared-memory and journal files. */
+export function removeCrawlFile(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
+}

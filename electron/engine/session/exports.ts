@@ -1,0 +1,44 @@
+// The session's CSV exports beyond the Results table's (a results reader's): a view of the explorer, a chart, and
+// how any export's outcome is told (ExportResult: the rows and the file written, or why it failed).
+import fs from 'node:fs';
+import type { ChartKind, ViewExport } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import type { ExportResult } from '../../../shared/crawler-api.ts';
+import { chartCsv, viewWhere } from '../analysis/index.ts';
+import { exportCsv, extractionColumns } from '../export/csv-export.ts';
+import type { CrawlAnalysis } from './crawl-analysis.ts';
+
+/** Runs an export to `dest`: its rows and file, or the error it threw. */
+export async function exportResult(dest: string | NodeJS.WritableStream, run: () => Promise<{ rows: number }>): Promise<ExportResult> {
+  try {
+    const { rows } = await run();
+    return { ok: true, rows, file: typeof dest === 'string' ? dest : null };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** What is wrong with a view export's columns (none chosen, a column the crawl does not have), or null. */
+export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): string | null {
+  const known = new Set<string>([...EXPORT_COLUMNS, ...extractionColumns(analysis.db).map((r) => r.column)]);
+  const unknown = view.columns.filter((c) => !known.has(c));
+  if (view.columns.length === 0) return 'choose at least one column to export';
+  return unknown.length ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}` : null;
+}
+
+/** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
+export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+  const where = viewWhere(analysis.db, view.filter, view.text);
+  // The external view lists URLs, most never fetched: its rows come from urls, not from results.
+  const rowsFrom = view.filter === 'external' ? 'urls' : 'results';
+  return exportCsv(analysis.file, dest, { columns: view.columns, headerPreset: view.headerPreset, rowsFrom, ...(where ? { where } : {}) });
+}
+
+/** A chart's whole data as CSV, to a file path or a stream (ended when done). */
+export async function exportChart(analysis: CrawlAnalysis, kind: ChartKind, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+  const data = analysis.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
+  const csv = chartCsv(data);
+  if (typeof dest === 'string') fs.writeFileSync(dest, csv);
+  else dest.end(csv);
+  return { rows: data.rows.length };
+}
