@@ -6,9 +6,22 @@
 //   postgres   test/postgres: need PostgreSQL (TRAWL_TEST_PG), most also start processes; builds out/node first.
 //   browser    test/browser: drive the built app in Chromium (or Electron); builds out/node and the app first.
 // `vitest run --project <name>` runs one group; a project's global setup runs only when it has files to run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const nodeBundles = 'test/setup/build-node-bundles.ts';
+
+// Each project's folders. A test file anywhere else would match no project and silently never run (say one added
+// at test/ on a branch made before the tests were grouped), so the config refuses to load until it is moved.
+const GROUPS = ['test/unit/', 'test/renderer/', 'test/scale/', 'test/processes/', 'test/postgres/', 'test/browser/'];
+const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test');
+const stray = fs
+  .readdirSync(testDir, { recursive: true, encoding: 'utf8' })
+  .map((file) => `test/${file.split(path.sep).join('/')}`)
+  .filter((file) => file.endsWith('.test.ts') && !GROUPS.some((group) => file.startsWith(group)));
+if (stray.length > 0) throw new Error(`test files outside the test groups of vitest.config.ts: ${stray.join(', ')}`);
 
 export default defineConfig({
   test: {
