@@ -1,0 +1,179 @@
+// The analysis queries at scale: a crawl file of 300,000 synthetic results rows (written in one transaction of
+// prepared inserts), where every filter count must equal what a walk over the rows finds, and where SQLite's plan
+// for each hot query (filters, counts, URL detail, queue, charts, comparison) must read the index it is built on
+// rather than scan the wide results rows. No timings here: electron/bench/analysis-bench.ts has those.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCrawlFile, type Db } from '../../electron/engine/frontier/crawl-file.ts';
+import { buildSyntheticCrawl, syntheticUrl } from '../../electron/engine/analysis/synthetic-crawl.ts';
+import { countSql, FILTER_IDS, FILTER_SQL, filterCounts, pageSql, queryFiltered, textPlan, type FilterCounts } from '../../electron/engine/analysis/result-filters.ts';
+import { detailSql, urlDetail } from '../../electron/engine/analysis/url-detail.ts';
+import { prefixSql, queuePrefixes, queueSearchSql } from '../../electron/engine/analysis/queue-inspector.ts';
+import { chartSql, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
+import { CrawlComparison } from '../../electron/engine/analysis/compare.ts';
+
+const ROWS = 300_000;
+let dir: string;
+let oldFile: string;
+let newFile: string;
+let db: Db;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-scale-'));
+  oldFile = path.join(dir, 'old.trawl');
+  newFile = path.join(dir, 'new.trawl');
+  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1 }).db.close();
+  buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
+  db = openCrawlFile(oldFile, { readonly: true });
+}, 120_000);
+afterAll(() => {
+  db?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function plan(sql: string, params: unknown = {}): string {
+  const st = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const rows = (st.reader && /[@?]/.test(sql) ? st.all(params as never) : st.all()) as { detail: string }[];
+  return rows.map((r) => r.detail).join(' | ');
+}
+/** A table walked whole, row by row: what the hot queries must not do (an index walked whole is another thing). */
+const TABLE_SCAN = /\bSCAN (r|u|d|l|ra|rb|ua|ub|results|urls|links)\b(?! USING)/;
+
+/** The counts a walk over every row gives, computed in JavaScript from the rows themselves. */
+function walkedCounts(): FilterCounts {
+  const c = Object.fromEntries(FILTER_IDS.map((id) => [id, 0])) as FilterCounts;
+  const titles = new Map<string, number>();
+  const descriptions = new Map<string, number>();
+  const rows = db.prepare(`SELECT r.status_code AS s, r.content_type AS ct, r.title, r.meta_description AS d, r.h1_count AS h1, r.canonical, r.meta_robots AS mr,
+    r.x_robots_tag AS xr, r.indexability AS ix, u.url FROM results r NOT INDEXED JOIN urls u ON u.id = r.url_id`);
+  const tokens = (mr: string | null, xr: string | null) =>
+    `${mr ?? ''},${xr ?? ''}`.toLowerCase().replace(/max-image-preview: ?none/g, '').split(/[\s,:]+/);
+  const parsed: { title: string | null; d: string | null }[] = [];
+  for (const r of rows.iterate() as Iterable<Record<string, string | number | null>>) {
+    c.all++;
+    const s = r.s as number | null;
+    const media = typeof r.ct === 'string' ? r.ct.split(';')[0]!.trim().toLowerCase() : null;
+    if (media === 'text/html' || media === 'application/xhtml+xml') c.html++;
+    if (s === null) c['status-none']++;
+    else if (s >= 200 && s <= 299) c['status-2xx']++;
+    else if (s >= 300 && s <= 399) c['status-3xx']++;
+    else if (s >= 400 && s <= 499) c['status-4xx']++;
+    else if (s >= 500 && s <= 599) c['status-5xx']++;
+    const t = tokens(r.mr as string | null, r.xr as string | null);
+    if (t.includes('noindex') || t.includes('none')) c['directive-noindex']++;
+    if (t.includes('nofollow') || t.includes('none')) c['directive-nofollow']++;
+    if (r.ix === 'indexable') c.indexable++;
+    if (r.ix === 'non-indexable') c['non-indexable']++;
+    if (r.h1 === null) continue;
+    const title = r.title as string | null;
+    const d = r.d as string | null;
+    parsed.push({ title, d });
+    if (title) titles.set(title, (titles.get(title) ?? 0) + 1);
+    if (d) descriptions.set(d, (descriptions.get(d) ?? 0) + 1);
+    if (!title) c['title-missing']++;
+    if (title !== null && [...title].length > 60) c['title-over-60']++;
+    if (!d) c['description-missing']++;
+    if (r.h1 === 0) c['h1-missing']++;
+    if ((r.h1 as number) > 1) c['h1-multiple']++;
+    if (r.canonical === null) c['canonical-missing']++;
+    else if (r.canonical === r.url) c['canonical-self']++;
+    else c['canonical-elsewhere']++;
+  }
+  for (const { title, d } of parsed) {
+    if (title && titles.get(title)! > 1) c['title-duplicate']++;
+    if (d && descriptions.get(d)! > 1) c['description-duplicate']++;
+  }
+  c.external = (db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }).n;
+  return c;
+}
+
+describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
+  it('counts every filter as a walk over the rows does, and each filter page agrees with its count', () => {
+    const counts = filterCounts(db);
+    expect(counts).toEqual(walkedCounts());
+    for (const id of ['status-4xx', 'title-duplicate', 'canonical-elsewhere', 'directive-noindex', 'external'] as const) {
+      const page = queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 50 });
+      expect({ id, total: page.total }).toEqual({ id, total: counts[id] });
+      expect(page.rows.length).toBe(Math.min(50, counts[id]));
+    }
+    // Every filter has rows in this crawl, so each plan below is tried on real data.
+    for (const id of FILTER_IDS) expect({ id, some: counts[id] > 0 }).toEqual({ id, some: true });
+  });
+
+  it('answers each filter, its count and its page from the filter\u2019s index, never walking the results table', () => {
+    for (const id of FILTER_IDS) {
+      const { index } = FILTER_SQL[id];
+      const sql = pageSql(db, id, 'seq', false, false);
+      const count = plan(sql.count);
+      const ids = plan(sql.ids, { limit: 100, offset: 0 });
+      if (index === null) {
+        expect(count).toMatch(/COVERING INDEX/);
+        expect(ids).toBe('SCAN r'); // in seq order, stopping at the page's end
+        continue;
+      }
+      for (const p of [count, ids]) {
+        expect({ id, plan: p }).toEqual({ id, plan: expect.stringMatching(new RegExp(`USING (COVERING )?INDEX ${index}\\b`)) });
+        expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+      }
+      // The page's rows are read by key only.
+      expect(plan(sql.rows, { keys: '[1,2]' })).toMatch(/SEARCH r USING INTEGER PRIMARY KEY|SEARCH u USING INTEGER PRIMARY KEY/);
+    }
+    for (const sql of countSql(db)) expect({ sql, plan: plan(sql) }).toEqual({ sql, plan: expect.not.stringMatching(TABLE_SCAN) });
+    // A text inside a filter holding most rows walks the table in seq order on purpose; inside a small one, the index.
+    expect(textPlan(db, 'status-2xx')).toBe('scan');
+    expect(textPlan(db, 'status-4xx')).toBe('index');
+  });
+
+  it('details a URL by key lookups only', () => {
+    const sql = detailSql(db);
+    expect(plan(sql.byKey, [1])).toMatch(/SEARCH urls USING (COVERING )?INDEX urls_key \(url_key=\?\)/);
+    expect(plan(sql.inlinks, [1, 0, 10])).toMatch(/SEARCH l USING (COVERING )?INDEX links_to \(to_id=\? AND from_id>\?\)/);
+    expect(plan(sql.inlinkCount, [1])).toMatch(/links_to \(to_id=\?\)/);
+    expect(plan(sql.outlinks, [1, 0, 10])).toMatch(/SEARCH l USING PRIMARY KEY \(from_id=\? AND to_id>\?\)/);
+    expect(plan(sql.redirectSources, [1, 10])).toMatch(/SEARCH l USING (COVERING )?INDEX links_redirect_to \(to_id=\?\)/);
+    expect(plan(sql.redirectTarget, [1])).toMatch(/SEARCH links USING PRIMARY KEY \(from_id=\?\)/);
+    expect(plan(sql.extracted, [1])).toMatch(/SEARCH extracted USING PRIMARY KEY \(url_id=\?\)/);
+    expect(plan(sql.unfetchable, [1, 10])).toMatch(/SEARCH unfetchable_links USING PRIMARY KEY \(from_id=\?\)/);
+    for (const s of [sql.row, sql.hop]) expect(plan(s, [1])).toMatch(/SEARCH u USING INTEGER PRIMARY KEY.*SEARCH r USING INDEX sqlite_autoindex_results_1 \(url_id=\?\)/);
+    for (const s of Object.values(sql)) expect(plan(s, (s.match(/\?/g) ?? []).map(() => 1))).not.toMatch(TABLE_SCAN);
+    // The home page: linked from every page; its detail still reads one page of inlinks.
+    const home = urlDetail(db, { url: syntheticUrl(0) })!;
+    expect(home.inlinks.total).toBeGreaterThan(ROWS / 2);
+    expect(home.inlinks.rows).toHaveLength(100);
+    expect(home.extracted).toEqual([{ rule: 'price', values: ['$0', '$5'] }]);
+  });
+
+  it('groups and searches the queue through the queue index, and charts from narrow indexes', () => {
+    expect(plan(prefixSql(db, false), { host: 1, skip: 18, segments: 1, limit: 10 })).toMatch(/SEARCH u USING INDEX urls_queue \(host_id=\?\)/);
+    expect(plan(queueSearchSql(db, ['u.state = 0', '(u.host_id, u.id) > (@afterHost, @afterId)']), { afterHost: 0, afterId: 0, limit: 1 })).toMatch(/SEARCH u USING INDEX urls_queue/);
+    expect(queuePrefixes(db, { hostId: 1 })!.counted).toBe(ROWS / 10);
+    const full = chartSql(db);
+    for (const s of [full.status, full.depth, full.histogram([0, 100, 1000])]) expect(plan(s)).toBe('SCAN r USING COVERING INDEX results_status' + (s === full.depth ? ' | USE TEMP B-TREE FOR GROUP BY' : ''));
+    expect(plan(full.span, [0])).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
+    expect(plan(full.overTime(1000), { from: 0 })).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
+    // Live updates read only the rows after the last seq seen, by rowid.
+    expect(plan(chartSql(db, ROWS - 10).status)).toMatch(/SEARCH r USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    expect(statusDistribution(db, { afterSeq: ROWS - 10 }).total).toBe(10);
+  });
+
+  it('compares two crawl files by key lookups, walking each by seq', () => {
+    const c = CrawlComparison.open(oldFile, newFile);
+    try {
+      for (const which of ['changed', 'removed', 'added', 'summaryOld', 'summaryNew'] as const) {
+        const p = c.explain(which);
+        expect({ which, p }).toEqual({ which, p: expect.stringMatching(/USING (COVERING )?INDEX urls_key \(url_key=\?\)/) });
+        expect({ which, p }).toEqual({ which, p: expect.stringMatching(/USING (COVERING )?INDEX sqlite_autoindex_results_1 \(url_id=\?\)/) });
+        expect({ which, p }).toEqual({ which, p: expect.not.stringMatching(/MATERIALIZE|AUTOMATIC|\bSCAN (ub|ua)\b/) });
+      }
+      expect(c.explain('changed')).toMatch(/^SEARCH ra USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+      expect(c.explain('added')).toMatch(/^SEARCH rb USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+      // 3,000 rows crawled again (every 53rd gone, 60 new); the other 297,000 of the old crawl are gone from it.
+      const s = c.summary();
+      expect({ added: s.added, removed: s.removed }).toEqual({ added: 60, removed: ROWS - 3000 + Math.floor(2999 / 53) });
+    } finally {
+      c.close();
+    }
+  });
+});

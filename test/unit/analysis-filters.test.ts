@@ -1,0 +1,253 @@
+// The Results explorer's filters over a crawl file whose rows are written directly, so every filter's answer is
+// known: its rows, its count, text search, sorting, paging, the external view, and the same answers from a file
+// without the analysis indexes and from a connection opened before a crawl wrote more rows.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCrawlFile, openCrawlFile, UrlState, type Db } from '../../electron/engine/frontier/crawl-file.ts';
+import { urlKey } from '../../shared/url/url-key.ts';
+import { parseSettings } from '../../shared/settings.ts';
+import {
+  FILTER_GROUPS,
+  FILTER_IDS,
+  RESULT_FILTERS,
+  filterCounts,
+  queryFiltered,
+  textPlan,
+  type FilterId,
+} from '../../electron/engine/analysis/result-filters.ts';
+
+const E = 'https://example.com';
+const O = 'https://other.org';
+
+interface Fixture {
+  id: number;
+  url: string;
+  host?: number;
+  state?: number;
+  kind?: string;
+  checkOnly?: 1;
+  /** No results row when absent. */
+  r?: Partial<{
+    status_code: number | null;
+    content_type: string | null;
+    title: string | null;
+    meta_description: string | null;
+    h1_count: number | null;
+    canonical: string | null;
+    meta_robots: string | null;
+    x_robots_tag: string | null;
+    indexability: string | null;
+    indexability_reason: string | null;
+    redirect_url: string | null;
+    error: string | null;
+    word_count: number | null;
+    response_time_ms: number | null;
+  }>;
+}
+
+const LONG_TITLE = 'L'.repeat(61);
+// Parsed pages (h1_count set) are 1 to 5; indexability is given, as the frontier would have written it.
+const ROWS: Fixture[] = [
+  { id: 1, url: `${E}/`, r: { status_code: 200, content_type: 'text/html; charset=utf-8', title: 'Home', meta_description: 'Welcome', h1_count: 1, canonical: `${E}/`, indexability: 'indexable', word_count: 300 } },
+  {
+    id: 2, url: `${E}/a`,
+    r: { status_code: 200, content_type: 'text/html', title: 'Same', meta_description: 'Same desc', h1_count: 2, canonical: `${E}/a`, meta_robots: 'noindex, follow', indexability: 'non-indexable', indexability_reason: 'noindex', word_count: 40 },
+  },
+  { id: 3, url: `${E}/b`, r: { status_code: 200, content_type: 'application/xhtml+xml', title: 'Same', meta_description: 'Same desc', h1_count: 0, x_robots_tag: 'googlebot: nofollow', indexability: 'indexable', word_count: 10 } },
+  {
+    id: 4, url: `${E}/long`,
+    r: { status_code: 200, content_type: 'Text/HTML', title: LONG_TITLE, h1_count: 1, canonical: `${E}/a`, meta_robots: 'max-image-preview:none, max-snippet:-1', indexability: 'non-indexable', indexability_reason: 'canonicalised', word_count: 500 },
+  },
+  { id: 5, url: `${E}/empty`, r: { status_code: 200, content_type: 'text/html', h1_count: 1, canonical: `${E}/empty`, meta_robots: 'NONE', indexability: 'non-indexable', indexability_reason: 'noindex', word_count: 0 } },
+  { id: 6, url: `${E}/old`, r: { status_code: 301, content_type: 'text/html', redirect_url: `${E}/a`, indexability: 'non-indexable', indexability_reason: 'redirected' } },
+  { id: 7, url: `${E}/gone`, r: { status_code: 404, content_type: 'text/html', indexability: 'non-indexable', indexability_reason: 'client error' } },
+  { id: 8, url: `${E}/err`, r: { status_code: 500, content_type: 'text/plain', indexability: 'non-indexable', indexability_reason: 'server error' } },
+  { id: 9, url: `${E}/timeout`, state: UrlState.failed, r: { status_code: null, error: 'timeout 100% (really)', indexability: 'non-indexable', indexability_reason: 'no response' } },
+  { id: 10, url: `${E}/img.png`, kind: 'image', checkOnly: 1, r: { status_code: 200, content_type: 'image/png' } },
+  { id: 11, url: `${O}/x`, host: 2, state: UrlState.outOfScope },
+  { id: 12, url: `${O}/checked`, host: 2, checkOnly: 1, r: { status_code: 200, content_type: 'text/html' } },
+  { id: 13, url: `${E}/queued`, state: UrlState.queued },
+  { id: 14, url: `${O}/img.png`, host: 2, state: UrlState.outOfScope, kind: 'image' },
+];
+// from -> to (kind): the home page links to most; /old's redirect; /a links home.
+const LINKS: [number, number, string][] = [
+  [1, 2, 'a'], [1, 3, 'a'], [1, 4, 'a'], [1, 11, 'a'], [1, 14, 'image'], [3, 2, 'a'], [5, 2, 'a'], [6, 2, 'redirect'], [2, 1, 'a'], [3, 11, 'a'],
+];
+
+/** What each filter lists, by url id in seq order (seq follows the id here). */
+const EXPECTED: Record<FilterId, number[]> = {
+  all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
+  html: [1, 2, 3, 4, 5, 6, 7, 12],
+  'status-2xx': [1, 2, 3, 4, 5, 10, 12],
+  'status-3xx': [6],
+  'status-4xx': [7],
+  'status-5xx': [8],
+  'status-none': [9],
+  'title-missing': [5],
+  'title-duplicate': [2, 3],
+  'title-over-60': [4],
+  'description-missing': [4, 5],
+  'description-duplicate': [2, 3],
+  'h1-missing': [3],
+  'h1-multiple': [2],
+  'canonical-self': [1, 2, 5],
+  'canonical-elsewhere': [4],
+  'canonical-missing': [3],
+  // "max-image-preview:none" is not "none"; "googlebot: nofollow" is nofollow; NONE is both.
+  'directive-noindex': [2, 5],
+  'directive-nofollow': [3, 5],
+  indexable: [1, 3],
+  'non-indexable': [2, 4, 5, 6, 7, 8, 9],
+  external: [11, 12, 14],
+};
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-filters-'));
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+function buildFixture(): { file: string; writer: Db } {
+  const file = path.join(dir, `${++n}.trawl`);
+  const writer = createCrawlFile(file, parseSettings({ seeds: [`${E}/`] }));
+  writer.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?), (2, ?)').run(E, O);
+  const addUrl = writer.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at, kind, check_only) VALUES (?, ?, ?, ?, 1, ?, 0, ?, ?)');
+  const addResult = writer.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, title, meta_description, h1_count, canonical,
+    meta_robots, x_robots_tag, indexability, indexability_reason, redirect_url, error, word_count, response_time_ms, fetched_at)
+    VALUES (@seq, @url_id, @status_code, @content_type, 1, @title, @meta_description, @h1_count, @canonical, @meta_robots, @x_robots_tag,
+    @indexability, @indexability_reason, @redirect_url, @error, @word_count, @response_time_ms, @fetched_at)`);
+  const addLink = writer.prepare('INSERT INTO links (from_id, to_id, anchor, kind) VALUES (?, ?, ?, ?)');
+  writer.transaction(() => {
+    for (const row of ROWS) {
+      const state = row.state ?? (row.r ? UrlState.done : UrlState.queued);
+      addUrl.run(row.id, row.url, urlKey(row.url), row.host ?? 1, state, row.kind ?? 'page', row.checkOnly ?? 0);
+      if (!row.r) continue;
+      addResult.run({
+        seq: row.id, url_id: row.id, status_code: null, content_type: null, title: null, meta_description: null, h1_count: null, canonical: null,
+        meta_robots: null, x_robots_tag: null, indexability: null, indexability_reason: null, redirect_url: null, error: null, word_count: null,
+        response_time_ms: 10 * row.id, fetched_at: 1_700_000_000_000 + row.id, ...row.r,
+      });
+    }
+    for (const [from, to, kind] of LINKS) addLink.run(from, to, `to ${to}`, kind);
+  })();
+  return { file, writer };
+}
+
+const ids = (rows: { url_id: number }[]) => rows.map((r) => r.url_id);
+const page = (db: Db, filter: FilterId, extra: Partial<Parameters<typeof queryFiltered>[1]> = {}) =>
+  queryFiltered(db, { filter, sort: 'seq', descending: false, offset: 0, limit: 100, ...extra });
+
+describe('result filters', () => {
+  it('lists every filter once, each in a known group', () => {
+    expect(new Set(FILTER_IDS).size).toBe(FILTER_IDS.length);
+    const groups = new Set(FILTER_GROUPS.map((g) => g.id));
+    for (const f of RESULT_FILTERS) expect(groups.has(f.group)).toBe(true);
+    expect(Object.keys(EXPECTED).sort()).toEqual([...FILTER_IDS].sort());
+  });
+
+  it('gives each filter its rows, in fetch order, and the same count as the tab badge', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    const counts = filterCounts(db);
+    for (const id of FILTER_IDS) {
+      const got = page(db, id);
+      expect({ id, rows: ids(got.rows) }).toEqual({ id, rows: EXPECTED[id] });
+      expect({ id, total: got.total }).toEqual({ id, total: EXPECTED[id].length });
+      expect({ id, count: counts[id] }).toEqual({ id, count: EXPECTED[id].length });
+    }
+    // Only the passes asked for run.
+    expect(filterCounts(db, ['h1-missing'])).toEqual({ 'h1-missing': 1, 'h1-multiple': 1 });
+    db.close();
+  });
+
+  it('returns ResultRow columns with url_id and state; the external view lists URLs never fetched, with inlinks', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    const [a] = page(db, 'h1-multiple').rows;
+    expect(a).toMatchObject({ seq: 2, url: `${E}/a`, kind: 'page', status_code: 200, title: 'Same', h1_count: 2, inlinks: 4, url_id: 2, state: UrlState.done, attempts: 1 });
+    const ext = page(db, 'external', { sort: 'url' });
+    expect(ext.rows.map((r) => [r.url, r.seq, r.state, r.inlinks, r.status_code, r.kind])).toEqual([
+      [`${O}/checked`, 12, UrlState.done, 0, 200, 'page'],
+      [`${O}/img.png`, null, UrlState.outOfScope, 1, null, 'image'],
+      [`${O}/x`, null, UrlState.outOfScope, 2, null, 'page'],
+    ]);
+    expect(ids(page(db, 'external', { sort: 'inlinks', descending: true }).rows)).toEqual([11, 14, 12]);
+    db.close();
+  });
+
+  it('searches text in the URL, title or error literally, within the filter, and pages with offset and limit', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    expect(ids(page(db, 'html', { text: 'SAME' }).rows)).toEqual([2, 3]);
+    expect(ids(page(db, 'all', { text: '100%' }).rows)).toEqual([9]); // % is matched, not a wildcard
+    expect(ids(page(db, 'all', { text: '_' }).rows)).toEqual([]);
+    expect(ids(page(db, 'external', { text: 'other.org/x' }).rows)).toEqual([11]);
+    const p = page(db, 'non-indexable', { offset: 2, limit: 3 });
+    expect({ total: p.total, offset: p.offset, rows: ids(p.rows) }).toEqual({ total: 7, offset: 2, rows: [5, 6, 7] });
+    // A text within a filter holding most rows walks the table; within a small one, its index. Same answers.
+    expect(textPlan(db, 'status-2xx')).toBe('scan');
+    expect(textPlan(db, 'status-4xx')).toBe('index');
+    expect(page(db, 'status-2xx', { text: 'example.com/a' }).total).toBe(1);
+    expect(page(db, 'status-4xx', { text: 'gone' }).total).toBe(1);
+    db.close();
+  });
+
+  it('sorts by any results column, empty cells last either way, ties in fetch order', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    expect(ids(page(db, 'html', { sort: 'title' }).rows)).toEqual([1, 4, 2, 3, 5, 6, 7, 12]);
+    expect(ids(page(db, 'html', { sort: 'title', descending: true }).rows)).toEqual([2, 3, 4, 1, 5, 6, 7, 12]);
+    expect(ids(page(db, 'status-2xx', { sort: 'inlinks', descending: true }).rows)).toEqual([2, 1, 3, 4, 5, 10, 12]);
+    expect(ids(page(db, 'all', { sort: 'seq', descending: true, limit: 3 }).rows)).toEqual([12, 10, 9]);
+    expect(ids(page(db, 'title-duplicate', { sort: 'url', descending: true }).rows)).toEqual([3, 2]);
+    db.close();
+  });
+
+  it('refuses unknown filters, sorts and bad paging, naming them', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    expect(() => page(db, 'nope' as FilterId)).toThrow(/unknown filter "nope"/);
+    expect(() => page(db, 'all', { sort: 'bogus' as never })).toThrow(/cannot sort results by "bogus"/);
+    expect(() => page(db, 'all', { limit: 0 })).toThrow(/limit must be/);
+    expect(() => page(db, 'all', { offset: -1 })).toThrow(/offset must be/);
+    expect(() => filterCounts(db, ['nope' as FilterId])).toThrow(/unknown filter/);
+    db.close();
+  });
+
+  it('gives the same answers on a file without the analysis indexes (made before they existed)', () => {
+    const { file, writer } = buildFixture();
+    for (const { name } of writer.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'results_%' OR name IN ('urls_external', 'links_redirect_to'))").all() as { name: string }[]) {
+      writer.exec(`DROP INDEX ${name}`);
+    }
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    const counts = filterCounts(db);
+    for (const id of FILTER_IDS) {
+      expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: EXPECTED[id], count: EXPECTED[id].length });
+    }
+    db.close();
+  });
+
+  it('sees rows a crawl writes after the reader opened (WAL), each answer from one state of the file', () => {
+    const { file, writer } = buildFixture();
+    const db = openCrawlFile(file, { readonly: true });
+    expect(filterCounts(db, ['status-4xx'])['status-4xx']).toBe(1);
+    writer.prepare("INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (20, ?, ?, 1, 1, 2, 0)").run(`${E}/gone2`, urlKey(`${E}/gone2`));
+    writer.prepare("INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, fetched_at) VALUES (20, 20, 410, 'text/html', 1, 0)").run();
+    const after = page(db, 'status-4xx');
+    expect({ total: after.total, rows: ids(after.rows) }).toEqual({ total: 2, rows: [7, 20] });
+    expect(filterCounts(db).all).toBe(12);
+    db.close();
+    writer.close();
+  });
+});
