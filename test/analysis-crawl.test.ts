@@ -8,7 +8,7 @@ import path from 'node:path';
 import type http from 'node:http';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCrawlFile, UrlState, type Db } from '../electron/engine/frontier/crawl-file.ts';
+import { openCrawlFile, UrlState, type Db } from '../electron/engine/frontier/sqlite/crawl-file.ts';
 import { filterCounts, queryFiltered, FILTER_IDS, type FilterId } from '../electron/engine/analysis/result-filters.ts';
 import { inlinks, urlDetail } from '../electron/engine/analysis/url-detail.ts';
 import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from '../electron/engine/analysis/charts-data.ts';

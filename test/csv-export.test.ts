@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawlFile, CrawlFileError, UrlState, type Db } from '../electron/engine/frontier/crawl-file.ts';
+import { createCrawlFile, CrawlFileError, UrlState, type Db } from '../electron/engine/frontier/sqlite/crawl-file.ts';
 import { CSV_COLUMNS, exportCsv } from '../electron/engine/export/csv-export.ts';
 import { neutraliseCell } from '../electron/engine/export/csv-cell.ts';
 import { parseSettings } from '../shared/settings.ts';

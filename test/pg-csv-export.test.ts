@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCrawlFile, UrlState } from '../electron/engine/frontier/crawl-file.ts';
+import { createCrawlFile, UrlState } from '../electron/engine/frontier/sqlite/crawl-file.ts';
 import { StoreError } from '../electron/engine/frontier/postgres/pg-connect.ts';
 import { PG_SCHEMA_VERSION, REGISTRY_DDL, crawlDdl, crawlSchema } from '../electron/engine/frontier/postgres/pg-schema.ts';
 import { CSV_COLUMNS, exportCsv, type CsvExportOptions } from '../electron/engine/export/csv-export.ts';

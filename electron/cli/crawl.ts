@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
-import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
+import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';

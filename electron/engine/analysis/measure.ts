@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Db } from '../frontier/crawl-file.ts';
+import { type Db } from '../frontier/sqlite/crawl-file.ts';
 import { openCrawlForAnalysis } from './index.ts';
 import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from './charts-data.ts';
 import { CrawlComparison } from './compare.ts';

@@ -14,7 +14,7 @@
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
-import type { Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.

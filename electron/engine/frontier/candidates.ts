@@ -3,7 +3,7 @@
 // the verdict in the same transaction that records the page.
 import { RESOURCE_LINK_KINDS, type LinkKind } from '../../../shared/protocol.ts';
 import type { CrawlSettings } from '../../../shared/settings.ts';
-import type { UrlKindName } from './crawl-file.ts';
+import type { UrlKindName } from './sqlite/crawl-file.ts';
 
 /**
  * crawl: queued, fetched and parsed; check: queued, fetched for its status only (a resource, or an out-of-scope

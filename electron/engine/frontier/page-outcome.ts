@@ -3,8 +3,8 @@
 import type { PageFetchResult } from '../../../shared/protocol.ts';
 import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
-import type { UrlKindName } from './crawl-file.ts';
-import type { Claim } from './frontier.ts';
+import type { UrlKindName } from './sqlite/crawl-file.ts';
+import type { Claim } from './sqlite/frontier.ts';
 
 type PageClaim = Extract<Claim, { kind: 'page' }>;
 

@@ -18,9 +18,9 @@ import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/prot
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
 import { originOfCanonical } from '../../../../shared/url/url-key.ts';
-import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
-import type { UrlKindName } from '../crawl-file.ts';
-import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts, type HostRow as FrontierHostRow } from '../frontier.ts';
+import { HELD, RobotsState, UrlState } from '../sqlite/crawl-file.ts';
+import type { UrlKindName } from '../sqlite/crawl-file.ts';
+import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES, SEED, STATE_OF, type Claim, type FrontierCounts, type HostRow as FrontierHostRow } from '../sqlite/frontier.ts';
 import type { Candidate, CandidateSettings } from '../candidates.ts';
 import { RESULT_COLUMNS, errorRowOf, pageTargetsOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';

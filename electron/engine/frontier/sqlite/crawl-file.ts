@@ -1,7 +1,7 @@
 // A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
 
 export type Db = Database.Database;
 

@@ -1,12 +1,12 @@
 // The default store: the crawl is one SQLite file (crawl-file.ts) and this process its only node. The frontier's
 // work is synchronous SQLite transactions (frontier.ts); this wraps them in the store interface.
-import type { CrawlSettings } from '../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
-import type { CrawlState, FinishReason } from '../../../shared/snapshot.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { writeMeta } from './crawl-file.ts';
 import { Frontier, type Claim, type FrontierCounts } from './frontier.ts';
-import type { FrontierStore, PageRecord, RecordOutcome } from './frontier-store.ts';
+import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 
 export class SqliteFrontierStore implements FrontierStore {
   readonly cluster = null;

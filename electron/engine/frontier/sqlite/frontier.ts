@@ -1,19 +1,19 @@
 // The persistent frontier: every URL the crawl knows, its state, and per-host politeness, in the crawl file.
 // The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
 // in-memory counters below always match the file.
-import type { CrawlSettings } from '../../../shared/settings.ts';
-import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
-import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.ts';
-import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
+import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
 import type { Db } from './crawl-file.ts';
 import { HELD, RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
-import { RobotsCache, robotsRulesFrom, type StoredRobots } from './robots-rules.ts';
-import { retryDelayMs } from './retry-policy.ts';
-import type { RobotsRules } from './robots-rules.ts';
-import type { Candidate, CandidateFate, CandidateSettings } from './candidates.ts';
+import { RobotsCache, robotsRulesFrom, type StoredRobots } from '../robots-rules.ts';
+import { retryDelayMs } from '../retry-policy.ts';
+import type { RobotsRules } from '../robots-rules.ts';
+import type { Candidate, CandidateFate, CandidateSettings } from '../candidates.ts';
 import type { UrlKindName } from './crawl-file.ts';
-import { errorRowOf, pageTargetsOf, resultRowOf } from './page-outcome.ts';
+import { errorRowOf, pageTargetsOf, resultRowOf } from '../page-outcome.ts';
 
 /** A seed: a page, crawled. */
 export const SEED: Candidate = { fate: 'crawl', kind: 'page' };
