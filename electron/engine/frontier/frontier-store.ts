@@ -8,9 +8,9 @@ import type { EventEmitter } from 'node:events';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
-import type { Claim, FrontierCounts } from './sqlite/frontier.ts';
+import type { Claim, FrontierCounts } from './model.ts';
 
-export type { Claim, FrontierCounts } from './sqlite/frontier.ts';
+export type { Claim, FrontierCounts } from './model.ts';
 
 /** A fetched page to record (`now`: when its result arrived). */
 export interface PageRecord {

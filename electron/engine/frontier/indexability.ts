@@ -1,6 +1,6 @@
 // Whether a fetched page can be indexed by a search engine, and if not why (Screaming Frog's Indexability and
 // Indexability Status): the first reason that applies, in the order a search engine would meet them.
-import type { UrlKindName } from './sqlite/crawl-file.ts';
+import type { UrlKindName } from './model.ts';
 import { saysNoindex } from '../../../shared/robots-directives.ts';
 
 export interface IndexabilityInput {

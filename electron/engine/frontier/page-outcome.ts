@@ -3,10 +3,7 @@
 import type { PageFetchResult } from '../../../shared/protocol.ts';
 import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
-import type { UrlKindName } from './sqlite/crawl-file.ts';
-import type { Claim } from './sqlite/frontier.ts';
-
-type PageClaim = Extract<Claim, { kind: 'page' }>;
+import type { PageClaim, UrlKindName } from './model.ts';
 
 /** A results row with nothing in it. */
 export const EMPTY_ROW = {
@@ -106,4 +103,10 @@ export function pageTargetsOf(
     out.push({ url: link.url, candidate, depth: claim.depth + 1, hops: 0, linkKind: link.kind, anchor: link.anchor || null, nofollow: link.nofollow === true });
   }
   return out;
+}
+
+/** What a recorded page adds to its host's counters (the hosts report's, kept with each results row). */
+export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeBytes'>): { crawled: number; failed: number; httpErrors: number; bytes: number } {
+  const ok = result.statusCode !== null;
+  return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
 }

@@ -24,35 +24,6 @@ export function openSqlite(path: string, options: Database.Options = {}): Db {
 export const FILE_FORMAT = 'trawl-crawl';
 export const SCHEMA_VERSION = 2;
 
-/** urls.state */
-export const UrlState = {
-  queued: 0,
-  /** Claimed under a lease: handed to (or about to be handed to) a thread. */
-  claimed: 1,
-  /** Fetched: a response was received (any status). */
-  done: 2,
-  /** Ended without a response: network error, blocked by robots.txt, worker crashed... */
-  failed: 3,
-  /** Linked to but outside the crawl's scope: in the link graph, never fetched. */
-  outOfScope: 4,
-  /** In scope but beyond the maximum depth: in the link graph, never fetched. */
-  tooDeep: 5,
-  /** Only linked to with nofollow: in the link graph, not fetched (unless settings.followNofollow). */
-  nofollow: 6,
-  /** A redirect target not followed because its chain was too long or looped (the source's row says which). */
-  redirectCut: 7,
-} as const;
-
-/** urls.kind: what a URL was found as. Resources are fetched only when the crawl checks their type. */
-export const UrlKind = { page: 'page', image: 'image', script: 'script', stylesheet: 'stylesheet' } as const;
-export type UrlKindName = (typeof UrlKind)[keyof typeof UrlKind];
-
-/** hosts.next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
-export const HELD = 9e15;
-
-/** hosts.robots_state */
-export const RobotsState = { unknown: 0, fetching: 1, known: 2 } as const;
-
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
   'h1_count INTEGER',
