@@ -5,7 +5,7 @@ import type { ResultRow, ResultSortColumn, ResultsPage, ResultsQuery, StatusClas
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import { extractionColumnsOf } from '../export/csv-writer.ts';
 import { likePattern } from '../analysis/sql.ts';
-import type { PgClient } from '../frontier/postgres/pg-connect.ts';
+import type { PgClient } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 

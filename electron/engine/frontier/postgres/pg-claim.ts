@@ -8,7 +8,7 @@ import { errorRowOf } from '../page-outcome.ts';
 import type { RobotsRules, StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsVerdict } from '../robots-policy.ts';
 import { hostCap, hostShare, nextFetchAfterClaim } from '../politeness.ts';
-import type { PgQuerier } from './pg-connection.ts';
+import type { PgQuerier } from './pg-client.ts';
 import { insertResults } from './pg-writes.ts';
 
 /** What one claim asks for. */

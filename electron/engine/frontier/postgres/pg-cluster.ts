@@ -8,9 +8,9 @@ import type pg from 'pg';
 import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/snapshot.ts';
 import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
-import type { PgConnection, PgQuerier, StoreAvailability } from './pg-connection.ts';
+import type { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
 import { clusterCounts, commandCluster, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
-import { StoreError } from './pg-connect.ts';
+import { StoreError, type PgQuerier } from './pg-client.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
 
 export interface NodeOptions {

@@ -3,8 +3,8 @@
 // by the CLI's one-shot commands (--pause, --resume, --stop, --set-threads, --status) and by the app or web console
 // attached to the store.
 import type { CrawlSnapshot, NodeStatus, ThreadStatus } from '../../../../shared/snapshot.ts';
-import type { PgQuerier as PgClient } from './pg-connect.ts';
-import { StoreError } from './pg-connect.ts';
+import type { PgQuerier as PgClient } from './pg-client.ts';
+import { StoreError } from './pg-client.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from './pg-schema.ts';
 
 /** What the cluster is told to do. */

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { originOfCanonical } from '../../../../shared/url/url-key.ts';
 import { HOST_ID_CACHE, UrlState } from '../model.ts';
 import { STATE_OF, isQueued, knownUrlMove, type Candidate } from '../candidates.ts';
-import type { PgQuerier } from './pg-connection.ts';
+import type { PgQuerier } from './pg-client.ts';
 
 /** A URL to record, with what the candidate chain decided. */
 export interface Enqueue {

@@ -9,7 +9,7 @@ import { hostCountsOf, resultRowOf, type PageTarget, type ResultRow } from '../p
 import { retryDelayMs } from '../retry-policy.ts';
 import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
-import type { PgQuerier } from './pg-connection.ts';
+import type { PgQuerier } from './pg-client.ts';
 import type { Enqueue } from './pg-discover.ts';
 import { emptyHostDelta, insertExtracted, insertLinks, insertResults, insertUnfetchable, updateHosts, type HostDelta } from './pg-writes.ts';
 

@@ -2,7 +2,7 @@
 // results rows, the link graph, pages' unfetchable links and extracted values, and what a batch did to its hosts.
 import { HELD } from '../model.ts';
 import { RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
-import type { PgQuerier } from './pg-connection.ts';
+import type { PgQuerier } from './pg-client.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
 /** PostgreSQL array types of the results columns, for inserting a batch of rows with unnest. */
