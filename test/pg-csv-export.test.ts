@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCrawlFile } from '../electron/engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../electron/engine/frontier/model.ts';
-import { StoreError } from '../electron/engine/frontier/postgres/pg-client.ts';
+import { StoreError } from '../electron/engine/frontier/postgres/pg-store-url.ts';
 import { PG_SCHEMA_VERSION, REGISTRY_DDL, crawlDdl, crawlSchema } from '../electron/engine/frontier/postgres/pg-schema.ts';
 import { CSV_COLUMNS, exportCsv, type CsvExportOptions } from '../electron/engine/export/csv-export.ts';
 import { writeCsvExport } from '../electron/engine/export/csv-writer.ts';

@@ -7,7 +7,7 @@ import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
 import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
-import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-client.ts';
+import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
 import { USAGE, UsageError, parseCli, type CliRequest } from './args.ts';

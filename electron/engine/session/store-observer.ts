@@ -10,7 +10,8 @@ import type { ResultsPage, ResultsQuery, StoreCrawlInfo } from '../../../shared/
 import type { CsvExportResult } from '../export/csv-writer.ts';
 import { exportCsvFromStore } from '../export/pg-csv-export.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
-import { StoreError, connect, isConnectionLost, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-client.ts';
+import { connect, isConnectionLost } from '../frontier/postgres/pg-client.ts';
+import { StoreError, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import type { PgClient } from '../frontier/postgres/pg-client.ts';
 import { commandCluster, dbNow, listCrawls, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';

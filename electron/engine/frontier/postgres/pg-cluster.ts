@@ -10,7 +10,8 @@ import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
 import type { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
 import { clusterCounts, commandCluster, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
-import { StoreError, type PgQuerier } from './pg-client.ts';
+import type { PgQuerier } from './pg-client.ts';
+import { StoreError } from './pg-store-url.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
 
 export interface NodeOptions {

@@ -4,7 +4,7 @@
 // attached to the store.
 import type { CrawlSnapshot, NodeStatus, ThreadStatus } from '../../../../shared/snapshot.ts';
 import type { PgQuerier as PgClient } from './pg-client.ts';
-import { StoreError } from './pg-client.ts';
+import { StoreError } from './pg-store-url.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from './pg-schema.ts';
 
 /** What the cluster is told to do. */

@@ -6,7 +6,8 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import { connect, isConnectionLost, isRetryableTransaction, serverLabel, type PgQuerier } from './pg-client.ts';
+import { connect, isConnectionLost, isRetryableTransaction, type PgQuerier } from './pg-client.ts';
+import { serverLabel } from './pg-store-url.ts';
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
 
