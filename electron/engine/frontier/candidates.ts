@@ -60,7 +60,7 @@ export function matchesAny(patterns: readonly RegExp[], url: string): boolean {
 }
 
 /** The urls.kind a link of this kind names. */
-export function urlKindOf(link: LinkKind): UrlKindName {
+function urlKindOf(link: LinkKind): UrlKindName {
   return link === 'image' || link === 'script' || link === 'stylesheet' ? link : 'page';
 }
 

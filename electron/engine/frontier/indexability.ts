@@ -24,8 +24,6 @@ export interface Indexability {
 const NONE: Indexability = { status: null, reason: null };
 const non = (reason: string): Indexability => ({ status: 'non-indexable', reason });
 
-export { saysNoindex };
-
 export function indexabilityOf(page: IndexabilityInput): Indexability {
   // Resources and links only checked are not pages of the site: indexability says nothing useful about them.
   if (page.kind !== 'page' || page.checkOnly) return NONE;

@@ -6,7 +6,7 @@ import { indexabilityOf } from './indexability.ts';
 import type { PageClaim, UrlKindName } from './model.ts';
 
 /** A results row with nothing in it. */
-export const EMPTY_ROW = {
+const EMPTY_ROW = {
   statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
   canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
   h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,

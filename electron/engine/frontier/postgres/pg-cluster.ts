@@ -20,7 +20,7 @@ export interface NodeOptions {
 }
 
 /** How often a node says it is alive, renews its leases and looks for expired ones: a third of the lease, at most 1 s. */
-export function heartbeatMs(leaseMs: number): number {
+function heartbeatMs(leaseMs: number): number {
   return Math.max(100, Math.min(1000, Math.floor(leaseMs / 3)));
 }
 

@@ -157,7 +157,7 @@ interface NodeRow {
 }
 
 /** Every node that has worked on the crawl, live ones first, with their threads' last reported status. */
-export async function readNodes(client: PgClient, crawlId: string, now: number, leaseMs: number): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
+async function readNodes(client: PgClient, crawlId: string, now: number, leaseMs: number): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
   const s = crawlSchema(crawlId);
   const { rows } = await client.query<NodeRow>(`SELECT * FROM ${s}.nodes ORDER BY name`);
   const nodes: NodeStatus[] = [];

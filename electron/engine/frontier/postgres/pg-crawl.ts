@@ -14,7 +14,7 @@ import { PgFrontierStore } from './pg-frontier.ts';
 import { CRAWL_ID_PATTERN, PG_SCHEMA_VERSION, REGISTRY_DDL, REGISTRY_LOCK, crawlDdl, crawlSchema } from './pg-schema.ts';
 
 /** How long a claimed URL stays a node's without a heartbeat, by default. */
-export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 
 export interface PgNode {
   store: PgFrontierStore;
@@ -29,7 +29,7 @@ function nodeNameOf(options: NodeOptions): string {
 }
 
 /** A new crawl ID: short, unique, and usable as part of a schema name. */
-export function newCrawlId(): string {
+function newCrawlId(): string {
   return `c${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
 }
 

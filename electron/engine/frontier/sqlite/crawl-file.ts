@@ -17,11 +17,11 @@ export function useSqliteNativeBinding(path: string | undefined): void {
 }
 
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
-export function openSqlite(path: string, options: Database.Options = {}): Db {
+function openSqlite(path: string, options: Database.Options = {}): Db {
   return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
 }
 
-export const FILE_FORMAT = 'trawl-crawl';
+const FILE_FORMAT = 'trawl-crawl';
 export const SCHEMA_VERSION = 2;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
@@ -244,9 +244,9 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     throw new CrawlFileError(`${path} cannot be opened: ${(err as Error).message}`);
   }
   try {
-    const format = readMetaOrNull(db, 'format');
+    const format = readMeta(db, 'format');
     if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
-    let version = Number(readMetaOrNull(db, 'schema_version'));
+    let version = Number(readMeta(db, 'schema_version'));
     if (version < SCHEMA_VERSION && version >= 1) {
       // An older file is upgraded in place (columns added, nothing removed), through a writable connection.
       if (options.readonly) {
@@ -314,13 +314,10 @@ function addColumns(db: Db, table: string, columns: readonly string[]): void {
   for (const column of columns) if (!have.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
 }
 
-function readMetaOrNull(db: Db, key: string): string | null {
+/** A value of the meta table (settings, state, format...), null when the file has none. */
+export function readMeta(db: Db, key: string): string | null {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row?.value ?? null;
-}
-
-export function readMeta(db: Db, key: string): string | null {
-  return readMetaOrNull(db, key);
 }
 
 export function writeMeta(db: Db, key: string, value: string): void {
@@ -328,7 +325,7 @@ export function writeMeta(db: Db, key: string, value: string): void {
 }
 
 export function readStoredSettings(db: Db): unknown {
-  const raw = readMetaOrNull(db, 'settings');
+  const raw = readMeta(db, 'settings');
   if (raw === null) throw new CrawlFileError('the crawl file has no settings');
   return JSON.parse(raw);
 }
