@@ -23,6 +23,14 @@ export function nextFetchAfterClaim(taken: number, room: number, now: number): n
   return taken > 0 && taken >= room ? HELD : now;
 }
 
+/**
+ * When some queued host may next be fetched, from the earliest hosts.next_fetch_at of hosts with queued URLs: null
+ * when nothing is queued or every such host is held for a fetch in flight.
+ */
+export function nextReadyFrom(earliest: number | null): number | null {
+  return earliest === null || earliest >= HELD ? null : earliest;
+}
+
 /** When a host may be fetched again after a fetch that took `fetchMs`: our delay, or its Crawl-delay if longer. */
 export function nextFetchAfter(settings: Pick<CrawlSettings, 'delayMs' | 'polite'>, fetchMs: number, crawlDelayMs: number, now: number): number {
   return now + Math.max(politenessDelayMs(settings, fetchMs), crawlDelayMs);

@@ -5,7 +5,7 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import { HELD, RobotsState, UrlState, type Claim, type HostRow, type UrlKindName } from '../model.ts';
 import { errorRowOf } from '../page-outcome.ts';
-import type { RobotsRules, StoredRobots } from '../robots-rules.ts';
+import { robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsVerdict } from '../robots-policy.ts';
 import { hostCap, hostShare, nextFetchAfterClaim } from '../politeness.ts';
 import type { PgQuerier } from './pg-client.ts';
@@ -72,7 +72,7 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
           await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
             RobotsState.fetching, HELD, me, lease, host.id,
           ]);
-          out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+          out.push({ kind: 'robots', hostId: host.id, url: robotsUrlOf(host.origin) });
           progressed = true;
         }
         continue;

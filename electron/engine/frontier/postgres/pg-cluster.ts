@@ -4,7 +4,6 @@
 // the crawl is complete. It has a connection of its own, so a heartbeat never waits behind the frontier's work.
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import type pg from 'pg';
 import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/snapshot.ts';
 import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';

@@ -20,6 +20,7 @@ import { errorRowOf, pageTargetsOf } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { robotsFetchFailed, robotsRetryWaitMs } from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
+import { nextReadyFrom } from '../politeness.ts';
 import { redirectVerdictAsync, type ChainLink } from '../redirect-chain.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgConnection } from './pg-reconnecting-connection.ts';
@@ -149,7 +150,8 @@ export class PgFrontierStore implements FrontierStore {
 
   async nextReadyAt(): Promise<number | null> {
     const at = await this.db.run(async (c) => (await c.query<{ at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0')).rows[0]!.at);
-    return at === null || at >= HELD ? null : at - this.cluster.clockOffsetMs;
+    const ready = nextReadyFrom(at);
+    return ready === null ? null : ready - this.cluster.clockOffsetMs;
   }
 
   async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {

@@ -12,12 +12,12 @@ import {
   HELD, HOST_ID_CACHE, MAX_WORKER_CRASHES, RobotsState, UrlState,
   type Claim, type FrontierCounts, type PageClaim, type RobotsClaim, type UrlKindName,
 } from '../model.ts';
-import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
+import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsFetchFailed, robotsRetryWaitMs, robotsVerdict } from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { SEED, STATE_OF, candidateSettingsOf, isQueued, knownUrlMove, matchesAny, type Candidate, type CandidateSettings } from '../candidates.ts';
 import { errorRowOf, hostCountsOf, pageTargetsOf, resultRowOf } from '../page-outcome.ts';
-import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim } from '../politeness.ts';
+import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
 
 export class Frontier {
@@ -212,7 +212,7 @@ export class Frontier {
           if (awaitsRobots(this.settings, host.robots_state)) {
             if (host.robots_state === RobotsState.unknown) {
               this.q.holdHost.run(RobotsState.fetching, HELD, host.id);
-              out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+              out.push({ kind: 'robots', hostId: host.id, url: robotsUrlOf(host.origin) });
               progressed = true;
             }
             continue;
@@ -254,8 +254,7 @@ export class Frontier {
   /** Epoch ms at which some queued host may next be fetched, or null when nothing is queued or all are held. */
   nextReadyAt(): number | null {
     if (this.counts.queued === 0) return null;
-    const at = this.q.nextReady.get()?.at ?? null;
-    return at === null || at >= HELD ? null : at;
+    return nextReadyFrom(this.q.nextReady.get()?.at ?? null);
   }
 
   private recordBlocked(urlId: number, hostId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
