@@ -25,7 +25,7 @@ const withPg = await pgSuite();
 type PageClaim = Extract<Claim, { kind: 'page' }>;
 type RobotsClaim = Extract<Claim, { kind: 'robots' }>;
 
-/** urls.state (crawl-file.ts UrlState), spelt out so a failing expectation reads well. */
+/** urls.state (model.ts UrlState), spelt out so a failing expectation reads well. */
 const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDeep: 5 } as const;
 
 // ---- fabricated results ----
