@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Db } from '../engine/frontier/crawl-file.ts';
+import { type Db } from '../engine/frontier/sqlite/crawl-file.ts';
 import { openCrawlForAnalysis } from '../engine/analysis/index.ts';
 import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from '../engine/analysis/charts-data.ts';
 import { CrawlComparison } from '../engine/analysis/compare.ts';

@@ -1,8 +1,8 @@
 // The frontier on its own (target: enqueue 1,000,000 distinct URLs at 100,000 URLs/s or more, and claim from a
 // frontier of 1,000,000 URLs as fast as from one of 1,000).
 import path from 'node:path';
-import { createCrawlFile } from '../engine/frontier/crawl-file.ts';
-import { Frontier } from '../engine/frontier/frontier.ts';
+import { createCrawlFile } from '../engine/frontier/sqlite/crawl-file.ts';
+import { Frontier } from '../engine/frontier/sqlite/frontier.ts';
 import { parseSettings } from '../../shared/settings.ts';
 
 const HOSTS = 100;

@@ -1,7 +1,7 @@
 // `npm run compare -- OLD.trawl NEW.trawl [--out diff.csv] [--word-threshold N|N%]`: what the command does, kept
 // apart from its entry point (electron/cli/compare.ts) so tests can run it in-process.
 import fs from 'node:fs';
-import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
+import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { CrawlComparison, type ComparisonSummary, type WordThreshold } from '../engine/analysis/compare.ts';
 
 export const COMPARE_USAGE = `Usage: npm run compare -- OLD.trawl NEW.trawl [options]

@@ -8,7 +8,7 @@ import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
-import { serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
+import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import type { CliRequest } from './args.ts';

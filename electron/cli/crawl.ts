@@ -1,7 +1,7 @@
 // `npm run crawl -- <seed URL>...`: the headless front door to the engine.
-import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
+import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
-import { StoreError, parseStoreUrl } from '../engine/frontier/postgres/pg-connect.ts';
+import { StoreError, parseStoreUrl } from '../engine/frontier/postgres/pg-store-url.ts';
 import { USAGE, UsageError, parseCli } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';

@@ -1,6 +1,7 @@
 // `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv`:
 // one command to a crawl in the PostgreSQL store, from any machine that reaches it; every node obeys at once.
-import { connect, serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
+import { connect } from '../engine/frontier/postgres/pg-client.ts';
+import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { commandCluster, readClusterSnapshot } from '../engine/frontier/postgres/pg-control.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
 import type { StoreRequest } from './args.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session as electronSession } from 'electron';
 import { CrawlSession } from '../engine/session/crawl-session.ts';
-import { useSqliteNativeBinding } from '../engine/frontier/crawl-file.ts';
+import { useSqliteNativeBinding } from '../engine/frontier/sqlite/crawl-file.ts';
 import { ipcChannel } from '../../shared/ipc-channels.ts';
 import { UtilityProcessSpawner } from './utility-process-spawner.ts';
 import { registerIpc } from './ipc-handlers.ts';

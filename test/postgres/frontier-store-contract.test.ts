@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import type { Claim, FrontierCounts, FrontierStore } from '../../electron/engine/frontier/frontier-store.ts';
-import { SqliteFrontierStore } from '../../electron/engine/frontier/sqlite-store.ts';
+import { SqliteFrontierStore } from '../../electron/engine/frontier/sqlite/sqlite-store.ts';
 import { createPgCrawl, joinPgCrawl, type PgNode } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { crawlChannel, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { PgCluster } from '../../electron/engine/frontier/postgres/pg-cluster.ts';
@@ -25,7 +25,7 @@ const withPg = await pgSuite();
 type PageClaim = Extract<Claim, { kind: 'page' }>;
 type RobotsClaim = Extract<Claim, { kind: 'robots' }>;
 
-/** urls.state (crawl-file.ts UrlState), spelt out so a failing expectation reads well. */
+/** urls.state (model.ts UrlState), spelt out so a failing expectation reads well. */
 const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDeep: 5 } as const;
 
 // ---- fabricated results ----

@@ -4,8 +4,9 @@ import Database from 'better-sqlite3';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
-import { createCrawlFile } from '../../electron/engine/frontier/crawl-file.ts';
-import { CLAIM_SQL, Frontier } from '../../electron/engine/frontier/frontier.ts';
+import { createCrawlFile } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
+import { Frontier } from '../../electron/engine/frontier/sqlite/frontier.ts';
+import { CLAIM_SQL } from '../../electron/engine/frontier/sqlite/frontier-statements.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import type { PageFetchResult } from '../../shared/protocol.ts';
 

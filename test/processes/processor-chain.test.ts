@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkCandidate, redirectCandidate } from '../../electron/engine/frontier/candidates.ts';
 import { indexabilityOf, type IndexabilityInput } from '../../electron/engine/frontier/indexability.ts';
-import { createCrawlFile, openCrawlFile, SCHEMA_VERSION } from '../../electron/engine/frontier/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, SCHEMA_VERSION } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { parseCli } from '../../electron/cli/args.ts';
 import { PROCESSOR_NAMES } from '../../shared/processors.ts';

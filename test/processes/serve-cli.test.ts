@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openCrawlFile, readMeta } from '../../electron/engine/frontier/crawl-file.ts';
+import { openCrawlFile, readMeta } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import type { ReplyFrame } from '../../shared/ws-protocol.ts';
 import { WS_PATH } from '../../shared/ws-protocol.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCrawlFile, type Db } from '../../electron/engine/frontier/crawl-file.ts';
+import { openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { buildSyntheticCrawl, syntheticUrl } from '../../electron/engine/analysis/synthetic-crawl.ts';
 import { countSql, FILTER_IDS, FILTER_SQL, filterCounts, pageSql, queryFiltered, textPlan, type FilterCounts } from '../../electron/engine/analysis/result-filters.ts';
 import { detailSql, urlDetail } from '../../electron/engine/analysis/url-detail.ts';

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawlFile, openCrawlFile, UrlState, type Db } from '../../electron/engine/frontier/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
+import { UrlState } from '../../electron/engine/frontier/model.ts';
 import { urlKey } from '../../shared/url/url-key.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import {

@@ -4,7 +4,7 @@
 // pass the previous answer's `last_seq` as `afterSeq` and add the counts: results rows are only ever appended,
 // so the rows after a seq are exactly the new ones, read by rowid range.
 import { stringify } from 'csv-stringify/sync';
-import type { Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import { indexedBy, prepared, readTransaction } from './sql.ts';
 import type { ChartData, DepthDistribution, OverTime, ResponseTimeHistogram, StatusDistribution } from '../../../shared/analysis.ts';

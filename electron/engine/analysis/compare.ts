@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type Database from 'better-sqlite3';
-import { openCrawlFile, readMeta, type Db } from '../frontier/crawl-file.ts';
+import { openCrawlFile, readMeta, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import { checkLimit, indexedBy, readTransaction } from './sql.ts';
 import {

@@ -1,7 +1,8 @@
 // The hosts report, in the manner of Heritrix's: per host, URLs crawled and queued, in flight, bytes, errors, the
 // politeness state and robots.txt. Read from the hosts table alone: the frontier keeps crawled, failed,
 // http_errors and bytes there as it records rows (aggregating over results instead took 0.4 s at 300,000 rows).
-import { HELD, RobotsState, type Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import { HELD, RobotsState } from '../frontier/model.ts';
 import { checkLimit, checkOffset, likePattern, prepared, readTransaction } from './sql.ts';
 import { HOST_SORT_COLUMNS, type HostReportRow, type HostSortColumn, type HostsReport, type PolitenessState } from '../../../shared/analysis.ts';
 

@@ -8,7 +8,7 @@
 //   hosts-report     per host: hostsReport(db, query)
 //   charts-data      statusDistribution, depthDistribution, responseTimeHistogram, overTime, chartCsv
 //   compare          two crawl files: CrawlComparison.open(old, new).summary() / page() / rows() / exportCsv()
-import { openCrawlFile, type Db } from '../frontier/crawl-file.ts';
+import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
 
 export * from './result-filters.ts';
 export * from './url-detail.ts';

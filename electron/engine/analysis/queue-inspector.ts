@@ -2,7 +2,8 @@
 // and, within a host, by path prefix, and searchable. Reads through the frontier's own queue index (urls_queue:
 // host, then discovery order, queued URLs only), so nothing here walks fetched URLs; grouping a host's queue reads
 // that host's queued rows once.
-import { HELD, UrlState, type Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import { HELD, UrlState } from '../frontier/model.ts';
 import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction } from './sql.ts';
 import type { PrefixGroup, PrefixGroups, QueueCursor, QueuedUrl, QueueHost, QueueHostsPage, QueueSearchPage } from '../../../shared/analysis.ts';
 

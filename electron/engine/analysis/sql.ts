@@ -1,7 +1,7 @@
 // Small helpers the analysis modules share: prepared statements kept per connection, index hints that degrade to
 // nothing on a file without the index, LIKE patterns and paging checks.
 import type Database from 'better-sqlite3';
-import type { Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();
 const MAX_STATEMENTS = 500;

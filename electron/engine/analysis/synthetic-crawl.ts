@@ -5,7 +5,8 @@
 // custom extraction values and response headers of a realistic size. Deterministic for a given size.
 import { parseSettings } from '../../../shared/settings.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
-import { createCrawlFile, UrlState, type Db } from '../frontier/crawl-file.ts';
+import { createCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
+import { UrlState } from '../frontier/model.ts';
 import { indexabilityOf } from '../frontier/indexability.ts';
 
 export interface SyntheticCrawlOptions {

@@ -4,7 +4,8 @@
 // URL's links, not on the size of the crawl.
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
-import { readStoredSettings, UrlState, type Db } from '../frontier/crawl-file.ts';
+import { readStoredSettings, type Db } from '../frontier/sqlite/crawl-file.ts';
+import { UrlState } from '../frontier/model.ts';
 import type {
   ExtractedValues,
   Inlink,

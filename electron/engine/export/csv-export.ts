@@ -4,7 +4,7 @@
 // The CSV itself (columns, header presets, cells, the .part file) is csv-writer.ts's, shared with the PostgreSQL
 // store's export (pg-csv-export.ts).
 import path from 'node:path';
-import { openCrawlFile, readStoredSettings, type Db } from '../frontier/crawl-file.ts';
+import { openCrawlFile, readStoredSettings, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { CSV_COLUMNS, checkBatchSize, extractionColumnsOf, writeCsvExport, type CsvExportResult, type CsvLayoutOptions, type CsvRowSource, type ExtractedValue, type ExtractionColumn } from './csv-writer.ts';
 
 export {

@@ -7,7 +7,8 @@
 // hands out seq values before commit, so a result whose transaction was still open at the start (a seq below the
 // bound, committed moments later) is exported only if its page had not been read yet.
 import pg from 'pg';
-import { connect, StoreError, type PgClient } from '../frontier/postgres/pg-connect.ts';
+import { connect, type PgClient } from '../frontier/postgres/pg-client.ts';
+import { StoreError } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { CSV_COLUMNS, checkBatchSize, extractionColumnsOf, writeCsvExport, type CsvExportResult, type CsvLayoutOptions, type CsvRowSource, type ExtractedValue } from './csv-writer.ts';

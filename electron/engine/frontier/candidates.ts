@@ -2,8 +2,8 @@
 // redirect points to, before it enters the frontier. Pure rules over the crawl's settings; the frontier applies
 // the verdict in the same transaction that records the page.
 import { RESOURCE_LINK_KINDS, type LinkKind } from '../../../shared/protocol.ts';
-import type { CrawlSettings } from '../../../shared/settings.ts';
-import type { UrlKindName } from './crawl-file.ts';
+import { effectiveMaxDepth, type CrawlSettings } from '../../../shared/settings.ts';
+import { UrlState, type UrlKindName } from './model.ts';
 
 /**
  * crawl: queued, fetched and parsed; check: queued, fetched for its status only (a resource, or an out-of-scope
@@ -18,8 +18,49 @@ export interface Candidate {
   kind: UrlKindName;
 }
 
+/** A seed: a page, crawled. */
+export const SEED: Candidate = { fate: 'crawl', kind: 'page' };
+
+/** The urls.state a candidate's fate is recorded with. */
+export const STATE_OF: Record<CandidateFate, number> = {
+  crawl: UrlState.queued,
+  check: UrlState.queued,
+  'out-of-scope': UrlState.outOfScope,
+  nofollow: UrlState.nofollow,
+  'too-deep': UrlState.tooDeep,
+  'redirect-cut': UrlState.redirectCut,
+};
+
+/** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
+export function candidateSettingsOf(settings: CrawlSettings): CandidateSettings {
+  return { ...settings, maxDepth: effectiveMaxDepth(settings) };
+}
+
+/** Whether a candidate is queued (to be crawled or checked), not only recorded in the link graph. */
+export function isQueued(c: Candidate): boolean {
+  return c.fate === 'crawl' || c.fate === 'check';
+}
+
+/**
+ * What a candidate does to a URL already known: one that waited (too deep, only nofollow links) is queued again
+ * ('requeue') once a link allows it, and one queued to be checked only is crawled ('upgrade') once a page links to
+ * it; otherwise nothing (null).
+ */
+export function knownUrlMove(known: { state: number; checkOnly: boolean }, c: Candidate): 'requeue' | 'upgrade' | null {
+  const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow;
+  if (waiting && isQueued(c)) return 'requeue';
+  if (known.state === UrlState.queued && known.checkOnly && c.fate === 'crawl') return 'upgrade';
+  return null;
+}
+
+/** Whether a URL matches one of the patterns added while the crawl runs (live excludes, deprioritised). */
+export function matchesAny(patterns: readonly RegExp[], url: string): boolean {
+  for (const re of patterns) if (re.test(url)) return true;
+  return false;
+}
+
 /** The urls.kind a link of this kind names. */
-export function urlKindOf(link: LinkKind): UrlKindName {
+function urlKindOf(link: LinkKind): UrlKindName {
   return link === 'image' || link === 'script' || link === 'stylesheet' ? link : 'page';
 }
 

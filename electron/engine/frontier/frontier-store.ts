@@ -1,16 +1,18 @@
 // The one storage interface the controller works through: the frontier (what to fetch, politeness, leases) and the
 // results, with two implementations that pass the same contract tests (test/frontier-store-contract.test.ts):
-//   - SqliteFrontierStore (sqlite-store.ts): one crawl file, one node; the default.
+//   - SqliteFrontierStore (sqlite/sqlite-store.ts): one crawl file, one node; the default.
 //   - PgFrontierStore (postgres/pg-frontier.ts): a crawl in a PostgreSQL database that several nodes share.
 // Every method that reads or writes the store is async (PostgreSQL answers over the network); the controller calls
-// them one at a time, never overlapping.
+// them one at a time, never overlapping. What both stores share is beside this file: the model (model.ts: states,
+// claims, counters, limits) and the decisions (candidates.ts, page-outcome.ts, indexability.ts, politeness.ts,
+// robots-rules.ts, robots-policy.ts, retry-policy.ts, redirect-chain.ts); neither store imports from the other.
 import type { EventEmitter } from 'node:events';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
-import type { Claim, FrontierCounts } from './frontier.ts';
+import type { Claim, FrontierCounts } from './model.ts';
 
-export type { Claim, FrontierCounts } from './frontier.ts';
+export type { Claim, FrontierCounts } from './model.ts';
 
 /** A fetched page to record (`now`: when its result arrived). */
 export interface PageRecord {

@@ -1,6 +1,6 @@
 // Whether a fetched page can be indexed by a search engine, and if not why (Screaming Frog's Indexability and
 // Indexability Status): the first reason that applies, in the order a search engine would meet them.
-import type { UrlKindName } from './crawl-file.ts';
+import type { UrlKindName } from './model.ts';
 import { saysNoindex } from '../../../shared/robots-directives.ts';
 
 export interface IndexabilityInput {
@@ -23,8 +23,6 @@ export interface Indexability {
 
 const NONE: Indexability = { status: null, reason: null };
 const non = (reason: string): Indexability => ({ status: 'non-indexable', reason });
-
-export { saysNoindex };
 
 export function indexabilityOf(page: IndexabilityInput): Indexability {
   // Resources and links only checked are not pages of the site: indexability says nothing useful about them.

@@ -3,13 +3,10 @@
 import type { PageFetchResult } from '../../../shared/protocol.ts';
 import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
-import type { UrlKindName } from './crawl-file.ts';
-import type { Claim } from './frontier.ts';
-
-type PageClaim = Extract<Claim, { kind: 'page' }>;
+import type { PageClaim, UrlKindName } from './model.ts';
 
 /** A results row with nothing in it. */
-export const EMPTY_ROW = {
+const EMPTY_ROW = {
   statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
   canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
   h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,
@@ -106,4 +103,10 @@ export function pageTargetsOf(
     out.push({ url: link.url, candidate, depth: claim.depth + 1, hops: 0, linkKind: link.kind, anchor: link.anchor || null, nofollow: link.nofollow === true });
   }
   return out;
+}
+
+/** What a recorded page adds to its host's counters (the hosts report's, kept with each results row). */
+export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeBytes'>): { crawled: number; failed: number; httpErrors: number; bytes: number } {
+  const ok = result.statusCode !== null;
+  return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
 }

@@ -15,6 +15,11 @@ export interface RobotsRules {
   blockedReason: string;
 }
 
+/** Where a host's robots.txt is, for the host of `origin` (scheme://host[:port]). */
+export function robotsUrlOf(origin: string): string {
+  return `${origin}/robots.txt`;
+}
+
 const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blockedReason: '' };
 
 /**
@@ -78,7 +83,7 @@ export class RobotsCache {
     if (settings.robots === 'ignore') return null;
     let rules = this.get(host.id);
     if (!rules) {
-      rules = robotsRulesFrom(`${host.origin}/robots.txt`, host.robots_status, host.robots_txt, settings.userAgent, host.robots_error);
+      rules = robotsRulesFrom(robotsUrlOf(host.origin), host.robots_status, host.robots_txt, settings.userAgent, host.robots_error);
       this.set(host.id, rules);
     }
     return rules;

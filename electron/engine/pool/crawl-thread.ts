@@ -1,6 +1,6 @@
 // One crawl thread (Heritrix's ToeThread): a slot that holds at most one URL at a time, hosted by a worker
 // process. Its step and counters are what the live worker grid shows.
-import type { Claim } from '../frontier/frontier.ts';
+import type { Claim } from '../frontier/model.ts';
 import type { ThreadStep } from '../../../shared/steps.ts';
 import type { ThreadStatus } from '../../../shared/snapshot.ts';
 

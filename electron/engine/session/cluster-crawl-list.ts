@@ -1,7 +1,8 @@
 // The crawls of a PostgreSQL store, as the app lists them to attach to one: newest first, with their counters where
 // they can be read cheaply (per-host totals) and what keeps one from being shown (another schema version).
 import type { StoreCrawlInfo } from '../../../shared/crawler-api.ts';
-import { StoreError, connect, isConnectionLost, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-connect.ts';
+import { connect, isConnectionLost } from '../frontier/postgres/pg-client.ts';
+import { StoreError, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { dbNow, listCrawls } from '../frontier/postgres/pg-control.ts';
 import { PG_SCHEMA_VERSION, crawlSchema } from '../frontier/postgres/pg-schema.ts';
 

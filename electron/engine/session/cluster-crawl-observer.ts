@@ -13,8 +13,9 @@
 // connection of its own (cluster-results.ts).
 import { EventEmitter } from 'node:events';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
-import { StoreError, connect, isConnectionLost, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-connect.ts';
-import type { PgClient } from '../frontier/postgres/pg-connect.ts';
+import { connect, isConnectionLost } from '../frontier/postgres/pg-client.ts';
+import type { PgClient } from '../frontier/postgres/pg-client.ts';
+import { StoreError, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { commandCluster, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { TimeoutError, withTimeout } from './with-timeout.ts';

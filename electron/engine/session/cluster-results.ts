@@ -5,7 +5,8 @@ import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawl
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
 import { exportCsvFromStore } from '../export/pg-csv-export.ts';
-import { StoreError, connect, isConnectionLost, serverLabel, type PgClient } from '../frontier/postgres/pg-connect.ts';
+import { connect, isConnectionLost, type PgClient } from '../frontier/postgres/pg-client.ts';
+import { StoreError, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import type { ResultsReader } from './results-reader.ts';

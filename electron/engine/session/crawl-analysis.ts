@@ -39,7 +39,7 @@ import {
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
 import { extractionColumns } from '../export/csv-export.ts';
-import type { Db } from '../frontier/crawl-file.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
   private constructor(

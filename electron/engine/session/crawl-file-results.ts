@@ -5,7 +5,7 @@ import { addExtracted, extractedSql, resultsPageSql, sqliteParams, SQLITE_RESULT
 import { prepared, readTransaction } from '../analysis/sql.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
-import { openCrawlFile, type Db } from '../frontier/crawl-file.ts';
+import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
 import type { ResultsReader } from './results-reader.ts';
 
 /** A statement's parameters as better-sqlite3 takes them: none, or one object of named values. */

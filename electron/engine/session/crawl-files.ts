@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import { UrlState, openCrawlFile, readMeta } from '../frontier/crawl-file.ts';
+import { openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { UrlState } from '../frontier/model.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
 /** listCrawls() returns at most this many files, the newest. */

@@ -11,7 +11,7 @@ import type * as Api from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
-import { CrawlFileError } from '../frontier/crawl-file.ts';
+import { CrawlFileError } from '../frontier/sqlite/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';

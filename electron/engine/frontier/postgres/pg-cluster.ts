@@ -4,14 +4,13 @@
 // the crawl is complete. It has a connection of its own, so a heartbeat never waits behind the frontier's work.
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import type pg from 'pg';
 import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/snapshot.ts';
-import { HELD, RobotsState, UrlState } from '../crawl-file.ts';
-import type { Claim } from '../frontier.ts';
+import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
-import type { PgConnection, PgQuerier, StoreAvailability } from './pg-connection.ts';
+import type { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
 import { clusterCounts, commandCluster, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
-import { StoreError } from './pg-connect.ts';
+import type { PgQuerier } from './pg-client.ts';
+import { StoreError } from './pg-store-url.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
 
 export interface NodeOptions {
@@ -20,7 +19,7 @@ export interface NodeOptions {
 }
 
 /** How often a node says it is alive, renews its leases and looks for expired ones: a third of the lease, at most 1 s. */
-export function heartbeatMs(leaseMs: number): number {
+function heartbeatMs(leaseMs: number): number {
   return Math.max(100, Math.min(1000, Math.floor(leaseMs / 3)));
 }
 

@@ -3,8 +3,8 @@
 // by the CLI's one-shot commands (--pause, --resume, --stop, --set-threads, --status) and by the app or web console
 // attached to the store.
 import type { CrawlSnapshot, NodeStatus, ThreadStatus } from '../../../../shared/snapshot.ts';
-import type { PgQuerier as PgClient } from './pg-connect.ts';
-import { StoreError } from './pg-connect.ts';
+import type { PgQuerier as PgClient } from './pg-client.ts';
+import { StoreError } from './pg-store-url.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from './pg-schema.ts';
 
 /** What the cluster is told to do. */
@@ -157,7 +157,7 @@ interface NodeRow {
 }
 
 /** Every node that has worked on the crawl, live ones first, with their threads' last reported status. */
-export async function readNodes(client: PgClient, crawlId: string, now: number, leaseMs: number): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
+async function readNodes(client: PgClient, crawlId: string, now: number, leaseMs: number): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
   const s = crawlSchema(crawlId);
   const { rows } = await client.query<NodeRow>(`SELECT * FROM ${s}.nodes ORDER BY name`);
   const nodes: NodeStatus[] = [];

@@ -5,15 +5,16 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import { parseSettings } from '../../../../shared/settings.ts';
-import { PgConnection, StoreAvailability } from './pg-connection.ts';
-import { StoreError, connect, parseStoreUrl, serverLabel } from './pg-connect.ts';
+import { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
+import { connect } from './pg-client.ts';
+import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 import { readCrawl } from './pg-control.ts';
 import { PgCluster, type NodeOptions } from './pg-cluster.ts';
 import { PgFrontierStore } from './pg-frontier.ts';
 import { CRAWL_ID_PATTERN, PG_SCHEMA_VERSION, REGISTRY_DDL, REGISTRY_LOCK, crawlDdl, crawlSchema } from './pg-schema.ts';
 
 /** How long a claimed URL stays a node's without a heartbeat, by default. */
-export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 
 export interface PgNode {
   store: PgFrontierStore;
@@ -28,7 +29,7 @@ function nodeNameOf(options: NodeOptions): string {
 }
 
 /** A new crawl ID: short, unique, and usable as part of a schema name. */
-export function newCrawlId(): string {
+function newCrawlId(): string {
   return `c${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
 }
 

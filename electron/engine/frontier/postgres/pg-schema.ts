@@ -2,7 +2,7 @@
 // `crawls`: one row per crawl with its settings and the cluster's commands) and, per crawl, a schema of its own
 // (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
 // extracted, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
-// nodes working on the crawl. Column names and meanings follow crawl-file.ts, so the same queries read both.
+// nodes working on the crawl. Column names and meanings follow sqlite/crawl-file.ts (states: model.ts), so the same queries read both.
 
 /** The version of the tables below; a node refuses a crawl made with another. */
 export const PG_SCHEMA_VERSION = 1;

@@ -1,83 +1,24 @@
 // The persistent frontier: every URL the crawl knows, its state, and per-host politeness, in the crawl file.
 // The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
 // in-memory counters below always match the file.
-import type { CrawlSettings } from '../../../shared/settings.ts';
-import { effectiveMaxDepth, isSerialPerHost, politenessDelayMs } from '../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
-import { makeNormaliser, type Normaliser } from '../../../shared/url/normalise.ts';
-import { originOfCanonical, urlKey } from '../../../shared/url/url-key.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
+import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
 import type { Db } from './crawl-file.ts';
-import { HELD, RobotsState, UrlState, readMeta, writeMeta } from './crawl-file.ts';
-import { RobotsCache, robotsRulesFrom, type StoredRobots } from './robots-rules.ts';
-import { retryDelayMs } from './retry-policy.ts';
-import type { RobotsRules } from './robots-rules.ts';
-import type { Candidate, CandidateFate, CandidateSettings } from './candidates.ts';
-import type { UrlKindName } from './crawl-file.ts';
-import { errorRowOf, pageTargetsOf, resultRowOf } from './page-outcome.ts';
-
-/** A seed: a page, crawled. */
-export const SEED: Candidate = { fate: 'crawl', kind: 'page' };
-
-/** The urls.state a candidate's fate is recorded with. */
-export const STATE_OF: Record<CandidateFate, number> = {
-  crawl: UrlState.queued,
-  check: UrlState.queued,
-  'out-of-scope': UrlState.outOfScope,
-  nofollow: UrlState.nofollow,
-  'too-deep': UrlState.tooDeep,
-  'redirect-cut': UrlState.redirectCut,
-};
-
-/** Redirects followed in one chain at most; the hop past it is recorded with an error, not followed. */
-export const MAX_REDIRECT_HOPS = 10;
-/** A URL that took its worker down this many times is recorded as failed instead of being retried. */
-export const MAX_WORKER_CRASHES = 2;
-const HOST_ID_CACHE = 10_000;
-
-/** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
-export const CLAIM_SQL = {
-  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
-    WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
-  nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
-  queuedOfHost:
-    'SELECT id, url, depth, redirect_hops AS hops, kind, check_only AS checkOnly FROM urls WHERE host_id = ? AND state = 0 ORDER BY priority, id LIMIT ?',
-} as const;
-
-export type Claim =
-  | {
-      kind: 'page';
-      urlId: number;
-      hostId: number;
-      url: string;
-      depth: number;
-      hops: number;
-      /** What the URL was found as (a page, or a resource checked). */
-      urlKind: UrlKindName;
-      /** Fetched for its status only, not parsed. */
-      checkOnly: boolean;
-      robotsDisallowed?: boolean;
-    }
-  | { kind: 'robots'; hostId: number; url: string };
-
-export interface HostRow {
-  id: number;
-  origin: string;
-  robots_state: number;
-  robots_status: number | null;
-  robots_txt: string | null;
-  robots_error: string | null;
-  crawl_delay_ms: number;
-  /** Only read where claiming needs it (readyHosts). */
-  in_flight?: number;
-}
-
-export interface FrontierCounts {
-  queued: number;
-  /** URLs fetched with a response. */
-  crawled: number;
-  /** URLs ended without a response. */
-  failed: number;
-}
+import { readMeta, writeMeta } from './crawl-file.ts';
+import { prepareFrontierStatements, type FrontierStatements } from './frontier-statements.ts';
+import {
+  HELD, HOST_ID_CACHE, MAX_WORKER_CRASHES, RobotsState, UrlState,
+  type Claim, type FrontierCounts, type PageClaim, type RobotsClaim, type UrlKindName,
+} from '../model.ts';
+import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
+import { awaitsRobots, robotsFetchFailed, robotsRetryWaitMs, robotsVerdict } from '../robots-policy.ts';
+import { retryDelayMs } from '../retry-policy.ts';
+import { SEED, STATE_OF, candidateSettingsOf, isQueued, knownUrlMove, matchesAny, type Candidate, type CandidateSettings } from '../candidates.ts';
+import { errorRowOf, hostCountsOf, pageTargetsOf, resultRowOf } from '../page-outcome.ts';
+import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
+import { redirectVerdict } from '../redirect-chain.ts';
 
 export class Frontier {
   /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
@@ -92,80 +33,20 @@ export class Frontier {
   /** hosts.queued increments not yet written, within the current transaction. */
   private readonly pendingQueued = new Map<number, number>();
   private counts: FrontierCounts;
-  private readonly q;
+  private readonly q: FrontierStatements;
 
   constructor(
     private readonly db: Db,
     private readonly settings: CrawlSettings,
   ) {
-    this.candidateSettings = { ...settings, maxDepth: effectiveMaxDepth(settings) };
+    this.candidateSettings = candidateSettingsOf(settings);
     this.normalise = makeNormaliser(settings);
     // SQL's view of the live excludes, for dropping queued URLs that match one (a scan of the queue, once per
     // pattern added, never per URL).
     db.function('trawl_live_excluded', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isLiveExcluded(url) ? 1 : 0));
     db.function('trawl_deprioritised', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isDeprioritised(url) ? 1 : 0));
     for (const pattern of JSON.parse(readMeta(db, 'deprioritised') ?? '[]') as string[]) this.deprioritised.push(new RegExp(pattern));
-    this.q = {
-      urlsByKey: db.prepare<[number], { id: number; state: number; url: string; checkOnly: number }>(
-        'SELECT id, state, url, check_only AS checkOnly FROM urls WHERE url_key = ?',
-      ),
-      insertUrl: db.prepare(
-        'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      requeue: db.prepare(`UPDATE urls SET state = ${UrlState.queued}, depth = ?, kind = ?, check_only = ? WHERE id = ?`),
-      upgradeQueued: db.prepare(`UPDATE urls SET depth = min(depth, ?), kind = 'page', check_only = 0 WHERE id = ? AND state = ${UrlState.queued}`),
-      hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
-      insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
-      host: db.prepare<[number], HostRow>(
-        'SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts WHERE id = ?',
-      ),
-      hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
-      readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
-      nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),
-      queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number; hops: number; kind: UrlKindName; checkOnly: number }>(
-        CLAIM_SQL.queuedOfHost,
-      ),
-      chainLink: db.prepare<[number], { url: string; via: number | null; hops: number }>('SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = ?'),
-      setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
-      claimFromHost: db.prepare(
-        'UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?',
-      ),
-      returnToHost: db.prepare(
-        `UPDATE hosts SET in_flight = in_flight - 1, queued = queued + ?,
-         next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN ? ELSE next_fetch_at END,
-         last_fetch_ms = coalesce(?, last_fetch_ms) WHERE id = ?`,
-      ),
-      holdHost: db.prepare('UPDATE hosts SET robots_state = ?, next_fetch_at = ? WHERE id = ?'),
-      robotsFailed: db.prepare<[number, number], { failures: number }>(
-        `UPDATE hosts SET robots_failures = robots_failures + 1, robots_state = ${RobotsState.unknown}, next_fetch_at = ?
-         WHERE id = ? RETURNING robots_failures AS failures`,
-      ),
-      storeRobots: db.prepare(
-        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = ?, robots_txt = ?, robots_error = ?, crawl_delay_ms = ?,
-         next_fetch_at = ? WHERE id = ?`,
-      ),
-      insertResult: db.prepare(
-        `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title,
-          meta_description, h1, canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, x_robots_tag,
-          robots_disallowed, fetched_at, h1_count, h2, h2_count, lang, hreflang, meta_refresh, indexability, indexability_reason,
-          response_headers)
-         VALUES (@urlId, @statusCode, @contentType, @sizeBytes, @responseTimeMs, @depth, @title, @metaDescription,
-          @h1, @canonical, @wordCount, @outlinks, @redirectUrl, @error, @attempts, @metaRobots, @xRobotsTag,
-          @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason,
-          @responseHeaders)`,
-      ),
-      insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)'),
-      insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
-      insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
-      crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
-      countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
-      // A host that failed waits: its next fetch no sooner than the retry delay (never sooner than already due).
-      backoffHost: db.prepare('UPDATE hosts SET next_fetch_at = max(next_fetch_at, ?) WHERE id = ?'),
-      // The hosts report's counters, kept with each results row so the report never aggregates over results.
-      countFetch: db.prepare(
-        'UPDATE hosts SET crawled = crawled + ?, failed = failed + ?, http_errors = http_errors + ?, bytes = bytes + ? WHERE id = ?',
-      ),
-    };
+    this.q = prepareFrontierStatements(db);
     this.counts = this.readCounts();
   }
 
@@ -234,15 +115,15 @@ export class Frontier {
   private enqueue(url: string, c: Candidate, depth: number, viaId: number | null, now: number, hops = 0): { id: number; added: boolean } {
     const key = urlKey(url);
     const known = this.q.urlsByKey.all(key).find((row) => row.url === url);
-    const queue = c.fate === 'crawl' || c.fate === 'check';
+    const queue = isQueued(c);
     if (known) {
-      const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow;
-      if (waiting && queue) {
+      const move = knownUrlMove({ state: known.state, checkOnly: known.checkOnly === 1 }, c);
+      if (move === 'requeue') {
         this.q.requeue.run(depth, c.kind, c.fate === 'check' ? 1 : 0, known.id);
         this.addQueued(this.hostIdFor(originOfCanonical(url)), 1);
         return { id: known.id, added: true };
       }
-      if (known.state === UrlState.queued && known.checkOnly && c.fate === 'crawl') this.q.upgradeQueued.run(depth, known.id);
+      if (move === 'upgrade') this.q.upgradeQueued.run(depth, known.id);
       return { id: known.id, added: false };
     }
     const state = STATE_OF[c.fate];
@@ -254,8 +135,7 @@ export class Frontier {
   }
 
   private isLiveExcluded(url: string): boolean {
-    for (const re of this.liveExcludes) if (re.test(url)) return true;
-    return false;
+    return matchesAny(this.liveExcludes, url);
   }
 
   /**
@@ -281,8 +161,7 @@ export class Frontier {
   }
 
   private isDeprioritised(url: string): boolean {
-    for (const re of this.deprioritised) if (re.test(url)) return true;
-    return false;
+    return matchesAny(this.deprioritised, url);
   }
 
   /**
@@ -315,7 +194,6 @@ export class Frontier {
     return this.robots.rulesFor(host, this.settings);
   }
 
-
   /**
    * Claims up to `max` units of work whose host may be fetched now: page URLs, or a host's robots.txt when its
    * rules are not known yet. URLs that robots.txt forbids are recorded as failed on the way, never handed out.
@@ -331,28 +209,25 @@ export class Frontier {
         const hosts = this.q.readyHosts.all(now, max - out.length);
         for (let h = 0; h < hosts.length && out.length < max; h++) {
           const host = hosts[h]!;
-          if (this.settings.robots !== 'ignore' && host.robots_state !== RobotsState.known) {
+          if (awaitsRobots(this.settings, host.robots_state)) {
             if (host.robots_state === RobotsState.unknown) {
               this.q.holdHost.run(RobotsState.fetching, HELD, host.id);
-              out.push({ kind: 'robots', hostId: host.id, url: `${host.origin}/robots.txt` });
+              out.push({ kind: 'robots', hostId: host.id, url: robotsUrlOf(host.origin) });
               progressed = true;
             }
             continue;
           }
           const rules = this.rulesFor(host);
-          // A host with any delay takes one fetch at a time; otherwise at most maxPerHost at once.
-          const cap = isSerialPerHost(this.settings, rules?.crawlDelayMs ?? 0) ? 1 : (this.settings.maxPerHost ?? Infinity);
-          const room = cap - (host.in_flight ?? 0);
-          // Share what is left fairly among the hosts ready now, within the host's room.
-          const share = Math.min(room, Math.max(1, Math.ceil((max - out.length) / (hosts.length - h))));
+          const room = hostCap(this.settings, rules?.crawlDelayMs ?? 0) - (host.in_flight ?? 0);
+          const share = hostShare(room, max - out.length, hosts.length - h);
           if (share <= 0) continue;
           const rows = this.q.queuedOfHost.all(host.id, share);
           let taken = 0;
           let blocked = 0;
           for (const row of rows) {
-            const disallowed = rules !== null && !rules.isAllowed(row.url);
-            if (disallowed && this.settings.robots === 'respect') {
-              this.recordBlocked(row.id, host.id, row.depth, row.kind, row.checkOnly === 1, rules.blockedReason, now);
+            const robots = robotsVerdict(rules, row.url, this.settings);
+            if (robots === 'blocked') {
+              this.recordBlocked(row.id, host.id, row.depth, row.kind, row.checkOnly === 1, rules!.blockedReason, now);
               blocked++;
               continue;
             }
@@ -360,13 +235,13 @@ export class Frontier {
             const claim: Claim = {
               kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.checkOnly === 1,
             };
-            if (disallowed) claim.robotsDisallowed = true; // mode "report": fetched, and marked
+            if (robots === 'reported') claim.robotsDisallowed = true; // fetched, and marked
             out.push(claim);
             taken++;
           }
           if (taken + blocked > 0) {
             // A host at its cap is held until one of its fetches returns (returnToHost reopens it).
-            this.q.claimFromHost.run(taken + blocked, taken, taken > 0 && taken >= room ? HELD : now, host.id);
+            this.q.claimFromHost.run(taken + blocked, taken, nextFetchAfterClaim(taken, room, now), host.id);
             this.counts.queued -= taken + blocked;
             progressed = true;
           }
@@ -379,8 +254,7 @@ export class Frontier {
   /** Epoch ms at which some queued host may next be fetched, or null when nothing is queued or all are held. */
   nextReadyAt(): number | null {
     if (this.counts.queued === 0) return null;
-    const at = this.q.nextReady.get()?.at ?? null;
-    return at === null || at >= HELD ? null : at;
+    return nextReadyFrom(this.q.nextReady.get()?.at ?? null);
   }
 
   private recordBlocked(urlId: number, hostId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
@@ -399,11 +273,11 @@ export class Frontier {
   private nextFetchAt(hostId: number, fetchMs: number, now: number): number {
     const host = this.q.host.get(hostId);
     const crawlDelay = host ? (this.rulesFor(host)?.crawlDelayMs ?? 0) : 0;
-    return now + Math.max(politenessDelayMs(this.settings, fetchMs), crawlDelay);
+    return nextFetchAfter(this.settings, fetchMs, crawlDelay, now);
   }
 
   /** Records a fetched page (or its failure) and schedules its links and redirect target. */
-  recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): 'recorded' | 'retry' {
+  recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): 'recorded' | 'retry' {
     return this.db.transaction(() => {
       const attempts = this.q.countAttempt.get(claim.urlId)!.attempts;
       const retryIn = retryDelayMs(result, attempts, this.settings);
@@ -416,12 +290,13 @@ export class Frontier {
         return 'retry' as const;
       }
       const ok = result.statusCode !== null;
-      const redirect = result.redirectUrl === null ? null : this.redirectVerdict(claim, result.redirectUrl);
+      const redirect = result.redirectUrl === null ? null : redirectVerdict(claim, result.redirectUrl, (id) => this.q.chainLink.get(id));
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
       this.q.insertResult.run(resultRowOf(claim, result, redirect, attempts, now));
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
-      this.q.countFetch.run(ok ? 1 : 0, ok ? 0 : 1, (result.statusCode ?? 0) >= 400 ? 1 : 0, result.sizeBytes ?? 0, claim.hostId);
+      const counts = hostCountsOf(result);
+      this.q.countFetch.run(counts.crawled, counts.failed, counts.httpErrors, counts.bytes, claim.hostId);
       this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
 
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
@@ -439,34 +314,15 @@ export class Frontier {
     })();
   }
 
-  /**
-   * Whether a redirect is followed: not past MAX_REDIRECT_HOPS in one chain, and not back to a URL of its own chain
-   * (walked back through the URLs that redirected here, at most MAX_REDIRECT_HOPS rows).
-   */
-  private redirectVerdict(claim: Extract<Claim, { kind: 'page' }>, target: string): 'follow' | string {
-    if (claim.hops >= MAX_REDIRECT_HOPS) return `too many redirects (over ${MAX_REDIRECT_HOPS})`;
-    let id: number | null = claim.urlId;
-    for (let i = 0; id !== null && i <= MAX_REDIRECT_HOPS; i++) {
-      const row = this.q.chainLink.get(id);
-      if (!row) break;
-      if (row.url === target) return 'redirect loop';
-      if (row.hops === 0) break;
-      id = row.via;
-    }
-    return 'follow';
-  }
-
   /** Stores a host's robots.txt and opens the host for fetching. */
-  recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): void {
-    // RFC 9309: a 5xx or unreachable robots.txt means "crawl nothing for now". Try it again after a backoff (the
-    // host's URLs wait in the queue), and only after maxAttempts failures block the host's URLs for this crawl.
-    // A name that does not resolve is a verdict (as for pages, see retry-policy.ts), not a moment's trouble.
-    const unresolvable = result.statusCode === null && result.error?.startsWith('DNS lookup failed') === true;
-    if (!unresolvable && (result.statusCode === null || result.statusCode >= 500)) {
+  recordRobots(claim: RobotsClaim, result: RobotsFetchResult, now = Date.now()): void {
+    // A robots.txt that failed for the moment is tried again after a backoff; only after maxAttempts failures do its
+    // rules (blocking the host's URLs for this crawl) stand (robots-policy.ts).
+    if (robotsFetchFailed(result)) {
       const failed = this.db.transaction(() => {
         const { failures } = this.q.robotsFailed.get(now, claim.hostId)!;
-        if (failures >= this.settings.maxAttempts) return true;
-        const wait = retryDelayMs({ statusCode: 503, error: null, retryAfterMs: null }, failures, this.settings) ?? this.settings.retryDelayMs;
+        const wait = robotsRetryWaitMs(failures, this.settings);
+        if (wait === null) return true;
         this.q.holdHost.run(RobotsState.unknown, now + wait, claim.hostId);
         return false;
       })();

@@ -1,52 +1,8 @@
-// Connecting to the PostgreSQL store: the connection string checked before anything is tried, errors that name the
-// server (never the password), and what counts as "the server went away" (retried) rather than a bug (fatal).
+// One plain connection to the PostgreSQL store: opened after the store URL is checked (pg-store-url.ts), with errors
+// that name the server (never the password), and what counts as "the server went away" (retried, see
+// pg-reconnecting-connection.ts) rather than a bug (fatal).
 import pg from 'pg';
-
-/** A store URL or connection that cannot be used: the message says which and why. */
-export class StoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
-
-/** Checks a --store value; returns it when it is a PostgreSQL URL this store can use. */
-export function parseStoreUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new StoreError(`--store must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got "${redact(value)}")`);
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new StoreError(`--store must be a postgres:// or postgresql:// URL (got a ${url.protocol.replace(/:$/, '')}: URL)`);
-  }
-  if (!url.hostname) throw new StoreError(`--store URL names no host: "${redact(value)}"`);
-  if (url.pathname.replace(/^\//, '') === '') throw new StoreError(`--store URL names no database (add /DATABASE after the host): "${redact(value)}"`);
-  if (url.port && !(Number(url.port) > 0 && Number(url.port) < 65536)) throw new StoreError(`--store URL has an invalid port ${url.port}`);
-  return value;
-}
-
-/** The URL with its password replaced, for messages and logs. */
-export function redact(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return value.replace(/:[^:@/]*@/, ':***@');
-  }
-}
-
-/** "host:port/database", for messages. */
-export function serverLabel(storeUrl: string): string {
-  try {
-    const url = new URL(storeUrl);
-    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
-  } catch {
-    return redact(storeUrl);
-  }
-}
+import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 
 // SQLSTATE classes and codes that mean the connection or the server is gone, not that a query was wrong:
 // 08 connection exception, 57P01-57P03 admin shutdown / crash shutdown / cannot connect now.

@@ -1,16 +1,15 @@
-// One connection to the PostgreSQL store that outlives the server going away: a query or transaction that fails
-// because the connection broke waits, reconnects (backing off up to a few seconds) and runs again, for as long as it
-// takes. Nothing handed to it is dropped. Transactions that hit a deadlock with another node are run again too.
-// Callers write transactions so that running one twice is harmless (see PgFrontierStore: a result whose lease is no
-// longer the node's is not recorded again).
+// A connection to the PostgreSQL store that reconnects: it outlives the server going away. A query or transaction
+// that fails because the connection broke waits, reconnects (backing off up to a few seconds) and runs again, for as
+// long as it takes. Nothing handed to it is dropped. Transactions that hit a deadlock with another node are run
+// again too. Callers write transactions so that running one twice is harmless (see PgFrontierStore: a result whose
+// lease is no longer the node's is not recorded again). Each connection it makes is a plain one from pg-client.ts.
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import { connect, isConnectionLost, isRetryableTransaction, serverLabel, type PgQuerier } from './pg-connect.ts';
+import { connect, isConnectionLost, isRetryableTransaction, type PgQuerier } from './pg-client.ts';
+import { serverLabel } from './pg-store-url.ts';
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
-
-export type { PgQuerier };
 
 /** Statement names by text: the store's statements are a fixed set (per crawl schema), so this stays small. */
 const names = new Map<string, string>();

@@ -1,7 +1,7 @@
 // A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
 
 export type Db = Database.Database;
 
@@ -17,41 +17,12 @@ export function useSqliteNativeBinding(path: string | undefined): void {
 }
 
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
-export function openSqlite(path: string, options: Database.Options = {}): Db {
+function openSqlite(path: string, options: Database.Options = {}): Db {
   return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
 }
 
-export const FILE_FORMAT = 'trawl-crawl';
+const FILE_FORMAT = 'trawl-crawl';
 export const SCHEMA_VERSION = 2;
-
-/** urls.state */
-export const UrlState = {
-  queued: 0,
-  /** Claimed under a lease: handed to (or about to be handed to) a thread. */
-  claimed: 1,
-  /** Fetched: a response was received (any status). */
-  done: 2,
-  /** Ended without a response: network error, blocked by robots.txt, worker crashed... */
-  failed: 3,
-  /** Linked to but outside the crawl's scope: in the link graph, never fetched. */
-  outOfScope: 4,
-  /** In scope but beyond the maximum depth: in the link graph, never fetched. */
-  tooDeep: 5,
-  /** Only linked to with nofollow: in the link graph, not fetched (unless settings.followNofollow). */
-  nofollow: 6,
-  /** A redirect target not followed because its chain was too long or looped (the source's row says which). */
-  redirectCut: 7,
-} as const;
-
-/** urls.kind: what a URL was found as. Resources are fetched only when the crawl checks their type. */
-export const UrlKind = { page: 'page', image: 'image', script: 'script', stylesheet: 'stylesheet' } as const;
-export type UrlKindName = (typeof UrlKind)[keyof typeof UrlKind];
-
-/** hosts.next_fetch_at of a host whose only allowed fetch is in flight: not claimable until that fetch returns. */
-export const HELD = 9e15;
-
-/** hosts.robots_state */
-export const RobotsState = { unknown: 0, fetching: 1, known: 2 } as const;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -273,9 +244,9 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     throw new CrawlFileError(`${path} cannot be opened: ${(err as Error).message}`);
   }
   try {
-    const format = readMetaOrNull(db, 'format');
+    const format = readMeta(db, 'format');
     if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
-    let version = Number(readMetaOrNull(db, 'schema_version'));
+    let version = Number(readMeta(db, 'schema_version'));
     if (version < SCHEMA_VERSION && version >= 1) {
       // An older file is upgraded in place (columns added, nothing removed), through a writable connection.
       if (options.readonly) {
@@ -343,13 +314,10 @@ function addColumns(db: Db, table: string, columns: readonly string[]): void {
   for (const column of columns) if (!have.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
 }
 
-function readMetaOrNull(db: Db, key: string): string | null {
+/** A value of the meta table (settings, state, format...), null when the file has none. */
+export function readMeta(db: Db, key: string): string | null {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row?.value ?? null;
-}
-
-export function readMeta(db: Db, key: string): string | null {
-  return readMetaOrNull(db, key);
 }
 
 export function writeMeta(db: Db, key: string, value: string): void {
@@ -357,7 +325,7 @@ export function writeMeta(db: Db, key: string, value: string): void {
 }
 
 export function readStoredSettings(db: Db): unknown {
-  const raw = readMetaOrNull(db, 'settings');
+  const raw = readMeta(db, 'settings');
   if (raw === null) throw new CrawlFileError('the crawl file has no settings');
   return JSON.parse(raw);
 }

@@ -1,12 +1,13 @@
 // The default store: the crawl is one SQLite file (crawl-file.ts) and this process its only node. The frontier's
 // work is synchronous SQLite transactions (frontier.ts); this wraps them in the store interface.
-import type { CrawlSettings } from '../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
-import type { CrawlState, FinishReason } from '../../../shared/snapshot.ts';
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { writeMeta } from './crawl-file.ts';
-import { Frontier, type Claim, type FrontierCounts } from './frontier.ts';
-import type { FrontierStore, PageRecord, RecordOutcome } from './frontier-store.ts';
+import { Frontier } from './frontier.ts';
+import type { Claim, FrontierCounts, PageClaim, RobotsClaim } from '../model.ts';
+import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 
 export class SqliteFrontierStore implements FrontierStore {
   readonly cluster = null;
@@ -41,7 +42,7 @@ export class SqliteFrontierStore implements FrontierStore {
     return this.frontier.nextReadyAt();
   }
 
-  async recordPage(claim: Extract<Claim, { kind: 'page' }>, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
+  async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
     return this.frontier.recordPage(claim, result, now);
   }
 
@@ -50,7 +51,7 @@ export class SqliteFrontierStore implements FrontierStore {
     return this.db.transaction(() => items.map((i) => this.frontier.recordPage(i.claim, i.result, i.now ?? Date.now())))();
   }
 
-  async recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now = Date.now()): Promise<void> {
+  async recordRobots(claim: RobotsClaim, result: RobotsFetchResult, now = Date.now()): Promise<void> {
     this.frontier.recordRobots(claim, result, now);
   }
 

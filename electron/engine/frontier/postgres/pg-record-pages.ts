@@ -1,0 +1,149 @@
+// Recording a batch of fetched pages in the PostgreSQL store: one transaction, one statement per table for the whole
+// batch rather than per page (a node's round trips to the server were what bounded it). Each page is decided as the
+// SQLite frontier decides one (retry-policy.ts, page-outcome.ts, politeness.ts); a result is recorded only while
+// this node's lease on its URL holds, or the URL went back to the queue unclaimed (otherwise it is 'lost').
+import type { CrawlSettings } from '../../../../shared/settings.ts';
+import type { PageFetchResult } from '../../../../shared/protocol.ts';
+import { UrlState, type PageClaim } from '../model.ts';
+import { hostCountsOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import { retryDelayMs } from '../retry-policy.ts';
+import { nextFetchAfter } from '../politeness.ts';
+import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
+import type { PgQuerier } from './pg-client.ts';
+import type { Enqueue } from './pg-discover.ts';
+import { emptyHostDelta, insertExtracted, insertLinks, insertResults, insertUnfetchable, updateHosts, type HostDelta } from './pg-writes.ts';
+
+/** Where a fetched page leads: the verdict on its redirect, its targets, and those as URLs to discover. */
+export interface PagePlan {
+  redirect: string | null;
+  targets: PageTarget[];
+  found: Enqueue[];
+}
+
+/** A batch to record, with what the store decided before the transaction and what it lends the recording. */
+export interface RecordBatch {
+  items: readonly PageRecord[];
+  /** Where each page leads, by index in items (planned before the transaction; not pages foreseen as retried). */
+  planned: ReadonlyMap<number, PagePlan>;
+  /** Ids of the URLs the planned pages lead to, discovered before the transaction. */
+  discovered: ReadonlyMap<string, number>;
+  node: string;
+  settings: CrawlSettings;
+  /** The database's clock for an epoch ms of this machine's. */
+  dbTime: (now: number) => number;
+  plan: (c: PgQuerier, claim: PageClaim, result: PageFetchResult) => Promise<PagePlan>;
+  discover: (c: PgQuerier, list: Enqueue[], at: number) => Promise<{ ids: Map<string, number> }>;
+  notifyWork: (c: PgQuerier) => Promise<unknown>;
+}
+
+/** What a batch did: each page's outcome, and the change to the queued, crawled and failed counts. */
+export interface BatchRecorded {
+  outcomes: RecordOutcome[];
+  queued: number;
+  crawled: number;
+  failed: number;
+}
+
+/** Records a batch in the transaction `c` (run again from the start if the transaction is). */
+export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<BatchRecorded> {
+  const { items, planned, node: me, settings } = batch;
+  const ids = new Map(batch.discovered);
+  const outcomes: RecordOutcome[] = items.map(() => 'lost');
+  // Every URL of the batch locked at once, in id order (the same order on every node).
+  const urlIds = [...new Set(items.map((i) => i.claim.urlId))].sort((a, b) => a - b);
+  const { rows: urlRows } = await c.query<{ id: number; state: number; lease_node: string | null; attempts: number }>(
+    'SELECT id, state, lease_node, attempts FROM urls WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+    [urlIds],
+  );
+  const byId = new Map(urlRows.map((r) => [r.id, r]));
+  const hostIds = [...new Set(items.map((i) => i.claim.hostId))];
+  const { rows: hostRows } = await c.query<{ id: number; crawl_delay_ms: number }>('SELECT id, crawl_delay_ms FROM hosts WHERE id = ANY($1::bigint[])', [hostIds]);
+  const delayOf = new Map(hostRows.map((h) => [h.id, h]));
+  const hosts = new Map<number, HostDelta>();
+  const delta = (id: number): HostDelta => {
+    let d = hosts.get(id);
+    if (!d) hosts.set(id, (d = emptyHostDelta()));
+    return d;
+  };
+  const requeued: { id: number; attempts: number }[] = [];
+  const finished: { id: number; state: number; attempts: number }[] = [];
+  const rows: ResultRow[] = [];
+  const links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[] = [];
+  const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
+  const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
+  let reclaimed = 0;
+  const seen = new Set<number>();
+  for (let k = 0; k < items.length; k++) {
+    const { claim, result } = items[k]!;
+    const row = byId.get(claim.urlId);
+    if (!row || seen.has(claim.urlId)) continue;
+    seen.add(claim.urlId);
+    const h = delta(claim.hostId);
+    if (!(row.state === UrlState.claimed && row.lease_node === me)) {
+      if (row.state !== UrlState.queued) continue; // another node has it, or has recorded it
+      // The lease ran out (the store was away) and nobody took the URL since: it is this node's again.
+      h.queued -= 1;
+      h.inFlight += 1;
+      reclaimed++;
+    }
+    const now = batch.dbTime(items[k]!.now ?? Date.now());
+    const attempts = row.attempts + 1;
+    h.inFlight -= 1;
+    h.next = Math.max(h.next, nextFetchAfter(settings, result.responseTimeMs, delayOf.get(claim.hostId)?.crawl_delay_ms ?? 0, now));
+    h.lastFetchMs = Math.round(result.responseTimeMs);
+    const retryIn = retryDelayMs(result, attempts, settings);
+    if (retryIn !== null) {
+      // Not a verdict yet: back in the queue, and its host waits before anyone fetches from it again.
+      requeued.push({ id: claim.urlId, attempts });
+      h.queued += 1;
+      h.backoff = Math.max(h.backoff, now + retryIn);
+      outcomes[k] = 'retry';
+      continue;
+    }
+    let plan = planned.get(k);
+    if (!plan) {
+      // Foreseen as a retry, but its attempts had changed (another node's retry): its targets are found now.
+      plan = await batch.plan(c, claim, result);
+      const late = await batch.discover(c, plan.found, now);
+      for (const [url, id] of late.ids) ids.set(url, id);
+    }
+    const redirect = plan.redirect;
+    finished.push({ id: claim.urlId, state: result.statusCode !== null ? UrlState.done : UrlState.failed, attempts });
+    rows.push(resultRowOf(claim, result, redirect, attempts, now));
+    const counts = hostCountsOf(result);
+    h.crawled += counts.crawled;
+    h.failed += counts.failed;
+    h.httpErrors += counts.httpErrors;
+    h.bytes += counts.bytes;
+    for (const t of plan.targets) {
+      links.push({ from: claim.urlId, url: t.url, anchor: t.anchor, kind: t.linkKind, nofollow: t.nofollow });
+    }
+    for (const l of result.unfetchableLinks) unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
+    for (const [rule, values] of Object.entries(result.extracted ?? {})) values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+    outcomes[k] = 'recorded';
+  }
+  if (requeued.length) {
+    await c.query(
+      `UPDATE urls u SET state = ${UrlState.queued}, attempts = v.attempts, lease_node = NULL, lease_until = NULL
+       FROM unnest($1::bigint[], $2::int[]) AS v(id, attempts) WHERE u.id = v.id`,
+      [requeued.map((r) => r.id), requeued.map((r) => r.attempts)],
+    );
+  }
+  if (finished.length) {
+    await c.query(
+      `UPDATE urls u SET state = v.state, attempts = v.attempts, lease_node = NULL, lease_until = NULL
+       FROM unnest($1::bigint[], $2::smallint[], $3::int[]) AS v(id, state, attempts) WHERE u.id = v.id`,
+      [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
+    );
+    await insertResults(c, rows, me);
+  }
+  await insertLinks(c, links, ids);
+  await insertUnfetchable(c, unfetchable);
+  await insertExtracted(c, extracted);
+  // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
+  await updateHosts(c, hosts);
+  if (hosts.size) await batch.notifyWork(c);
+  const recorded = rows.length;
+  const ok = rows.filter((r) => r.statusCode !== null).length;
+  return { outcomes, queued: requeued.length - reclaimed, crawled: ok, failed: recorded - ok };
+}

@@ -1,0 +1,107 @@
+// What recording writes to the PostgreSQL store, in batches (one statement per table for a whole batch, with unnest):
+// results rows, the link graph, pages' unfetchable links and extracted values, and what a batch did to its hosts.
+import { HELD } from '../model.ts';
+import { RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
+import type { PgQuerier } from './pg-client.ts';
+
+const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
+/** PostgreSQL array types of the results columns, for inserting a batch of rows with unnest. */
+const RESULT_TYPES: Record<keyof typeof RESULT_COLUMNS, string> = {
+  urlId: 'bigint', statusCode: 'int', contentType: 'text', sizeBytes: 'bigint', responseTimeMs: 'int', depth: 'int', title: 'text',
+  metaDescription: 'text', h1: 'text', canonical: 'text', wordCount: 'int', outlinks: 'int', redirectUrl: 'text', error: 'text', attempts: 'int',
+  metaRobots: 'text', xRobotsTag: 'text', robotsDisallowed: 'int', at: 'bigint', h1Count: 'int', h2: 'text', h2Count: 'int', lang: 'text',
+  hreflang: 'text', metaRefresh: 'text', indexability: 'text', indexabilityReason: 'text', responseHeaders: 'text',
+};
+const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
+  SELECT *, $${RESULT_FIELDS.length + 1}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')})
+  ON CONFLICT (url_id) DO NOTHING`;
+
+/** What a batch of records does to one host. */
+export interface HostDelta {
+  inFlight: number;
+  queued: number;
+  crawled: number;
+  failed: number;
+  httpErrors: number;
+  bytes: number;
+  /** When the host may be fetched next (politeness), if it was held for its one fetch. */
+  next: number;
+  lastFetchMs: number | null;
+  /** A retry's backoff: no fetch from the host before this. */
+  backoff: number;
+}
+
+/** A host's delta before anything is added to it. */
+export function emptyHostDelta(): HostDelta {
+  return { inFlight: 0, queued: 0, crawled: 0, failed: 0, httpErrors: 0, bytes: 0, next: 0, lastFetchMs: null, backoff: 0 };
+}
+
+/** The first of each item with the same key, in order. */
+function uniqueBy<T>(list: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return list.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Inserts results rows, each marked with the node that recorded it. */
+export function insertResults(c: PgQuerier, rows: ResultRow[], node: string): Promise<unknown> {
+  return c.query(INSERT_RESULTS, [...RESULT_FIELDS.map((f) => rows.map((r) => r[f])), node]);
+}
+
+/** The link graph's rows: one per linking page and target, the first anchor seen winning (as the crawl file's). */
+export async function insertLinks(c: PgQuerier, links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[], ids: Map<string, number>): Promise<void> {
+  if (links.length === 0) return;
+  const rows = uniqueBy(
+    links.map((l) => ({ ...l, to: ids.get(l.url)! })),
+    (l) => `${l.from} ${l.to}`,
+  );
+  await c.query(
+    'INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[]) ON CONFLICT DO NOTHING',
+    [rows.map((l) => l.from), rows.map((l) => l.to), rows.map((l) => l.anchor), rows.map((l) => l.kind), rows.map((l) => (l.nofollow ? 1 : 0))],
+  );
+}
+
+/** Links a page has that can never be fetched (mailto:, tel:...), as written. */
+export async function insertUnfetchable(c: PgQuerier, links: { from: number; href: string; scheme: string; anchor: string | null }[]): Promise<void> {
+  if (links.length === 0) return;
+  const u = uniqueBy(links, (l) => `${l.from} ${l.href}`);
+  await c.query(
+    'INSERT INTO unfetchable_links (from_id, href, scheme, anchor) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING',
+    [u.map((l) => l.from), u.map((l) => l.href), u.map((l) => l.scheme), u.map((l) => l.anchor)],
+  );
+}
+
+/** The values custom extraction rules found on pages. */
+export async function insertExtracted(c: PgQuerier, extracted: { urlId: number; rule: string; n: number; value: string }[]): Promise<void> {
+  if (extracted.length === 0) return;
+  await c.query('INSERT INTO extracted (url_id, rule, n, value) SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING', [
+    extracted.map((e) => e.urlId), extracted.map((e) => e.rule), extracted.map((e) => e.n), extracted.map((e) => e.value),
+  ]);
+}
+
+/**
+ * Applies what a batch did to its hosts in one statement: counters, queue and in-flight counts; a host held for
+ * its one fetch reopens at its politeness time; a retry pushes its next fetch back.
+ */
+export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): Promise<void> {
+  if (hosts.size === 0) return;
+  const ids = [...hosts.keys()].sort((a, b) => a - b);
+  const d = ids.map((id) => hosts.get(id)!);
+  await c.query(
+    `UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
+       failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
+       next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN v.next ELSE h.next_fetch_at END, v.backoff),
+       last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
+     FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
+       AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
+     WHERE h.id = v.id`,
+    [
+      ids, d.map((x) => x.inFlight), d.map((x) => x.queued), d.map((x) => x.crawled), d.map((x) => x.failed), d.map((x) => x.httpErrors),
+      d.map((x) => x.bytes), d.map((x) => x.next), d.map((x) => x.lastFetchMs), d.map((x) => x.backoff),
+    ],
+  );
+}
