@@ -6,7 +6,7 @@ import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
 import { CrawlFileError } from '../engine/frontier/crawl-file.ts';
-import { SettingsError } from '../../shared/settings.ts';
+import { SettingsError, type ParsedSettings } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, serverLabel } from '../engine/frontier/postgres/pg-connect.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
@@ -58,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
       ({ controller, crawlId } = await openStoreCrawl(request, options));
     } else {
       controller =
-        request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+        // A new crawl's settings were parsed by parseCli (args.ts), typed there as the input they came from.
+        request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings as ParsedSettings, options);
     }
   } catch (err) {
     cleanup();

@@ -23,7 +23,7 @@ import type {
   StoreCrawlList,
 } from '../../../shared/crawler-api.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
-import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
+import { LIMITS, SettingsError, checkThreadCount, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { CrawlController } from '../controller/crawl-controller.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
@@ -374,9 +374,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async setThreads(threads: number): Promise<void> {
     if (this.observer) return this.observer.command({ threads });
     // The contract admits a cluster's total; a local crawl's pool is smaller.
-    if (!Number.isInteger(threads) || threads < LIMITS.threads.min || threads > LIMITS.threads.max) {
-      throw new RangeError(`threads must be a whole number from ${LIMITS.threads.min} to ${LIMITS.threads.max} (got ${threads})`);
-    }
+    checkThreadCount(threads);
     this.live('change the threads of').setThreads(threads);
   }
 
