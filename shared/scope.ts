@@ -97,7 +97,7 @@ function isIpAddress(hostname: string): boolean {
 }
 
 /** The host rule alone: is a canonical URL's host one the crawl may fetch? */
-export function makeHostTest(settings: ScopeSettings): (url: URL) => boolean {
+function makeHostTest(settings: ScopeSettings): (url: URL) => boolean {
   const mode = settings.scope ?? 'same-host';
   const exact = new Set<string>();
   const seedNames: string[] = [];

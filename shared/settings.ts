@@ -362,7 +362,7 @@ export function checkThreadCount(n: number): void {
 }
 
 /** Why a CSS selector does not parse, or null when it does. */
-export function cssSelectorProblem(selector: string): string | null {
+function cssSelectorProblem(selector: string): string | null {
   try {
     parseCssSelector(selector);
     return null;
