@@ -87,11 +87,11 @@ describe('parsed settings', () => {
     for (const file of [...sources('electron/worker'), ...sources('electron/engine/pool')]) {
       expect(fs.readFileSync(path.join(ROOT, file), 'utf8'), file).not.toMatch(/\b(parseSettings|validateSettings)\b/);
     }
-    // The controller parses only what it reads back itself: the settings stored in a crawl file it resumes.
-    const controller = fs.readFileSync(path.join(ROOT, 'electron/engine/controller/crawl-controller.ts'), 'utf8');
-    expect(controller.match(/\bparseSettings\(/g)).toHaveLength(1);
-    expect(controller).toMatch(/parseSettings\(\{ \.\.\.stored, \.\.\.overrides \}\)/);
-    for (const file of sources('electron/engine/controller').filter((f) => !f.endsWith('crawl-controller.ts'))) {
+    // The controller's folder parses only what it reads back itself: the settings stored in a crawl file it resumes.
+    const reopen = fs.readFileSync(path.join(ROOT, 'electron/engine/controller/crawl-file-store.ts'), 'utf8');
+    expect(reopen.match(/\bparseSettings\(/g)).toHaveLength(1);
+    expect(reopen).toMatch(/parseSettings\(\{ \.\.\.stored, \.\.\.overrides \}\)/);
+    for (const file of sources('electron/engine/controller').filter((f) => !f.endsWith('crawl-file-store.ts'))) {
       expect(fs.readFileSync(path.join(ROOT, file), 'utf8'), file).not.toMatch(/\b(parseSettings|validateSettings)\b/);
     }
   });

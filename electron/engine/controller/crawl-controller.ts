@@ -10,20 +10,18 @@
 // obeys pause, resume and thread changes, who decides the crawl is over) is in steering.ts.
 //
 // Settings arrive parsed (ParsedSettings, from parseSettings or validateSettings where they entered: the start
-// form, the command line, or a stored crawl read back here on resume); the controller and its workers never parse
-// them again.
+// form, the command line, a PostgreSQL crawl joined, or a crawl file reopened by crawl-file-store.ts); the
+// controller and its workers never parse them again.
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { ParsedSettings, CrawlSettings } from '../../../shared/settings.ts';
-import { checkThreadCount, parseSettings } from '../../../shared/settings.ts';
-import type { JobResult } from '../../../shared/protocol.ts';
+import { checkThreadCount } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, CrawlState, FinishReason, StateChange } from '../../../shared/snapshot.ts';
-import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/crawl-file.ts';
-import { SqliteFrontierStore } from '../frontier/sqlite-store.ts';
 import type { FrontierStore } from '../frontier/frontier-store.ts';
 import { WorkerPool } from '../pool/worker-pool.ts';
-import type { CrawlThread, ThreadJob } from '../pool/crawl-thread.ts';
+import type { ThreadJob } from '../pool/crawl-thread.ts';
 import type { WorkerExit, WorkerSpawner } from '../pool/worker-spawner.ts';
+import { createCrawlFileStore, reopenCrawlFileStore, type ResumeOverrides } from './crawl-file-store.ts';
 import { Dispatcher } from './dispatch.ts';
 import { checkTransition, isEnding } from './lifecycle.ts';
 import { checkMaxRate, checkPattern, LiveSettings } from './live-settings.ts';
@@ -61,11 +59,6 @@ export interface ControllerOptions {
   cpuCount?: number;
 }
 
-/** Settings that may differ when an interrupted crawl is resumed. */
-export interface ResumeOverrides {
-  threads?: number;
-}
-
 export class CrawlController extends EventEmitter<ControllerEvents> {
   readonly settings: ParsedSettings;
   private state: CrawlState = 'preparing';
@@ -94,11 +87,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
 
   /** Creates a new crawl file from parsed settings. */
   static create(settings: ParsedSettings, options: ControllerOptions): CrawlController {
-    const db = createCrawlFile(options.dbPath, settings);
-    const controller = new CrawlController(new SqliteFrontierStore(db, settings, options.dbPath), settings, options);
-    // SQLite answers at once: the seeds are in the file (and counted) when this returns.
-    controller.prepared = controller.store.addSeeds(settings.seeds);
-    return controller;
+    const file = createCrawlFileStore(settings, options.dbPath);
+    return new CrawlController(file.store, settings, options, file.prepared);
   }
 
   /**
@@ -106,35 +96,25 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
    * store's cluster, if any, steers it.
    */
   static withStore(store: FrontierStore, settings: ParsedSettings, options: Omit<ControllerOptions, 'dbPath'>, prepare?: Promise<unknown>): CrawlController {
-    const controller = new CrawlController(store, settings, { ...options, dbPath: store.label });
-    if (prepare) controller.prepared = prepare;
-    return controller;
+    return new CrawlController(store, settings, { ...options, dbPath: store.label }, prepare ?? Promise.resolve());
   }
 
   /**
-   * Reopens a crawl file to continue it: URLs that were in flight when it was interrupted are queued again. The
-   * settings stored in the file, with `overrides`, are parsed here, where they are read back (a SettingsError when
-   * they are invalid).
+   * Reopens a crawl file to continue it (crawl-file-store.ts): URLs that were in flight when it was interrupted are
+   * queued again. Throws a SettingsError when the settings stored in the file are invalid.
    */
   static resume(options: ControllerOptions, overrides: ResumeOverrides = {}): CrawlController {
-    const db = openCrawlFile(options.dbPath);
-    try {
-      const stored = readStoredSettings(db) as Record<string, unknown>;
-      const settings = parseSettings({ ...stored, ...overrides });
-      const controller = new CrawlController(new SqliteFrontierStore(db, settings, options.dbPath), settings, options);
-      controller.prepared = controller.store.recoverLeases();
-      writeMeta(db, 'settings', JSON.stringify(settings));
-      return controller;
-    } catch (err) {
-      if (db.open) db.close();
-      throw err;
-    }
+    const file = reopenCrawlFileStore(options.dbPath, overrides);
+    return new CrawlController(file.store, file.settings, options, file.prepared);
   }
 
-  /** Store work that must be done before the crawl starts (seeding, lease recovery). */
-  private prepared: Promise<unknown> = Promise.resolve();
-
-  private constructor(store: FrontierStore, settings: ParsedSettings, options: ControllerOptions) {
+  private constructor(
+    store: FrontierStore,
+    settings: ParsedSettings,
+    options: ControllerOptions,
+    /** Store work that must be done before the crawl starts (seeding, lease recovery). */
+    private readonly prepared: Promise<unknown>,
+  ) {
     super();
     this.settings = settings;
     this.store = store;
@@ -152,7 +132,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         this.persistSettings();
       },
       finish: (reason) => void this.finish(reason, null),
-      pump: () => this.pump(),
+      pump: () => this.dispatcher.pump(),
       storeReachable: (error) => this.onStoreReachable(error),
     });
     this.threadTarget = this.steering.startThreads;
@@ -160,8 +140,9 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     // own. On 2 cores one worker hosting all threads beat two sharing the cores with the parent by a fifth.
     const maxProcesses = settings.processes ?? Math.max(1, (options.cpuCount ?? os.availableParallelism()) - 1);
     this.pool = new WorkerPool(options.spawner, settings, maxProcesses, {
-      threadsAvailable: () => this.pump(),
-      result: (thread, job, result) => this.onResult(thread, job, result),
+      threadsAvailable: () => this.dispatcher.pump(),
+      // Recorded with the results that arrive while the store is busy (group commit, store-calls.ts).
+      result: (thread, job, result) => this.calls.record(thread, job, result, () => this.afterWork()),
       progress: () => this.changed(),
       processDied: (name, exit, lost) => this.onProcessDied(name, exit, lost),
       failed: (message) => void this.finish('failed', message),
@@ -178,7 +159,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.storeError = error;
     this.emit('store', { error });
     if (error) this.changed();
-    else this.pump();
+    else this.dispatcher.pump();
   }
 
   get crawlState(): CrawlState {
@@ -197,7 +178,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         this.transition('running');
         // A node joining a paused cluster holds its threads at once.
         if (this.steering.startsPaused()) this.pauseHere();
-        this.pump();
+        this.dispatcher.pump();
       });
     });
   }
@@ -211,7 +192,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (this.state !== 'running') return;
     this.transition('pausing');
     this.dispatcher.clearWake();
-    this.settleIdleThreads();
+    this.dispatcher.settleIdleThreads();
     this.checkPaused();
   }
 
@@ -222,7 +203,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private resumeHere(): void {
     if (this.state !== 'paused' && this.state !== 'pausing') return;
     this.transition('running');
-    this.pump();
+    this.dispatcher.pump();
   }
 
   /**
@@ -239,8 +220,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.threadTarget = n;
     this.guard(() => {
       this.pool.resize(n);
-      this.settleIdleThreads();
-      this.pump();
+      this.dispatcher.settleIdleThreads();
+      this.dispatcher.pump();
       this.changed();
     });
   }
@@ -253,7 +234,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       this.live.setMaxRate(perSecond);
       this.persistSettings();
       this.dispatcher.clearWake();
-      this.pump();
+      this.dispatcher.pump();
       this.changed();
     });
   }
@@ -269,7 +250,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.live.addExclude(pattern);
     this.persistSettings();
     this.changed();
-    this.pump();
+    this.dispatcher.pump();
     return { dropped: dropped ?? 0 };
   }
 
@@ -318,28 +299,15 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     return snapshot;
   }
 
-  private pump(): void {
-    this.dispatcher.pump();
-  }
-
-  private settleIdleThreads(): void {
-    this.dispatcher.settleIdleThreads();
-  }
-
-  /** A thread's result, recorded in a group commit (store-calls.ts). */
-  private onResult(thread: CrawlThread, job: ThreadJob, result: JobResult): void {
-    this.calls.record(thread, job, result, () => this.afterWork());
-  }
-
   /** After a result or a lost worker: the next step for the lifecycle state the crawl is in. */
   private afterWork(): void {
     if (this.state === 'stopping') return this.checkStopped();
     if (this.state === 'pausing' || this.state === 'paused') {
-      this.settleIdleThreads();
+      this.dispatcher.settleIdleThreads();
       this.checkPaused();
       return this.changed();
     }
-    this.pump();
+    this.dispatcher.pump();
   }
 
   private onProcessDied(worker: string, exit: WorkerExit, lost: ThreadJob[]): void {
@@ -423,7 +391,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.state = to;
     // The state is also in every snapshot; failing to note it in the store must not stop the crawl.
     if (to !== 'finished') void this.calls.run(() => this.store.noteState(to).catch(() => undefined));
-    if (to === 'paused' || to === 'running') this.settleIdleThreads();
+    if (to === 'paused' || to === 'running') this.dispatcher.settleIdleThreads();
     this.emitState(from, to);
     this.changed();
   }
