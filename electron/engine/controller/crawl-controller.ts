@@ -9,9 +9,9 @@
 // never overlaps the recording of a result. What differs between a crawl run alone and a node of a cluster (who
 // obeys pause, resume and thread changes, who decides the crawl is over) is in steering.ts.
 //
-// Settings arrive parsed (ParsedSettings, from parseSettings or validateSettings where they entered: the start
-// form, the command line, a PostgreSQL crawl joined, or a crawl file reopened by crawl-file-store.ts); the
-// controller and its workers never parse them again.
+// Settings arrive parsed (ParsedSettings), by whatever let them in: the start form, the command line, a
+// PostgreSQL crawl joined, or a crawl file reopened by crawl-file-store.ts; the controller and its workers never
+// parse them again.
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { ParsedSettings, CrawlSettings } from '../../../shared/settings.ts';
