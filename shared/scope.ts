@@ -11,19 +11,33 @@
 // Everything is prepared once per crawl (regular expressions compiled, domains looked up); the test itself is a
 // URL parse and a few set lookups.
 import { getDomain } from 'tldts';
-import type { CrawlSettings } from './settings.ts';
-import { canonicalUrl } from './url/canonical.ts';
+import { canonicalUrl, DEFAULT_MAX_URL_LENGTH } from './url/canonical.ts';
+
+/** The host rules (see above); settings.ts validates `scope` against these. */
+export const SCOPES = ['same-host', 'subdomains', 'domain', 'hosts'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export type ScopeTest = (canonical: string) => boolean;
 
 /** Why a URL is out of scope. */
 export type OutOfScopeReason = 'host' | 'excluded' | 'not included' | 'too long';
 
-/** The settings scope reads; those missing take their defaults. */
-export type ScopeSettings = Pick<CrawlSettings, 'seeds'> &
-  Partial<Pick<CrawlSettings, 'scope' | 'allowedHosts' | 'include' | 'exclude' | 'maxUrlLength'>>;
+/** The include/exclude patterns of a crawl's settings; missing ones are empty. */
+export interface PatternSettings {
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
 
-const DEFAULT_MAX_URL_LENGTH = 2048;
+/**
+ * The settings scope reads (those of CrawlSettings); those missing take their defaults. Declared here rather than
+ * picked from CrawlSettings, so scope.ts does not import settings.ts, which imports it.
+ */
+export interface ScopeSettings extends PatternSettings {
+  seeds: readonly string[];
+  scope?: Scope;
+  allowedHosts?: readonly string[];
+  maxUrlLength?: number;
+}
 
 /** Compiles an include/exclude pattern, or returns why it is not a valid JavaScript regular expression. */
 export function compilePattern(source: string): { ok: true; regex: RegExp } | { ok: false; error: string } {
@@ -48,7 +62,7 @@ function compileAll(sources: readonly string[]): RegExp[] {
 /** The include/exclude verdict on a URL: null when the patterns let it through. */
 export type PatternTest = (url: string) => 'excluded' | 'not included' | null;
 
-export function makePatternTest(settings: Partial<Pick<CrawlSettings, 'include' | 'exclude'>>): PatternTest {
+export function makePatternTest(settings: PatternSettings): PatternTest {
   const include = compileAll(settings.include ?? []);
   const exclude = compileAll(settings.exclude ?? []);
   return (url) => {
@@ -83,7 +97,7 @@ function isIpAddress(hostname: string): boolean {
 }
 
 /** The host rule alone: is a canonical URL's host one the crawl may fetch? */
-export function makeHostTest(settings: ScopeSettings): (url: URL) => boolean {
+function makeHostTest(settings: ScopeSettings): (url: URL) => boolean {
   const mode = settings.scope ?? 'same-host';
   const exact = new Set<string>();
   const seedNames: string[] = [];

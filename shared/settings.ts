@@ -2,8 +2,8 @@
 // Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
 import { z } from 'zod';
 import { parse as parseCssSelector } from 'css-what';
-import { compilePattern, hostKey, makePatternTest } from './scope.ts';
-import { MAX_URL_LENGTH } from './url/canonical.ts';
+import { compilePattern, hostKey, makePatternTest, SCOPES, type Scope } from './scope.ts';
+import { DEFAULT_MAX_URL_LENGTH, MAX_URL_LENGTH } from './url/canonical.ts';
 import { makeNormaliser } from './url/normalise.ts';
 
 export const DEFAULT_USER_AGENT = 'Trawl/0.1 (+https://github.com/trawl-crawler/trawl)';
@@ -18,7 +18,7 @@ export const LIMITS = {
   crawlDelayCapMs: 30_000,
   maxUrlsPerSecond: 10_000,
   /** Longer URLs are out of scope: recorded in the link graph, never fetched. */
-  maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: 2048 },
+  maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: DEFAULT_MAX_URL_LENGTH },
 } as const;
 
 /** Resource types that can be checked (fetched for their status, never parsed), as Screaming Frog's "check images/CSS/JS". */
@@ -28,8 +28,8 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const CRAWL_MODES = ['spider', 'list'] as const;
 export type CrawlMode = (typeof CRAWL_MODES)[number];
 
-export const SCOPES = ['same-host', 'subdomains', 'domain', 'hosts'] as const;
-export type Scope = (typeof SCOPES)[number];
+// The host rules are scope.ts's; named here too, beside the other choices a form offers.
+export { SCOPES, type Scope };
 
 // RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -295,7 +295,19 @@ function shorten(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
+/** Every setting of a crawl, as validated, with its defaults filled in: the shape (see ParsedSettings). */
 export type CrawlSettings = z.output<typeof crawlSettingsSchema>;
+
+/** Marks settings that went through validateSettings/parseSettings; a type only, never present at run time. */
+declare const parsedBrand: unique symbol;
+
+/**
+ * CrawlSettings that were parsed. Only validateSettings and parseSettings make one (the brand cannot be written
+ * anywhere else), so the controller, the worker pool and the workers, which take ParsedSettings, cannot be handed
+ * an unchecked object: settings are parsed once, where they enter (the start form, the command line, a crawl
+ * file or store read back), and passed on as they are.
+ */
+export type ParsedSettings = CrawlSettings & { readonly [parsedBrand]: true };
 export type CrawlSettingsInput = z.input<typeof crawlSettingsSchema>;
 
 export interface SettingsProblem {
@@ -314,11 +326,12 @@ export class SettingsError extends Error {
   }
 }
 
-export type ValidationResult = { ok: true; settings: CrawlSettings } | { ok: false; problems: SettingsProblem[] };
+export type ValidationResult = { ok: true; settings: ParsedSettings } | { ok: false; problems: SettingsProblem[] };
 
 export function validateSettings(input: unknown): ValidationResult {
   const parsed = crawlSettingsSchema.safeParse(input);
-  if (parsed.success) return { ok: true, settings: parsed.data };
+  // The one place the brand is given: these settings passed every check.
+  if (parsed.success) return { ok: true, settings: parsed.data as ParsedSettings };
   const problems: SettingsProblem[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -332,14 +345,24 @@ export function validateSettings(input: unknown): ValidationResult {
 }
 
 /** Validates and fills in defaults, or throws a SettingsError naming every invalid field. */
-export function parseSettings(input: unknown): CrawlSettings {
+export function parseSettings(input: unknown): ParsedSettings {
   const result = validateSettings(input);
   if (!result.ok) throw new SettingsError(result.problems);
   return result.settings;
 }
 
+/**
+ * The one check of a thread count outside a settings object (a live change of the pool): a whole number in
+ * LIMITS.threads, or a RangeError saying so.
+ */
+export function checkThreadCount(n: number): void {
+  if (!Number.isInteger(n) || n < LIMITS.threads.min || n > LIMITS.threads.max) {
+    throw new RangeError(`threads must be a whole number from ${LIMITS.threads.min} to ${LIMITS.threads.max} (got ${n})`);
+  }
+}
+
 /** Why a CSS selector does not parse, or null when it does. */
-export function cssSelectorProblem(selector: string): string | null {
+function cssSelectorProblem(selector: string): string | null {
   try {
     parseCssSelector(selector);
     return null;

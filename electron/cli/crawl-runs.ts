@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ParsedSettings } from '../../shared/settings.ts';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
@@ -31,7 +32,9 @@ export function openLocalRun(request: CliRequest): CrawlRun {
   let controller: CrawlController;
   try {
     const options = { dbPath, spawner: new ChildProcessSpawner() };
-    controller = request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings, options);
+    controller =
+      // A new crawl's settings were parsed by parseCli (args.ts), which types them as the input they came from.
+      request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings as ParsedSettings, options);
   } catch (err) {
     cleanup();
     throw err;

@@ -46,7 +46,7 @@ export type FetcherSettings = Pick<CrawlSettings, 'userAgent' | 'connectTimeoutM
   Partial<Pick<CrawlSettings, 'firstByteTimeoutMs'>>;
 
 /** Progress callbacks are throttled: a busy page would otherwise flood the parent with a message per chunk. */
-export const PROGRESS_INTERVAL_MS = 200;
+const PROGRESS_INTERVAL_MS = 200;
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -58,14 +58,14 @@ export function isHtmlContentType(contentType: string | null | undefined): boole
 }
 
 /** "Text/HTML; charset=x" -> "text/html"; null when absent. */
-export function mediaType(contentType: string | null | undefined): string | null {
+function mediaType(contentType: string | null | undefined): string | null {
   if (!contentType) return null;
   const mime = contentType.split(';', 1)[0]?.trim().toLowerCase();
   return mime || null;
 }
 
 /** The charset parameter of a Content-Type, or undefined. */
-export function charsetOf(contentType: string | null | undefined): string | undefined {
+function charsetOf(contentType: string | null | undefined): string | undefined {
   if (!contentType) return undefined;
   const m = /;\s*charset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^;\s]+))/i.exec(contentType);
   const label = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();

@@ -7,8 +7,6 @@ import { runChain } from './chain/chain.ts';
 import { redirectTarget } from './chain/extract-location.ts';
 import type { ChainContext, PageJob, Processor } from './chain/processor.ts';
 
-export { saysNofollow } from './chain/extract-html.ts';
-export { parseRetryAfter } from './chain/extract-http-headers.ts';
 export type { JobStep } from './chain/processor.ts';
 
 export interface RunJobDeps extends ChainContext {
@@ -19,7 +17,7 @@ export interface RunJobDeps extends ChainContext {
 }
 
 /** RFC 9309: crawlers should follow at least five consecutive redirects for robots.txt. */
-export const ROBOTS_MAX_REDIRECTS = 5;
+const ROBOTS_MAX_REDIRECTS = 5;
 /** RFC 9309: a crawler must read at least 500 KiB of robots.txt and may ignore the rest. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 

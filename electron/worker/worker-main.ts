@@ -2,7 +2,7 @@
 // It hosts several crawl threads at once: the engine sends jobs, the worker fetches and parses them concurrently
 // (the engine decides how many are in flight) and streams back steps and results.
 import type { Job, ParentToWorker } from '../../shared/protocol.ts';
-import { parseSettings, type CrawlSettings } from '../../shared/settings.ts';
+import type { CrawlSettings } from '../../shared/settings.ts';
 import { makeScope, type ScopeTest } from '../../shared/scope.ts';
 import { makeNormaliser, type Normaliser } from '../../shared/url/normalise.ts';
 import { createFetcher, type Fetcher } from './fetch-url.ts';
@@ -42,10 +42,10 @@ link.onMessage((msg: ParentToWorker) => {
   }
 });
 
-function init(workerName: string, rawSettings: CrawlSettings): void {
+function init(workerName: string, settings: CrawlSettings): void {
   try {
-    // Settings arrive validated; re-parsing fills any default a cloned object lost and costs nothing.
-    const settings = parseSettings(rawSettings);
+    // The pool sends the settings the crawl parsed (ParsedSettings), whole: a structured clone keeps every field and
+    // default, so they are used as they arrive, not parsed again.
     const scope = makeScope(settings);
     ctx = {
       settings,

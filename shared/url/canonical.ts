@@ -2,6 +2,8 @@
 // host, drops a default port and resolves dot segments; we drop the fragment and refuse anything not http(s).
 
 export const MAX_URL_LENGTH = 8192;
+/** The crawl's maxUrlLength when its settings give none: longer URLs are out of scope (see scope.ts). */
+export const DEFAULT_MAX_URL_LENGTH = 2048;
 
 /** Resolves `href` against `base` and returns its canonical form, or null when it is not a crawlable http(s) URL. */
 export function canonicalUrl(href: string, base?: string | URL): string | null {

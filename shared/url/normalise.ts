@@ -1,7 +1,6 @@
 // The one normaliser of a crawl: every URL that enters it (seeds, links, redirect targets, <link rel=canonical>)
 // goes through here, so the frontier's dedup sees one spelling per URL. canonicalUrl, then the query parameters
 // the crawl's settings strip (tracking parameters such as utm_*), so "?utm_source=x&id=1" and "?id=1" are one URL.
-import type { CrawlSettings } from '../settings.ts';
 import { canonicalUrl } from './canonical.ts';
 
 /** Resolves `href` against `base` and returns the URL as the crawl knows it, or null when it is not crawlable. */
@@ -51,7 +50,12 @@ export function stripQueryParams(url: string, strip: ParamMatcher): string {
   return query === '' ? url.slice(0, q) : `${url.slice(0, q)}?${query}`;
 }
 
-export function makeNormaliser(settings: Partial<Pick<CrawlSettings, 'stripQueryParams'>>): Normaliser {
+/** The settings the normaliser reads (CrawlSettings' stripQueryParams), typed here so url/ imports nothing of settings.ts. */
+export interface NormaliseSettings {
+  stripQueryParams?: readonly string[];
+}
+
+export function makeNormaliser(settings: NormaliseSettings): Normaliser {
   const strip = paramMatcher(settings.stripQueryParams ?? []);
   if (strip === null) return canonicalUrl;
   return (href, base) => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { CrawlController } from '../../electron/engine/controller/crawl-controller.ts';
 import type { ControllerOptions } from '../../electron/engine/controller/crawl-controller.ts';
 import { ChildProcessSpawner } from '../../electron/engine/pool/child-process-spawner.ts';
+import { parseSettings } from '../../shared/settings.ts';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,11 +21,12 @@ export function spawner(): ChildProcessSpawner {
   return new ChildProcessSpawner({ entry: WORKER, execArgv: [] });
 }
 
+/** A new crawl of `settings` (parsed here, as the session or the CLI parses what it is given). */
 export function newCrawl(settings: Record<string, unknown>, dir = tempDir()): { controller: CrawlController; dbPath: string } {
   const dbPath = path.join(dir, 'crawl.trawl');
   // As on a 3-core machine: two worker processes, so tests exercise threads spread over processes.
   const options: ControllerOptions = { dbPath, spawner: spawner(), cpuCount: 3 };
-  return { controller: CrawlController.create(settings, options), dbPath };
+  return { controller: CrawlController.create(parseSettings(settings), options), dbPath };
 }
 
 /** Resolves with the first snapshot that satisfies `test` (loosely bounded, to catch hangs). */

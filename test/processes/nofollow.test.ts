@@ -4,8 +4,8 @@ import type { ServerResponse } from 'node:http';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { newCrawl } from '../helpers/engine.ts';
-import { extractHtml } from '../../electron/worker/extract-html.ts';
-import { saysNofollow } from '../../electron/worker/run-job.ts';
+import { extractHtml } from '../../electron/worker/html/extract-page.ts';
+import { saysNofollow } from '../../shared/robots-directives.ts';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {

@@ -7,6 +7,7 @@ import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { duplicates, isAlive, newCrawl, tempDir, waitForSnapshot } from '../helpers/engine.ts';
 import { CrawlController } from '../../electron/engine/controller/crawl-controller.ts';
 import { ChildProcessSpawner } from '../../electron/engine/pool/child-process-spawner.ts';
+import { parseSettings } from '../../shared/settings.ts';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {
@@ -93,7 +94,7 @@ describe('monitor, when workers cannot start at all', () => {
     const broken = path.join(dir, 'broken-worker.mjs');
     fs.writeFileSync(broken, "process.stderr.write('cannot load\\n'); process.exit(3);\n");
     const controller = CrawlController.create(
-      { seeds: ['http://127.0.0.1:9/'], threads: 2 },
+      parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 2 }),
       { dbPath: path.join(dir, 'c.trawl'), spawner: new ChildProcessSpawner({ entry: broken, execArgv: [] }), cpuCount: 2 },
     );
     const states: string[] = [];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import { extractHtml } from '../../electron/worker/extract-html.ts';
+import { extractHtml } from '../../electron/worker/html/extract-page.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
 import { pageHtml } from '../helpers/fixture-site.ts';
 

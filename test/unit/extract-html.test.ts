@@ -6,7 +6,8 @@ import { ANCHOR_MAX, type PageFetchResult, type RobotsFetchResult } from '../../
 import { parseSettings } from '../../shared/settings.ts';
 import { makeScope } from '../../shared/scope.ts';
 import { makeNormaliser } from '../../shared/url/normalise.ts';
-import { extractHtml, countWords } from '../../electron/worker/extract-html.ts';
+import { extractHtml } from '../../electron/worker/html/extract-page.ts';
+import { countWords } from '../../electron/worker/html/word-count.ts';
 import { createFetcher, type Fetcher } from '../../electron/worker/fetch-url.ts';
 import { buildFetchChain } from '../../electron/worker/chain/chain.ts';
 import { runJob, ROBOTS_MAX_BYTES, type JobStep } from '../../electron/worker/run-job.ts';

@@ -15,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * The one worker entry. Inside the esbuild bundle (out/node/crawl.mjs) it is the bundled worker beside it;
  * when the engine runs from source, the TypeScript entry through tsx's loader (slower to start).
  */
-export function defaultWorkerEntry(): { entry: string; execArgv: string[] } {
+function defaultWorkerEntry(): { entry: string; execArgv: string[] } {
   const bundled = path.join(here, 'worker.mjs');
   if (fs.existsSync(bundled)) return { entry: bundled, execArgv: [] };
   const entry = path.resolve(here, '../../worker/worker-main.ts');

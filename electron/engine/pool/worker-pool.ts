@@ -1,7 +1,7 @@
 // The pool of crawl threads (Heritrix's ToePool) spread over worker OS processes, and its monitor (crawler4j's):
 // a process that dies is noticed from its exit at once, the URLs its threads held are handed back, and a fresh
 // process takes over its threads.
-import type { CrawlSettings } from '../../../shared/settings.ts';
+import type { ParsedSettings } from '../../../shared/settings.ts';
 import type { JobResult, WorkerToParent } from '../../../shared/protocol.ts';
 import { CrawlThread } from './crawl-thread.ts';
 import type { ThreadJob } from './crawl-thread.ts';
@@ -46,7 +46,8 @@ export class WorkerPool {
 
   constructor(
     private readonly spawner: WorkerSpawner,
-    private readonly settings: CrawlSettings,
+    /** Sent to every worker process as they are: parsed once, where the crawl's settings entered. */
+    private readonly settings: ParsedSettings,
     private readonly maxProcesses: number,
     private readonly listener: PoolListener,
   ) {}

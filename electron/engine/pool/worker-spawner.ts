@@ -30,7 +30,7 @@ export interface WorkerSpawner {
   spawn(name: string): WorkerHandle;
 }
 
-export function describeExit(code: number | null, signal: string | null): string {
+function describeExit(code: number | null, signal: string | null): string {
   if (signal) return `killed by ${signal}`;
   if (code === 0) return 'exited normally';
   if (code === 134) return 'crashed (aborted, often out of memory)';

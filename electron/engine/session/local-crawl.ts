@@ -3,7 +3,7 @@
 // (LocalCrawl.nothing()), it is what the session shows before any crawl: every call says there is none.
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
-import { LIMITS } from '../../../shared/settings.ts';
+import { checkThreadCount, type ParsedSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, CrawlState, StateChange } from '../../../shared/snapshot.ts';
 import { CrawlController, type ControllerOptions } from '../controller/crawl-controller.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
@@ -33,7 +33,7 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
   }
 
   /** A new crawl of (validated) `settings` in the new file `file`, ready to start; the file is removed if it cannot be. */
-  static create(settings: unknown, file: string, options: LocalRunOptions): LocalCrawl {
+  static create(settings: ParsedSettings, file: string, options: LocalRunOptions): LocalCrawl {
     try {
       return new LocalCrawl(file, CrawlController.create(settings, { ...options, dbPath: file }));
     } catch (err) {
@@ -83,9 +83,7 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
 
   async setThreads(threads: number): Promise<void> {
     // The contract admits a cluster's total; a local crawl's pool is smaller.
-    if (!Number.isInteger(threads) || threads < LIMITS.threads.min || threads > LIMITS.threads.max) {
-      throw new RangeError(`threads must be a whole number from ${LIMITS.threads.min} to ${LIMITS.threads.max} (got ${threads})`);
-    }
+    checkThreadCount(threads);
     this.live('change the threads of').setThreads(threads);
   }
 

@@ -2,7 +2,7 @@
 // (scope, robots.txt, politeness) run in the engine before a URL is handed out, and disposition (recording the
 // result and link graph, scheduling candidates) after it comes back: see shared/processors.ts for the whole.
 import type { CrawlSettings } from '../../../shared/settings.ts';
-import { htmlExtractorsFor } from '../html/html-extractors.ts';
+import { htmlExtractorsFor } from '../html/crawl-extractors.ts';
 import { extractHtmlProcessor } from './extract-html.ts';
 import { extractHttpHeaders } from './extract-http-headers.ts';
 import { extractLocation } from './extract-location.ts';

@@ -1,14 +1,12 @@
-// Extract from an HTML page: its fields and links, read by the crawl's HTML extractors in one pass
-// (../extract-html.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
+// The extract-html processor: an HTML page's fields and links, read by the crawl's HTML extractors in one pass
+// (../html/extract-page.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
 // template links to the whole site on every miss.
 import { saysNofollow } from '../../../shared/robots-directives.ts';
 import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
 import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
-import { extractHtml } from '../extract-html.ts';
-import type { HtmlExtractor } from '../html/html-extractor.ts';
+import { extractHtml } from '../html/extract-page.ts';
+import type { HtmlExtractor } from '../html/extractor-contract.ts';
 import type { Processor } from './processor.ts';
-
-export { saysNofollow };
 
 export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Processor {
   return {

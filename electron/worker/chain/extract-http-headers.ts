@@ -29,7 +29,7 @@ export function boundedHeaders(headers: Record<string, string>): Record<string, 
 }
 
 /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3), in ms from now; null when absent or unusable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;

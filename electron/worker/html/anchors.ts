@@ -1,7 +1,7 @@
 // Links people click: <a href> and <area href>, with their anchor text (or an image's alt) and rel=nofollow,
 // and the <base href> they resolve against.
 import { ANCHOR_MAX } from '../../../shared/protocol.ts';
-import { TextCapture, collapse, hasToken, type HtmlExtractor, type RawLink } from './html-extractor.ts';
+import { TextCapture, collapse, hasToken, type HtmlExtractor, type RawLink } from './extractor-contract.ts';
 
 export const anchorsExtractor: HtmlExtractor = {
   name: 'anchors',
@@ -46,7 +46,7 @@ export const anchorsExtractor: HtmlExtractor = {
 };
 
 /** What a person sees as the link: its text, else an image's alt (or the <area>'s alt), cut to ANCHOR_MAX. */
-export function anchorOf(text: string, alt: string | undefined): string {
+function anchorOf(text: string, alt: string | undefined): string {
   let anchor = collapse(text);
   if (anchor === '') anchor = collapse(alt ?? '');
   return anchor.length > ANCHOR_MAX ? anchor.slice(0, ANCHOR_MAX) : anchor;

@@ -1,5 +1,5 @@
 // The first <h1> and <h2> (their text) and how many of each the page has.
-import { TextCapture, type HtmlExtractor } from './html-extractor.ts';
+import { TextCapture, type HtmlExtractor } from './extractor-contract.ts';
 
 export const headingsExtractor: HtmlExtractor = {
   name: 'headings',

@@ -1,5 +1,5 @@
 // The page's language: the lang attribute of <html>.
-import type { HtmlExtractor } from './html-extractor.ts';
+import type { HtmlExtractor } from './extractor-contract.ts';
 
 export const languageExtractor: HtmlExtractor = {
   name: 'language',

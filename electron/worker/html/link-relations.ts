@@ -1,6 +1,6 @@
 // <link> elements that name other pages: rel=canonical, next, prev and alternate (with hreflang, a language
 // version of the page). Stylesheets are resources (resources.ts).
-import { hasToken, type HtmlExtractor } from './html-extractor.ts';
+import { hasToken, type HtmlExtractor } from './extractor-contract.ts';
 
 export const linkRelationsExtractor: HtmlExtractor = {
   name: 'link-relations',

@@ -1,5 +1,5 @@
 // <meta> tags: description, robots directives and http-equiv refresh (the first of each).
-import type { HtmlExtractor } from './html-extractor.ts';
+import type { HtmlExtractor } from './extractor-contract.ts';
 
 export const metaTagsExtractor: HtmlExtractor = {
   name: 'meta-tags',

@@ -4,7 +4,7 @@
 // collection), and a page is read once, top to bottom, so no tree is needed. Forgiving: malformed markup or
 // binary garbage never throws.
 import { Parser } from 'htmlparser2';
-import type { HtmlExtractor, HtmlHandlers, PageDraft, ParseState } from './html-extractor.ts';
+import type { HtmlExtractor, HtmlHandlers, PageDraft, ParseState } from './extractor-contract.ts';
 
 /** Subtrees that are never shown as text. */
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object']);

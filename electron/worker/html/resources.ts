@@ -1,7 +1,7 @@
 // Resources of the page, for crawls that check them (settings.checkResources): images (src and every srcset
 // candidate), scripts (src) and stylesheets (<link rel=stylesheet>). Only in the chain when configured.
 import type { ResourceType } from '../../../shared/settings.ts';
-import { hasToken, type HtmlExtractor } from './html-extractor.ts';
+import { hasToken, type HtmlExtractor } from './extractor-contract.ts';
 
 export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtractor {
   const images = types.includes('images');
@@ -27,7 +27,7 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
 }
 
 /** The URLs of a srcset ("a.png 1x, b.png 2x"); a candidate is a URL and an optional descriptor. */
-export function srcsetUrls(srcset: string): string[] {
+function srcsetUrls(srcset: string): string[] {
   return srcset
     .split(/,\s+|,$/)
     .map((candidate) => candidate.trim().split(/\s+/, 1)[0] ?? '')

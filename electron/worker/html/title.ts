@@ -1,5 +1,5 @@
 // The document's <title>: the first one outside an inline SVG (an SVG's <title> is a tooltip).
-import { TextCapture, type HtmlExtractor } from './html-extractor.ts';
+import { TextCapture, type HtmlExtractor } from './extractor-contract.ts';
 
 export const titleExtractor: HtmlExtractor = {
   name: 'title',

@@ -1,7 +1,7 @@
 // Words of visible text: whitespace-separated tokens with at least one letter or digit (so "|" or "—" are not
 // words). Text in script, style, head and the like is left out (ParseState.hidden); text nodes run together
 // unless a block boundary separates them ("<b>foo</b>bar" is one word).
-import type { HtmlExtractor } from './html-extractor.ts';
+import type { HtmlExtractor } from './extractor-contract.ts';
 
 /** Elements that do not break words. Anything else separates words. */
 const INLINE = new Set([

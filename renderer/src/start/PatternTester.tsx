@@ -3,12 +3,12 @@
 // why. The same functions the engine uses (shared/scope.ts, shared/url/normalise.ts), run in the page.
 import { useMemo, useState } from 'react';
 import { makeScopeReason } from '../../../shared/scope.ts';
+import { DEFAULT_MAX_URL_LENGTH } from '../../../shared/url/canonical.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
 import type { StartForm } from './start-form-model.ts';
 
 /** Sample URLs looked at, at most. */
 export const MAX_SAMPLES = 200;
-const DEFAULT_MAX_URL_LENGTH = 2048;
 
 export interface PatternVerdict {
   /** As pasted. */

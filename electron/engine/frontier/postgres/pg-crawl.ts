@@ -3,8 +3,7 @@
 // one for the cluster (heartbeat, leases, LISTEN).
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { CrawlSettings } from '../../../../shared/settings.ts';
-import { parseSettings } from '../../../../shared/settings.ts';
+import { parseSettings, type ParsedSettings } from '../../../../shared/settings.ts';
 import { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
 import { connect } from './pg-client.ts';
 import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
@@ -19,7 +18,7 @@ const DEFAULT_LEASE_MS = 30_000;
 export interface PgNode {
   store: PgFrontierStore;
   crawlId: string;
-  settings: CrawlSettings;
+  settings: ParsedSettings;
 }
 
 function nodeNameOf(options: NodeOptions): string {
@@ -33,7 +32,7 @@ function newCrawlId(): string {
   return `c${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
 }
 
-async function openNode(storeUrl: string, crawlId: string, settings: CrawlSettings, options: NodeOptions): Promise<PgNode> {
+async function openNode(storeUrl: string, crawlId: string, settings: ParsedSettings, options: NodeOptions): Promise<PgNode> {
   const name = nodeNameOf(options);
   const availability = new StoreAvailability();
   const schema = crawlSchema(crawlId);
@@ -106,7 +105,7 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
   crawlSchema(crawlId);
   nodeNameOf(options);
   const client = await connect(storeUrl);
-  let settings: CrawlSettings;
+  let settings: ParsedSettings;
   try {
     const record = await readCrawl(client, crawlId);
     if (record.state === 'finished') {

@@ -2,7 +2,7 @@ import type { LinkKind } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
 // past once (htmlparser2 events), and writes it into the page draft. Adding an extractor means adding a module
-// here and listing it in html-extractors.ts; the parse loop (read-html.ts) never changes.
+// here and listing it in crawl-extractors.ts; the parse loop (read-html.ts) never changes.
 
 /** What extractors write while the page streams past; read-html.ts turns it into the page's result. */
 export interface PageDraft {

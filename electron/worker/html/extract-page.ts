@@ -1,17 +1,15 @@
 // What the crawler reads from an HTML page: the SEO basics (title, description, headings, canonical, language,
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
-// never be fetched. The page is read in one streaming pass by the crawl's extractors (html/), then every link
-// is resolved once, here, in the crawl's normal form.
-import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../shared/protocol.ts';
-import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../shared/protocol.ts';
-import { canonicalUrl } from '../../shared/url/canonical.ts';
-import type { Normaliser } from '../../shared/url/normalise.ts';
-import { BASE_EXTRACTORS } from './html/html-extractors.ts';
-import { collapse, type HtmlExtractor, type RawLink } from './html/html-extractor.ts';
-import { refreshTarget } from './html/meta-tags.ts';
-import { readHtml } from './html/read-html.ts';
-
-export { countWords } from './html/word-count.ts';
+// never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
+// link is resolved once, here, in the crawl's normal form.
+import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
+import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
+import { canonicalUrl } from '../../../shared/url/canonical.ts';
+import type { Normaliser } from '../../../shared/url/normalise.ts';
+import { BASE_EXTRACTORS } from './crawl-extractors.ts';
+import { collapse, type HtmlExtractor, type RawLink } from './extractor-contract.ts';
+import { refreshTarget } from './meta-tags.ts';
+import { readHtml } from './read-html.ts';
 
 export interface ExtractedPage {
   title: string | null;
@@ -100,7 +98,7 @@ function baseUrl(href: string | undefined, pageUrl: string): string {
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 /** The scheme of an href that is not http(s) (mailto, tel, javascript, data...), or null. */
-export function unfetchableScheme(href: string): string | null {
+function unfetchableScheme(href: string): string | null {
   const m = SCHEME.exec(href);
   if (!m) return null;
   const scheme = m[1]!.toLowerCase();

@@ -3,7 +3,7 @@
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { anchorsExtractor } from './anchors.ts';
 import { headingsExtractor } from './headings.ts';
-import type { HtmlExtractor } from './html-extractor.ts';
+import type { HtmlExtractor } from './extractor-contract.ts';
 import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
 import { metaTagsExtractor } from './meta-tags.ts';

@@ -1,0 +1,46 @@
+// The SQLite crawl file a crawl runs on alone: a new file from parsed settings, or an interrupted crawl's file
+// reopened to continue it. Reopening is where a crawl file's stored settings enter the engine again, so they are
+// parsed here, once, with the few settings a resumed crawl may change; the controller takes them as they are.
+import { parseSettings, type ParsedSettings } from '../../../shared/settings.ts';
+import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/sqlite/crawl-file.ts';
+import type { FrontierStore } from '../frontier/frontier-store.ts';
+import { SqliteFrontierStore } from '../frontier/sqlite/sqlite-store.ts';
+
+/** Settings that may differ when an interrupted crawl is resumed. */
+export interface ResumeOverrides {
+  threads?: number;
+}
+
+export interface OpenedCrawlFile {
+  store: FrontierStore;
+  settings: ParsedSettings;
+  /** Store work that must be done before the crawl starts (seeding, lease recovery). */
+  prepared: Promise<unknown>;
+}
+
+/** A new crawl file holding `settings` and its seeds. */
+export function createCrawlFileStore(settings: ParsedSettings, dbPath: string): OpenedCrawlFile {
+  const db = createCrawlFile(dbPath, settings);
+  const store = new SqliteFrontierStore(db, settings, dbPath);
+  // SQLite answers at once: the seeds are in the file (and counted) when this returns.
+  return { store, settings, prepared: store.addSeeds(settings.seeds) };
+}
+
+/**
+ * Reopens a crawl file to continue it: URLs that were in flight when it was interrupted are queued again. Throws a
+ * SettingsError when its stored settings (with `overrides`) are invalid, closing the file.
+ */
+export function reopenCrawlFileStore(dbPath: string, overrides: ResumeOverrides = {}): OpenedCrawlFile {
+  const db = openCrawlFile(dbPath);
+  try {
+    const stored = readStoredSettings(db) as Record<string, unknown>;
+    const settings = parseSettings({ ...stored, ...overrides });
+    const store = new SqliteFrontierStore(db, settings, dbPath);
+    const prepared = store.recoverLeases();
+    writeMeta(db, 'settings', JSON.stringify(settings));
+    return { store, settings, prepared };
+  } catch (err) {
+    if (db.open) db.close();
+    throw err;
+  }
+}
