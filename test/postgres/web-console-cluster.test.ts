@@ -13,7 +13,7 @@ import type { StoreAttachment, StoreCrawlList } from '../../shared/crawler-api.t
 import { EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
-import { createClusterCrawl, threadStatus, withClient } from '../helpers/cluster-crawl.ts';
+import { createClusterCrawl, threadStatus, } from '../helpers/cluster-crawl.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { connect } from '../helpers/ws-client.ts';
 import type { WsClient } from '../helpers/ws-client.ts';

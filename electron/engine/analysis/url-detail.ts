@@ -16,7 +16,6 @@ import type {
   UnfetchableLink,
   UrlDetail,
   UrlRef,
-  UrlSummary,
 } from '../../../shared/analysis.ts';
 import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
 import { checkLimit, indexedBy, prepared, readTransaction } from './sql.ts';
