@@ -11,7 +11,12 @@ export const outDir = path.join(root, 'out', 'node');
 export async function buildNode() {
   await build({
     absWorkingDir: root,
-    entryPoints: { crawl: 'electron/cli/crawl.ts', compare: 'electron/cli/compare.ts', serve: 'electron/cli/serve.ts', worker: 'electron/worker/worker-main.ts' },
+    entryPoints: {
+      crawl: 'electron/cli/crawl.ts',
+      compare: 'electron/cli/compare.ts',
+      serve: 'electron/cli/serve.ts',
+      worker: 'electron/worker/worker-main.ts',
+    },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -24,7 +24,10 @@ if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp && 
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-electron-native-'));
 const copy = path.join(work, 'better-sqlite3');
-fs.cpSync(sqliteDir, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}build${path.sep}`) && !src.endsWith(`${path.sep}build`) });
+fs.cpSync(sqliteDir, copy, {
+  recursive: true,
+  filter: (src) => !src.includes(`${path.sep}build${path.sep}`) && !src.endsWith(`${path.sep}build`),
+});
 const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: copy, stdio: 'inherit' });
 
@@ -34,7 +37,13 @@ try {
     run(bin('prebuild-install'), ['--runtime', 'electron', '--target', electronVersion, '--arch', process.arch]);
   } catch {
     // No prebuilt binary for this pair: compile against Electron's headers.
-    run(bin('node-gyp'), ['rebuild', '--release', '--runtime=electron', `--target=${electronVersion}`, '--dist-url=https://electronjs.org/headers']);
+    run(bin('node-gyp'), [
+      'rebuild',
+      '--release',
+      '--runtime=electron',
+      `--target=${electronVersion}`,
+      '--dist-url=https://electronjs.org/headers',
+    ]);
   }
   fs.mkdirSync(outDir, { recursive: true });
   fs.copyFileSync(path.join(copy, 'build', 'Release', 'better_sqlite3.node'), path.join(outDir, 'better_sqlite3.node'));

@@ -51,4 +51,3 @@ export interface ChartQuery {
   /** over-time: the bucket width of the answer being updated (its bucket_ms); null picks one for the span. */
   bucketMs: number | null;
 }
-

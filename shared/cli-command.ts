@@ -55,7 +55,10 @@ export function shellWord(word: string): string {
  */
 export function cliCommandFor(settings: CrawlSettings, defaults: CrawlSettings): string {
   const words: string[] = ['npm', 'run', 'crawl', '--', ...settings.seeds];
-  for (const [key, { option, kind }] of Object.entries(CLI_OPTION_OF) as [keyof typeof CLI_OPTION_OF, (typeof CLI_OPTION_OF)[keyof typeof CLI_OPTION_OF]][]) {
+  for (const [key, { option, kind }] of Object.entries(CLI_OPTION_OF) as [
+    keyof typeof CLI_OPTION_OF,
+    (typeof CLI_OPTION_OF)[keyof typeof CLI_OPTION_OF],
+  ][]) {
     const value = settings[key];
     if (JSON.stringify(value) === JSON.stringify(defaults[key])) continue;
     if (kind === 'flag') {

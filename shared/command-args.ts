@@ -45,7 +45,11 @@ const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const pageLimit = z.number().int().min(1).max(1000);
 const searchText = z.string().max(2000);
 /** A path prefix within a host: starts with "/", no control characters. */
-const pathPrefix = z.string().min(1).max(2000).regex(/^\/[^\u0000-\u001f]*$/, 'must be a path starting with "/"');
+const pathPrefix = z
+  .string()
+  .min(1)
+  .max(2000)
+  .regex(/^\/[^\u0000-\u001f]*$/, 'must be a path starting with "/"');
 
 export const explorerQuerySchema = z
   .object({
@@ -72,9 +76,7 @@ const urlRef = z.union([z.object({ url: z.string().min(1).max(8192) }).strict(),
 
 const queueCursor = z.object({ host_id: id, url_id: id }).strict();
 
-export const compareQuerySchema = z
-  .object({ oldFile: path, newFile: path, wordThresholdPercent: z.number().min(0).max(1e6) })
-  .strict();
+export const compareQuerySchema = z.object({ oldFile: path, newFile: path, wordThresholdPercent: z.number().min(0).max(1e6) }).strict();
 
 export const chartQuerySchema = z
   .object({
@@ -140,7 +142,9 @@ export const COMMAND_ARGS = {
     z.object({ hostId: id, segments: z.union([z.literal(1), z.literal(2)]), under: pathPrefix.nullable(), limit: pageLimit }).strict(),
   ]),
   queueSearch: z.tuple([
-    z.object({ text: searchText, hostId: id.nullable(), under: pathPrefix.nullable(), after: queueCursor.nullable(), limit: pageLimit }).strict(),
+    z
+      .object({ text: searchText, hostId: id.nullable(), under: pathPrefix.nullable(), after: queueCursor.nullable(), limit: pageLimit })
+      .strict(),
   ]),
   hostsReport: z.tuple([
     z

@@ -186,7 +186,9 @@ export function isCommandName(name: unknown): name is CommandName {
 }
 
 /** Commands of a flag, for the types of the handlers that depend on it. */
-type Flagged<F extends keyof CommandSpec> = { [K in CommandName]: (typeof COMMANDS)[K] extends { readonly [P in F]: unknown } ? K : never }[CommandName];
+type Flagged<F extends keyof CommandSpec> = {
+  [K in CommandName]: (typeof COMMANDS)[K] extends { readonly [P in F]: unknown } ? K : never;
+}[CommandName];
 /** Commands each host implements itself. */
 export type HostHandledName = Flagged<'hostHandler'>;
 /** Commands whose default handler, in every host, is the session's method of the same name. */

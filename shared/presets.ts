@@ -18,7 +18,8 @@ export function presetNameProblem(name: unknown): string | null {
   if (name.trim() === '') return 'give the preset a name';
   if (name !== name.trim()) return 'a preset name must not start or end with a space';
   if (name.length > PRESET_NAME_MAX_LENGTH) return `a preset name must be at most ${PRESET_NAME_MAX_LENGTH} characters`;
-  if (!/^[\p{L}\p{N}][\p{L}\p{N} _.,()'&+-]*$/u.test(name)) return "a preset name may hold letters, digits, spaces and - _ . , ( ) ' & + only, starting with a letter or digit";
+  if (!/^[\p{L}\p{N}][\p{L}\p{N} _.,()'&+-]*$/u.test(name))
+    return "a preset name may hold letters, digits, spaces and - _ . , ( ) ' & + only, starting with a letter or digit";
   return null;
 }
 

@@ -13,13 +13,29 @@ export interface ProcessorInfo {
 }
 
 export const PROCESSOR_CHAIN: readonly ProcessorInfo[] = [
-  { name: 'preconditions', stage: 'precondition', does: 'scope, robots.txt and politeness: the frontier hands out only URLs in scope, allowed, and whose host may be fetched now (engine/frontier)' },
+  {
+    name: 'preconditions',
+    stage: 'precondition',
+    does: 'scope, robots.txt and politeness: the frontier hands out only URLs in scope, allowed, and whose host may be fetched now (engine/frontier)',
+  },
   { name: 'fetch-robots', stage: 'fetch', does: "fetch a host's robots.txt before its first URL (worker/run-job.ts)" },
-  { name: 'fetch-http', stage: 'fetch', does: 'one HTTP exchange with timeouts, a size cap and error categories (worker/chain/fetch-http.ts)' },
+  {
+    name: 'fetch-http',
+    stage: 'fetch',
+    does: 'one HTTP exchange with timeouts, a size cap and error categories (worker/chain/fetch-http.ts)',
+  },
   { name: 'extract-http-headers', stage: 'extract', does: 'Retry-After and X-Robots-Tag (worker/chain/extract-http-headers.ts)' },
-  { name: 'extract-location', stage: 'extract', does: 'the target of a redirect; a redirect is not parsed (worker/chain/extract-location.ts)' },
+  {
+    name: 'extract-location',
+    stage: 'extract',
+    does: 'the target of a redirect; a redirect is not parsed (worker/chain/extract-location.ts)',
+  },
   { name: 'extract-html', stage: 'extract', does: "the page's fields and links, read by the HTML extractors in one pass (worker/html/)" },
-  { name: 'disposition', stage: 'disposition', does: 'record the result and link graph, retry or schedule the candidates (engine/frontier)' },
+  {
+    name: 'disposition',
+    stage: 'disposition',
+    does: 'record the result and link graph, retry or schedule the candidates (engine/frontier)',
+  },
 ];
 
 /** Processor names a thread reports. */

@@ -8,7 +8,20 @@ export type Job =
   | { kind: 'robots'; jobId: number; threadId: number; url: string };
 
 /** How a page refers to a URL: an element or link relation, or the response (redirect). */
-export const LINK_KINDS = ['a', 'area', 'canonical', 'next', 'prev', 'alternate', 'hreflang', 'refresh', 'redirect', 'image', 'script', 'stylesheet'] as const;
+export const LINK_KINDS = [
+  'a',
+  'area',
+  'canonical',
+  'next',
+  'prev',
+  'alternate',
+  'hreflang',
+  'refresh',
+  'redirect',
+  'image',
+  'script',
+  'stylesheet',
+] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 /** Link kinds that name a resource of the page rather than another page. */
 export const RESOURCE_LINK_KINDS = { image: 'images', script: 'scripts', stylesheet: 'stylesheets' } as const;
@@ -132,10 +145,7 @@ export interface ThreadStepReport {
  */
 export const STEP_REPORT_MS = 100;
 
-export type ParentToWorker =
-  | { t: 'init'; workerName: string; settings: CrawlSettings }
-  | { t: 'job'; job: Job }
-  | { t: 'shutdown' };
+export type ParentToWorker = { t: 'init'; workerName: string; settings: CrawlSettings } | { t: 'job'; job: Job } | { t: 'shutdown' };
 
 export type WorkerToParent =
   | { t: 'ready'; pid: number }

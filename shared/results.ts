@@ -5,7 +5,21 @@
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export const RESULT_SORT_COLUMNS = ['seq', 'url', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'indexability', 'title', 'word_count', 'inlinks', 'outlinks', 'attempts'] as const;
+export const RESULT_SORT_COLUMNS = [
+  'seq',
+  'url',
+  'status_code',
+  'content_type',
+  'size_bytes',
+  'response_time_ms',
+  'crawl_depth',
+  'indexability',
+  'title',
+  'word_count',
+  'inlinks',
+  'outlinks',
+  'attempts',
+] as const;
 export type ResultSortColumn = (typeof RESULT_SORT_COLUMNS)[number];
 
 export interface ResultsQuery {

@@ -37,7 +37,17 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** RFC 9110 token: a header name. */
 const HEADER_NAME = /^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$/;
 /** Request headers the crawler owns: set by other settings, or needed for it to read responses at all. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding', 'user-agent', 'te', 'upgrade', 'keep-alive']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'accept-encoding',
+  'user-agent',
+  'te',
+  'upgrade',
+  'keep-alive',
+]);
 export const MAX_CUSTOM_HEADERS = 30;
 
 const customHeaders = z
@@ -50,9 +60,19 @@ const customHeaders = z
     for (const [name, value] of entries) {
       const lower = name.toLowerCase();
       if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
-      else if (RESERVED_HEADERS.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: lower === 'user-agent' ? 'set the user agent with userAgent' : `"${name}" is set by Trawl itself` });
+      else if (RESERVED_HEADERS.has(lower))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: lower === 'user-agent' ? 'set the user agent with userAgent' : `"${name}" is set by Trawl itself`,
+        });
       else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is given twice` });
-      if (!HEADER_VALUE.test(value) || value.length > 8192) ctx.addIssue({ code: 'custom', path: [name], message: 'must be a valid HTTP header value (no line breaks or control characters, at most 8192 characters)' });
+      if (!HEADER_VALUE.test(value) || value.length > 8192)
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'must be a valid HTTP header value (no line breaks or control characters, at most 8192 characters)',
+        });
       seen.add(lower);
     }
   });
@@ -60,8 +80,15 @@ const customHeaders = z
 const basicAuth = z
   .object(
     {
-      username: z.string({ error: 'must be text' }).min(1, 'must not be empty').max(256, 'must be at most 256 characters').regex(/^[^:\x00-\x1f\x7f]*$/, 'must not contain ":" or control characters'),
-      password: z.string({ error: 'must be text' }).max(1024, 'must be at most 1024 characters').regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters'),
+      username: z
+        .string({ error: 'must be text' })
+        .min(1, 'must not be empty')
+        .max(256, 'must be at most 256 characters')
+        .regex(/^[^:\x00-\x1f\x7f]*$/, 'must not contain ":" or control characters'),
+      password: z
+        .string({ error: 'must be text' })
+        .max(1024, 'must be at most 1024 characters')
+        .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters'),
     },
     { error: 'must be {"username": ..., "password": ...} or null' },
   )
@@ -89,7 +116,10 @@ const allowedHost = z
   .toLowerCase()
   .superRefine((value, ctx) => {
     if (hostKey(value) === null) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid host name (expected a host such as example.com or example.com:8080, without http:// or a path)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not a valid host name (expected a host such as example.com or example.com:8080, without http:// or a path)`,
+      });
     }
   });
 
@@ -116,11 +146,19 @@ export const MAX_EXTRACTION_RULES = 30;
 const extractionRule = z
   .object({
     /** The column's name: letters, digits, spaces and - _ . only, up to 60 characters. */
-    name: z.string({ error: 'must be a column name' }).trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').regex(/^[\p{L}\p{N} _.-]+$/u, 'may hold letters, digits, spaces and - _ . only'),
+    name: z
+      .string({ error: 'must be a column name' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(60, 'must be at most 60 characters')
+      .regex(/^[\p{L}\p{N} _.-]+$/u, 'may hold letters, digits, spaces and - _ . only'),
     /** css: a CSS selector over the page; regex: a regular expression over the HTML source. */
     type: z.enum(EXTRACTION_TYPES, { error: 'must be css or regex' }),
     /** The CSS selector (type css) or the regular expression (type regex: the first group if it has one). */
-    expression: z.string({ error: 'must be a CSS selector or a regular expression' }).min(1, 'must not be empty').max(1000, 'must be at most 1000 characters'),
+    expression: z
+      .string({ error: 'must be a CSS selector or a regular expression' })
+      .min(1, 'must not be empty')
+      .max(1000, 'must be at most 1000 characters'),
     /** For css: the element's text, an attribute's value, or its inner HTML (as text, never rendered). */
     output: z.enum(EXTRACTION_OUTPUTS, { error: 'must be text, attribute or html' }).default('text'),
     /** The attribute read when output is "attribute". */
@@ -147,7 +185,11 @@ export type ExtractionRule = z.output<typeof extractionRule>;
 const list = <T extends z.ZodType>(item: T, what: string) => z.array(item, { error: `must be a list of ${what}` }).default([]);
 
 const int = (min: number, max: number) =>
-  z.number({ error: `must be a whole number from ${min} to ${max}` }).int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  z
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
 
 export const crawlSettingsSchema = z
   .object({
@@ -190,7 +232,9 @@ export const crawlSettingsSchema = z
       .default(DEFAULT_USER_AGENT),
     /** Resources fetched for their status (img/srcset, script src, link rel=stylesheet); none by default. */
     checkResources: z
-      .array(z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }), { error: `must be a list of ${RESOURCE_TYPES.join(', ')}` })
+      .array(z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }), {
+        error: `must be a list of ${RESOURCE_TYPES.join(', ')}`,
+      })
       .default([])
       .transform((types) => [...new Set(types)]),
     /** Fetch links (and checked resources) outside the scope once, for their status; never followed further. */
@@ -232,7 +276,12 @@ export const crawlSettingsSchema = z
     /** Heritrix's polite preset: per-host delay = clamp(5 x last fetch time, 3 s, 30 s), one fetch at a time per host. */
     polite: z.boolean().default(false),
     /** Global cap on fetches started per second across all hosts; null = no cap. */
-    maxUrlsPerSecond: z.number().positive('must be more than 0').max(LIMITS.maxUrlsPerSecond, `must be at most ${LIMITS.maxUrlsPerSecond}`).nullable().default(null),
+    maxUrlsPerSecond: z
+      .number()
+      .positive('must be more than 0')
+      .max(LIMITS.maxUrlsPerSecond, `must be at most ${LIMITS.maxUrlsPerSecond}`)
+      .nullable()
+      .default(null),
     connectTimeoutMs: int(100, 120_000).default(10_000),
     /** Time from sending the request to the response head (the server's "first byte"). */
     firstByteTimeoutMs: int(100, 600_000).default(15_000),
@@ -262,7 +311,12 @@ type ScopeFields = Pick<CrawlSettings, 'scope' | 'allowedHosts' | 'include' | 'e
 
 function checkScope(settings: ScopeFields & { seeds: unknown; headers?: unknown; basicAuth?: unknown }, ctx: z.RefinementCtx): void {
   const headers = settings.headers;
-  if (settings.basicAuth && headers && typeof headers === 'object' && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+  if (
+    settings.basicAuth &&
+    headers &&
+    typeof headers === 'object' &&
+    Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')
+  ) {
     ctx.addIssue({ code: 'custom', path: ['basicAuth'], message: 'give either basic authentication or an Authorization header, not both' });
   }
   if (settings.scope === 'hosts' && settings.allowedHosts.length === 0) {
@@ -285,8 +339,15 @@ function checkScope(settings: ScopeFields & { seeds: unknown; headers?: unknown;
     }
     const verdict = patterns(url);
     if (verdict !== null) {
-      const why = verdict === 'excluded' ? `it matches exclude pattern "${settings.exclude.find((p) => new RegExp(p).test(url))}"` : 'it matches no include pattern';
-      ctx.addIssue({ code: 'custom', path: ['seeds', i], message: `"${shorten(seed)}" is excluded by your include/exclude patterns (${why})` });
+      const why =
+        verdict === 'excluded'
+          ? `it matches exclude pattern "${settings.exclude.find((p) => new RegExp(p).test(url))}"`
+          : 'it matches no include pattern';
+      ctx.addIssue({
+        code: 'custom',
+        path: ['seeds', i],
+        message: `"${shorten(seed)}" is excluded by your include/exclude patterns (${why})`,
+      });
     }
   });
 }

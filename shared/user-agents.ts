@@ -25,7 +25,8 @@ export const USER_AGENT_PRESETS: readonly UserAgentPreset[] = [
   {
     id: 'safari-iphone',
     label: 'Safari on iPhone',
-    value: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1',
+    value:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1',
   },
 ];
 

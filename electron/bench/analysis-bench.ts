@@ -17,7 +17,11 @@ import { buildSyntheticCrawl, syntheticUrl } from '../engine/analysis/synthetic-
 import { urlDetail } from '../engine/analysis/url-detail.ts';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '300000' }, dir: { type: 'string', default: path.join(os.tmpdir(), 'trawl-measure') }, keep: { type: 'boolean', default: false } },
+  options: {
+    rows: { type: 'string', default: '300000' },
+    dir: { type: 'string', default: path.join(os.tmpdir(), 'trawl-measure') },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const rows = Number(values.rows);
 const dir = values.dir!;
@@ -25,14 +29,19 @@ fs.mkdirSync(dir, { recursive: true });
 const oldFile = path.join(dir, `old-${rows}.trawl`);
 const newFile = path.join(dir, `new-${rows}.trawl`);
 
-for (const [file, variant] of [[oldFile, 0], [newFile, 1]] as const) {
+for (const [file, variant] of [
+  [oldFile, 0],
+  [newFile, 1],
+] as const) {
   if (values.keep && fs.existsSync(file)) continue;
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
   const started = performance.now();
   const built = buildSyntheticCrawl(file, { results: rows, variant, startAt: 1_800_000_000_000 + variant * 86_400_000 });
   built.db.pragma('wal_checkpoint(TRUNCATE)');
   built.db.close();
-  console.log(`built ${path.basename(file)}: ${JSON.stringify(built.counts)} in ${((performance.now() - started) / 1000).toFixed(1)} s, ${(fs.statSync(file).size / 1e6).toFixed(0)} MB`);
+  console.log(
+    `built ${path.basename(file)}: ${JSON.stringify(built.counts)} in ${((performance.now() - started) / 1000).toFixed(1)} s, ${(fs.statSync(file).size / 1e6).toFixed(0)} MB`,
+  );
 }
 
 function time(label: string, fn: () => unknown): void {
@@ -57,12 +66,22 @@ for (const sql of countSql(db)) {
   time(`  count pass: ${ids.length > 50 ? `${ids.slice(0, 47)}...` : ids}`, () => db.prepare(sql).get());
 }
 for (const id of FILTER_IDS) {
-  time(`queryFiltered ${id}, first page of 100`, () => queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 100 }));
+  time(`queryFiltered ${id}, first page of 100`, () =>
+    queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 100 }),
+  );
 }
-time('queryFiltered status-2xx, offset 200000', () => queryFiltered(db, { filter: 'status-2xx', sort: 'seq', descending: false, offset: 200_000, limit: 100 }));
-time('queryFiltered status-4xx by title', () => queryFiltered(db, { filter: 'status-4xx', sort: 'title', descending: false, offset: 0, limit: 100 }));
-time('queryFiltered title-duplicate by inlinks desc', () => queryFiltered(db, { filter: 'title-duplicate', sort: 'inlinks', descending: true, offset: 0, limit: 100 }));
-time('queryFiltered html, text "page-12"', () => queryFiltered(db, { filter: 'html', text: 'page-12', sort: 'seq', descending: false, offset: 0, limit: 100 }));
+time('queryFiltered status-2xx, offset 200000', () =>
+  queryFiltered(db, { filter: 'status-2xx', sort: 'seq', descending: false, offset: 200_000, limit: 100 }),
+);
+time('queryFiltered status-4xx by title', () =>
+  queryFiltered(db, { filter: 'status-4xx', sort: 'title', descending: false, offset: 0, limit: 100 }),
+);
+time('queryFiltered title-duplicate by inlinks desc', () =>
+  queryFiltered(db, { filter: 'title-duplicate', sort: 'inlinks', descending: true, offset: 0, limit: 100 }),
+);
+time('queryFiltered html, text "page-12"', () =>
+  queryFiltered(db, { filter: 'html', text: 'page-12', sort: 'seq', descending: false, offset: 0, limit: 100 }),
+);
 time('urlDetail of the home page (most inlinks)', () => urlDetail(db, { url: syntheticUrl(0) }));
 time('urlDetail of a redirect', () => urlDetail(db, { url: syntheticUrl(Math.floor(rows / 2) + 17) }));
 time('queueHosts', () => queueHosts(db));
@@ -70,7 +89,11 @@ time('queuePrefixes, 2 segments', () => queuePrefixes(db, { hostId: 1, segments:
 time('queueSearch "queued-2999"', () => queueSearch(db, { text: 'queued-2999', limit: 50 }));
 time('hostsReport', () => hostsReport(db));
 time('hosts: GROUP BY over results (what the counters replace)', () =>
-  db.prepare('SELECT u.host_id, count(r.status_code), sum(r.size_bytes), sum(r.status_code IS NULL OR r.status_code >= 400) FROM results r JOIN urls u ON u.id = r.url_id GROUP BY u.host_id').all(),
+  db
+    .prepare(
+      'SELECT u.host_id, count(r.status_code), sum(r.size_bytes), sum(r.status_code IS NULL OR r.status_code >= 400) FROM results r JOIN urls u ON u.id = r.url_id GROUP BY u.host_id',
+    )
+    .all(),
 );
 time('statusDistribution', () => statusDistribution(db));
 time('depthDistribution', () => depthDistribution(db));
@@ -95,5 +118,7 @@ const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsa
 const started = performance.now();
 const exported = await cmp.exportCsv(out);
 clearInterval(sampler);
-console.log(`${'exportCsv (every change)'.padEnd(58)} ${(performance.now() - started).toFixed(0)} ms, ${exported.rows} rows, RSS ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssPeak / 1e6).toFixed(0)} MB at most during`);
+console.log(
+  `${'exportCsv (every change)'.padEnd(58)} ${(performance.now() - started).toFixed(0)} ms, ${exported.rows} rows, RSS ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssPeak / 1e6).toFixed(0)} MB at most during`,
+);
 cmp.close();

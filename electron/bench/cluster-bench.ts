@@ -74,7 +74,13 @@ function startNode(cli: string, args: string[]): { stderr: () => string; stdout:
   return { stdout: () => out, stderr: () => err, done: new Promise((resolve) => child.on('close', resolve)) };
 }
 
-export async function runClusterBench(root: string, storeUrl: string, seed: string, nodes: number, threadsPerNode: number): Promise<ClusterBenchResult> {
+export async function runClusterBench(
+  root: string,
+  storeUrl: string,
+  seed: string,
+  nodes: number,
+  threadsPerNode: number,
+): Promise<ClusterBenchResult> {
   const cli = path.join(root, 'out/node/crawl.mjs');
   const cpu0 = cpuTimes();
   const pg0 = postgresCpuSeconds();
@@ -85,7 +91,9 @@ export async function runClusterBench(root: string, storeUrl: string, seed: stri
     if (performance.now() - started > 30_000) throw new Error(`the first node did not start: ${first.stderr()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  const others = Array.from({ length: nodes - 1 }, (_, i) => startNode(cli, ['--store', storeUrl, '--join', crawlId, '--node-name', `bench-${i + 2}`]));
+  const others = Array.from({ length: nodes - 1 }, (_, i) =>
+    startNode(cli, ['--store', storeUrl, '--join', crawlId, '--node-name', `bench-${i + 2}`]),
+  );
   const codes = await Promise.all([first.done, ...others.map((o) => o.done)]);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu1 = cpuTimes();
@@ -98,7 +106,9 @@ export async function runClusterBench(root: string, storeUrl: string, seed: stri
   await client.connect();
   try {
     const schema = `trawl_${crawlId}`;
-    const { rows } = await client.query<{ t: string; node: string }>(`SELECT fetched_at AS t, node FROM ${schema}.results ORDER BY fetched_at`);
+    const { rows } = await client.query<{ t: string; node: string }>(
+      `SELECT fetched_at AS t, node FROM ${schema}.results ORDER BY fetched_at`,
+    );
     const times = rows.map((r) => Number(r.t));
     const perNode: Record<string, number> = {};
     for (const r of rows) perNode[r.node] = (perNode[r.node] ?? 0) + 1;
@@ -113,7 +123,11 @@ export async function runClusterBench(root: string, storeUrl: string, seed: stri
       nodes,
       threadsPerNode,
       crawlId,
-      summary: first.stdout().split('\n').find((l) => l.startsWith('Finished')) ?? '',
+      summary:
+        first
+          .stdout()
+          .split('\n')
+          .find((l) => l.startsWith('Finished')) ?? '',
       wallSeconds: round(wallSeconds, 2),
       urls: n,
       pagesPerSecond: round(n / wallSeconds),

@@ -91,9 +91,13 @@ interface CrawlRun {
 async function runCrawl(seed: string, threads: number, dbPath: string): Promise<CrawlRun> {
   const cli = path.join(root, 'out/node/crawl.mjs');
   const started = performance.now();
-  const child = spawn('bash', ['-c', '"$@" && times', 'bench', process.execPath, cli, seed, '--threads', String(threads), '--db', dbPath, '--quiet'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'bash',
+    ['-c', '"$@" && times', 'bench', process.execPath, cli, seed, '--threads', String(threads), '--db', dbPath, '--quiet'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const sampler = sampleTree(child.pid!);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -130,7 +134,9 @@ function percentile(sorted: number[], p: number): number {
 function analyse(dbPath: string) {
   const db = new Database(dbPath, { readonly: true });
   const times = (db.prepare('SELECT fetched_at AS t FROM results ORDER BY fetched_at').all() as { t: number }[]).map((r) => r.t);
-  const fetchMs = (db.prepare('SELECT response_time_ms AS ms FROM results WHERE response_time_ms IS NOT NULL ORDER BY 1').all() as { ms: number }[]).map((r) => r.ms);
+  const fetchMs = (
+    db.prepare('SELECT response_time_ms AS ms FROM results WHERE response_time_ms IS NOT NULL ORDER BY 1').all() as { ms: number }[]
+  ).map((r) => r.ms);
   const counts = db.prepare('SELECT count(*) AS n, sum(status_code IS NULL) AS failed FROM results').get() as { n: number; failed: number };
   db.close();
   const slices: number[] = [];
@@ -177,12 +183,19 @@ async function main(): Promise<void> {
         runs.push(r);
         console.log(
           `${n} node${n > 1 ? 's' : ''} (${n * opts.threads} threads): ${r.summary} · wall ${r.wallSeconds} s · ${r.pagesPerSecond} pages/s · ` +
-            `by node ${Object.entries(r.perNode).map(([k, v]) => `${k} ${v}`).join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy (${r.machineCpuSeconds} s)` +
+            `by node ${Object.entries(r.perNode)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy (${r.machineCpuSeconds} s)` +
             (r.postgresCpuSeconds === null ? '' : ` · PostgreSQL ${r.postgresCpuSeconds} CPU s`),
         );
       }
       const at = new Date().toISOString();
-      const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memoryGB: round(os.totalmem() / 1024 ** 3), node: process.version };
+      const machine = {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? '',
+        memoryGB: round(os.totalmem() / 1024 ** 3),
+        node: process.version,
+      };
       const out = opts.out ?? path.join(root, 'bench-results', `bench-nodes-${at.replace(/[:.]/g, '-')}.json`);
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify({ at, machine, site: siteLabel, seed, threadsPerNode: opts.threads, runs }, null, 2)}\n`);
@@ -211,27 +224,49 @@ async function main(): Promise<void> {
     }
     const result = {
       at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memoryGB: round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform}-${process.arch}` },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? '',
+        memoryGB: round(os.totalmem() / 1024 ** 3),
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+      },
       site: siteLabel,
       seed,
       threads: opts.threads,
-      crawl: { ...crawl, urls: analysis.urls, failed: analysis.failed, pagesPerSecond, pagesPerSecondBySlice: analysis.slices, fetchMs: analysis.fetchMs },
+      crawl: {
+        ...crawl,
+        urls: analysis.urls,
+        failed: analysis.failed,
+        pagesPerSecond,
+        pagesPerSecondBySlice: analysis.slices,
+        fetchMs: analysis.fetchMs,
+      },
       crawlFileMB: round(fs.statSync(dbPath).size / MB, 2),
       wget: wget === null ? null : { wallSeconds: wget, ratio: round(crawl.wallSeconds / wget, 2) },
       frontier,
       ui,
     };
     console.log(crawl.summary);
-    console.log(`Wall ${crawl.wallSeconds} s · ${pagesPerSecond} pages/s · CPU ${crawl.cpuSeconds.user} s user + ${crawl.cpuSeconds.system} s system`);
+    console.log(
+      `Wall ${crawl.wallSeconds} s · ${pagesPerSecond} pages/s · CPU ${crawl.cpuSeconds.user} s user + ${crawl.cpuSeconds.system} s system`,
+    );
     console.log(`Pages/s by 10% slice: ${analysis.slices.join(' · ')}`);
     console.log(`Fetch time p50 ${analysis.fetchMs.p50} ms · p95 ${analysis.fetchMs.p95} ms`);
-    console.log(`Peak memory: main ${crawl.peakMemoryMB.main} MB · workers ${crawl.peakMemoryMB.workers.join(' + ') || '-'} MB · total ${crawl.peakMemoryMB.total} MB`);
+    console.log(
+      `Peak memory: main ${crawl.peakMemoryMB.main} MB · workers ${crawl.peakMemoryMB.workers.join(' + ') || '-'} MB · total ${crawl.peakMemoryMB.total} MB`,
+    );
     console.log(`Crawl file: ${result.crawlFileMB} MB`);
     if (result.wget) console.log(`wget -r -l inf --spider: ${result.wget.wallSeconds} s · Trawl/wget wall time ${result.wget.ratio}x`);
     if (frontier) {
-      console.log(`Frontier: enqueue ${frontier.enqueued.toLocaleString('en')} URLs at ${frontier.enqueuePerSecond.toLocaleString('en')}/s · claim 10 from 1k queued ${frontier.claimMicrosFrom1k} µs, from 1M ${frontier.claimMicrosFrom1M} µs`);
+      console.log(
+        `Frontier: enqueue ${frontier.enqueued.toLocaleString('en')} URLs at ${frontier.enqueuePerSecond.toLocaleString('en')}/s · claim 10 from 1k queued ${frontier.claimMicrosFrom1k} µs, from 1M ${frontier.claimMicrosFrom1M} µs`,
+      );
     }
-    if (ui) console.log(`Live UI: headless ${ui.headlessPagesPerSecond} pages/s, with web console + client ${ui.withUiPagesPerSecond} pages/s (${ui.snapshotsReceived} snapshots) · cost ${ui.costPercent}%`);
+    if (ui)
+      console.log(
+        `Live UI: headless ${ui.headlessPagesPerSecond} pages/s, with web console + client ${ui.withUiPagesPerSecond} pages/s (${ui.snapshotsReceived} snapshots) · cost ${ui.costPercent}%`,
+      );
     const out = opts.out ?? path.join(root, 'bench-results', `bench-${result.at.replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

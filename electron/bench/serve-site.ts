@@ -58,7 +58,9 @@ http { types { text/html html; text/plain txt; } default_type application/octet-
       },
     };
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'static-server.ts'), root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'static-server.ts'), root], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
     child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));

@@ -15,7 +15,9 @@ export interface UiRun {
 }
 
 export async function crawlWithUi(root: string, seed: string, threads: number, crawlsDir: string): Promise<UiRun> {
-  const server = spawn(process.execPath, [path.join(root, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [path.join(root, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const pageUrl = await new Promise<string>((resolve, reject) => {
       let out = '';

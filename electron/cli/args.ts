@@ -210,7 +210,9 @@ function jsonRule(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`--extract: each rule is a JSON object such as '{"name":"price","type":"css","expression":".price"}' (${(err as Error).message})`);
+    throw new UsageError(
+      `--extract: each rule is a JSON object such as '{"name":"price","type":"css","expression":".price"}' (${(err as Error).message})`,
+    );
   }
 }
 
@@ -273,7 +275,10 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     userAgent: v['user-agent'],
     robots: v.robots ?? (v['ignore-robots'] ? 'ignore' : undefined),
     followNofollow: v['follow-nofollow'] ? true : undefined,
-    checkResources: v.check?.flatMap((c) => c.split(',')).map((c) => c.trim()).filter((c) => c !== ''),
+    checkResources: v.check
+      ?.flatMap((c) => c.split(','))
+      .map((c) => c.trim())
+      .filter((c) => c !== ''),
     checkExternal: v['check-external'] ? true : undefined,
     extraction: v.extract?.map((rule) => jsonRule(rule)),
     headers: v.header ? Object.fromEntries(v.header.map(headerLine)) : undefined,
@@ -297,12 +302,14 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
 
   if (store && (store.join !== null || store.crawl !== null)) {
     if (positionals.length || v.config !== undefined || v.list !== undefined) {
-      throw new UsageError(`${store.join !== null ? '--join' : '--crawl'} names a crawl that has its own seeds and settings; give no seed URLs, --config or --list`);
+      throw new UsageError(
+        `${store.join !== null ? '--join' : '--crawl'} names a crawl that has its own seeds and settings; give no seed URLs, --config or --list`,
+      );
     }
     const given = Object.keys(settings);
     if (given.length) {
       throw new UsageError(
-        `a crawl in the store keeps its settings (not ${given.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})${given.includes('threads') ? '; change the cluster\'s threads with --set-threads N' : ''}`,
+        `a crawl in the store keeps its settings (not ${given.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})${given.includes('threads') ? "; change the cluster's threads with --set-threads N" : ''}`,
       );
     }
     return { mode: store.join !== null ? 'join' : 'control', settings: { seeds: [] }, store, ...base };
@@ -311,10 +318,13 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   if (base.resume !== null) {
     if (positionals.length) throw new UsageError('--resume continues a crawl with its own seeds; give no seed URLs with it');
     if (base.db !== null) throw new UsageError('--resume FILE already names the crawl file; drop --db');
-    if (v.config !== undefined || v.list !== undefined) throw new UsageError('a resumed crawl keeps its settings and seeds; drop --config and --list');
+    if (v.config !== undefined || v.list !== undefined)
+      throw new UsageError('a resumed crawl keeps its settings and seeds; drop --config and --list');
     const changed = Object.keys(settings).filter((k) => k !== 'threads');
     if (changed.length) {
-      throw new UsageError(`a resumed crawl keeps its settings; only --threads can change (not ${changed.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})`);
+      throw new UsageError(
+        `a resumed crawl keeps its settings; only --threads can change (not ${changed.map((k) => OPTION_OF_SETTING[k] ?? k).join(', ')})`,
+      );
     }
     const check = validateSettings({ seeds: ['http://resume.invalid/'], ...settings });
     if (!check.ok) throw new UsageError(check.problems.map((p) => describe(p)).join('\n'));
@@ -346,13 +356,16 @@ function storeRequest(v: Record<string, string | boolean | string[] | undefined>
   const storeOnly = ['join', 'node-name', 'lease-seconds', 'crawl', 'control', 'set-threads'].filter((o) => v[o] !== undefined);
   const url = str('store');
   if (url === undefined) {
-    if (storeOnly.length) throw new UsageError(`--${storeOnly[0]} works on a crawl in a PostgreSQL store: add --store postgres://user:password@host/database`);
+    if (storeOnly.length)
+      throw new UsageError(`--${storeOnly[0]} works on a crawl in a PostgreSQL store: add --store postgres://user:password@host/database`);
     return null;
   }
-  if (v.db !== undefined || v.resume !== undefined) throw new UsageError('--store keeps the crawl in PostgreSQL; drop --db and --resume (they name a crawl file)');
+  if (v.db !== undefined || v.resume !== undefined)
+    throw new UsageError('--store keeps the crawl in PostgreSQL; drop --db and --resume (they name a crawl file)');
   const join = str('join') ?? null;
   const crawl = str('crawl') ?? null;
-  if (join !== null && crawl !== null) throw new UsageError('give --join CRAWL_ID (to work on it) or --crawl CRAWL_ID (to command it), not both');
+  if (join !== null && crawl !== null)
+    throw new UsageError('give --join CRAWL_ID (to work on it) or --crawl CRAWL_ID (to command it), not both');
   const control = str('control') ?? null;
   if (control !== null && !['pause', 'resume', 'stop', 'status'].includes(control)) {
     throw new UsageError(`--control must be pause, resume, stop or status (got "${control}")`);
@@ -362,14 +375,17 @@ function storeRequest(v: Record<string, string | boolean | string[] | undefined>
   if (setThreads !== null && !(Number.isInteger(setThreads) && setThreads >= 1 && setThreads <= 1000)) {
     throw new UsageError(`--set-threads must be a whole number from 1 to 1000 (got "${setThreadsText}")`);
   }
-  if ((control !== null || setThreads !== null) && crawl === null) throw new UsageError(`--${control !== null ? 'control' : 'set-threads'} needs --crawl CRAWL_ID`);
+  if ((control !== null || setThreads !== null) && crawl === null)
+    throw new UsageError(`--${control !== null ? 'control' : 'set-threads'} needs --crawl CRAWL_ID`);
   if (crawl !== null && control === null && setThreads === null && v.out === undefined) {
     throw new UsageError('--crawl CRAWL_ID needs --control, --set-threads or --out (to work on the crawl, use --join)');
   }
   const leaseText = str('lease-seconds');
   const lease = leaseText === undefined ? undefined : Number(leaseText);
-  if (lease !== undefined && !(lease >= 0.3 && lease <= 3600)) throw new UsageError(`--lease-seconds must be from 0.3 to 3600 (got "${leaseText}")`);
-  if (lease !== undefined && join !== null) throw new UsageError('--lease-seconds is set when the crawl is created; a node joining uses the crawl\'s');
+  if (lease !== undefined && !(lease >= 0.3 && lease <= 3600))
+    throw new UsageError(`--lease-seconds must be from 0.3 to 3600 (got "${leaseText}")`);
+  if (lease !== undefined && join !== null)
+    throw new UsageError("--lease-seconds is set when the crawl is created; a node joining uses the crawl's");
   return {
     url,
     join,

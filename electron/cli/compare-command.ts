@@ -48,7 +48,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareRequest {
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
@@ -127,7 +128,9 @@ export async function runCompare(argv: readonly string[], stdout: NodeJS.Writabl
     const summary = comparison.summary();
     const oldHosts = origins(summary.old_seeds);
     if (oldHosts.size > 0 && ![...origins(summary.new_seeds)].some((h) => oldHosts.has(h))) {
-      stderr.write(`trawl compare: the crawls start from different hosts (${[...oldHosts].join(', ')} and ${[...origins(summary.new_seeds)].join(', ')})\n`);
+      stderr.write(
+        `trawl compare: the crawls start from different hosts (${[...oldHosts].join(', ')} and ${[...origins(summary.new_seeds)].join(', ')})\n`,
+      );
     }
     stdout.write(`${summaryLine(summary)}\n`);
     if (request.out !== null) {

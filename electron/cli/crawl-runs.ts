@@ -34,14 +34,17 @@ export function openLocalRun(request: CliRequest): CrawlRun {
     const options = { dbPath, spawner: new ChildProcessSpawner() };
     controller =
       // A new crawl's settings were parsed by parseCli (args.ts), which types them as the input they came from.
-      request.mode === 'resume' ? CrawlController.resume(options, request.settings) : CrawlController.create(request.settings as ParsedSettings, options);
+      request.mode === 'resume'
+        ? CrawlController.resume(options, request.settings)
+        : CrawlController.create(request.settings as ParsedSettings, options);
   } catch (err) {
     cleanup();
     throw err;
   }
   return {
     controller,
-    startLine: (before) => (request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null),
+    startLine: (before) =>
+      request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null,
     exportCsv: (out) => exportCsv(dbPath, out),
     end(last) {
       if (tempDir) {

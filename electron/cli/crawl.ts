@@ -55,7 +55,9 @@ async function main(argv: string[]): Promise<number> {
   if (live) controller.on('snapshot', (s) => s.state !== 'finished' && draw(progressLine(s)));
   controller.on('store', ({ error }) => {
     if (live) process.stderr.write('\r\x1b[2K');
-    process.stderr.write(error ? `trawl: the store is unreachable (${error}); waiting for it, nothing is lost\n` : 'trawl: the store is back; continuing\n');
+    process.stderr.write(
+      error ? `trawl: the store is unreachable (${error}); waiting for it, nothing is lost\n` : 'trawl: the store is back; continuing\n',
+    );
   });
   controller.on('workerDied', (d) => {
     if (live) process.stderr.write('\r\x1b[2K');

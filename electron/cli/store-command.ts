@@ -30,7 +30,9 @@ export async function runStoreCommand(store: StoreRequest, out: string | null): 
             `${c.queued} queued, ${c.inFlight} in flight, ${s.threadTarget} threads, ${formatDuration(c.elapsedMs)}\n`,
         );
         for (const n of s.nodes ?? []) {
-          process.stdout.write(`  ${n.live ? '●' : '○'} ${n.name} (${n.hostname}, pid ${n.pid}): ${n.state}, ${n.threads} threads, ${n.pagesDone} URLs\n`);
+          process.stdout.write(
+            `  ${n.live ? '●' : '○'} ${n.name} (${n.hostname}, pid ${n.pid}): ${n.state}, ${n.threads} threads, ${n.pagesDone} URLs\n`,
+          );
         }
       }
     }

@@ -36,7 +36,11 @@ function electronDialogs(getWindow: () => BrowserWindow | null): DesktopDialogs 
     async openCrawl() {
       const win = getWindow();
       const pick = await (win
-        ? dialog.showOpenDialog(win, { title: 'Open a crawl', filters: [{ name: 'Trawl crawls', extensions: ['trawl'] }], properties: ['openFile'] })
+        ? dialog.showOpenDialog(win, {
+            title: 'Open a crawl',
+            filters: [{ name: 'Trawl crawls', extensions: ['trawl'] }],
+            properties: ['openFile'],
+          })
         : dialog.showOpenDialog({ properties: ['openFile'] }));
       return pick.canceled || !pick.filePaths[0] ? null : pick.filePaths[0];
     },

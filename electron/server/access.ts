@@ -77,7 +77,8 @@ export interface Access {
 export function createAccess(token: string, host: string, origin: () => string): Access {
   const wildcard = WILDCARD_HOSTS.has(host);
   return {
-    authorised: (req, query) => tokenMatches(query.get('token'), token) || tokenMatches(cookieValue(req.headers.cookie, TOKEN_COOKIE), token),
+    authorised: (req, query) =>
+      tokenMatches(query.get('token'), token) || tokenMatches(cookieValue(req.headers.cookie, TOKEN_COOKIE), token),
     ownOrigins(req) {
       const port = new URL(origin()).port;
       const out = new Set([origin()]);

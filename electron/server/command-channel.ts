@@ -30,7 +30,12 @@ export interface CommandChannel {
   close(): Promise<void>;
 }
 
-export function createCommandChannel(session: CrawlSession, handlers: Handlers, access: Access, publicMessage: (err: unknown) => string): CommandChannel {
+export function createCommandChannel(
+  session: CrawlSession,
+  handlers: Handlers,
+  access: Access,
+  publicMessage: (err: unknown) => string,
+): CommandChannel {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
 
@@ -50,12 +55,14 @@ export function createCommandChannel(session: CrawlSession, handlers: Handlers, 
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame) || typeof id !== 'number' || !Number.isSafeInteger(id)) {
         return ws.close(1003, 'frames must be objects with a numeric id');
       }
-      void runCommandFrame(handlers, frame as Record<string, unknown>).then(
-        (result): ReplyFrame => ({ id, ok: true, result: result ?? null }),
-        (err: unknown): ReplyFrame => ({ id, ok: false, error: publicMessage(err) }),
-      ).then((reply) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
-      });
+      void runCommandFrame(handlers, frame as Record<string, unknown>)
+        .then(
+          (result): ReplyFrame => ({ id, ok: true, result: result ?? null }),
+          (err: unknown): ReplyFrame => ({ id, ok: false, error: publicMessage(err) }),
+        )
+        .then((reply) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+        });
     });
     const snapshot = session.snapshot();
     if (snapshot) ws.send(JSON.stringify({ event: 'snapshot', payload: snapshot } satisfies EventFrame));

@@ -30,7 +30,12 @@ export function crawlNames(crawlsDir: string): CrawlNames {
 
   const resolve = (name: string): string => {
     const bad =
-      name.includes('/') || name.includes('\\') || name.includes('..') || name.includes('\0') || !name.endsWith(CRAWL_FILE_EXT) || name.length <= CRAWL_FILE_EXT.length;
+      name.includes('/') ||
+      name.includes('\\') ||
+      name.includes('..') ||
+      name.includes('\0') ||
+      !name.endsWith(CRAWL_FILE_EXT) ||
+      name.length <= CRAWL_FILE_EXT.length;
     const file = path.join(crawlsDir, name);
     if (bad || path.dirname(file) !== crawlsDir) throw new Error(`"${name}" is not the name of a crawl in the crawls folder`);
     return file;
@@ -44,7 +49,11 @@ export function crawlNames(crawlsDir: string): CrawlNames {
       if (result.ok) return { ok: true, file: path.basename(result.file) };
       return { ok: false, problems: result.problems.map((p) => ({ field: p.field, message: publicMessage(new Error(p.message)) })) };
     },
-    comparison: (s: ComparisonSummary): ComparisonSummary => ({ ...s, old_file: path.basename(s.old_file), new_file: path.basename(s.new_file) }),
+    comparison: (s: ComparisonSummary): ComparisonSummary => ({
+      ...s,
+      old_file: path.basename(s.old_file),
+      new_file: path.basename(s.new_file),
+    }),
   };
 
   /** The arguments (already checked against the command's schema) with their crawl names resolved. */

@@ -34,7 +34,13 @@ export interface Downloads {
   /** The web console's handlers of the download commands: the check only, the browser does the writing. */
   handlers: { [K in DownloadCommandName]: Handler<K> };
   /** Answers the request if `pathname` is a download route; false otherwise. */
-  serve(pathname: string, query: URLSearchParams, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): Promise<boolean>;
+  serve(
+    pathname: string,
+    query: URLSearchParams,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    headers: http.OutgoingHttpHeaders,
+  ): Promise<boolean>;
 }
 
 /** `?key=` as JSON, or an Error naming what is wrong with it. */

@@ -64,10 +64,15 @@ export async function serveStatic(
   }
   if (!stat || !stat.isFile()) {
     if (isIndex) {
-      return text(res, 503, `The web console's pages are not built yet: run \`npm run build\`, then reload.\nstatic folder: ${staticDir}\n`, {
-        ...headers,
-        ...cookie,
-      });
+      return text(
+        res,
+        503,
+        `The web console's pages are not built yet: run \`npm run build\`, then reload.\nstatic folder: ${staticDir}\n`,
+        {
+          ...headers,
+          ...cookie,
+        },
+      );
     }
     return text(res, 404, 'Not found\n', headers);
   }

@@ -63,7 +63,8 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const { pathname, query } = splitTarget(req.url);
     const headers = access.securityHeaders(req);
-    if (!access.authorised(req, query)) return text(res, 403, 'Forbidden: open the link with ?token= that `npm run serve` printed.\n', headers);
+    if (!access.authorised(req, query))
+      return text(res, 403, 'Forbidden: open the link with ?token= that `npm run serve` printed.\n', headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'Method not allowed\n', { ...headers, Allow: 'GET, HEAD' });
     if (await downloads.serve(pathname, query, req, res, headers)) return;
     return serveStatic(req, res, pathname, staticDir, headers, access.tokenCookie(query));

@@ -135,7 +135,12 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
         dispatcher: agent,
         signal: controller.signal,
         // Ours last: settings validation keeps custom headers off these names anyway.
-        headers: { ...options.headers, 'user-agent': settings.userAgent, accept: options.headers?.accept ?? ACCEPT, 'accept-encoding': ACCEPT_ENCODING },
+        headers: {
+          ...options.headers,
+          'user-agent': settings.userAgent,
+          accept: options.headers?.accept ?? ACCEPT,
+          'accept-encoding': ACCEPT_ENCODING,
+        },
       });
       phase = 'body';
       responseBody = res.body;
@@ -296,9 +301,7 @@ function decodersFor(contentEncoding: string | undefined): Stage[] {
     else if (coding === 'br') stages.push(zlibStage(() => zlib.createBrotliDecompress(BROTLI_OPTS)));
     else if (coding === 'deflate') {
       // "deflate" should be zlib-wrapped (RFC 9110) but some servers send raw deflate; the first byte tells which.
-      stages.push(
-        zlibStage((head) => ((head[0]! & 0x0f) === 0x08 ? zlib.createInflate(GZIP_OPTS) : zlib.createInflateRaw(GZIP_OPTS))),
-      );
+      stages.push(zlibStage((head) => ((head[0]! & 0x0f) === 0x08 ? zlib.createInflate(GZIP_OPTS) : zlib.createInflateRaw(GZIP_OPTS))));
     } else return []; // An encoding we did not ask for: keep the bytes rather than fail.
   }
   return stages;

@@ -32,7 +32,16 @@ export async function runJob(job: Job, deps: RunJobDeps): Promise<JobResult> {
 /** A result for a job that ended without a response (an internal error, or the worker had no settings yet). */
 export function failedResult(job: Job, error: string): JobResult {
   if (job.kind === 'robots') {
-    return { kind: 'robots', jobId: job.jobId, threadId: job.threadId, url: job.url, statusCode: null, body: null, responseTimeMs: 0, error };
+    return {
+      kind: 'robots',
+      jobId: job.jobId,
+      threadId: job.threadId,
+      url: job.url,
+      statusCode: null,
+      body: null,
+      responseTimeMs: 0,
+      error,
+    };
   }
   return { ...emptyPage(job), error };
 }

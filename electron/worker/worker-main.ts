@@ -15,7 +15,14 @@ import type { Processor } from './chain/processor.ts';
 
 const link = connectToParent();
 const steps = new StepBoard((batch) => link.send({ t: 'steps', steps: batch }));
-let ctx: { fetcher: Fetcher; settings: CrawlSettings; scope: ScopeTest; normalise: Normaliser; chain: Processor[]; headersFor: (url: string) => Record<string, string> | undefined } | null = null;
+let ctx: {
+  fetcher: Fetcher;
+  settings: CrawlSettings;
+  scope: ScopeTest;
+  normalise: Normaliser;
+  chain: Processor[];
+  headersFor: (url: string) => Record<string, string> | undefined;
+} | null = null;
 let shuttingDown = false;
 
 // The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.

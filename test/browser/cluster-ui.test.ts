@@ -22,7 +22,10 @@ const withPg = await pgSuite();
 const STEPS: ThreadStep[] = ['fetching', 'processing', 'returning', 'claimed', 'waiting', 'politeness'];
 
 // In CI a missing Chromium is a failure (.ci/run installs it), never a silent skip; so is a missing PostgreSQL.
-const describeUi = chromiumAvailable || process.env['CI'] ? withPg.describe : (name: string, fn: () => void) => describe.skip(`${name} (skipped: no Chromium at ${CHROMIUM})`, fn);
+const describeUi =
+  chromiumAvailable || process.env['CI']
+    ? withPg.describe
+    : (name: string, fn: () => void) => describe.skip(`${name} (skipped: no Chromium at ${CHROMIUM})`, fn);
 
 describeUi('cluster crawl in Chromium via the web console', () => {
   let db: FreshDatabase;
@@ -67,7 +70,11 @@ describeUi('cluster crawl in Chromium via the web console', () => {
           ['node-east', 4],
           ['node-west', 3],
         ] as const) {
-          await c.query(`UPDATE trawl_shop.nodes SET last_seen = $2, status = $3, pages_done = pages_done + 1 WHERE name = $1`, [node, Date.now(), JSON.stringify(threadsOf(node, n))]);
+          await c.query(`UPDATE trawl_shop.nodes SET last_seen = $2, status = $3, pages_done = pages_done + 1 WHERE name = $1`, [
+            node,
+            Date.now(),
+            JSON.stringify(threadsOf(node, n)),
+          ]);
         }
       }).catch(() => undefined);
     }, 400);
@@ -88,8 +95,14 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     await db?.drop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
-  const clusterRow = () => withClient(db.url, async (c) => (await c.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`)).rows[0]!);
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
+  const clusterRow = () =>
+    withClient(
+      db.url,
+      async (c) =>
+        (await c.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`)).rows[0]!,
+    );
 
   it('attaches from the sidebar, shows every node with its threads, and steers the cluster', async () => {
     await page.goto(url);
@@ -114,20 +127,30 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     expect(await page.getByTestId('store-url-masked').textContent()).toBe(storeUrl.replace(`:${password}@`, ':••••@'));
     await page.getByTestId('list-store-crawls').click();
     await page.locator('[data-store-crawl="shop"]').waitFor();
-    expect(await page.locator('[data-store-crawl]').evaluateAll((items) => items.map((i) => i.getAttribute('data-store-crawl')))).toEqual(['archive', 'shop']);
+    expect(await page.locator('[data-store-crawl]').evaluateAll((items) => items.map((i) => i.getAttribute('data-store-crawl')))).toEqual([
+      'archive',
+      'shop',
+    ]);
     expect(await page.locator('[data-store-crawl="shop"]').textContent()).toMatch(/40 crawled.*25 queued.*2 nodes live/);
     await page.locator('[data-store-crawl="shop"]').getByTestId('attach-store-crawl').click();
 
     // The grid grouped by node: the live ones with their threads, the one that left dimmed at the end.
     await page.getByTestId('cluster-grid').waitFor();
     await waitForState(page, 'running');
-    const sections = () => page.locator('.node-group').evaluateAll((els) => els.map((e) => [e.getAttribute('data-node'), e.getAttribute('data-live'), e.querySelectorAll('[data-thread-id]').length]));
+    const sections = () =>
+      page
+        .locator('.node-group')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-node'), e.getAttribute('data-live'), e.querySelectorAll('[data-thread-id]').length]),
+        );
     expect(await sections()).toEqual([
       ['node-east', 'true', 4],
       ['node-west', 'true', 3],
       ['node-old', 'false', 0],
     ]);
-    expect(Number(await page.evaluate(`getComputedStyle(document.querySelector('.node-group[data-live="false"]')).opacity`))).toBeLessThan(1);
+    expect(Number(await page.evaluate(`getComputedStyle(document.querySelector('.node-group[data-live="false"]')).opacity`))).toBeLessThan(
+      1,
+    );
     expect(await page.getByTestId('cluster-title').textContent()).toContain('shop');
     // The cap and excludes are the nodes' settings: no inputs for them, a visible note instead; the slider stays.
     expect(await page.getByTestId('live-exclude').count()).toBe(0);
@@ -137,28 +160,57 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     expect(Number(await page.locator('[data-counter="crawled"]').getAttribute('data-value'))).toBe(40);
     // Threads move with the nodes' heartbeats (no notification): the grid follows within a second or two.
     const firstUrls = await page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents();
-    await until(() => page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents(), (u) => u.join() !== firstUrls.join(), 'the threads to move', 5_000);
+    await until(
+      () => page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents(),
+      (u) => u.join() !== firstUrls.join(),
+      'the threads to move',
+      5_000,
+    );
     // The results table reads the store.
-    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === 40, 'the cluster crawl\'s results');
+    await until(
+      async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+      (n) => n === 40,
+      "the cluster crawl's results",
+    );
     await shot('cluster-grid');
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.
     await page.getByTestId('pause').click();
     await until(clusterRow, (r) => r.state === 'paused', 'the cluster paused');
     await page.getByTestId('thread-slider').fill('12');
-    await until(clusterRow, (r) => r.threads === 12, 'the cluster\'s threads at 12');
-    await until(async () => page.getByTestId('thread-target').getAttribute('data-value'), (v) => v === '12', 'the slider at 12');
+    await until(clusterRow, (r) => r.threads === 12, "the cluster's threads at 12");
+    await until(
+      async () => page.getByTestId('thread-target').getAttribute('data-value'),
+      (v) => v === '12',
+      'the slider at 12',
+    );
     await page.getByTestId('resume').click();
     await until(clusterRow, (r) => r.state === 'running', 'the cluster running again');
 
     // The store goes away: the state badge says so and keeps the last view; back again, the error goes.
     proxy.cut();
-    await until(async () => page.locator('.state-error').textContent().catch(() => null), (t) => /lost the connection to the PostgreSQL store/.test(t ?? ''), 'the lost connection shown', 10_000);
+    await until(
+      async () =>
+        page
+          .locator('.state-error')
+          .textContent()
+          .catch(() => null),
+      (t) => /lost the connection to the PostgreSQL store/.test(t ?? ''),
+      'the lost connection shown',
+      10_000,
+    );
     expect(await sections()).toHaveLength(3);
-    expect(await page.getByTestId('cluster-banner').textContent()).toMatch(/^Cluster crawl shop: lost the connection to the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_cluster_ui_\w+ .*retrying every 3 s/);
+    expect(await page.getByTestId('cluster-banner').textContent()).toMatch(
+      /^Cluster crawl shop: lost the connection to the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_cluster_ui_\w+ .*retrying every 3 s/,
+    );
     await shot('cluster-store-lost');
     proxy.restore();
-    await until(() => page.locator('.state-error, [data-testid="cluster-banner"]').count(), (n) => n === 0, 'the error gone once the store is back', 15_000);
+    await until(
+      () => page.locator('.state-error, [data-testid="cluster-banner"]').count(),
+      (n) => n === 0,
+      'the error gone once the store is back',
+      15_000,
+    );
 
     // Nothing the page shows carries the password (only the password field holds it).
     expect(await page.locator('body').innerText()).not.toContain(`:${password}@`);

@@ -94,7 +94,13 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     await expect.poll(() => fs.existsSync(csvPath), { timeout: 10_000 }).toBe(true);
     const rows = fs.readFileSync(csvPath, 'utf8').trim().split('\r\n');
     expect(rows).toHaveLength(PAGES + 1);
-    await exploreFinishedCrawl(page, site.origin, PAGES, (name) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `electron-${name}.png`) }).then(() => undefined), capture);
+    await exploreFinishedCrawl(
+      page,
+      site.origin,
+      PAGES,
+      (name) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `electron-${name}.png`) }).then(() => undefined),
+      capture,
+    );
   });
 
   it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {

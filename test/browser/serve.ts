@@ -14,7 +14,9 @@ export interface ServeProcess {
 }
 
 export function startServe(crawlsDir: string): ServeProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {

@@ -26,133 +26,147 @@ import {
 const PAGES = 80;
 
 // In CI a missing Chromium is a failure (.ci/run installs it), never a silent skip.
-describe.skipIf(!chromiumAvailable && !process.env['CI'])(`workbench in Chromium via the web console${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium)`}`, () => {
-  let site: FixtureSite;
-  let server: ServeProcess;
-  let url: string;
-  let browser: Browser;
-  let page: Page;
-  const crawlsDir = tempDir('trawl-e2e-');
-  let changed = false;
+describe.skipIf(!chromiumAvailable && !process.env['CI'])(
+  `workbench in Chromium via the web console${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium)`}`,
+  () => {
+    let site: FixtureSite;
+    let server: ServeProcess;
+    let url: string;
+    let browser: Browser;
+    let page: Page;
+    const crawlsDir = tempDir('trawl-e2e-');
+    let changed = false;
 
-  beforeAll(async () => {
-    const htmlPage = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1><p>Some words here.</p>`;
-    site = await startFixtureSite({
-      pages: PAGES,
-      linksPerPage: 4,
-      delayMs: 120,
-      // Pages for the comparison: one retitled between the two crawls.
-      routes: {
-        '/c/same': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Same')),
-        '/c/changing': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage(changed ? 'New title' : 'Old title')),
-        '/c/gone': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Gone later')),
-        '/c/new': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('New page')),
-        '/c/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end(htmlPage('Not found')),
-      },
+    beforeAll(async () => {
+      const htmlPage = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1><p>Some words here.</p>`;
+      site = await startFixtureSite({
+        pages: PAGES,
+        linksPerPage: 4,
+        delayMs: 120,
+        // Pages for the comparison: one retitled between the two crawls.
+        routes: {
+          '/c/same': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Same')),
+          '/c/changing': (_req, res) =>
+            void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage(changed ? 'New title' : 'Old title')),
+          '/c/gone': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('Gone later')),
+          '/c/new': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(htmlPage('New page')),
+          '/c/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end(htmlPage('Not found')),
+        },
+      });
+      server = startServe(crawlsDir);
+      url = await server.url;
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+      fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
     });
-    server = startServe(crawlsDir);
-    url = await server.url;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
-  });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await site?.close();
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await server?.stop();
+      await site?.close();
+    });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
-  /** A CSV the page downloads, saved beside the screenshots. */
-  const capture = async (name: string, click: () => Promise<void>): Promise<string> => {
-    const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-    const file = path.join(ROOT, ARTIFACTS, `web-${name}.csv`);
-    await download.saveAs(file);
-    return fs.readFileSync(file, 'utf8');
-  };
+    const shot = (name: string) =>
+      page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
+    /** A CSV the page downloads, saved beside the screenshots. */
+    const capture = async (name: string, click: () => Promise<void>): Promise<string> => {
+      const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+      const file = path.join(ROOT, ARTIFACTS, `web-${name}.csv`);
+      await download.saveAs(file);
+      return fs.readFileSync(file, 'utf8');
+    };
 
-  it('refuses a wrong token', async () => {
-    const wrong = url.replace(/token=[^&]+/, 'token=not-the-token');
-    const response = await page.goto(wrong);
-    expect(response?.status()).toBe(403);
-    const bare = await fetch(url.split('?')[0]!);
-    expect(bare.status).toBe(403);
-  });
+    it('refuses a wrong token', async () => {
+      const wrong = url.replace(/token=[^&]+/, 'token=not-the-token');
+      const response = await page.goto(wrong);
+      expect(response?.status()).toBe(403);
+      const bare = await fetch(url.split('?')[0]!);
+      expect(bare.status).toBe(403);
+    });
 
-  it('runs the main path: start, watch, pause, resize, resume, finish, export, reopen', async () => {
-    await page.goto(url);
-    await startPauseResizeFinish(page, site.url('/p/0'), PAGES, shot);
+    it('runs the main path: start, watch, pause, resize, resume, finish, export, reopen', async () => {
+      await page.goto(url);
+      await startPauseResizeFinish(page, site.url('/p/0'), PAGES, shot);
 
-    // Export: the browser downloads the CSV; its rows are exactly the fixture's pages.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
-    const csvPath = path.join(ROOT, ARTIFACTS, 'web-export.csv');
-    await download.saveAs(csvPath);
-    const csv = fs.readFileSync(csvPath, 'utf8');
-    expect(csv.charCodeAt(0)).toBe(0xfeff);
-    const lines = csv.slice(1).trim().split('\r\n');
-    expect(lines[0]!.startsWith('url,kind,status_code,content_type')).toBe(true);
-    const urls = lines.slice(1).map((l) => l.split(',')[0]!);
-    expect(urls.sort()).toEqual(site.pagePaths().map((p) => site.url(p)).sort());
+      // Export: the browser downloads the CSV; its rows are exactly the fixture's pages.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+      const csvPath = path.join(ROOT, ARTIFACTS, 'web-export.csv');
+      await download.saveAs(csvPath);
+      const csv = fs.readFileSync(csvPath, 'utf8');
+      expect(csv.charCodeAt(0)).toBe(0xfeff);
+      const lines = csv.slice(1).trim().split('\r\n');
+      expect(lines[0]!.startsWith('url,kind,status_code,content_type')).toBe(true);
+      const urls = lines.slice(1).map((l) => l.split(',')[0]!);
+      expect(urls.sort()).toEqual(
+        site
+          .pagePaths()
+          .map((p) => site.url(p))
+          .sort(),
+      );
 
-    // The analyst's views of the finished crawl: explorer, detail, view export, hosts, reports.
-    await exploreFinishedCrawl(page, site.origin, PAGES, shot, capture);
+      // The analyst's views of the finished crawl: explorer, detail, view export, hosts, reports.
+      await exploreFinishedCrawl(page, site.origin, PAGES, shot, capture);
 
-    // Reopen the crawl file from the list after a reload: the results come back from the file.
-    await page.reload();
-    await page.getByTestId('open-crawl').first().click();
-    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === PAGES, 'the reopened crawl\'s results');
-    await page.getByTestId('results-filter').fill('/p/1');
-    await until(
-      async () => page.locator('[data-row-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-url') ?? '')),
-      (rows) => rows.length > 0 && rows.every((u) => u.includes('/p/1')),
-      'filtered rows',
-    );
-    await shot('reopened-filtered');
-  });
+      // Reopen the crawl file from the list after a reload: the results come back from the file.
+      await page.reload();
+      await page.getByTestId('open-crawl').first().click();
+      await until(
+        async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+        (n) => n === PAGES,
+        "the reopened crawl's results",
+      );
+      await page.getByTestId('results-filter').fill('/p/1');
+      await until(
+        async () => page.locator('[data-row-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-url') ?? '')),
+        (rows) => rows.length > 0 && rows.every((u) => u.includes('/p/1')),
+        'filtered rows',
+      );
+      await shot('reopened-filtered');
+    });
 
-  it('shows invalid settings inline without starting anything', async () => {
-    await page.goto(url);
-    await page.locator('textarea[name="seeds"]').fill('not a url');
-    await page.locator('input[id$="-threads"]').fill('0');
-    // A bad pattern on the second line of a closed group: the group opens and the field names the line.
-    await openGroup(page, 'scope');
-    await page.getByTestId('setting-include').fill('^https?://\n(unclosed');
-    await page.getByTestId('group-scope').locator('summary').click();
-    await page.getByTestId('start').click();
-    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(3);
-    expect(await page.getByTestId('group-scope').getAttribute('open')).not.toBeNull();
-    expect(await page.getByTestId('setting-include').getAttribute('aria-invalid')).toBe('true');
-    const describedBy = await page.getByTestId('setting-include').getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^line 2: invalid regular expression/);
-    await shot('invalid-settings');
-    await waitForState(page, 'finished').catch(() => undefined);
-    expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(1);
-  });
+    it('shows invalid settings inline without starting anything', async () => {
+      await page.goto(url);
+      await page.locator('textarea[name="seeds"]').fill('not a url');
+      await page.locator('input[id$="-threads"]').fill('0');
+      // A bad pattern on the second line of a closed group: the group opens and the field names the line.
+      await openGroup(page, 'scope');
+      await page.getByTestId('setting-include').fill('^https?://\n(unclosed');
+      await page.getByTestId('group-scope').locator('summary').click();
+      await page.getByTestId('start').click();
+      await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(3);
+      expect(await page.getByTestId('group-scope').getAttribute('open')).not.toBeNull();
+      expect(await page.getByTestId('setting-include').getAttribute('aria-invalid')).toBe('true');
+      const describedBy = await page.getByTestId('setting-include').getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^line 2: invalid regular expression/);
+      await shot('invalid-settings');
+      await waitForState(page, 'finished').catch(() => undefined);
+      expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(1);
+    });
 
-  it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {
-    await page.goto(url);
-    await tryScopeAndHeaders(page, site.url('/p/0'), 'http://elsewhere.invalid/page', shot);
-    const urls = ['/p/3', '/p/5', '/p/8'].map((p) => site.url(p));
-    const heading = (u: string) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`;
-    await listCrawlWithExtraction(page, urls, site.url('/p/7'), heading, shot);
-    await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
-    await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
-    // The preset was kept in the crawls folder, beside the crawls.
-    expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
-  });
+    it('tries the scope on sample URLs, tests an extraction rule, crawls a list with it and shows the values; excludes live', async () => {
+      await page.goto(url);
+      await tryScopeAndHeaders(page, site.url('/p/0'), 'http://elsewhere.invalid/page', shot);
+      const urls = ['/p/3', '/p/5', '/p/8'].map((p) => site.url(p));
+      const heading = (u: string) => `Heading ${/\/p\/(\d+)$/.exec(u)![1]}`;
+      await listCrawlWithExtraction(page, urls, site.url('/p/7'), heading, shot);
+      await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
+      await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
+      // The preset was kept in the crawls folder, beside the crawls.
+      expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
+    });
 
-  it('compares two crawls of the site and finds the 4xx of the second in the explorer', async () => {
-    await page.goto(url);
-    const c = (p: string) => site.url(`/c/${p}`);
-    await compareTwoCrawls(
-      page,
-      [c('same'), c('changing'), c('gone')],
-      [c('same'), c('changing'), c('new'), c('missing')],
-      () => (changed = true),
-      { added: 2, removed: 1, changed: 1, changedUrl: c('changing'), missingUrl: c('missing') },
-      shot,
-      capture,
-    );
-  });
-});
+    it('compares two crawls of the site and finds the 4xx of the second in the explorer', async () => {
+      await page.goto(url);
+      const c = (p: string) => site.url(`/c/${p}`);
+      await compareTwoCrawls(
+        page,
+        [c('same'), c('changing'), c('gone')],
+        [c('same'), c('changing'), c('new'), c('missing')],
+        () => (changed = true),
+        { added: 2, removed: 1, changed: 1, changedUrl: c('changing'), missingUrl: c('missing') },
+        shot,
+        capture,
+      );
+    });
+  },
+);

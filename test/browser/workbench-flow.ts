@@ -52,7 +52,12 @@ export async function setSlider(page: Page, value: number): Promise<void> {
  * still crawled), see threads change step and processor, pause and see every thread paused, resize down to 2 and
  * up to 8 and see the grid follow, resume, let it finish, and see every page's indexability.
  */
-export async function startPauseResizeFinish(page: Page, seed: string, expectedPages: number, screenshot: (name: string) => Promise<void>): Promise<void> {
+export async function startPauseResizeFinish(
+  page: Page,
+  seed: string,
+  expectedPages: number,
+  screenshot: (name: string) => Promise<void>,
+): Promise<void> {
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('4');
   await openGroup(page, 'scope');
@@ -74,28 +79,49 @@ export async function startPauseResizeFinish(page: Page, seed: string, expectedP
       (await steps(page)).forEach((s) => seen.add(s));
       (await processors(page)).forEach((p) => seenProcessors.add(p));
     },
-    () => seen.has('fetching') && (seen.has('waiting') || seen.has('claimed') || seen.has('processing')) && seenProcessors.has('fetch-http'),
+    () =>
+      seen.has('fetching') && (seen.has('waiting') || seen.has('claimed') || seen.has('processing')) && seenProcessors.has('fetch-http'),
     'threads changing step, one of them in fetch-http',
   );
-  await until(() => counter(page, 'crawled'), (n) => n >= 5, 'some pages crawled');
+  await until(
+    () => counter(page, 'crawled'),
+    (n) => n >= 5,
+    'some pages crawled',
+  );
   await screenshot('live-view');
 
   await page.getByTestId('pause').click();
   await waitForState(page, 'paused');
-  const paused = await until(() => steps(page), (s) => s.length === 4 && s.every((x) => x === 'paused'), 'every thread paused');
+  const paused = await until(
+    () => steps(page),
+    (s) => s.length === 4 && s.every((x) => x === 'paused'),
+    'every thread paused',
+  );
   expect(paused).toHaveLength(4);
 
   await setSlider(page, 2);
-  await until(() => steps(page), (s) => s.length === 2, 'the grid shrinking to 2');
+  await until(
+    () => steps(page),
+    (s) => s.length === 2,
+    'the grid shrinking to 2',
+  );
   await setSlider(page, 8);
-  await until(() => steps(page), (s) => s.length === 8 && s.every((x) => x === 'paused'), 'the grid growing to 8 paused threads');
+  await until(
+    () => steps(page),
+    (s) => s.length === 8 && s.every((x) => x === 'paused'),
+    'the grid growing to 8 paused threads',
+  );
   await screenshot('paused-resized');
 
   await page.getByTestId('resume').click();
   await waitForState(page, 'finished', 60_000);
   expect(await page.locator('.state-badge').getAttribute('data-reason')).toBe('completed');
   expect(await counter(page, 'crawled')).toBe(expectedPages);
-  await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === expectedPages, 'the results table filled');
+  await until(
+    async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+    (n) => n === expectedPages,
+    'the results table filled',
+  );
   // The fixture's pages are plain 200s without robots directives: every one is indexable.
   const verdicts = await until(
     () => page.locator('[data-row-url] .c-indexability').allTextContents(),
@@ -106,7 +132,9 @@ export async function startPauseResizeFinish(page: Page, seed: string, expectedP
   await screenshot('results');
   // Details of the first row: every field, the new ones included.
   await page.locator('[data-row-url]').first().click();
-  await expect.poll(() => page.locator('.row-details dt').allTextContents()).toEqual(expect.arrayContaining(['Indexability', 'Attempts', 'H1 count', 'Hreflang', 'Meta robots']));
+  await expect
+    .poll(() => page.locator('.row-details dt').allTextContents())
+    .toEqual(expect.arrayContaining(['Indexability', 'Attempts', 'H1 count', 'Hreflang', 'Meta robots']));
   await screenshot('row-details');
   await page.getByLabel('close details').click();
 }
@@ -130,7 +158,9 @@ export async function listCrawlWithExtraction(
 ): Promise<void> {
   await page.getByTestId('setting-mode-list').check();
   // The list comes from a .txt file, read in the page into the URLs box.
-  await page.getByTestId('list-file').setInputFiles({ name: 'urls.txt', mimeType: 'text/plain', buffer: Buffer.from(`${urls.join('\r\n')}\r\n`) });
+  await page
+    .getByTestId('list-file')
+    .setInputFiles({ name: 'urls.txt', mimeType: 'text/plain', buffer: Buffer.from(`${urls.join('\r\n')}\r\n`) });
   // (A textarea holds its lines with LF whatever the file had.)
   await expect.poll(() => page.locator('textarea[name="seeds"]').inputValue()).toBe(`${urls.join('\n')}\n`);
   expect(await page.locator('.start-panel .panel-note').textContent()).toBe(`${urls.length} seed URLs`);
@@ -157,7 +187,11 @@ export async function listCrawlWithExtraction(
 
   await page.getByTestId('start').click();
   await waitForState(page, 'finished', 60_000);
-  await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n === urls.length, 'the listed URLs in the results');
+  await until(
+    async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+    (n) => n === urls.length,
+    'the listed URLs in the results',
+  );
   expect(await page.locator('.rhead .c-extracted').allTextContents()).toEqual(['heading']);
   for (const url of urls) {
     await expect.poll(() => cellOf(page, url, 'c-extracted'), { timeout: 10_000 }).toBe(headingOf(url));
@@ -172,13 +206,22 @@ export async function listCrawlWithExtraction(
  * During a spider crawl from `seed` (2 threads, so the queue fills), set a URLs/s cap, add an exclude pattern
  * live and see how many queued URLs it dropped and the pattern listed; a bad pattern says why; then stop.
  */
-export async function liveExcludeDuringCrawl(page: Page, seed: string, pattern: string, screenshot: (name: string) => Promise<void>): Promise<void> {
+export async function liveExcludeDuringCrawl(
+  page: Page,
+  seed: string,
+  pattern: string,
+  screenshot: (name: string) => Promise<void>,
+): Promise<void> {
   await page.getByTestId('setting-mode-spider').check();
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('2');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
-  await until(() => counter(page, 'queued'), (n) => n >= 8, 'URLs queued');
+  await until(
+    () => counter(page, 'queued'),
+    (n) => n >= 8,
+    'URLs queued',
+  );
 
   await page.getByTestId('live-max-rate').fill('50');
   await page.getByTestId('live-max-rate-apply').click();
@@ -209,7 +252,12 @@ export async function liveExcludeDuringCrawl(page: Page, seed: string, pattern: 
  * each verdict; add a request header and see where credentials go. `seed` is the crawl's first URL, `other` a
  * URL on another host.
  */
-export async function tryScopeAndHeaders(page: Page, seed: string, other: string, screenshot: (name: string) => Promise<void>): Promise<void> {
+export async function tryScopeAndHeaders(
+  page: Page,
+  seed: string,
+  other: string,
+  screenshot: (name: string) => Promise<void>,
+): Promise<void> {
   const origin = new URL(seed).origin;
   await page.locator('textarea[name="seeds"]').fill(seed);
   await openGroup(page, 'scope');
@@ -217,7 +265,9 @@ export async function tryScopeAndHeaders(page: Page, seed: string, other: string
   await page.getByTestId('setting-strip-query-params').fill('utm_*');
   await page.getByTestId('pattern-samples').fill([`${origin}/p/2?utm_source=mail`, `${origin}/p/2?print=1`, other].join('\n'));
   const verdicts = page.locator('[data-testid="pattern-tester"] .pattern-verdict');
-  await expect.poll(() => verdicts.evaluateAll((items) => items.map((li) => li.getAttribute('data-crawled')))).toEqual(['true', 'false', 'false']);
+  await expect
+    .poll(() => verdicts.evaluateAll((items) => items.map((li) => li.getAttribute('data-crawled'))))
+    .toEqual(['true', 'false', 'false']);
   const why = await page.locator('[data-testid="pattern-tester"] .pattern-why').allTextContents();
   expect(why[0]).toBe(`crawled when linked (as ${origin}/p/2)`);
   expect(why[1]).toBe('not crawled: matches exclude pattern [?&]print=');
@@ -246,16 +296,36 @@ async function badge(page: Page, filter: string): Promise<number> {
  * a URL's detail pane (headers, inlinks with anchors), "Export this view" with chosen columns and Screaming Frog
  * headers; then the hosts report and the charts drawn with data. Back to the live view at the end.
  */
-export async function exploreFinishedCrawl(page: Page, origin: string, pages: number, screenshot: (name: string) => Promise<void>, capture: ExportCapture): Promise<void> {
+export async function exploreFinishedCrawl(
+  page: Page,
+  origin: string,
+  pages: number,
+  screenshot: (name: string) => Promise<void>,
+  capture: ExportCapture,
+): Promise<void> {
   await page.getByTestId('view-explorer').click();
-  await until(() => badge(page, 'all'), (n) => n === pages, 'the All badge');
+  await until(
+    () => badge(page, 'all'),
+    (n) => n === pages,
+    'the All badge',
+  );
   expect(await badge(page, 'status-2xx')).toBe(pages);
   expect(await badge(page, 'title-missing')).toBe(0);
   // Links to another host are listed under "Outside the scope", never fetched.
   await page.locator('[data-filter="external"]').click();
-  const external = await until(() => badge(page, 'external'), (n) => n > 0, 'the external badge');
-  await until(async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')), (n) => n === external, 'the external total');
-  const externalUrls = await page.locator('[data-explorer-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? ''));
+  const external = await until(
+    () => badge(page, 'external'),
+    (n) => n > 0,
+    'the external badge',
+  );
+  await until(
+    async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')),
+    (n) => n === external,
+    'the external total',
+  );
+  const externalUrls = await page
+    .locator('[data-explorer-url]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? ''));
   expect(externalUrls.length).toBe(Math.min(external, 100));
   expect(externalUrls.every((u) => u.startsWith('http://elsewhere.invalid/'))).toBe(true);
 
@@ -283,14 +353,21 @@ export async function exploreFinishedCrawl(page: Page, origin: string, pages: nu
 
   // Export this view: three columns, Screaming Frog's header names.
   await page.getByTestId('explorer-search').fill('');
-  await until(async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')), (n) => n === pages, 'the whole HTML view');
+  await until(
+    async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')),
+    (n) => n === pages,
+    'the whole HTML view',
+  );
   await page.getByTestId('explorer-export-open').click();
   await page.getByTestId('export-dialog').getByRole('button', { name: 'None' }).click();
   for (const c of ['url', 'status_code', 'title']) await page.locator(`[data-export-column="${c}"]`).check();
   await page.getByTestId('export-sf-headers').check();
   await screenshot('export-dialog');
   const csv = await capture('explorer-view', () => page.getByTestId('export-view').click());
-  const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(lines[0]).toBe('Address,Status Code,Title 1');
   expect(lines).toHaveLength(pages + 1);
   expect(lines[1]).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/p/\\d+,200,Page \\d+$`));
@@ -301,13 +378,22 @@ export async function exploreFinishedCrawl(page: Page, origin: string, pages: nu
 
   await page.getByTestId('view-reports').click();
   for (const kind of ['status', 'depth', 'response-time', 'over-time']) {
-    await until(async () => Number(await page.locator(`[data-chart="${kind}"]`).getAttribute('data-total')), (n) => n > 0, `the ${kind} chart's data`);
+    await until(
+      async () => Number(await page.locator(`[data-chart="${kind}"]`).getAttribute('data-total')),
+      (n) => n > 0,
+      `the ${kind} chart's data`,
+    );
   }
   expect(await page.locator('[data-chart] canvas').count()).toBeGreaterThanOrEqual(4);
   expect(Number(await page.locator('[data-chart="status"]').getAttribute('data-total'))).toBe(pages);
   await screenshot('reports');
   const statusCsv = await capture('chart-status', () => page.getByTestId('chart-csv-status').click());
-  expect(statusCsv.replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['status_code,count', `200,${pages}`]);
+  expect(
+    statusCsv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n'),
+  ).toEqual(['status_code,count', `200,${pages}`]);
   await page.getByTestId('view-live').click();
 }
 
@@ -328,7 +414,11 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
   await page.getByTestId('setting-max-urls-per-second').fill(''); // the next crawls start uncapped
-  await until(() => counter(page, 'queued'), (n) => n >= 8, 'URLs queued');
+  await until(
+    () => counter(page, 'queued'),
+    (n) => n >= 8,
+    'URLs queued',
+  );
 
   await page.getByTestId('view-queue').click();
   const host = page.locator(`[data-testid="queue-hosts"] [data-host="${origin}"]`);
@@ -339,7 +429,11 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   expect(Number(await prefix.locator('.count-badge').textContent())).toBeGreaterThan(0);
   // The last URL queued (claimed last: one thread takes a while to reach it), searched and excluded.
   const queuedUrls = page.locator('[data-queued-url]');
-  await until(() => queuedUrls.count(), (n) => n > 0, 'queued URLs listed');
+  await until(
+    () => queuedUrls.count(),
+    (n) => n > 0,
+    'queued URLs listed',
+  );
   const lastQueued = (await queuedUrls.last().getAttribute('data-queued-url'))!;
   const search = new URL(lastQueued).pathname;
   await page.getByTestId('queue-search').fill(search);
@@ -354,9 +448,17 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   const dropped = Number(await result.getAttribute('data-dropped'));
   expect(dropped).toBeGreaterThan(0);
   expect(await result.textContent()).toBe(`Excluded ${search}: dropped ${dropped} queued URL${dropped === 1 ? '' : 's'}`);
-  await until(() => page.locator('[data-queued-url]').count(), (n) => n === 0, 'the excluded URLs gone from the queue');
+  await until(
+    () => page.locator('[data-queued-url]').count(),
+    (n) => n === 0,
+    'the excluded URLs gone from the queue',
+  );
   await page.getByTestId('queue-search').fill('');
-  await until(() => queuedUrls.count(), (n) => n > 0, 'the whole queue listed again');
+  await until(
+    () => queuedUrls.count(),
+    (n) => n > 0,
+    'the whole queue listed again',
+  );
   await screenshot('queue');
 
   // Deprioritise a prefix: nothing is dropped, the queued URLs under it move to the back and say how many.
@@ -364,12 +466,20 @@ export async function inspectQueueDuringCrawl(page: Page, seed: string, screensh
   const moved = page.locator('[data-testid="queue-exclude-result"][data-moved]');
   await moved.waitFor();
   expect(Number(await moved.getAttribute('data-moved'))).toBeGreaterThan(0);
-  expect(await moved.textContent()).toMatch(/^Deprioritised \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: \d+ queued URLs? moved to the back of the queue$/);
+  expect(await moved.textContent()).toMatch(
+    /^Deprioritised \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: \d+ queued URLs? moved to the back of the queue$/,
+  );
 
   // A whole prefix: everything queued under /p/ goes, and the crawl runs out of URLs.
   await page.locator('[data-exclude-prefix="/p/"]').click();
-  await until(async () => Number(await page.locator('[data-testid="queue-exclude-result"]').getAttribute('data-dropped')), (n) => n > 0 && n !== dropped, 'the prefix excluded');
-  expect(await page.locator('[data-testid="queue-exclude-result"]').textContent()).toMatch(/^Excluded \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: dropped \d+ queued URLs?$/);
+  await until(
+    async () => Number(await page.locator('[data-testid="queue-exclude-result"]').getAttribute('data-dropped')),
+    (n) => n > 0 && n !== dropped,
+    'the prefix excluded',
+  );
+  expect(await page.locator('[data-testid="queue-exclude-result"]').textContent()).toMatch(
+    /^Excluded \^http:\/\/127\\\.0\\\.0\\\.1:\d+\/p\/: dropped \d+ queued URLs?$/,
+  );
   await waitForState(page, 'finished', 30_000);
   await page.getByTestId('view-live').click();
 }
@@ -395,7 +505,11 @@ export async function compareTwoCrawls(
     await page.getByTestId('start').click();
     await waitForState(page, 'running').catch(() => undefined);
     await waitForState(page, 'finished', 60_000);
-    await until(async () => Number(await page.getByTestId('results-total').getAttribute('data-value')), (n) => n >= urls.length, 'the listed URLs in the results');
+    await until(
+      async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+      (n) => n >= urls.length,
+      'the listed URLs in the results',
+    );
   }
   await page.getByTestId('view-compare').click();
   await expect.poll(() => page.getByTestId('compare-old').locator('option').count()).toBeGreaterThan(2);
@@ -412,13 +526,20 @@ export async function compareTwoCrawls(
   await summary.locator('[data-change="added"]').click();
   await expect.poll(() => page.locator('[data-testid="compare-rows"][data-kind="added"] [data-compare-url]').count()).toBe(expected.added);
   const csv = await capture('compare', () => page.getByTestId('compare-export').click());
-  const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(lines[0]!.startsWith('change,url,changed_fields,old_status_code,new_status_code')).toBe(true);
   expect(lines).toHaveLength(1 + expected.added + expected.removed + expected.changed);
 
   // The second crawl in the explorer: its 4xx filter and count.
   await page.getByTestId('view-explorer').click();
-  await until(() => badge(page, 'status-4xx'), (n) => n === 1, 'the 4xx badge');
+  await until(
+    () => badge(page, 'status-4xx'),
+    (n) => n === 1,
+    'the 4xx badge',
+  );
   await page.locator('[data-filter="status-4xx"]').click();
   await until(
     () => page.locator('[data-explorer-url]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? '')),

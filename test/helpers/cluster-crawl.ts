@@ -62,10 +62,14 @@ export async function createClusterCrawl(url: string, crawl: FakeCrawl): Promise
     await c.query('BEGIN');
     await c.query(REGISTRY_DDL);
     const settings = { seeds: crawl.seeds ?? ['https://example.test/'], threads: crawl.threads ?? 4, maxUrlsPerSecond: null, exclude: [] };
-    await c.query(
-      `INSERT INTO trawl.crawls (id, schema_version, settings, state, threads, lease_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [crawl.id, crawl.schemaVersion ?? PG_SCHEMA_VERSION, JSON.stringify(settings), crawl.state ?? 'running', crawl.threads ?? 4, crawl.leaseMs ?? 30_000],
-    );
+    await c.query(`INSERT INTO trawl.crawls (id, schema_version, settings, state, threads, lease_ms) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      crawl.id,
+      crawl.schemaVersion ?? PG_SCHEMA_VERSION,
+      JSON.stringify(settings),
+      crawl.state ?? 'running',
+      crawl.threads ?? 4,
+      crawl.leaseMs ?? 30_000,
+    ]);
     await c.query(crawlDdl(schema));
     const now = Date.now();
     for (const h of crawl.hosts ?? []) {
@@ -79,17 +83,35 @@ export async function createClusterCrawl(url: string, crawl: FakeCrawl): Promise
           `INSERT INTO ${schema}.urls (url, host_id, depth, state, discovered_at) VALUES ($1, $2, 1, 2, $3) RETURNING id`,
           [`${h.origin}/done-${i}`, hostId, now],
         );
-        await c.query(`INSERT INTO ${schema}.results (url_id, status_code, crawl_depth, fetched_at, title) VALUES ($1, 200, 1, $2, $3)`, [u.rows[0]!.id, now - 60_000, `Page ${i}`]);
+        await c.query(`INSERT INTO ${schema}.results (url_id, status_code, crawl_depth, fetched_at, title) VALUES ($1, 200, 1, $2, $3)`, [
+          u.rows[0]!.id,
+          now - 60_000,
+          `Page ${i}`,
+        ]);
       }
       for (let i = 0; i < h.queued; i++) {
-        await c.query(`INSERT INTO ${schema}.urls (url, host_id, depth, state, discovered_at) VALUES ($1, $2, 2, 0, $3)`, [`${h.origin}/queued-${i}`, hostId, now]);
+        await c.query(`INSERT INTO ${schema}.urls (url, host_id, depth, state, discovered_at) VALUES ($1, $2, 2, 0, $3)`, [
+          `${h.origin}/queued-${i}`,
+          hostId,
+          now,
+        ]);
       }
     }
     for (const n of crawl.nodes ?? []) {
       const threads = n.threads ?? [];
       await c.query(
         `INSERT INTO ${schema}.nodes (name, hostname, pid, joined_at, last_seen, state, threads, status, pages_done) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [n.name, n.hostname ?? `${n.name}.local`, n.pid ?? 1234, now - 120_000, now - (n.silentForMs ?? 0), n.state ?? 'running', threads.length, JSON.stringify(threads), n.pagesDone ?? 0],
+        [
+          n.name,
+          n.hostname ?? `${n.name}.local`,
+          n.pid ?? 1234,
+          now - 120_000,
+          now - (n.silentForMs ?? 0),
+          n.state ?? 'running',
+          threads.length,
+          JSON.stringify(threads),
+          n.pagesDone ?? 0,
+        ],
       );
     }
     await c.query('COMMIT');
@@ -101,7 +123,12 @@ export async function heartbeat(url: string, crawlId: string, node: string, thre
   const schema = crawlSchema(crawlId);
   await withClient(url, (c) =>
     threads
-      ? c.query(`UPDATE ${schema}.nodes SET last_seen = $2, status = $3, threads = $4 WHERE name = $1`, [node, Date.now(), JSON.stringify(threads), threads.length])
+      ? c.query(`UPDATE ${schema}.nodes SET last_seen = $2, status = $3, threads = $4 WHERE name = $1`, [
+          node,
+          Date.now(),
+          JSON.stringify(threads),
+          threads.length,
+        ])
       : c.query(`UPDATE ${schema}.nodes SET last_seen = $2 WHERE name = $1`, [node, Date.now()]),
   );
 }

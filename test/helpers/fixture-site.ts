@@ -91,7 +91,7 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
       const queue = [0];
       while (queue.length) {
         const i = queue.shift()!;
-        for (const t of pageLinks(i, pages, linksPerPage)) if (!seen.has(t)) (seen.add(t), queue.push(t));
+        for (const t of pageLinks(i, pages, linksPerPage)) if (!seen.has(t)) seen.add(t), queue.push(t);
       }
       return [...seen].map((i) => `/p/${i}`);
     },

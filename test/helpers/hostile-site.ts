@@ -73,10 +73,14 @@ export async function startHostileSite(): Promise<HostileSite> {
     log.push(raw);
     times.set(raw, [...(times.get(raw) ?? []), Date.now()]);
     const path = raw.split('?')[0]!;
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+    if (path === '/robots.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
     if (path === '/') {
-      return html(res, `<title>Hostile home</title>${TRAPS.map((t) => `<a href="${t}">${t}</a>`).join('\n')}
-        <a href="mailto:someone@example.invalid">mail</a><a href="javascript:void(0)">js</a><a href="http://elsewhere.invalid/">out</a>`);
+      return html(
+        res,
+        `<title>Hostile home</title>${TRAPS.map((t) => `<a href="${t}">${t}</a>`).join('\n')}
+        <a href="mailto:someone@example.invalid">mail</a><a href="javascript:void(0)">js</a><a href="http://elsewhere.invalid/">out</a>`,
+      );
     }
     const redirect = /^\/redirect\/(\d+)$/.exec(path);
     if (redirect) {
@@ -102,12 +106,16 @@ export async function startHostileSite(): Promise<HostileSite> {
     }
     if (path === '/bomb') return html(res, bomb, { 'content-encoding': 'gzip' });
     if (path === '/latin1') {
-      return void res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' }).end(Buffer.from('<title>Caf\xe9 cr\xe8me</title>', 'latin1'));
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' })
+        .end(Buffer.from('<title>Caf\xe9 cr\xe8me</title>', 'latin1'));
     }
     if (path === '/sjis') {
       // "日本語" in Shift_JIS, with the charset only in <meta>.
       const title = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]);
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from('<meta charset="shift_jis"><title>'), title, Buffer.from('</title>')]));
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(Buffer.concat([Buffer.from('<meta charset="shift_jis"><title>'), title, Buffer.from('</title>')]));
     }
     if (path === '/reset') return void req.socket.destroy();
     if (path === '/truncated') {
@@ -127,7 +135,8 @@ export async function startHostileSite(): Promise<HostileSite> {
       return html(res, `<title>${y}-${m}</title><a href="${next}">next month</a>`);
     }
     if (path === '/private/secret') return html(res, '<title>Secret</title>');
-    if (path === '/malformed') return html(res, '<title>Malformed<body><a href="/malformed-target">x<div><p><table><a href=/ok>ok</a></b></i>');
+    if (path === '/malformed')
+      return html(res, '<title>Malformed<body><a href="/malformed-target">x<div><p><table><a href=/ok>ok</a></b></i>');
     if (path === '/binary') {
       const bytes = Buffer.alloc(64 * 1024);
       for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
@@ -136,11 +145,15 @@ export async function startHostileSite(): Promise<HostileSite> {
     if (path === '/server-error') return html(res, '<title>Oops</title>', {}, 500);
     if (path === '/flapping') return seen(raw) <= 2 ? html(res, '<title>Busy</title>', {}, 503) : html(res, '<title>Steady now</title>');
     if (path === '/rate-limited') {
-      return seen(raw) === 1 ? html(res, '<title>Slow down</title>', { 'retry-after': '1' }, 429) : html(res, '<title>Thanks for waiting</title>');
+      return seen(raw) === 1
+        ? html(res, '<title>Slow down</title>', { 'retry-after': '1' }, 429)
+        : html(res, '<title>Thanks for waiting</title>');
     }
     if (path === '/seo') return html(res, SEO_PAGE);
-    if (path === '/nofollow-page') return html(res, '<meta name="robots" content="noindex, nofollow"><title>No follow</title><a href="/nf-target">t</a>');
-    if (path === '/img/logo.png' || path === '/img/logo-2x.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(512));
+    if (path === '/nofollow-page')
+      return html(res, '<meta name="robots" content="noindex, nofollow"><title>No follow</title><a href="/nf-target">t</a>');
+    if (path === '/img/logo.png' || path === '/img/logo-2x.png')
+      return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(512));
     if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('console.log(1)');
     if (path === '/style.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end('body{}');
     if (path === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048));

@@ -135,7 +135,10 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
  * trawl), for one test file. Drop it in afterAll.
  */
 export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 40);
+  const clean = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 40);
   const name = `trawl_t_${clean}_${randomBytes(5).toString('hex')}`;
   const ident = pg.escapeIdentifier(name);
   // template0: nobody is ever connected to it, so files creating databases at the same time never collide.

@@ -86,7 +86,11 @@ export class WsClient {
 
   /** The first snapshot frame, already received or still to come, whose snapshot satisfies `test`. */
   async snapshot(test: (s: CrawlSnapshot) => boolean, timeoutMs = 10_000): Promise<CrawlSnapshot> {
-    const frame = await this.waitForEvent((e) => e.event === 'snapshot' && e.payload !== null && test(e.payload), timeoutMs, 'a snapshot frame');
+    const frame = await this.waitForEvent(
+      (e) => e.event === 'snapshot' && e.payload !== null && test(e.payload),
+      timeoutMs,
+      'a snapshot frame',
+    );
     return (frame as Extract<EventFrame, { event: 'snapshot' }>).payload;
   }
 

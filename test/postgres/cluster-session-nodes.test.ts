@@ -48,7 +48,11 @@ withPg.describe('session attached to a crawl run by real nodes', () => {
     nodes.push(first);
     let stderr = '';
     first.child.stderr!.on('data', (d) => (stderr += d));
-    const crawlId = await until(() => /Crawl (c[a-z0-9_]+) in /.exec(stderr)?.[1] ?? '', (id) => id !== '' || first.child.exitCode !== null, 'the crawl ID');
+    const crawlId = await until(
+      () => /Crawl (c[a-z0-9_]+) in /.exec(stderr)?.[1] ?? '',
+      (id) => id !== '' || first.child.exitCode !== null,
+      'the crawl ID',
+    );
     expect(crawlId, stderr).not.toBe('');
     nodes.push(startCli(['--store', db.url, '--join', crawlId, '--node-name', 'west', '--quiet']));
 
@@ -75,7 +79,11 @@ withPg.describe('session attached to a crawl run by real nodes', () => {
     await until(snap, (s) => s.state === 'paused', 'the cluster paused', 20_000);
     const crawledWhilePaused = snap().counters.crawled;
     await session.setThreads(6);
-    await until(snap, (s) => s.threadTarget === 6 && s.nodes!.filter((n) => n.live).every((n) => n.threads === 3), 'each node at 3 threads');
+    await until(
+      snap,
+      (s) => s.threadTarget === 6 && s.nodes!.filter((n) => n.live).every((n) => n.threads === 3),
+      'each node at 3 threads',
+    );
     await new Promise((r) => setTimeout(r, 600));
     expect(snap().counters.crawled).toBe(crawledWhilePaused);
     await session.resume();
@@ -84,7 +92,9 @@ withPg.describe('session attached to a crawl run by real nodes', () => {
     const done = await until(snap, (s) => s.state === 'finished', 'the crawl to finish', 60_000);
     expect(done.reason).toBe('completed');
     expect(done.counters.crawled).toBe(site.pagePaths().length);
-    expect((await session.queryResults({ offset: 0, limit: 1, sort: 'seq', descending: false, text: '', statusClass: null })).total).toBe(done.counters.crawled + done.counters.failed);
+    expect((await session.queryResults({ offset: 0, limit: 1, sort: 'seq', descending: false, text: '', statusClass: null })).total).toBe(
+      done.counters.crawled + done.counters.failed,
+    );
     for (const n of nodes) expect((await n.done).code).toBe(0);
   });
 });

@@ -48,7 +48,9 @@ const observerQueryStart = (url: string) =>
 
 const observers = (url: string) =>
   withClient(url, async (c) => {
-    const { rows } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trawl-observer' AND datname = current_database()`);
+    const { rows } = await c.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trawl-observer' AND datname = current_database()`,
+    );
     return rows[0]!.n;
   });
 
@@ -68,7 +70,13 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
         { origin: 'https://cdn.alpha.test', crawled: 2, queued: 0 },
       ],
       nodes: [
-        { name: 'node-a', hostname: 'box-a', pid: 111, threads: [threadStatus(1), threadStatus(2, { step: 'waiting', url: null, processor: null }), threadStatus(3)], pagesDone: 6 },
+        {
+          name: 'node-a',
+          hostname: 'box-a',
+          pid: 111,
+          threads: [threadStatus(1), threadStatus(2, { step: 'waiting', url: null, processor: null }), threadStatus(3)],
+          pagesDone: 6,
+        },
         { name: 'node-b', hostname: 'box-b', pid: 222, threads: [threadStatus(1, { step: 'processing' }), threadStatus(2)], pagesDone: 3 },
         { name: 'node-gone', hostname: 'box-c', pid: 333, threads: [threadStatus(1)], silentForMs: 120_000, pagesDone: 1 },
       ],
@@ -77,9 +85,19 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     await createClusterCrawl(db.url, { id: 'future', schemaVersion: 99 });
     await createClusterCrawl(db.url, { id: 'gamma', threads: 3, nodes: [{ name: 'solo', threads: [threadStatus(1)] }] });
     // Stopped, and its node has left: finished for now, but a node joining (--join) runs it again.
-    await createClusterCrawl(db.url, { id: 'delta', threads: 2, state: 'stopped', nodes: [{ name: 'returner', state: 'left', silentForMs: 60_000 }] });
+    await createClusterCrawl(db.url, {
+      id: 'delta',
+      threads: 2,
+      state: 'stopped',
+      nodes: [{ name: 'returner', state: 'left', silentForMs: 60_000 }],
+    });
     proxy = await startTcpProxy(pgHostPort(db.url).host, pgHostPort(db.url).port);
-    session = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 3, storeObserver: { reconnectMs: 300, refreshTimeoutMs: 3_000 } });
+    session = new CrawlSession({
+      crawlsDir: tempDir(),
+      spawner: spawner(),
+      cpuCount: 3,
+      storeObserver: { reconnectMs: 300, refreshTimeoutMs: 3_000 },
+    });
   });
 
   afterAll(async () => {
@@ -93,7 +111,15 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     expect(list.server).toBe(`127.0.0.1:${pgHostPort(db.url).port}/${db.name}`);
     const byId = Object.fromEntries(list.crawls.map((c) => [c.id, c]));
     expect(Object.keys(byId).sort()).toEqual(['alpha', 'beta', 'delta', 'future', 'gamma']);
-    expect(byId['alpha']).toMatchObject({ state: 'running', threads: 5, seeds: ['https://alpha.test/'], crawled: 9, queued: 4, liveNodes: 2, problem: null });
+    expect(byId['alpha']).toMatchObject({
+      state: 'running',
+      threads: 5,
+      seeds: ['https://alpha.test/'],
+      crawled: 9,
+      queued: 4,
+      liveNodes: 2,
+      problem: null,
+    });
     expect(byId['beta']).toMatchObject({ state: 'paused', crawled: 0, queued: 0, liveNodes: 0, problem: null });
     expect(byId['future']!.problem).toMatch(/schema version 99/);
     expect(Number.isNaN(Date.parse(byId['alpha']!.createdAt))).toBe(false);
@@ -131,7 +157,11 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
 
   it('refreshes on a node notification, coalesced, and at least every second without one', async () => {
     // A heartbeat with new thread status and no NOTIFY: seen within about a second.
-    await heartbeat(db.url, 'alpha', 'node-b', [threadStatus(1, { step: 'returning' }), threadStatus(2), threadStatus(3, { step: 'claimed' })]);
+    await heartbeat(db.url, 'alpha', 'node-b', [
+      threadStatus(1, { step: 'returning' }),
+      threadStatus(2),
+      threadStatus(3, { step: 'claimed' }),
+    ]);
     const t0 = Date.now();
     const s = await nextSnapshot(session, (x) => x.threads.some((t) => t.node === 'node-b' && t.id === 3), 5_000);
     expect(Date.now() - t0).toBeLessThan(2_500);
@@ -155,7 +185,10 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
 
     // A notification brings a change at once (well before the 1 s clock).
     await withClient(db.url, async (c) => {
-      await c.query(`UPDATE trawl_alpha.nodes SET status = $1, last_seen = $2 WHERE name = 'node-a'`, [JSON.stringify([threadStatus(1, { step: 'politeness' })]), Date.now()]);
+      await c.query(`UPDATE trawl_alpha.nodes SET status = $1, last_seen = $2 WHERE name = 'node-a'`, [
+        JSON.stringify([threadStatus(1, { step: 'politeness' })]),
+        Date.now(),
+      ]);
       await new Promise((r) => setTimeout(r, 300));
       const t1 = Date.now();
       const seen = nextSnapshot(session, (x) => x.threads.some((t) => t.node === 'node-a' && t.step === 'politeness'), 5_000);
@@ -172,7 +205,8 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     const notes: string[] = [];
     listener.on('notification', (m) => m.channel === crawlChannel('alpha') && notes.push(m.payload ?? ''));
     await listener.query(`LISTEN ${crawlChannel('alpha')}`);
-    const row = async () => (await listener.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'alpha'`)).rows[0]!;
+    const row = async () =>
+      (await listener.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'alpha'`)).rows[0]!;
     try {
       await session.pause();
       expect(await row()).toEqual({ state: 'paused', threads: 5 });
@@ -191,7 +225,9 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       const paused = await nextSnapshot(session, (x) => x.state !== 'running');
       // Nodes still say running: the cluster is pausing until they do.
       expect(paused.state).toBe('pausing');
-      await withClient(db.url, (c) => c.query(`UPDATE trawl_alpha.nodes SET state = 'paused', last_seen = $1 WHERE name IN ('node-a', 'node-b')`, [Date.now()]));
+      await withClient(db.url, (c) =>
+        c.query(`UPDATE trawl_alpha.nodes SET state = 'paused', last_seen = $1 WHERE name IN ('node-a', 'node-b')`, [Date.now()]),
+      );
       await nextSnapshot(session, (x) => x.state === 'paused');
       await session.resume();
       await withClient(db.url, (c) => c.query(`UPDATE trawl_alpha.nodes SET state = 'running', last_seen = $1`, [Date.now()]));
@@ -203,7 +239,11 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
   it('stops the cluster; a finished crawl takes no more commands', async () => {
     await session.attachStore(db.url, 'gamma');
     await session.stop();
-    const state = async () => withClient(db.url, async (c) => (await c.query<{ state: string }>(`SELECT state FROM trawl.crawls WHERE id = 'gamma'`)).rows[0]!.state);
+    const state = async () =>
+      withClient(
+        db.url,
+        async (c) => (await c.query<{ state: string }>(`SELECT state FROM trawl.crawls WHERE id = 'gamma'`)).rows[0]!.state,
+      );
     expect(await state()).toBe('stopped');
     // Its node is still live: stopping, until it leaves.
     expect((await nextSnapshot(session, (s) => s.state !== 'running')).state).toBe('stopping');
@@ -272,11 +312,17 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     expect(session.chartExportProblem()).toMatch(/cannot chart it here: crawl "alpha" lives in the PostgreSQL store/);
   });
 
-  it('lists the cluster crawl\'s results from the store: counted, filtered and sorted as a crawl file\'s', async () => {
+  it("lists the cluster crawl's results from the store: counted, filtered and sorted as a crawl file's", async () => {
     const q = { offset: 0, limit: 5, sort: 'seq' as const, descending: false, text: '', statusClass: null };
     const all = await session.queryResults(q);
     expect(all.total).toBe(9);
-    expect(all.rows.map((r) => r.url)).toEqual(['https://alpha.test/done-0', 'https://alpha.test/done-1', 'https://alpha.test/done-2', 'https://alpha.test/done-3', 'https://alpha.test/done-4']);
+    expect(all.rows.map((r) => r.url)).toEqual([
+      'https://alpha.test/done-0',
+      'https://alpha.test/done-1',
+      'https://alpha.test/done-2',
+      'https://alpha.test/done-3',
+      'https://alpha.test/done-4',
+    ]);
     expect(all.rows[0]).toMatchObject({ status_code: 200, title: 'Page 0', inlinks: 0, outlinks: 0, extracted: {} });
     expect(typeof all.rows[0]!.seq).toBe('number');
     const cdn = await session.queryResults({ ...q, text: 'CDN.alpha', sort: 'url', descending: true });
@@ -288,7 +334,7 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     expect((await session.queryResults({ ...q, text: '%' })).total).toBe(0);
   });
 
-  it('exports the cluster crawl\'s results as CSV from the store', async () => {
+  it("exports the cluster crawl's results as CSV from the store", async () => {
     expect(session.exportProblem()).toBeNull();
     const file = path.join(tempDir(), 'cluster.csv');
     const result = await session.exportCsv(file);
@@ -303,7 +349,9 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     const before = session.attachedStore();
     await expect(session.attachStore('mysql://u:p@127.0.0.1/db', 'alpha')).rejects.toThrow(/postgres:\/\/ or postgresql:\/\//);
     await expect(session.attachStore('postgres://127.0.0.1:5432', 'alpha')).rejects.toThrow(/names no database/);
-    await expect(session.listStoreCrawls('postgres://u:p@127.0.0.1:1/nowhere')).rejects.toThrow(/cannot connect to PostgreSQL at 127\.0\.0\.1:1\/nowhere/);
+    await expect(session.listStoreCrawls('postgres://u:p@127.0.0.1:1/nowhere')).rejects.toThrow(
+      /cannot connect to PostgreSQL at 127\.0\.0\.1:1\/nowhere/,
+    );
     const wrong = new URL(db.url);
     wrong.password = 'sekrit-pw-123';
     const err = await session.attachStore(wrong.toString(), 'alpha').then(
@@ -327,7 +375,9 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     const lost = nextSnapshot(session, (s) => s.error !== null);
     proxy.cut();
     const s = await lost;
-    expect(s.error).toMatch(new RegExp(`lost the connection to the PostgreSQL store at 127\\.0\\.0\\.1:${proxy.port}/${db.name} .*retrying`));
+    expect(s.error).toMatch(
+      new RegExp(`lost the connection to the PostgreSQL store at 127\\.0\\.0\\.1:${proxy.port}/${db.name} .*retrying`),
+    );
     expect(s.state).toBe('paused'); // the last state known
     await expect(session.resume()).rejects.toThrow(/cannot reach the PostgreSQL store .* try again once it is back/);
     // Still down after a few retries.

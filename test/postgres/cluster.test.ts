@@ -94,15 +94,22 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     // goes on (SIGCONT) and we wait for its next one.
     let heldByC: string[] = [];
     while (heldByC.length === 0) {
-      await until(async () => {
-        const [row] = await query<{ done: number; held: number }>(
-          db.url,
-          `SELECT (SELECT count(*)::int FROM ${schema}.results WHERE node = 'c') AS done, (SELECT count(*)::int FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c') AS held`,
-        );
-        return row!.done >= 3 && row!.held >= 1;
-      }, 'node c to hold a URL', 30_000, 5);
+      await until(
+        async () => {
+          const [row] = await query<{ done: number; held: number }>(
+            db.url,
+            `SELECT (SELECT count(*)::int FROM ${schema}.results WHERE node = 'c') AS done, (SELECT count(*)::int FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c') AS held`,
+          );
+          return row!.done >= 3 && row!.held >= 1;
+        },
+        'node c to hold a URL',
+        30_000,
+        5,
+      );
       c.child.kill('SIGSTOP');
-      heldByC = (await query<{ url: string }>(db.url, `SELECT url FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c'`)).map((r) => new URL(r.url).pathname);
+      heldByC = (await query<{ url: string }>(db.url, `SELECT url FROM ${schema}.urls WHERE state = 1 AND lease_node = 'c'`)).map(
+        (r) => new URL(r.url).pathname,
+      );
       if (heldByC.length === 0) c.child.kill('SIGCONT');
     }
     c.child.kill('SIGKILL');
@@ -116,7 +123,10 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     // The same URLs as the single node's crawl, each recorded once.
     const requests = pageRequests(site);
     expect(new Set(requests.map((e) => e.path))).toEqual(singleSet);
-    const results = await query<{ url: string; node: string }>(db.url, `SELECT u.url, r.node FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`);
+    const results = await query<{ url: string; node: string }>(
+      db.url,
+      `SELECT u.url, r.node FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`,
+    );
     expect(results.length).toBe(singleSet.size);
     // c recorded before it died; the others took the rest. With one fetch at a time for the host, which live node
     // wins each turn is a race, so one of a and b may win them all.
@@ -140,7 +150,11 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(delay - 2);
 
     // Finished once, by one node, and every node is accounted for.
-    const [crawl] = await query<{ state: string; finish_reason: string; finished_by: string }>(db.url, 'SELECT state, finish_reason, finished_by FROM trawl.crawls WHERE id = $1', [a.crawlId]);
+    const [crawl] = await query<{ state: string; finish_reason: string; finished_by: string }>(
+      db.url,
+      'SELECT state, finish_reason, finished_by FROM trawl.crawls WHERE id = $1',
+      [a.crawlId],
+    );
     expect(crawl).toMatchObject({ state: 'finished', finish_reason: 'completed' });
     expect(['a', 'b']).toContain(crawl!.finished_by);
     const [left] = await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.urls WHERE state IN (0, 1)`);
@@ -151,9 +165,22 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     site = await startFixtureSite({ pages: 80, linksPerPage: 3, delayMs: 10 });
     const { host, port } = pgHostPort(db.url);
     proxy = await startTcpProxy(host, port);
-    const a = await createNode(['--store', proxy.viaProxy(db.url), site.url('/p/0'), '--threads', '3', '--node-name', 'solo', '--lease-seconds', '5']);
+    const a = await createNode([
+      '--store',
+      proxy.viaProxy(db.url),
+      site.url('/p/0'),
+      '--threads',
+      '3',
+      '--node-name',
+      'solo',
+      '--lease-seconds',
+      '5',
+    ]);
     const schema = `trawl_${a.crawlId}`;
-    await until(async () => (await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.results`))[0]!.n >= 10, 'ten results');
+    await until(
+      async () => (await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.results`))[0]!.n >= 10,
+      'ten results',
+    );
     proxy.cut();
     await until(() => /store is unreachable/.test(a.stderr()), 'the node to notice', 15_000);
     const during = (await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.results`))[0]!.n;
@@ -165,17 +192,23 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(run.code, a.stderr()).toBe(0);
     expect(a.stderr()).toMatch(/store is back/);
     expect(run.stdout).toMatch(/Finished \(completed\): \d+ crawled, 0 failed, 0 still queued/);
-    const results = await query<{ path: string }>(db.url, `SELECT u.url AS path FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`);
+    const results = await query<{ path: string }>(
+      db.url,
+      `SELECT u.url AS path FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`,
+    );
     expect(new Set(results.map((r) => new URL(r.path).pathname))).toEqual(new Set(site.pagePaths()));
     expect(results.length).toBe(site.pagePaths().length);
   });
 
-  it('pause, resume, the cluster thread count and status work from any machine\'s CLI; CSV export from the store', async () => {
+  it("pause, resume, the cluster thread count and status work from any machine's CLI; CSV export from the store", async () => {
     site = await startFixtureSite({ pages: 60, linksPerPage: 3, delayMs: 30 });
     const a = await createNode(['--store', db.url, site.url('/p/0'), '--threads', '2', '--node-name', 'one']);
     const b = startCli(['--store', db.url, '--join', a.crawlId, '--node-name', 'two', '--quiet']);
     const schema = `trawl_${a.crawlId}`;
-    await until(async () => (await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.results`))[0]!.n >= 3, 'some results');
+    await until(
+      async () => (await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.results`))[0]!.n >= 3,
+      'some results',
+    );
     const ctl = (...args: string[]) => runCli(['--store', db.url, '--crawl', a.crawlId, ...args]);
     expect((await ctl('--control', 'pause')).code).toBe(0);
     // Every node holds: nothing more is fetched once the URLs in hand are done.
@@ -192,7 +225,10 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(status.stdout).toMatch(/two .*paused/);
     // Four threads over two nodes: two each.
     expect((await ctl('--set-threads', '4')).code).toBe(0);
-    await until(async () => (await query<{ threads: number }>(db.url, `SELECT threads FROM ${schema}.nodes`)).every((n) => n.threads === 2), 'two threads a node');
+    await until(
+      async () => (await query<{ threads: number }>(db.url, `SELECT threads FROM ${schema}.nodes`)).every((n) => n.threads === 2),
+      'two threads a node',
+    );
     expect((await ctl('--control', 'resume')).code).toBe(0);
     const [ra, rb] = await Promise.all([a.node.done, b.done]);
     expect(ra.code).toBe(0);
@@ -211,13 +247,26 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
       linksPerPage: 3,
       routes: {
         '/old': (_req, res) => void res.writeHead(301, { location: '/p/1' }).end(),
-        '/odd': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>=SUM(A1)</title><h1>x</h1><p class="v">1</p><p class="v">2</p><a href="/old">o</a><a href="/gone">g</a><a href="mailto:a@b.invalid">m</a>'),
+        '/odd': (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              '<title>=SUM(A1)</title><h1>x</h1><p class="v">1</p><p class="v">2</p><a href="/old">o</a><a href="/gone">g</a><a href="mailto:a@b.invalid">m</a>',
+            ),
       },
     });
     const dir = tempDir('trawl-cluster-csv-');
     // One thread: a URL's depth is the depth of the page that found it first, which with several threads depends on
     // which page finishes first. With one, both crawls go breadth-first and every depth is the shortest path.
-    const args = [site.url('/p/0'), site.url('/odd'), '--threads', '1', '--quiet', '--extract', '{"name":"v","type":"css","expression":".v","all":true}'];
+    const args = [
+      site.url('/p/0'),
+      site.url('/odd'),
+      '--threads',
+      '1',
+      '--quiet',
+      '--extract',
+      '{"name":"v","type":"css","expression":".v","all":true}',
+    ];
     const fromFile = await runCli([...args, '--out', path.join(dir, 'file.csv')]);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     const fromStore = await runCli(['--store', db.url, ...args, '--out', path.join(dir, 'store.csv')]);

@@ -32,18 +32,52 @@ const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDee
 
 function pageResult(url: string, links: string[] = [], extra: Partial<PageFetchResult> = {}): PageFetchResult {
   return {
-    kind: 'page', jobId: 1, threadId: 1, url, statusCode: 200, contentType: 'text/html', sizeBytes: 100, responseTimeMs: 10,
-    title: null, metaDescription: null, h1: null, h1Count: 0, h2: null, h2Count: 0, canonical: null, lang: null, hreflang: [],
-    metaRefresh: null, wordCount: 0, redirectUrl: null, redirectInScope: false,
+    kind: 'page',
+    jobId: 1,
+    threadId: 1,
+    url,
+    statusCode: 200,
+    contentType: 'text/html',
+    sizeBytes: 100,
+    responseTimeMs: 10,
+    title: null,
+    metaDescription: null,
+    h1: null,
+    h1Count: 0,
+    h2: null,
+    h2Count: 0,
+    canonical: null,
+    lang: null,
+    hreflang: [],
+    metaRefresh: null,
+    wordCount: 0,
+    redirectUrl: null,
+    redirectInScope: false,
     // In scope: a.test to h.test (what the workers' scope rule would have said for these tests' seeds).
     links: links.map((u) => ({ url: u, anchor: '', kind: 'a' as const, inScope: /^http:\/\/[a-h]\.test\//.test(u) })),
-    unfetchableLinks: [], parsed: true, extracted: null, error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null,
-    responseHeaders: null, ...extra,
+    unfetchableLinks: [],
+    parsed: true,
+    extracted: null,
+    error: null,
+    retryAfterMs: null,
+    metaRobots: null,
+    xRobotsTag: null,
+    responseHeaders: null,
+    ...extra,
   };
 }
 
 function robotsResult(url: string, statusCode: number | null, body: string | null): RobotsFetchResult {
-  return { kind: 'robots', jobId: 1, threadId: 1, url, statusCode, body, responseTimeMs: 5, error: statusCode === null ? 'connection refused' : null };
+  return {
+    kind: 'robots',
+    jobId: 1,
+    threadId: 1,
+    url,
+    statusCode,
+    body,
+    responseTimeMs: 5,
+    error: statusCode === null ? 'connection refused' : null,
+  };
 }
 
 function asPage(claim: Claim | undefined): PageClaim {
@@ -119,7 +153,9 @@ const sqliteFactory: StoreFactory = {
         quiesce: async () => {},
         url: async (url) => db.prepare('SELECT state, depth FROM urls WHERE url = ?').get(url) as UrlRow | undefined,
         results: async (url) =>
-          db.prepare('SELECT r.status_code, r.error, r.attempts FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?').all(url) as ResultRow[],
+          db
+            .prepare('SELECT r.status_code, r.error, r.attempts FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?')
+            .all(url) as ResultRow[],
         reopen: async () => {
           // A crash: the file is left as it was (claimed URLs and all) and opened again.
           await store.close();
@@ -153,7 +189,10 @@ function pgHarness(node: PgNode, name: string): Harness {
     quiesce: () => cluster.close(),
     url: async (url) => (await pgQuery<UrlRow>(`SELECT state, depth FROM ${schema}.urls WHERE url = $1`, [url]))[0],
     results: (url) =>
-      pgQuery<ResultRow>(`SELECT r.status_code, r.error, r.attempts FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id WHERE u.url = $1`, [url]),
+      pgQuery<ResultRow>(
+        `SELECT r.status_code, r.error, r.attempts FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id WHERE u.url = $1`,
+        [url],
+      ),
     reopen: async () => {
       // A crash: the node's connections go without a word (no leave(), no release), and it joins again under its name.
       await store.close();
@@ -206,7 +245,12 @@ function contract(factory: StoreFactory): void {
     it('dedups seeds on their normal form, and counts the queue', async () => {
       const h = await factory.open({ stripQueryParams: ['utm_*'] });
       const t0 = Date.now();
-      expect(await h.store.addSeeds(['http://a.test/', 'http://a.test/', 'http://A.test:80/#top', 'http://a.test/?utm_source=x', 'http://a.test/x'], t0)).toBe(2);
+      expect(
+        await h.store.addSeeds(
+          ['http://a.test/', 'http://a.test/', 'http://A.test:80/#top', 'http://a.test/?utm_source=x', 'http://a.test/x'],
+          t0,
+        ),
+      ).toBe(2);
       expect((await counts(h)).queued).toBe(2);
       expect(await h.store.addSeeds(['http://a.test/x#again', 'HTTP://A.TEST/x'], t0)).toBe(0);
       expect(await counts(h)).toEqual({ queued: 2, crawled: 0, failed: 0 });
@@ -244,7 +288,10 @@ function contract(factory: StoreFactory): void {
     it('fills a claim up to max when that many URLs are ready (across hosts)', async () => {
       const h = await factory.open({});
       const t0 = Date.now();
-      await h.store.addSeeds(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4', 'http://a.test/5', 'http://b.test/1'], t0);
+      await h.store.addSeeds(
+        ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4', 'http://a.test/5', 'http://b.test/1'],
+        t0,
+      );
       expect(await h.store.claim(4, t0)).toHaveLength(4);
     });
   });
@@ -284,7 +331,12 @@ function contract(factory: StoreFactory): void {
       const target = asPage((await h.store.claim(5, t0))[0]);
       expect(target).toMatchObject({ url: 'http://a.test/new', depth: 0, hops: 1 });
       // An out-of-scope target is recorded, not queued.
-      const away = pageResult(target.url, [], { statusCode: 302, redirectUrl: 'http://elsewhere.test/', redirectInScope: false, parsed: false });
+      const away = pageResult(target.url, [], {
+        statusCode: 302,
+        redirectUrl: 'http://elsewhere.test/',
+        redirectInScope: false,
+        parsed: false,
+      });
       expect(await h.store.recordPage(target, away, t0)).toBe('recorded');
       expect(await h.url('http://elsewhere.test/')).toEqual({ state: STATE.outOfScope, depth: 0 });
       expect(await counts(h)).toEqual({ queued: 0, crawled: 2, failed: 0 });
@@ -325,7 +377,9 @@ function contract(factory: StoreFactory): void {
       await h.store.addSeeds(['http://a.test/ok', 'http://a.test/down', 'http://a.test/later'], t0);
       const [ok, down] = (await h.store.claim(2, t0)).map(asPage);
       expect(await h.store.recordPage(ok!, pageResult(ok!.url), t0)).toBe('recorded');
-      expect(await h.store.recordPage(down!, pageResult(down!.url, [], { statusCode: null, error: 'connection refused', parsed: false }), t0)).toBe('recorded');
+      expect(
+        await h.store.recordPage(down!, pageResult(down!.url, [], { statusCode: null, error: 'connection refused', parsed: false }), t0),
+      ).toBe('recorded');
       expect(await counts(h)).toEqual({ queued: 1, crawled: 1, failed: 1 });
       expect(await h.url(down!.url)).toMatchObject({ state: STATE.failed });
       expect(await h.results(down!.url)).toEqual([{ status_code: null, error: 'connection refused', attempts: 1 }]);
@@ -414,7 +468,11 @@ function contract(factory: StoreFactory): void {
       const t0 = Date.now();
       await h.store.addSeeds(['http://a.test/'], t0);
       const seed = asPage((await h.store.claim(1, t0))[0]);
-      await h.store.recordPage(seed, pageResult(seed.url, ['http://a.test/a/1', 'http://a.test/b/1', 'http://a.test/a/2', 'http://a.test/b/2']), t0);
+      await h.store.recordPage(
+        seed,
+        pageResult(seed.url, ['http://a.test/a/1', 'http://a.test/b/1', 'http://a.test/a/2', 'http://a.test/b/2']),
+        t0,
+      );
       expect(await h.store.addExclude('/a/')).toBe(2);
       expect((await counts(h)).queued).toBe(2);
       expect(await h.url('http://a.test/a/1')).toMatchObject({ state: STATE.outOfScope });
@@ -431,20 +489,29 @@ function contract(factory: StoreFactory): void {
       const t0 = Date.now();
       await h.store.addSeeds(['http://a.test/'], t0);
       const seed = asPage((await h.store.claim(1, t0))[0]);
-      await h.store.recordPage(seed, pageResult(seed.url, ['http://a.test/tag/1', 'http://a.test/p/1', 'http://a.test/tag/2', 'http://a.test/p/2']), t0);
+      await h.store.recordPage(
+        seed,
+        pageResult(seed.url, ['http://a.test/tag/1', 'http://a.test/p/1', 'http://a.test/tag/2', 'http://a.test/p/2']),
+        t0,
+      );
       expect(await h.store.deprioritise('/tag/')).toBe(2);
       expect((await counts(h)).queued).toBe(4); // nothing dropped
       const first = await h.store.claim(2, t0);
       expect(urlsOf(first)).toEqual(['http://a.test/p/1', 'http://a.test/p/2']);
       await h.store.recordPage(asPage(first[0]), pageResult(first[0]!.url, ['http://a.test/tag/3', 'http://a.test/p/3']), t0);
-      expect(urlsOf(await h.store.claim(10, t0))).toEqual(['http://a.test/p/3', 'http://a.test/tag/1', 'http://a.test/tag/2', 'http://a.test/tag/3']);
+      expect(urlsOf(await h.store.claim(10, t0))).toEqual([
+        'http://a.test/p/3',
+        'http://a.test/tag/1',
+        'http://a.test/tag/2',
+        'http://a.test/tag/3',
+      ]);
     });
   });
 
   describe('robots.txt', () => {
     const ROBOTS = 'User-agent: *\nDisallow: /private\n';
 
-    it('claims a new host\'s robots.txt first; a disallowed URL ends failed, never handed out', async () => {
+    it("claims a new host's robots.txt first; a disallowed URL ends failed, never handed out", async () => {
       const h = await factory.open({ robots: 'respect' });
       const t0 = Date.now();
       await h.store.addSeeds(['http://a.test/', 'http://a.test/private/x', 'http://a.test/ok', 'http://b.test/'], t0);
@@ -565,7 +632,9 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     const a = await create({}, 'node-a');
     const b = await join(a.crawlId, 'node-b');
     const c = await join(a.crawlId, 'node-c');
-    const seeds = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].flatMap((host) => Array.from({ length: 15 }, (_, i) => `http://${host}.test/${i}`));
+    const seeds = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].flatMap((host) =>
+      Array.from({ length: 15 }, (_, i) => `http://${host}.test/${i}`),
+    );
     expect(await a.store.addSeeds(seeds)).toBe(120);
     let total = 0;
     // Each node claims one call at a time (as its controller does), the three nodes at once, until all is claimed.
@@ -598,7 +667,9 @@ withPg.describe('PgFrontierStore as a cluster', () => {
   it('keeps the page limit for the whole cluster: nodes claiming at once never take more than it allows', async () => {
     const a = await create({ maxPages: 7 }, 'limit-a');
     const b = await join(a.crawlId, 'limit-b');
-    const seeds = Array.from({ length: 20 }, (_, i) => `http://a.test/${i}`).concat(Array.from({ length: 20 }, (_, i) => `http://b.test/${i}`));
+    const seeds = Array.from({ length: 20 }, (_, i) => `http://a.test/${i}`).concat(
+      Array.from({ length: 20 }, (_, i) => `http://b.test/${i}`),
+    );
     await a.store.addSeeds(seeds);
     // Both nodes claim at once, again and again, until neither gets anything (a host claimed a moment ago may be
     // ready for the other node only a millisecond later, by its clock).
@@ -631,7 +702,7 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     expect(a.store.counts().crawled).toBe(3);
   });
 
-  it('gives a silent node\'s claim to another node once its lease runs out, and drops the silent node\'s late result', async () => {
+  it("gives a silent node's claim to another node once its lease runs out, and drops the silent node's late result", async () => {
     const a = await create({}, 'node-a', 1000);
     const b = await join(a.crawlId, 'node-b');
     await a.store.addSeeds(['http://a.test/slow']);
@@ -666,7 +737,7 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     expect(rows).toEqual([{ node: 'node-b', title: 'from B' }]);
   });
 
-  it("drops a result for a URL that went back to the queue and another node claimed", async () => {
+  it('drops a result for a URL that went back to the queue and another node claimed', async () => {
     const a = await create({}, 'node-a', 30_000);
     const b = await join(a.crawlId, 'node-b');
     await a.store.addSeeds(['http://a.test/']);
@@ -740,7 +811,9 @@ withPg.describe('PgFrontierStore as a cluster', () => {
       const { rows } = await client.query<{ queued: number }>(`SELECT sum(queued)::int AS queued FROM ${schema}.hosts`);
       expect(rows[0]!.queued).toBe(2);
       expect(a.store.counts()).toEqual({ queued: 2, crawled: 1, failed: 0 });
-      const { rows: recorded } = await client.query(`SELECT count(*)::int AS results, (SELECT count(*)::int FROM ${schema}.links) AS links FROM ${schema}.results`);
+      const { rows: recorded } = await client.query(
+        `SELECT count(*)::int AS results, (SELECT count(*)::int FROM ${schema}.links) AS links FROM ${schema}.results`,
+      );
       expect(recorded).toEqual([{ results: 1, links: 2 }]);
     } finally {
       await locker.query('ROLLBACK').catch(() => undefined);

@@ -43,7 +43,16 @@ const LINKS: Row[] = [];
 const EXTRACTED: Row[] = [];
 
 function url(id: number, address: string, state: number, extra: Row = {}): void {
-  URLS.push({ id, url: address, host_id: address.startsWith('https://other.org') ? 2 : 1, depth: 1, state, discovered_at: 1_700_000_000_000 + id, kind: 'page', ...extra });
+  URLS.push({
+    id,
+    url: address,
+    host_id: address.startsWith('https://other.org') ? 2 : 1,
+    depth: 1,
+    state,
+    discovered_at: 1_700_000_000_000 + id,
+    kind: 'page',
+    ...extra,
+  });
 }
 function result(seq: number, urlId: number, extra: Row): void {
   RESULTS.push({ seq, url_id: urlId, crawl_depth: 1, fetched_at: 1_700_000_000_000 + seq, ...extra });
@@ -51,27 +60,89 @@ function result(seq: number, urlId: number, extra: Row): void {
 
 url(7, 'https://example.com/', UrlState.done, { depth: 0 });
 result(1, 7, {
-  crawl_depth: 0, status_code: 200, content_type: 'text/html; charset=utf-8', size_bytes: 5120, response_time_ms: 42, title: 'Home',
-  meta_description: 'Welcome home', h1: 'Home', h1_count: 1, h2: 'Intro', h2_count: 3, canonical: 'https://example.com/', lang: 'en',
-  hreflang: 'en=https://example.com/; de=https://example.com/de', meta_robots: 'index, follow', indexability: 'indexable', word_count: 300, outlinks: 4,
+  crawl_depth: 0,
+  status_code: 200,
+  content_type: 'text/html; charset=utf-8',
+  size_bytes: 5120,
+  response_time_ms: 42,
+  title: 'Home',
+  meta_description: 'Welcome home',
+  h1: 'Home',
+  h1_count: 1,
+  h2: 'Intro',
+  h2_count: 3,
+  canonical: 'https://example.com/',
+  lang: 'en',
+  hreflang: 'en=https://example.com/; de=https://example.com/de',
+  meta_robots: 'index, follow',
+  indexability: 'indexable',
+  word_count: 300,
+  outlinks: 4,
 });
 // A redirect hop and its target.
 url(3, 'https://example.com/old', UrlState.done);
-result(2, 3, { status_code: 301, content_type: 'text/html', size_bytes: 0, response_time_ms: 12, redirect_url: 'https://example.com/new', indexability: 'non-indexable', indexability_reason: 'redirected' });
+result(2, 3, {
+  status_code: 301,
+  content_type: 'text/html',
+  size_bytes: 0,
+  response_time_ms: 12,
+  redirect_url: 'https://example.com/new',
+  indexability: 'non-indexable',
+  indexability_reason: 'redirected',
+});
 url(12, 'https://example.com/new', UrlState.done, { redirect_hops: 1 });
-result(4, 12, { status_code: 200, content_type: 'text/html', size_bytes: 2048, response_time_ms: 30, title: 'New page', word_count: 120, outlinks: 2, indexability: 'indexable' });
+result(4, 12, {
+  status_code: 200,
+  content_type: 'text/html',
+  size_bytes: 2048,
+  response_time_ms: 30,
+  title: 'New page',
+  word_count: 120,
+  outlinks: 2,
+  indexability: 'indexable',
+});
 // Errors: no response at all, and a 500 retried.
 url(1, 'https://example.com/broken', UrlState.failed);
 result(5, 1, { response_time_ms: 10000, word_count: -1, attempts: 3, error: 'connect ECONNREFUSED 127.0.0.1:443' });
 url(20, 'https://example.com/500', UrlState.done);
-result(6, 20, { status_code: 500, response_time_ms: 7, attempts: 2, indexability: 'non-indexable', indexability_reason: 'server error', error: '-server said =no' });
+result(6, 20, {
+  status_code: 500,
+  response_time_ms: 7,
+  attempts: 2,
+  indexability: 'non-indexable',
+  indexability_reason: 'server error',
+  error: '-server said =no',
+});
 // Formula-looking, quoted, multi-line and unicode text.
 url(9, 'https://example.com/commas', UrlState.done);
-result(8, 9, { status_code: 200, title: MULTILINE, meta_description: 'a,b', h1: 'He said "hi"', word_count: 10, outlinks: 1, x_robots_tag: 'noindex', meta_refresh: '0;url=https://example.com/' });
+result(8, 9, {
+  status_code: 200,
+  title: MULTILINE,
+  meta_description: 'a,b',
+  h1: 'He said "hi"',
+  word_count: 10,
+  outlinks: 1,
+  x_robots_tag: 'noindex',
+  meta_refresh: '0;url=https://example.com/',
+});
 url(2, 'https://example.com/eq', UrlState.done);
-result(9, 2, { status_code: 200, title: '=cmd|\' /C calc\'!A0', meta_description: '+1+2', h1: '@SUM(A1:A9)', h2: '\tTabbed', canonical: '\rcr' });
+result(9, 2, {
+  status_code: 200,
+  title: "=cmd|' /C calc'!A0",
+  meta_description: '+1+2',
+  h1: '@SUM(A1:A9)',
+  h2: '\tTabbed',
+  canonical: '\rcr',
+});
 url(11, 'https://example.com/%E6%97%A5%E6%9C%AC%E8%AA%9E', UrlState.done);
-result(10, 11, { status_code: 200, content_type: 'text/html; charset=utf-8', title: '日本語のページ 🎉', meta_description: 'Emoji 🕷️ and ünïcödé', h1: '見出し', error: '' });
+result(10, 11, {
+  status_code: 200,
+  content_type: 'text/html; charset=utf-8',
+  title: '日本語のページ 🎉',
+  meta_description: 'Emoji 🕷️ and ünïcödé',
+  h1: '見出し',
+  error: '',
+});
 // A resource checked, and a URL fetched despite robots.txt.
 url(30, 'https://example.com/logo.png', UrlState.done, { kind: 'image', check_only: 1 });
 result(11, 30, { status_code: 200, content_type: 'image/png', size_bytes: 9_007_199_254, response_time_ms: 3 });
@@ -82,14 +153,34 @@ url(50, 'https://other.org/', UrlState.outOfScope);
 // Enough plain rows that small batches cross many pages.
 for (let i = 0; i < 40; i++) {
   url(100 + i, `https://example.com/p/${i}`, UrlState.done);
-  result(20 + i * 2, 100 + i, { status_code: 200, content_type: 'text/html', size_bytes: 1000 + i, response_time_ms: i * 3 + 1, title: i % 7 === 0 ? `-${i}` : `Page ${i}`, word_count: i, outlinks: 1 });
+  result(20 + i * 2, 100 + i, {
+    status_code: 200,
+    content_type: 'text/html',
+    size_bytes: 1000 + i,
+    response_time_ms: i * 3 + 1,
+    title: i % 7 === 0 ? `-${i}` : `Page ${i}`,
+    word_count: i,
+    outlinks: 1,
+  });
   LINKS.push({ from_id: 100 + i, to_id: 100 + ((i + 1) % 40), anchor: `next ${i}` });
   if (i % 3 === 0) LINKS.push({ from_id: 100 + i, to_id: 7, anchor: 'home' });
 }
-for (const [from, to] of [[7, 3], [7, 9], [7, 2], [7, 50], [12, 7], [12, 9], [9, 7], [2, 9], [9, 30]] as const) LINKS.push({ from_id: from, to_id: to, anchor: `link ${from}->${to}` });
+for (const [from, to] of [
+  [7, 3],
+  [7, 9],
+  [7, 2],
+  [7, 50],
+  [12, 7],
+  [12, 9],
+  [9, 7],
+  [2, 9],
+  [9, 30],
+] as const)
+  LINKS.push({ from_id: from, to_id: to, anchor: `link ${from}->${to}` });
 
 // Extraction: several values of one rule (newline-joined in one cell), formulas, unicode; on pages and none on redirects.
-const extracted = (urlId: number, rule: string, values: string[]) => values.forEach((value, n) => EXTRACTED.push({ url_id: urlId, rule, n, value }));
+const extracted = (urlId: number, rule: string, values: string[]) =>
+  values.forEach((value, n) => EXTRACTED.push({ url_id: urlId, rule, n, value }));
 extracted(7, 'Price', ['9.99', '12.50', '=1+1']);
 extracted(7, 'SKU', ['12345']);
 extracted(7, 'title', ['Widget "deluxe"']);
@@ -117,7 +208,11 @@ async function pgClient(): Promise<pg.Client> {
 async function createPgCrawl(client: pg.Client, crawlId: string): Promise<string> {
   const schema = crawlSchema(crawlId);
   await client.query(REGISTRY_DDL);
-  await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, 2, 30000)', [crawlId, PG_SCHEMA_VERSION, JSON.stringify(SETTINGS)]);
+  await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, 2, 30000)', [
+    crawlId,
+    PG_SCHEMA_VERSION,
+    JSON.stringify(SETTINGS),
+  ]);
   await client.query('BEGIN');
   await client.query(crawlDdl(schema));
   await client.query('COMMIT');
@@ -127,7 +222,10 @@ async function createPgCrawl(client: pg.Client, crawlId: string): Promise<string
 async function insertPg(client: pg.Client, schema: string, table: string, rows: Row[]): Promise<void> {
   for (const row of rows) {
     const cols = Object.keys(row);
-    await client.query(`INSERT INTO ${schema}.${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+    await client.query(
+      `INSERT INTO ${schema}.${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+      Object.values(row),
+    );
   }
 }
 
@@ -141,7 +239,10 @@ function buildSqlite(file: string): void {
   };
   sqlite.transaction(() => {
     insert('hosts', HOSTS);
-    insert('urls', URLS.map((u) => ({ ...u, url_key: 0 })));
+    insert(
+      'urls',
+      URLS.map((u) => ({ ...u, url_key: 0 })),
+    );
     // Shuffled: the order must come from seq.
     insert('results', [...RESULTS].reverse());
     insert('links', LINKS);
@@ -247,7 +348,9 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
     for (const headerPreset of ['trawl', 'screaming-frog'] as const) {
       const { sqlite, postgres } = await bothExports({ columns, headerPreset, batchSize: BATCH });
       expect(postgres.equals(sqlite), headerPreset).toBe(true);
-      expect(parseCsv(postgres.toString('utf8'))[0]).toEqual(headerPreset === 'trawl' ? columns : ['Title 1', 'Address', 'SKU', 'Inlinks', 'Response Time', 'Price', 'error']);
+      expect(parseCsv(postgres.toString('utf8'))[0]).toEqual(
+        headerPreset === 'trawl' ? columns : ['Title 1', 'Address', 'SKU', 'Inlinks', 'Response Time', 'Price', 'error'],
+      );
     }
   });
 
@@ -278,7 +381,11 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
         await insertPg(client, schema, 'results', RESULTS.slice(3, 6)); // after the start: higher seqs
         const out = tmp('live.csv');
         expect(await writeCsvExport(source, out, { batchSize: 1 })).toEqual({ rows: 3 });
-        expect(parseCsv(fs.readFileSync(out, 'utf8')).slice(1).map((r) => r[0])).toEqual(URLS.slice(0, 3).map((u) => u.url));
+        expect(
+          parseCsv(fs.readFileSync(out, 'utf8'))
+            .slice(1)
+            .map((r) => r[0]),
+        ).toEqual(URLS.slice(0, 3).map((u) => u.url));
       } finally {
         await reader.end();
       }
@@ -293,7 +400,12 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
       const source = await pgRowSource(client, CRAWL);
       const [first] = await source.nextPage(1);
       const at = (c: (typeof CSV_COLUMNS)[number]) => first![CSV_COLUMNS.indexOf(c)];
-      expect([at('size_bytes'), at('inlinks'), at('status_code'), first![CSV_COLUMNS.length]]).toEqual([5120, LINKS.filter((l) => l.to_id === 7).length, 200, 7]);
+      expect([at('size_bytes'), at('inlinks'), at('status_code'), first![CSV_COLUMNS.length]]).toEqual([
+        5120,
+        LINKS.filter((l) => l.to_id === 7).length,
+        200,
+        7,
+      ]);
       expect((await source.extracted([7])).map((e) => typeof e.url_id)).toEqual(['number', 'number', 'number', 'number', 'number']);
     } finally {
       await client.end();
@@ -313,8 +425,12 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
 
   it('refuses the SQLite-only options and unknown columns, writing nothing', async () => {
     const out = tmp('refused.csv');
-    await expect(exportCsvFromStore(db!.url, CRAWL, out, { where: { sql: '1' } } as never)).rejects.toThrow(/where\) is not supported .*PostgreSQL/);
-    await expect(exportCsvFromStore(db!.url, CRAWL, out, { rowsFrom: 'urls' } as never)).rejects.toThrow(/rowsFrom "urls" is not supported/);
+    await expect(exportCsvFromStore(db!.url, CRAWL, out, { where: { sql: '1' } } as never)).rejects.toThrow(
+      /where\) is not supported .*PostgreSQL/,
+    );
+    await expect(exportCsvFromStore(db!.url, CRAWL, out, { rowsFrom: 'urls' } as never)).rejects.toThrow(
+      /rowsFrom "urls" is not supported/,
+    );
     await expect(exportCsvFromStore(db!.url, CRAWL, out, { columns: ['url', 'nope'] })).rejects.toThrow('unknown column "nope"');
     await expect(exportCsvFromStore(db!.url, CRAWL, out, { batchSize: 0 })).rejects.toThrow(RangeError);
     noOutput(out);
@@ -327,14 +443,23 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
     try {
       const s = await createPgCrawl(client, 'csv_big');
       await client.query(`INSERT INTO ${s}.hosts (id, origin) VALUES (1, 'https://example.com')`);
-      await client.query(`INSERT INTO ${s}.urls (id, url, host_id, depth, state, discovered_at)
-        SELECT i, 'https://example.com/section-' || (i % 97) || '/page-' || i || '.html', 1, 2, 2, 0 FROM generate_series(1, $1::int) i`, [ROW_COUNT]);
-      await client.query(`INSERT INTO ${s}.results (seq, url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title, meta_description, h1, word_count, outlinks, fetched_at)
+      await client.query(
+        `INSERT INTO ${s}.urls (id, url, host_id, depth, state, discovered_at)
+        SELECT i, 'https://example.com/section-' || (i % 97) || '/page-' || i || '.html', 1, 2, 2, 0 FROM generate_series(1, $1::int) i`,
+        [ROW_COUNT],
+      );
+      await client.query(
+        `INSERT INTO ${s}.results (seq, url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title, meta_description, h1, word_count, outlinks, fetched_at)
         SELECT i, i, 200, 'text/html', 4096, 25, 2, 'Page ' || i || ': a reasonably ordinary page title, of ordinary length',
                repeat('A meta description long enough to make a naive in-memory export obviously expensive. ', 10), 'Heading ' || i, 500, 10, 0
-        FROM generate_series(1, $1::int) i`, [ROW_COUNT]);
+        FROM generate_series(1, $1::int) i`,
+        [ROW_COUNT],
+      );
       await client.query(`INSERT INTO ${s}.links (from_id, to_id) SELECT i - 1, i FROM generate_series(2, $1::int) i`, [ROW_COUNT]);
-      await client.query(`INSERT INTO ${s}.extracted (url_id, rule, n, value) SELECT i, 'Price', 0, i || '.99' FROM generate_series(1, $1::int, 3) i`, [ROW_COUNT]);
+      await client.query(
+        `INSERT INTO ${s}.extracted (url_id, rule, n, value) SELECT i, 'Price', 0, i || '.99' FROM generate_series(1, $1::int, 3) i`,
+        [ROW_COUNT],
+      );
     } finally {
       await client.end();
     }

@@ -36,19 +36,85 @@ const RESULTS: Row[] = [];
 const LINKS: Row[] = [];
 const EXTRACTED: Row[] = [];
 const page = (seq: number, urlId: number, p: string, r: Row) => {
-  URLS.push({ id: urlId, url: `https://example.com/${p}`, host_id: 1, depth: 1, state: UrlState.done, discovered_at: 1_700_000_000_000 + urlId, kind: 'page' });
+  URLS.push({
+    id: urlId,
+    url: `https://example.com/${p}`,
+    host_id: 1,
+    depth: 1,
+    state: UrlState.done,
+    discovered_at: 1_700_000_000_000 + urlId,
+    kind: 'page',
+  });
   RESULTS.push({ seq, url_id: urlId, crawl_depth: 1, fetched_at: 1_700_000_000_000 + seq, ...r });
 };
-page(1, 9, 'Apple', { status_code: 200, content_type: 'text/html', size_bytes: 500, response_time_ms: 30, title: 'alpha', word_count: 12, outlinks: 3, indexability: 'indexable' });
-page(2, 4, 'banana', { status_code: 301, content_type: 'text/html', size_bytes: 0, response_time_ms: 5, redirect_url: 'https://example.com/Cherry', indexability: 'non-indexable' });
-page(3, 7, 'Cherry', { status_code: 200, content_type: 'TEXT/HTML', size_bytes: 900, response_time_ms: 30, title: 'Bravo', word_count: 40, outlinks: 1, indexability: 'indexable' });
+page(1, 9, 'Apple', {
+  status_code: 200,
+  content_type: 'text/html',
+  size_bytes: 500,
+  response_time_ms: 30,
+  title: 'alpha',
+  word_count: 12,
+  outlinks: 3,
+  indexability: 'indexable',
+});
+page(2, 4, 'banana', {
+  status_code: 301,
+  content_type: 'text/html',
+  size_bytes: 0,
+  response_time_ms: 5,
+  redirect_url: 'https://example.com/Cherry',
+  indexability: 'non-indexable',
+});
+page(3, 7, 'Cherry', {
+  status_code: 200,
+  content_type: 'TEXT/HTML',
+  size_bytes: 900,
+  response_time_ms: 30,
+  title: 'Bravo',
+  word_count: 40,
+  outlinks: 1,
+  indexability: 'indexable',
+});
 page(5, 2, 'date', { response_time_ms: 10000, attempts: 3, error: 'connect ECONNREFUSED (Bravo)' });
-page(6, 11, 'Elder', { status_code: 404, content_type: 'text/plain', size_bytes: 20, response_time_ms: 8, title: 'charlie', word_count: 2, attempts: 2 });
+page(6, 11, 'Elder', {
+  status_code: 404,
+  content_type: 'text/plain',
+  size_bytes: 20,
+  response_time_ms: 8,
+  title: 'charlie',
+  word_count: 2,
+  attempts: 2,
+});
 page(7, 3, 'fig', { status_code: 500, response_time_ms: 9, title: 'DELTA', error: 'server said 100% no' });
-page(9, 5, 'Grape', { status_code: 200, content_type: 'image/png', size_bytes: 70_000, response_time_ms: 2, title: 'echo_1', word_count: 0, outlinks: 0 });
-page(10, 8, 'honeydew', { status_code: 204, content_type: 'text/html', size_bytes: 0, response_time_ms: 3, title: 'Echo', word_count: 5, outlinks: 2 });
-for (const [from, to] of [[9, 7], [4, 7], [7, 9], [11, 7], [8, 9], [8, 11]] as const) LINKS.push({ from_id: from, to_id: to, anchor: null });
-const extracted = (urlId: number, rule: string, values: string[]) => values.forEach((value, n) => EXTRACTED.push({ url_id: urlId, rule, n, value }));
+page(9, 5, 'Grape', {
+  status_code: 200,
+  content_type: 'image/png',
+  size_bytes: 70_000,
+  response_time_ms: 2,
+  title: 'echo_1',
+  word_count: 0,
+  outlinks: 0,
+});
+page(10, 8, 'honeydew', {
+  status_code: 204,
+  content_type: 'text/html',
+  size_bytes: 0,
+  response_time_ms: 3,
+  title: 'Echo',
+  word_count: 5,
+  outlinks: 2,
+});
+for (const [from, to] of [
+  [9, 7],
+  [4, 7],
+  [7, 9],
+  [11, 7],
+  [8, 9],
+  [8, 11],
+] as const)
+  LINKS.push({ from_id: from, to_id: to, anchor: null });
+const extracted = (urlId: number, rule: string, values: string[]) =>
+  values.forEach((value, n) => EXTRACTED.push({ url_id: urlId, rule, n, value }));
 extracted(9, 'Price', ['9.99', '12.50']);
 extracted(9, '__proto__', ['Apple']);
 extracted(7, 'Price', ['1.00']);
@@ -73,7 +139,10 @@ beforeAll(() => {
   };
   db.transaction(() => {
     insert('hosts', HOSTS);
-    insert('urls', URLS.map((u) => ({ ...u, url_key: 0 })));
+    insert(
+      'urls',
+      URLS.map((u) => ({ ...u, url_key: 0 })),
+    );
     insert('results', [...RESULTS].reverse());
     insert('links', LINKS);
     insert('extracted', EXTRACTED);
@@ -91,11 +160,51 @@ const urls = (rows: { url: string }[]) => rows.map((r) => r.url.slice('https://e
 
 describe('results of a crawl file', () => {
   it('sorts text without case, empty cells last both ways, ties in fetch order', async () => {
-    expect(urls((await file.query({ ...BASE, sort: 'title' })).rows)).toEqual(['Apple', 'Cherry', 'Elder', 'fig', 'honeydew', 'Grape', 'banana', 'date']);
-    expect(urls((await file.query({ ...BASE, sort: 'title', descending: true })).rows)).toEqual(['Grape', 'honeydew', 'fig', 'Elder', 'Cherry', 'Apple', 'banana', 'date']);
-    expect(urls((await file.query({ ...BASE, sort: 'response_time_ms' })).rows)).toEqual(['Grape', 'honeydew', 'banana', 'Elder', 'fig', 'Apple', 'Cherry', 'date']);
-    expect(urls((await file.query({ ...BASE, sort: 'inlinks', descending: true })).rows)).toEqual(['Cherry', 'Apple', 'Elder', 'banana', 'date', 'fig', 'Grape', 'honeydew']);
-    expect(urls((await file.query({ ...BASE, sort: 'seq', descending: true, offset: 2, limit: 3 })).rows)).toEqual(['fig', 'Elder', 'date']);
+    expect(urls((await file.query({ ...BASE, sort: 'title' })).rows)).toEqual([
+      'Apple',
+      'Cherry',
+      'Elder',
+      'fig',
+      'honeydew',
+      'Grape',
+      'banana',
+      'date',
+    ]);
+    expect(urls((await file.query({ ...BASE, sort: 'title', descending: true })).rows)).toEqual([
+      'Grape',
+      'honeydew',
+      'fig',
+      'Elder',
+      'Cherry',
+      'Apple',
+      'banana',
+      'date',
+    ]);
+    expect(urls((await file.query({ ...BASE, sort: 'response_time_ms' })).rows)).toEqual([
+      'Grape',
+      'honeydew',
+      'banana',
+      'Elder',
+      'fig',
+      'Apple',
+      'Cherry',
+      'date',
+    ]);
+    expect(urls((await file.query({ ...BASE, sort: 'inlinks', descending: true })).rows)).toEqual([
+      'Cherry',
+      'Apple',
+      'Elder',
+      'banana',
+      'date',
+      'fig',
+      'Grape',
+      'honeydew',
+    ]);
+    expect(urls((await file.query({ ...BASE, sort: 'seq', descending: true, offset: 2, limit: 3 })).rows)).toEqual([
+      'fig',
+      'Elder',
+      'date',
+    ]);
   });
 
   it('filters by text in the URL, title or error (wildcards as text) and by status class, counting what matches', async () => {
@@ -114,7 +223,10 @@ describe('results of a crawl file', () => {
     const { rows, extractionRules } = await file.query(BASE);
     expect(extractionRules).toEqual(['Price', '__proto__']);
     const apple = rows.find((r) => r.url.endsWith('/Apple'))!;
-    expect(Object.entries(apple.extracted)).toEqual([['Price', ['9.99', '12.50']], ['__proto__', ['Apple']]]);
+    expect(Object.entries(apple.extracted)).toEqual([
+      ['Price', ['9.99', '12.50']],
+      ['__proto__', ['Apple']],
+    ]);
     expect(Object.getPrototypeOf(apple.extracted)).toBe(Object.prototype);
     expect(rows.find((r) => r.url.endsWith('/banana'))!.extracted).toEqual({});
   });
@@ -137,12 +249,25 @@ withPg.describe('results of a cluster crawl in PostgreSQL, as those of a crawl f
     client = await connect(db.url);
     const schema = crawlSchema(CRAWL);
     await client.query(REGISTRY_DDL);
-    await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, 2, 30000)', [CRAWL, PG_SCHEMA_VERSION, JSON.stringify(SETTINGS)]);
+    await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, 2, 30000)', [
+      CRAWL,
+      PG_SCHEMA_VERSION,
+      JSON.stringify(SETTINGS),
+    ]);
     await client.query(crawlDdl(schema));
-    for (const [table, rows] of [['hosts', HOSTS], ['urls', URLS], ['results', [...RESULTS].reverse()], ['links', LINKS], ['extracted', EXTRACTED]] as const) {
+    for (const [table, rows] of [
+      ['hosts', HOSTS],
+      ['urls', URLS],
+      ['results', [...RESULTS].reverse()],
+      ['links', LINKS],
+      ['extracted', EXTRACTED],
+    ] as const) {
       for (const row of rows) {
         const cols = Object.keys(row);
-        await client.query(`INSERT INTO ${schema}.${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+        await client.query(
+          `INSERT INTO ${schema}.${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+          Object.values(row),
+        );
       }
     }
   });
@@ -172,6 +297,8 @@ withPg.describe('results of a cluster crawl in PostgreSQL, as those of a crawl f
 
   it('refuses what a crawl file refuses', async () => {
     await expect(queryClusterResults(client, CRAWL, { ...BASE, sort: 'nope' as never })).rejects.toThrow(/cannot sort results by "nope"/);
-    await expect(queryClusterResults(client, CRAWL, { ...BASE, statusClass: '1xx' as never })).rejects.toThrow(/unknown status class "1xx"/);
+    await expect(queryClusterResults(client, CRAWL, { ...BASE, statusClass: '1xx' as never })).rejects.toThrow(
+      /unknown status class "1xx"/,
+    );
   });
 });

@@ -13,7 +13,7 @@ import type { StoreAttachment, StoreCrawlList } from '../../shared/crawler-api.t
 import { EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
-import { createClusterCrawl, threadStatus, } from '../helpers/cluster-crawl.ts';
+import { createClusterCrawl, threadStatus } from '../helpers/cluster-crawl.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { connect } from '../helpers/ws-client.ts';
 import type { WsClient } from '../helpers/ws-client.ts';
@@ -59,9 +59,13 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
 
   it('validates the new commands as every other: the URL scheme, the crawl ID form, the arguments', async () => {
     const c = await open();
-    expect(await c.error('listStoreCrawls', ['http://example.com/db'])).toMatch(/^invalid arguments for listStoreCrawls: 0: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(await c.error('listStoreCrawls', ['http://example.com/db'])).toMatch(
+      /^invalid arguments for listStoreCrawls: 0: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
     expect(await c.error('listStoreCrawls', [])).toMatch(/^invalid arguments for listStoreCrawls/);
-    expect(await c.error('attachStore', [db.url, 'Robert\'); DROP TABLE--'])).toMatch(/^invalid arguments for attachStore: 1: a crawl ID is lower-case letters/);
+    expect(await c.error('attachStore', [db.url, "Robert'); DROP TABLE--"])).toMatch(
+      /^invalid arguments for attachStore: 1: a crawl ID is lower-case letters/,
+    );
     expect(await c.error('attachStore', [db.url])).toMatch(/^invalid arguments for attachStore/);
     expect(await c.error('attachStore', [db.url, 'shop', 'extra'])).toMatch(/^invalid arguments for attachStore/);
     expect(await c.error('detachStore', [1])).toMatch(/^invalid arguments for detachStore/);
@@ -94,7 +98,9 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     try {
       await c.ok('pause');
       await c.ok('setThreads', [240]);
-      const { rows } = await listener.query<{ state: string; threads: number }>(`SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`);
+      const { rows } = await listener.query<{ state: string; threads: number }>(
+        `SELECT state, threads FROM trawl.crawls WHERE id = 'shop'`,
+      );
       expect(rows[0]).toEqual({ state: 'paused', threads: 240 });
       await expect.poll(() => notes.filter((n) => n === 'command').length).toBe(2);
       const s = await c.snapshot((x) => x.threadTarget === 240 && x.state !== 'running');
@@ -108,22 +114,29 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
 
   it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
     const c = await open();
-    expect(await c.error('addExclude', ['/x/'])).toMatch(/crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/);
+    expect(await c.error('addExclude', ['/x/'])).toMatch(
+      /crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/,
+    );
     expect(await c.error('filterCounts')).toMatch(/lives in the PostgreSQL store/);
-    expect(await c.ok<{ ok: boolean; error: string }>('exportChartCsv', ['status'])).toMatchObject({ ok: false, error: expect.stringMatching(/lives in the PostgreSQL store/) });
+    expect(await c.ok<{ ok: boolean; error: string }>('exportChartCsv', ['status'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/lives in the PostgreSQL store/),
+    });
     expect(await c.error('attachStore', [db.url, 'nosuch'])).toMatch(/there is no crawl "nosuch" in this store; the store has shop/);
     const wrong = new URL(db.url);
     wrong.password = 'hunter2-secret';
     const refused = await c.error('listStoreCrawls', [wrong.toString()]);
     expect(refused).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+: password authentication failed/);
     expect(refused).not.toContain('hunter2-secret');
-    expect(await c.error('attachStore', ['postgres://u:hunter2-secret@127.0.0.1:1/nowhere', 'shop'])).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:1\/nowhere/);
+    expect(await c.error('attachStore', ['postgres://u:hunter2-secret@127.0.0.1:1/nowhere', 'shop'])).toMatch(
+      /cannot connect to PostgreSQL at 127\.0\.0\.1:1\/nowhere/,
+    );
     // Still attached to shop; nothing any client received carries a password.
     expect((await c.snapshot((x) => x.store?.crawlId === 'shop')).store!.node).toBeNull();
     for (const client of clients) for (const f of client.frames) expect(f).not.toMatch(/hunter2-secret|:trawl@/);
   });
 
-  it('exports the cluster crawl\'s results: the command says go, the download comes from the store', async () => {
+  it("exports the cluster crawl's results: the command says go, the download comes from the store", async () => {
     const c = await open();
     expect(await c.ok('exportCsv')).toEqual({ ok: true, rows: null, file: null });
     const res = await fetch(`${new URL(server.url).origin}${EXPORT_PATH}?token=${server.token}`);

@@ -12,7 +12,13 @@ import { openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/cr
 import { UrlState } from '../../electron/engine/frontier/model.ts';
 import { filterCounts, queryFiltered, FILTER_IDS, type FilterId } from '../../electron/engine/analysis/result-filters.ts';
 import { inlinks, urlDetail } from '../../electron/engine/analysis/url-detail.ts';
-import { chartCsv, depthDistribution, overTime, responseTimeHistogram, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
+import {
+  chartCsv,
+  depthDistribution,
+  overTime,
+  responseTimeHistogram,
+  statusDistribution,
+} from '../../electron/engine/analysis/charts-data.ts';
 import { hostsReport } from '../../electron/engine/analysis/hosts-report.ts';
 import { COMPARISON_CSV_COLUMNS, CrawlComparison } from '../../electron/engine/analysis/compare.ts';
 import { parseCompareArgs, parseWordThreshold } from '../../electron/cli/compare-command.ts';
@@ -37,22 +43,39 @@ function routes(version: () => 1 | 2): Record<string, (req: http.IncomingMessage
         <a href="/canon">canon</a> <a href="/xrobots">xrobots</a> <a href="http://elsewhere.invalid/x">out</a> <a href="mailto:me@example.invalid">mail</a></body>`,
       ),
     '/a': (_q, res) =>
-      send(res, `<head><title>${v() === 1 ? 'Page A' : 'Page A, renamed'}</title><meta name="description" content="Same desc"></head>
-        <body><h1>A</h1><h1>A again</h1><p>price: 12</p><a href="/">home</a></body>`),
-    '/b': (_q, res) => send(res, `<head><meta name="description" content="Same desc"></head><body><p>price: 7 and price: 9</p>${v() === 2 ? `<p>${WORDS}</p>` : ''}</body>`),
+      send(
+        res,
+        `<head><title>${v() === 1 ? 'Page A' : 'Page A, renamed'}</title><meta name="description" content="Same desc"></head>
+        <body><h1>A</h1><h1>A again</h1><p>price: 12</p><a href="/">home</a></body>`,
+      ),
+    '/b': (_q, res) =>
+      send(
+        res,
+        `<head><meta name="description" content="Same desc"></head><body><p>price: 7 and price: 9</p>${v() === 2 ? `<p>${WORDS}</p>` : ''}</body>`,
+      ),
     '/dup1': (_q, res) => send(res, '<head><title>Duplicate</title></head><body><h1>One</h1></body>'),
     '/dup2': (_q, res) => send(res, '<head><title>Duplicate</title></head><body><h1>Two</h1></body>'),
     '/new': (_q, res) => send(res, '<head><title>New</title></head><body><h1>New</h1></body>'),
-    '/long': (_q, res) => send(res, '<head><title>A title that is much longer than sixty characters, as some titles are on the web</title></head><body><h1>L</h1></body>'),
+    '/long': (_q, res) =>
+      send(
+        res,
+        '<head><title>A title that is much longer than sixty characters, as some titles are on the web</title></head><body><h1>L</h1></body>',
+      ),
     '/old': (_q, res) => void res.writeHead(301, { location: '/older', 'content-type': 'text/html' }).end('moved'),
     '/older': (_q, res) => void res.writeHead(302, { location: '/a', 'content-type': 'text/html' }).end('moved again'),
     '/missing': (_q, res) =>
-      v() === 1 ? void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>') : send(res, '<head><title>Found</title></head><body><h1>Here</h1></body>'),
+      v() === 1
+        ? void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>')
+        : send(res, '<head><title>Found</title></head><body><h1>Here</h1></body>'),
     '/broken': (_q, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('oops'),
     '/noindex': (_q, res) =>
-      send(res, `<head><title>Hidden</title><meta name="robots" content="${v() === 1 ? 'noindex, nofollow' : 'nofollow'}"></head><body><h1>H</h1><a href="/hidden">hidden</a></body>`),
+      send(
+        res,
+        `<head><title>Hidden</title><meta name="robots" content="${v() === 1 ? 'noindex, nofollow' : 'nofollow'}"></head><body><h1>H</h1><a href="/hidden">hidden</a></body>`,
+      ),
     '/hidden': (_q, res) => send(res, '<head><title>Never</title></head>'),
-    '/canon': (_q, res) => send(res, `<head><title>Canon</title><link rel="canonical" href="${v() === 1 ? '/a' : '/b'}"></head><body><h1>C</h1></body>`),
+    '/canon': (_q, res) =>
+      send(res, `<head><title>Canon</title><link rel="canonical" href="${v() === 1 ? '/a' : '/b'}"></head><body><h1>C</h1></body>`),
     '/xrobots': (_q, res) => send(res, '<head><title>X</title></head><body><h1>X</h1></body>', { 'x-robots-tag': 'noindex' }),
   };
 }
@@ -71,7 +94,12 @@ const scratch = (prefix = 'trawl-analysis-crawl-') => {
 
 async function crawl(): Promise<string> {
   const { controller, dbPath } = newCrawl(
-    { seeds: [site.url('/')], threads: 3, maxAttempts: 1, extraction: [{ name: 'price', type: 'regex', expression: 'price: (\\d+)', all: true }] },
+    {
+      seeds: [site.url('/')],
+      threads: 3,
+      maxAttempts: 1,
+      extraction: [{ name: 'price', type: 'regex', expression: 'price: (\\d+)', all: true }],
+    },
     scratch(),
   );
   controller.start();
@@ -94,12 +122,17 @@ afterAll(async () => {
 });
 
 const u = (p: string) => site.url(p);
-const urlsOf = (filter: FilterId, sort: 'url' | 'seq' = 'url') => queryFiltered(db, { filter, sort, descending: false, offset: 0, limit: 100 }).rows.map((r) => r.url);
+const urlsOf = (filter: FilterId, sort: 'url' | 'seq' = 'url') =>
+  queryFiltered(db, { filter, sort, descending: false, offset: 0, limit: 100 }).rows.map((r) => r.url);
 
 describe('analysis of a real crawl', () => {
   it('filters it as the site says, each count matching its rows', () => {
     const counts = filterCounts(db);
-    for (const id of FILTER_IDS) expect({ id, n: counts[id] }).toEqual({ id, n: queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 1000 }).total });
+    for (const id of FILTER_IDS)
+      expect({ id, n: counts[id] }).toEqual({
+        id,
+        n: queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 1000 }).total,
+      });
     expect(urlsOf('status-3xx')).toEqual([u('/old'), u('/older')]);
     expect(urlsOf('status-4xx')).toEqual([u('/missing')]);
     expect(urlsOf('status-5xx')).toEqual([u('/broken')]);
@@ -119,8 +152,17 @@ describe('analysis of a real crawl', () => {
 
   it('details a URL in a redirect chain: the chain through it, its source, and its target page', () => {
     const older = urlDetail(db, { url: u('/older') })!;
-    expect(older.redirect_chain.hops.map((h) => [h.url, h.status_code])).toEqual([[u('/old'), 301], [u('/older'), 302], [u('/a'), 200]]);
-    expect(older.redirect_chain).toMatchObject({ position: 1, loop: false, truncated: false, redirected_from: [{ url: u('/old'), status_code: 301 }] });
+    expect(older.redirect_chain.hops.map((h) => [h.url, h.status_code])).toEqual([
+      [u('/old'), 301],
+      [u('/older'), 302],
+      [u('/a'), 200],
+    ]);
+    expect(older.redirect_chain).toMatchObject({
+      position: 1,
+      loop: false,
+      truncated: false,
+      redirected_from: [{ url: u('/old'), status_code: 301 }],
+    });
     expect(older.row).toMatchObject({ status_code: 302, redirect_url: u('/a'), indexability_reason: 'redirected' });
     expect(older.via?.url).toBe(u('/old'));
     // Asked from either end, the chain is the same.
@@ -132,7 +174,11 @@ describe('analysis of a real crawl', () => {
     const a = urlDetail(db, { url: `${site.origin.replace('http://', 'HTTP://')}/a#fragment` })!;
     expect(a.url).toBe(u('/a'));
     expect(a.inlinks.rows.map((l) => [l.from_url, l.kind, l.anchor, l.nofollow]).sort()).toEqual(
-      [[u('/'), 'a', 'Page A', false], [u('/canon'), 'canonical', null, false], [u('/older'), 'redirect', null, false]].sort(),
+      [
+        [u('/'), 'a', 'Page A', false],
+        [u('/canon'), 'canonical', null, false],
+        [u('/older'), 'redirect', null, false],
+      ].sort(),
     );
     expect(a.inlinks.total).toBe(3);
     expect(a.extracted).toEqual([{ rule: 'price', values: ['12'] }]);
@@ -150,11 +196,21 @@ describe('analysis of a real crawl', () => {
     expect(b.extracted).toEqual([{ rule: 'price', values: ['7', '9'] }]);
     const home = urlDetail(db, { url: u('/') })!;
     expect(home.unfetchable_links).toEqual([{ href: 'mailto:me@example.invalid', scheme: 'mailto', anchor: 'mail' }]);
-    expect(home.outlinks.rows.find((l) => l.to_url === 'http://elsewhere.invalid/x')).toMatchObject({ state: UrlState.outOfScope, status_code: null });
-    expect(urlDetail(db, { url: u('/noindex') })!.outlinks.rows).toMatchObject([{ to_url: u('/hidden'), nofollow: true, state: UrlState.nofollow }]);
+    expect(home.outlinks.rows.find((l) => l.to_url === 'http://elsewhere.invalid/x')).toMatchObject({
+      state: UrlState.outOfScope,
+      status_code: null,
+    });
+    expect(urlDetail(db, { url: u('/noindex') })!.outlinks.rows).toMatchObject([
+      { to_url: u('/hidden'), nofollow: true, state: UrlState.nofollow },
+    ]);
     expect(urlDetail(db, { url: u('/xrobots') })!.response_headers?.['x-robots-tag']).toBe('noindex');
     const hidden = urlDetail(db, { url: u('/hidden') })!;
-    expect(hidden).toMatchObject({ fetched: false, state_name: 'nofollow only', response_headers: null, row: { seq: null, status_code: null, inlinks: 1 } });
+    expect(hidden).toMatchObject({
+      fetched: false,
+      state_name: 'nofollow only',
+      response_headers: null,
+      row: { seq: null, status_code: null, inlinks: 1 },
+    });
     expect(urlDetail(db, { url: u('/never-linked') })).toBeNull();
     expect(urlDetail(db, { id: home.url_id })!.url).toBe(u('/'));
   });
@@ -162,9 +218,18 @@ describe('analysis of a real crawl', () => {
   it('charts its statuses, depths, response times and pages over time, with CSV, and counts only what is new when asked', () => {
     const all = (db.prepare('SELECT count(*) AS n FROM results').get() as { n: number }).n;
     const status = statusDistribution(db);
-    expect(status.rows.map((r) => [r.label, r.count])).toEqual([['200', all - 4], ['301', 1], ['302', 1], ['404', 1], ['500', 1]]);
+    expect(status.rows.map((r) => [r.label, r.count])).toEqual([
+      ['200', all - 4],
+      ['301', 1],
+      ['302', 1],
+      ['404', 1],
+      ['500', 1],
+    ]);
     expect(status.total).toBe(all);
-    expect(depthDistribution(db).rows).toEqual([{ depth: 0, count: 1 }, { depth: 1, count: all - 1 }]);
+    expect(depthDistribution(db).rows).toEqual([
+      { depth: 0, count: 1 },
+      { depth: 1, count: all - 1 },
+    ]);
     expect(responseTimeHistogram(db).total).toBe(all);
     const time = overTime(db, { bucketMs: 1000 });
     expect(time.rows.reduce((n, r) => n + r.pages, 0)).toBe(all);
@@ -179,7 +244,10 @@ describe('analysis of a real crawl', () => {
   it('reports its host from the counters the frontier kept', () => {
     const report = hostsReport(db, { includeIdle: true });
     const host = report.rows.find((r) => r.origin === site.origin)!;
-    const all = db.prepare('SELECT count(status_code) AS crawled, coalesce(sum(size_bytes), 0) AS bytes FROM results').get() as { crawled: number; bytes: number };
+    const all = db.prepare('SELECT count(status_code) AS crawled, coalesce(sum(size_bytes), 0) AS bytes FROM results').get() as {
+      crawled: number;
+      bytes: number;
+    };
     expect(host).toMatchObject({ crawled: all.crawled, failed: 0, http_errors: 2, errors: 2, bytes: all.bytes, queued: 0, in_flight: 0 });
     expect(host.politeness.state).toBe('idle');
     expect(host.robots).toMatchObject({ state: 'known', status: 404 });
@@ -205,7 +273,12 @@ describe('comparison of two crawls of the changed site', () => {
         [u('/canon')]: ['canonical'],
       });
       const missing = c.page('changed').rows.find((r) => r.url === u('/missing'))!;
-      expect([missing.old?.status_code, missing.new?.status_code, missing.old?.indexability_reason, missing.new?.indexability]).toEqual([404, 200, 'client error', 'indexable']);
+      expect([missing.old?.status_code, missing.new?.status_code, missing.old?.indexability_reason, missing.new?.indexability]).toEqual([
+        404,
+        200,
+        'client error',
+        'indexable',
+      ]);
       // Paged by key, the pages add up to the whole.
       const firstTwo = c.page('changed', { limit: 2 });
       const rest = c.page('changed', { limit: 10, after: firstTwo.next });
@@ -228,14 +301,24 @@ describe('comparison of two crawls of the changed site', () => {
     const run = await runCompareCli([oldFile, newFile, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`Compared ${oldFile} (${countResults(oldFile)} URLs) with ${newFile} (${countResults(newFile)} URLs): 1 added, 1 removed, 5 changed\nCSV: ${out} (7 rows)\n`);
+    expect(run.stdout).toBe(
+      `Compared ${oldFile} (${countResults(oldFile)} URLs) with ${newFile} (${countResults(newFile)} URLs): 1 added, 1 removed, 5 changed\nCSV: ${out} (7 rows)\n`,
+    );
     const text = fs.readFileSync(out, 'utf8');
     expect(text.startsWith(`\uFEFF${COMPARISON_CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
     expect(fs.existsSync(`${out}.part`)).toBe(false);
     const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.change)).toEqual(['added', 'removed', 'changed', 'changed', 'changed', 'changed', 'changed']);
-    expect(rows.find((r) => r.url === u('/a'))).toMatchObject({ changed_fields: 'title', old_title: 'Page A', new_title: 'Page A, renamed' });
-    expect(rows.find((r) => r.url === u('/missing'))).toMatchObject({ old_status_code: '404', new_status_code: '200', changed_fields: 'status_code title indexability word_count' });
+    expect(rows.find((r) => r.url === u('/a'))).toMatchObject({
+      changed_fields: 'title',
+      old_title: 'Page A',
+      new_title: 'Page A, renamed',
+    });
+    expect(rows.find((r) => r.url === u('/missing'))).toMatchObject({
+      old_status_code: '404',
+      new_status_code: '200',
+      changed_fields: 'status_code title indexability word_count',
+    });
   });
 
   it('names bad arguments and exits 2', async () => {

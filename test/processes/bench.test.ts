@@ -9,11 +9,15 @@ import { ROOT, tempDir } from '../helpers/engine.ts';
 describe('npm run bench', () => {
   it('crawls a generated site and writes a complete JSON result', () => {
     const out = path.join(tempDir(), 'bench.json');
-    const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'electron/bench/run.ts', '--pages', '300', '--links', '5', '--no-wget', '--ui', '--out', out], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const stdout = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'electron/bench/run.ts', '--pages', '300', '--links', '5', '--no-wget', '--ui', '--out', out],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(stdout).toMatch(/Finished \(completed\): 300 crawled, 0 failed/);
     const result = JSON.parse(fs.readFileSync(out, 'utf8'));
     expect(result.crawl.urls).toBe(300);
@@ -27,7 +31,10 @@ describe('npm run bench', () => {
 
   it('refuses a site that is not on this machine', () => {
     expect(() =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'electron/bench/run.ts', '--site', 'http://example.invalid/'], { cwd: ROOT, stdio: 'pipe' }),
+      execFileSync(process.execPath, ['--import', 'tsx', 'electron/bench/run.ts', '--site', 'http://example.invalid/'], {
+        cwd: ROOT,
+        stdio: 'pipe',
+      }),
     ).toThrow(/--site must be on this machine/);
   });
 });

@@ -29,11 +29,34 @@ describe('copy as CLI command', () => {
     const seeds = ['https://example.com/', "https://example.com/it's here?q=a b"];
     const defaults = parseSettings({ seeds });
     const every: CrawlSettings = parseSettings({
-      seeds, mode: 'list', threads: 9, processes: 2, maxDepth: 4, maxPages: 500, scope: 'hosts', allowedHosts: ['cdn.example.com', 'b.test:8080'],
-      include: ['^https://example\\.com/'], exclude: ['/tag/', "it's not"], maxUrlLength: 300, stripQueryParams: ['utm_*', 'ref'],
-      userAgent: 'Analyst Bot/2.0 (+mailto:me@example.com)', checkResources: ['images', 'stylesheets'], checkExternal: true, followNofollow: true,
-      robots: 'report', delayMs: 250, maxPerHost: 2, polite: true, maxUrlsPerSecond: 2.5, connectTimeoutMs: 3000, firstByteTimeoutMs: 4000,
-      responseTimeoutMs: 9000, maxBodyBytes: 2048, maxAttempts: 5, retryDelayMs: 50, maxRetryAfterMs: 7000,
+      seeds,
+      mode: 'list',
+      threads: 9,
+      processes: 2,
+      maxDepth: 4,
+      maxPages: 500,
+      scope: 'hosts',
+      allowedHosts: ['cdn.example.com', 'b.test:8080'],
+      include: ['^https://example\\.com/'],
+      exclude: ['/tag/', "it's not"],
+      maxUrlLength: 300,
+      stripQueryParams: ['utm_*', 'ref'],
+      userAgent: 'Analyst Bot/2.0 (+mailto:me@example.com)',
+      checkResources: ['images', 'stylesheets'],
+      checkExternal: true,
+      followNofollow: true,
+      robots: 'report',
+      delayMs: 250,
+      maxPerHost: 2,
+      polite: true,
+      maxUrlsPerSecond: 2.5,
+      connectTimeoutMs: 3000,
+      firstByteTimeoutMs: 4000,
+      responseTimeoutMs: 9000,
+      maxBodyBytes: 2048,
+      maxAttempts: 5,
+      retryDelayMs: 50,
+      maxRetryAfterMs: 7000,
       headers: { Cookie: 'session=a b; x=1', 'X-Api-Key': "it's" },
       basicAuth: { username: 'ana', password: 'p:ss word' },
       extraction: [
@@ -72,7 +95,11 @@ describe('--config', () => {
   });
 
   it('names what is wrong with the file', () => {
-    const read = files({ 'bad.json': '{"threads": 3,', 'list.json': '[1]', 'odd.json': '{"seeds": ["https://a.test/"], "thread": 3, "threads": 0}' });
+    const read = files({
+      'bad.json': '{"threads": 3,',
+      'list.json': '[1]',
+      'odd.json': '{"seeds": ["https://a.test/"], "thread": 3, "threads": 0}',
+    });
     expect(() => parseCli(['--config', 'bad.json'], read)).toThrow(/--config bad.json: not valid JSON/);
     expect(() => parseCli(['--config', 'list.json'], read)).toThrow('--config list.json: must hold one JSON object of settings');
     expect(() => parseCli(['--config', 'missing.json'], read)).toThrow('--config missing.json: cannot be read (ENOENT)');
@@ -90,8 +117,14 @@ describe('--config', () => {
 
 describe('--list', () => {
   it('crawls exactly the listed URLs, naming a bad line by its number', () => {
-    const read = files({ 'urls.txt': '# my pages\nhttps://a.test/one\n\n  https://a.test/two  \n', 'bad.txt': 'https://a.test/\nnot a url\n' });
-    expect(parseCli(['--list', 'urls.txt'], read).settings).toMatchObject({ mode: 'list', seeds: ['https://a.test/one', 'https://a.test/two'] });
+    const read = files({
+      'urls.txt': '# my pages\nhttps://a.test/one\n\n  https://a.test/two  \n',
+      'bad.txt': 'https://a.test/\nnot a url\n',
+    });
+    expect(parseCli(['--list', 'urls.txt'], read).settings).toMatchObject({
+      mode: 'list',
+      seeds: ['https://a.test/one', 'https://a.test/two'],
+    });
     expect(() => parseCli(['--list', 'bad.txt'], read)).toThrow(/--list bad.txt line 2: "not a url" is not a valid URL/);
     expect(() => parseCli(['--list', 'empty.txt'], files({ 'empty.txt': '\n# nothing\n' }))).toThrow('--list empty.txt: holds no URLs');
   });

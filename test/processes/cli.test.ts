@@ -14,7 +14,6 @@ afterEach(async () => {
   site = undefined;
 });
 
-
 describe('crawl CLI', () => {
   it('crawls, writes the CSV, prints one summary line, exits 0 and removes its temporary crawl file', async () => {
     site = await startFixtureSite({ pages: 25, linksPerPage: 3 });
@@ -24,7 +23,9 @@ describe('crawl CLI', () => {
     const run = await runCli([site.url('/p/0'), '--threads', '3', '--out', out], { TMPDIR: tmp });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Finished \(completed\): 25 crawled, 0 failed, 0 still queued in [\d.]+ s \([\d.]+ URLs\/s\)\nCSV: .*results\.csv \(25 rows\)\n$/);
+    expect(run.stdout).toMatch(
+      /^Finished \(completed\): 25 crawled, 0 failed, 0 still queued in [\d.]+ s \([\d.]+ URLs\/s\)\nCSV: .*results\.csv \(25 rows\)\n$/,
+    );
     const csv = fs.readFileSync(out, 'utf8');
     expect(csv.startsWith(`\uFEFF${CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
     expect(csv).toContain(`${site.url('/p/0')},page,200,text/html; charset=utf-8,`);
@@ -47,7 +48,17 @@ describe('crawl CLI', () => {
   it('exits 2 naming every bad argument at once, and creates nothing', async () => {
     const dir = tempDir();
     const db = path.join(dir, 'never.trawl');
-    const run = await runCli(['notaurl', 'ftp://x.test/', '--threads', '0', '--max-depth=-1', '--user-agent', 'bad\u0007agent', '--db', db]);
+    const run = await runCli([
+      'notaurl',
+      'ftp://x.test/',
+      '--threads',
+      '0',
+      '--max-depth=-1',
+      '--user-agent',
+      'bad\u0007agent',
+      '--db',
+      db,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('seed URL #1: "notaurl" is not a valid URL');
     expect(run.stderr).toContain('seed URL #2: "ftp://x.test/" is not an http or https URL');
@@ -85,9 +96,25 @@ describe('crawl CLI', () => {
 
   it('turns the scope options into settings, repeatable ones into lists', () => {
     const request = parseCli([
-      'http://a.invalid/', '--scope', 'hosts', '--allow-host', 'B.invalid:8080', '--allow-host', 'c.invalid',
-      '--include', '^http://', '--exclude', '/private/', '--exclude', '\\.pdf$', '--max-url-length', '512',
-      '--strip-param', 'utm_*', '--strip-param', 'sid',
+      'http://a.invalid/',
+      '--scope',
+      'hosts',
+      '--allow-host',
+      'B.invalid:8080',
+      '--allow-host',
+      'c.invalid',
+      '--include',
+      '^http://',
+      '--exclude',
+      '/private/',
+      '--exclude',
+      '\\.pdf$',
+      '--max-url-length',
+      '512',
+      '--strip-param',
+      'utm_*',
+      '--strip-param',
+      'sid',
     ]);
     expect(request.settings).toMatchObject({
       scope: 'hosts',
@@ -97,7 +124,14 @@ describe('crawl CLI', () => {
       maxUrlLength: 512,
       stripQueryParams: ['utm_*', 'sid'],
     });
-    expect(parseCli(['http://a.invalid/']).settings).toMatchObject({ scope: 'same-host', allowedHosts: [], include: [], exclude: [], maxUrlLength: 2048, stripQueryParams: [] });
+    expect(parseCli(['http://a.invalid/']).settings).toMatchObject({
+      scope: 'same-host',
+      allowedHosts: [],
+      include: [],
+      exclude: [],
+      maxUrlLength: 2048,
+      stripQueryParams: [],
+    });
   });
 
   it('names the scope option that is wrong', () => {
@@ -123,7 +157,9 @@ describe('crawl CLI', () => {
   it('on --resume only --threads may change', () => {
     expect(() => parseCli(['--resume', 'x.trawl', '--max-depth', '3'])).toThrow(/only --threads can change \(not --max-depth\)/);
     expect(() => parseCli(['--resume', 'x.trawl', 'http://a.invalid/'])).toThrow(/give no seed URLs/);
-    expect(() => parseCli(['--resume', 'x.trawl', '--exclude', 'x', '--scope', 'domain'])).toThrow(/only --threads can change \(not --scope, --exclude\)/);
+    expect(() => parseCli(['--resume', 'x.trawl', '--exclude', 'x', '--scope', 'domain'])).toThrow(
+      /only --threads can change \(not --scope, --exclude\)/,
+    );
     expect(parseCli(['--resume', 'x.trawl', '--threads', '7'])).toMatchObject({ mode: 'resume', settings: { threads: 7 } });
   });
 });

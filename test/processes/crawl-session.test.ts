@@ -218,7 +218,10 @@ describe('CrawlSession', () => {
       const needle = text.toLowerCase();
       const expected = all.filter((r) => [r.url, r.title, r.error].some((v) => v !== null && v.toLowerCase().includes(needle)));
       const got = await session.queryResults(query({ text }));
-      expect(got.rows.map((r) => r.seq), text).toEqual(expected.map((r) => r.seq));
+      expect(
+        got.rows.map((r) => r.seq),
+        text,
+      ).toEqual(expected.map((r) => r.seq));
       expect(got.total, text).toBe(expected.length);
     }
     expect((await session.queryResults(query({ text: '%' }))).rows.map((r) => r.title)).toEqual(['100% off_sale']);
@@ -228,14 +231,19 @@ describe('CrawlSession', () => {
       const expected = all.filter((r) => statusClassOf(r.status_code) === statusClass);
       expect(expected.length, statusClass).toBeGreaterThan(0);
       const got = await session.queryResults(query({ statusClass }));
-      expect(got.rows.map((r) => r.seq), statusClass).toEqual(expected.map((r) => r.seq));
+      expect(
+        got.rows.map((r) => r.seq),
+        statusClass,
+      ).toEqual(expected.map((r) => r.seq));
       expect(got.total).toBe(expected.length);
     }
     const none = await session.queryResults(query({ statusClass: 'none' }));
     expect(none.rows.map((r) => r.url)).toEqual([site.url('/private/secret')]);
 
     // Both filters together, sorted and paged.
-    const both = await session.queryResults(query({ text: 'page', statusClass: '2xx', sort: 'title', descending: true, limit: 5, offset: 2 }));
+    const both = await session.queryResults(
+      query({ text: 'page', statusClass: '2xx', sort: 'title', descending: true, limit: 5, offset: 2 }),
+    );
     const expected = all.filter((r) => r.status_code !== null && r.status_code < 300 && (r.title ?? '').toLowerCase().includes('page'));
     expect(both.total).toBe(expected.length);
     expect(both.rows).toHaveLength(5);
@@ -253,7 +261,7 @@ describe('CrawlSession', () => {
       if (page.rows.length < 8) break;
     }
     expect(paged).toEqual(whole);
-    expect((await session.queryResults(query({ offset: 500 })))).toEqual({ total: 37, offset: 500, rows: [], extractionRules: [] });
+    expect(await session.queryResults(query({ offset: 500 }))).toEqual({ total: 37, offset: 500, rows: [], extractionRules: [] });
     await expect(session.queryResults(query({ sort: 'r.seq; DROP TABLE results' as ResultSortColumn }))).rejects.toThrow(/cannot sort/);
   });
 
@@ -319,7 +327,10 @@ describe('CrawlSession', () => {
       expect(session.currentFile()).toBe(firstFile);
 
       const junk = await session.resumeCrawl(path.join(dir, 'junk.trawl'));
-      expect(junk).toEqual({ ok: false, problems: [{ field: 'file', message: expect.stringMatching(/junk\.trawl is not a Trawl crawl file/) }] });
+      expect(junk).toEqual({
+        ok: false,
+        problems: [{ field: 'file', message: expect.stringMatching(/junk\.trawl is not a Trawl crawl file/) }],
+      });
       const missing = await session.resumeCrawl(path.join(dir, 'missing.trawl'));
       expect(missing).toEqual({ ok: false, problems: [{ field: 'file', message: expect.stringMatching(/does not exist/) }] });
 
@@ -365,7 +376,11 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
   const heading = { name: 'heading', type: 'css', expression: 'h1' } as const;
 
   beforeAll(async () => {
-    site = await startFixtureSite({ pages: 40, linksPerPage: 3, delayMs: (p) => (p.startsWith('/p/') && Number(p.slice(3)) >= 10 ? 80 : 0) });
+    site = await startFixtureSite({
+      pages: 40,
+      linksPerPage: 3,
+      delayMs: (p) => (p.startsWith('/p/') && Number(p.slice(3)) >= 10 ? 80 : 0),
+    });
     dir = tempDir();
     session = newSession(dir);
   });
@@ -375,11 +390,15 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     await site?.close();
   });
 
-  it('gives each row the values of the crawl\'s extraction rules, with one query per page of rows', async () => {
+  it("gives each row the values of the crawl's extraction rules, with one query per page of rows", async () => {
     const started = await session.start({
       seeds: [site.url('/p/0'), site.url('/p/1'), site.url('/p/2')],
       mode: 'list',
-      extraction: [heading, { name: 'links', type: 'css', expression: 'li a', output: 'attribute', attribute: 'href', all: true }, { name: 'nothing', type: 'regex', expression: 'no-such-(\\d+)' }],
+      extraction: [
+        heading,
+        { name: 'links', type: 'css', expression: 'li a', output: 'attribute', attribute: 'href', all: true },
+        { name: 'nothing', type: 'regex', expression: 'no-such-(\\d+)' },
+      ],
     });
     expect(started.ok).toBe(true);
     await finished(session);
@@ -402,13 +421,24 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     // The explorer's rows carry them too, for its column per rule.
     const explorer = await session.queryFiltered({ filter: 'html', text: '', sort: 'url', descending: false, offset: 0, limit: 10 });
     expect(explorer.extractionRules).toEqual(['heading', 'links', 'nothing']);
-    expect(explorer.rows.map((r) => [r.url, r.extracted['heading']])).toEqual([0, 1, 2].map((n) => [site.url(`/p/${n}`), [`Heading ${n}`]]));
+    expect(explorer.rows.map((r) => [r.url, r.extracted['heading']])).toEqual(
+      [0, 1, 2].map((n) => [site.url(`/p/${n}`), [`Heading ${n}`]]),
+    );
     expect(explorer.rows.every((r) => !Object.hasOwn(r.extracted, 'nothing'))).toBe(true);
   });
 
   it('tests extraction rules on one URL in a worker, and names what is wrong with the URL or the rules', async () => {
-    const result = await session.testExtraction(site.url('/p/3'), { extraction: [heading, { name: 'title', type: 'regex', expression: '<title>([^<]*)</title>' }] });
-    expect(result).toEqual({ ok: true, url: site.url('/p/3'), statusCode: 200, contentType: 'text/html; charset=utf-8', problem: null, values: { heading: ['Heading 3'], title: ['Page 3'] } });
+    const result = await session.testExtraction(site.url('/p/3'), {
+      extraction: [heading, { name: 'title', type: 'regex', expression: '<title>([^<]*)</title>' }],
+    });
+    expect(result).toEqual({
+      ok: true,
+      url: site.url('/p/3'),
+      statusCode: 200,
+      contentType: 'text/html; charset=utf-8',
+      problem: null,
+      values: { heading: ['Heading 3'], title: ['Page 3'] },
+    });
 
     const missing = await session.testExtraction(site.url('/nothing-here'), { extraction: [heading] });
     expect(missing.ok && missing.statusCode).toBe(404);
@@ -421,8 +451,14 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
       ok: false,
       problems: [{ field: 'extraction.0.expression', message: expect.stringMatching(/^invalid CSS selector/) }],
     });
-    expect(await session.testExtraction(site.url('/p/3'), {})).toEqual({ ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] });
-    expect(await session.testExtraction(site.url('/p/3'), { seeds: [site.url('/p/4')], extraction: [heading] })).toMatchObject({ ok: false, problems: [{ field: 'seeds' }] });
+    expect(await session.testExtraction(site.url('/p/3'), {})).toEqual({
+      ok: false,
+      problems: [{ field: 'extraction', message: 'add a rule to test first' }],
+    });
+    expect(await session.testExtraction(site.url('/p/3'), { seeds: [site.url('/p/4')], extraction: [heading] })).toMatchObject({
+      ok: false,
+      problems: [{ field: 'seeds' }],
+    });
 
     // One test at a time.
     const first = session.testExtraction(site.url('/p/12'), { extraction: [heading] });
@@ -459,7 +495,12 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     expect(await presets.listPresets()).toEqual([]);
 
     // An include pattern no placeholder seed could match is still a valid preset.
-    const saved = await presets.savePreset('Docs, polite', { polite: true, include: ['^https://docs\\.'], extraction: [heading], headers: { 'X-Token': 'abc' } });
+    const saved = await presets.savePreset('Docs, polite', {
+      polite: true,
+      include: ['^https://docs\\.'],
+      extraction: [heading],
+      headers: { 'X-Token': 'abc' },
+    });
     expect(saved.ok).toBe(true);
     if (!saved.ok) return;
     expect(saved.presets).toHaveLength(1);
@@ -467,7 +508,13 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     expect(docs.name).toBe('Docs, polite');
     expect(Date.parse(docs.savedAt)).toBeGreaterThan(0);
     expect(docs.settings).not.toHaveProperty('seeds');
-    expect(docs.settings).toMatchObject({ polite: true, include: ['^https://docs\\.'], extraction: [{ ...heading, output: 'text', all: false }], headers: { 'X-Token': 'abc' }, threads: 5 });
+    expect(docs.settings).toMatchObject({
+      polite: true,
+      include: ['^https://docs\\.'],
+      extraction: [{ ...heading, output: 'text', all: false }],
+      headers: { 'X-Token': 'abc' },
+      threads: 5,
+    });
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; presets: unknown[] };
     expect(stored.version).toBe(1);
     expect(stored.presets).toEqual(saved.presets);
@@ -476,7 +523,9 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
 
     // Same name in other letters: replaced. Listed by name.
     const replaced = await presets.savePreset('docs, POLITE', { delayMs: 500 });
-    expect(replaced.ok && replaced.presets.map((p) => [p.name, p.settings.delayMs, p.settings.polite])).toEqual([['docs, POLITE', 500, false]]);
+    expect(replaced.ok && replaced.presets.map((p) => [p.name, p.settings.delayMs, p.settings.polite])).toEqual([
+      ['docs, POLITE', 500, false],
+    ]);
     await presets.savePreset('A first one', { threads: 9 });
     expect((await presets.listPresets()).map((p) => p.name)).toEqual(['A first one', 'docs, POLITE']);
 
@@ -488,7 +537,10 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
         { field: 'exclude.0', message: expect.stringMatching(/^invalid regular expression/) },
       ],
     });
-    expect(await presets.savePreset('Seeds', { seeds: ['https://a.test/'] })).toEqual({ ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] });
+    expect(await presets.savePreset('Seeds', { seeds: ['https://a.test/'] })).toEqual({
+      ok: false,
+      problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }],
+    });
     for (const bad of ['', ' padded', '../escape', 'a/b', 'x'.repeat(61), 'new\nline']) {
       expect(await presets.savePreset(bad, {}), JSON.stringify(bad)).toMatchObject({ ok: false, problems: [{ field: 'name' }] });
     }
@@ -508,8 +560,14 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
       ['{"version":7,"presets":[]}', /is damaged \(version 7, expected 1\)/],
       ['{"version":1,"presets":[{"name":"../x","savedAt":"","settings":{}}]}', /is damaged \(preset 1 has no valid name\)/],
       ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":null}]}', /is damaged \(preset "ok" has no settings object\)/],
-      ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"threads":0}}]}', /is damaged \(preset "ok" has invalid settings: threads: must be at least 1\)/],
-      ['{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"seeds":["https://a.test/"]}}]}', /is damaged \(preset "ok" holds seeds\)/],
+      [
+        '{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"threads":0}}]}',
+        /is damaged \(preset "ok" has invalid settings: threads: must be at least 1\)/,
+      ],
+      [
+        '{"version":1,"presets":[{"name":"ok","savedAt":"","settings":{"seeds":["https://a.test/"]}}]}',
+        /is damaged \(preset "ok" holds seeds\)/,
+      ],
     ] as const) {
       fs.writeFileSync(file, text);
       await expect(presets.listPresets(), text).rejects.toThrow(why);
@@ -550,7 +608,8 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
         '/moved': (_req, res) => void res.writeHead(301, { location: '/p/1' }).end(),
         '/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not here</title>'),
         '/untitled': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>no title</p>'),
-        '/changing': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html(second ? 'New title' : 'Old title', [])),
+        '/changing': (_req, res) =>
+          void res.writeHead(200, { 'content-type': 'text/html' }).end(html(second ? 'New title' : 'Old title', [])),
         '/only-old': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Old only', [])),
         '/only-new': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('New only', [])),
       },
@@ -593,7 +652,9 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
     expect(start!.response_headers!['x-trawl-test']).toBe('<b>yes</b>');
     expect(start!.outlinks.rows.map((l) => l.to_url)).toContain(site.url('/missing'));
     const missing = await session.urlDetail({ url: site.url('/missing') });
-    expect(missing!.inlinks.rows).toEqual([expect.objectContaining({ from_url: site.url('/start'), anchor: 'anchor /missing', kind: 'a' })]);
+    expect(missing!.inlinks.rows).toEqual([
+      expect.objectContaining({ from_url: site.url('/start'), anchor: 'anchor /missing', kind: 'a' }),
+    ]);
     const more = await session.urlInlinks(missing!.url_id, null);
     expect(more.total).toBe(1);
     const out = await session.urlOutlinks(start!.url_id, null);
@@ -633,11 +694,17 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
     stream.on('data', (d) => (csv += d));
     expect((await session.exportView({ filter: 'html', text: 'untitled', columns: ['url'], headerPreset: 'trawl' }, stream)).ok).toBe(true);
     expect(csv.trim().split('\r\n')).toEqual(['url', site.url('/untitled')]);
-    expect(await session.exportView({ ...view, columns: ['url', 'no_such'] }, viewFile)).toEqual({ ok: false, error: 'unknown column "no_such"' });
+    expect(await session.exportView({ ...view, columns: ['url', 'no_such'] }, viewFile)).toEqual({
+      ok: false,
+      error: 'unknown column "no_such"',
+    });
     // The external view lists URLs never fetched: they are exported too, with their inlinks.
     const externalFile = path.join(dir, 'external.csv');
     // (each fixture page links to its own http://elsewhere.invalid/from/N).
-    const external = await session.exportView({ filter: 'external', text: 'elsewhere', columns: ['url', 'status_code', 'inlinks'], headerPreset: 'trawl' }, externalFile);
+    const external = await session.exportView(
+      { filter: 'external', text: 'elsewhere', columns: ['url', 'status_code', 'inlinks'], headerPreset: 'trawl' },
+      externalFile,
+    );
     const lines = fs.readFileSync(externalFile, 'utf8').trim().split('\r\n');
     expect(lines[0]).toBe('url,status_code,inlinks'); // (trim() took the BOM)
     expect(external).toEqual({ ok: true, rows: lines.length - 1, file: externalFile });
@@ -683,7 +750,11 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
     const added = await session.comparePage(q, 'added', null);
     expect(added.rows.map((r) => r.url)).toEqual([site.url('/only-new')]);
     const changed = await session.comparePage(q, 'changed', null);
-    expect(changed.rows.find((r) => r.url === site.url('/changing'))).toMatchObject({ fields: ['title'], old: { title: 'Old title' }, new: { title: 'New title' } });
+    expect(changed.rows.find((r) => r.url === site.url('/changing'))).toMatchObject({
+      fields: ['title'],
+      old: { title: 'Old title' },
+      new: { title: 'New title' },
+    });
     const csvFile = path.join(dir, 'compare.csv');
     const result = await session.exportComparison(q, csvFile);
     expect(result).toEqual({ ok: true, rows: summary.added + summary.removed + summary.changed, file: csvFile });

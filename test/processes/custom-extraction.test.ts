@@ -23,14 +23,17 @@ const PRODUCT = `<html><head><title>Widget</title><meta property="og:price" cont
 
 describe('extraction rules on a page', () => {
   it('reads text, attributes and inner HTML (as text) with CSS, first or all', () => {
-    const out = extractWithRules(PRODUCT, rules([
-      { name: 'price', type: 'css', expression: '.price' },
-      { name: 'prices', type: 'css', expression: '.price', all: true },
-      { name: 'og', type: 'css', expression: 'meta[property="og:price"]', output: 'attribute', attribute: 'content' },
-      { name: 'hrefs', type: 'css', expression: 'a', output: 'attribute', attribute: 'href', all: true },
-      { name: 'desc', type: 'css', expression: '#desc', output: 'html' },
-      { name: 'none', type: 'css', expression: '.missing' },
-    ]));
+    const out = extractWithRules(
+      PRODUCT,
+      rules([
+        { name: 'price', type: 'css', expression: '.price' },
+        { name: 'prices', type: 'css', expression: '.price', all: true },
+        { name: 'og', type: 'css', expression: 'meta[property="og:price"]', output: 'attribute', attribute: 'content' },
+        { name: 'hrefs', type: 'css', expression: 'a', output: 'attribute', attribute: 'href', all: true },
+        { name: 'desc', type: 'css', expression: '#desc', output: 'html' },
+        { name: 'none', type: 'css', expression: '.missing' },
+      ]),
+    );
     expect(out).toEqual({
       price: ['9.99'],
       prices: ['9.99', '12.50'],
@@ -42,24 +45,42 @@ describe('extraction rules on a page', () => {
   });
 
   it('reads the first group of a regular expression, or the whole match, over the source', () => {
-    const out = extractWithRules(PRODUCT, rules([
-      { name: 'sku', type: 'regex', expression: 'SKU: (\\d+)', all: true },
-      { name: 'first', type: 'regex', expression: 'SKU: \\d+' },
-      { name: 'empty', type: 'regex', expression: 'x*' },
-    ]));
+    const out = extractWithRules(
+      PRODUCT,
+      rules([
+        { name: 'sku', type: 'regex', expression: 'SKU: (\\d+)', all: true },
+        { name: 'first', type: 'regex', expression: 'SKU: \\d+' },
+        { name: 'empty', type: 'regex', expression: 'x*' },
+      ]),
+    );
     expect(out.sku).toEqual(['12345', '678']);
     expect(out.first).toEqual(['SKU: 12345']);
     expect(out.empty).toEqual(['']); // an empty match is a match, and the walk still ends
   });
 
   it('keeps the values of a rule named like an object key', () => {
-    const out = extractWithRules(PRODUCT, rules([{ name: '__proto__', type: 'css', expression: 'h1' }, { name: 'constructor', type: 'css', expression: 'h1' }]));
-    expect(Object.entries(out)).toEqual([['__proto__', ['Widget']], ['constructor', ['Widget']]]);
+    const out = extractWithRules(
+      PRODUCT,
+      rules([
+        { name: '__proto__', type: 'css', expression: 'h1' },
+        { name: 'constructor', type: 'css', expression: 'h1' },
+      ]),
+    );
+    expect(Object.entries(out)).toEqual([
+      ['__proto__', ['Widget']],
+      ['constructor', ['Widget']],
+    ]);
   });
 
   it('cuts long values and caps how many are kept', () => {
     const html = `<p>${'a'.repeat(EXTRACTED_VALUE_MAX + 50)}</p>${'<i>x</i>'.repeat(500)}`;
-    const out = extractWithRules(html, rules([{ name: 'p', type: 'css', expression: 'p' }, { name: 'i', type: 'css', expression: 'i', all: true }]));
+    const out = extractWithRules(
+      html,
+      rules([
+        { name: 'p', type: 'css', expression: 'p' },
+        { name: 'i', type: 'css', expression: 'i', all: true },
+      ]),
+    );
     expect(out.p![0]).toHaveLength(EXTRACTED_VALUE_MAX);
     expect(out.i).toHaveLength(100);
   });
@@ -71,7 +92,10 @@ describe('a crawl with extraction rules', () => {
   beforeAll(async () => {
     const server = http.createServer((req, res) => {
       if (req.url === '/robots.txt') return void res.writeHead(404).end();
-      if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title><a href="/product">p</a><a href="/plain">q</a><a href="/moved">m</a>');
+      if (req.url === '/')
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<title>Home</title><a href="/product">p</a><a href="/plain">q</a><a href="/moved">m</a>');
       if (req.url === '/product') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PRODUCT);
       if (req.url === '/moved') return void res.writeHead(302, { location: '/product' }).end();
       res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Plain</title><p>nothing here</p>');
@@ -91,7 +115,9 @@ describe('a crawl with extraction rules', () => {
     controller.start();
     expect((await controller.done).reason).toBe('completed');
     const db = new Database(dbPath, { readonly: true });
-    const stored = db.prepare(`SELECT u.url, e.rule, e.n, e.value FROM extracted e JOIN urls u ON u.id = e.url_id WHERE u.url = ? ORDER BY e.rule, e.n`).all(`${origin}/product`);
+    const stored = db
+      .prepare(`SELECT u.url, e.rule, e.n, e.value FROM extracted e JOIN urls u ON u.id = e.url_id WHERE u.url = ? ORDER BY e.rule, e.n`)
+      .all(`${origin}/product`);
     db.close();
     expect(stored).toEqual([
       { url: `${origin}/product`, rule: 'Price', n: 0, value: '9.99' },
@@ -112,12 +138,23 @@ describe('a crawl with extraction rules', () => {
   });
 
   it('tests rules on a sample URL through a worker process before the crawl', async () => {
-    const extraction = [{ name: 'Price', type: 'css' as const, expression: '.price', all: true }, { name: 'SKU', type: 'regex' as const, expression: 'SKU: (\\d+)' }];
+    const extraction = [
+      { name: 'Price', type: 'css' as const, expression: '.price', all: true },
+      { name: 'SKU', type: 'regex' as const, expression: 'SKU: (\\d+)' },
+    ];
     const ok = await testExtractionRules(spawner(), `${origin}/product`, { extraction });
-    expect(ok).toEqual({ url: `${origin}/product`, statusCode: 200, contentType: 'text/html', problem: null, values: { Price: ['9.99', '12.50'], SKU: ['12345'] } });
+    expect(ok).toEqual({
+      url: `${origin}/product`,
+      statusCode: 200,
+      contentType: 'text/html',
+      problem: null,
+      values: { Price: ['9.99', '12.50'], SKU: ['12345'] },
+    });
     const moved = await testExtractionRules(spawner(), `${origin}/moved`, { extraction });
     expect(moved.problem).toBe(`redirects to ${origin}/product; test that URL instead`);
     expect(moved.values).toEqual({ Price: [], SKU: [] });
-    await expect(testExtractionRules(spawner(), `${origin}/product`, { extraction: [{ name: 'x', type: 'css', expression: 'p[' }] })).rejects.toThrow(SettingsError);
+    await expect(
+      testExtractionRules(spawner(), `${origin}/product`, { extraction: [{ name: 'x', type: 'css', expression: 'p[' }] }),
+    ).rejects.toThrow(SettingsError);
   });
 });

@@ -21,11 +21,37 @@ const html = (body: string) => (_req: unknown, res: import('node:http').ServerRe
 
 function pageResult(url: string, links: string[], extra: Partial<PageFetchResult> = {}): PageFetchResult {
   return {
-    kind: 'page', jobId: 1, threadId: 1, url, statusCode: 200, contentType: 'text/html', sizeBytes: 10,
-    responseTimeMs: 5, title: null, metaDescription: null, h1: null, h1Count: 0, h2: null, h2Count: 0, canonical: null,
-    lang: null, hreflang: [], metaRefresh: null, wordCount: 0, redirectUrl: null, redirectInScope: false,
-    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })), unfetchableLinks: [], parsed: true, extracted: null, responseHeaders: null,
-    error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null, ...extra,
+    kind: 'page',
+    jobId: 1,
+    threadId: 1,
+    url,
+    statusCode: 200,
+    contentType: 'text/html',
+    sizeBytes: 10,
+    responseTimeMs: 5,
+    title: null,
+    metaDescription: null,
+    h1: null,
+    h1Count: 0,
+    h2: null,
+    h2Count: 0,
+    canonical: null,
+    lang: null,
+    hreflang: [],
+    metaRefresh: null,
+    wordCount: 0,
+    redirectUrl: null,
+    redirectInScope: false,
+    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })),
+    unfetchableLinks: [],
+    parsed: true,
+    extracted: null,
+    responseHeaders: null,
+    error: null,
+    retryAfterMs: null,
+    metaRobots: null,
+    xRobotsTag: null,
+    ...extra,
   };
 }
 
@@ -50,13 +76,17 @@ describe('frontier in a crawl', () => {
 
     const db = new Database(dbPath, { readonly: true });
     const row = (suffix: string) =>
-      db.prepare('SELECT u.state, r.error, u.depth FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.url = ?').get(site!.url(suffix));
+      db
+        .prepare('SELECT u.state, r.error, u.depth FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.url = ?')
+        .get(site!.url(suffix));
     expect(row('/private/x')).toEqual({ state: 3, error: 'blocked by robots.txt', depth: 1 });
     expect(row('/deeper')).toEqual({ state: 5, error: null, depth: 2 });
     expect(db.prepare("SELECT state FROM urls WHERE url = 'http://elsewhere.invalid/'").get()).toEqual({ state: 4 });
     // The link graph keeps every distinct link, crawled or not, with its anchor.
     const out = db
-      .prepare('SELECT t.url, l.anchor FROM links l JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id WHERE f.url = ? ORDER BY t.id')
+      .prepare(
+        'SELECT t.url, l.anchor FROM links l JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id WHERE f.url = ? ORDER BY t.id',
+      )
       .all(site.url('/'));
     expect(out).toEqual([
       { url: site.url('/a'), anchor: '1' },
@@ -78,7 +108,11 @@ describe('frontier', () => {
   it('answers the claim queries from indexes, never scanning urls', () => {
     const { db } = frontier();
     const plans = Object.values(CLAIM_SQL).map((sql) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [1, 1].slice(0, sql.split('?').length - 1) : [])) as { detail: string }[])
+      (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.includes('?') ? [1, 1].slice(0, sql.split('?').length - 1) : [])) as {
+          detail: string;
+        }[]
+      )
         .map((r) => r.detail)
         .join(' | '),
     );
@@ -119,14 +153,22 @@ describe('frontier', () => {
     const { db, f } = frontier();
     f.addSeeds(['http://a.test/']);
     const [seed] = f.claim(1);
-    f.recordPage(seed as never, pageResult('http://a.test/', ['http://a.test/tag/1', 'http://a.test/p/1', 'http://a.test/tag/2', 'http://a.test/p/2']));
+    f.recordPage(
+      seed as never,
+      pageResult('http://a.test/', ['http://a.test/tag/1', 'http://a.test/p/1', 'http://a.test/tag/2', 'http://a.test/p/2']),
+    );
     expect(f.deprioritise('/tag/')).toBe(2);
     const first = f.claim(2);
     expect(first.map((c) => c.url)).toEqual(['http://a.test/p/1', 'http://a.test/p/2']);
     f.recordPage(first[0] as never, pageResult('http://a.test/p/1', ['http://a.test/tag/3', 'http://a.test/p/3']));
     // A reopened frontier (a resumed crawl) still knows the pattern.
     const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' }));
-    expect(reopened.claim(10).map((c) => c.url)).toEqual(['http://a.test/p/3', 'http://a.test/tag/1', 'http://a.test/tag/2', 'http://a.test/tag/3']);
+    expect(reopened.claim(10).map((c) => c.url)).toEqual([
+      'http://a.test/p/3',
+      'http://a.test/tag/1',
+      'http://a.test/tag/2',
+      'http://a.test/tag/3',
+    ]);
     db.close();
   });
 

@@ -37,8 +37,13 @@ describe('crawling the hostile site', () => {
     // Depth 1 keeps the 20,000 links of /many-links and the infinite calendar recorded but not followed.
     // Resources and out-of-scope links are checked, as an analyst auditing a site would.
     const { controller, dbPath } = newCrawl({
-      seeds: [site.url('/')], threads: 6, maxDepth: 1, responseTimeoutMs: 2_000, retryDelayMs: 200,
-      checkResources: ['images', 'scripts', 'stylesheets'], checkExternal: true,
+      seeds: [site.url('/')],
+      threads: 6,
+      maxDepth: 1,
+      responseTimeoutMs: 2_000,
+      retryDelayMs: 200,
+      checkResources: ['images', 'scripts', 'stylesheets'],
+      checkExternal: true,
     });
     controller.on('snapshot', (s) => {
       for (const t of s.threads) if (t.pid) workerPeakKb = Math.max(workerPeakKb, peakKb(t.pid));
@@ -53,13 +58,24 @@ describe('crawling the hostile site', () => {
     rows = new Map(allRows.filter((r) => r.url.startsWith(`${site.origin}/`)).map((r) => [r.url.slice(site.origin.length), r]));
     urlStates = new Map((db.prepare('SELECT url, state FROM urls').all() as { url: string; state: number }[]).map((r) => [r.url, r.state]));
     rawHeaders = new Map(
-      (db.prepare('SELECT u.url, r.response_headers AS h FROM results r JOIN urls u ON u.id = r.url_id').all() as { url: string; h: string | null }[]).map((r) => [r.url.slice(site.origin.length), r.h]),
+      (
+        db.prepare('SELECT u.url, r.response_headers AS h FROM results r JOIN urls u ON u.id = r.url_id').all() as {
+          url: string;
+          h: string | null;
+        }[]
+      ).map((r) => [r.url.slice(site.origin.length), r.h]),
     );
     const seo = site.url('/seo');
     linkKinds = new Map(
-      (db.prepare('SELECT t.url, l.kind FROM links l JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id WHERE f.url = ?').all(seo) as { url: string; kind: string }[]).map((r) => [r.url, r.kind]),
+      (
+        db
+          .prepare('SELECT t.url, l.kind FROM links l JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id WHERE f.url = ?')
+          .all(seo) as { url: string; kind: string }[]
+      ).map((r) => [r.url, r.kind]),
     );
-    unfetchable = db.prepare('SELECT href, scheme FROM unfetchable_links x JOIN urls f ON f.id = x.from_id WHERE f.url = ? ORDER BY href').all(seo) as { href: string; scheme: string }[];
+    unfetchable = db
+      .prepare('SELECT href, scheme FROM unfetchable_links x JOIN urls f ON f.id = x.from_id WHERE f.url = ? ORDER BY href')
+      .all(seo) as { href: string; scheme: string }[];
     db.close();
   }, 90_000);
 
@@ -74,7 +90,14 @@ describe('crawling the hostile site', () => {
     const counts = new Map<string, number>();
     for (const p of site.log) counts.set(p, (counts.get(p) ?? 0) + 1);
     // Network failures and 5xx get three attempts in all (the default); everything else exactly one.
-    const retried: Record<string, number> = { '/never': 3, '/reset': 3, '/truncated': 3, '/server-error': 3, '/flapping': 3, '/rate-limited': 2 };
+    const retried: Record<string, number> = {
+      '/never': 3,
+      '/reset': 3,
+      '/truncated': 3,
+      '/server-error': 3,
+      '/flapping': 3,
+      '/rate-limited': 2,
+    };
     expect([...counts].filter(([p, n]) => n !== (retried[p] ?? 1))).toEqual([]);
     expect(site.log).not.toContain('/private/secret');
     expect(rows.get('/private/secret')).toMatchObject({ status_code: null, error: 'blocked by robots.txt' });
@@ -119,11 +142,19 @@ describe('crawling the hostile site', () => {
     expect(rows.get('/')).toMatchObject({ indexability: 'indexable', indexability_reason: null });
     expect(JSON.parse(rawHeaders.get('/seo')!)).toMatchObject({ 'content-type': 'text/html; charset=utf-8' });
     expect(rawHeaders.get('/never')).toBeNull(); // no response, no head
-    expect(rows.get('/nofollow-page')).toMatchObject({ meta_robots: 'noindex, nofollow', indexability: 'non-indexable', indexability_reason: 'noindex' });
+    expect(rows.get('/nofollow-page')).toMatchObject({
+      meta_robots: 'noindex, nofollow',
+      indexability: 'non-indexable',
+      indexability_reason: 'noindex',
+    });
     expect(rows.get('/not-found')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'client error' });
     expect(rows.get('/redirect/1')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'redirected' });
     expect(rows.get('/private/secret')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'blocked by robots.txt' });
-    expect(rows.get('/huge')).toMatchObject({ status_code: 200, indexability: 'non-indexable', indexability_reason: 'incomplete response' });
+    expect(rows.get('/huge')).toMatchObject({
+      status_code: 200,
+      indexability: 'non-indexable',
+      indexability_reason: 'incomplete response',
+    });
     expect(rows.get('/never')).toMatchObject({ indexability: 'non-indexable', indexability_reason: 'no response' });
   });
 
@@ -137,7 +168,11 @@ describe('crawling the hostile site', () => {
   });
 
   it('checks images, scripts and stylesheets once each, without parsing them', () => {
-    for (const p of SEO_RESOURCES) expect(site.log.filter((l) => l === p), p).toHaveLength(1);
+    for (const p of SEO_RESOURCES)
+      expect(
+        site.log.filter((l) => l === p),
+        p,
+      ).toHaveLength(1);
     expect(rows.get('/img/logo.png')).toMatchObject({ kind: 'image', status_code: 200, content_type: 'image/png', indexability: null });
     expect(rows.get('/img/logo-2x.png')).toMatchObject({ kind: 'image', status_code: 200 });
     expect(rows.get('/img/missing.png')).toMatchObject({ kind: 'image', status_code: 404, indexability: null });

@@ -41,7 +41,9 @@ describe('live settings', () => {
     expect(after.filter((p) => /\/p\/[45]\d$/.test(p)).length).toBeLessThanOrEqual(2);
     const settings = JSON.parse((db.prepare(`SELECT value FROM meta WHERE key = 'settings'`).get() as { value: string }).value);
     expect(settings.exclude).toEqual(['/p/[45]\\d$']);
-    const excluded = (db.prepare(`SELECT count(*) AS n FROM urls WHERE state = 4 AND (url LIKE '%/p/4_' OR url LIKE '%/p/5_')`).get() as { n: number }).n;
+    const excluded = (
+      db.prepare(`SELECT count(*) AS n FROM urls WHERE state = 4 AND (url LIKE '%/p/4_' OR url LIKE '%/p/5_')`).get() as { n: number }
+    ).n;
     expect(excluded).toBeGreaterThanOrEqual(dropped);
     db.close();
   });
@@ -69,7 +71,9 @@ describe('live settings', () => {
     // At 1 URL/s the 30 pages would take half a minute; lifted, they take a few seconds (loose: catches a cap that stayed).
     expect(Date.now() - started).toBeLessThan(15_000);
     const db = new Database(dbPath, { readonly: true });
-    expect(JSON.parse((db.prepare(`SELECT value FROM meta WHERE key = 'settings'`).get() as { value: string }).value).maxUrlsPerSecond).toBeNull();
+    expect(
+      JSON.parse((db.prepare(`SELECT value FROM meta WHERE key = 'settings'`).get() as { value: string }).value).maxUrlsPerSecond,
+    ).toBeNull();
     db.close();
   });
 });

@@ -13,11 +13,15 @@ afterEach(async () => {
   site = undefined;
 });
 
-const page = (body: string, headers: Record<string, string> = {}) => (_q: unknown, res: ServerResponse) =>
-  void res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(body);
+const page =
+  (body: string, headers: Record<string, string> = {}) =>
+  (_q: unknown, res: ServerResponse) =>
+    void res.writeHead(200, { 'content-type': 'text/html', ...headers }).end(body);
 
 const routes = () => ({
-  '/': page('<a rel="nofollow" href="/nf">nf</a><a href="/ok">ok</a><a href="/meta">m</a><a href="/header">h</a><a rel="NoFollow ugc" href="/shared">s1</a>'),
+  '/': page(
+    '<a rel="nofollow" href="/nf">nf</a><a href="/ok">ok</a><a href="/meta">m</a><a href="/header">h</a><a rel="NoFollow ugc" href="/shared">s1</a>',
+  ),
   '/ok': page('<a href="/shared">s2</a>'),
   '/meta': page('<meta name="robots" content="noindex, nofollow"><a href="/from-meta">x</a>'),
   '/header': page('<a href="/from-header">y</a>', { 'x-robots-tag': 'noindex, nofollow' }),
@@ -29,7 +33,11 @@ const routes = () => ({
 
 describe('nofollow', () => {
   it('reads rel=nofollow, meta robots and X-Robots-Tag', () => {
-    const p = extractHtml('<meta name="ROBOTS" content=" noindex,  nofollow "><a rel="nofollow" href="/a">a</a><a href="/b">b</a><a rel="nofollow" href="/b">b2</a>', 'http://h.test/', () => true);
+    const p = extractHtml(
+      '<meta name="ROBOTS" content=" noindex,  nofollow "><a rel="nofollow" href="/a">a</a><a href="/b">b</a><a rel="nofollow" href="/b">b2</a>',
+      'http://h.test/',
+      () => true,
+    );
     expect(p.metaRobots).toBe('noindex, nofollow');
     expect(p.links).toEqual([
       { url: 'http://h.test/a', anchor: 'a', kind: 'a', inScope: true, nofollow: true },
@@ -54,7 +62,8 @@ describe('nofollow', () => {
     const db = new Database(dbPath, { readonly: true });
     const state = (p: string) => (db.prepare('SELECT state FROM urls WHERE url = ?').get(site!.url(p)) as { state: number }).state;
     expect([state('/nf'), state('/from-meta'), state('/from-header')]).toEqual([6, 6, 6]);
-    const robots = (p: string) => db.prepare('SELECT r.meta_robots, r.x_robots_tag FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?').get(site!.url(p));
+    const robots = (p: string) =>
+      db.prepare('SELECT r.meta_robots, r.x_robots_tag FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?').get(site!.url(p));
     expect(robots('/meta')).toEqual({ meta_robots: 'noindex, nofollow', x_robots_tag: null });
     expect(robots('/header')).toEqual({ meta_robots: null, x_robots_tag: 'noindex, nofollow' });
     db.close();

@@ -18,7 +18,12 @@ import { parseSettings } from '../../shared/settings.ts';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
 
-const BASE = { followNofollow: false, checkExternal: false, checkResources: [] as ('images' | 'scripts' | 'stylesheets')[], maxDepth: null as number | null };
+const BASE = {
+  followNofollow: false,
+  checkExternal: false,
+  checkResources: [] as ('images' | 'scripts' | 'stylesheets')[],
+  maxDepth: null as number | null,
+};
 
 describe('candidate rules', () => {
   it('crawls in-scope page links, records the rest with why', () => {
@@ -26,7 +31,10 @@ describe('candidate rules', () => {
     expect(linkCandidate({ kind: 'canonical', inScope: true }, 3, BASE)).toEqual({ kind: 'page', fate: 'crawl' });
     expect(linkCandidate({ kind: 'a', inScope: false }, 1, BASE)).toEqual({ kind: 'page', fate: 'out-of-scope' });
     expect(linkCandidate({ kind: 'a', inScope: true, nofollow: true }, 1, BASE)).toEqual({ kind: 'page', fate: 'nofollow' });
-    expect(linkCandidate({ kind: 'a', inScope: true, nofollow: true }, 1, { ...BASE, followNofollow: true })).toEqual({ kind: 'page', fate: 'crawl' });
+    expect(linkCandidate({ kind: 'a', inScope: true, nofollow: true }, 1, { ...BASE, followNofollow: true })).toEqual({
+      kind: 'page',
+      fate: 'crawl',
+    });
     expect(linkCandidate({ kind: 'a', inScope: true }, 3, { ...BASE, maxDepth: 2 })).toEqual({ kind: 'page', fate: 'too-deep' });
   });
 
@@ -54,8 +62,15 @@ describe('candidate rules', () => {
 
 describe('indexability', () => {
   const page: IndexabilityInput = {
-    url: 'http://a.test/p', kind: 'page', checkOnly: false, statusCode: 200, error: null, robotsDisallowed: false,
-    metaRobots: null, xRobotsTag: null, canonical: null,
+    url: 'http://a.test/p',
+    kind: 'page',
+    checkOnly: false,
+    statusCode: 200,
+    error: null,
+    robotsDisallowed: false,
+    metaRobots: null,
+    xRobotsTag: null,
+    canonical: null,
   };
   it('gives the first reason that applies', () => {
     expect(indexabilityOf(page)).toEqual({ status: 'indexable', reason: null });
@@ -114,9 +129,18 @@ async function crawl(settings: Record<string, unknown>) {
   const info = await controller.done;
   const db = new Database(dbPath, { readonly: true });
   const rows = db.prepare('SELECT url, kind, status_code, outlinks, error FROM crawl_results').all() as {
-    url: string; kind: string; status_code: number | null; outlinks: number; error: string | null;
+    url: string;
+    kind: string;
+    status_code: number | null;
+    outlinks: number;
+    error: string | null;
   }[];
-  const states = new Map((db.prepare('SELECT url, state, check_only FROM urls').all() as { url: string; state: number; check_only: number }[]).map((r) => [r.url, r]));
+  const states = new Map(
+    (db.prepare('SELECT url, state, check_only FROM urls').all() as { url: string; state: number; check_only: number }[]).map((r) => [
+      r.url,
+      r,
+    ]),
+  );
   db.close();
   return { info, rows, states, processors, dbPath };
 }
@@ -208,16 +232,33 @@ describe('crawl files of schema version 1', () => {
     // A version 1 file: today's schema without what version 2 added.
     const db = createCrawlFile(file, parseSettings({ seeds: ['http://a.test/'] }));
     // Version 2's own indexes first: some cover the columns dropped below.
-    const v2Indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')").all() as { name: string }[];
+    const v2Indexes = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
+      )
+      .all() as { name: string }[];
     for (const { name } of v2Indexes) db.exec(`DROP INDEX ${name}`);
     db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
       ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only; ALTER TABLE urls DROP COLUMN priority;
       ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-    for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason', 'response_headers']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
+    for (const c of [
+      'h1_count',
+      'h2',
+      'h2_count',
+      'lang',
+      'hreflang',
+      'meta_refresh',
+      'indexability',
+      'indexability_reason',
+      'response_headers',
+    ])
+      db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
     for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
     db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
     db.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run('http://a.test');
-    db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (1, ?, 0, 1, 0, 2, 0)').run('http://a.test/');
+    db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (1, ?, 0, 1, 0, 2, 0)').run(
+      'http://a.test/',
+    );
     db.prepare('INSERT INTO results (url_id, status_code, crawl_depth, title, fetched_at) VALUES (1, 200, 0, ?, 0)').run('Old title');
     db.close();
 

@@ -26,7 +26,8 @@ describe('request headers and basic authentication', () => {
     const expected = `Basic ${Buffer.from('ana:pw').toString('base64')}`;
     const site = await serve((req, res) => {
       if (req.headers.authorization !== expected) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="t"' }).end();
-      if (req.url === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+      if (req.url === '/robots.txt')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
       res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/private/x">secret</a><a href="/open">open</a>');
     });
     const { controller } = newCrawl({ seeds: [`${site.origin}/`], threads: 2, basicAuth: { username: 'ana', password: 'pw' } });
@@ -45,7 +46,9 @@ describe('request headers and basic authentication', () => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="/inner">in</a><a href="${other.origin}/page">out</a>`);
     });
     const { controller } = newCrawl({
-      seeds: [`${site.origin}/`], threads: 2, checkExternal: true,
+      seeds: [`${site.origin}/`],
+      threads: 2,
+      checkExternal: true,
       headers: { 'X-Api-Key': 'k-123', Cookie: 'consent=yes' },
       basicAuth: { username: 'analyst', password: 's3cret:x' },
     });

@@ -12,7 +12,11 @@ afterEach(async () => {
 });
 
 const settings = { maxAttempts: 3, retryDelayMs: 1000, maxRetryAfterMs: 60_000 };
-const failure = (statusCode: number | null, error: string | null = null, retryAfterMs: number | null = null) => ({ statusCode, error, retryAfterMs });
+const failure = (statusCode: number | null, error: string | null = null, retryAfterMs: number | null = null) => ({
+  statusCode,
+  error,
+  retryAfterMs,
+});
 
 describe('retry policy', () => {
   it('retries network errors, 5xx, 408 and 429, with exponential backoff and jitter', () => {
@@ -52,10 +56,19 @@ describe('retries in a crawl', () => {
     };
     site = await startFixtureSite({
       routes: {
-        '/': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/flaky">f</a><a href="/always-500">a</a><a href="/slow-down">s</a><a href="/gone">g</a><a href="/reset">r</a>'),
-        '/flaky': (_q, res) => void (count('/flaky') < 3 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Up</title>')),
+        '/': (_q, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end('<a href="/flaky">f</a><a href="/always-500">a</a><a href="/slow-down">s</a><a href="/gone">g</a><a href="/reset">r</a>'),
+        '/flaky': (_q, res) =>
+          void (count('/flaky') < 3
+            ? res.writeHead(503).end()
+            : res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Up</title>')),
         '/always-500': (_q, res) => void (count('/always-500'), res.writeHead(500).end()),
-        '/slow-down': (_q, res) => void (count('/slow-down') === 1 ? res.writeHead(429, { 'retry-after': '1' }).end() : res.writeHead(200, { 'content-type': 'text/html' }).end('<title>OK</title>')),
+        '/slow-down': (_q, res) =>
+          void (count('/slow-down') === 1
+            ? res.writeHead(429, { 'retry-after': '1' }).end()
+            : res.writeHead(200, { 'content-type': 'text/html' }).end('<title>OK</title>')),
         '/gone': (_q, res) => void (count('/gone'), res.writeHead(404).end()),
         '/reset': (req) => void (count('/reset'), req.socket.destroy()),
       },
@@ -67,7 +80,10 @@ describe('retries in a crawl', () => {
     expect(Object.fromEntries(hits)).toEqual({ '/flaky': 3, '/always-500': 3, '/slow-down': 2, '/gone': 1, '/reset': 3 });
 
     const db = new Database(dbPath, { readonly: true });
-    const row = (p: string) => db.prepare('SELECT r.status_code, r.error, r.attempts FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?').get(site!.url(p));
+    const row = (p: string) =>
+      db
+        .prepare('SELECT r.status_code, r.error, r.attempts FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?')
+        .get(site!.url(p));
     expect(row('/flaky')).toEqual({ status_code: 200, error: null, attempts: 3 });
     expect(row('/always-500')).toEqual({ status_code: 500, error: null, attempts: 3 });
     expect(row('/slow-down')).toEqual({ status_code: 200, error: null, attempts: 2 });
@@ -93,7 +109,10 @@ describe('robots.txt that fails', () => {
       pages: 5,
       linksPerPage: 2,
       routes: {
-        '/robots.txt': (_q, res) => void (++robotsHits < 3 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/4\n')),
+        '/robots.txt': (_q, res) =>
+          void (++robotsHits < 3
+            ? res.writeHead(503).end()
+            : res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /p/4\n')),
       },
     });
     const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 2, retryDelayMs: 100 });

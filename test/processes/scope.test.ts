@@ -80,7 +80,11 @@ describe('host rule', () => {
       ['http://127.0.0.1:8080/', 'http://127.0.0.1:9090/', 'https://127.0.0.1/'],
       ['http://127.0.0.2:8080/', 'http://localhost:8080/'],
     );
-    expectScope({ seeds: ['http://[::1]:3000/'], scope: 'domain' }, ['http://[::1]:4000/'], ['http://[::2]:3000/', 'http://127.0.0.1:3000/']);
+    expectScope(
+      { seeds: ['http://[::1]:3000/'], scope: 'domain' },
+      ['http://[::1]:4000/'],
+      ['http://[::2]:3000/', 'http://127.0.0.1:3000/'],
+    );
     expectScope(
       { seeds: ['http://localhost:3000/'], scope: 'domain' },
       ['http://localhost:3000/', 'http://localhost:5000/', 'http://api.localhost:3000/'],
@@ -90,21 +94,40 @@ describe('host rule', () => {
     expectScope({ seeds: ['http://a.site.invalid/'], scope: 'domain' }, ['http://b.site.invalid/'], ['http://other.invalid/']);
   });
 
-  it('hosts: exactly the seeds\' and the listed hosts, ports included', () => {
+  it("hosts: exactly the seeds' and the listed hosts, ports included", () => {
     expectScope(
-      { seeds: ['https://example.com/'], scope: 'hosts', allowedHosts: ['cdn.example.net', '127.0.0.1:8080', 'secure.example.org:443', 'plain.example.org:80'] },
+      {
+        seeds: ['https://example.com/'],
+        scope: 'hosts',
+        allowedHosts: ['cdn.example.net', '127.0.0.1:8080', 'secure.example.org:443', 'plain.example.org:80'],
+      },
       [
-        'https://example.com/a', 'http://cdn.example.net/x', 'https://cdn.example.net/y', 'http://127.0.0.1:8080/',
-        'https://secure.example.org/', 'http://plain.example.org/', 'https://plain.example.org/',
+        'https://example.com/a',
+        'http://cdn.example.net/x',
+        'https://cdn.example.net/y',
+        'http://127.0.0.1:8080/',
+        'https://secure.example.org/',
+        'http://plain.example.org/',
+        'https://plain.example.org/',
       ],
-      ['https://www.example.com/', 'http://cdn.example.net:8080/', 'http://127.0.0.1/', 'http://127.0.0.1:8081/', 'https://sub.cdn.example.net/'],
+      [
+        'https://www.example.com/',
+        'http://cdn.example.net:8080/',
+        'http://127.0.0.1/',
+        'http://127.0.0.1:8081/',
+        'https://sub.cdn.example.net/',
+      ],
     );
   });
 
   it('allowedHosts are in scope in every mode', () => {
     for (const scope of ['same-host', 'subdomains', 'domain'] as const) {
-      expect(inScope({ seeds: ['https://example.com/'], scope, allowedHosts: ['other.test:8080'] }, ['http://other.test:8080/', 'http://other.test/']))
-        .toEqual({ 'http://other.test:8080/': true, 'http://other.test/': false });
+      expect(
+        inScope({ seeds: ['https://example.com/'], scope, allowedHosts: ['other.test:8080'] }, [
+          'http://other.test:8080/',
+          'http://other.test/',
+        ]),
+      ).toEqual({ 'http://other.test:8080/': true, 'http://other.test/': false });
     }
   });
 
@@ -115,7 +138,17 @@ describe('host rule', () => {
     expect(hostKey('example.com:8080')).toBe('example.com:8080');
     expect(hostKey('bücher.example')).toBe('xn--bcher-kva.example');
     expect(hostKey('[::1]:3000')).toBe('[::1]:3000');
-    for (const bad of ['', 'http://example.com', 'example.com/path', 'user@example.com', 'a b', '*.example.com', 'a..b', 'example.com:x', '-a.example']) {
+    for (const bad of [
+      '',
+      'http://example.com',
+      'example.com/path',
+      'user@example.com',
+      'a b',
+      '*.example.com',
+      'a..b',
+      'example.com:x',
+      '-a.example',
+    ]) {
       expect([bad, hostKey(bad)]).toEqual([bad, null]);
     }
   });
@@ -164,7 +197,12 @@ describe('include, exclude and maxUrlLength', () => {
   });
 
   it('takes its settings from parseSettings as they are', () => {
-    const settings = parseSettings({ seeds: ['https://example.com/'], scope: 'domain', exclude: ['\\?sort='], stripQueryParams: ['utm_*'] });
+    const settings = parseSettings({
+      seeds: ['https://example.com/'],
+      scope: 'domain',
+      exclude: ['\\?sort='],
+      stripQueryParams: ['utm_*'],
+    });
     const test = makeScope(settings);
     expect(test('https://www.example.com/list')).toBe(true);
     expect(test('https://www.example.com/list?sort=asc')).toBe(false);
@@ -241,7 +279,19 @@ describe('scope in a crawl', () => {
     const db = path.join(dir, 'scope.trawl');
     const out = path.join(dir, 'scope.csv');
     const run = await runCli([
-      a.url('/'), '--threads', '3', '--exclude', '/private/', '--strip-param', 'utm_*', '--max-url-length', '100', '--db', db, '--out', out,
+      a.url('/'),
+      '--threads',
+      '3',
+      '--exclude',
+      '/private/',
+      '--strip-param',
+      'utm_*',
+      '--max-url-length',
+      '100',
+      '--db',
+      db,
+      '--out',
+      out,
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

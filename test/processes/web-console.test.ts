@@ -126,7 +126,15 @@ describe('web console', () => {
   });
 
   it('refuses paths outside the static folder', async () => {
-    for (const p of ['/../package.json', '/assets/../../package.json', '/%2e%2e/package.json', '/assets/%2E%2E/%2E%2E/package.json', '/..%2fpackage.json', '/..%5cpackage.json', '/%00']) {
+    for (const p of [
+      '/../package.json',
+      '/assets/../../package.json',
+      '/%2e%2e/package.json',
+      '/assets/%2E%2E/%2E%2E/package.json',
+      '/..%2fpackage.json',
+      '/..%5cpackage.json',
+      '/%00',
+    ]) {
       const res = await get(base, p, { cookie });
       expect(res.status, p).toBeGreaterThanOrEqual(400);
       expect(res.body, p).not.toContain('"name"');
@@ -164,7 +172,9 @@ describe('web console', () => {
     const last = await ws.waitForEvent((e) => e.event === 'snapshot' && e.payload.state === 'finished');
     expect(last.event === 'snapshot' && last.payload.counters.crawled).toBe(25);
 
-    const page = await ws.ok<ResultsPage>('queryResults', [{ offset: 0, limit: 10, sort: 'url', descending: true, text: 'page', statusClass: '2xx' }]);
+    const page = await ws.ok<ResultsPage>('queryResults', [
+      { offset: 0, limit: 10, sort: 'url', descending: true, text: 'page', statusClass: '2xx' },
+    ]);
     expect(page.total).toBe(25);
     expect(page.rows).toHaveLength(10);
     expect(page.rows[0]).toMatchObject({ status_code: 200, url: expect.stringMatching(/\/p\/\d+$/) });
@@ -175,7 +185,9 @@ describe('web console', () => {
     expect(first).toMatchObject({ event: 'snapshot', payload: { state: 'finished' } });
 
     const list = await ws.ok<CrawlFileInfo[]>('listCrawls');
-    expect(list).toEqual([expect.objectContaining({ file: name, seeds: [site.url('/p/0')], crawled: 25, queued: 0, finishReason: 'completed' })]);
+    expect(list).toEqual([
+      expect.objectContaining({ file: name, seeds: [site.url('/p/0')], crawled: 25, queued: 0, finishReason: 'completed' }),
+    ]);
     expect(await ws.ok<CrawlFileInfo>('openCrawl', [name])).toEqual(list[0]);
     expect(await ws.ok('exportCsv')).toEqual({ ok: true, rows: null, file: null });
 
@@ -198,10 +210,12 @@ describe('web console', () => {
 
   it('answers bad commands with ok:false naming the problem, and refuses names outside the crawls folder', async () => {
     const ws = await open(`${wsBase}?token=${server.token}`);
-    expect(await ws.error('queryResults', [{ offset: -1, limit: 10, sort: 'seq', descending: false, text: '', statusClass: null }])).toMatch(
-      /^invalid arguments for queryResults: 0\.offset: /,
-    );
-    expect(await ws.error('queryResults', [{ offset: 0, limit: 10, sort: 'password', descending: false, text: '', statusClass: null }])).toMatch(/0\.sort/);
+    expect(
+      await ws.error('queryResults', [{ offset: -1, limit: 10, sort: 'seq', descending: false, text: '', statusClass: null }]),
+    ).toMatch(/^invalid arguments for queryResults: 0\.offset: /);
+    expect(
+      await ws.error('queryResults', [{ offset: 0, limit: 10, sort: 'password', descending: false, text: '', statusClass: null }]),
+    ).toMatch(/0\.sort/);
     expect(await ws.error('setThreads', ['many'])).toMatch(/invalid arguments for setThreads/);
     expect(await ws.error('setThreads', [1001])).toMatch(/invalid arguments for setThreads: 0: /);
     // Up to a cluster's total passes the contract; a local crawl's pool is refused by the session, naming its range.
@@ -217,7 +231,18 @@ describe('web console', () => {
     });
     expect(noArgs).toEqual({ id: 99, ok: false, error: 'invalid arguments for defaults: args must be an array' });
 
-    for (const bad of ['../x.trawl', '..', 'sub/x.trawl', 'sub\\x.trawl', '/etc/passwd', 'x.trawl/..', '..x.trawl', 'notes.txt', '.trawl', path.join(crawlsDir, 'x.trawl')]) {
+    for (const bad of [
+      '../x.trawl',
+      '..',
+      'sub/x.trawl',
+      'sub\\x.trawl',
+      '/etc/passwd',
+      'x.trawl/..',
+      '..x.trawl',
+      'notes.txt',
+      '.trawl',
+      path.join(crawlsDir, 'x.trawl'),
+    ]) {
       expect(await ws.error('openCrawl', [bad]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
       expect(await ws.error('resumeCrawl', [bad]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
     }
@@ -271,7 +296,10 @@ describe('web console', () => {
     });
 
     expect(await ws.ok('listPresets')).toEqual([]);
-    const saved = await ws.ok<{ ok: boolean; presets: { name: string }[] }>('savePreset', ['Headings', { extraction: [rule], polite: true }]);
+    const saved = await ws.ok<{ ok: boolean; presets: { name: string }[] }>('savePreset', [
+      'Headings',
+      { extraction: [rule], polite: true },
+    ]);
     expect(saved.ok).toBe(true);
     expect(saved.presets.map((p) => p.name)).toEqual(['Headings']);
     expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
@@ -306,7 +334,7 @@ describe('web console', () => {
     }
   });
 
-  it('answers the analyst workbench\'s queries and serves its downloads, refusing bad payloads and names', async () => {
+  it("answers the analyst workbench's queries and serves its downloads, refusing bad payloads and names", async () => {
     const ws = await open(`${wsBase}?token=${server.token}`);
     // A second crawl of the site, so there are two to compare.
     if (session.isRunning()) await ws.ok('stop');
@@ -319,18 +347,27 @@ describe('web console', () => {
 
     const counts = await ws.ok<FilterCounts>('filterCounts');
     expect(counts.all).toBe(10);
-    const page = await ws.ok<ExplorerPage>('queryFiltered', [{ filter: 'status-2xx', text: '/p/', sort: 'url', descending: false, offset: 0, limit: 5 }]);
+    const page = await ws.ok<ExplorerPage>('queryFiltered', [
+      { filter: 'status-2xx', text: '/p/', sort: 'url', descending: false, offset: 0, limit: 5 },
+    ]);
     expect(page.total).toBe(10);
     expect(page.rows).toHaveLength(5);
     const detail = await ws.ok<UrlDetail>('urlDetail', [{ url: site.url('/p/1') }]);
     expect(detail.inlinks.total).toBeGreaterThan(0);
     expect(detail.response_headers!['content-type']).toMatch(/text\/html/);
     expect((await ws.ok<{ total: number }>('urlInlinks', [detail.url_id, null])).total).toBe(detail.inlinks.total);
-    const hosts = await ws.ok<HostsReport>('hostsReport', [{ sort: 'origin', descending: false, offset: 0, limit: 10, text: '', includeIdle: false }]);
+    const hosts = await ws.ok<HostsReport>('hostsReport', [
+      { sort: 'origin', descending: false, offset: 0, limit: 10, text: '', includeIdle: false },
+    ]);
     expect(hosts.rows[0]!.origin).toBe(site.origin);
-    expect(await ws.ok('chartData', [{ kind: 'depth', afterSeq: null, fromMs: null, bucketMs: null }])).toMatchObject({ kind: 'depth', total: 10 });
+    expect(await ws.ok('chartData', [{ kind: 'depth', afterSeq: null, fromMs: null, bucketMs: null }])).toMatchObject({
+      kind: 'depth',
+      total: 10,
+    });
     // Stopped at the page limit: the rest stays queued.
-    expect(await ws.ok('queueHosts', [{ offset: 0, limit: 10, text: '' }])).toMatchObject({ rows: [expect.objectContaining({ origin: site.origin })] });
+    expect(await ws.ok('queueHosts', [{ offset: 0, limit: 10, text: '' }])).toMatchObject({
+      rows: [expect.objectContaining({ origin: site.origin })],
+    });
 
     // Downloads: checked over the WebSocket first, then fetched with the token like /export.csv.
     const view = { filter: 'html', text: '', columns: ['url', 'status_code', 'title'], headerPreset: 'screaming-frog' };
@@ -343,10 +380,18 @@ describe('web console', () => {
     const viewLines = viewCsv.body.trim().split('\r\n');
     expect(viewCsv.body.startsWith('\uFEFFAddress,Status Code,Title 1\r\n')).toBe(true);
     expect(viewLines).toHaveLength(11);
-    expect(await ws.ok('exportView', [{ ...view, columns: ['url', 'password'] }])).toEqual({ ok: false, error: 'unknown column "password"' });
-    expect((await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, columns: ['password'] }))}`, { cookie })).status).toBe(400);
+    expect(await ws.ok('exportView', [{ ...view, columns: ['url', 'password'] }])).toEqual({
+      ok: false,
+      error: 'unknown column "password"',
+    });
+    expect(
+      (await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, columns: ['password'] }))}`, { cookie }))
+        .status,
+    ).toBe(400);
     expect((await get(base, `${VIEW_EXPORT_PATH}?view=not-json`, { cookie })).body).toMatch(/not JSON/);
-    expect((await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, where: '1=1' }))}`, { cookie })).status).toBe(400);
+    expect(
+      (await get(base, `${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify({ ...view, where: '1=1' }))}`, { cookie })).status,
+    ).toBe(400);
 
     expect(await ws.ok('exportChartCsv', ['status'])).toEqual({ ok: true, rows: null, file: null });
     const chart = await get(base, `${CHART_EXPORT_PATH}?kind=status`, { cookie });
@@ -365,8 +410,20 @@ describe('web console', () => {
     expect(compared.body).not.toContain(crawlsDir);
 
     // File names: only plain .trawl names of the crawls folder, for the commands and the download alike.
-    for (const bad of ['../x.trawl', '..', 'sub/x.trawl', 'sub\\x.trawl', '/etc/passwd', '..x.trawl', 'notes.txt', path.join(crawlsDir, older)]) {
-      for (const query of [{ ...q, oldFile: bad }, { ...q, newFile: bad }]) {
+    for (const bad of [
+      '../x.trawl',
+      '..',
+      'sub/x.trawl',
+      'sub\\x.trawl',
+      '/etc/passwd',
+      '..x.trawl',
+      'notes.txt',
+      path.join(crawlsDir, older),
+    ]) {
+      for (const query of [
+        { ...q, oldFile: bad },
+        { ...q, newFile: bad },
+      ]) {
         expect(await ws.error('compareCrawls', [query]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
         expect(await ws.error('comparePage', [query, 'added', null]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
         expect(await ws.error('exportComparison', [query]), bad).toMatch(/is not the name of a crawl in the crawls folder/);
@@ -380,7 +437,11 @@ describe('web console', () => {
     // Bad payloads, named by argument.
     for (const [cmd, args, problem] of [
       ['queryFiltered', [{ filter: 'nope', text: '', sort: 'seq', descending: false, offset: 0, limit: 5 }], /0\.filter/],
-      ['queryFiltered', [{ filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 5, sql: 'x' }], /invalid arguments for queryFiltered/],
+      [
+        'queryFiltered',
+        [{ filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 5, sql: 'x' }],
+        /invalid arguments for queryFiltered/,
+      ],
       ['urlDetail', [{ id: -1 }]],
       ['urlDetail', [{ url: site.url('/p/1'), id: 1 }]],
       ['urlInlinks', [1.5, null]],
@@ -419,7 +480,13 @@ describe('web console', () => {
     const alias = await open(`${wsBase}?token=${server.token}`, { origin: `http://localhost:${port}` });
     alias.close();
 
-    for (const origin of ['https://evil.example', `http://evil.example:${port}`, 'null', `https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`]) {
+    for (const origin of [
+      'https://evil.example',
+      `http://evil.example:${port}`,
+      'null',
+      `https://127.0.0.1:${port}`,
+      `http://127.0.0.1:${Number(port) + 1}`,
+    ]) {
       await expect(connect(`${wsBase}?token=${server.token}`, { origin }), origin).rejects.toMatchObject({ status: 403 });
       await expect(connect(wsBase, { origin, headers: { cookie } }), origin).rejects.toMatchObject({ status: 403 });
     }

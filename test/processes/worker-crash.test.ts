@@ -47,7 +47,12 @@ describe('monitor', () => {
     const info = await controller.done;
     expect(info.reason).toBe('completed');
     expect(info.snapshot.counters).toMatchObject({ crawled: 150, failed: 0 });
-    expect(site.fetchedPaths().sort().filter((p, i, a) => a.indexOf(p) === i)).toEqual(site.pagePaths().sort());
+    expect(
+      site
+        .fetchedPaths()
+        .sort()
+        .filter((p, i, a) => a.indexOf(p) === i),
+    ).toEqual(site.pagePaths().sort());
     // Only the URLs that were in flight in the dead process may have been fetched twice.
     expect(duplicates(site.fetchedPaths()).length).toBeLessThanOrEqual(deaths[0]!.requeued);
   });
@@ -93,10 +98,11 @@ describe('monitor, when workers cannot start at all', () => {
     // A "worker" that dies at once, as a broken install or a missing module would.
     const broken = path.join(dir, 'broken-worker.mjs');
     fs.writeFileSync(broken, "process.stderr.write('cannot load\\n'); process.exit(3);\n");
-    const controller = CrawlController.create(
-      parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 2 }),
-      { dbPath: path.join(dir, 'c.trawl'), spawner: new ChildProcessSpawner({ entry: broken, execArgv: [] }), cpuCount: 2 },
-    );
+    const controller = CrawlController.create(parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 2 }), {
+      dbPath: path.join(dir, 'c.trawl'),
+      spawner: new ChildProcessSpawner({ entry: broken, execArgv: [] }),
+      cpuCount: 2,
+    });
     const states: string[] = [];
     controller.on('state', (s) => states.push(s.to));
     controller.start();

@@ -125,9 +125,7 @@ describe('worker process', () => {
     const robots = (await w.next(resultFor(2))).result as RobotsFetchResult;
 
     expect(page).toMatchObject({ kind: 'page', jobId: 1, threadId: 3, statusCode: 200, title: 'Page 0', error: null });
-    expect(page.links.filter((l) => l.inScope).map((l) => l.url)).toEqual(
-      expect.arrayContaining([site.url('/p/1'), site.url('/p/2')]),
-    );
+    expect(page.links.filter((l) => l.inScope).map((l) => l.url)).toEqual(expect.arrayContaining([site.url('/p/1'), site.url('/p/2')]));
     expect(page.links.find((l) => l.url === 'http://elsewhere.invalid/from/0')).toEqual({
       url: 'http://elsewhere.invalid/from/0',
       anchor: 'external',

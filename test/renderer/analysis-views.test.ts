@@ -35,10 +35,37 @@ function render(element: ReactElement): string {
 
 function explorerRow(patch: Partial<ExplorerRow> = {}): ExplorerRow {
   return {
-    seq: 3, url: 'https://a.test/p', kind: 'page', status_code: 200, content_type: 'text/html', size_bytes: 100, response_time_ms: 12,
-    crawl_depth: 1, indexability: 'indexable', indexability_reason: null, title: 'T', meta_description: null, h1: null, h1_count: 0,
-    h2: null, h2_count: 0, canonical: null, lang: null, hreflang: null, meta_robots: null, x_robots_tag: null, meta_refresh: null,
-    word_count: 10, inlinks: 1, outlinks: 2, redirect_url: null, attempts: 1, robots_disallowed: 0, error: null, url_id: 5, state: 2,
+    seq: 3,
+    url: 'https://a.test/p',
+    kind: 'page',
+    status_code: 200,
+    content_type: 'text/html',
+    size_bytes: 100,
+    response_time_ms: 12,
+    crawl_depth: 1,
+    indexability: 'indexable',
+    indexability_reason: null,
+    title: 'T',
+    meta_description: null,
+    h1: null,
+    h1_count: 0,
+    h2: null,
+    h2_count: 0,
+    canonical: null,
+    lang: null,
+    hreflang: null,
+    meta_robots: null,
+    x_robots_tag: null,
+    meta_refresh: null,
+    word_count: 10,
+    inlinks: 1,
+    outlinks: 2,
+    redirect_url: null,
+    attempts: 1,
+    robots_disallowed: 0,
+    error: null,
+    url_id: 5,
+    state: 2,
     extracted: {},
     ...patch,
   };
@@ -50,7 +77,9 @@ describe('explorer model', () => {
     const groups = groupedFilters(counts);
     expect(groups.flatMap((g) => g.filters.map((f) => f.id))).toEqual([...FILTER_IDS]);
     expect(groups.map((g) => g.label)).toContain('Page titles');
-    expect(groups.find((g) => g.id === 'response')!.filters.find((f) => f.id === 'status-4xx')!.count).toBe(FILTER_IDS.indexOf('status-4xx'));
+    expect(groups.find((g) => g.id === 'response')!.filters.find((f) => f.id === 'status-4xx')!.count).toBe(
+      FILTER_IDS.indexOf('status-4xx'),
+    );
     expect(groupedFilters(null)[0]!.filters[0]!.count).toBeNull();
     expect(filterTitle('title-missing')).toBe('Page titles: Missing');
     expect(filterTitle('all')).toBe('All');
@@ -66,14 +95,26 @@ describe('explorer model', () => {
     expect(headerLines(null)).toEqual([]);
   });
 
-  it('renders the detail pane\'s headers, anchors and extracted values as text, never markup', () => {
+  it("renders the detail pane's headers, anchors and extracted values as text, never markup", () => {
     const detail: UrlDetail = {
-      url_id: 5, url: `https://a.test/${EVIL}`, state: 2, state_name: 'fetched', kind: 'page', depth: 1, check_only: false, discovered_at: 0,
-      via: null, row: explorerRow({ title: EVIL }), fetched: true, response_headers: { 'x-evil': EVIL },
+      url_id: 5,
+      url: `https://a.test/${EVIL}`,
+      state: 2,
+      state_name: 'fetched',
+      kind: 'page',
+      depth: 1,
+      check_only: false,
+      discovered_at: 0,
+      via: null,
+      row: explorerRow({ title: EVIL }),
+      fetched: true,
+      response_headers: { 'x-evil': EVIL },
       redirect_chain: { hops: [], position: 0, loop: false, truncated: false, redirected_from: [] },
       inlinks: { total: 1, rows: [{ from_id: 1, from_url: 'https://a.test/', anchor: EVIL, kind: 'a', nofollow: false }], next: null },
-      outlinks: { total: 0, rows: [], next: null }, unfetchable_links: [{ href: 'javascript:alert(1)', scheme: 'javascript', anchor: EVIL }],
-      unfetchable_truncated: false, extracted: [{ rule: 'price', values: [EVIL, '2'] }],
+      outlinks: { total: 0, rows: [], next: null },
+      unfetchable_links: [{ href: 'javascript:alert(1)', scheme: 'javascript', anchor: EVIL }],
+      unfetchable_truncated: false,
+      extracted: [{ rule: 'price', values: [EVIL, '2'] }],
     };
     const html = render(createElement(UrlDetailBody, { detail, onOpen: () => {} }));
     expect(html).not.toContain('<img');
@@ -83,7 +124,7 @@ describe('explorer model', () => {
     expect(html).not.toContain('href="javascript');
   });
 
-  it('offers every CSV column and the crawl\'s extraction rules in the export dialog, with the Screaming Frog option', () => {
+  it("offers every CSV column and the crawl's extraction rules in the export dialog, with the Screaming Frog option", () => {
     const html = render(createElement(ExportDialog, { filter: 'status-4xx', text: '', extractionRules: ['price'], onClose: () => {} }));
     expect(html).toContain('data-export-column="url"');
     expect(html).toContain('data-export-column="robots_disallowed"');
@@ -94,27 +135,87 @@ describe('explorer model', () => {
 });
 
 describe('charts model', () => {
-  it('adds the counts of a live update to the last answer, and replaces over-time buckets from the update\'s first', () => {
+  it("adds the counts of a live update to the last answer, and replaces over-time buckets from the update's first", () => {
     const a: ChartData = { kind: 'status', rows: [{ status_code: 200, label: '200', count: 5 }], total: 5, last_seq: 5 };
-    const b: ChartData = { kind: 'status', rows: [{ status_code: null, label: 'no response', count: 1 }, { status_code: 200, label: '200', count: 2 }], total: 3, last_seq: 8 };
-    expect(mergeChart(a, b)).toEqual({ kind: 'status', rows: [{ status_code: null, label: 'no response', count: 1 }, { status_code: 200, label: '200', count: 7 }], total: 8, last_seq: 8 });
-    const t1: ChartData = { kind: 'over-time', bucket_ms: 1000, rows: [{ at: 0, pages: 1, errors: 0, pages_per_second: 1 }, { at: 1000, pages: 1, errors: 0, pages_per_second: 1 }], last_seq: 2 };
-    const t2: ChartData = { kind: 'over-time', bucket_ms: 1000, rows: [{ at: 1000, pages: 3, errors: 1, pages_per_second: 3 }, { at: 2000, pages: 2, errors: 0, pages_per_second: 2 }], last_seq: 6 };
+    const b: ChartData = {
+      kind: 'status',
+      rows: [
+        { status_code: null, label: 'no response', count: 1 },
+        { status_code: 200, label: '200', count: 2 },
+      ],
+      total: 3,
+      last_seq: 8,
+    };
+    expect(mergeChart(a, b)).toEqual({
+      kind: 'status',
+      rows: [
+        { status_code: null, label: 'no response', count: 1 },
+        { status_code: 200, label: '200', count: 7 },
+      ],
+      total: 8,
+      last_seq: 8,
+    });
+    const t1: ChartData = {
+      kind: 'over-time',
+      bucket_ms: 1000,
+      rows: [
+        { at: 0, pages: 1, errors: 0, pages_per_second: 1 },
+        { at: 1000, pages: 1, errors: 0, pages_per_second: 1 },
+      ],
+      last_seq: 2,
+    };
+    const t2: ChartData = {
+      kind: 'over-time',
+      bucket_ms: 1000,
+      rows: [
+        { at: 1000, pages: 3, errors: 1, pages_per_second: 3 },
+        { at: 2000, pages: 2, errors: 0, pages_per_second: 2 },
+      ],
+      last_seq: 6,
+    };
     expect((mergeChart(t1, t2) as { rows: { pages: number }[] }).rows.map((r) => r.pages)).toEqual([1, 3, 2]);
     expect(mergeChart(null, a)).toBe(a);
-    const d1: ChartData = { kind: 'response-time', rows: [{ from_ms: 0, to_ms: 100, label: '0 ms to 100 ms', count: 2 }], without_time: 1, total: 3, last_seq: 3 };
+    const d1: ChartData = {
+      kind: 'response-time',
+      rows: [{ from_ms: 0, to_ms: 100, label: '0 ms to 100 ms', count: 2 }],
+      without_time: 1,
+      total: 3,
+      last_seq: 3,
+    };
     expect(mergeChart(d1, d1)).toMatchObject({ rows: [{ count: 4 }], without_time: 2, total: 6 });
   });
 
   it('lays bars out by index with their labels, and throughput by time', () => {
-    const s = chartSeries({ kind: 'depth', rows: [{ depth: 0, count: 1 }, { depth: 1, count: 4 }], total: 5, last_seq: 5 });
+    const s = chartSeries({
+      kind: 'depth',
+      rows: [
+        { depth: 0, count: 1 },
+        { depth: 1, count: 4 },
+      ],
+      total: 5,
+      last_seq: 5,
+    });
     expect(s).toEqual({ xs: [0, 1], labels: ['0', '1'], series: [{ label: 'URLs', values: [1, 4] }], hasData: true });
     expect(chartSeries(null).hasData).toBe(false);
-    const t = chartSeries({ kind: 'over-time', bucket_ms: 1000, rows: [{ at: 5000, pages: 2, errors: 1, pages_per_second: 2 }], last_seq: 2 });
+    const t = chartSeries({
+      kind: 'over-time',
+      bucket_ms: 1000,
+      rows: [{ at: 5000, pages: 2, errors: 1, pages_per_second: 2 }],
+      last_seq: 2,
+    });
     expect(t.xs).toEqual([5]);
     expect(t.series.map((x) => x.label)).toEqual(['pages/s', 'errors']);
     expect(chartTotal({ kind: 'depth', rows: [], total: 1234, last_seq: 0 })).toBe('1,234 URLs');
-    const h = chartSeries({ kind: 'response-time', rows: [{ from_ms: 500, to_ms: 1000, label: '', count: 1 }, { from_ms: 1000, to_ms: null, label: '', count: 0 }], without_time: 0, total: 1, last_seq: 1 });
+    const h = chartSeries({
+      kind: 'response-time',
+      rows: [
+        { from_ms: 500, to_ms: 1000, label: '', count: 1 },
+        { from_ms: 1000, to_ms: null, label: '', count: 0 },
+      ],
+      without_time: 0,
+      total: 1,
+      last_seq: 1,
+    });
     expect(h.labels).toEqual(['500–1s', '≥ 1s']);
   });
 });
@@ -128,9 +229,17 @@ describe('queue, hosts and comparison texts', () => {
     expect(new RegExp(searchPattern('?print=1')).test('https://a.test/x?print=1')).toBe(true);
   });
 
-  it('says a host\'s politeness and robots.txt state in words', () => {
+  it("says a host's politeness and robots.txt state in words", () => {
     const host = (p: Partial<HostReportRow['politeness']>, r: Partial<HostReportRow['robots']>): HostReportRow => ({
-      host_id: 1, origin: 'https://a.test', crawled: 1, failed: 0, http_errors: 0, errors: 0, bytes: 0, queued: 0, in_flight: 0,
+      host_id: 1,
+      origin: 'https://a.test',
+      crawled: 1,
+      failed: 0,
+      http_errors: 0,
+      errors: 0,
+      bytes: 0,
+      queued: 0,
+      in_flight: 0,
       politeness: { state: 'idle', next_fetch_at: null, wait_ms: 0, crawl_delay_ms: 0, last_fetch_ms: null, ...p },
       robots: { state: 'known', status: 200, error: null, failures: 0, ...r },
     });
@@ -140,8 +249,24 @@ describe('queue, hosts and comparison texts', () => {
   });
 
   it('names each changed field with its old and new value', () => {
-    const fields = { status_code: 200, title: 'Old', meta_description: null, canonical: null, indexability: 'indexable', indexability_reason: null, word_count: 10 };
-    expect(changeLines({ change: 'changed', url: 'u', fields: ['title', 'meta_description'], old: fields, new: { ...fields, title: 'New', meta_description: 'D' } })).toEqual([
+    const fields = {
+      status_code: 200,
+      title: 'Old',
+      meta_description: null,
+      canonical: null,
+      indexability: 'indexable',
+      indexability_reason: null,
+      word_count: 10,
+    };
+    expect(
+      changeLines({
+        change: 'changed',
+        url: 'u',
+        fields: ['title', 'meta_description'],
+        old: fields,
+        new: { ...fields, title: 'New', meta_description: 'D' },
+      }),
+    ).toEqual([
       { field: 'title', before: 'Old', after: 'New' },
       { field: 'meta description', before: '(none)', after: 'D' },
     ]);
@@ -151,7 +276,9 @@ describe('queue, hosts and comparison texts', () => {
 describe('web console downloads', () => {
   it('puts the analyst downloads beside /export.csv, keeping the token and encoding what they carry', async () => {
     const { downloadUrl } = await import('../../renderer/src/api/ws-transport.ts');
-    expect(downloadUrl('http://h:1/export.csv?token=abc', '/chart.csv', { kind: 'status' })).toBe('http://h:1/chart.csv?token=abc&kind=status');
+    expect(downloadUrl('http://h:1/export.csv?token=abc', '/chart.csv', { kind: 'status' })).toBe(
+      'http://h:1/chart.csv?token=abc&kind=status',
+    );
     expect(downloadUrl('/export.csv', '/compare.csv', { query: '{"a":"b c&d"}' })).toBe('/compare.csv?query=%7B%22a%22%3A%22b+c%26d%22%7D');
   });
 });

@@ -17,7 +17,17 @@ const EVIL = '<img src=x onerror=alert(1)>';
 const STORE: StoreInfo = { kind: 'postgres', server: 'db.example:5432/trawl', crawlId: 'shop', node: null };
 
 function node(name: string, patch: Partial<NodeStatus> = {}): NodeStatus {
-  return { name, hostname: `${name}.rack`, pid: 100, state: 'running', threads: 2, lastSeen: 1_000_000, live: true, pagesDone: 10, ...patch };
+  return {
+    name,
+    hostname: `${name}.rack`,
+    pid: 100,
+    state: 'running',
+    threads: 2,
+    lastSeen: 1_000_000,
+    live: true,
+    pagesDone: 10,
+    ...patch,
+  };
 }
 
 function clusterSnapshot(patch: Parameters<typeof snapshot>[0] = {}) {
@@ -30,7 +40,11 @@ function clusterSnapshot(patch: Parameters<typeof snapshot>[0] = {}) {
       thread(2, { node: 'n1' }),
       thread(3, { node: 'n1' }),
     ],
-    nodes: [node('n1', { threads: 3, hostname: EVIL }), node('n2'), node('gone', { live: false, state: 'left', threads: 1, lastSeen: 990_000 })],
+    nodes: [
+      node('n1', { threads: 3, hostname: EVIL }),
+      node('n2'),
+      node('gone', { live: false, state: 'left', threads: 1, lastSeen: 990_000 }),
+    ],
     store: STORE,
     ...patch,
   });
@@ -141,7 +155,9 @@ describe('grid grouped by node', () => {
 
   it('has a section per node, live ones first, the one that left dimmed at the end, each with its own cells', () => {
     const html = render(createElement(ThreadGrid), state());
-    const sections = [...html.matchAll(/<section class="node-group" data-node="([^"]+)" data-live="(true|false)" data-node-state="([^"]+)"/g)].map((m) => [m[1], m[2], m[3]]);
+    const sections = [
+      ...html.matchAll(/<section class="node-group" data-node="([^"]+)" data-live="(true|false)" data-node-state="([^"]+)"/g),
+    ].map((m) => [m[1], m[2], m[3]]);
     expect(sections).toEqual([
       ['n1', 'true', 'running'],
       ['n2', 'true', 'running'],
@@ -167,7 +183,9 @@ describe('grid grouped by node', () => {
   });
 
   it('says so when no node has joined yet', () => {
-    const html = render(createElement(ThreadGrid), { ...reduceSnapshot(initialView(), clusterSnapshot({ threads: [], nodes: [] }), [], 0) });
+    const html = render(createElement(ThreadGrid), {
+      ...reduceSnapshot(initialView(), clusterSnapshot({ threads: [], nodes: [] }), [], 0),
+    });
     expect(html).toContain('No node has joined this crawl yet');
   });
 
@@ -186,7 +204,10 @@ describe('grid grouped by node', () => {
 });
 
 describe('live settings of a cluster crawl', () => {
-  const running = (patch: Parameters<typeof snapshot>[0] = {}) => ({ ...reduceSnapshot(initialView(), clusterSnapshot(patch), [], 0), now: 1_000_500 });
+  const running = (patch: Parameters<typeof snapshot>[0] = {}) => ({
+    ...reduceSnapshot(initialView(), clusterSnapshot(patch), [], 0),
+    now: 1_000_500,
+  });
 
   it('offers no cap or exclude inputs (the host refuses them), says where they are set, and keeps the thread slider', () => {
     const settings = render(createElement(LiveSettings), running({ maxUrlsPerSecond: 12 }));
@@ -212,11 +233,18 @@ describe('live settings of a cluster crawl', () => {
 });
 
 describe('store problems', () => {
-  it('shows a banner while the store is lost, and none for a local crawl\'s error', () => {
-    const lost = reduceSnapshot(initialView(), clusterSnapshot({ error: 'lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s' }), [], 0);
+  it("shows a banner while the store is lost, and none for a local crawl's error", () => {
+    const lost = reduceSnapshot(
+      initialView(),
+      clusterSnapshot({ error: 'lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s' }),
+      [],
+      0,
+    );
     const html = render(createElement(ClusterBanner), lost);
     expect(html).toContain('data-testid="cluster-banner"');
-    expect(html).toContain('Cluster crawl shop: lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s.');
+    expect(html).toContain(
+      'Cluster crawl shop: lost the connection to the PostgreSQL store at db:5432/trawl (ECONNRESET); retrying every 3 s.',
+    );
     expect(render(createElement(ClusterBanner), reduceSnapshot(initialView(), clusterSnapshot(), [], 0))).toBe('');
     expect(render(createElement(ClusterBanner), reduceSnapshot(initialView(), snapshot({ error: 'worker died' }), [], 0))).toBe('');
   });

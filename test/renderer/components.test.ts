@@ -11,7 +11,14 @@ import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { StateBadge, Counters, CrawlControls } from '../../renderer/src/components/TopBar.tsx';
 import { LiveSettings, MAX_RATE, droppedText, parseRate, rateText } from '../../renderer/src/components/LiveSettings.tsx';
 import { Sparkline, sparklinePath } from '../../renderer/src/components/Sparkline.tsx';
-import { COLUMNS, ResultRowView, columnsFor, directivesText, extractedText, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
+import {
+  COLUMNS,
+  ResultRowView,
+  columnsFor,
+  directivesText,
+  extractedText,
+  indexabilityText,
+} from '../../renderer/src/results/ResultRowView.tsx';
 import { extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
 import { RowDetails } from '../../renderer/src/results/RowDetails.tsx';
 import { StartPanel } from '../../renderer/src/start/StartPanel.tsx';
@@ -83,10 +90,17 @@ describe('thread cell', () => {
   });
 
   it('shows the processor it is in under its step, explained on hover', () => {
-    const html = render(createElement(ThreadCellView, { thread: thread(5, { step: 'fetching', processor: 'fetch-http', url: 'https://a.test/' }), stuck: false }));
+    const html = render(
+      createElement(ThreadCellView, {
+        thread: thread(5, { step: 'fetching', processor: 'fetch-http', url: 'https://a.test/' }),
+        stuck: false,
+      }),
+    );
     expect(html).toContain('data-processor="fetch-http"');
     expect(html).toContain('>fetching<');
-    expect(html).toMatch(/<div class="cell-foot"><span class="cell-processor" title="fetch-http \(fetch\): one HTTP exchange[^"]*">fetch-http</);
+    expect(html).toMatch(
+      /<div class="cell-foot"><span class="cell-processor" title="fetch-http \(fetch\): one HTTP exchange[^"]*">fetch-http</,
+    );
     const idle = render(createElement(ThreadCellView, { thread: thread(6, { step: 'waiting', processor: null }), stuck: false }));
     expect(idle).not.toContain('data-processor');
     expect(idle).not.toContain('cell-processor');
@@ -120,7 +134,16 @@ describe('results row', () => {
   it('shows a hostile title and URL as text, with data-row-url', () => {
     const html = renderToStaticMarkup(
       createElement(ResultRowView, {
-        row: row({ title: EVIL, url: 'javascript:alert(1)', error: EVIL, h1: EVIL, meta_robots: EVIL, x_robots_tag: EVIL, indexability_reason: EVIL, kind: EVIL }),
+        row: row({
+          title: EVIL,
+          url: 'javascript:alert(1)',
+          error: EVIL,
+          h1: EVIL,
+          meta_robots: EVIL,
+          x_robots_tag: EVIL,
+          indexability_reason: EVIL,
+          kind: EVIL,
+        }),
         index: 0,
         selected: false,
         onCopy: () => {},
@@ -134,7 +157,9 @@ describe('results row', () => {
   });
 
   it('renders every column, with the status class on the row', () => {
-    const html = renderToStaticMarkup(createElement(ResultRowView, { row: row({ status_code: 404, title: null }), index: 4, selected: true }));
+    const html = renderToStaticMarkup(
+      createElement(ResultRowView, { row: row({ status_code: 404, title: null }), index: 4, selected: true }),
+    );
     expect(html).toContain('data-status-class="4xx"');
     expect(html).toContain('aria-rowindex="6"');
     expect(html).toContain('aria-selected="true"');
@@ -144,7 +169,9 @@ describe('results row', () => {
   });
 
   it('shows a response-less row with a dash and its error', () => {
-    const html = renderToStaticMarkup(createElement(ResultRowView, { row: row({ status_code: null, error: 'connection refused' }), index: 0, selected: false }));
+    const html = renderToStaticMarkup(
+      createElement(ResultRowView, { row: row({ status_code: null, error: 'connection refused' }), index: 0, selected: false }),
+    );
     expect(html).toContain('data-status-class="none"');
     expect(html).toContain('connection refused');
   });
@@ -152,7 +179,15 @@ describe('results row', () => {
   it('shows indexability with its reason, kind, tries, H1s and directives', () => {
     const html = renderToStaticMarkup(
       createElement(ResultRowView, {
-        row: row({ indexability: 'non-indexable', indexability_reason: 'noindex', attempts: 3, h1_count: 2, h1: 'First', meta_robots: 'noindex, follow', x_robots_tag: 'noarchive' }),
+        row: row({
+          indexability: 'non-indexable',
+          indexability_reason: 'noindex',
+          attempts: 3,
+          h1_count: 2,
+          h1: 'First',
+          meta_robots: 'noindex, follow',
+          x_robots_tag: 'noarchive',
+        }),
         index: 0,
         selected: false,
       }),
@@ -165,7 +200,13 @@ describe('results row', () => {
     expect(html).toContain('>noindex, follow; noarchive (header)<');
     expect(html).toContain('title="meta robots: noindex, follow\nX-Robots-Tag: noarchive"');
 
-    const resource = renderToStaticMarkup(createElement(ResultRowView, { row: row({ kind: 'image', indexability: null, h1_count: null, title: null, content_type: 'image/png' }), index: 1, selected: false }));
+    const resource = renderToStaticMarkup(
+      createElement(ResultRowView, {
+        row: row({ kind: 'image', indexability: null, h1_count: null, title: null, content_type: 'image/png' }),
+        index: 1,
+        selected: false,
+      }),
+    );
     expect(resource).not.toContain('data-indexability');
     expect(resource).toContain('data-kind="image"');
     expect(resource).toMatch(/class="rcell c-indexability"><\/div>/);
@@ -197,12 +238,14 @@ describe('extracted values in the results', () => {
       createElement(ResultRowView, { row: row({ extracted: { price: ['€ 12', EVIL], sku: [] } }), index: 0, selected: false, columns }),
     );
     expect(html.match(/role="cell"/g)).toHaveLength(COLUMNS.length + 2);
-    expect(html).toContain('class="rcell c-x0 c-extracted" title="price (2 values):\n€ 12\n&lt;img src=x onerror=alert(1)&gt;">€ 12 | &lt;img src=x onerror=alert(1)&gt;</div>');
+    expect(html).toContain(
+      'class="rcell c-x0 c-extracted" title="price (2 values):\n€ 12\n&lt;img src=x onerror=alert(1)&gt;">€ 12 | &lt;img src=x onerror=alert(1)&gt;</div>',
+    );
     expect(html).toContain('<div role="cell" class="rcell c-x1 c-extracted"></div>');
     expect(html).not.toContain('<img');
   });
 
-  it('reads a rule\'s values safely whatever it is called', () => {
+  it("reads a rule's values safely whatever it is called", () => {
     const extracted = Object.defineProperty({}, '__proto__', { value: ['odd but fine'], enumerable: true }) as Record<string, string[]>;
     expect(extractedText({ extracted }, '__proto__')).toBe('odd but fine');
     expect(extractedText({ extracted: {} }, 'constructor')).toBe('');
@@ -220,7 +263,9 @@ describe('extracted values in the results', () => {
   });
 
   it('lists every rule of the crawl in the row details, a value a line', () => {
-    const html = render(createElement(RowDetails, { row: row({ extracted: { price: ['12', EVIL] } }), rules: ['price', 'sku'], onClose: () => {} }));
+    const html = render(
+      createElement(RowDetails, { row: row({ extracted: { price: ['12', EVIL] } }), rules: ['price', 'sku'], onClose: () => {} }),
+    );
     expect(html).toContain('Custom extraction');
     expect(html).toContain('<dt>price</dt><dd class="detail-lines">12\n&lt;img src=x onerror=alert(1)&gt;</dd>');
     expect(html).toMatch(/<div class="detail" data-empty="true"><dt>sku<\/dt><dd class="detail-lines">—<\/dd>/);
@@ -271,9 +316,11 @@ describe('row details', () => {
   });
 });
 
-
 describe('start form', () => {
-  const defaults = { settings: parseSettings({ seeds: ['https://default.test/'] }), limits: { threads: { min: LIMITS.threads.min, max: LIMITS.threads.max } } };
+  const defaults = {
+    settings: parseSettings({ seeds: ['https://default.test/'] }),
+    limits: { threads: { min: LIMITS.threads.min, max: LIMITS.threads.max } },
+  };
 
   it('has a control with a stable test id for every new setting, each saying its default', () => {
     const html = render(createElement(StartPanel), { defaults });
@@ -331,15 +378,20 @@ describe('start form', () => {
     ]) {
       expect(html, id).toContain(`data-testid="${id}"`);
     }
-    for (const label of ['Trawl (default)', 'Googlebot smartphone', 'Bingbot', 'Chrome on Windows', 'Safari on iPhone', 'Custom…']) expect(html).toContain(`>${label}</option>`);
+    for (const label of ['Trawl (default)', 'Googlebot smartphone', 'Bingbot', 'Chrome on Windows', 'Safari on iPhone', 'Custom…'])
+      expect(html).toContain(`>${label}</option>`);
     expect(html).toMatch(/<option value="trawl" selected="">/);
-    expect(html).toMatch(/data-testid="setting-basic-auth-password"[^>]*type="password"|type="password"[^>]*data-testid="setting-basic-auth-password"/);
+    expect(html).toMatch(
+      /data-testid="setting-basic-auth-password"[^>]*type="password"|type="password"[^>]*data-testid="setting-basic-auth-password"/,
+    );
     expect(html).toContain('sent only to hosts in the crawl&#x27;s scope');
     expect(html).toContain('kept in the crawl file');
     expect(html).toContain('Copy as CLI command');
     // Upload a list only in list mode.
     expect(html).not.toContain('data-testid="list-file"');
-    const list = render(createElement(StartPanel), { defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } } });
+    const list = render(createElement(StartPanel), {
+      defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } },
+    });
     expect(list).toMatch(/data-testid="list-file"[^>]*type="file"|type="file"[^>]*data-testid="list-file"/);
   });
 
@@ -349,7 +401,17 @@ describe('start form', () => {
       { name: 'sku', type: 'regex' as const, expression: 'sku: (\\w+)', output: 'text' as const, attribute: '', all: false },
     ];
     const errors = new Map([['extraction.1.expression', ['invalid regular expression: Unterminated group']]]);
-    const html = render(createElement(RuleEditor, { idPrefix: 'f', rules, onChange: () => {}, errors, firstSeed: 'https://a.test/', settingsForTest: () => ({}), onProblems: () => {} }));
+    const html = render(
+      createElement(RuleEditor, {
+        idPrefix: 'f',
+        rules,
+        onChange: () => {},
+        errors,
+        firstSeed: 'https://a.test/',
+        settingsForTest: () => ({}),
+        onProblems: () => {},
+      }),
+    );
     expect(html).toContain('data-testid="rule-0"');
     expect(html).toContain('data-testid="rule-0-attribute"');
     expect(html).not.toContain('data-testid="rule-1-attribute"');
@@ -358,7 +420,17 @@ describe('start form', () => {
     expect(html).toContain('invalid regular expression: Unterminated group');
     expect(html).toContain('data-testid="rule-test-url"');
     expect(html).toContain('placeholder="https://a.test/"');
-    const none = render(createElement(RuleEditor, { idPrefix: 'f', rules: [], onChange: () => {}, errors: new Map(), firstSeed: '', settingsForTest: () => ({}), onProblems: () => {} }));
+    const none = render(
+      createElement(RuleEditor, {
+        idPrefix: 'f',
+        rules: [],
+        onChange: () => {},
+        errors: new Map(),
+        firstSeed: '',
+        settingsForTest: () => ({}),
+        onProblems: () => {},
+      }),
+    );
     expect(none).not.toContain('rule-test-url');
   });
 
@@ -377,13 +449,24 @@ describe('start form', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script');
     const problem = renderToStaticMarkup(
-      createElement(RuleTestOutcome, { result: { url: 'https://a.test/', statusCode: 301, contentType: null, problem: 'redirects to https://a.test/b; test that URL instead', values: {} }, rules: [] }),
+      createElement(RuleTestOutcome, {
+        result: {
+          url: 'https://a.test/',
+          statusCode: 301,
+          contentType: null,
+          problem: 'redirects to https://a.test/b; test that URL instead',
+          values: {},
+        },
+        rules: [],
+      }),
     );
     expect(problem).toContain('<div class="rule-test-problem">redirects to https://a.test/b; test that URL instead</div>');
   });
 
   it('in list mode names the seeds "URLs to crawl" and takes no depth', () => {
-    const html = render(createElement(StartPanel), { defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } } });
+    const html = render(createElement(StartPanel), {
+      defaults: { ...defaults, settings: { ...defaults.settings, mode: 'list' as const } },
+    });
     expect(html).toContain('URLs to crawl, one per line');
     expect(html).toMatch(/data-testid="setting-max-depth"[^>]*disabled=""/);
     expect(html).toContain('list mode: the listed URLs only');
@@ -442,7 +525,10 @@ describe('live settings', () => {
     expect(enabled(idle, 'live-max-rate')).toBe(false);
     expect(enabled(idle, 'live-exclude')).toBe(false);
     expect(idle).toContain('Can be changed while a crawl runs');
-    const opened = render(createElement(LiveSettings), { state: 'running', opened: { file: 'x', seeds: [], createdAt: '', state: 'finished', finishReason: 'completed', crawled: 1, queued: 0 } });
+    const opened = render(createElement(LiveSettings), {
+      state: 'running',
+      opened: { file: 'x', seeds: [], createdAt: '', state: 'finished', finishReason: 'completed', crawled: 1, queued: 0 },
+    });
     expect(enabled(opened, 'live-exclude')).toBe(false);
   });
 
@@ -474,7 +560,7 @@ describe('live settings', () => {
     expect(droppedText(1234)).toBe('dropped 1,234 queued URLs');
   });
 
-  it('restate the settings\' limits the page cannot import', () => {
+  it("restate the settings' limits the page cannot import", () => {
     expect(MAX_RATE).toBe(LIMITS.maxUrlsPerSecond);
     expect(MAX_RULES).toBe(MAX_EXTRACTION_RULES);
   });
@@ -483,7 +569,9 @@ describe('live settings', () => {
 describe('renderer sources', () => {
   const root = path.resolve(import.meta.dirname, '../../renderer');
   const files = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
   it('never set inner HTML, import node: or electron, or link anywhere', () => {
     for (const file of files(path.join(root, 'src')).filter((f) => /\.(ts|tsx)$/.test(f))) {

@@ -89,7 +89,9 @@ describe('per-thread identity', () => {
     expect(one?.id).toBe(1);
 
     // A brand-new snapshot object, where only thread 2 moved on.
-    t.api.emitSnapshot(snapshot({ at: 2, threads: [thread(1), thread(2, { step: 'fetching', url: 'https://a.test/x', stepSince: 1_000_400 }), thread(3)] }));
+    t.api.emitSnapshot(
+      snapshot({ at: 2, threads: [thread(1), thread(2, { step: 'fetching', url: 'https://a.test/x', stepSince: 1_000_400 }), thread(3)] }),
+    );
     t.frames.run();
     const after = t.store.getState();
     expect(selectThread(1)(after)).toBe(one);
@@ -209,7 +211,15 @@ describe('opened crawls', () => {
     cleanup = t.disconnect;
     t.api.emitSnapshot(snapshot({ at: 1, state: 'finished', reason: 'completed', threads: [] }));
     t.frames.run();
-    const info = { file: '/c/a.trawl', seeds: ['https://a.test/'], createdAt: '2025-01-01T00:00:00Z', state: 'finished', finishReason: 'completed', crawled: 5, queued: 0 };
+    const info = {
+      file: '/c/a.trawl',
+      seeds: ['https://a.test/'],
+      createdAt: '2025-01-01T00:00:00Z',
+      state: 'finished',
+      finishReason: 'completed',
+      crawled: 5,
+      queued: 0,
+    };
     showCrawl(t.store, info.file, info);
     expect(t.store.getState().opened).toEqual(info);
     t.api.emitState({ from: null, to: 'preparing', reason: null, error: null, at: 2 });

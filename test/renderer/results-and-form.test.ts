@@ -67,7 +67,8 @@ function fakeResults(total: number) {
       queries.push(q);
       resolvers.push(() => {
         const rows = [];
-        for (let i = q.offset; i < Math.min(total, q.offset + q.limit); i++) rows.push({ seq: i + 1, url: `https://a.test/${i}` } as ResultsPage['rows'][number]);
+        for (let i = q.offset; i < Math.min(total, q.offset + q.limit); i++)
+          rows.push({ seq: i + 1, url: `https://a.test/${i}` } as ResultsPage['rows'][number]);
         resolve({ total, offset: q.offset, rows, extractionRules: [] });
       });
     });
@@ -119,9 +120,13 @@ describe('results window', () => {
     expect(w.row(0)).toBeUndefined();
   });
 
-  it('keeps the crawl\'s extraction rules from the pages, the same array while they do not change', async () => {
+  it("keeps the crawl's extraction rules from the pages, the same array while they do not change", async () => {
     let rules = ['price'];
-    const w = new ResultsWindow(FILTER, (q) => Promise.resolve({ total: 300, offset: q.offset, rows: [], extractionRules: [...rules] }), () => {});
+    const w = new ResultsWindow(
+      FILTER,
+      (q) => Promise.resolve({ total: 300, offset: q.offset, rows: [], extractionRules: [...rules] }),
+      () => {},
+    );
     expect(w.rules).toEqual([]);
     w.ensure(0, 10);
     await new Promise((r) => setTimeout(r, 0));
@@ -138,7 +143,11 @@ describe('results window', () => {
 
   it('does not hammer the host after a failed page', async () => {
     let calls = 0;
-    const w = new ResultsWindow(FILTER, () => (calls++, Promise.reject(new Error('db busy'))), () => {});
+    const w = new ResultsWindow(
+      FILTER,
+      () => (calls++, Promise.reject(new Error('db busy'))),
+      () => {},
+    );
     w.ensure(0, 10);
     await new Promise((r) => setTimeout(r, 0));
     expect(w.error).toBe('db busy');
@@ -149,7 +158,10 @@ describe('results window', () => {
 
 describe('start form', () => {
   it('takes seed lines, skipping blanks, and remembers their line numbers', () => {
-    expect(seedLines('  https://a.test/ \n\n\r\nhttps://b.test/\n')).toEqual({ seeds: ['https://a.test/', 'https://b.test/'], lineOf: [1, 4] });
+    expect(seedLines('  https://a.test/ \n\n\r\nhttps://b.test/\n')).toEqual({
+      seeds: ['https://a.test/', 'https://b.test/'],
+      lineOf: [1, 4],
+    });
   });
 
   it('turns seeds.N problems into line numbers under the seeds field', () => {
@@ -167,7 +179,15 @@ describe('start form', () => {
   });
 
   it('sends numbers as numbers, blanks as unlimited, and anything else as typed for the host to name', () => {
-    const form = { ...formFromDefaults(null), seeds: 'https://a.test/', threads: '12', maxDepth: '', maxPages: '500', delayMs: 'soon', maxUrlsPerSecond: '2.5' };
+    const form = {
+      ...formFromDefaults(null),
+      seeds: 'https://a.test/',
+      threads: '12',
+      maxDepth: '',
+      maxPages: '500',
+      delayMs: 'soon',
+      maxUrlsPerSecond: '2.5',
+    };
     const settings = settingsFromForm(form) as Record<string, unknown>;
     expect(settings['seeds']).toEqual(['https://a.test/']);
     expect(settings['threads']).toBe(12);
@@ -195,9 +215,18 @@ describe('start form: every setting', () => {
   it('has a field for every setting of the schema', () => {
     const sent = Object.keys(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }));
     const schema = Object.keys(crawlSettingsSchema.shape);
-    expect(schema.filter((k) => !sent.includes(k) && !NOT_IN_FORM.includes(k)), 'settings the start form has no field for').toEqual([]);
-    expect(NOT_IN_FORM.filter((k) => sent.includes(k) || !schema.includes(k)), 'NOT_IN_FORM entries to drop').toEqual([]);
-    expect(sent.filter((k) => !schema.includes(k)), 'fields the start form sends that are not settings').toEqual([]);
+    expect(
+      schema.filter((k) => !sent.includes(k) && !NOT_IN_FORM.includes(k)),
+      'settings the start form has no field for',
+    ).toEqual([]);
+    expect(
+      NOT_IN_FORM.filter((k) => sent.includes(k) || !schema.includes(k)),
+      'NOT_IN_FORM entries to drop',
+    ).toEqual([]);
+    expect(
+      sent.filter((k) => !schema.includes(k)),
+      'fields the start form sends that are not settings',
+    ).toEqual([]);
   });
 
   it('sends the defaults back unchanged when nothing is touched', () => {
@@ -206,7 +235,15 @@ describe('start form: every setting', () => {
   });
 
   it('fills the new fields from the defaults', () => {
-    const form = formFromDefaults({ ...DEFAULTS, settings: { ...DEFAULTS.settings, include: ['^https://a\\.test/docs/'], exclude: ['\\.pdf$', '/print/'], checkResources: ['scripts'] } });
+    const form = formFromDefaults({
+      ...DEFAULTS,
+      settings: {
+        ...DEFAULTS.settings,
+        include: ['^https://a\\.test/docs/'],
+        exclude: ['\\.pdf$', '/print/'],
+        checkResources: ['scripts'],
+      },
+    });
     expect(form.scope).toBe('same-host');
     expect(form.allowedHosts).toBe('');
     expect(form.include).toBe('^https://a\\.test/docs/');
@@ -269,8 +306,15 @@ describe('start form: every setting', () => {
     });
   });
 
-  it('puts the host\'s problems with list items under their field, at their line', () => {
-    const form = { ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/', include: '\n^ok\n\n(unclosed\n', allowedHosts: 'good.test\nhttp://bad.test/x', maxAttempts: '0', checkResources: [] };
+  it("puts the host's problems with list items under their field, at their line", () => {
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://a.test/',
+      include: '\n^ok\n\n(unclosed\n',
+      allowedHosts: 'good.test\nhttp://bad.test/x',
+      maxAttempts: '0',
+      checkResources: [],
+    };
     const sent = settingsFromForm(form) as Record<string, unknown>;
     const result = validateSettings({ ...sent, checkResources: ['images', 'videos'] });
     expect(result.ok).toBe(false);
@@ -291,7 +335,12 @@ describe('start form: every setting', () => {
   });
 
   it('names a cross-field problem on the field to fix', () => {
-    const form = { ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/\nhttps://a.test/file.pdf', scope: 'hosts' as const, exclude: '\\.pdf$' };
+    const form = {
+      ...formFromDefaults(DEFAULTS),
+      seeds: 'https://a.test/\nhttps://a.test/file.pdf',
+      scope: 'hosts' as const,
+      exclude: '\\.pdf$',
+    };
     const result = validateSettings(settingsFromForm(form));
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -331,7 +380,10 @@ describe('start form: every setting', () => {
 
 describe('start form: headers, authentication and user agents', () => {
   it('reads "Name: value" lines, naming a line without a colon and a name given twice', () => {
-    expect(parseHeaderLines('Cookie: a=1; b=2\n\n  X-Token :  abc:def \n')).toEqual({ headers: { Cookie: 'a=1; b=2', 'X-Token': 'abc:def' }, problems: [] });
+    expect(parseHeaderLines('Cookie: a=1; b=2\n\n  X-Token :  abc:def \n')).toEqual({
+      headers: { Cookie: 'a=1; b=2', 'X-Token': 'abc:def' },
+      problems: [],
+    });
     expect(parseHeaderLines('no colon here\nX-A: 1\n\nX-A: 2\n: empty name').problems).toEqual([
       { field: 'headers', message: 'line 1: write "Name: value"' },
       { field: 'headers', message: 'line 4: "X-A" is given twice' },
@@ -390,7 +442,14 @@ describe('start form: headers, authentication and user agents', () => {
   });
 
   it('puts header and authentication problems under their field, naming the header or the part', () => {
-    const result = validateSettings(settingsFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/', headers: 'Host: x\nX-Ok: fine', basicAuth: { username: '', password: 'pw' } }));
+    const result = validateSettings(
+      settingsFromForm({
+        ...formFromDefaults(DEFAULTS),
+        seeds: 'https://a.test/',
+        headers: 'Host: x\nX-Ok: fine',
+        basicAuth: { username: '', password: 'pw' },
+      }),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const byField = problemsByField(result.problems, {});
@@ -398,12 +457,20 @@ describe('start form: headers, authentication and user agents', () => {
     expect(byField.get('basicAuth')).toEqual(['username: must not be empty']);
     expect(groupsWithProblems(result.problems)).toEqual(new Set(['request']));
     const value = validateSettings({ seeds: ['https://a.test/'], headers: { 'X-A': 'line\nbreak' } });
-    expect(!value.ok && problemsByField(value.problems, {}).get('headers')).toEqual([expect.stringMatching(/^X-A: must be a valid HTTP header value/)]);
+    expect(!value.ok && problemsByField(value.problems, {}).get('headers')).toEqual([
+      expect.stringMatching(/^X-A: must be a valid HTTP header value/),
+    ]);
   });
 
-  it('offers Trawl\'s agent, four common ones and a custom one', () => {
+  it("offers Trawl's agent, four common ones and a custom one", () => {
     const choices = userAgentChoices(DEFAULT_USER_AGENT);
-    expect(choices.map((c) => c.label)).toEqual(['Trawl (default)', 'Googlebot smartphone', 'Bingbot', 'Chrome on Windows', 'Safari on iPhone']);
+    expect(choices.map((c) => c.label)).toEqual([
+      'Trawl (default)',
+      'Googlebot smartphone',
+      'Bingbot',
+      'Chrome on Windows',
+      'Safari on iPhone',
+    ]);
     expect(userAgentChoiceOf('', DEFAULT_USER_AGENT)?.id).toBe('trawl');
     expect(userAgentChoiceOf(USER_AGENT_PRESETS[1]!.value, DEFAULT_USER_AGENT)?.id).toBe('bingbot');
     expect(userAgentChoiceOf('MyBot/1.0', DEFAULT_USER_AGENT)).toBeNull();
@@ -425,13 +492,18 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
     const form = formFromDefaults(DEFAULTS);
     expect(groupSummary('extraction', form)).toBe('none');
     expect(groupSummary('request', form)).toBe('none');
-    const set = { ...form, headers: 'A: 1\nB: 2', basicAuth: { username: 'ann', password: 'x' }, extraction: [newRule([]), { ...newRule([]), name: 'price' }] };
+    const set = {
+      ...form,
+      headers: 'A: 1\nB: 2',
+      basicAuth: { username: 'ann', password: 'x' },
+      extraction: [newRule([]), { ...newRule([]), name: 'price' }],
+    };
     expect(groupSummary('extraction', set)).toBe('2 rules: rule 1, price');
     expect(groupSummary('request', set)).toBe('2 headers · basic auth as ann');
     expect(groupSummary('request', set)).not.toContain('x');
   });
 
-  it('judges sample URLs by the form\'s scope, patterns, length and stripped parameters, saying why not', () => {
+  it("judges sample URLs by the form's scope, patterns, length and stripped parameters, saying why not", () => {
     const form = {
       ...formFromDefaults(DEFAULTS),
       seeds: 'https://www.a.test/',
@@ -441,7 +513,12 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
       allowedHosts: 'cdn.a.test',
       maxUrlLength: '64',
     };
-    const result = patternVerdicts(form, 'https://www.a.test/docs?utm_source=x\nhttps://www.a.test/file.pdf\nhttps://other.test/\nhttps://cdn.a.test/img\nmailto:x@a.test\n\nhttps://www.a.test/' + 'x'.repeat(80), 'same host');
+    const result = patternVerdicts(
+      form,
+      'https://www.a.test/docs?utm_source=x\nhttps://www.a.test/file.pdf\nhttps://other.test/\nhttps://cdn.a.test/img\nmailto:x@a.test\n\nhttps://www.a.test/' +
+        'x'.repeat(80),
+      'same host',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.verdicts.map((v) => [v.crawled, v.why])).toEqual([
@@ -458,8 +535,14 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
     expect(list.ok && list.verdicts[0]!.why).toMatch(/list mode fetches only the listed URLs/);
     const domain = patternVerdicts({ ...form, scope: 'domain' }, 'https://blog.a.test/');
     expect(domain.ok && domain.verdicts[0]!.crawled).toBe(true);
-    expect(patternVerdicts({ ...form, exclude: '(' }, 'https://www.a.test/')).toEqual({ ok: false, problem: expect.stringMatching(/^invalid regular expression "\(": .*; fix the pattern to test URLs$/) });
-    expect(patternVerdicts({ ...form, seeds: '' }, 'https://www.a.test/').ok && patternVerdicts({ ...form, seeds: '', allowedHosts: '' }, 'https://www.a.test/')).toMatchObject({
+    expect(patternVerdicts({ ...form, exclude: '(' }, 'https://www.a.test/')).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^invalid regular expression "\(": .*; fix the pattern to test URLs$/),
+    });
+    expect(
+      patternVerdicts({ ...form, seeds: '' }, 'https://www.a.test/').ok &&
+        patternVerdicts({ ...form, seeds: '', allowedHosts: '' }, 'https://www.a.test/'),
+    ).toMatchObject({
       verdicts: [{ crawled: false, why: 'no seed yet: the hosts crawled come from the seeds' }],
     });
   });
@@ -478,7 +561,9 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
     expect(cliCommandFromForm(form, DEFAULTS)).toBe(
       `npm run crawl -- https://a.test/ https://a.test/b --mode list --threads 12 --exclude '\\.pdf$' --extract '{"name":"h1","type":"css","expression":"h1","output":"text","all":false}' --header 'X-Token: abc'`,
     );
-    expect(cliCommandFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }, DEFAULTS)).toBe('npm run crawl -- https://a.test/');
+    expect(cliCommandFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }, DEFAULTS)).toBe(
+      'npm run crawl -- https://a.test/',
+    );
   });
 
   it('checks preset names as the host does, and sums up the presets', () => {
@@ -493,7 +578,7 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
 });
 
 describe('error messages', () => {
-  it('strips Electron\'s IPC wrapper', () => {
+  it("strips Electron's IPC wrapper", () => {
     expect(errorMessage(new Error("Error invoking remote method 'trawl:pause': Error: cannot pause the crawl: it has finished"))).toBe(
       'cannot pause the crawl: it has finished',
     );

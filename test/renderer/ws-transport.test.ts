@@ -102,14 +102,17 @@ describe('WebSocket transport', () => {
       return undefined;
     };
     const api = connect(server);
-    const [a, b] = await Promise.all([api.setThreads(12), api.queryResults({ offset: 0, limit: 50, sort: 'seq', descending: false, text: '', statusClass: null })]);
+    const [a, b] = await Promise.all([
+      api.setThreads(12),
+      api.queryResults({ offset: 0, limit: 50, sort: 'seq', descending: false, text: '', statusClass: null }),
+    ]);
     expect(a).toEqual({ cmd: 'setThreads', args: [12] });
     expect(b).toMatchObject({ cmd: 'queryResults', args: [{ limit: 50 }] });
     expect(new Set(server.frames.map((f) => f.id)).size).toBe(2);
     expect(server.requests[0]?.url).toBe('/api?token=t0k%2Fen');
   });
 
-  it('rejects with the host\'s own message when a command fails', async () => {
+  it("rejects with the host's own message when a command fails", async () => {
     const server = (open.server = await startServer());
     server.handler = (f) => ({ id: f.id, ok: false, error: 'cannot pause the crawl: it has finished' });
     const api = connect(server);
@@ -231,7 +234,11 @@ describe('WebSocket transport', () => {
   it('exports by downloading from the export URL, with nothing to say about rows or file', async () => {
     const server = (open.server = await startServer());
     let open_ = false;
-    server.handler = (f) => ({ id: f.id, ok: true, result: open_ ? { ok: true, rows: null, file: null } : { ok: false, error: 'no crawl is open; start or open a crawl first' } });
+    server.handler = (f) => ({
+      id: f.id,
+      ok: true,
+      result: open_ ? { ok: true, rows: null, file: null } : { ok: false, error: 'no crawl is open; start or open a crawl first' },
+    });
     const downloads: string[] = [];
     const api = connect(server, { download: (url) => downloads.push(url) });
     // Nothing open: the host's refusal comes back, and nothing is downloaded.

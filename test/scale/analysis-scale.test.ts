@@ -8,7 +8,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { buildSyntheticCrawl, syntheticUrl } from '../../electron/engine/analysis/synthetic-crawl.ts';
-import { countSql, FILTER_IDS, FILTER_SQL, filterCounts, pageSql, queryFiltered, textPlan, type FilterCounts } from '../../electron/engine/analysis/result-filters.ts';
+import {
+  countSql,
+  FILTER_IDS,
+  FILTER_SQL,
+  filterCounts,
+  pageSql,
+  queryFiltered,
+  textPlan,
+  type FilterCounts,
+} from '../../electron/engine/analysis/result-filters.ts';
 import { detailSql, urlDetail } from '../../electron/engine/analysis/url-detail.ts';
 import { prefixSql, queuePrefixes, queueSearchSql } from '../../electron/engine/analysis/queue-inspector.ts';
 import { chartSql, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
@@ -46,10 +55,14 @@ function walkedCounts(): FilterCounts {
   const c = Object.fromEntries(FILTER_IDS.map((id) => [id, 0])) as FilterCounts;
   const titles = new Map<string, number>();
   const descriptions = new Map<string, number>();
-  const rows = db.prepare(`SELECT r.status_code AS s, r.content_type AS ct, r.title, r.meta_description AS d, r.h1_count AS h1, r.canonical, r.meta_robots AS mr,
+  const rows =
+    db.prepare(`SELECT r.status_code AS s, r.content_type AS ct, r.title, r.meta_description AS d, r.h1_count AS h1, r.canonical, r.meta_robots AS mr,
     r.x_robots_tag AS xr, r.indexability AS ix, u.url FROM results r NOT INDEXED JOIN urls u ON u.id = r.url_id`);
   const tokens = (mr: string | null, xr: string | null) =>
-    `${mr ?? ''},${xr ?? ''}`.toLowerCase().replace(/max-image-preview: ?none/g, '').split(/[\s,:]+/);
+    `${mr ?? ''},${xr ?? ''}`
+      .toLowerCase()
+      .replace(/max-image-preview: ?none/g, '')
+      .split(/[\s,:]+/);
   const parsed: { title: string | null; d: string | null }[] = [];
   for (const r of rows.iterate() as Iterable<Record<string, string | number | null>>) {
     c.all++;
@@ -85,7 +98,9 @@ function walkedCounts(): FilterCounts {
     if (title && titles.get(title)! > 1) c['title-duplicate']++;
     if (d && descriptions.get(d)! > 1) c['description-duplicate']++;
   }
-  c.external = (db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }).n;
+  c.external = (
+    db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }
+  ).n;
   return c;
 }
 
@@ -136,8 +151,15 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
     expect(plan(sql.redirectTarget, [1])).toMatch(/SEARCH links USING PRIMARY KEY \(from_id=\?\)/);
     expect(plan(sql.extracted, [1])).toMatch(/SEARCH extracted USING PRIMARY KEY \(url_id=\?\)/);
     expect(plan(sql.unfetchable, [1, 10])).toMatch(/SEARCH unfetchable_links USING PRIMARY KEY \(from_id=\?\)/);
-    for (const s of [sql.row, sql.hop]) expect(plan(s, [1])).toMatch(/SEARCH u USING INTEGER PRIMARY KEY.*SEARCH r USING INDEX sqlite_autoindex_results_1 \(url_id=\?\)/);
-    for (const s of Object.values(sql)) expect(plan(s, (s.match(/\?/g) ?? []).map(() => 1))).not.toMatch(TABLE_SCAN);
+    for (const s of [sql.row, sql.hop])
+      expect(plan(s, [1])).toMatch(/SEARCH u USING INTEGER PRIMARY KEY.*SEARCH r USING INDEX sqlite_autoindex_results_1 \(url_id=\?\)/);
+    for (const s of Object.values(sql))
+      expect(
+        plan(
+          s,
+          (s.match(/\?/g) ?? []).map(() => 1),
+        ),
+      ).not.toMatch(TABLE_SCAN);
     // The home page: linked from every page; its detail still reads one page of inlinks.
     const home = urlDetail(db, { url: syntheticUrl(0) })!;
     expect(home.inlinks.total).toBeGreaterThan(ROWS / 2);
@@ -146,11 +168,16 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
   });
 
   it('groups and searches the queue through the queue index, and charts from narrow indexes', () => {
-    expect(plan(prefixSql(db, false), { host: 1, skip: 18, segments: 1, limit: 10 })).toMatch(/SEARCH u USING INDEX urls_queue \(host_id=\?\)/);
-    expect(plan(queueSearchSql(db, ['u.state = 0', '(u.host_id, u.id) > (@afterHost, @afterId)']), { afterHost: 0, afterId: 0, limit: 1 })).toMatch(/SEARCH u USING INDEX urls_queue/);
+    expect(plan(prefixSql(db, false), { host: 1, skip: 18, segments: 1, limit: 10 })).toMatch(
+      /SEARCH u USING INDEX urls_queue \(host_id=\?\)/,
+    );
+    expect(
+      plan(queueSearchSql(db, ['u.state = 0', '(u.host_id, u.id) > (@afterHost, @afterId)']), { afterHost: 0, afterId: 0, limit: 1 }),
+    ).toMatch(/SEARCH u USING INDEX urls_queue/);
     expect(queuePrefixes(db, { hostId: 1 })!.counted).toBe(ROWS / 10);
     const full = chartSql(db);
-    for (const s of [full.status, full.depth, full.histogram([0, 100, 1000])]) expect(plan(s)).toBe('SCAN r USING COVERING INDEX results_status' + (s === full.depth ? ' | USE TEMP B-TREE FOR GROUP BY' : ''));
+    for (const s of [full.status, full.depth, full.histogram([0, 100, 1000])])
+      expect(plan(s)).toBe('SCAN r USING COVERING INDEX results_status' + (s === full.depth ? ' | USE TEMP B-TREE FOR GROUP BY' : ''));
     expect(plan(full.span, [0])).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
     expect(plan(full.overTime(1000), { from: 0 })).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
     // Live updates read only the rows after the last seq seen, by rowid.
@@ -164,7 +191,10 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
       for (const which of ['changed', 'removed', 'added', 'summaryOld', 'summaryNew'] as const) {
         const p = c.explain(which);
         expect({ which, p }).toEqual({ which, p: expect.stringMatching(/USING (COVERING )?INDEX urls_key \(url_key=\?\)/) });
-        expect({ which, p }).toEqual({ which, p: expect.stringMatching(/USING (COVERING )?INDEX sqlite_autoindex_results_1 \(url_id=\?\)/) });
+        expect({ which, p }).toEqual({
+          which,
+          p: expect.stringMatching(/USING (COVERING )?INDEX sqlite_autoindex_results_1 \(url_id=\?\)/),
+        });
         expect({ which, p }).toEqual({ which, p: expect.not.stringMatching(/MATERIALIZE|AUTOMATIC|\bSCAN (ub|ua)\b/) });
       }
       expect(c.explain('changed')).toMatch(/^SEARCH ra USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);

@@ -53,26 +53,110 @@ const JAPANESE_URL = 'https://example.com/%E6%97%A5%E6%9C%AC%E8%AA%9E';
 
 // Listed in seq order; url ids deliberately do not follow seq, and rows are inserted shuffled.
 const ROWS: ResultRow[] = [
-  { seq: 1, urlId: 7, url: 'https://example.com/', status_code: 200, content_type: 'text/html; charset=utf-8', size_bytes: 5120, response_time_ms: 42, crawl_depth: 0, title: 'Home', meta_description: 'Welcome home', h1: 'Home', canonical: 'https://example.com/', word_count: 300, outlinks: 4 },
+  {
+    seq: 1,
+    urlId: 7,
+    url: 'https://example.com/',
+    status_code: 200,
+    content_type: 'text/html; charset=utf-8',
+    size_bytes: 5120,
+    response_time_ms: 42,
+    crawl_depth: 0,
+    title: 'Home',
+    meta_description: 'Welcome home',
+    h1: 'Home',
+    canonical: 'https://example.com/',
+    word_count: 300,
+    outlinks: 4,
+  },
   // A redirect hop: its own row, with the target in redirect_url.
-  { seq: 2, urlId: 3, url: 'https://example.com/old', status_code: 301, content_type: 'text/html', size_bytes: 0, response_time_ms: 12, crawl_depth: 1, redirect_url: 'https://example.com/new' },
-  { seq: 3, urlId: 12, url: 'https://example.com/new', status_code: 200, content_type: 'text/html', size_bytes: 2048, response_time_ms: 30, crawl_depth: 1, title: 'New page', word_count: 120, outlinks: 2 },
+  {
+    seq: 2,
+    urlId: 3,
+    url: 'https://example.com/old',
+    status_code: 301,
+    content_type: 'text/html',
+    size_bytes: 0,
+    response_time_ms: 12,
+    crawl_depth: 1,
+    redirect_url: 'https://example.com/new',
+  },
+  {
+    seq: 3,
+    urlId: 12,
+    url: 'https://example.com/new',
+    status_code: 200,
+    content_type: 'text/html',
+    size_bytes: 2048,
+    response_time_ms: 30,
+    crawl_depth: 1,
+    title: 'New page',
+    word_count: 120,
+    outlinks: 2,
+  },
   // An error: no response, so no status. The negative number is a probe: numbers are never neutralised.
-  { seq: 4, urlId: 1, url: 'https://example.com/broken', status_code: null, response_time_ms: 10000, crawl_depth: 1, word_count: -1, error: 'connect ECONNREFUSED 127.0.0.1:443' },
-  { seq: 5, urlId: 9, url: 'https://example.com/commas', status_code: 200, content_type: 'text/html', size_bytes: 900, response_time_ms: 8, crawl_depth: 1, title: MULTILINE_TITLE, meta_description: 'a,b', h1: 'He said "hi"', word_count: 10, outlinks: 1 },
-  { seq: 6, urlId: 2, url: 'https://example.com/eq', status_code: 200, crawl_depth: 1, title: '=HYPERLINK("http://evil.example/","click")', outlinks: 1 },
+  {
+    seq: 4,
+    urlId: 1,
+    url: 'https://example.com/broken',
+    status_code: null,
+    response_time_ms: 10000,
+    crawl_depth: 1,
+    word_count: -1,
+    error: 'connect ECONNREFUSED 127.0.0.1:443',
+  },
+  {
+    seq: 5,
+    urlId: 9,
+    url: 'https://example.com/commas',
+    status_code: 200,
+    content_type: 'text/html',
+    size_bytes: 900,
+    response_time_ms: 8,
+    crawl_depth: 1,
+    title: MULTILINE_TITLE,
+    meta_description: 'a,b',
+    h1: 'He said "hi"',
+    word_count: 10,
+    outlinks: 1,
+  },
+  {
+    seq: 6,
+    urlId: 2,
+    url: 'https://example.com/eq',
+    status_code: 200,
+    crawl_depth: 1,
+    title: '=HYPERLINK("http://evil.example/","click")',
+    outlinks: 1,
+  },
   { seq: 7, urlId: 4, url: 'https://example.com/plus', status_code: 200, crawl_depth: 2, title: '+1+2' },
   { seq: 8, urlId: 5, url: 'https://example.com/minus', status_code: 200, crawl_depth: 2, title: '-2+3', meta_description: '-', h1: '@me' },
   { seq: 9, urlId: 6, url: 'https://example.com/at', status_code: 200, crawl_depth: 2, title: '@SUM(A1:A9)' },
   { seq: 10, urlId: 8, url: 'https://example.com/tab', status_code: 200, crawl_depth: 2, title: '\tTabbed' },
   { seq: 11, urlId: 10, url: 'https://example.com/cr', status_code: 200, crawl_depth: 2, title: '\rCarriage return' },
-  { seq: 12, urlId: 11, url: JAPANESE_URL, status_code: 200, content_type: 'text/html; charset=utf-8', crawl_depth: 2, title: '日本語のページ 🎉', meta_description: 'Emoji 🕷️ and ünïcödé', h1: '見出し', canonical: JAPANESE_URL, error: '' },
+  {
+    seq: 12,
+    urlId: 11,
+    url: JAPANESE_URL,
+    status_code: 200,
+    content_type: 'text/html; charset=utf-8',
+    crawl_depth: 2,
+    title: '日本語のページ 🎉',
+    meta_description: 'Emoji 🕷️ and ünïcödé',
+    h1: '見出し',
+    canonical: JAPANESE_URL,
+    error: '',
+  },
 ];
 
 // from → to, by url id. 50 is out of scope: in the graph, never fetched, so not exported.
 const LINKS: [number, number][] = [
-  [7, 3], [7, 9], [7, 2], [7, 50],
-  [12, 7], [12, 9],
+  [7, 3],
+  [7, 9],
+  [7, 2],
+  [7, 50],
+  [12, 7],
+  [12, 9],
   [9, 7],
   [2, 9],
 ];
@@ -80,7 +164,23 @@ const EXPECTED_INLINKS: Record<number, number> = { 7: 2, 3: 1, 9: 3, 2: 1 };
 
 // What each row must read as once the CSV is parsed back.
 const EXPECTED_CORE: string[][] = [
-  ['https://example.com/', '200', 'text/html; charset=utf-8', '5120', '42', '0', 'Home', 'Welcome home', 'Home', 'https://example.com/', '300', '2', '4', '', ''],
+  [
+    'https://example.com/',
+    '200',
+    'text/html; charset=utf-8',
+    '5120',
+    '42',
+    '0',
+    'Home',
+    'Welcome home',
+    'Home',
+    'https://example.com/',
+    '300',
+    '2',
+    '4',
+    '',
+    '',
+  ],
   ['https://example.com/old', '301', 'text/html', '0', '12', '1', '', '', '', '', '', '1', '0', 'https://example.com/new', ''],
   ['https://example.com/new', '200', 'text/html', '2048', '30', '1', 'New page', '', '', '', '120', '0', '2', '', ''],
   ['https://example.com/broken', '', '', '', '10000', '1', '', '', '', '', '-1', '0', '0', '', 'connect ECONNREFUSED 127.0.0.1:443'],
@@ -91,11 +191,43 @@ const EXPECTED_CORE: string[][] = [
   ['https://example.com/at', '200', '', '', '', '2', "'@SUM(A1:A9)", '', '', '', '', '0', '0', '', ''],
   ['https://example.com/tab', '200', '', '', '', '2', "'\tTabbed", '', '', '', '', '0', '0', '', ''],
   ['https://example.com/cr', '200', '', '', '', '2', "'\rCarriage return", '', '', '', '', '0', '0', '', ''],
-  [JAPANESE_URL, '200', 'text/html; charset=utf-8', '', '', '2', '日本語のページ 🎉', 'Emoji 🕷️ and ünïcödé', '見出し', JAPANESE_URL, '', '0', '0', '', ''],
+  [
+    JAPANESE_URL,
+    '200',
+    'text/html; charset=utf-8',
+    '',
+    '',
+    '2',
+    '日本語のページ 🎉',
+    'Emoji 🕷️ and ünïcödé',
+    '見出し',
+    JAPANESE_URL,
+    '',
+    '0',
+    '0',
+    '',
+    '',
+  ],
 ];
 
 // The columns EXPECTED_CORE lists; the others read as a page fetched once, with nothing else recorded.
-const CORE = ['url', 'status_code', 'content_type', 'size_bytes', 'response_time_ms', 'crawl_depth', 'title', 'meta_description', 'h1', 'canonical', 'word_count', 'inlinks', 'outlinks', 'redirect_url', 'error'];
+const CORE = [
+  'url',
+  'status_code',
+  'content_type',
+  'size_bytes',
+  'response_time_ms',
+  'crawl_depth',
+  'title',
+  'meta_description',
+  'h1',
+  'canonical',
+  'word_count',
+  'inlinks',
+  'outlinks',
+  'redirect_url',
+  'error',
+];
 const OTHER_DEFAULTS: Record<string, string> = { kind: 'page', attempts: '1', robots_disallowed: '0' };
 const EXPECTED: string[][] = EXPECTED_CORE.map((core) =>
   CSV_COLUMNS.map((c) => (CORE.includes(c) ? core[CORE.indexOf(c)]! : (OTHER_DEFAULTS[c] ?? ''))),
@@ -149,7 +281,10 @@ function insertRows(db: Db, rows: ResultRow[]): void {
 function buildFixture(file: string): Db {
   const db = newCrawlFile(file);
   insertRows(db, ROWS);
-  db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (50, ?, 0, 2, 1, ?, 0)').run('https://other.org/', UrlState.outOfScope);
+  db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (50, ?, 0, 2, 1, ?, 0)').run(
+    'https://other.org/',
+    UrlState.outOfScope,
+  );
   const addLink = db.prepare('INSERT INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)');
   for (const [from, to] of LINKS) addLink.run(from, to, `link ${from}->${to}`);
   return db;
@@ -219,7 +354,9 @@ describe('exportCsv', () => {
   it('quotes fields with commas and quotes (RFC 4180) and leaves plain fields bare', () => {
     expect(text).toContain(',"a,b",');
     expect(text).toContain(',"He said ""hi""",');
-    expect(text).toContain('\r\nhttps://example.com/,page,200,text/html; charset=utf-8,5120,42,0,,,Home,Welcome home,Home,,,,https://example.com/,,,,,,300,2,4,,1,0,\r\n');
+    expect(text).toContain(
+      '\r\nhttps://example.com/,page,200,text/html; charset=utf-8,5120,42,0,,,Home,Welcome home,Home,,,,https://example.com/,,,,,,300,2,4,,1,0,\r\n',
+    );
   });
 
   it('round-trips through a CSV parser: header, then every row in seq order with the right values', () => {
@@ -233,7 +370,11 @@ describe('exportCsv', () => {
   });
 
   it('neutralises formula-like text cells but not numbers', () => {
-    const byUrl = new Map(parseCsv(text).slice(1).map((r) => [r[0], r]));
+    const byUrl = new Map(
+      parseCsv(text)
+        .slice(1)
+        .map((r) => [r[0], r]),
+    );
     const title = (p: string) => byUrl.get(`https://example.com/${p}`)?.[CSV_COLUMNS.indexOf('title')];
     expect(title('eq')).toBe(`'=HYPERLINK("http://evil.example/","click")`);
     expect(title('plus')).toBe("'+1+2");
@@ -342,7 +483,9 @@ describe('exportCsv on a crawl in progress', () => {
     const writer = buildFixture(crawl);
     try {
       writer.exec('BEGIN IMMEDIATE');
-      writer.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (99, ?, 0, 1, 3, 2, 0)').run('https://example.com/uncommitted');
+      writer
+        .prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (99, ?, 0, 1, 3, 2, 0)')
+        .run('https://example.com/uncommitted');
       writer.prepare(`INSERT INTO results (seq, url_id, crawl_depth, fetched_at) VALUES (99, 99, 3, 0)`).run();
       const sink = collector();
       const started = Date.now();
@@ -413,14 +556,20 @@ describe('exportCsv: chosen columns, Screaming Frog headers and a filter', () =>
   });
 
   it('names columns as Screaming Frog does, with response times in seconds', async () => {
-    const records = await exportText({ columns: ['url', 'status_code', 'title', 'response_time_ms', 'attempts'], headerPreset: 'screaming-frog' });
+    const records = await exportText({
+      columns: ['url', 'status_code', 'title', 'response_time_ms', 'attempts'],
+      headerPreset: 'screaming-frog',
+    });
     // attempts has no Screaming Frog equivalent and keeps its own name.
     expect(records[0]).toEqual(['Address', 'Status Code', 'Title 1', 'Response Time', 'attempts']);
     expect(records[1]).toEqual(['https://example.com/', '200', 'Home', '0.042', '1']);
   });
 
   it('exports only the rows a filter matches', async () => {
-    const records = await exportText({ columns: ['url', 'status_code'], where: { sql: 'r.status_code BETWEEN @min AND @max', params: { min: 300, max: 399 } } });
+    const records = await exportText({
+      columns: ['url', 'status_code'],
+      where: { sql: 'r.status_code BETWEEN @min AND @max', params: { min: 300, max: 399 } },
+    });
     expect(records.slice(1)).toEqual([['https://example.com/old', '301']]);
   });
 

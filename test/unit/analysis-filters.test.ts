@@ -51,21 +51,106 @@ interface Fixture {
 const LONG_TITLE = 'L'.repeat(61);
 // Parsed pages (h1_count set) are 1 to 5; indexability is given, as the frontier would have written it.
 const ROWS: Fixture[] = [
-  { id: 1, url: `${E}/`, r: { status_code: 200, content_type: 'text/html; charset=utf-8', title: 'Home', meta_description: 'Welcome', h1_count: 1, canonical: `${E}/`, indexability: 'indexable', word_count: 300 } },
   {
-    id: 2, url: `${E}/a`,
-    r: { status_code: 200, content_type: 'text/html', title: 'Same', meta_description: 'Same desc', h1_count: 2, canonical: `${E}/a`, meta_robots: 'noindex, follow', indexability: 'non-indexable', indexability_reason: 'noindex', word_count: 40 },
+    id: 1,
+    url: `${E}/`,
+    r: {
+      status_code: 200,
+      content_type: 'text/html; charset=utf-8',
+      title: 'Home',
+      meta_description: 'Welcome',
+      h1_count: 1,
+      canonical: `${E}/`,
+      indexability: 'indexable',
+      word_count: 300,
+    },
   },
-  { id: 3, url: `${E}/b`, r: { status_code: 200, content_type: 'application/xhtml+xml', title: 'Same', meta_description: 'Same desc', h1_count: 0, x_robots_tag: 'googlebot: nofollow', indexability: 'indexable', word_count: 10 } },
   {
-    id: 4, url: `${E}/long`,
-    r: { status_code: 200, content_type: 'Text/HTML', title: LONG_TITLE, h1_count: 1, canonical: `${E}/a`, meta_robots: 'max-image-preview:none, max-snippet:-1', indexability: 'non-indexable', indexability_reason: 'canonicalised', word_count: 500 },
+    id: 2,
+    url: `${E}/a`,
+    r: {
+      status_code: 200,
+      content_type: 'text/html',
+      title: 'Same',
+      meta_description: 'Same desc',
+      h1_count: 2,
+      canonical: `${E}/a`,
+      meta_robots: 'noindex, follow',
+      indexability: 'non-indexable',
+      indexability_reason: 'noindex',
+      word_count: 40,
+    },
   },
-  { id: 5, url: `${E}/empty`, r: { status_code: 200, content_type: 'text/html', h1_count: 1, canonical: `${E}/empty`, meta_robots: 'NONE', indexability: 'non-indexable', indexability_reason: 'noindex', word_count: 0 } },
-  { id: 6, url: `${E}/old`, r: { status_code: 301, content_type: 'text/html', redirect_url: `${E}/a`, indexability: 'non-indexable', indexability_reason: 'redirected' } },
-  { id: 7, url: `${E}/gone`, r: { status_code: 404, content_type: 'text/html', indexability: 'non-indexable', indexability_reason: 'client error' } },
-  { id: 8, url: `${E}/err`, r: { status_code: 500, content_type: 'text/plain', indexability: 'non-indexable', indexability_reason: 'server error' } },
-  { id: 9, url: `${E}/timeout`, state: UrlState.failed, r: { status_code: null, error: 'timeout 100% (really)', indexability: 'non-indexable', indexability_reason: 'no response' } },
+  {
+    id: 3,
+    url: `${E}/b`,
+    r: {
+      status_code: 200,
+      content_type: 'application/xhtml+xml',
+      title: 'Same',
+      meta_description: 'Same desc',
+      h1_count: 0,
+      x_robots_tag: 'googlebot: nofollow',
+      indexability: 'indexable',
+      word_count: 10,
+    },
+  },
+  {
+    id: 4,
+    url: `${E}/long`,
+    r: {
+      status_code: 200,
+      content_type: 'Text/HTML',
+      title: LONG_TITLE,
+      h1_count: 1,
+      canonical: `${E}/a`,
+      meta_robots: 'max-image-preview:none, max-snippet:-1',
+      indexability: 'non-indexable',
+      indexability_reason: 'canonicalised',
+      word_count: 500,
+    },
+  },
+  {
+    id: 5,
+    url: `${E}/empty`,
+    r: {
+      status_code: 200,
+      content_type: 'text/html',
+      h1_count: 1,
+      canonical: `${E}/empty`,
+      meta_robots: 'NONE',
+      indexability: 'non-indexable',
+      indexability_reason: 'noindex',
+      word_count: 0,
+    },
+  },
+  {
+    id: 6,
+    url: `${E}/old`,
+    r: {
+      status_code: 301,
+      content_type: 'text/html',
+      redirect_url: `${E}/a`,
+      indexability: 'non-indexable',
+      indexability_reason: 'redirected',
+    },
+  },
+  {
+    id: 7,
+    url: `${E}/gone`,
+    r: { status_code: 404, content_type: 'text/html', indexability: 'non-indexable', indexability_reason: 'client error' },
+  },
+  {
+    id: 8,
+    url: `${E}/err`,
+    r: { status_code: 500, content_type: 'text/plain', indexability: 'non-indexable', indexability_reason: 'server error' },
+  },
+  {
+    id: 9,
+    url: `${E}/timeout`,
+    state: UrlState.failed,
+    r: { status_code: null, error: 'timeout 100% (really)', indexability: 'non-indexable', indexability_reason: 'no response' },
+  },
   { id: 10, url: `${E}/img.png`, kind: 'image', checkOnly: 1, r: { status_code: 200, content_type: 'image/png' } },
   { id: 11, url: `${O}/x`, host: 2, state: UrlState.outOfScope },
   { id: 12, url: `${O}/checked`, host: 2, checkOnly: 1, r: { status_code: 200, content_type: 'text/html' } },
@@ -74,7 +159,16 @@ const ROWS: Fixture[] = [
 ];
 // from -> to (kind): the home page links to most; /old's redirect; /a links home.
 const LINKS: [number, number, string][] = [
-  [1, 2, 'a'], [1, 3, 'a'], [1, 4, 'a'], [1, 11, 'a'], [1, 14, 'image'], [3, 2, 'a'], [5, 2, 'a'], [6, 2, 'redirect'], [2, 1, 'a'], [3, 11, 'a'],
+  [1, 2, 'a'],
+  [1, 3, 'a'],
+  [1, 4, 'a'],
+  [1, 11, 'a'],
+  [1, 14, 'image'],
+  [3, 2, 'a'],
+  [5, 2, 'a'],
+  [6, 2, 'redirect'],
+  [2, 1, 'a'],
+  [3, 11, 'a'],
 ];
 
 /** What each filter lists, by url id in seq order (seq follows the id here). */
@@ -117,8 +211,11 @@ function buildFixture(): { file: string; writer: Db } {
   const file = path.join(dir, `${++n}.trawl`);
   const writer = createCrawlFile(file, parseSettings({ seeds: [`${E}/`] }));
   writer.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?), (2, ?)').run(E, O);
-  const addUrl = writer.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at, kind, check_only) VALUES (?, ?, ?, ?, 1, ?, 0, ?, ?)');
-  const addResult = writer.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, title, meta_description, h1_count, canonical,
+  const addUrl = writer.prepare(
+    'INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at, kind, check_only) VALUES (?, ?, ?, ?, 1, ?, 0, ?, ?)',
+  );
+  const addResult =
+    writer.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, title, meta_description, h1_count, canonical,
     meta_robots, x_robots_tag, indexability, indexability_reason, redirect_url, error, word_count, response_time_ms, fetched_at)
     VALUES (@seq, @url_id, @status_code, @content_type, 1, @title, @meta_description, @h1_count, @canonical, @meta_robots, @x_robots_tag,
     @indexability, @indexability_reason, @redirect_url, @error, @word_count, @response_time_ms, @fetched_at)`);
@@ -129,9 +226,24 @@ function buildFixture(): { file: string; writer: Db } {
       addUrl.run(row.id, row.url, urlKey(row.url), row.host ?? 1, state, row.kind ?? 'page', row.checkOnly ?? 0);
       if (!row.r) continue;
       addResult.run({
-        seq: row.id, url_id: row.id, status_code: null, content_type: null, title: null, meta_description: null, h1_count: null, canonical: null,
-        meta_robots: null, x_robots_tag: null, indexability: null, indexability_reason: null, redirect_url: null, error: null, word_count: null,
-        response_time_ms: 10 * row.id, fetched_at: 1_700_000_000_000 + row.id, ...row.r,
+        seq: row.id,
+        url_id: row.id,
+        status_code: null,
+        content_type: null,
+        title: null,
+        meta_description: null,
+        h1_count: null,
+        canonical: null,
+        meta_robots: null,
+        x_robots_tag: null,
+        indexability: null,
+        indexability_reason: null,
+        redirect_url: null,
+        error: null,
+        word_count: null,
+        response_time_ms: 10 * row.id,
+        fetched_at: 1_700_000_000_000 + row.id,
+        ...row.r,
       });
     }
     for (const [from, to, kind] of LINKS) addLink.run(from, to, `to ${to}`, kind);
@@ -172,7 +284,18 @@ describe('result filters', () => {
     writer.close();
     const db = openCrawlFile(file, { readonly: true });
     const [a] = page(db, 'h1-multiple').rows;
-    expect(a).toMatchObject({ seq: 2, url: `${E}/a`, kind: 'page', status_code: 200, title: 'Same', h1_count: 2, inlinks: 4, url_id: 2, state: UrlState.done, attempts: 1 });
+    expect(a).toMatchObject({
+      seq: 2,
+      url: `${E}/a`,
+      kind: 'page',
+      status_code: 200,
+      title: 'Same',
+      h1_count: 2,
+      inlinks: 4,
+      url_id: 2,
+      state: UrlState.done,
+      attempts: 1,
+    });
     const ext = page(db, 'external', { sort: 'url' });
     expect(ext.rows.map((r) => [r.url, r.seq, r.state, r.inlinks, r.status_code, r.kind])).toEqual([
       [`${O}/checked`, 12, UrlState.done, 0, 200, 'page'],
@@ -227,7 +350,11 @@ describe('result filters', () => {
 
   it('gives the same answers on a file without the analysis indexes (made before they existed)', () => {
     const { file, writer } = buildFixture();
-    for (const { name } of writer.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'results_%' OR name IN ('urls_external', 'links_redirect_to'))").all() as { name: string }[]) {
+    for (const { name } of writer
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'results_%' OR name IN ('urls_external', 'links_redirect_to'))",
+      )
+      .all() as { name: string }[]) {
       writer.exec(`DROP INDEX ${name}`);
     }
     writer.close();
@@ -243,8 +370,14 @@ describe('result filters', () => {
     const { file, writer } = buildFixture();
     const db = openCrawlFile(file, { readonly: true });
     expect(filterCounts(db, ['status-4xx'])['status-4xx']).toBe(1);
-    writer.prepare("INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (20, ?, ?, 1, 1, 2, 0)").run(`${E}/gone2`, urlKey(`${E}/gone2`));
-    writer.prepare("INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, fetched_at) VALUES (20, 20, 410, 'text/html', 1, 0)").run();
+    writer
+      .prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (20, ?, ?, 1, 1, 2, 0)')
+      .run(`${E}/gone2`, urlKey(`${E}/gone2`));
+    writer
+      .prepare(
+        "INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, fetched_at) VALUES (20, 20, 410, 'text/html', 1, 0)",
+      )
+      .run();
     const after = page(db, 'status-4xx');
     expect({ total: after.total, rows: ids(after.rows) }).toEqual({ total: 2, rows: [7, 20] });
     expect(filterCounts(db).all).toBe(12);

@@ -26,10 +26,37 @@ const tmp = () => path.join(dir, `${++n}.trawl`);
 
 function page(claim: Extract<Claim, { kind: 'page' }>, extra: Partial<PageFetchResult> = {}): PageFetchResult {
   return {
-    kind: 'page', jobId: 1, threadId: 1, url: claim.url, statusCode: 200, contentType: 'text/html', sizeBytes: 1000, responseTimeMs: 20,
-    title: null, metaDescription: null, h1: null, h1Count: 0, h2: null, h2Count: 0, canonical: null, lang: null, hreflang: [], metaRefresh: null,
-    wordCount: 0, redirectUrl: null, redirectInScope: false, links: [], unfetchableLinks: [], parsed: true, extracted: null, responseHeaders: null,
-    error: null, retryAfterMs: null, metaRobots: null, xRobotsTag: null, ...extra,
+    kind: 'page',
+    jobId: 1,
+    threadId: 1,
+    url: claim.url,
+    statusCode: 200,
+    contentType: 'text/html',
+    sizeBytes: 1000,
+    responseTimeMs: 20,
+    title: null,
+    metaDescription: null,
+    h1: null,
+    h1Count: 0,
+    h2: null,
+    h2Count: 0,
+    canonical: null,
+    lang: null,
+    hreflang: [],
+    metaRefresh: null,
+    wordCount: 0,
+    redirectUrl: null,
+    redirectInScope: false,
+    links: [],
+    unfetchableLinks: [],
+    parsed: true,
+    extracted: null,
+    responseHeaders: null,
+    error: null,
+    retryAfterMs: null,
+    metaRobots: null,
+    xRobotsTag: null,
+    ...extra,
   };
 }
 
@@ -60,7 +87,20 @@ describe('hosts report', () => {
     for (const c of robots) {
       if (c.kind !== 'robots') continue;
       const a = c.url.startsWith('http://a.test');
-      f.recordRobots(c, { kind: 'robots', jobId: 1, threadId: 1, url: c.url, statusCode: a ? 200 : 404, body: a ? 'User-agent: *\nDisallow: /private/\n' : null, responseTimeMs: 5, error: null }, t0);
+      f.recordRobots(
+        c,
+        {
+          kind: 'robots',
+          jobId: 1,
+          threadId: 1,
+          url: c.url,
+          statusCode: a ? 200 : 404,
+          body: a ? 'User-agent: *\nDisallow: /private/\n' : null,
+          responseTimeMs: 5,
+          error: null,
+        },
+        t0,
+      );
     }
 
     // One fetch at a time per host (a delay is set): /private/x is blocked on the way, / and /one go out.
@@ -72,23 +112,43 @@ describe('hosts report', () => {
       ['http://b.test', 'busy', 1],
     ]);
     for (const c of first) {
-      f.recordPage(c, c.url.startsWith('http://a.test') ? page(c, { sizeBytes: 1000 }) : page(c, { statusCode: 404, sizeBytes: 200 }), t0 + 100);
+      f.recordPage(
+        c,
+        c.url.startsWith('http://a.test') ? page(c, { sizeBytes: 1000 }) : page(c, { statusCode: 404, sizeBytes: 200 }),
+        t0 + 100,
+      );
     }
 
     // /two: no response. /three: its worker crashes twice, and it is recorded as crashed.
     const [two] = pages(f.claim(10, t0 + 2000));
-    f.recordPage(two!, page(two!, { statusCode: null, contentType: null, sizeBytes: 0, error: 'connection reset', parsed: false }), t0 + 2100);
+    f.recordPage(
+      two!,
+      page(two!, { statusCode: null, contentType: null, sizeBytes: 0, error: 'connection reset', parsed: false }),
+      t0 + 2100,
+    );
     const [three] = pages(f.claim(10, t0 + 4000));
     expect(f.release(three!, true, t0 + 4000)).toBe('requeued');
     const [again] = pages(f.claim(10, t0 + 4000));
     expect(f.release(again!, true, t0 + 4000)).toBe('failed');
 
     const report = hostsReport(db, { now: t0 + 4000 });
-    expect(report.rows.map((r) => ({ origin: r.origin, crawled: r.crawled, failed: r.failed, http_errors: r.http_errors, errors: r.errors, bytes: r.bytes, queued: r.queued }))).toEqual([
+    expect(
+      report.rows.map((r) => ({
+        origin: r.origin,
+        crawled: r.crawled,
+        failed: r.failed,
+        http_errors: r.http_errors,
+        errors: r.errors,
+        bytes: r.bytes,
+        queued: r.queued,
+      })),
+    ).toEqual([
       { origin: 'http://a.test', crawled: 1, failed: 3, http_errors: 0, errors: 3, bytes: 1000, queued: 0 },
       { origin: 'http://b.test', crawled: 1, failed: 0, http_errors: 1, errors: 1, bytes: 200, queued: 0 },
     ]);
-    expect(truth(db)).toEqual(report.rows.map((r) => ({ origin: r.origin, crawled: r.crawled, failed: r.failed, http_errors: r.http_errors, bytes: r.bytes })));
+    expect(truth(db)).toEqual(
+      report.rows.map((r) => ({ origin: r.origin, crawled: r.crawled, failed: r.failed, http_errors: r.http_errors, bytes: r.bytes })),
+    );
     expect(report.totals).toEqual({ crawled: 2, failed: 3, errors: 4, bytes: 1200, queued: 0, in_flight: 0 });
     const a = report.rows[0]!;
     expect(a.robots).toEqual({ state: 'known', status: 200, error: null, failures: 0 });
@@ -150,18 +210,39 @@ describe('queue inspector', () => {
 
   it('groups a host by the directory of its first one or two path segments, queries left out', () => {
     const db = queued();
-    const a = (queueHosts(db).rows[0]!).host_id;
+    const a = queueHosts(db).rows[0]!.host_id;
     expect(queuePrefixes(db, { hostId: a })).toEqual({
-      host_id: a, origin: 'http://a.test', queued: 14, counted: 14, truncated: false,
-      groups: [{ prefix: '/docs/', count: 10 }, { prefix: '/', count: 2 }, { prefix: '/blog/', count: 2 }],
+      host_id: a,
+      origin: 'http://a.test',
+      queued: 14,
+      counted: 14,
+      truncated: false,
+      groups: [
+        { prefix: '/docs/', count: 10 },
+        { prefix: '/', count: 2 },
+        { prefix: '/blog/', count: 2 },
+      ],
     });
     expect(queuePrefixes(db, { hostId: a, segments: 2 })!.groups).toEqual([
-      { prefix: '/docs/x/', count: 6 }, { prefix: '/docs/y/', count: 3 }, { prefix: '/', count: 2 }, { prefix: '/blog/', count: 2 }, { prefix: '/docs/', count: 1 },
+      { prefix: '/docs/x/', count: 6 },
+      { prefix: '/docs/y/', count: 3 },
+      { prefix: '/', count: 2 },
+      { prefix: '/blog/', count: 2 },
+      { prefix: '/docs/', count: 1 },
     ]);
     expect(queuePrefixes(db, { hostId: a, segments: 2, under: '/docs/' })).toMatchObject({
-      counted: 10, groups: [{ prefix: '/docs/x/', count: 6 }, { prefix: '/docs/y/', count: 3 }, { prefix: '/docs/', count: 1 }],
+      counted: 10,
+      groups: [
+        { prefix: '/docs/x/', count: 6 },
+        { prefix: '/docs/y/', count: 3 },
+        { prefix: '/docs/', count: 1 },
+      ],
     });
-    expect(queuePrefixes(db, { hostId: a, limit: 1 })).toMatchObject({ counted: 14, truncated: true, groups: [{ prefix: '/docs/', count: 10 }] });
+    expect(queuePrefixes(db, { hostId: a, limit: 1 })).toMatchObject({
+      counted: 14,
+      truncated: true,
+      groups: [{ prefix: '/docs/', count: 10 }],
+    });
     expect(queuePrefixes(db, { hostId: 999 })).toBeNull();
     expect(() => queuePrefixes(db, { hostId: a, segments: 3 as never })).toThrow(/segments must be 1 or 2/);
     db.close();
@@ -170,16 +251,30 @@ describe('queue inspector', () => {
   it('searches queued URLs in claim order, paged by key, by host and prefix', () => {
     const db = queued();
     const first = queueSearch(db, { text: 'docs/x', limit: 4 });
-    expect(first.rows.map((r) => r.url)).toEqual(['http://a.test/docs/x/0', 'http://a.test/docs/x/1', 'http://a.test/docs/x/2', 'http://a.test/docs/x/3']);
+    expect(first.rows.map((r) => r.url)).toEqual([
+      'http://a.test/docs/x/0',
+      'http://a.test/docs/x/1',
+      'http://a.test/docs/x/2',
+      'http://a.test/docs/x/3',
+    ]);
     const rest = queueSearch(db, { text: 'docs/x', limit: 4, after: first.next });
     expect(rest.rows.map((r) => r.url)).toEqual(['http://a.test/docs/x/4', 'http://a.test/docs/x/5', 'http://b.test/docs/x/1']);
     expect(rest.next).toBeNull();
     const b = queueHosts(db).rows[1]!.host_id;
     expect(queueSearch(db, { hostId: b }).rows.map((r) => r.url)).toEqual(['http://b.test/docs/x/1', 'http://b.test/']);
     const a = queueHosts(db).rows[0]!.host_id;
-    expect(queueSearch(db, { hostId: a, under: '/blog/' }).rows.map((r) => r.url)).toEqual(['http://a.test/blog/1', 'http://a.test/blog/2?x=/deep/path']);
+    expect(queueSearch(db, { hostId: a, under: '/blog/' }).rows.map((r) => r.url)).toEqual([
+      'http://a.test/blog/1',
+      'http://a.test/blog/2?x=/deep/path',
+    ]);
     expect(queueSearch(db, { text: '%' }).rows).toEqual([]);
-    expect(queueSearch(db, { text: 'root' }).rows[0]).toMatchObject({ url: 'http://a.test/root-file', depth: 0, kind: 'page', check_only: false, attempts: 0 });
+    expect(queueSearch(db, { text: 'root' }).rows[0]).toMatchObject({
+      url: 'http://a.test/root-file',
+      depth: 0,
+      kind: 'page',
+      check_only: false,
+      attempts: 0,
+    });
     db.close();
   });
 });
@@ -191,20 +286,38 @@ describe('a crawl file of schema version 1', () => {
     db.prepare("INSERT INTO hosts (id, origin) VALUES (1, 'http://a.test'), (2, 'http://b.test')").run();
     const addUrl = db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (?, ?, 0, ?, 0, 2, 0)');
     const addResult = db.prepare('INSERT INTO results (url_id, status_code, size_bytes, crawl_depth, fetched_at) VALUES (?, ?, ?, 0, 0)');
-    [[1, 'http://a.test/', 1, 200, 100], [2, 'http://a.test/x', 1, 404, 10], [3, 'http://a.test/y', 1, null, null], [4, 'http://b.test/', 2, 500, 5]].forEach(
-      ([id, url, host, status, size]) => {
-        addUrl.run(id, url, host);
-        addResult.run(id, status, size);
-      },
-    );
+    [
+      [1, 'http://a.test/', 1, 200, 100],
+      [2, 'http://a.test/x', 1, 404, 10],
+      [3, 'http://a.test/y', 1, null, null],
+      [4, 'http://b.test/', 2, 500, 5],
+    ].forEach(([id, url, host, status, size]) => {
+      addUrl.run(id, url, host);
+      addResult.run(id, status, size);
+    });
     // What version 2 added goes, as in a file written by version 1.
-    for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')").all() as { name: string }[]) {
+    for (const { name } of db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
+      )
+      .all() as { name: string }[]) {
       db.exec(`DROP INDEX ${name}`);
     }
     db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
       ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only;
       ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-    for (const c of ['h1_count', 'h2', 'h2_count', 'lang', 'hreflang', 'meta_refresh', 'indexability', 'indexability_reason', 'response_headers']) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
+    for (const c of [
+      'h1_count',
+      'h2',
+      'h2_count',
+      'lang',
+      'hreflang',
+      'meta_refresh',
+      'indexability',
+      'indexability_reason',
+      'response_headers',
+    ])
+      db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
     for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
     db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
     db.close();
@@ -215,8 +328,19 @@ describe('a crawl file of schema version 1', () => {
       ['http://a.test', 2, 1, 1, 110],
       ['http://b.test', 1, 0, 1, 5],
     ]);
-    const indexes = (upgraded.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name);
-    expect(indexes).toEqual(expect.arrayContaining(['results_status', 'results_fetched_at', 'results_title', 'results_canonical', 'urls_external', 'links_redirect_to']));
+    const indexes = (upgraded.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        'results_status',
+        'results_fetched_at',
+        'results_title',
+        'results_canonical',
+        'urls_external',
+        'links_redirect_to',
+      ]),
+    );
     upgraded.close();
   });
 });

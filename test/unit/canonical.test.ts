@@ -48,20 +48,34 @@ describe('canonicalUrl', () => {
     expect(canonicalUrl('  spaced.html  ', new URL(base))).toBe('https://example.com/dir/spaced.html');
   });
 
-  it.each(['mailto:someone@example.com', 'MAILTO:someone@example.com', 'javascript:void(0)', 'javascript:alert(1)', 'tel:+15551234567', 'data:text/html,<p>hi</p>', 'ftp://example.com/file', 'file:///etc/passwd', 'about:blank'])(
-    'refuses the non-http(s) URL %j',
-    (href) => {
-      expect(canonicalUrl(href)).toBeNull();
-      expect(canonicalUrl(href, 'https://example.com/')).toBeNull();
-    },
-  );
+  it.each([
+    'mailto:someone@example.com',
+    'MAILTO:someone@example.com',
+    'javascript:void(0)',
+    'javascript:alert(1)',
+    'tel:+15551234567',
+    'data:text/html,<p>hi</p>',
+    'ftp://example.com/file',
+    'file:///etc/passwd',
+    'about:blank',
+  ])('refuses the non-http(s) URL %j', (href) => {
+    expect(canonicalUrl(href)).toBeNull();
+    expect(canonicalUrl(href, 'https://example.com/')).toBeNull();
+  });
 
-  it.each(['', '   ', 'notaurl', 'http://', 'https://', 'http://exa mple.com/', 'http://[::1', '://example.com', 'http://example.com:99999/'])(
-    'refuses the garbage %j',
-    (href) => {
-      expect(canonicalUrl(href)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    'notaurl',
+    'http://',
+    'https://',
+    'http://exa mple.com/',
+    'http://[::1',
+    '://example.com',
+    'http://example.com:99999/',
+  ])('refuses the garbage %j', (href) => {
+    expect(canonicalUrl(href)).toBeNull();
+  });
 
   it('refuses a relative URL with no base, and a garbage base', () => {
     expect(canonicalUrl('/path')).toBeNull();

@@ -21,7 +21,14 @@ const CRAWLS = path.join(path.sep, 'srv', 'crawls');
 /** A session whose every method records its call and answers with its name (problems: none). */
 function fakeSession() {
   const calls: [string, unknown[]][] = [];
-  const answers: Record<string, unknown> = { exportProblem: null, chartExportProblem: null, viewExportProblem: null, currentFile: null, attachedStore: null, snapshot: null };
+  const answers: Record<string, unknown> = {
+    exportProblem: null,
+    chartExportProblem: null,
+    viewExportProblem: null,
+    currentFile: null,
+    attachedStore: null,
+    snapshot: null,
+  };
   const session = new Proxy(
     {},
     {
@@ -55,7 +62,7 @@ describe('the command table', () => {
     expect(COMMAND_NAMES).toContain('currentSnapshot');
   });
 
-  it('has consistent flags: downloads are the hosts\' own, retried commands change nothing, crawl-file arguments exist', () => {
+  it("has consistent flags: downloads are the hosts' own, retried commands change nothing, crawl-file arguments exist", () => {
     for (const name of COMMAND_NAMES) {
       const spec = commandSpec(name);
       for (const flag of ['slow', 'retryable', 'changesCrawl', 'hostHandler'] as const) expect([undefined, true]).toContain(spec[flag]);
@@ -107,14 +114,16 @@ describe.each(Object.keys(hosts))('the %s host', (host) => {
     for (const cmd of ['dropDatabase', 'constructor', '__proto__', 'toString']) {
       await expect(runCommandFrame(handlers, { id: 1, cmd, args: [] })).rejects.toThrow(/unknown command/);
     }
-    await expect(runCommandFrame(handlers, { id: 1, cmd: 'setThreads', args: ['many'] })).rejects.toThrow(/invalid arguments for setThreads/);
+    await expect(runCommandFrame(handlers, { id: 1, cmd: 'setThreads', args: ['many'] })).rejects.toThrow(
+      /invalid arguments for setThreads/,
+    );
     await expect(runCommandFrame(handlers, { id: 1, cmd: 'pause', args: 'no' })).rejects.toThrow(/args must be an array/);
     expect(calls).toEqual([]);
     await expect(runCommandFrame(handlers, { id: 1, cmd: 'setThreads', args: [3] })).resolves.toEqual({ answer: 'setThreads' });
   });
 });
 
-describe('the hosts\' own handlers', () => {
+describe("the hosts' own handlers", () => {
   it('desktop: a dialog picks the crawl and the export file', async () => {
     const { session, calls } = fakeSession();
     const handlers = hosts['desktop']!(session);
@@ -134,6 +143,9 @@ describe('the hosts\' own handlers', () => {
     await expect(handlers.exportCsv()).resolves.toEqual({ ok: true, rows: null, file: null });
     const query = { oldFile: 'a.trawl', newFile: 'b.trawl', wordThresholdPercent: 10 };
     await handlers.comparePage(parseCommandArgs('comparePage', [query, 'added', null])[0], 'added', null);
-    expect(calls).toContainEqual(['comparePage', [{ ...query, oldFile: path.join(CRAWLS, 'a.trawl'), newFile: path.join(CRAWLS, 'b.trawl') }, 'added', null]]);
+    expect(calls).toContainEqual([
+      'comparePage',
+      [{ ...query, oldFile: path.join(CRAWLS, 'a.trawl'), newFile: path.join(CRAWLS, 'b.trawl') }, 'added', null],
+    ]);
   });
 });

@@ -30,7 +30,8 @@ function reference(html: string) {
       if (rel.includes('canonical')) {
         if (canonicalSeen) return;
         canonicalSeen = true;
-      } else if (!rel.some((r) => ['next', 'prev', 'previous'].includes(r)) && !(rel.includes('alternate') && !rel.includes('stylesheet'))) return;
+      } else if (!rel.some((r) => ['next', 'prev', 'previous'].includes(r)) && !(rel.includes('alternate') && !rel.includes('stylesheet')))
+        return;
     }
     const url = canonicalUrl(href, base);
     if (!url) {
@@ -42,7 +43,9 @@ function reference(html: string) {
     seen.add(url);
     links.push(url);
   });
-  const title = $('title').filter((_, el) => $(el).closest('svg').length === 0).first();
+  const title = $('title')
+    .filter((_, el) => $(el).closest('svg').length === 0)
+    .first();
   return {
     title: title.length ? collapse(title.text()) : null,
     h1: $('h1').length ? collapse($('h1').first().text()) : null,
@@ -58,9 +61,18 @@ function reference(html: string) {
 
 const documents: [string, string][] = [
   ['fixture page', pageHtml(7, 50, 6)],
-  ['unclosed tags and entities', '<title>A &amp; B</title><h1>One<p>two</h1><a href="/x?a=1&amp;b=2">x<a href=y>y</a><div><a href="../up">up'],
-  ['base, area and odd hrefs', '<base href="/other/"><map><area href="a.html"></map><a href=" spaced.html ">s</a><a href="HTTP://SITE.test:80/Z">z</a><a href="#frag">f</a><a href="javascript:void 0">j</a>'],
-  ['svg title, uppercase tags', '<HTML><HEAD><TITLE>Real</TITLE><META NAME="Description" CONTENT="d"></HEAD><BODY><svg><title>tip</title></svg><H1>Big</H1><A HREF="Q">q</A></BODY></HTML>'],
+  [
+    'unclosed tags and entities',
+    '<title>A &amp; B</title><h1>One<p>two</h1><a href="/x?a=1&amp;b=2">x<a href=y>y</a><div><a href="../up">up',
+  ],
+  [
+    'base, area and odd hrefs',
+    '<base href="/other/"><map><area href="a.html"></map><a href=" spaced.html ">s</a><a href="HTTP://SITE.test:80/Z">z</a><a href="#frag">f</a><a href="javascript:void 0">j</a>',
+  ],
+  [
+    'svg title, uppercase tags',
+    '<HTML><HEAD><TITLE>Real</TITLE><META NAME="Description" CONTENT="d"></HEAD><BODY><svg><title>tip</title></svg><H1>Big</H1><A HREF="Q">q</A></BODY></HTML>',
+  ],
   [
     'link relations, headings, language and unfetchable links',
     '<html lang=" en-GB "><head><link rel="canonical" href="page.html"><link rel="next" href="p2.html"><link rel="prev" href="p0.html">' +
@@ -69,13 +81,19 @@ const documents: [string, string][] = [
       '<a href="mailto:x@y.test">m</a><a href=" tel:+1 ">t</a><a href="javascript:void(0)">j</a><a href="data:text/plain,hi">d</a>' +
       '<a href="mailto:x@y.test">again</a><a href="http://[::1">bad</a><a href="p2.html">next</a><a href="page.html">self</a></body></html>',
   ],
-  ['links in noscript and template', '<noscript><a href="/n">n</a></noscript><template><a href="/t">t</a></template><script>var a = "<a href=\'/s\'>s</a>";</script>'],
+  [
+    'links in noscript and template',
+    '<noscript><a href="/n">n</a></noscript><template><a href="/t">t</a></template><script>var a = "<a href=\'/s\'>s</a>";</script>',
+  ],
 ];
 
 // The PostgreSQL manual, when installed (../shared/sites/serve-pgdocs.sh puts it there): real pages in bulk.
 const PGDOCS = '/usr/share/doc/postgresql-doc-15/html';
 if (fs.existsSync(PGDOCS)) {
-  for (const f of fs.readdirSync(PGDOCS).filter((n) => n.endsWith('.html')).slice(0, 60)) {
+  for (const f of fs
+    .readdirSync(PGDOCS)
+    .filter((n) => n.endsWith('.html'))
+    .slice(0, 60)) {
     documents.push([`pgdocs ${f}`, fs.readFileSync(path.join(PGDOCS, f), 'utf8')]);
   }
 }

@@ -62,7 +62,9 @@ describe('extractHtml', () => {
     expect(page.canonical).toBe('https://example.com/dir/page.html?utm=1');
     // First heading, Second heading, One two three four, five|six seven, then the link texts. Script, style,
     // noscript, template, <head> and an SVG <title> (a tooltip) never count; "—" is not a word, "thr<b>ee" is one.
-    const linkWords = 'Other page duplicate https port on http External mail js tel data top self self by name no href broken'.split(' ').length;
+    const linkWords = 'Other page duplicate https port on http External mail js tel data top self self by name no href broken'.split(
+      ' ',
+    ).length;
     expect(page.wordCount).toBe(2 + 2 + 4 + 2 + linkWords);
   });
 
@@ -178,7 +180,9 @@ describe('runJob', () => {
         '/tracked': (_req, res) =>
           void res
             .writeHead(200, { 'content-type': 'text/html' })
-            .end('<link rel=canonical href="/tracked?utm_medium=x"><a href="/p/2?id=1&utm_term=y">a</a><a href="/p/2?id=1">b</a><a href="/private/z">c</a>'),
+            .end(
+              '<link rel=canonical href="/tracked?utm_medium=x"><a href="/p/2?id=1&utm_term=y">a</a><a href="/p/2?id=1">b</a><a href="/private/z">c</a>',
+            ),
         '/gone': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Gone</title><a href="/p/3">x</a>'),
         '/data.json': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":"<a href=/p/2>"}'),
         '/gz': (_req, res) =>
@@ -198,14 +202,17 @@ describe('runJob', () => {
   async function run(job: { kind: 'page'; url: string; depth: number }, more: Record<string, unknown> = {}) {
     steps.length = 0;
     const settings = parseSettings({ seeds: [site.origin], ...more });
-    return runJob({ ...job, jobId: ++jobId, threadId: 7 }, {
-      fetcher,
-      settings,
-      scope: makeScope(settings),
-      normalise: makeNormaliser(settings),
-      chain: buildFetchChain(settings),
-      report: (step, processor, bytes) => steps.push({ step, processor, bytes }),
-    });
+    return runJob(
+      { ...job, jobId: ++jobId, threadId: 7 },
+      {
+        fetcher,
+        settings,
+        scope: makeScope(settings),
+        normalise: makeNormaliser(settings),
+        chain: buildFetchChain(settings),
+        report: (step, processor, bytes) => steps.push({ step, processor, bytes }),
+      },
+    );
   }
   const page = async (path: string) => (await run({ kind: 'page', url: site.url(path), depth: 0 })) as PageFetchResult;
 
@@ -302,14 +309,17 @@ describe('runJob robots.txt', () => {
 
   const robots = (path: string) => {
     const settings = parseSettings({ seeds: [site.origin] });
-    return runJob({ kind: 'robots', jobId: 1, threadId: 2, url: site.url(path) }, {
-      fetcher,
-      settings,
-      scope: makeScope(settings),
-      normalise: makeNormaliser(settings),
-      chain: buildFetchChain(settings),
-      report: () => undefined,
-    }) as Promise<RobotsFetchResult>;
+    return runJob(
+      { kind: 'robots', jobId: 1, threadId: 2, url: site.url(path) },
+      {
+        fetcher,
+        settings,
+        scope: makeScope(settings),
+        normalise: makeNormaliser(settings),
+        chain: buildFetchChain(settings),
+        report: () => undefined,
+      },
+    ) as Promise<RobotsFetchResult>;
   };
 
   it('follows redirects itself and returns the text without a BOM', async () => {

@@ -30,9 +30,11 @@ async function gzipOfZeros(total: number): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
-const html = (body: Buffer | string, headers: http.OutgoingHttpHeaders = {}): RouteHandler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
-};
+const html =
+  (body: Buffer | string, headers: http.OutgoingHttpHeaders = {}): RouteHandler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  };
 
 let site: FixtureSite;
 let bomb: Buffer;
@@ -55,7 +57,8 @@ beforeAll(async () => {
       '/deflate-raw': html(zlib.deflateRawSync(PAGE), { 'content-encoding': 'deflate' }),
       '/bad-gzip': html(Buffer.from('this is not gzip at all, not even close'), { 'content-encoding': 'gzip' }),
       '/bomb': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(bomb),
-      '/bomb-binary': (_req, res) => void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }).end(bomb),
+      '/bomb-binary': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }).end(bomb),
       '/big': html(Buffer.alloc(3 * MiB, 'a')),
       '/big-binary': (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.alloc(3 * MiB, 1)),
       '/pdf': (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.alloc(5000, 7)),
@@ -76,7 +79,7 @@ beforeAll(async () => {
         let n = 0;
         const t = setInterval(() => {
           res.write(Buffer.alloc(1024, 'x'));
-          if (++n === 20) (clearInterval(t), res.end());
+          if (++n === 20) clearInterval(t), res.end();
         }, 50);
         res.on('close', () => clearInterval(t));
       },

@@ -32,7 +32,8 @@ class RecordingHandle extends BaseWorkerHandle {
   protected post(message: ParentToWorker): void {
     this.sent.push(message);
     if (message.t === 'init') queueMicrotask(() => this.emitMessage({ t: 'ready', pid: 0 }));
-    if (message.t === 'job') queueMicrotask(() => this.emitMessage({ t: 'result', result: failedResult(message.job, 'not fetched (test)') }));
+    if (message.t === 'job')
+      queueMicrotask(() => this.emitMessage({ t: 'result', result: failedResult(message.job, 'not fetched (test)') }));
     if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
   }
 
@@ -72,7 +73,11 @@ describe('parsed settings', () => {
   it('reach every worker process as the very object that was parsed', async () => {
     const sent: ParentToWorker[] = [];
     const settings = parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 3, processes: 2, maxPages: 1 });
-    const controller = CrawlController.create(settings, { dbPath: path.join(tempDir(), 'c.trawl'), spawner: recordingSpawner(sent), cpuCount: 4 });
+    const controller = CrawlController.create(settings, {
+      dbPath: path.join(tempDir(), 'c.trawl'),
+      spawner: recordingSpawner(sent),
+      cpuCount: 4,
+    });
     expect(controller.settings).toBe(settings);
     controller.start();
     expect((await controller.done).reason).toBe('page limit');
@@ -83,7 +88,10 @@ describe('parsed settings', () => {
 
   it('are not parsed again by the controller, the pool or the worker', () => {
     const sources = (dir: string): string[] =>
-      fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+      fs
+        .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(dir, f));
     for (const file of [...sources('electron/worker'), ...sources('electron/engine/pool')]) {
       expect(fs.readFileSync(path.join(ROOT, file), 'utf8'), file).not.toMatch(/\b(parseSettings|validateSettings)\b/);
     }

@@ -5,7 +5,8 @@ import { robotsRulesFrom } from '../../electron/engine/frontier/robots-rules.ts'
 import { DEFAULT_USER_AGENT, LIMITS } from '../../shared/settings.ts';
 
 const URL_ = 'http://a.test/robots.txt';
-const TXT = 'User-agent: *\nDisallow: /all-bots\n\nUser-agent: Trawl\nDisallow: /trawl-only\nCrawl-delay: 2\n\nUser-agent: OtherBot\nDisallow: /\n';
+const TXT =
+  'User-agent: *\nDisallow: /all-bots\n\nUser-agent: Trawl\nDisallow: /trawl-only\nCrawl-delay: 2\n\nUser-agent: OtherBot\nDisallow: /\n';
 
 describe('robots.txt rules', () => {
   it("uses the user agent's own group when it exists, else *", () => {

@@ -121,15 +121,35 @@ describe('bad settings name the field', () => {
     ['an unknown scope', { seeds: [SEED], scope: 'everything' }, 'scope', /must be one of same-host, subdomains, domain, hosts/],
     ['scope "hosts" with no allowedHosts', { seeds: [SEED], scope: 'hosts' }, 'allowedHosts', /at least one host when scope is "hosts"/],
     ['allowedHosts as a string', { seeds: [SEED], allowedHosts: 'example.org' }, 'allowedHosts', /list of host names/],
-    ['an allowed host with a scheme', { seeds: [SEED], allowedHosts: ['https://example.org/'] }, 'allowedHosts.0', /"https:\/\/example.org\/" is not a valid host name/],
-    ['an allowed host with a path', { seeds: [SEED], allowedHosts: ['ok.org', 'example.org/a'] }, 'allowedHosts.1', /not a valid host name/],
+    [
+      'an allowed host with a scheme',
+      { seeds: [SEED], allowedHosts: ['https://example.org/'] },
+      'allowedHosts.0',
+      /"https:\/\/example.org\/" is not a valid host name/,
+    ],
+    [
+      'an allowed host with a path',
+      { seeds: [SEED], allowedHosts: ['ok.org', 'example.org/a'] },
+      'allowedHosts.1',
+      /not a valid host name/,
+    ],
     ['an allowed host with a space', { seeds: [SEED], allowedHosts: ['exa mple.org'] }, 'allowedHosts.0', /not a valid host name/],
     ['an allowed host with an empty label', { seeds: [SEED], allowedHosts: ['a..example.org'] }, 'allowedHosts.0', /not a valid host name/],
     ['an allowed host with a wildcard', { seeds: [SEED], allowedHosts: ['*.example.org'] }, 'allowedHosts.0', /not a valid host name/],
     ['an allowed host with a bad port', { seeds: [SEED], allowedHosts: ['example.org:99999'] }, 'allowedHosts.0', /not a valid host name/],
-    ['an allowed host with a label starting with -', { seeds: [SEED], allowedHosts: ['-x.example.org'] }, 'allowedHosts.0', /not a valid host name/],
+    [
+      'an allowed host with a label starting with -',
+      { seeds: [SEED], allowedHosts: ['-x.example.org'] },
+      'allowedHosts.0',
+      /not a valid host name/,
+    ],
     ['an empty allowed host', { seeds: [SEED], allowedHosts: ['  '] }, 'allowedHosts.0', /not a valid host name/],
-    ['an invalid exclude pattern', { seeds: [SEED], exclude: ['\\.pdf$', '('] }, 'exclude.1', /^invalid regular expression: Unterminated group in "\("$/],
+    [
+      'an invalid exclude pattern',
+      { seeds: [SEED], exclude: ['\\.pdf$', '('] },
+      'exclude.1',
+      /^invalid regular expression: Unterminated group in "\("$/,
+    ],
     ['an invalid include pattern', { seeds: [SEED], include: ['[a-'] }, 'include.0', /^invalid regular expression: .* in "\[a-"$/],
     ['an empty include pattern', { seeds: [SEED], include: [''] }, 'include.0', /must not be empty/],
     ['a non-string exclude pattern', { seeds: [SEED], exclude: [42] }, 'exclude.0', /must be a regular expression/],
@@ -141,10 +161,24 @@ describe('bad settings name the field', () => {
     ['a strip param with * inside', { seeds: [SEED], stripQueryParams: ['ok', 'utm_*_x'] }, 'stripQueryParams.1', /a \* only at the end/],
     ['an empty strip param', { seeds: [SEED], stripQueryParams: [''] }, 'stripQueryParams.0', /must not be empty/],
     ['stripQueryParams as a string', { seeds: [SEED], stripQueryParams: 'utm_*' }, 'stripQueryParams', /list of query parameter names/],
-    ['an excluded seed', { seeds: [SEED, 'https://example.com/private/'], exclude: ['/private/'] }, 'seeds.1',
-      /^"https:\/\/example.com\/private\/" is excluded by your include\/exclude patterns \(it matches exclude pattern "\/private\/"\)$/],
-    ['a seed no include pattern matches', { seeds: [SEED], include: ['/blog/'] }, 'seeds.0', /is excluded by your include\/exclude patterns \(it matches no include pattern\)/],
-    ['a seed longer than maxUrlLength', { seeds: [SEED + 'x'.repeat(100)], maxUrlLength: 64 }, 'seeds.0', /is 120 characters long, more than maxUrlLength \(64\)/],
+    [
+      'an excluded seed',
+      { seeds: [SEED, 'https://example.com/private/'], exclude: ['/private/'] },
+      'seeds.1',
+      /^"https:\/\/example.com\/private\/" is excluded by your include\/exclude patterns \(it matches exclude pattern "\/private\/"\)$/,
+    ],
+    [
+      'a seed no include pattern matches',
+      { seeds: [SEED], include: ['/blog/'] },
+      'seeds.0',
+      /is excluded by your include\/exclude patterns \(it matches no include pattern\)/,
+    ],
+    [
+      'a seed longer than maxUrlLength',
+      { seeds: [SEED + 'x'.repeat(100)], maxUrlLength: 64 },
+      'seeds.0',
+      /is 120 characters long, more than maxUrlLength \(64\)/,
+    ],
   ])('%s', (_label, input, field, message) => {
     const problems = problemsOf(input);
     expect(problems).toHaveLength(1);
@@ -179,7 +213,13 @@ describe('scope settings', () => {
       stripQueryParams: ['utm_*', 'sessionid', '*'],
     });
     expect(settings.scope).toBe('hosts');
-    expect(settings.allowedHosts).toEqual(['shop.example.org', '127.0.0.1:8080', '[::1]:3000', 'xn--bcher-kva.example', 'under_score.example']);
+    expect(settings.allowedHosts).toEqual([
+      'shop.example.org',
+      '127.0.0.1:8080',
+      '[::1]:3000',
+      'xn--bcher-kva.example',
+      'under_score.example',
+    ]);
     expect(settings.include).toEqual(['^https://example\\.com/']);
     expect(settings.exclude).toEqual(['\\.pdf$', 'zz|qq']);
     expect(settings.maxUrlLength).toBe(64);
@@ -226,7 +266,11 @@ describe('several bad settings', () => {
   });
 
   it('include several unknown options', () => {
-    expect(problemsOf({ seeds: [SEED], thredas: 5, dealy: 1 }).map((p) => p.field).sort()).toEqual(['dealy', 'thredas']);
+    expect(
+      problemsOf({ seeds: [SEED], thredas: 5, dealy: 1 })
+        .map((p) => p.field)
+        .sort(),
+    ).toEqual(['dealy', 'thredas']);
   });
 });
 
@@ -322,6 +366,8 @@ describe('request headers and basic authentication', () => {
 
   it('refuses basic authentication and an Authorization header together', () => {
     const result = validateSettings({ seeds, headers: { authorization: 'Bearer t' }, basicAuth: { username: 'a', password: 'b' } });
-    expect(result.ok ? [] : result.problems).toEqual([{ field: 'basicAuth', message: 'give either basic authentication or an Authorization header, not both' }]);
+    expect(result.ok ? [] : result.problems).toEqual([
+      { field: 'basicAuth', message: 'give either basic authentication or an Authorization header, not both' },
+    ]);
   });
 });

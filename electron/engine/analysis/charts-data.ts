@@ -17,12 +17,16 @@ export interface Since {
 /** The response-time histogram's bucket bounds in ms, when none are given. */
 export const DEFAULT_RESPONSE_TIME_BOUNDS_MS: readonly number[] = [0, 100, 200, 500, 1000, 2000, 5000, 10_000];
 /** Bucket widths over-time picks from (the smallest giving at most maxBuckets buckets). */
-export const TIME_BUCKETS_MS: readonly number[] = [1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
+export const TIME_BUCKETS_MS: readonly number[] = [
+  1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000,
+  43_200_000, 86_400_000,
+];
 export const DEFAULT_MAX_BUCKETS = 300;
 
 function afterSeqOf(since: Since): number | null {
   const after = since.afterSeq ?? null;
-  if (after !== null && (!Number.isInteger(after) || after < 0)) throw new RangeError(`afterSeq must be a whole number of at least 0 (got ${String(after)})`);
+  if (after !== null && (!Number.isInteger(after) || after < 0))
+    throw new RangeError(`afterSeq must be a whole number of at least 0 (got ${String(after)})`);
   return after;
 }
 
@@ -103,9 +107,7 @@ export function responseTimeHistogram(db: Db, options: Since & { boundsMs?: read
   checkBounds(bounds);
   const after = afterSeqOf(options);
   return readTransaction(db, () => {
-    const values = prepared(db, chartSql(db, after).histogram(bounds))
-      .raw(true)
-      .get() as number[];
+    const values = prepared(db, chartSql(db, after).histogram(bounds)).raw(true).get() as number[];
     const rows = bounds.map((from, i) => {
       const to = bounds[i + 1] ?? null;
       return { from_ms: from, to_ms: to, label: to === null ? `${ms(from)} or more` : `${ms(from)} to ${ms(to)}`, count: values[i]! };
@@ -128,7 +130,8 @@ export interface OverTimeOptions {
  */
 export function overTime(db: Db, options: OverTimeOptions = {}): OverTime {
   const maxBuckets = options.maxBuckets ?? DEFAULT_MAX_BUCKETS;
-  if (!Number.isInteger(maxBuckets) || maxBuckets < 1 || maxBuckets > 10_000) throw new RangeError(`maxBuckets must be a whole number from 1 to 10000 (got ${String(maxBuckets)})`);
+  if (!Number.isInteger(maxBuckets) || maxBuckets < 1 || maxBuckets > 10_000)
+    throw new RangeError(`maxBuckets must be a whole number from 1 to 10000 (got ${String(maxBuckets)})`);
   const fromMs = options.fromMs ?? null;
   if (fromMs !== null && !Number.isFinite(fromMs)) throw new RangeError('fromMs must be a time in ms');
   if (options.bucketMs !== undefined && (!Number.isInteger(options.bucketMs) || options.bucketMs < 1000)) {
@@ -144,7 +147,8 @@ export function overTime(db: Db, options: OverTimeOptions = {}): OverTime {
       options.bucketMs ??
       (span.first === null || span.last === null
         ? TIME_BUCKETS_MS[0]!
-        : (TIME_BUCKETS_MS.find((b) => Math.floor(span.last! / b) - Math.floor(span.first! / b) + 1 <= maxBuckets) ?? TIME_BUCKETS_MS[TIME_BUCKETS_MS.length - 1]!));
+        : (TIME_BUCKETS_MS.find((b) => Math.floor(span.last! / b) - Math.floor(span.first! / b) + 1 <= maxBuckets) ??
+          TIME_BUCKETS_MS[TIME_BUCKETS_MS.length - 1]!));
     const counted = prepared(db, sql.overTime(bucket)).all({ from: fromMs ?? -1 }) as { b: number; pages: number; errors: number }[];
     const rows: OverTime['rows'] = [];
     if (counted.length > 0) {
@@ -166,11 +170,14 @@ export function overTime(db: Db, options: OverTimeOptions = {}): OverTime {
 /** A chart's data as CSV text: UTF-8 with a byte-order mark, CRLF line ends, text cells neutralised. */
 export function chartCsv(data: ChartData): string {
   const [header, rows] = table(data);
-  return stringify([header, ...rows.map((row) => row.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v))))], {
-    bom: true,
-    record_delimiter: 'windows',
-    quote_record_delimiter: true,
-  });
+  return stringify(
+    [header, ...rows.map((row) => row.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v))))],
+    {
+      bom: true,
+      record_delimiter: 'windows',
+      quote_record_delimiter: true,
+    },
+  );
 }
 
 type Cell = string | number | null;
@@ -184,9 +191,15 @@ function table(data: ChartData): [string[], Cell[][]] {
     case 'response-time':
       return [
         ['from_ms', 'to_ms', 'count'],
-        [...data.rows.map((r): Cell[] => [r.from_ms, r.to_ms, r.count]), ...(data.without_time > 0 ? [['no response', null, data.without_time] as Cell[]] : [])],
+        [
+          ...data.rows.map((r): Cell[] => [r.from_ms, r.to_ms, r.count]),
+          ...(data.without_time > 0 ? [['no response', null, data.without_time] as Cell[]] : []),
+        ],
       ];
     case 'over-time':
-      return [['time', 'pages', 'errors', 'pages_per_second'], data.rows.map((r) => [new Date(r.at).toISOString(), r.pages, r.errors, Math.round(r.pages_per_second * 1000) / 1000])];
+      return [
+        ['time', 'pages', 'errors', 'pages_per_second'],
+        data.rows.map((r) => [new Date(r.at).toISOString(), r.pages, r.errors, Math.round(r.pages_per_second * 1000) / 1000]),
+      ];
   }
 }

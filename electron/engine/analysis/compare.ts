@@ -62,7 +62,8 @@ function changeSql(threshold: WordThreshold): Record<ComparedField, string> {
 
 function checkThreshold(t: WordThreshold): void {
   const value = 'percent' in t ? t.percent : 'words' in t ? t.words : NaN;
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`the word count threshold must be a number of at least 0 (got ${String(value)})`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`the word count threshold must be a number of at least 0 (got ${String(value)})`);
 }
 
 export interface ComparisonSql {
@@ -152,7 +153,10 @@ export class CrawlComparison {
   /** Counts of each kind of change, and per field; reads both files whole (by index), in one read transaction. */
   summary(): ComparisonSummary {
     return readTransaction(this.db, () => {
-      const old = this.statement(this.sql.summaryOld).get() as { old_urls: number; removed: number; changed: number } & Record<ComparedField, number>;
+      const old = this.statement(this.sql.summaryOld).get() as { old_urls: number; removed: number; changed: number } & Record<
+        ComparedField,
+        number
+      >;
       const neu = this.statement(this.sql.summaryNew).get() as { new_urls: number; added: number };
       const byField = Object.fromEntries(COMPARED_FIELDS.map((f) => [f, old[f]])) as Record<ComparedField, number>;
       return {
@@ -165,14 +169,17 @@ export class CrawlComparison {
         changed: old.changed,
         by_field: byField,
         old_seeds: seedsOf(readMeta(this.db, 'settings')),
-        new_seeds: seedsOf((this.statement(`SELECT value FROM ${NEW}.meta WHERE key = 'settings'`).get() as { value: string } | undefined)?.value ?? null),
+        new_seeds: seedsOf(
+          (this.statement(`SELECT value FROM ${NEW}.meta WHERE key = 'settings'`).get() as { value: string } | undefined)?.value ?? null,
+        ),
       };
     });
   }
 
   /** A page of one kind of change, in the crawl's fetch order (old file's for removed and changed, new file's for added). */
   page(kind: ChangeKind, options: { after?: number | null; limit?: number; last?: number } = {}): ComparisonPage {
-    if (!(CHANGE_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown change kind "${String(kind)}"; kinds: ${CHANGE_KINDS.join(', ')}`);
+    if (!(CHANGE_KINDS as readonly string[]).includes(kind))
+      throw new Error(`unknown change kind "${String(kind)}"; kinds: ${CHANGE_KINDS.join(', ')}`);
     const limit = options.limit ?? 100;
     checkLimit(limit);
     return readTransaction(this.db, () => {
@@ -263,11 +270,14 @@ export const COMPARISON_CSV_COLUMNS = [
   'change',
   'url',
   'changed_fields',
-  ...(['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const).flatMap((f) => [`old_${f}`, `new_${f}`]),
+  ...(['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const).flatMap(
+    (f) => [`old_${f}`, `new_${f}`],
+  ),
 ] as const;
 
 function csvRecord(row: ComparisonRow): string[] {
-  const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v));
+  const cell = (v: string | number | null | undefined) =>
+    v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v);
   const out = [row.change, cell(row.url), row.fields.join(' ')];
   for (const f of ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const) {
     out.push(cell(row.old?.[f]), cell(row.new?.[f]));

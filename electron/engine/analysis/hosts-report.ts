@@ -4,7 +4,13 @@
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { HELD, RobotsState } from '../frontier/model.ts';
 import { checkLimit, checkOffset, likePattern, prepared, readTransaction } from './sql.ts';
-import { HOST_SORT_COLUMNS, type HostReportRow, type HostSortColumn, type HostsReport, type PolitenessState } from '../../../shared/analysis.ts';
+import {
+  HOST_SORT_COLUMNS,
+  type HostReportRow,
+  type HostSortColumn,
+  type HostsReport,
+  type PolitenessState,
+} from '../../../shared/analysis.ts';
 
 const HOST_SORT_SQL: Record<HostSortColumn, string> = {
   origin: 'origin',
@@ -92,8 +98,7 @@ export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
 
 function hostRow(r: HostDbRow, now: number): HostReportRow {
   const held = r.next_fetch_at >= HELD;
-  const state: PolitenessState =
-    r.queued === 0 && r.in_flight === 0 ? 'idle' : held ? 'busy' : r.next_fetch_at > now ? 'waiting' : 'ready';
+  const state: PolitenessState = r.queued === 0 && r.in_flight === 0 ? 'idle' : held ? 'busy' : r.next_fetch_at > now ? 'waiting' : 'ready';
   return {
     host_id: r.host_id,
     origin: r.origin,
@@ -111,6 +116,11 @@ function hostRow(r: HostDbRow, now: number): HostReportRow {
       crawl_delay_ms: r.crawl_delay_ms,
       last_fetch_ms: r.last_fetch_ms,
     },
-    robots: { state: ROBOTS_STATE[r.robots_state] ?? 'unknown', status: r.robots_status, error: r.robots_error, failures: r.robots_failures },
+    robots: {
+      state: ROBOTS_STATE[r.robots_state] ?? 'unknown',
+      status: r.robots_status,
+      error: r.robots_error,
+      failures: r.robots_failures,
+    },
   };
 }

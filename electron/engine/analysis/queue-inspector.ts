@@ -5,7 +5,15 @@
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { HELD, UrlState } from '../frontier/model.ts';
 import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction } from './sql.ts';
-import type { PrefixGroup, PrefixGroups, QueueCursor, QueuedUrl, QueueHost, QueueHostsPage, QueueSearchPage } from '../../../shared/analysis.ts';
+import type {
+  PrefixGroup,
+  PrefixGroups,
+  QueueCursor,
+  QueuedUrl,
+  QueueHost,
+  QueueHostsPage,
+  QueueSearchPage,
+} from '../../../shared/analysis.ts';
 
 /** Hosts with URLs queued, most queued first; `text` filters on the origin. */
 export function queueHosts(db: Db, page: { offset?: number; limit?: number; text?: string | null } = {}): QueueHostsPage {
@@ -17,7 +25,10 @@ export function queueHosts(db: Db, page: { offset?: number; limit?: number; text
   const where = `WHERE queued > 0${hasText ? " AND origin LIKE @text ESCAPE '\\'" : ''}`;
   const params = hasText ? { text: likePattern(page.text as string) } : {};
   return readTransaction(db, () => {
-    const totals = prepared(db, `SELECT count(*) AS total, coalesce(sum(queued), 0) AS queued FROM hosts ${where}`).get(params) as { total: number; queued: number };
+    const totals = prepared(db, `SELECT count(*) AS total, coalesce(sum(queued), 0) AS queued FROM hosts ${where}`).get(params) as {
+      total: number;
+      queued: number;
+    };
     const all = prepared(db, 'SELECT coalesce(sum(queued), 0) AS queued FROM hosts WHERE queued > 0').get() as { queued: number };
     const rows = prepared(
       db,
@@ -53,7 +64,10 @@ FROM s2 GROUP BY prefix ORDER BY count DESC, prefix LIMIT @limit`;
 
 /** The SQL that groups a host's queue by path prefix (with or without `under`), for plan checks. */
 export function prefixSql(db: Db, under: boolean): string {
-  return PREFIX_SQL.replace('%HINT%', indexedBy(db, 'urls_queue')).replace('%UNDER%', under ? 'AND substr(u.url, 1, length(@under)) = @under' : '');
+  return PREFIX_SQL.replace('%HINT%', indexedBy(db, 'urls_queue')).replace(
+    '%UNDER%',
+    under ? 'AND substr(u.url, 1, length(@under)) = @under' : '',
+  );
 }
 
 /** A host's queued URLs grouped by the directory of their first one or two path segments, largest first. */
@@ -65,7 +79,9 @@ export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
   const under = typeof q.under === 'string' && q.under.length > 0 ? q.under : null;
   if (under !== null && !under.startsWith('/')) throw new RangeError(`under must be a path starting with "/" (got "${under}")`);
   return readTransaction(db, () => {
-    const host = prepared(db, 'SELECT id, origin, queued FROM hosts WHERE id = ?').get(q.hostId) as { id: number; origin: string; queued: number } | undefined;
+    const host = prepared(db, 'SELECT id, origin, queued FROM hosts WHERE id = ?').get(q.hostId) as
+      | { id: number; origin: string; queued: number }
+      | undefined;
     if (!host) return null;
     const params: Record<string, unknown> = { host: host.id, skip: host.origin.length + 1, segments, limit: limit + 1 };
     if (under !== null) params.under = host.origin + under;
@@ -73,7 +89,12 @@ export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
     const counted =
       under === null
         ? rows.length > limit
-          ? (prepared(db, `SELECT count(*) AS n FROM urls ${indexedBy(db, 'urls_queue')} WHERE host_id = ? AND state = ${UrlState.queued}`).get(host.id) as { n: number }).n
+          ? (
+              prepared(
+                db,
+                `SELECT count(*) AS n FROM urls ${indexedBy(db, 'urls_queue')} WHERE host_id = ? AND state = ${UrlState.queued}`,
+              ).get(host.id) as { n: number }
+            ).n
           : rows.reduce((n, g) => n + g.count, 0)
         : (
             prepared(
@@ -81,7 +102,14 @@ export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
               `SELECT count(*) AS n FROM urls u ${indexedBy(db, 'urls_queue')} WHERE u.host_id = ? AND u.state = ${UrlState.queued} AND substr(u.url, 1, length(?)) = ?`,
             ).get(host.id, params.under, params.under) as { n: number }
           ).n;
-    return { host_id: host.id, origin: host.origin, queued: host.queued, counted, groups: rows.slice(0, limit), truncated: rows.length > limit };
+    return {
+      host_id: host.id,
+      origin: host.origin,
+      queued: host.queued,
+      counted,
+      groups: rows.slice(0, limit),
+      truncated: rows.length > limit,
+    };
   });
 }
 
@@ -119,7 +147,7 @@ export function queueSearch(db: Db, q: QueueSearch = {}): QueueSearchPage {
     terms.push('u.host_id = @host');
     params.host = q.hostId;
     if (typeof q.under === 'string' && q.under.length > 0) {
-      terms.push("substr(u.url, 1, length(@under)) = @under");
+      terms.push('substr(u.url, 1, length(@under)) = @under');
       const origin = (prepared(db, 'SELECT origin FROM hosts WHERE id = ?').get(q.hostId) as { origin: string } | undefined)?.origin ?? '';
       params.under = origin + q.under;
     }

@@ -75,7 +75,11 @@ interface FilterSql {
   where: ((hint: (index: string) => string) => string) | null;
 }
 
-const status = ([min, max]: readonly [number, number]): FilterSql => ({ source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN ${min} AND ${max}` });
+const status = ([min, max]: readonly [number, number]): FilterSql => ({
+  source: 'results',
+  index: 'results_status',
+  where: () => `r.status_code BETWEEN ${min} AND ${max}`,
+});
 
 export const FILTER_SQL: Record<FilterId, FilterSql> = {
   all: { source: 'results', index: null, where: null },
@@ -86,9 +90,17 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'status-5xx': status(STATUS_RANGES['5xx']),
   'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
   'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
-  'title-duplicate': { source: 'results', index: 'results_title', where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}` },
+  'title-duplicate': {
+    source: 'results',
+    index: 'results_title',
+    where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}`,
+  },
   'title-over-60': { source: 'results', index: 'results_title', where: () => `${PARSED} AND length(r.title) > 60` },
-  'description-missing': { source: 'results', index: 'results_description', where: () => `${PARSED} AND (r.meta_description IS NULL OR r.meta_description = '')` },
+  'description-missing': {
+    source: 'results',
+    index: 'results_description',
+    where: () => `${PARSED} AND (r.meta_description IS NULL OR r.meta_description = '')`,
+  },
   'description-duplicate': {
     source: 'results',
     index: 'results_description',
@@ -99,8 +111,16 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'canonical-self': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical = ${OWN_URL}` },
   'canonical-elsewhere': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical <> ${OWN_URL}` },
   'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
-  'directive-noindex': { source: 'results', index: 'results_directives', where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('noindex')}` },
-  'directive-nofollow': { source: 'results', index: 'results_directives', where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('nofollow')}` },
+  'directive-noindex': {
+    source: 'results',
+    index: 'results_directives',
+    where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('noindex')}`,
+  },
+  'directive-nofollow': {
+    source: 'results',
+    index: 'results_directives',
+    where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('nofollow')}`,
+  },
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
@@ -189,7 +209,9 @@ const COUNT_PASSES: readonly CountPass[] = [
   },
   {
     ids: ['indexable', 'non-indexable'],
-    sql: (db) => `SELECT (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'indexable') AS "indexable",
+    sql: (
+      db,
+    ) => `SELECT (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'indexable') AS "indexable",
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
   },
   { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
@@ -258,7 +280,14 @@ interface PageSql {
 export type FilterPlan = 'index' | 'scan';
 
 /** The three statements of a filtered page: its total, the keys of the page (sorted), and their rows. */
-export function pageSql(db: Db, filter: FilterId, sort: ResultSortColumn, descending: boolean, hasText: boolean, plan: FilterPlan = 'index'): PageSql {
+export function pageSql(
+  db: Db,
+  filter: FilterId,
+  sort: ResultSortColumn,
+  descending: boolean,
+  hasText: boolean,
+  plan: FilterPlan = 'index',
+): PageSql {
   const f = filterSql(filter);
   checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
@@ -302,7 +331,12 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
     const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
     const rows = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
     const source = filterSql(q.filter).source;
-    return { filter: q.filter, total, offset: q.offset, rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : (r.seq as number))) };
+    return {
+      filter: q.filter,
+      total,
+      offset: q.offset,
+      rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : (r.seq as number))),
+    };
   });
 }
 

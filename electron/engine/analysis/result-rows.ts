@@ -75,12 +75,35 @@ type RowColumn = Exclude<keyof ResultRow, 'extracted'>;
  */
 export function resultRowColumns(d: ResultsDialect = SQLITE_RESULTS, over: Partial<Record<RowColumn, string>> = {}): string {
   const columns: Record<RowColumn, string> = {
-    seq: 'r.seq', url: 'u.url', kind: 'u.kind', status_code: 'r.status_code', content_type: 'r.content_type', size_bytes: 'r.size_bytes',
-    response_time_ms: 'r.response_time_ms', crawl_depth: 'r.crawl_depth', indexability: 'r.indexability', indexability_reason: 'r.indexability_reason',
-    title: 'r.title', meta_description: 'r.meta_description', h1: 'r.h1', h1_count: 'r.h1_count', h2: 'r.h2', h2_count: 'r.h2_count',
-    canonical: 'r.canonical', lang: 'r.lang', hreflang: 'r.hreflang', meta_robots: 'r.meta_robots', x_robots_tag: 'r.x_robots_tag',
-    meta_refresh: 'r.meta_refresh', word_count: 'r.word_count', inlinks: inlinksOf(d, 'u.id'), outlinks: 'r.outlinks',
-    redirect_url: 'r.redirect_url', attempts: 'r.attempts', robots_disallowed: 'r.robots_disallowed', error: 'r.error',
+    seq: 'r.seq',
+    url: 'u.url',
+    kind: 'u.kind',
+    status_code: 'r.status_code',
+    content_type: 'r.content_type',
+    size_bytes: 'r.size_bytes',
+    response_time_ms: 'r.response_time_ms',
+    crawl_depth: 'r.crawl_depth',
+    indexability: 'r.indexability',
+    indexability_reason: 'r.indexability_reason',
+    title: 'r.title',
+    meta_description: 'r.meta_description',
+    h1: 'r.h1',
+    h1_count: 'r.h1_count',
+    h2: 'r.h2',
+    h2_count: 'r.h2_count',
+    canonical: 'r.canonical',
+    lang: 'r.lang',
+    hreflang: 'r.hreflang',
+    meta_robots: 'r.meta_robots',
+    x_robots_tag: 'r.x_robots_tag',
+    meta_refresh: 'r.meta_refresh',
+    word_count: 'r.word_count',
+    inlinks: inlinksOf(d, 'u.id'),
+    outlinks: 'r.outlinks',
+    redirect_url: 'r.redirect_url',
+    attempts: 'r.attempts',
+    robots_disallowed: 'r.robots_disallowed',
+    error: 'r.error',
     ...over,
   };
   return Object.entries(columns)
@@ -123,7 +146,10 @@ export function textMatchSql(d: ResultsDialect, p: string): string {
 
 /** The status codes of a class; unknown classes are refused. */
 export function statusRange(statusClass: unknown): readonly [number, number] {
-  const range = typeof statusClass === 'string' && Object.hasOwn(STATUS_RANGES, statusClass) ? STATUS_RANGES[statusClass as keyof typeof STATUS_RANGES] : undefined;
+  const range =
+    typeof statusClass === 'string' && Object.hasOwn(STATUS_RANGES, statusClass)
+      ? STATUS_RANGES[statusClass as keyof typeof STATUS_RANGES]
+      : undefined;
   if (!range) throw new Error(`unknown status class "${String(statusClass)}"`);
   return range;
 }
@@ -199,7 +225,8 @@ export function addExtracted(
     const extracted = rowsByKey.get(key)?.extracted;
     const name = nameOf(rule);
     if (extracted === undefined || name === undefined) continue;
-    if (!Object.hasOwn(extracted, name)) Object.defineProperty(extracted, name, { value: [], enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(extracted, name))
+      Object.defineProperty(extracted, name, { value: [], enumerable: true, writable: true, configurable: true });
     extracted[name]!.push(value);
   }
 }

@@ -27,7 +27,9 @@ export function hasIndex(db: Db, name: string, schema = 'main'): boolean {
   if (!bySchema) indexNames.set(db, (bySchema = new Map()));
   let names = bySchema.get(schema);
   if (!names) {
-    const rows = db.prepare(`SELECT name FROM "${schema.replace(/"/g, '""')}".sqlite_master WHERE type = 'index'`).all() as { name: string }[];
+    const rows = db.prepare(`SELECT name FROM "${schema.replace(/"/g, '""')}".sqlite_master WHERE type = 'index'`).all() as {
+      name: string;
+    }[];
     bySchema.set(schema, (names = new Set(rows.map((r) => r.name))));
   }
   return names.has(name);

@@ -73,8 +73,13 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const startAt = options.startAt ?? 1_800_000_000_000;
   const variant = options.variant ?? 0;
   const rnd = random(n * 31 + 7);
-  const db = createCrawlFile(file, parseSettings({ seeds: [`${SYNTHETIC_ORIGIN}/`], extraction: [{ name: 'price', type: 'regex', expression: '\\$\\d+' }] }));
-  const insertHost = db.prepare('INSERT INTO hosts (id, origin, queued, crawl_delay_ms, robots_state, robots_status) VALUES (?, ?, ?, ?, 2, ?)');
+  const db = createCrawlFile(
+    file,
+    parseSettings({ seeds: [`${SYNTHETIC_ORIGIN}/`], extraction: [{ name: 'price', type: 'regex', expression: '\\$\\d+' }] }),
+  );
+  const insertHost = db.prepare(
+    'INSERT INTO hosts (id, origin, queued, crawl_delay_ms, robots_state, robots_status) VALUES (?, ?, ?, ?, 2, ?)',
+  );
   const insertUrl = db.prepare(
     'INSERT INTO urls (id, url, url_key, host_id, depth, state, via_id, discovered_at, kind, check_only, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -101,12 +106,46 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       // 84% pages, 5% redirects, 3% not found, 1% server errors, 1% no response, 6% images checked.
       const kind = r < 0.94 ? 'page' : 'image';
       const gone = variant === 1 && i % 53 === 0 && i > 0;
-      const status = variant === 1 && i % 101 === 0 && r < 0.84 ? 404 : r < 0.84 ? 200 : r < 0.89 ? 301 : r < 0.92 ? 404 : r < 0.93 ? 500 : r < 0.94 ? null : 200;
+      const status =
+        variant === 1 && i % 101 === 0 && r < 0.84
+          ? 404
+          : r < 0.84
+            ? 200
+            : r < 0.89
+              ? 301
+              : r < 0.92
+                ? 404
+                : r < 0.93
+                  ? 500
+                  : r < 0.94
+                    ? null
+                    : 200;
       const parsed = kind === 'page' && status === 200;
       const depth = Math.min(12, Math.floor(Math.log2(i + 2)));
-      if (!gone) insertUrl.run(i + 1, url, urlKey(url), 1, depth, status === null ? UrlState.failed : UrlState.done, i === 0 ? null : Math.floor(i / 2) + 1, startAt, kind, kind === 'image' ? 1 : 0, 1);
+      if (!gone)
+        insertUrl.run(
+          i + 1,
+          url,
+          urlKey(url),
+          1,
+          depth,
+          status === null ? UrlState.failed : UrlState.done,
+          i === 0 ? null : Math.floor(i / 2) + 1,
+          startAt,
+          kind,
+          kind === 'image' ? 1 : 0,
+          1,
+        );
       const t = rnd();
-      const title0 = !parsed ? null : t < 0.02 ? null : t < 0.07 ? `Shared title ${i % 500}` : t < 0.17 ? `A rather long page title for page number ${i} that goes on past sixty characters` : `Page ${i}`;
+      const title0 = !parsed
+        ? null
+        : t < 0.02
+          ? null
+          : t < 0.07
+            ? `Shared title ${i % 500}`
+            : t < 0.17
+              ? `A rather long page title for page number ${i} that goes on past sixty characters`
+              : `Page ${i}`;
       const title = variant === 1 && parsed && i % 37 === 0 ? `Renamed page ${i}` : title0;
       const d = rnd();
       const description = !parsed ? null : d < 0.03 ? null : d < 0.08 ? `Shared description ${i % 700}` : `About page ${i}`;
@@ -119,7 +158,17 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const xRobots = parsed && m > 0.995 ? 'noindex' : null;
       const redirect = status === 301 ? syntheticUrl((i * 7 + 3) % n) : null;
       const error = status === null ? 'connection reset' : null;
-      const index = indexabilityOf({ url, kind, checkOnly: kind === 'image', statusCode: status, error, robotsDisallowed: false, metaRobots, xRobotsTag: xRobots, canonical });
+      const index = indexabilityOf({
+        url,
+        kind,
+        checkOnly: kind === 'image',
+        statusCode: status,
+        error,
+        robotsDisallowed: false,
+        metaRobots,
+        xRobotsTag: xRobots,
+        canonical,
+      });
       const outlinks = parsed ? linksPerPage : 0;
       const w = rnd();
       const words = parsed ? Math.floor(50 + w * 2000) * (variant === 1 && i % 41 === 0 ? 2 : 1) : null;
@@ -175,9 +224,27 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
         const url = `${SYNTHETIC_ORIGIN}/new/page-${e}`;
         insertUrl.run(extraBase + e, url, urlKey(url), 1, 3, UrlState.done, 1, startAt, 'page', 0, 1);
         insertResult.run({
-          urlId: extraBase + e, status: 200, contentType: 'text/html', size: 5000, time: 40, depth: 3, title: `New page ${e}`, description: null,
-          h1: 'New', h1Count: 1, canonical: url, words: 300, outlinks: 0, redirect: null, error: null, metaRobots: null, xRobots: null,
-          at: startAt + (n + e) * 2, indexability: 'indexable', reason: null, headers: HEADERS,
+          urlId: extraBase + e,
+          status: 200,
+          contentType: 'text/html',
+          size: 5000,
+          time: 40,
+          depth: 3,
+          title: `New page ${e}`,
+          description: null,
+          h1: 'New',
+          h1Count: 1,
+          canonical: url,
+          words: 300,
+          outlinks: 0,
+          redirect: null,
+          error: null,
+          metaRobots: null,
+          xRobots: null,
+          at: startAt + (n + e) * 2,
+          indexability: 'indexable',
+          reason: null,
+          headers: HEADERS,
         });
       }
     }
@@ -191,5 +258,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       insertUrl.run(externalBase + e, url, urlKey(url), host + 2, 1, UrlState.outOfScope, 1, startAt, 'page', 0, 0);
     }
   })();
-  return { db, origin: SYNTHETIC_ORIGIN, counts: { results: n, urls: n + queuedCount + externalCount, links, queued: queuedCount, external: externalCount } };
+  return {
+    db,
+    origin: SYNTHETIC_ORIGIN,
+    counts: { results: n, urls: n + queuedCount + externalCount, links, queued: queuedCount, external: externalCount },
+  };
 }

@@ -104,10 +104,16 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
   return readTransaction(db, () => {
     const id = findUrlId(db, ref);
     if (id === null) return null;
-    const u = prepared(db, 'SELECT id, url, state, kind, depth, check_only, discovered_at, via_id FROM urls WHERE id = ?').get(id) as UrlRow;
+    const u = prepared(db, 'SELECT id, url, state, kind, depth, check_only, discovered_at, via_id FROM urls WHERE id = ?').get(
+      id,
+    ) as UrlRow;
     const row = prepared(db, detailSql(db).row).get(id) as FilteredRow;
     const headers = prepared(db, 'SELECT response_headers AS h FROM results WHERE url_id = ?').get(id) as { h: string | null } | undefined;
-    const via = u.via_id === null ? null : ((prepared(db, 'SELECT id AS url_id, url FROM urls WHERE id = ?').get(u.via_id) as { url_id: number; url: string } | undefined) ?? null);
+    const via =
+      u.via_id === null
+        ? null
+        : ((prepared(db, 'SELECT id AS url_id, url FROM urls WHERE id = ?').get(u.via_id) as { url_id: number; url: string } | undefined) ??
+          null);
     const unfetchable = prepared(db, detailSql(db).unfetchable).all(id, MAX_LISTED + 1) as UnfetchableLink[];
     return {
       url_id: u.id,
@@ -154,7 +160,9 @@ export function inlinks(db: Db, urlId: number, page: { after?: number | null; li
   const limit = page.limit ?? DEFAULT_LINKS_PAGE;
   checkLimit(limit);
   return readTransaction(db, () => {
-    const rows = prepared(db, detailSql(db).inlinks).all(urlId, page.after ?? -1, limit + 1) as (Omit<Inlink, 'nofollow'> & { nofollow: number })[];
+    const rows = prepared(db, detailSql(db).inlinks).all(urlId, page.after ?? -1, limit + 1) as (Omit<Inlink, 'nofollow'> & {
+      nofollow: number;
+    })[];
     const { total } = prepared(db, detailSql(db).inlinkCount).get(urlId) as { total: number };
     const more = rows.length > limit;
     const out = rows.slice(0, limit).map((r) => ({ ...r, nofollow: r.nofollow === 1 }));
@@ -167,7 +175,9 @@ export function outlinks(db: Db, urlId: number, page: { after?: number | null; l
   const limit = page.limit ?? DEFAULT_LINKS_PAGE;
   checkLimit(limit);
   return readTransaction(db, () => {
-    const rows = prepared(db, detailSql(db).outlinks).all(urlId, page.after ?? -1, limit + 1) as (Omit<Outlink, 'nofollow'> & { nofollow: number })[];
+    const rows = prepared(db, detailSql(db).outlinks).all(urlId, page.after ?? -1, limit + 1) as (Omit<Outlink, 'nofollow'> & {
+      nofollow: number;
+    })[];
     const { total } = prepared(db, detailSql(db).outlinkCount).get(urlId) as { total: number };
     const more = rows.length > limit;
     const out = rows.slice(0, limit).map((r) => ({ ...r, nofollow: r.nofollow === 1 }));
@@ -194,13 +204,11 @@ export function extractedValues(db: Db, urlId: number): ExtractedValues[] {
  */
 export function redirectChain(db: Db, urlId: number): RedirectChain {
   return readTransaction(db, () => {
-    const hop = (id: number) =>
-      prepared(db, detailSql(db).hop).get(id) as RedirectHop;
-    const sourcesOf = (id: number, max: number) =>
-      prepared(db, detailSql(db).redirectSources).all(id, max) as { id: number }[];
-    const viaOf = (id: number) => (prepared(db, 'SELECT via_id FROM urls WHERE id = ?').get(id) as { via_id: number | null } | undefined)?.via_id ?? null;
-    const targetOf = (id: number) =>
-      (prepared(db, detailSql(db).redirectTarget).get(id) as { to_id: number } | undefined)?.to_id ?? null;
+    const hop = (id: number) => prepared(db, detailSql(db).hop).get(id) as RedirectHop;
+    const sourcesOf = (id: number, max: number) => prepared(db, detailSql(db).redirectSources).all(id, max) as { id: number }[];
+    const viaOf = (id: number) =>
+      (prepared(db, 'SELECT via_id FROM urls WHERE id = ?').get(id) as { via_id: number | null } | undefined)?.via_id ?? null;
+    const targetOf = (id: number) => (prepared(db, detailSql(db).redirectTarget).get(id) as { to_id: number } | undefined)?.to_id ?? null;
 
     const start = hop(urlId);
     const seen = new Set([urlId]);

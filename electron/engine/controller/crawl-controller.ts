@@ -95,7 +95,12 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
    * A controller over a store that exists already (a PostgreSQL crawl this process has created or joined): the
    * store's cluster, if any, steers it.
    */
-  static withStore(store: FrontierStore, settings: ParsedSettings, options: Omit<ControllerOptions, 'dbPath'>, prepare?: Promise<unknown>): CrawlController {
+  static withStore(
+    store: FrontierStore,
+    settings: ParsedSettings,
+    options: Omit<ControllerOptions, 'dbPath'>,
+    prepare?: Promise<unknown>,
+  ): CrawlController {
     return new CrawlController(store, settings, { ...options, dbPath: store.label }, prepare ?? Promise.resolve());
   }
 
@@ -171,16 +176,18 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (this.state !== 'preparing' || this.startedAt) throw new Error(`cannot start a crawl that is ${this.state}`);
     this.startedAt = Date.now();
     this.emitState(null, 'preparing');
-    void this.calls.run(() => this.prepared).then(() => {
-      if (this.state !== 'preparing') return;
-      this.guard(() => {
-        this.pool.resize(this.threadTarget);
-        this.transition('running');
-        // A node joining a paused cluster holds its threads at once.
-        if (this.steering.startsPaused()) this.pauseHere();
-        this.dispatcher.pump();
+    void this.calls
+      .run(() => this.prepared)
+      .then(() => {
+        if (this.state !== 'preparing') return;
+        this.guard(() => {
+          this.pool.resize(this.threadTarget);
+          this.transition('running');
+          // A node joining a paused cluster holds its threads at once.
+          if (this.steering.startsPaused()) this.pauseHere();
+          this.dispatcher.pump();
+        });
       });
-    });
   }
 
   /** Lets every thread finish the URL in hand, then holds them until resume(). In a cluster: every node's threads. */
@@ -313,16 +320,19 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private onProcessDied(worker: string, exit: WorkerExit, lost: ThreadJob[]): void {
     // While stopping, a killed worker's URLs simply stay queued for a later resume.
     const crashed = !isEnding(this.state);
-    this.calls.write(async () => {
-      let requeued = 0;
-      let failed = 0;
-      for (const job of lost) {
-        if ((await this.store.release(job.claim, crashed)) === 'requeued') requeued++;
-        else failed++;
-      }
-      if (crashed) this.emit('workerDied', { worker, reason: exit.reason, requeued, failed });
-      this.changed();
-    }, () => this.afterWork());
+    this.calls.write(
+      async () => {
+        let requeued = 0;
+        let failed = 0;
+        for (const job of lost) {
+          if ((await this.store.release(job.claim, crashed)) === 'requeued') requeued++;
+          else failed++;
+        }
+        if (crashed) this.emit('workerDied', { worker, reason: exit.reason, requeued, failed });
+        this.changed();
+      },
+      () => this.afterWork(),
+    );
   }
 
   // ---- lifecycle ----
@@ -397,7 +407,13 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   }
 
   private emitState(from: CrawlState | null, to: CrawlState): void {
-    this.emit('state', { from, to, reason: to === 'finished' ? this.reason : null, error: to === 'finished' ? this.error : null, at: Date.now() });
+    this.emit('state', {
+      from,
+      to,
+      reason: to === 'finished' ? this.reason : null,
+      error: to === 'finished' ? this.error : null,
+      at: Date.now(),
+    });
   }
 
   /** Marks the snapshot stale; listeners get at most one snapshot per SNAPSHOT_INTERVAL_MS. */

@@ -47,13 +47,15 @@ export class Dispatcher {
       return;
     }
     this.pumping = true;
-    void this.calls.run(() => this.pumpOnce()).finally(() => {
-      this.pumping = false;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.pump();
-      }
-    });
+    void this.calls
+      .run(() => this.pumpOnce())
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
   }
 
   /** Forgets the pending wake-up (pausing, stopping, or a new rate cap that changes when it is due). */

@@ -152,6 +152,10 @@ class ClusterSteering implements Steering {
 
   publish(state: CrawlState, threads: readonly CrawlThread[]): void {
     // Every observer of the cluster sees this node's threads through the store (written with its heartbeat).
-    this.cluster.publishStatus(state, threads.map((t) => t.status()), threads.reduce((n, t) => n + t.pagesDone, 0));
+    this.cluster.publishStatus(
+      state,
+      threads.map((t) => t.status()),
+      threads.reduce((n, t) => n + t.pagesDone, 0),
+    );
   }
 }

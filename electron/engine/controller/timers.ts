@@ -42,10 +42,13 @@ export class WakeTimer {
     if (this.timer && this.at <= at) return;
     this.clear();
     this.at = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.wake();
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 
   clear(): void {

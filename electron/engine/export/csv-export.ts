@@ -5,7 +5,17 @@
 // store's export (pg-csv-export.ts).
 import path from 'node:path';
 import { openCrawlFile, readStoredSettings, type Db } from '../frontier/sqlite/crawl-file.ts';
-import { CSV_COLUMNS, checkBatchSize, extractionColumnsOf, writeCsvExport, type CsvExportResult, type CsvLayoutOptions, type CsvRowSource, type ExtractedValue, type ExtractionColumn } from './csv-writer.ts';
+import {
+  CSV_COLUMNS,
+  checkBatchSize,
+  extractionColumnsOf,
+  writeCsvExport,
+  type CsvExportResult,
+  type CsvLayoutOptions,
+  type CsvRowSource,
+  type ExtractedValue,
+  type ExtractionColumn,
+} from './csv-writer.ts';
 
 export {
   CSV_COLUMNS,
@@ -60,7 +70,11 @@ LIMIT ?`;
  * (written to `<out>.part` and renamed when complete, so the real name never holds a partial file) or a stream,
  * which is ended when the export completes. Exports the results that existed when it started.
  */
-export async function exportCsv(dbPath: string, out: string | NodeJS.WritableStream, options: CsvExportOptions = {}): Promise<CsvExportResult> {
+export async function exportCsv(
+  dbPath: string,
+  out: string | NodeJS.WritableStream,
+  options: CsvExportOptions = {},
+): Promise<CsvExportResult> {
   checkBatchSize(options.batchSize);
   if (typeof out === 'string' && path.resolve(out) === path.resolve(dbPath)) {
     throw new Error(`refusing to export ${dbPath} over itself; choose another output file`);
@@ -78,7 +92,9 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
   // Results committed after this point are left out: a bounded export even while a crawl keeps adding rows,
   // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
   const byUrl = options.rowsFrom === 'urls';
-  const { last } = db.prepare(byUrl ? 'SELECT coalesce(max(id), 0) AS last FROM urls' : 'SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
+  const { last } = db
+    .prepare(byUrl ? 'SELECT coalesce(max(id), 0) AS last FROM urls' : 'SELECT coalesce(max(seq), 0) AS last FROM results')
+    .get() as { last: number };
   const pageSql = byUrl ? URLS_PAGE_SQL : PAGE_SQL;
   const page = db.prepare(options.where ? pageSql.replace('/*where*/', `AND (${options.where.sql})`) : pageSql).raw(true);
   const params = options.where?.params ?? {};

@@ -136,7 +136,11 @@ export function checkBatchSize(batchSize: number | undefined): number {
  * `<out>.part` and renamed when complete, so the real name never holds a partial file) or a stream, which is
  * ended when the export completes. Checks the columns before anything is written. Does not close the source.
  */
-export async function writeCsvExport(source: CsvRowSource, out: string | NodeJS.WritableStream, options: CsvLayoutOptions = {}): Promise<CsvExportResult> {
+export async function writeCsvExport(
+  source: CsvRowSource,
+  out: string | NodeJS.WritableStream,
+  options: CsvLayoutOptions = {},
+): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
   const layout = columnLayout(source.rules, options);
   if (typeof out !== 'string') return writeRows(source, out, batchSize, layout);
@@ -215,7 +219,10 @@ function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOp
   if (options.columns) {
     if (options.columns.length === 0) throw new Error('choose at least one column to export');
     const unknown = options.columns.filter((c) => !all.includes(c));
-    if (unknown.length) throw new Error(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${all.join(', ')}`);
+    if (unknown.length)
+      throw new Error(
+        `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}; the columns are ${all.join(', ')}`,
+      );
     pick = options.columns.map((c) => all.indexOf(c));
   }
   const sf = options.headerPreset === 'screaming-frog';

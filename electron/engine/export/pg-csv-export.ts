@@ -11,7 +11,16 @@ import { connect, type PgClient } from '../frontier/postgres/pg-client.ts';
 import { StoreError } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
-import { CSV_COLUMNS, checkBatchSize, extractionColumnsOf, writeCsvExport, type CsvExportResult, type CsvLayoutOptions, type CsvRowSource, type ExtractedValue } from './csv-writer.ts';
+import {
+  CSV_COLUMNS,
+  checkBatchSize,
+  extractionColumnsOf,
+  writeCsvExport,
+  type CsvExportResult,
+  type CsvLayoutOptions,
+  type CsvRowSource,
+  type ExtractedValue,
+} from './csv-writer.ts';
 
 /** The PostgreSQL export's options: page size, columns and header names (a row filter and rowsFrom are SQLite-only). */
 export type PgCsvExportOptions = CsvLayoutOptions;
@@ -20,7 +29,8 @@ export type PgCsvExportOptions = CsvLayoutOptions;
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
 const INT8 = 20;
 const NUMBER_TYPES = {
-  getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')),
+  getTypeParser: (oid: number, format?: string) =>
+    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
 /**
@@ -28,7 +38,12 @@ const NUMBER_TYPES = {
  * `out`: a file path (written to `<out>.part` and renamed when complete) or a stream, ended when the export
  * completes. A crawl that does not exist is a StoreError, and nothing is written.
  */
-export async function exportCsvFromStore(storeUrl: string, crawlId: string, out: string | NodeJS.WritableStream, options: PgCsvExportOptions = {}): Promise<CsvExportResult> {
+export async function exportCsvFromStore(
+  storeUrl: string,
+  crawlId: string,
+  out: string | NodeJS.WritableStream,
+  options: PgCsvExportOptions = {},
+): Promise<CsvExportResult> {
   checkOptions(options);
   const client = await connect(storeUrl, { applicationName: 'trawl export' });
   try {
@@ -39,7 +54,12 @@ export async function exportCsvFromStore(storeUrl: string, crawlId: string, out:
 }
 
 /** exportCsvFromStore through a connection the caller holds (and keeps: it is not closed). */
-export async function exportCsvFromClient(client: PgClient, crawlId: string, out: string | NodeJS.WritableStream, options: PgCsvExportOptions = {}): Promise<CsvExportResult> {
+export async function exportCsvFromClient(
+  client: PgClient,
+  crawlId: string,
+  out: string | NodeJS.WritableStream,
+  options: PgCsvExportOptions = {},
+): Promise<CsvExportResult> {
   checkOptions(options);
   const source = await pgRowSource(client, crawlId);
   return writeCsvExport(source, out, options);
@@ -50,9 +70,12 @@ function checkOptions(options: PgCsvExportOptions): void {
   // The SQLite export's row filter is SQL over the crawl file, and rowsFrom 'urls' serves one of its views: neither
   // is offered here. Checked at run time too, for callers that pass the SQLite export's options through.
   const { where, rowsFrom } = options as { where?: unknown; rowsFrom?: unknown };
-  if (where !== undefined) throw new Error('a row filter (where) is not supported when exporting from the PostgreSQL store, only from a crawl file');
+  if (where !== undefined)
+    throw new Error('a row filter (where) is not supported when exporting from the PostgreSQL store, only from a crawl file');
   if (rowsFrom !== undefined && rowsFrom !== 'results') {
-    throw new Error(`rowsFrom "${String(rowsFrom)}" is not supported when exporting from the PostgreSQL store, only from a crawl file (the store exports results)`);
+    throw new Error(
+      `rowsFrom "${String(rowsFrom)}" is not supported when exporting from the PostgreSQL store, only from a crawl file (the store exports results)`,
+    );
   }
 }
 
@@ -63,9 +86,16 @@ function checkOptions(options: PgCsvExportOptions): void {
 export async function pgRowSource(client: PgClient, crawlId: string): Promise<CsvRowSource> {
   const crawl = await readCrawl(client, crawlId);
   const s = crawlSchema(crawlId);
-  const { rows: present } = await client.query<{ ok: boolean }>(`SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok`, [`${s}.results`, `${s}.extracted`]);
-  if (!present[0]!.ok) throw new StoreError(`crawl "${crawlId}" is in the registry but its tables (schema ${s}) are missing from this store`);
-  const { rows: bound } = await client.query<{ last: number }>({ text: `SELECT coalesce(max(seq), 0) AS last FROM ${s}.results`, types: NUMBER_TYPES });
+  const { rows: present } = await client.query<{ ok: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok`,
+    [`${s}.results`, `${s}.extracted`],
+  );
+  if (!present[0]!.ok)
+    throw new StoreError(`crawl "${crawlId}" is in the registry but its tables (schema ${s}) are missing from this store`);
+  const { rows: bound } = await client.query<{ last: number }>({
+    text: `SELECT coalesce(max(seq), 0) AS last FROM ${s}.results`,
+    types: NUMBER_TYPES,
+  });
   const last = bound[0]!.last;
 
   // The crawl_results view's columns (as the SQLite export reads them), then the url id, then the keyset.
@@ -86,7 +116,12 @@ LIMIT $3`;
   return {
     rules: extractionColumnsOf(crawl.settings),
     async nextPage(limit) {
-      const { rows } = await client.query<unknown[]>({ text: pageSql, values: [after, last, limit], rowMode: 'array', types: NUMBER_TYPES });
+      const { rows } = await client.query<unknown[]>({
+        text: pageSql,
+        values: [after, last, limit],
+        rowMode: 'array',
+        types: NUMBER_TYPES,
+      });
       if (rows.length) after = rows[rows.length - 1]![KEY] as number;
       return rows;
     },

@@ -24,7 +24,11 @@ const TEST_TIMEOUT_MS = 60_000;
  * Tests `settings.extraction` on `url`, with the crawl's other settings (user agent, timeouts) as given.
  * Throws a SettingsError for invalid settings; fetch problems come back in `problem`.
  */
-export async function testExtractionRules(spawner: WorkerSpawner, url: string, settings: Omit<CrawlSettingsInput, 'seeds'>): Promise<RuleTestResult> {
+export async function testExtractionRules(
+  spawner: WorkerSpawner,
+  url: string,
+  settings: Omit<CrawlSettingsInput, 'seeds'>,
+): Promise<RuleTestResult> {
   const parsed = parseSettings({ ...settings, seeds: [url] });
   const worker = spawner.spawn('rule-tester');
   try {
@@ -71,12 +75,17 @@ export function checkExtractionTest(
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
     return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
   }
-  if (Object.hasOwn(settings, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'give the URL to test on its own, not as seeds' }] };
+  if (Object.hasOwn(settings, 'seeds'))
+    return { ok: false, problems: [{ field: 'seeds', message: 'give the URL to test on its own, not as seeds' }] };
   const checked = validateSettings({ ...settings, seeds: [url] });
   if (!checked.ok) {
-    return { ok: false, problems: checked.problems.map((p) => (p.field === 'seeds.0' || p.field === 'seeds' ? { ...p, field: 'url' } : p)) };
+    return {
+      ok: false,
+      problems: checked.problems.map((p) => (p.field === 'seeds.0' || p.field === 'seeds' ? { ...p, field: 'url' } : p)),
+    };
   }
-  if (checked.settings.extraction.length === 0) return { ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] };
+  if (checked.settings.extraction.length === 0)
+    return { ok: false, problems: [{ field: 'extraction', message: 'add a rule to test first' }] };
   const { seeds: _seeds, ...rest } = checked.settings;
   return { ok: true, settings: rest };
 }

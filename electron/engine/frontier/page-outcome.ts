@@ -7,18 +7,58 @@ import type { PageClaim, UrlKindName } from './model.ts';
 
 /** A results row with nothing in it. */
 const EMPTY_ROW = {
-  statusCode: null, contentType: null, sizeBytes: null, responseTimeMs: null, title: null, metaDescription: null, h1: null,
-  canonical: null, wordCount: null, outlinks: 0, redirectUrl: null, metaRobots: null, xRobotsTag: null, robotsDisallowed: 0,
-  h1Count: null, h2: null, h2Count: null, lang: null, hreflang: null, metaRefresh: null, responseHeaders: null,
+  statusCode: null,
+  contentType: null,
+  sizeBytes: null,
+  responseTimeMs: null,
+  title: null,
+  metaDescription: null,
+  h1: null,
+  canonical: null,
+  wordCount: null,
+  outlinks: 0,
+  redirectUrl: null,
+  metaRobots: null,
+  xRobotsTag: null,
+  robotsDisallowed: 0,
+  h1Count: null,
+  h2: null,
+  h2Count: null,
+  lang: null,
+  hreflang: null,
+  metaRefresh: null,
+  responseHeaders: null,
 };
 
 /** results columns by row field, for stores that build their INSERT from the row (PostgreSQL). */
 export const RESULT_COLUMNS = {
-  urlId: 'url_id', statusCode: 'status_code', contentType: 'content_type', sizeBytes: 'size_bytes', responseTimeMs: 'response_time_ms',
-  depth: 'crawl_depth', title: 'title', metaDescription: 'meta_description', h1: 'h1', canonical: 'canonical', wordCount: 'word_count',
-  outlinks: 'outlinks', redirectUrl: 'redirect_url', error: 'error', attempts: 'attempts', metaRobots: 'meta_robots',
-  xRobotsTag: 'x_robots_tag', robotsDisallowed: 'robots_disallowed', at: 'fetched_at', h1Count: 'h1_count', h2: 'h2', h2Count: 'h2_count',
-  lang: 'lang', hreflang: 'hreflang', metaRefresh: 'meta_refresh', indexability: 'indexability', indexabilityReason: 'indexability_reason',
+  urlId: 'url_id',
+  statusCode: 'status_code',
+  contentType: 'content_type',
+  sizeBytes: 'size_bytes',
+  responseTimeMs: 'response_time_ms',
+  depth: 'crawl_depth',
+  title: 'title',
+  metaDescription: 'meta_description',
+  h1: 'h1',
+  canonical: 'canonical',
+  wordCount: 'word_count',
+  outlinks: 'outlinks',
+  redirectUrl: 'redirect_url',
+  error: 'error',
+  attempts: 'attempts',
+  metaRobots: 'meta_robots',
+  xRobotsTag: 'x_robots_tag',
+  robotsDisallowed: 'robots_disallowed',
+  at: 'fetched_at',
+  h1Count: 'h1_count',
+  h2: 'h2',
+  h2Count: 'h2_count',
+  lang: 'lang',
+  hreflang: 'hreflang',
+  metaRefresh: 'meta_refresh',
+  indexability: 'indexability',
+  indexabilityReason: 'indexability_reason',
   responseHeaders: 'response_headers',
 } as const;
 
@@ -26,11 +66,32 @@ export const RESULT_COLUMNS = {
 export type ResultRow = { [field in keyof typeof RESULT_COLUMNS]: unknown };
 
 /** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
-export function errorRowOf(url: { urlId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): ResultRow {
+export function errorRowOf(
+  url: { urlId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean },
+  error: string,
+  now: number,
+): ResultRow {
   const index = indexabilityOf({
-    url: '', kind: url.urlKind, checkOnly: url.checkOnly, statusCode: null, error, robotsDisallowed: false, metaRobots: null, xRobotsTag: null, canonical: null,
+    url: '',
+    kind: url.urlKind,
+    checkOnly: url.checkOnly,
+    statusCode: null,
+    error,
+    robotsDisallowed: false,
+    metaRobots: null,
+    xRobotsTag: null,
+    canonical: null,
   });
-  return { ...EMPTY_ROW, urlId: url.urlId, depth: url.depth, error, attempts: 0, at: now, indexability: index.status, indexabilityReason: index.reason };
+  return {
+    ...EMPTY_ROW,
+    urlId: url.urlId,
+    depth: url.depth,
+    error,
+    attempts: 0,
+    at: now,
+    indexability: index.status,
+    indexabilityReason: index.reason,
+  };
 }
 
 /** The row of a fetched page; `redirect` is the verdict on its redirect ('follow' or why not), null without one. */
@@ -95,18 +156,43 @@ export function pageTargetsOf(
   if (result.redirectUrl && redirect !== null) {
     const inScope = result.redirectInScope && !isLiveExcluded(result.redirectUrl);
     const candidate = redirectCandidate(claim.urlKind, inScope, claim.depth, redirect, settings);
-    out.push({ url: result.redirectUrl, candidate, depth: claim.depth, hops: claim.hops + 1, linkKind: 'redirect', anchor: null, nofollow: false });
+    out.push({
+      url: result.redirectUrl,
+      candidate,
+      depth: claim.depth,
+      hops: claim.hops + 1,
+      linkKind: 'redirect',
+      anchor: null,
+      nofollow: false,
+    });
   }
   for (const link of result.links) {
-    const candidate = linkCandidate(link.inScope && isLiveExcluded(link.url) ? { ...link, inScope: false } : link, claim.depth + 1, settings);
+    const candidate = linkCandidate(
+      link.inScope && isLiveExcluded(link.url) ? { ...link, inScope: false } : link,
+      claim.depth + 1,
+      settings,
+    );
     if (candidate === null) continue;
-    out.push({ url: link.url, candidate, depth: claim.depth + 1, hops: 0, linkKind: link.kind, anchor: link.anchor || null, nofollow: link.nofollow === true });
+    out.push({
+      url: link.url,
+      candidate,
+      depth: claim.depth + 1,
+      hops: 0,
+      linkKind: link.kind,
+      anchor: link.anchor || null,
+      nofollow: link.nofollow === true,
+    });
   }
   return out;
 }
 
 /** What a recorded page adds to its host's counters (the hosts report's, kept with each results row). */
-export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeBytes'>): { crawled: number; failed: number; httpErrors: number; bytes: number } {
+export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeBytes'>): {
+  crawled: number;
+  failed: number;
+  httpErrors: number;
+  bytes: number;
+} {
   const ok = result.statusCode !== null;
   return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
 }

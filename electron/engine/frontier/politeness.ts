@@ -32,6 +32,11 @@ export function nextReadyFrom(earliest: number | null): number | null {
 }
 
 /** When a host may be fetched again after a fetch that took `fetchMs`: our delay, or its Crawl-delay if longer. */
-export function nextFetchAfter(settings: Pick<CrawlSettings, 'delayMs' | 'polite'>, fetchMs: number, crawlDelayMs: number, now: number): number {
+export function nextFetchAfter(
+  settings: Pick<CrawlSettings, 'delayMs' | 'polite'>,
+  fetchMs: number,
+  crawlDelayMs: number,
+  now: number,
+): number {
   return now + Math.max(politenessDelayMs(settings, fetchMs), crawlDelayMs);
 }

@@ -30,6 +30,7 @@ export function retryDelayMs(
   const retryable = result.error !== null ? !FINAL_ERRORS.test(result.error) : status !== null && retryableStatus(status);
   if (!retryable) return null;
   const backoff = Math.min(MAX_BACKOFF_MS, settings.retryDelayMs * 2 ** (attemptsMade - 1) * (0.5 + random()));
-  const asked = (status === 429 || status === 503) && result.retryAfterMs !== null ? Math.min(result.retryAfterMs, settings.maxRetryAfterMs) : 0;
+  const asked =
+    (status === 429 || status === 503) && result.retryAfterMs !== null ? Math.min(result.retryAfterMs, settings.maxRetryAfterMs) : 0;
   return Math.round(Math.max(backoff, asked));
 }

@@ -15,7 +15,11 @@ export function awaitsRobots(settings: Pick<CrawlSettings, 'robots'>, robotsStat
  * What the host's rules make of one of its URLs: fetched; fetched and marked (mode "report"); or not fetched and
  * recorded as failed with rules.blockedReason (mode "respect").
  */
-export function robotsVerdict(rules: RobotsRules | null, url: string, settings: Pick<CrawlSettings, 'robots'>): 'allowed' | 'reported' | 'blocked' {
+export function robotsVerdict(
+  rules: RobotsRules | null,
+  url: string,
+  settings: Pick<CrawlSettings, 'robots'>,
+): 'allowed' | 'reported' | 'blocked' {
   if (rules === null || rules.isAllowed(url)) return 'allowed';
   return settings.robots === 'respect' ? 'blocked' : 'reported';
 }
@@ -34,7 +38,10 @@ export function robotsFetchFailed(result: Pick<RobotsFetchResult, 'statusCode' |
  * Ms before a robots.txt that failed `failures` times is fetched again; null once settings.maxAttempts failures
  * are reached, when the failure is the verdict (its rules block the host's URLs for this crawl).
  */
-export function robotsRetryWaitMs(failures: number, settings: Pick<CrawlSettings, 'maxAttempts' | 'retryDelayMs' | 'maxRetryAfterMs'>): number | null {
+export function robotsRetryWaitMs(
+  failures: number,
+  settings: Pick<CrawlSettings, 'maxAttempts' | 'retryDelayMs' | 'maxRetryAfterMs'>,
+): number | null {
   if (failures >= settings.maxAttempts) return null;
   return retryDelayMs({ statusCode: 503, error: null, retryAfterMs: null }, failures, settings) ?? settings.retryDelayMs;
 }

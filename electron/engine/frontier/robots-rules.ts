@@ -46,7 +46,8 @@ export function robotsRulesFrom(
   }
   if (status !== null && status < 500) return ALLOW_ALL;
   // A host whose name does not resolve has no pages to block: its URLs fail for that reason.
-  if (status === null && fetchError?.startsWith('DNS lookup failed')) return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: fetchError };
+  if (status === null && fetchError?.startsWith('DNS lookup failed'))
+    return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: fetchError };
   // Say what went wrong with the host itself: "connection refused" tells an analyst more than "blocked".
   const why = status === null ? `unreachable (${fetchError ?? 'no response'})` : `HTTP ${status}`;
   return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: `blocked: robots.txt ${why}` };

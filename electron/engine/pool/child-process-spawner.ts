@@ -20,7 +20,9 @@ function defaultWorkerEntry(): { entry: string; execArgv: string[] } {
   if (fs.existsSync(bundled)) return { entry: bundled, execArgv: [] };
   const entry = path.resolve(here, '../../worker/worker-main.ts');
   // Resolve tsx from this package, so the worker starts whatever the current directory is.
-  const tsxLoader = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs')).href;
+  const tsxLoader = pathToFileURL(
+    path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
+  ).href;
   return { entry, execArgv: ['--import', tsxLoader] };
 }
 

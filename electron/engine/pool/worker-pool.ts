@@ -103,7 +103,9 @@ export class WorkerPool {
     }
     if (active > target) {
       // Idle threads leave first, newest first; then busy ones, after their current URL.
-      const candidates = [...this.threadsById.values()].filter((t) => !t.retiring).sort((a, b) => Number(a.busy) - Number(b.busy) || b.id - a.id);
+      const candidates = [...this.threadsById.values()]
+        .filter((t) => !t.retiring)
+        .sort((a, b) => Number(a.busy) - Number(b.busy) || b.id - a.id);
       for (const t of candidates.slice(0, active - target)) {
         if (t.busy) {
           t.retiring = true;
@@ -242,9 +244,10 @@ export class WorkerPool {
     const c = job.claim;
     const sent = proc.handle.send({
       t: 'job',
-      job: c.kind === 'page'
-        ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
-        : { kind: 'robots', jobId: job.jobId, threadId: thread.id, url: c.url },
+      job:
+        c.kind === 'page'
+          ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
+          : { kind: 'robots', jobId: job.jobId, threadId: thread.id, url: c.url },
     });
     if (!sent) thread.job = null;
     return sent;

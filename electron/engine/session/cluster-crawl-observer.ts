@@ -139,7 +139,9 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
     } catch (err) {
       if (isConnectionLost(err)) {
         this.lost(client, err);
-        throw new StoreError(`lost the connection to the PostgreSQL store at ${this.server} before the command went through; try again once it is back`);
+        throw new StoreError(
+          `lost the connection to the PostgreSQL store at ${this.server} before the command went through; try again once it is back`,
+        );
       }
       throw err;
     }
@@ -268,7 +270,9 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
     client.on('error', () => undefined);
     void withTimeout(client.end(), 1_000).catch(() => undefined);
     const why = err instanceof TimeoutError ? 'no answer' : messageOf(err);
-    this.setProblem(`lost the connection to the PostgreSQL store at ${this.server} (${why}); retrying every ${Math.round(this.reconnectMs / 1000)} s`);
+    this.setProblem(
+      `lost the connection to the PostgreSQL store at ${this.server} (${why}); retrying every ${Math.round(this.reconnectMs / 1000)} s`,
+    );
     this.scheduleReconnect();
   }
 
@@ -298,7 +302,9 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
     } catch (err) {
       await client.end().catch(() => undefined);
       if (this.closed) return;
-      this.setProblem(`cannot listen on the PostgreSQL store at ${this.server} (${messageOf(err)}); retrying every ${Math.round(this.reconnectMs / 1000)} s`);
+      this.setProblem(
+        `cannot listen on the PostgreSQL store at ${this.server} (${messageOf(err)}); retrying every ${Math.round(this.reconnectMs / 1000)} s`,
+      );
       this.scheduleReconnect();
       return;
     }

@@ -15,7 +15,10 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
   readonly file = null;
   private readonly results: ClusterResults;
 
-  private constructor(private readonly observer: ClusterCrawlObserver, storeUrl: string) {
+  private constructor(
+    private readonly observer: ClusterCrawlObserver,
+    storeUrl: string,
+  ) {
     super();
     this.results = new ClusterResults(storeUrl, observer.crawlId);
     observer.on('snapshot', (s) => this.emit('snapshot', s));

@@ -63,7 +63,9 @@ export class CrawlAnalysis {
     if (rules.length && rows.length) {
       // One query for the page of rows.
       const columnOf = new Map(rules.map((r) => [r.name, r.column]));
-      const found = prepared(this.db, extractedSql(SQLITE_RESULTS, 'url_id')).all(sqliteParams([SQLITE_RESULTS.keysValue(rows.map((r) => r.url_id))])) as ExtractedOfRow[];
+      const found = prepared(this.db, extractedSql(SQLITE_RESULTS, 'url_id')).all(
+        sqliteParams([SQLITE_RESULTS.keysValue(rows.map((r) => r.url_id))]),
+      ) as ExtractedOfRow[];
       addExtracted(new Map(rows.map((r) => [r.url_id, r])), found, (rule) => columnOf.get(rule));
     }
     return { ...page, rows, extractionRules: rules.map((r) => r.column) };

@@ -1,7 +1,15 @@
 // The Results table of a crawl file: a read-only connection (it works while the crawl writes, through the WAL) that
 // reads pages of results with analysis/result-rows.ts's SQL, and exports the file as CSV.
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
-import { addExtracted, extractedSql, resultsPageSql, sqliteParams, SQLITE_RESULTS, type BoundSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
+import {
+  addExtracted,
+  extractedSql,
+  resultsPageSql,
+  sqliteParams,
+  SQLITE_RESULTS,
+  type BoundSql,
+  type ExtractedOfRow,
+} from '../analysis/result-rows.ts';
 import { prepared, readTransaction } from '../analysis/sql.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
@@ -28,7 +36,9 @@ export class CrawlFileResults implements ResultsReader {
       for (const row of rows) row.extracted = {};
       if (this.rules.length > 0 && rows.length > 0) {
         // One query for the whole page.
-        const found = prepared(db, extractedSql(SQLITE_RESULTS, 'seq')).all(sqliteParams([SQLITE_RESULTS.keysValue(rows.map((r) => r.seq))])) as ExtractedOfRow[];
+        const found = prepared(db, extractedSql(SQLITE_RESULTS, 'seq')).all(
+          sqliteParams([SQLITE_RESULTS.keysValue(rows.map((r) => r.seq))]),
+        ) as ExtractedOfRow[];
         addExtracted(new Map(rows.map((r) => [r.seq, r])), found);
       }
       return { total, offset: q.offset, rows, extractionRules: this.rules };

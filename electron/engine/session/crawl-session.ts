@@ -60,7 +60,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     super();
     this.crawlsDir = path.resolve(options.crawlsDir);
     fs.mkdirSync(this.crawlsDir, { recursive: true });
-    this.runOptions = options.cpuCount === undefined ? { spawner: options.spawner } : { spawner: options.spawner, cpuCount: options.cpuCount };
+    this.runOptions =
+      options.cpuCount === undefined ? { spawner: options.spawner } : { spawner: options.spawner, cpuCount: options.cpuCount };
     this.ruleTests = new ExtractionRuleTests(options.spawner);
     this.observerOptions = options.storeObserver ?? {};
     this.presets = new PresetStore(this.crawlsDir);

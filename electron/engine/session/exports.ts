@@ -35,7 +35,11 @@ export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: stri
 }
 
 /** A chart's whole data as CSV, to a file path or a stream (ended when done). */
-export async function exportChart(analysis: CrawlAnalysis, kind: ChartKind, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+export async function exportChart(
+  analysis: CrawlAnalysis,
+  kind: ChartKind,
+  dest: string | NodeJS.WritableStream,
+): Promise<{ rows: number }> {
   const data = analysis.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
   const csv = chartCsv(data);
   if (typeof dest === 'string') fs.writeFileSync(dest, csv);

@@ -47,12 +47,14 @@ export class PresetStore {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { ok: false, problems: [{ field: '(settings)', message: 'must be an object of settings' }] };
     }
-    if (Object.hasOwn(input, 'seeds')) return { ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] };
+    if (Object.hasOwn(input, 'seeds'))
+      return { ok: false, problems: [{ field: 'seeds', message: 'a preset holds settings, not seed URLs' }] };
     const checked = checkPresetSettings(input);
     if (!checked.ok) return checked;
     const presets = this.read();
     const kept = presets.filter((p) => !sameName(p.name, name));
-    if (kept.length >= MAX_PRESETS) return { ok: false, problems: [{ field: 'name', message: `there are ${MAX_PRESETS} presets already; delete one first` }] };
+    if (kept.length >= MAX_PRESETS)
+      return { ok: false, problems: [{ field: 'name', message: `there are ${MAX_PRESETS} presets already; delete one first` }] };
     kept.push({ name, savedAt: new Date().toISOString(), settings: checked.settings });
     this.write(kept);
     return { ok: true, presets: this.list() };
@@ -72,7 +74,8 @@ export class PresetStore {
     try {
       const stat = fs.statSync(this.file);
       if (!stat.isFile()) throw new PresetsFileError(`${this.file} is not a file; move it away to save presets`);
-      if (stat.size > MAX_FILE_BYTES) throw new PresetsFileError(`${this.file} is too large to be a presets file (${stat.size} bytes); move it away to save presets`);
+      if (stat.size > MAX_FILE_BYTES)
+        throw new PresetsFileError(`${this.file} is too large to be a presets file (${stat.size} bytes); move it away to save presets`);
       text = fs.readFileSync(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
@@ -83,11 +86,12 @@ export class PresetStore {
     try {
       data = JSON.parse(text);
     } catch (err) {
-      throw new PresetsFileError(`the presets file ${this.file} is not valid JSON (${(err as Error).message}); fix it or move it away, nothing was changed`);
+      throw new PresetsFileError(
+        `the presets file ${this.file} is not valid JSON (${(err as Error).message}); fix it or move it away, nothing was changed`,
+      );
     }
     return parsePresetsFile(data, this.file);
   }
-
 
   private write(presets: CrawlPreset[]): void {
     const data = { version: FILE_VERSION, presets };
@@ -112,7 +116,9 @@ export class PresetStore {
  * A preset's settings checked as a crawl's would be, but for the seeds, and filled with the defaults (so a
  * setting newer than the preset takes its default).
  */
-export function checkPresetSettings(input: object): { ok: true; settings: CrawlPreset['settings'] } | { ok: false; problems: SettingsProblem[] } {
+export function checkPresetSettings(
+  input: object,
+): { ok: true; settings: CrawlPreset['settings'] } | { ok: false; problems: SettingsProblem[] } {
   const checked = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED] });
   let settings: CrawlSettings;
   if (checked.ok) settings = checked.settings;
@@ -124,7 +130,11 @@ export function checkPresetSettings(input: object): { ok: true; settings: CrawlP
     const record = input as Record<string, unknown>;
     const again = validateSettings({ ...input, seeds: [PLACEHOLDER_SEED], include: [], exclude: [] });
     if (!again.ok) return { ok: false, problems: again.problems };
-    settings = { ...again.settings, include: (record['include'] as string[] | undefined) ?? [], exclude: (record['exclude'] as string[] | undefined) ?? [] };
+    settings = {
+      ...again.settings,
+      include: (record['include'] as string[] | undefined) ?? [],
+      exclude: (record['exclude'] as string[] | undefined) ?? [],
+    };
   }
   const { seeds: _seeds, ...rest } = settings;
   return { ok: true, settings: rest };
@@ -132,7 +142,8 @@ export function checkPresetSettings(input: object): { ok: true; settings: CrawlP
 
 /** The presets of a parsed file, each one's settings checked, or a PresetsFileError naming the first thing wrong. */
 export function parsePresetsFile(data: unknown, file: string): CrawlPreset[] {
-  const bad = (why: string) => new PresetsFileError(`the presets file ${file} is damaged (${why}); fix it or move it away, nothing was changed`);
+  const bad = (why: string) =>
+    new PresetsFileError(`the presets file ${file} is damaged (${why}); fix it or move it away, nothing was changed`);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('not a JSON object');
   const { version, presets } = data as { version?: unknown; presets?: unknown };
   if (version !== FILE_VERSION) throw bad(`version ${JSON.stringify(version)}, expected ${FILE_VERSION}`);
@@ -142,10 +153,12 @@ export function parsePresetsFile(data: unknown, file: string): CrawlPreset[] {
     const { name, savedAt, settings } = p as Record<string, unknown>;
     if (presetNameProblem(name) !== null) throw bad(`preset ${i + 1} has no valid name`);
     if (typeof savedAt !== 'string') throw bad(`preset "${String(name)}" has no savedAt time`);
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) throw bad(`preset "${String(name)}" has no settings object`);
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+      throw bad(`preset "${String(name)}" has no settings object`);
     if (Object.hasOwn(settings, 'seeds')) throw bad(`preset "${String(name)}" holds seeds`);
     const checked = checkPresetSettings(settings);
-    if (!checked.ok) throw bad(`preset "${String(name)}" has invalid settings: ${checked.problems.map((q) => `${q.field}: ${q.message}`).join('; ')}`);
+    if (!checked.ok)
+      throw bad(`preset "${String(name)}" has invalid settings: ${checked.problems.map((q) => `${q.field}: ${q.message}`).join('; ')}`);
     return { name: name as string, savedAt, settings: checked.settings };
   });
 }

@@ -12,7 +12,12 @@ import { extractCustom } from './extract-custom.ts';
 import type { ChainContext, CrawlUri, Processor } from './processor.ts';
 
 export function buildFetchChain(settings: CrawlSettings): Processor[] {
-  const chain = [fetchHttp(requestHeadersFor(settings, makeScope(settings))), extractHttpHeaders, extractLocation, extractHtmlProcessor(htmlExtractorsFor(settings))];
+  const chain = [
+    fetchHttp(requestHeadersFor(settings, makeScope(settings))),
+    extractHttpHeaders,
+    extractLocation,
+    extractHtmlProcessor(htmlExtractorsFor(settings)),
+  ];
   if (settings.extraction.length > 0) chain.push(extractCustom(settings.extraction));
   return chain;
 }

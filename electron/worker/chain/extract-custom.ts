@@ -19,7 +19,10 @@ export function extractCustom(rules: readonly ExtractionRule[]): Processor {
       const $ = hasCss ? load(uri.html) : null;
       // fromEntries defines own properties, so a rule may be named anything (even "__proto__").
       uri.result.extracted = Object.fromEntries(
-        rules.map((rule) => [rule.name, rule.type === 'css' ? cssValues($!, rule) : regexValues(uri.html!, patterns.get(rule.name)!, rule.all)]),
+        rules.map((rule) => [
+          rule.name,
+          rule.type === 'css' ? cssValues($!, rule) : regexValues(uri.html!, patterns.get(rule.name)!, rule.all),
+        ]),
       );
       return 'next';
     },
@@ -29,7 +32,12 @@ export function extractCustom(rules: readonly ExtractionRule[]): Processor {
 /** Applies rules to a page's HTML outside a crawl (the rule tester runs the same code through a worker). */
 export function extractWithRules(html: string, rules: readonly ExtractionRule[]): Record<string, string[]> {
   const $ = rules.some((r) => r.type === 'css') ? load(html) : null;
-  return Object.fromEntries(rules.map((rule) => [rule.name, rule.type === 'css' ? cssValues($!, rule) : regexValues(html, new RegExp(rule.expression, 'g'), rule.all)]));
+  return Object.fromEntries(
+    rules.map((rule) => [
+      rule.name,
+      rule.type === 'css' ? cssValues($!, rule) : regexValues(html, new RegExp(rule.expression, 'g'), rule.all),
+    ]),
+  );
 }
 
 function cut(value: string): string {

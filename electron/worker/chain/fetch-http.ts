@@ -6,7 +6,10 @@ import type { ScopeTest } from '../../../shared/scope.ts';
 import type { Processor, Verdict } from './processor.ts';
 
 /** The extra request headers for a URL: the custom ones and Authorization, for hosts in scope only. */
-export function requestHeadersFor(settings: Pick<CrawlSettings, 'headers' | 'basicAuth'>, inScope: ScopeTest): (url: string) => Record<string, string> | undefined {
+export function requestHeadersFor(
+  settings: Pick<CrawlSettings, 'headers' | 'basicAuth'>,
+  inScope: ScopeTest,
+): (url: string) => Record<string, string> | undefined {
   const extra: Record<string, string> = { ...settings.headers };
   if (settings.basicAuth) {
     const { username, password } = settings.basicAuth;
@@ -22,7 +25,11 @@ export function fetchHttp(headersFor: (url: string) => Record<string, string> | 
     step: 'fetching',
     async run(uri, ctx) {
       const headers = headersFor(uri.job.url);
-      const outcome = await ctx.fetcher.fetch(uri.job.url, (bytes) => ctx.report('fetching', 'fetch-http', bytes), headers ? { headers } : {});
+      const outcome = await ctx.fetcher.fetch(
+        uri.job.url,
+        (bytes) => ctx.report('fetching', 'fetch-http', bytes),
+        headers ? { headers } : {},
+      );
       uri.outcome = outcome;
       Object.assign(uri.result, {
         statusCode: outcome.statusCode,

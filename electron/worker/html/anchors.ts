@@ -18,7 +18,12 @@ export const anchorsExtractor: HtmlExtractor = {
             break;
           case 'area':
             if (attribs.href !== undefined) {
-              draft.links.push({ href: attribs.href, anchor: anchorOf('', attribs.alt), kind: 'area', nofollow: hasToken(attribs.rel, 'nofollow') });
+              draft.links.push({
+                href: attribs.href,
+                anchor: anchorOf('', attribs.alt),
+                kind: 'area',
+                nofollow: hasToken(attribs.rel, 'nofollow'),
+              });
             }
             break;
           case 'img':

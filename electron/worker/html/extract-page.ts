@@ -51,7 +51,8 @@ export function extractHtml(
   const base = baseUrl(found.baseHref, pageUrl);
   const refresh = found.refresh === undefined ? null : refreshTarget(found.refresh);
   const metaRefresh = refresh === null ? null : normalise(refresh, base);
-  const raw = metaRefresh === null ? found.links : [...found.links, { href: refresh!, anchor: '', kind: 'refresh' as const, nofollow: false }];
+  const raw =
+    metaRefresh === null ? found.links : [...found.links, { href: refresh!, anchor: '', kind: 'refresh' as const, nofollow: false }];
   const { links, unfetchable } = resolveLinks(raw, base, pageCanonical, inScope, normalise);
   const hreflang: Hreflang[] = [];
   for (const h of found.hreflang) {

@@ -13,8 +13,10 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
       return {
         open(name, attribs) {
           if (images && (name === 'img' || name === 'source')) {
-            if (name === 'img' && attribs.src) draft.links.push({ href: attribs.src, anchor: attribs.alt ?? '', kind: 'image', nofollow: false });
-            if (attribs.srcset) for (const href of srcsetUrls(attribs.srcset)) draft.links.push({ href, anchor: '', kind: 'image', nofollow: false });
+            if (name === 'img' && attribs.src)
+              draft.links.push({ href: attribs.src, anchor: attribs.alt ?? '', kind: 'image', nofollow: false });
+            if (attribs.srcset)
+              for (const href of srcsetUrls(attribs.srcset)) draft.links.push({ href, anchor: '', kind: 'image', nofollow: false });
           } else if (scripts && name === 'script' && attribs.src) {
             draft.links.push({ href: attribs.src, anchor: '', kind: 'script', nofollow: false });
           } else if (stylesheets && name === 'link' && attribs.href && hasToken(attribs.rel, 'stylesheet')) {

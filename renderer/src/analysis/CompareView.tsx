@@ -58,7 +58,12 @@ export function CompareView() {
     const result = await runExport('Export the comparison', () => api.exportComparison(query));
     if (!result) return;
     if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export the comparison: ${result.error}`);
-    else notify(store, 'info', result.file ? `Exported ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
+    else
+      notify(
+        store,
+        'info',
+        result.file ? `Exported ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.',
+      );
   };
 
   return (
@@ -73,7 +78,15 @@ export function CompareView() {
         <label className="field compare-threshold">
           <span className="field-label">Word count change over</span>
           <span className="inline-row">
-            <input type="number" min={0} step={1} value={threshold} aria-invalid={!thresholdOk || undefined} onChange={(e) => setThreshold(e.currentTarget.value)} />%
+            <input
+              type="number"
+              min={0}
+              step={1}
+              value={threshold}
+              aria-invalid={!thresholdOk || undefined}
+              onChange={(e) => setThreshold(e.currentTarget.value)}
+            />
+            %
           </span>
         </label>
         <button
@@ -93,7 +106,15 @@ export function CompareView() {
             <Stat label="URLs before" title={fileName(summary.old_file)} value={summary.old_urls} />
             <Stat label="URLs after" title={fileName(summary.new_file)} value={summary.new_urls} />
             {(['added', 'removed', 'changed'] as const).map((k) => (
-              <button key={k} type="button" className="stat stat-button" data-change={k} data-value={summary[k]} aria-pressed={kind === k} onClick={() => setKind(k)}>
+              <button
+                key={k}
+                type="button"
+                className="stat stat-button"
+                data-change={k}
+                data-value={summary[k]}
+                aria-pressed={kind === k}
+                onClick={() => setKind(k)}
+              >
                 <span className="stat-value">{formatInt(summary[k])}</span>
                 <span className="stat-label">{k}</span>
               </button>
@@ -160,7 +181,11 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
                 <td className="x-url" title={r.url}>
                   {r.url}
                 </td>
-                <td className="x-num">{kind === 'changed' && r.fields.includes('status_code') ? `${statusText(r.old!.status_code)} → ${statusText(r.new!.status_code)}` : statusText(v?.status_code ?? null)}</td>
+                <td className="x-num">
+                  {kind === 'changed' && r.fields.includes('status_code')
+                    ? `${statusText(r.old!.status_code)} → ${statusText(r.new!.status_code)}`
+                    : statusText(v?.status_code ?? null)}
+                </td>
                 <td className="compare-what">
                   {kind === 'changed'
                     ? changeLines(r).map((c) => (
@@ -188,7 +213,19 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
 }
 
 /** One of the two crawls to compare, chosen from the crawls list. */
-function CrawlPicker({ label, testId, crawls, value, onChange }: { label: string; testId: string; crawls: readonly CrawlFileInfo[]; value: string; onChange: (file: string) => void }) {
+function CrawlPicker({
+  label,
+  testId,
+  crawls,
+  value,
+  onChange,
+}: {
+  label: string;
+  testId: string;
+  crawls: readonly CrawlFileInfo[];
+  value: string;
+  onChange: (file: string) => void;
+}) {
   return (
     <label className="field">
       <span className="field-label">{label}</span>

@@ -29,14 +29,38 @@ interface Column {
 
 export const EXPLORER_COLUMNS: Column[] = [
   { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, className: 'x-url' },
-  { id: 'status', label: 'Status', sort: 'status_code', cell: (r) => (r.seq === null ? 'not fetched' : statusText(r.status_code)), className: 'x-num' },
-  { id: 'indexability', label: 'Indexability', sort: 'indexability', cell: (r) => indexabilityText(r as never), className: 'x-index x-opt' },
+  {
+    id: 'status',
+    label: 'Status',
+    sort: 'status_code',
+    cell: (r) => (r.seq === null ? 'not fetched' : statusText(r.status_code)),
+    className: 'x-num',
+  },
+  {
+    id: 'indexability',
+    label: 'Indexability',
+    sort: 'indexability',
+    cell: (r) => indexabilityText(r as never),
+    className: 'x-index x-opt',
+  },
   { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title ?? '' },
   // x-opt: left out while the detail pane takes the room.
-  { id: 'words', label: 'Words', sort: 'word_count', cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)), className: 'x-num x-opt' },
+  {
+    id: 'words',
+    label: 'Words',
+    sort: 'word_count',
+    cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)),
+    className: 'x-num x-opt',
+  },
   { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', cell: (r) => formatInt(r.inlinks), className: 'x-num x-opt' },
   { id: 'depth', label: 'Depth', sort: 'crawl_depth', cell: (r) => String(r.crawl_depth), className: 'x-num x-opt' },
-  { id: 'time', label: 'Time', sort: 'response_time_ms', cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`), className: 'x-num x-opt' },
+  {
+    id: 'time',
+    label: 'Time',
+    sort: 'response_time_ms',
+    cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`),
+    className: 'x-num x-opt',
+  },
 ];
 
 /** The columns of the view: the fixed ones, with a column per custom extraction rule after the title. */
@@ -79,7 +103,13 @@ export function ExplorerView() {
   const columns = useMemo(() => explorerColumns(page.data?.extractionRules ?? []), [page.data?.extractionRules]);
 
   const toggleSort = (column: ResultSortColumn) =>
-    setSort((s) => (s.column !== column ? { column, descending: false } : !s.descending ? { column, descending: true } : { column: 'seq', descending: false }));
+    setSort((s) =>
+      s.column !== column
+        ? { column, descending: false }
+        : !s.descending
+          ? { column, descending: true }
+          : { column: 'seq', descending: false },
+    );
 
   return (
     <section className="panel analysis-panel explorer" aria-label="results explorer">
@@ -100,13 +130,27 @@ export function ExplorerView() {
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
           />
-          <button type="button" className="btn" data-testid="explorer-export-open" disabled={!hasCrawl} aria-expanded={exporting} onClick={() => setExporting((x) => !x)}>
+          <button
+            type="button"
+            className="btn"
+            data-testid="explorer-export-open"
+            disabled={!hasCrawl}
+            aria-expanded={exporting}
+            onClick={() => setExporting((x) => !x)}
+          >
             <span className="icon icon-download" aria-hidden="true" />
             Export this view
           </button>
         </div>
       </div>
-      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={page.data?.extractionRules ?? []} onClose={() => setExporting(false)} />}
+      {exporting && (
+        <ExportDialog
+          filter={filter}
+          text={appliedText}
+          extractionRules={page.data?.extractionRules ?? []}
+          onClose={() => setExporting(false)}
+        />
+      )}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
         <nav className="filter-list" aria-label="filters">
           {groups.map((g) => (
@@ -158,7 +202,11 @@ export function ExplorerView() {
                     }}
                   >
                     {columns.map((c) => (
-                      <td key={c.id} className={c.className} title={c.id === 'url' || c.id === 'title' || c.id.startsWith('extract:') ? c.cell(r) : undefined}>
+                      <td
+                        key={c.id}
+                        className={c.className}
+                        title={c.id === 'url' || c.id === 'title' || c.id.startsWith('extract:') ? c.cell(r) : undefined}
+                      >
                         {c.cell(r)}
                       </td>
                     ))}
@@ -168,7 +216,11 @@ export function ExplorerView() {
             </table>
             {!hasCrawl && <div className="analysis-empty">Start a crawl or open an earlier one to explore its results.</div>}
             {hasCrawl && total === 0 && <div className="analysis-empty">No URLs in this view.</div>}
-            {page.error && <div className="analysis-error" role="alert">Could not load this view: {page.error}</div>}
+            {page.error && (
+              <div className="analysis-error" role="alert">
+                Could not load this view: {page.error}
+              </div>
+            )}
           </div>
           <Pager offset={offset} total={total} pageSize={EXPLORER_PAGE} onOffset={setOffset} />
         </div>

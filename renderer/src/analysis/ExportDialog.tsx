@@ -10,10 +10,31 @@ import { useBusyCommand } from '../components/use-command.ts';
 import { filterTitle } from './analysis-model.ts';
 
 /** Columns ticked when the export dialog first opens. */
-export const DEFAULT_EXPORT_COLUMNS = ['url', 'status_code', 'indexability', 'indexability_reason', 'title', 'meta_description', 'h1', 'canonical', 'word_count', 'inlinks'];
+export const DEFAULT_EXPORT_COLUMNS = [
+  'url',
+  'status_code',
+  'indexability',
+  'indexability_reason',
+  'title',
+  'meta_description',
+  'h1',
+  'canonical',
+  'word_count',
+  'inlinks',
+];
 
 /** The export's column chooser: the CSV's columns and the crawl's extraction rules, and the header preset. */
-export function ExportDialog({ filter, text, extractionRules, onClose }: { filter: FilterId; text: string; extractionRules: readonly string[]; onClose: () => void }) {
+export function ExportDialog({
+  filter,
+  text,
+  extractionRules,
+  onClose,
+}: {
+  filter: FilterId;
+  text: string;
+  extractionRules: readonly string[];
+  onClose: () => void;
+}) {
   const api = useApi();
   const store = useCrawlStore();
   const [busy, run] = useBusyCommand();
@@ -33,14 +54,22 @@ export function ExportDialog({ filter, text, extractionRules, onClose }: { filte
     if (!result) return;
     if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export this view: ${result.error}`);
     else {
-      notify(store, 'info', result.file ? `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}` : 'The CSV download has started.');
+      notify(
+        store,
+        'info',
+        result.file
+          ? `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}`
+          : 'The CSV download has started.',
+      );
       onClose();
     }
   };
   return (
     <div className="export-dialog" role="dialog" aria-label="export this view" data-testid="export-dialog">
       <div className="export-head">
-        <strong>Export “{filterTitle(filter)}”{text ? ` matching “${text}”` : ''}</strong>
+        <strong>
+          Export “{filterTitle(filter)}”{text ? ` matching “${text}”` : ''}
+        </strong>
         <span className="panel-note">{columns.length} columns</span>
         <button type="button" className="btn btn-small btn-quiet" onClick={() => setChosen(new Set(all))}>
           All
@@ -59,10 +88,21 @@ export function ExportDialog({ filter, text, extractionRules, onClose }: { filte
       </div>
       <div className="export-actions">
         <label className="check">
-          <input type="checkbox" data-testid="export-sf-headers" checked={preset === 'screaming-frog'} onChange={(e) => setPreset(e.currentTarget.checked ? 'screaming-frog' : 'trawl')} />
+          <input
+            type="checkbox"
+            data-testid="export-sf-headers"
+            checked={preset === 'screaming-frog'}
+            onChange={(e) => setPreset(e.currentTarget.checked ? 'screaming-frog' : 'trawl')}
+          />
           <span>Screaming Frog headers (Address, Status Code, Title 1…; response times in seconds)</span>
         </label>
-        <button type="button" className="btn btn-primary" data-testid="export-view" disabled={busy || columns.length === 0} onClick={() => void doExport()}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="export-view"
+          disabled={busy || columns.length === 0}
+          onClick={() => void doExport()}
+        >
           {busy ? 'Exporting…' : 'Export CSV'}
         </button>
         <button type="button" className="btn btn-quiet" onClick={onClose}>

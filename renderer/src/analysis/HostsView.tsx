@@ -13,17 +13,29 @@ const REFRESH_MS = 2_000;
 /** Hosts per page: a crawl with checked external links can reach thousands of hosts. */
 export const HOSTS_PAGE = 200;
 
-export const HOST_COLUMNS: { id: string; label: string; sort: HostSortColumn | null; cell: (r: HostReportRow) => string; num?: boolean }[] = [
-  { id: 'origin', label: 'Host', sort: 'origin', cell: (r) => r.origin },
-  { id: 'crawled', label: 'Crawled', sort: 'crawled', cell: (r) => formatInt(r.crawled), num: true },
-  { id: 'queued', label: 'Queued', sort: 'queued', cell: (r) => formatInt(r.queued), num: true },
-  { id: 'in_flight', label: 'In flight', sort: 'in_flight', cell: (r) => formatInt(r.in_flight), num: true },
-  { id: 'bytes', label: 'Bytes', sort: 'bytes', cell: (r) => formatBytes(r.bytes), num: true },
-  { id: 'errors', label: 'Errors', sort: 'errors', cell: (r) => (r.errors ? `${formatInt(r.errors)} (${formatInt(r.failed)} no response)` : '0'), num: true },
-  { id: 'politeness', label: 'Politeness', sort: 'next_fetch_at', cell: politenessText },
-  { id: 'delay', label: 'Crawl-delay', sort: null, cell: (r) => (r.politeness.crawl_delay_ms ? `${r.politeness.crawl_delay_ms / 1000} s` : '') },
-  { id: 'robots', label: 'robots.txt', sort: null, cell: robotsText },
-];
+export const HOST_COLUMNS: { id: string; label: string; sort: HostSortColumn | null; cell: (r: HostReportRow) => string; num?: boolean }[] =
+  [
+    { id: 'origin', label: 'Host', sort: 'origin', cell: (r) => r.origin },
+    { id: 'crawled', label: 'Crawled', sort: 'crawled', cell: (r) => formatInt(r.crawled), num: true },
+    { id: 'queued', label: 'Queued', sort: 'queued', cell: (r) => formatInt(r.queued), num: true },
+    { id: 'in_flight', label: 'In flight', sort: 'in_flight', cell: (r) => formatInt(r.in_flight), num: true },
+    { id: 'bytes', label: 'Bytes', sort: 'bytes', cell: (r) => formatBytes(r.bytes), num: true },
+    {
+      id: 'errors',
+      label: 'Errors',
+      sort: 'errors',
+      cell: (r) => (r.errors ? `${formatInt(r.errors)} (${formatInt(r.failed)} no response)` : '0'),
+      num: true,
+    },
+    { id: 'politeness', label: 'Politeness', sort: 'next_fetch_at', cell: politenessText },
+    {
+      id: 'delay',
+      label: 'Crawl-delay',
+      sort: null,
+      cell: (r) => (r.politeness.crawl_delay_ms ? `${r.politeness.crawl_delay_ms / 1000} s` : ''),
+    },
+    { id: 'robots', label: 'robots.txt', sort: null, cell: robotsText },
+  ];
 
 export function HostsView() {
   const api = useApi();
@@ -35,14 +47,17 @@ export function HostsView() {
   useEffect(() => setOffset(0), [sort, includeIdle]);
   const query = { sort: sort.column, descending: sort.descending, offset, limit: HOSTS_PAGE, text: '', includeIdle };
   const report = useLiveQuery(JSON.stringify(query), () => api.hostsReport(query), REFRESH_MS, { enabled: hasCrawl });
-  const toggle = (column: HostSortColumn) => setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== 'origin' }));
+  const toggle = (column: HostSortColumn) =>
+    setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== 'origin' }));
   const t = report.data?.totals;
   return (
     <section className="panel analysis-panel hosts-view" aria-label="hosts">
       <div className="panel-bar">
         <h2 className="panel-title">Hosts</h2>
         <span className="panel-note" data-testid="hosts-total" data-value={report.data?.total}>
-          {report.data && t ? `${formatInt(report.data.total)} ${report.data.total === 1 ? 'host' : 'hosts'} · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors` : ''}
+          {report.data && t
+            ? `${formatInt(report.data.total)} ${report.data.total === 1 ? 'host' : 'hosts'} · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors`
+            : ''}
         </span>
         <label className="check hosts-idle">
           <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
@@ -54,7 +69,14 @@ export function HostsView() {
           <thead>
             <tr>
               {HOST_COLUMNS.map((c) => (
-                <SortableHeader key={c.id} label={c.label} sort={c.sort} current={sort} onSort={toggle} className={c.num ? 'x-num' : `x-${c.id}`} />
+                <SortableHeader
+                  key={c.id}
+                  label={c.label}
+                  sort={c.sort}
+                  current={sort}
+                  onSort={toggle}
+                  className={c.num ? 'x-num' : `x-${c.id}`}
+                />
               ))}
             </tr>
           </thead>
@@ -62,7 +84,12 @@ export function HostsView() {
             {(report.data?.rows ?? []).map((r) => (
               <tr key={r.host_id} data-host-row={r.origin}>
                 {HOST_COLUMNS.map((c) => (
-                  <td key={c.id} className={c.num ? 'x-num' : `x-${c.id}`} data-col={c.id} title={c.id === 'robots' || c.id === 'origin' ? c.cell(r) : undefined}>
+                  <td
+                    key={c.id}
+                    className={c.num ? 'x-num' : `x-${c.id}`}
+                    data-col={c.id}
+                    title={c.id === 'robots' || c.id === 'origin' ? c.cell(r) : undefined}
+                  >
                     {c.cell(r)}
                   </td>
                 ))}

@@ -2,7 +2,17 @@
 // page is in the whole; nothing when one page holds it all.
 import { formatInt } from '../format.ts';
 
-export function Pager({ offset, total, pageSize, onOffset }: { offset: number; total: number | null; pageSize: number; onOffset: (o: number) => void }) {
+export function Pager({
+  offset,
+  total,
+  pageSize,
+  onOffset,
+}: {
+  offset: number;
+  total: number | null;
+  pageSize: number;
+  onOffset: (o: number) => void;
+}) {
   if (total === null || total <= pageSize) return null;
   const last = Math.min(total, offset + pageSize);
   return (

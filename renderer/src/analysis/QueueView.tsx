@@ -39,7 +39,8 @@ export function QueueView() {
   const searchKey = `search|${host?.host_id}|${under}|${appliedText}`;
   const search = useLiveQuery(
     searchKey,
-    () => api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: null, limit: SEARCH_PAGE }),
+    () =>
+      api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: null, limit: SEARCH_PAGE }),
     REFRESH_MS,
     { enabled: hasCrawl },
   );
@@ -70,7 +71,13 @@ export function QueueView() {
   const loadMore = async () => {
     const next = more.next ?? search.data?.next;
     if (!next) return;
-    const page = await api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: next, limit: SEARCH_PAGE });
+    const page = await api.queueSearch({
+      text: appliedText,
+      hostId: host?.host_id ?? null,
+      under: host ? under : null,
+      after: next,
+      limit: SEARCH_PAGE,
+    });
     setMore((m) => ({ rows: [...m.rows, ...page.rows], next: page.next }));
   };
   const urls = [...(search.data?.rows ?? []), ...more.rows];
@@ -81,7 +88,9 @@ export function QueueView() {
       <div className="panel-bar">
         <h2 className="panel-title">Queue</h2>
         <span className="panel-note" data-testid="queue-total" data-value={hosts.data?.queued}>
-          {hosts.data ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}` : ''}
+          {hosts.data
+            ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}`
+            : ''}
           {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
         </span>
         {outcome && (
@@ -141,7 +150,14 @@ export function QueueView() {
               {host !== null &&
                 (prefixes.data?.groups ?? []).map((g) => (
                   <li key={g.prefix} className="prefix-row">
-                    <button type="button" className="pick" data-prefix={g.prefix} aria-pressed={under === g.prefix} onClick={() => setUnder(g.prefix)} title="Show these URLs (and the prefixes below)">
+                    <button
+                      type="button"
+                      className="pick"
+                      data-prefix={g.prefix}
+                      aria-pressed={under === g.prefix}
+                      onClick={() => setUnder(g.prefix)}
+                      title="Show these URLs (and the prefixes below)"
+                    >
                       <span className="pick-label">{g.prefix}</span>
                       <span className="count-badge">{formatInt(g.count)}</span>
                     </button>

@@ -61,21 +61,30 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const api = useApi();
   const store = useCrawlStore();
   const [busy, run] = useBusyCommand();
-  const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, { merge: mergeChart });
+  const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, {
+    merge: mergeChart,
+  });
   const series = useMemo(() => chartSeries(chart.data), [chart.data]);
   const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
   const exportCsv = async () => {
     const result = await run(`${title} as CSV`, () => api.exportChartCsv(kind));
     if (!result) return;
     if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `${title} as CSV: ${result.error}`);
-    else notify(store, 'info', result.file ? `Saved ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
+    else
+      notify(store, 'info', result.file ? `Saved ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
   };
   return (
     <figure className="chart-card" data-chart={kind} data-total={total ?? undefined}>
       <figcaption className="chart-head">
         <span className="chart-title">{title}</span>
         <span className="panel-note">{chartTotal(chart.data)}</span>
-        <button type="button" className="btn btn-small" data-testid={`chart-csv-${kind}`} disabled={busy || !chart.data} onClick={() => void exportCsv()}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid={`chart-csv-${kind}`}
+          disabled={busy || !chart.data}
+          onClick={() => void exportCsv()}
+        >
           CSV
         </button>
       </figcaption>
@@ -117,11 +126,20 @@ function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
               incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400],
               values: (_u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
             }
-          : { stroke: '#4a5568', grid: { show: false }, splits: (u) => labels.current.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels.current[i] ?? '') },
+          : {
+              stroke: '#4a5568',
+              grid: { show: false },
+              splits: (u) => labels.current.map((_, i) => i),
+              values: (_u, splits) => splits.map((i) => labels.current[i] ?? ''),
+            },
         { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
       ],
       series: timeline
-        ? [{}, { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' }, { label: 'errors', stroke: COLORS.errors, width: 1.5 }]
+        ? [
+            {},
+            { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' },
+            { label: 'errors', stroke: COLORS.errors, width: 1.5 },
+          ]
         : [{}, { label: 'URLs', stroke: COLORS.bar, fill: 'rgba(37,99,235,0.55)', paths: bars, points: { show: false } }],
     };
     const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);

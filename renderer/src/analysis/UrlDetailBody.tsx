@@ -35,7 +35,10 @@ export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (
       )}
       {chain.hops.length > 1 && (
         <>
-          <h3 className="row-details-heading">Redirect chain{chain.loop ? ' (a loop)' : ''}{chain.truncated ? ' (cut)' : ''}</h3>
+          <h3 className="row-details-heading">
+            Redirect chain{chain.loop ? ' (a loop)' : ''}
+            {chain.truncated ? ' (cut)' : ''}
+          </h3>
           <ol className="chain" data-testid="detail-chain">
             {chain.hops.map((h, i) => (
               <li key={`${h.url_id}-${i}`} data-here={i === chain.position || undefined}>
@@ -51,7 +54,13 @@ export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (
         first={detail.inlinks}
         direction="in"
         urlId={detail.url_id}
-        row={(l) => ({ key: `${l.from_id}-${l.kind}`, url: l.from_url, id: l.from_id, anchor: l.anchor, note: `${l.kind}${l.nofollow ? ', nofollow' : ''}` })}
+        row={(l) => ({
+          key: `${l.from_id}-${l.kind}`,
+          url: l.from_url,
+          id: l.from_id,
+          anchor: l.anchor,
+          note: `${l.kind}${l.nofollow ? ', nofollow' : ''}`,
+        })}
         onOpen={onOpen}
       />
       <LinkList<Outlink>
@@ -60,12 +69,21 @@ export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (
         first={detail.outlinks}
         direction="out"
         urlId={detail.url_id}
-        row={(l) => ({ key: `${l.to_id}-${l.kind}`, url: l.to_url, id: l.to_id, anchor: l.anchor, note: `${l.kind}${l.nofollow ? ', nofollow' : ''} · ${l.status_code === null ? 'not fetched' : l.status_code}` })}
+        row={(l) => ({
+          key: `${l.to_id}-${l.kind}`,
+          url: l.to_url,
+          id: l.to_id,
+          anchor: l.anchor,
+          note: `${l.kind}${l.nofollow ? ', nofollow' : ''} · ${l.status_code === null ? 'not fetched' : l.status_code}`,
+        })}
         onOpen={onOpen}
       />
       {detail.unfetchable_links.length > 0 && (
         <>
-          <h3 className="row-details-heading">Unfetchable links ({formatInt(detail.unfetchable_links.length)}{detail.unfetchable_truncated ? '+' : ''})</h3>
+          <h3 className="row-details-heading">
+            Unfetchable links ({formatInt(detail.unfetchable_links.length)}
+            {detail.unfetchable_truncated ? '+' : ''})
+          </h3>
           <ul className="link-list">
             {detail.unfetchable_links.map((l, i) => (
               <li key={i}>
@@ -125,7 +143,8 @@ function LinkList<T>({
   onOpen: (urlId: number) => void;
 }) {
   const api = useApi();
-  const more = (after: number): Promise<LinkPage<unknown>> => (direction === 'in' ? api.urlInlinks(urlId, after) : api.urlOutlinks(urlId, after));
+  const more = (after: number): Promise<LinkPage<unknown>> =>
+    direction === 'in' ? api.urlInlinks(urlId, after) : api.urlOutlinks(urlId, after);
   const [extra, setExtra] = useState<{ rows: T[]; next: number | null }>({ rows: [], next: first.next });
   const [busy, run] = useBusyCommand();
   useEffect(() => setExtra({ rows: [], next: first.next }), [first]);

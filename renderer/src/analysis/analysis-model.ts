@@ -1,14 +1,7 @@
 // The analyst views' pure parts: filters grouped for the explorer's tabs, response headers as lines, charts merged
 // from live updates and laid out as series, exclude patterns from a queue prefix or a search, and the texts the
 // tables show. No React, no DOM: tested on their own (test/renderer/analysis-model.test.ts).
-import type {
-  ChartData,
-  ComparisonRow,
-  FilterCounts,
-  FilterGroupId,
-  FilterId,
-  HostReportRow,
-} from '../../../shared/analysis.ts';
+import type { ChartData, ComparisonRow, FilterCounts, FilterGroupId, FilterId, HostReportRow } from '../../../shared/analysis.ts';
 import { FILTER_GROUPS, RESULT_FILTERS } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 
@@ -31,7 +24,12 @@ export function groupedFilters(counts: Partial<FilterCounts> | null): FilterGrou
   return FILTER_GROUPS.map((g) => ({
     id: g.id,
     label: g.label,
-    filters: RESULT_FILTERS.filter((f) => f.group === g.id).map((f) => ({ id: f.id, label: f.label, description: f.description, count: counts?.[f.id] ?? null })),
+    filters: RESULT_FILTERS.filter((f) => f.group === g.id).map((f) => ({
+      id: f.id,
+      label: f.label,
+      description: f.description,
+      count: counts?.[f.id] ?? null,
+    })),
   }));
 }
 
@@ -116,11 +114,23 @@ export function chartSeries(data: ChartData | null): ChartSeries {
   if (!data) return { xs: [], labels: [], series: [], hasData: false };
   switch (data.kind) {
     case 'status':
-      return bars(data.rows.map((r) => r.label), 'URLs', data.rows.map((r) => r.count));
+      return bars(
+        data.rows.map((r) => r.label),
+        'URLs',
+        data.rows.map((r) => r.count),
+      );
     case 'depth':
-      return bars(data.rows.map((r) => String(r.depth)), 'URLs', data.rows.map((r) => r.count));
+      return bars(
+        data.rows.map((r) => String(r.depth)),
+        'URLs',
+        data.rows.map((r) => r.count),
+      );
     case 'response-time':
-      return bars(data.rows.map((r) => (r.to_ms === null ? `≥ ${shortMs(r.from_ms)}` : `${shortMs(r.from_ms)}–${shortMs(r.to_ms)}`)), 'URLs', data.rows.map((r) => r.count));
+      return bars(
+        data.rows.map((r) => (r.to_ms === null ? `≥ ${shortMs(r.from_ms)}` : `${shortMs(r.from_ms)}–${shortMs(r.to_ms)}`)),
+        'URLs',
+        data.rows.map((r) => r.count),
+      );
     case 'over-time':
       return {
         xs: data.rows.map((r) => r.at / 1000),

@@ -127,7 +127,14 @@ export function createWsApi(options: WsApiOptions): WsApi {
       for (const p of [...inFlight.values()]) {
         inFlight.delete(p.id);
         if (commandSpec(p.cmd).retryable) outbox.set(p.id, p);
-        else settle(p, new CommandError(p.cmd, `the connection to the Trawl host was lost before "${p.cmd}" replied (${why}); it may or may not have happened`));
+        else
+          settle(
+            p,
+            new CommandError(
+              p.cmd,
+              `the connection to the Trawl host was lost before "${p.cmd}" replied (${why}); it may or may not have happened`,
+            ),
+          );
       }
       scheduleReconnect(why);
     };

@@ -97,10 +97,14 @@ export function ClusterAttach() {
         </summary>
         <div className="cluster-body">
           <p className="cluster-hint">
-            A crawl in a PostgreSQL store, run by nodes started with <code>npm run crawl -- --store URL --join ID</code>. Watch every node's threads and
-            pause, resume, stop or resize the whole cluster from here.
+            A crawl in a PostgreSQL store, run by nodes started with <code>npm run crawl -- --store URL --join ID</code>. Watch every node's
+            threads and pause, resume, stop or resize the whole cluster from here.
           </p>
-          <label className="field-label" htmlFor={`${ids}-url`} title="postgres://user:password@host:5432/database; the password stays with the Trawl host">
+          <label
+            className="field-label"
+            htmlFor={`${ids}-url`}
+            title="postgres://user:password@host:5432/database; the password stays with the Trawl host"
+          >
             Store URL
           </label>
           <div className="cluster-url-row">
@@ -124,7 +128,13 @@ export function ClusterAttach() {
                 if (e.key === 'Enter') void listCrawls();
               }}
             />
-            <button type="button" className="btn btn-small" data-testid="list-store-crawls" disabled={busy !== null || url.trim() === ''} onClick={() => void listCrawls()}>
+            <button
+              type="button"
+              className="btn btn-small"
+              data-testid="list-store-crawls"
+              disabled={busy !== null || url.trim() === ''}
+              onClick={() => void listCrawls()}
+            >
               {busy === 'list' ? 'Listing…' : 'List crawls'}
             </button>
           </div>
@@ -138,13 +148,26 @@ export function ClusterAttach() {
               {problem}
             </div>
           )}
-          {list && <StoreCrawls list={list} attachedId={cluster?.server === list.server ? cluster.crawlId : null} busy={busy} onAttach={(id) => void attach(id)} />}
+          {list && (
+            <StoreCrawls
+              list={list}
+              attachedId={cluster?.server === list.server ? cluster.crawlId : null}
+              busy={busy}
+              onAttach={(id) => void attach(id)}
+            />
+          )}
           {cluster && (
             <div className="cluster-attached" data-testid="cluster-attached">
               <span>
                 Watching <b>{cluster.crawlId}</b> at {cluster.server}
               </span>
-              <button type="button" className="btn btn-small btn-quiet" data-testid="detach-store" disabled={busy !== null} onClick={() => void detach()}>
+              <button
+                type="button"
+                className="btn btn-small btn-quiet"
+                data-testid="detach-store"
+                disabled={busy !== null}
+                onClick={() => void detach()}
+              >
                 Detach
               </button>
             </div>
@@ -155,7 +178,17 @@ export function ClusterAttach() {
   );
 }
 
-function StoreCrawls({ list, attachedId, busy, onAttach }: { list: StoreCrawlList; attachedId: string | null; busy: string | null; onAttach: (id: string) => void }) {
+function StoreCrawls({
+  list,
+  attachedId,
+  busy,
+  onAttach,
+}: {
+  list: StoreCrawlList;
+  attachedId: string | null;
+  busy: string | null;
+  onAttach: (id: string) => void;
+}) {
   if (list.crawls.length === 0) return <p className="list-empty">No crawls in the store at {list.server} yet.</p>;
   return (
     <ul className="crawls store-crawls" data-testid="store-crawls" aria-label={`crawls in ${list.server}`}>
@@ -166,7 +199,17 @@ function StoreCrawls({ list, attachedId, busy, onAttach }: { list: StoreCrawlLis
   );
 }
 
-function StoreCrawlItem({ crawl: c, attached, busy, onAttach }: { crawl: StoreCrawlInfo; attached: boolean; busy: string | null; onAttach: (id: string) => void }) {
+function StoreCrawlItem({
+  crawl: c,
+  attached,
+  busy,
+  onAttach,
+}: {
+  crawl: StoreCrawlInfo;
+  attached: boolean;
+  busy: string | null;
+  onAttach: (id: string) => void;
+}) {
   const first = c.seeds[0] ?? '';
   return (
     <li className="crawl-item" data-store-crawl={c.id} data-current={attached || undefined}>
@@ -197,7 +240,13 @@ function StoreCrawlItem({ crawl: c, attached, busy, onAttach }: { crawl: StoreCr
         )}
       </div>
       <div className="crawl-item-actions">
-        <button type="button" className="btn btn-small" data-testid="attach-store-crawl" disabled={busy !== null || attached || c.problem !== null} onClick={() => onAttach(c.id)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="attach-store-crawl"
+          disabled={busy !== null || attached || c.problem !== null}
+          onClick={() => onAttach(c.id)}
+        >
           {attached ? 'Shown' : busy === `attach:${c.id}` ? 'Attaching…' : 'Attach'}
         </button>
       </div>

@@ -54,7 +54,14 @@ export function CrawlList() {
       <div className="panel-bar">
         <h2 className="panel-title">Earlier crawls</h2>
         <div className="panel-actions">
-          <button type="button" className="btn btn-quiet btn-small" data-testid="open-file" disabled={live || working !== null} title="Open a crawl file from disk" onClick={() => void open(null)}>
+          <button
+            type="button"
+            className="btn btn-quiet btn-small"
+            data-testid="open-file"
+            disabled={live || working !== null}
+            title="Open a crawl file from disk"
+            onClick={() => void open(null)}
+          >
             Open file…
           </button>
           <button type="button" className="btn btn-quiet btn-small" onClick={() => void refresh()} disabled={loading}>
@@ -90,11 +97,23 @@ export function CrawlList() {
                   </div>
                 </div>
                 <div className="crawl-item-actions">
-                  <button type="button" className="btn btn-small" data-testid="open-crawl" disabled={live || working !== null || current} onClick={() => void open(c.file)}>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    data-testid="open-crawl"
+                    disabled={live || working !== null || current}
+                    onClick={() => void open(c.file)}
+                  >
                     {current ? 'Shown' : 'Open'}
                   </button>
                   {c.queued > 0 && (
-                    <button type="button" className="btn btn-small" data-testid="resume-crawl" disabled={live || working !== null} onClick={() => void resume(c.file)}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      data-testid="resume-crawl"
+                      disabled={live || working !== null}
+                      onClick={() => void resume(c.file)}
+                    >
                       Resume
                     </button>
                   )}

@@ -61,7 +61,9 @@ export function LiveSettings() {
       value = parsed.value;
     }
     setRateProblem(null);
-    const done = await runRate(value === null ? 'Remove the URLs/s cap' : 'Set the URLs/s cap', () => api.setMaxRate(value).then(() => true));
+    const done = await runRate(value === null ? 'Remove the URLs/s cap' : 'Set the URLs/s cap', () =>
+      api.setMaxRate(value).then(() => true),
+    );
     if (done) setRate('');
   };
 
@@ -124,11 +126,23 @@ export function LiveSettings() {
             if (e.key === 'Enter') void applyRate(false);
           }}
         />
-        <button type="button" className="btn btn-small" data-testid="live-max-rate-apply" disabled={!live || rateBusy || rate.trim() === ''} onClick={() => void applyRate(false)}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="live-max-rate-apply"
+          disabled={!live || rateBusy || rate.trim() === ''}
+          onClick={() => void applyRate(false)}
+        >
           {cap === null ? 'Set' : 'Change'}
         </button>
         {cap !== null && (
-          <button type="button" className="btn btn-small btn-quiet" data-testid="live-max-rate-remove" disabled={!live || rateBusy} onClick={() => void applyRate(true)}>
+          <button
+            type="button"
+            className="btn btn-small btn-quiet"
+            data-testid="live-max-rate-remove"
+            disabled={!live || rateBusy}
+            onClick={() => void applyRate(true)}
+          >
             Remove
           </button>
         )}
@@ -141,7 +155,10 @@ export function LiveSettings() {
           </span>
         )}
       </div>
-      <div className="live-field live-exclude" title={why ?? 'A regular expression: matching URLs are no longer crawled, and the queued ones are dropped now'}>
+      <div
+        className="live-field live-exclude"
+        title={why ?? 'A regular expression: matching URLs are no longer crawled, and the queued ones are dropped now'}
+      >
         <label className="live-label" htmlFor={`${id}-exclude`}>
           Exclude
         </label>
@@ -161,7 +178,13 @@ export function LiveSettings() {
             if (e.key === 'Enter') void addExclude();
           }}
         />
-        <button type="button" className="btn btn-small" data-testid="live-exclude-add" disabled={!live || excludeBusy || pattern.trim() === ''} onClick={() => void addExclude()}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="live-exclude-add"
+          disabled={!live || excludeBusy || pattern.trim() === ''}
+          onClick={() => void addExclude()}
+        >
           Add
         </button>
         {outcome && (

@@ -40,7 +40,9 @@ export function ConnectionBanner() {
   if (connection.state === 'connected') return null;
   return (
     <div className="connection-banner" role="status" data-connection={connection.state}>
-      {connection.state === 'connecting' ? 'Connecting to the Trawl host…' : `Connection to the Trawl host lost${connection.detail ? ` (${connection.detail})` : ''}; reconnecting…`}
+      {connection.state === 'connecting'
+        ? 'Connecting to the Trawl host…'
+        : `Connection to the Trawl host lost${connection.detail ? ` (${connection.detail})` : ''}; reconnecting…`}
     </div>
   );
 }

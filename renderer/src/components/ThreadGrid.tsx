@@ -129,7 +129,13 @@ export function processorTitle(name: string): string | undefined {
 export function ProcessorLegend() {
   const chain = PROCESSOR_CHAIN.map((p, i) => `${i + 1}. ${p.name} (${p.stage}): ${p.does}`).join('\n');
   return (
-    <span className="chain-legend" data-testid="processor-chain" tabIndex={0} title={`Every URL goes through this chain of processors; a thread shows the one it is in.\n\n${chain}`} aria-label={`processor chain: ${PROCESSOR_CHAIN.map((p) => p.name).join(', ')}`}>
+    <span
+      className="chain-legend"
+      data-testid="processor-chain"
+      tabIndex={0}
+      title={`Every URL goes through this chain of processors; a thread shows the one it is in.\n\n${chain}`}
+      aria-label={`processor chain: ${PROCESSOR_CHAIN.map((p) => p.name).join(', ')}`}
+    >
       processor chain
     </span>
   );
@@ -246,7 +252,15 @@ export const ThreadCell = memo(function ThreadCell({ id }: { id: ThreadKey }) {
 
 export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stuck: boolean }) {
   return (
-    <div className="cell" role="listitem" data-thread-id={t.id} data-node={t.node} data-step={t.step} data-processor={t.processor ?? undefined} data-stuck={stuck ? 'true' : undefined}>
+    <div
+      className="cell"
+      role="listitem"
+      data-thread-id={t.id}
+      data-node={t.node}
+      data-step={t.step}
+      data-processor={t.processor ?? undefined}
+      data-stuck={stuck ? 'true' : undefined}
+    >
       <div className="cell-head">
         <span className="cell-id">#{t.id}</span>
         <span className="cell-step">{STEP_LABELS[t.step]}</span>

@@ -32,10 +32,19 @@ export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggl
 }
 
 function CrawlTitle() {
-  const { file, opened, known, cluster } = useCrawlShallow((s) => ({ file: s.file, opened: s.opened, known: s.hasSnapshot, cluster: s.cluster }));
+  const { file, opened, known, cluster } = useCrawlShallow((s) => ({
+    file: s.file,
+    opened: s.opened,
+    known: s.hasSnapshot,
+    cluster: s.cluster,
+  }));
   if (cluster && !opened) {
     return (
-      <div className="crawl-title" data-testid="cluster-title" title={`crawl ${cluster.crawlId} in the PostgreSQL store at ${cluster.server}`}>
+      <div
+        className="crawl-title"
+        data-testid="cluster-title"
+        title={`crawl ${cluster.crawlId} in the PostgreSQL store at ${cluster.server}`}
+      >
         <span className="crawl-title-label">Cluster crawl</span>
         <span className="crawl-title-name">
           {cluster.crawlId}
@@ -70,7 +79,14 @@ export function StateBadge() {
   const why = opened ? opened.finishReason : reason;
   const label = (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown);
   return (
-    <div className="state-badge" data-state={shown} data-reason={why ?? undefined} role="status" aria-live="polite" title={error ?? undefined}>
+    <div
+      className="state-badge"
+      data-state={shown}
+      data-reason={why ?? undefined}
+      role="status"
+      aria-live="polite"
+      title={error ?? undefined}
+    >
       <span className="state-dot" aria-hidden="true" />
       <span className="state-word">{label}</span>
       {why && <span className="state-reason">{why}</span>}
@@ -135,15 +151,33 @@ export function CrawlControls() {
   const canStop = live && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   return (
     <div className="controls" role="group" aria-label="crawl controls">
-      <button type="button" className="btn" data-testid="pause" disabled={!canPause || busy} onClick={() => void run('Pause', () => api.pause())}>
+      <button
+        type="button"
+        className="btn"
+        data-testid="pause"
+        disabled={!canPause || busy}
+        onClick={() => void run('Pause', () => api.pause())}
+      >
         <span className="icon icon-pause" aria-hidden="true" />
         Pause
       </button>
-      <button type="button" className="btn" data-testid="resume" disabled={!canResume || busy} onClick={() => void run('Resume', () => api.resume())}>
+      <button
+        type="button"
+        className="btn"
+        data-testid="resume"
+        disabled={!canResume || busy}
+        onClick={() => void run('Resume', () => api.resume())}
+      >
         <span className="icon icon-play" aria-hidden="true" />
         Resume
       </button>
-      <button type="button" className="btn btn-danger" data-testid="stop" disabled={!canStop || busy} onClick={() => void run('Stop', () => api.stop())}>
+      <button
+        type="button"
+        className="btn btn-danger"
+        data-testid="stop"
+        disabled={!canStop || busy}
+        onClick={() => void run('Stop', () => api.stop())}
+      >
         <span className="icon icon-stop" aria-hidden="true" />
         Stop
       </button>

@@ -19,7 +19,15 @@ export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) 
   return (
     <nav className="view-tabs" aria-label="views">
       {VIEWS.map((v) => (
-        <button key={v.id} type="button" className="view-tab" data-testid={`view-${v.id}`} aria-pressed={view === v.id} title={v.title} onClick={() => onView(v.id)}>
+        <button
+          key={v.id}
+          type="button"
+          className="view-tab"
+          data-testid={`view-${v.id}`}
+          aria-pressed={view === v.id}
+          title={v.title}
+          onClick={() => onView(v.id)}
+        >
           {v.label}
           {v.id === 'queue' && live && <span className="count-badge">{formatInt(queued)}</span>}
           {v.id === 'live' && live && <span className="live-dot" aria-label="running" />}

@@ -7,7 +7,7 @@ import { useCrawlStore } from '../store/context.tsx';
 export function useCommand(): <T>(what: string, run: () => Promise<T>) => Promise<T | undefined> {
   const store = useCrawlStore();
   return useCallback(
-    async <T,>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+    async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await run();
       } catch (err) {
@@ -24,7 +24,7 @@ export function useBusyCommand(): [boolean, <T>(what: string, run: () => Promise
   const command = useCommand();
   const [busy, setBusy] = useState(false);
   const run = useCallback(
-    async <T,>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
       setBusy(true);
       try {
         return await command(what, fn);

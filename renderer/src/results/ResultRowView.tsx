@@ -82,8 +82,21 @@ export const COLUMNS: Column[] = [
     ariaLabel: (r) => indexabilityText(r) || undefined,
   },
   { id: 'kind', label: 'Kind', sort: null, cell: (r) => r.kind },
-  { id: 'type', label: 'Content type', sort: 'content_type', cell: (r) => shortContentType(r.content_type), title: (r) => orBlank(r.content_type) },
-  { id: 'size', label: 'Size', sort: 'size_bytes', numeric: true, cell: (r) => formatBytes(r.size_bytes), title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`) },
+  {
+    id: 'type',
+    label: 'Content type',
+    sort: 'content_type',
+    cell: (r) => shortContentType(r.content_type),
+    title: (r) => orBlank(r.content_type),
+  },
+  {
+    id: 'size',
+    label: 'Size',
+    sort: 'size_bytes',
+    numeric: true,
+    cell: (r) => formatBytes(r.size_bytes),
+    title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`),
+  },
   { id: 'time', label: 'Time ms', sort: 'response_time_ms', numeric: true, cell: (r) => formatInt(r.response_time_ms) },
   {
     id: 'attempts',
@@ -184,7 +197,12 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
 /** A row whose page has not arrived yet. */
 export function PlaceholderRow({ index, columns = COLUMNS }: { index: number; columns?: readonly Column[] }) {
   return (
-    <div className={index % 2 ? 'rrow rrow-odd rrow-placeholder' : 'rrow rrow-placeholder'} role="row" aria-rowindex={index + 2} aria-busy="true">
+    <div
+      className={index % 2 ? 'rrow rrow-odd rrow-placeholder' : 'rrow rrow-placeholder'}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-busy="true"
+    >
       {columns.map((c) => (
         <div key={c.id} role="cell" className={cellClass(c)}>
           <span className="skeleton" />

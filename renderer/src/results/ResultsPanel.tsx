@@ -154,9 +154,13 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
   const current = useRef<ResultsWindow | null>(null);
   const filterKey = JSON.stringify(filter);
   const win = useMemo(() => {
-    const w: ResultsWindow = new ResultsWindow(filter, (q) => api.queryResults(q), () => {
-      if (current.current === w) rerender();
-    });
+    const w: ResultsWindow = new ResultsWindow(
+      filter,
+      (q) => api.queryResults(q),
+      () => {
+        if (current.current === w) rerender();
+      },
+    );
     return w;
     // `filter` is represented by filterKey: an equal filter object must not start over.
   }, [filterKey, crawlKey, api]);
@@ -267,7 +271,15 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
     const row = win.row(i);
     rows.push(
       row ? (
-        <ResultRowView key={i} row={row} index={i} selected={selected?.row.seq === row.seq} onSelect={onSelectRow} onCopy={onCopy} columns={columns} />
+        <ResultRowView
+          key={i}
+          row={row}
+          index={i}
+          selected={selected?.row.seq === row.seq}
+          onSelect={onSelectRow}
+          onCopy={onCopy}
+          columns={columns}
+        />
       ) : (
         <PlaceholderRow key={i} index={i} columns={columns} />
       ),
@@ -291,9 +303,23 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
         {columns.map((c) => {
           const active = c.sort !== null && sort.column === c.sort;
           return (
-            <div key={c.id} role="columnheader" className={cellClass(c)} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}>
+            <div
+              key={c.id}
+              role="columnheader"
+              className={cellClass(c)}
+              aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}
+            >
               {c.sort ? (
-                <button type="button" className="sort-btn" data-sort={c.sort} data-active={active || undefined} onClick={() => onSort(c.sort!)} title={active ? (sort.descending ? 'Click: back to crawl order' : 'Click: descending') : `Sort by ${c.label.toLowerCase()}`}>
+                <button
+                  type="button"
+                  className="sort-btn"
+                  data-sort={c.sort}
+                  data-active={active || undefined}
+                  onClick={() => onSort(c.sort!)}
+                  title={
+                    active ? (sort.descending ? 'Click: back to crawl order' : 'Click: descending') : `Sort by ${c.label.toLowerCase()}`
+                  }
+                >
                   {c.label}
                   <span className="sort-mark" aria-hidden="true">
                     {active ? (sort.descending ? '▼' : '▲') : ''}
@@ -313,11 +339,26 @@ function ResultsTable({ filter, sort, onSort, selected, onSelect, onTotal }: Tab
           {rows}
         </div>
       </div>
-      {win.total === 0 && <div className="results-empty">{win.filter.text || win.filter.statusClass ? 'No rows match the filter.' : live ? 'No results yet…' : 'No results. Start a crawl or open an earlier one.'}</div>}
+      {win.total === 0 && (
+        <div className="results-empty">
+          {win.filter.text || win.filter.statusClass
+            ? 'No rows match the filter.'
+            : live
+              ? 'No results yet…'
+              : 'No results. Start a crawl or open an earlier one.'}
+        </div>
+      )}
       {win.error && (
         <div className="results-error" role="alert">
           Could not load results: {errorMessage(win.error)}
-          <button type="button" className="btn btn-small" onClick={() => { win.refresh(); rerender(); }}>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              win.refresh();
+              rerender();
+            }}
+          >
             Retry
           </button>
         </div>

@@ -15,7 +15,8 @@ export interface DetailField {
 }
 
 const count = (n: number | null) => (n === null ? '' : formatInt(n));
-const withCount = (text: string | null, n: number | null) => (n !== null && n > 1 ? `${text ?? ''} (first of ${formatInt(n)})` : (text ?? ''));
+const withCount = (text: string | null, n: number | null) =>
+  n !== null && n > 1 ? `${text ?? ''} (first of ${formatInt(n)})` : (text ?? '');
 
 /** Everything about a row, in the side panel: the table's columns in full, and the fields it has no room for. */
 export const DETAIL_FIELDS: DetailField[] = [
@@ -56,7 +57,9 @@ export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules
         <button
           type="button"
           className="btn btn-small"
-          onClick={() => void copyText(row.url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))}
+          onClick={() =>
+            void copyText(row.url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))
+          }
         >
           Copy URL
         </button>

@@ -21,7 +21,13 @@ export interface Viewport {
 }
 
 /** Which rows to render for a scroll position, scaling the scrollbar past MAX_SCROLL_HEIGHT. */
-export function computeViewport(total: number, scrollTop: number, viewHeight: number, rowHeight = ROW_HEIGHT, maxHeight = MAX_SCROLL_HEIGHT): Viewport {
+export function computeViewport(
+  total: number,
+  scrollTop: number,
+  viewHeight: number,
+  rowHeight = ROW_HEIGHT,
+  maxHeight = MAX_SCROLL_HEIGHT,
+): Viewport {
   const realHeight = total * rowHeight;
   const height = Math.min(realHeight, maxHeight);
   const maxScroll = Math.max(0, height - viewHeight);

@@ -90,22 +90,50 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
           ))}
         </div>
         <span className="field-hint">
-          {MODE_OPTIONS.find((o) => o.value === form.mode)?.explain}; default {MODE_OPTIONS.find((o) => o.value === (d?.mode ?? 'spider'))?.label.toLowerCase()}
+          {MODE_OPTIONS.find((o) => o.value === form.mode)?.explain}; default{' '}
+          {MODE_OPTIONS.find((o) => o.value === (d?.mode ?? 'spider'))?.label.toLowerCase()}
         </span>
         {fieldError(binding, 'mode')}
       </fieldset>
 
       <div className="field-grid">
-        <NumberField label="Threads" hint={`default ${d?.threads ?? 5}, 1–${binding.defaults?.limits.threads.max ?? 200}`} error={fieldError(binding, 'threads')} input={numberInput(binding, 'threads')} />
+        <NumberField
+          label="Threads"
+          hint={`default ${d?.threads ?? 5}, 1–${binding.defaults?.limits.threads.max ?? 200}`}
+          error={fieldError(binding, 'threads')}
+          input={numberInput(binding, 'threads')}
+        />
         {form.mode === 'list' ? (
-          <NumberField label="Max depth" hint="list mode: the listed URLs only" placeholder="0" error={fieldError(binding, 'maxDepth')} input={{ ...numberInput(binding, 'maxDepth'), value: '', disabled: true }} />
+          <NumberField
+            label="Max depth"
+            hint="list mode: the listed URLs only"
+            placeholder="0"
+            error={fieldError(binding, 'maxDepth')}
+            input={{ ...numberInput(binding, 'maxDepth'), value: '', disabled: true }}
+          />
         ) : (
-          <NumberField label="Max depth" hint="blank: unlimited" placeholder="unlimited" error={fieldError(binding, 'maxDepth')} input={numberInput(binding, 'maxDepth')} />
+          <NumberField
+            label="Max depth"
+            hint="blank: unlimited"
+            placeholder="unlimited"
+            error={fieldError(binding, 'maxDepth')}
+            input={numberInput(binding, 'maxDepth')}
+          />
         )}
-        <NumberField label="Max pages" hint="blank: unlimited" placeholder="unlimited" error={fieldError(binding, 'maxPages')} input={numberInput(binding, 'maxPages')} />
+        <NumberField
+          label="Max pages"
+          hint="blank: unlimited"
+          placeholder="unlimited"
+          error={fieldError(binding, 'maxPages')}
+          input={numberInput(binding, 'maxPages')}
+        />
         <label className="field" htmlFor={`${ids}-robots`}>
           <span className="field-label">robots.txt</span>
-          <select {...fieldAttrs(binding, 'robots')} value={form.robots} onChange={(e) => set('robots', ROBOTS_MODES.find((m) => m === e.currentTarget.value) ?? 'respect')}>
+          <select
+            {...fieldAttrs(binding, 'robots')}
+            value={form.robots}
+            onChange={(e) => set('robots', ROBOTS_MODES.find((m) => m === e.currentTarget.value) ?? 'respect')}
+          >
             <option value="respect">respect</option>
             <option value="ignore">ignore</option>
             <option value="report">fetch all, report disallowed</option>
@@ -135,7 +163,14 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
           ))}
           <option value="custom">Custom…</option>
         </select>
-        <input {...fieldAttrs(binding, 'userAgent')} type="text" spellCheck={false} value={form.userAgent} placeholder={d?.userAgent ?? ''} onChange={(e) => set('userAgent', e.currentTarget.value)} />
+        <input
+          {...fieldAttrs(binding, 'userAgent')}
+          type="text"
+          spellCheck={false}
+          value={form.userAgent}
+          placeholder={d?.userAgent ?? ''}
+          onChange={(e) => set('userAgent', e.currentTarget.value)}
+        />
         <span className="field-hint">only the header changes; robots.txt is read for Trawl's group or *</span>
         {fieldError(binding, 'userAgent')}
       </label>

@@ -39,14 +39,22 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
   const include = lines(form.include);
   const exclude = lines(form.exclude);
   const typedLength = Number(form.maxUrlLength.trim());
-  const maxUrlLength = form.maxUrlLength.trim() !== '' && Number.isInteger(typedLength) && typedLength > 0 ? typedLength : DEFAULT_MAX_URL_LENGTH;
+  const maxUrlLength =
+    form.maxUrlLength.trim() !== '' && Number.isInteger(typedLength) && typedLength > 0 ? typedLength : DEFAULT_MAX_URL_LENGTH;
   const normalise = makeNormaliser({ stripQueryParams: lines(form.stripQueryParams) });
   const seeds = lines(form.seeds)
     .map((s) => normalise(s))
     .filter((s): s is string => s !== null);
   let reason: (url: string) => string | null;
   try {
-    reason = makeScopeReason({ seeds, scope: form.scope, allowedHosts: lines(form.allowedHosts).map((h) => h.toLowerCase()), include, exclude, maxUrlLength });
+    reason = makeScopeReason({
+      seeds,
+      scope: form.scope,
+      allowedHosts: lines(form.allowedHosts).map((h) => h.toLowerCase()),
+      include,
+      exclude,
+      maxUrlLength,
+    });
   } catch (err) {
     return { ok: false, problem: `${err instanceof Error ? err.message : String(err)}; fix the pattern to test URLs` };
   }
@@ -63,14 +71,20 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
             url,
             normalised,
             crawled: true,
-            why: form.mode === 'list' ? `in scope${shown}; list mode fetches only the listed URLs (and their redirects)` : `crawled when linked${shown}`,
+            why:
+              form.mode === 'list'
+                ? `in scope${shown}; list mode fetches only the listed URLs (and their redirects)`
+                : `crawled when linked${shown}`,
           };
         case 'host':
           return {
             url,
             normalised,
             crawled: false,
-            why: seeds.length === 0 && lines(form.allowedHosts).length === 0 ? 'no seed yet: the hosts crawled come from the seeds' : `host ${new URL(normalised).host} is outside the scope (${scopeLabel})`,
+            why:
+              seeds.length === 0 && lines(form.allowedHosts).length === 0
+                ? 'no seed yet: the hosts crawled come from the seeds'
+                : `host ${new URL(normalised).host} is outside the scope (${scopeLabel})`,
           };
         case 'too long':
           return { url, normalised, crawled: false, why: `${normalised.length} characters long, over the ${maxUrlLength} limit` };
@@ -107,7 +121,9 @@ export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string
           value={samples}
           onChange={(e) => setSamples(e.currentTarget.value)}
         />
-        <span className="field-hint">checked against the scope, patterns, length and stripped parameters above; depth and robots.txt are checked during the crawl</span>
+        <span className="field-hint">
+          checked against the scope, patterns, length and stripped parameters above; depth and robots.txt are checked during the crawl
+        </span>
       </label>
       {result && !result.ok && (
         <div className="field-error" role="alert">

@@ -60,7 +60,14 @@ export function usePresets(): { presets: CrawlPreset[] | null; error: string | n
   return { presets, error, reload, set };
 }
 
-export function PresetsPanel({ idPrefix, current, formProblems, onLoad, onProblems, state }: PresetsProps & { state: ReturnType<typeof usePresets> }) {
+export function PresetsPanel({
+  idPrefix,
+  current,
+  formProblems,
+  onLoad,
+  onProblems,
+  state,
+}: PresetsProps & { state: ReturnType<typeof usePresets> }) {
   const api = useApi();
   const store = useCrawlStore();
   const { presets, error, reload, set } = state;
@@ -88,7 +95,12 @@ export function PresetsPanel({ idPrefix, current, formProblems, onLoad, onProble
       onProblems([]);
       notify(store, 'info', `${replaced ? 'Replaced' : 'Saved'} preset "${trimmed}"`);
     } else {
-      setNameProblem(result.problems.filter((p) => p.field === 'name').map((p) => p.message).join('; ') || null);
+      setNameProblem(
+        result.problems
+          .filter((p) => p.field === 'name')
+          .map((p) => p.message)
+          .join('; ') || null,
+      );
       onProblems(result.problems.filter((p) => p.field !== 'name'));
     }
   };
@@ -132,7 +144,13 @@ export function PresetsPanel({ idPrefix, current, formProblems, onLoad, onProble
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-small" data-testid="preset-load" disabled={!selected || busy} onClick={() => selected && onLoad(selected)}>
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="preset-load"
+            disabled={!selected || busy}
+            onClick={() => selected && onLoad(selected)}
+          >
             Load
           </button>
           <button
@@ -172,7 +190,9 @@ export function PresetsPanel({ idPrefix, current, formProblems, onLoad, onProble
             Save
           </button>
         </div>
-        <span className="field-hint">keeps every setting except the seeds (headers and password too); saving under a name in use replaces it</span>
+        <span className="field-hint">
+          keeps every setting except the seeds (headers and password too); saving under a name in use replaces it
+        </span>
         {nameProblem && (
           <span className="field-error" role="alert">
             {nameProblem}

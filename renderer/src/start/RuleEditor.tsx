@@ -87,7 +87,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                   onChange={(e) => update(i, { name: e.currentTarget.value })}
                 />
               </label>
-              <button type="button" className="btn btn-quiet btn-small rule-remove" aria-label={`remove rule ${rule.name || i + 1}`} title="Remove this rule" onClick={() => onChange(rules.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="btn btn-quiet btn-small rule-remove"
+                aria-label={`remove rule ${rule.name || i + 1}`}
+                title="Remove this rule"
+                onClick={() => onChange(rules.filter((_, j) => j !== i))}
+              >
                 ✕
               </button>
             </div>
@@ -95,7 +101,14 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
             <div className="field-grid">
               <label className="field" htmlFor={`${id}-type`}>
                 <span className="field-label">Type</span>
-                <select id={`${id}-type`} data-testid={`rule-${i}-type`} value={rule.type} onChange={(e) => update(i, { type: EXTRACTION_TYPE_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'css' })}>
+                <select
+                  id={`${id}-type`}
+                  data-testid={`rule-${i}-type`}
+                  value={rule.type}
+                  onChange={(e) =>
+                    update(i, { type: EXTRACTION_TYPE_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'css' })
+                  }
+                >
                   {EXTRACTION_TYPE_OPTIONS.map((o) => (
                     <option key={o.value} value={o.value}>
                       {o.label}
@@ -111,7 +124,9 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                   value={css ? rule.output : 'text'}
                   disabled={!css}
                   title={css ? undefined : 'A regex reads its first group, or the whole match'}
-                  onChange={(e) => update(i, { output: EXTRACTION_OUTPUT_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'text' })}
+                  onChange={(e) =>
+                    update(i, { output: EXTRACTION_OUTPUT_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'text' })
+                  }
                 >
                   {css ? (
                     EXTRACTION_OUTPUT_OPTIONS.map((o) => (
@@ -159,7 +174,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
               </label>
             )}
             <label className="check" htmlFor={`${id}-all`}>
-              <input id={`${id}-all`} data-testid={`rule-${i}-all`} type="checkbox" checked={rule.all} onChange={(e) => update(i, { all: e.currentTarget.checked })} />
+              <input
+                id={`${id}-all`}
+                data-testid={`rule-${i}-all`}
+                type="checkbox"
+                checked={rule.all}
+                onChange={(e) => update(i, { all: e.currentTarget.checked })}
+              />
               <span className="check-label">Every match (default: the first)</span>
             </label>
             <Messages messages={[...(err(`extraction.${i}`) ?? []), ...(fieldErrors('output') ?? []), ...(fieldErrors('all') ?? [])]} />
@@ -168,7 +189,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
       })}
       <Messages messages={err('extraction')} />
       <div className="rule-actions">
-        <button type="button" className="btn btn-small" data-testid="add-rule" disabled={rules.length >= MAX_RULES} onClick={() => onChange([...rules, newRule(rules)])}>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="add-rule"
+          disabled={rules.length >= MAX_RULES}
+          onClick={() => onChange([...rules, newRule(rules)])}
+        >
           + Add rule
         </button>
       </div>
@@ -228,7 +255,10 @@ export function RuleTestOutcome({ result, rules }: { result: ExtractionTest; rul
             return (
               <div key={name} className="rule-test-rule" data-rule={name} data-matches={values.length}>
                 <dt>
-                  {name} <span className="rule-test-count">{values.length === 0 ? 'no match' : values.length === 1 ? '1 match' : `${values.length} matches`}</span>
+                  {name}{' '}
+                  <span className="rule-test-count">
+                    {values.length === 0 ? 'no match' : values.length === 1 ? '1 match' : `${values.length} matches`}
+                  </span>
                 </dt>
                 {values.map((v, i) => (
                   <dd key={i} className="rule-test-value">

@@ -76,7 +76,10 @@ export function StartPanel() {
     setTouched(true);
     setProblems([]);
     // Over the defaults: a setting newer than the preset takes its default.
-    setForm((f) => ({ ...formFromSettings({ ...defaults?.settings, ...preset.settings } as Omit<CrawlSettings, 'seeds'>), seeds: f.seeds }));
+    setForm((f) => ({
+      ...formFromSettings({ ...defaults?.settings, ...preset.settings } as Omit<CrawlSettings, 'seeds'>),
+      seeds: f.seeds,
+    }));
     notify(store, 'info', `Loaded preset "${preset.name}"`);
   };
 
@@ -136,7 +139,12 @@ export function StartPanel() {
         <span className="panel-note">{seeds.length ? `${formatInt(seeds.length)} seed URL${seeds.length === 1 ? '' : 's'}` : ''}</span>
       </div>
       <div className="form-body">
-        <details className="advanced form-group form-group-presets" data-testid="group-presets" open={presetsOpen} onToggle={(e) => setPresetsOpen(e.currentTarget.open)}>
+        <details
+          className="advanced form-group form-group-presets"
+          data-testid="group-presets"
+          open={presetsOpen}
+          onToggle={(e) => setPresetsOpen(e.currentTarget.open)}
+        >
           <summary>
             <span className="group-title">Presets</span>
             <span className="group-summary">{presetsSummary(presets.presets, presets.error)}</span>
@@ -160,7 +168,12 @@ export function StartPanel() {
         {group(
           'extraction',
           'Custom extraction',
-          <ExtractionSettings binding={binding} firstSeed={seeds[0] ?? ''} settingsForTest={() => settingsWithoutSeeds(form)} onProblems={showProblems} />,
+          <ExtractionSettings
+            binding={binding}
+            firstSeed={seeds[0] ?? ''}
+            settingsForTest={() => settingsWithoutSeeds(form)}
+            onProblems={showProblems}
+          />,
         )}
         {group('check', 'What to check', <CheckSettings binding={binding} />)}
         {group('politeness', 'Politeness & retries', <PolitenessSettings binding={binding} />)}
@@ -177,7 +190,13 @@ export function StartPanel() {
         )}
       </div>
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" data-testid="start" disabled={busy || live} title={live ? 'A crawl is running; stop it first' : 'Start crawling (Ctrl+Enter)'}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          data-testid="start"
+          disabled={busy || live}
+          title={live ? 'A crawl is running; stop it first' : 'Start crawling (Ctrl+Enter)'}
+        >
           <span className="icon icon-play" aria-hidden="true" />
           {busy ? 'Starting…' : 'Start crawl'}
         </button>

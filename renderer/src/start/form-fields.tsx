@@ -68,12 +68,32 @@ interface NumberInput extends FieldAttrs {
   onChange: (value: string) => void;
 }
 
-export function NumberField({ label, hint, placeholder, error, input }: { label: string; hint: string; placeholder?: string; error: ReactNode; input: NumberInput }) {
+export function NumberField({
+  label,
+  hint,
+  placeholder,
+  error,
+  input,
+}: {
+  label: string;
+  hint: string;
+  placeholder?: string;
+  error: ReactNode;
+  input: NumberInput;
+}) {
   const { onChange, ...rest } = input;
   return (
     <label className="field" htmlFor={input.id}>
       <span className="field-label">{label}</span>
-      <input {...rest} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} placeholder={placeholder} onChange={(e) => onChange(e.currentTarget.value)} />
+      <input
+        {...rest}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
       <span className="field-hint">{hint}</span>
       {error}
     </label>
@@ -85,13 +105,34 @@ interface ListInput extends NumberInput {
 }
 
 /** A textarea taking one item a line (hosts, patterns, parameter names). */
-function LinesField({ label, hint, placeholder, error, input }: { label: string; hint: string; placeholder: string; error: ReactNode; input: ListInput }) {
+function LinesField({
+  label,
+  hint,
+  placeholder,
+  error,
+  input,
+}: {
+  label: string;
+  hint: string;
+  placeholder: string;
+  error: ReactNode;
+  input: ListInput;
+}) {
   const { onChange, ...rest } = input;
   const rows = Math.min(8, Math.max(2, input.value.split('\n').length));
   return (
     <label className="field field-wide" htmlFor={input.id}>
       <span className="field-label">{label}</span>
-      <textarea {...rest} className="list-input" rows={rows} spellCheck={false} autoCapitalize="off" autoCorrect="off" placeholder={placeholder} onChange={(e) => onChange(e.currentTarget.value)} />
+      <textarea
+        {...rest}
+        className="list-input"
+        rows={rows}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
       <span className="field-hint">{hint}</span>
       {error}
     </label>

@@ -17,7 +17,11 @@ export function ScopeSettings({ binding }: { binding: FormBinding }) {
     <>
       <label className="field field-wide" htmlFor={`${ids}-scope`}>
         <span className="field-label">Hosts crawled</span>
-        <select {...fieldAttrs(binding, 'scope')} value={form.scope} onChange={(e) => set('scope', SCOPE_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'same-host')}>
+        <select
+          {...fieldAttrs(binding, 'scope')}
+          value={form.scope}
+          onChange={(e) => set('scope', SCOPE_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'same-host')}
+        >
           {SCOPE_OPTIONS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label} ({o.value})
@@ -29,10 +33,28 @@ export function ScopeSettings({ binding }: { binding: FormBinding }) {
         </span>
         {fieldError(binding, 'scope')}
       </label>
-      {linesField(binding, 'allowedHosts', 'Allowed hosts, one per line', 'crawled in every scope, e.g. cdn.example.com or example.com:8080; "listed hosts" needs one', 'none')}
+      {linesField(
+        binding,
+        'allowedHosts',
+        'Allowed hosts, one per line',
+        'crawled in every scope, e.g. cdn.example.com or example.com:8080; "listed hosts" needs one',
+        'none',
+      )}
       {linesField(binding, 'include', 'Include, one regex per line', 'when any are given, only URLs matching one are crawled', 'every URL')}
-      {linesField(binding, 'exclude', 'Exclude, one regex per line', 'URLs matching any are not crawled (regexes are case-sensitive, matched anywhere in the URL)', 'none')}
-      {linesField(binding, 'stripQueryParams', 'Strip query parameters, one per line', 'removed before URLs are compared; utm_* matches a prefix', 'none')}
+      {linesField(
+        binding,
+        'exclude',
+        'Exclude, one regex per line',
+        'URLs matching any are not crawled (regexes are case-sensitive, matched anywhere in the URL)',
+        'none',
+      )}
+      {linesField(
+        binding,
+        'stripQueryParams',
+        'Strip query parameters, one per line',
+        'removed before URLs are compared; utm_* matches a prefix',
+        'none',
+      )}
       <div className="field-grid">
         <NumberField
           label="Max URL length"
@@ -106,8 +128,8 @@ export function RequestSettings({ binding }: { binding: FormBinding }) {
         {fieldError(binding, 'basicAuth')}
       </fieldset>
       <p className="form-note" data-testid="credentials-note">
-        Headers and credentials are sent only to hosts in the crawl's scope (never to external links checked), and are kept in the crawl file with
-        every other setting, in plain text.
+        Headers and credentials are sent only to hosts in the crawl's scope (never to external links checked), and are kept in the crawl
+        file with every other setting, in plain text.
       </p>
     </>
   );
@@ -137,7 +159,9 @@ export function ExtractionSettings({ binding, firstSeed, settingsForTest, onProb
         settingsForTest={settingsForTest}
         onProblems={onProblems}
       />
-      <span className="field-hint">each rule adds a column to the results and the CSV; a CSS rule reads each element it selects, a regex runs over the HTML source</span>
+      <span className="field-hint">
+        each rule adds a column to the results and the CSV; a CSS rule reads each element it selects, a regex runs over the HTML source
+      </span>
     </>
   );
 }
@@ -169,7 +193,8 @@ export function CheckSettings({ binding }: { binding: FormBinding }) {
           ))}
         </div>
         <span className="field-hint">
-          {RESOURCE_OPTIONS.map((o) => o.explain).join(', ')}; default {d?.checkResources.length ? d.checkResources.join(', ') : 'none: pages only'}
+          {RESOURCE_OPTIONS.map((o) => o.explain).join(', ')}; default{' '}
+          {d?.checkResources.length ? d.checkResources.join(', ') : 'none: pages only'}
         </span>
         {fieldError(binding, 'checkResources')}
       </fieldset>
@@ -190,12 +215,44 @@ export function PolitenessSettings({ binding }: { binding: FormBinding }) {
   return (
     <>
       <div className="field-grid">
-        <NumberField label="Delay per host, ms" hint={`default ${formatInt(d?.delayMs ?? 0)}`} error={fieldError(binding, 'delayMs')} input={numberInput(binding, 'delayMs')} />
-        <NumberField label="URLs/s cap" hint="blank: no cap" placeholder="no cap" error={fieldError(binding, 'maxUrlsPerSecond')} input={numberInput(binding, 'maxUrlsPerSecond')} />
-        <NumberField label="Max per host" hint="fetches at once; blank: as many as threads" placeholder="threads" error={fieldError(binding, 'maxPerHost')} input={numberInput(binding, 'maxPerHost')} />
-        <NumberField label="Max attempts" hint={`per URL, default ${d?.maxAttempts ?? 3}, 1–10`} error={fieldError(binding, 'maxAttempts')} input={numberInput(binding, 'maxAttempts')} />
-        <NumberField label="Retry delay, ms" hint={`first retry, doubling; default ${formatInt(d?.retryDelayMs ?? 1000)}`} error={fieldError(binding, 'retryDelayMs')} input={numberInput(binding, 'retryDelayMs')} />
-        <NumberField label="Max Retry-After, ms" hint={`honoured up to; default ${formatInt(d?.maxRetryAfterMs ?? 60000)}`} error={fieldError(binding, 'maxRetryAfterMs')} input={numberInput(binding, 'maxRetryAfterMs')} />
+        <NumberField
+          label="Delay per host, ms"
+          hint={`default ${formatInt(d?.delayMs ?? 0)}`}
+          error={fieldError(binding, 'delayMs')}
+          input={numberInput(binding, 'delayMs')}
+        />
+        <NumberField
+          label="URLs/s cap"
+          hint="blank: no cap"
+          placeholder="no cap"
+          error={fieldError(binding, 'maxUrlsPerSecond')}
+          input={numberInput(binding, 'maxUrlsPerSecond')}
+        />
+        <NumberField
+          label="Max per host"
+          hint="fetches at once; blank: as many as threads"
+          placeholder="threads"
+          error={fieldError(binding, 'maxPerHost')}
+          input={numberInput(binding, 'maxPerHost')}
+        />
+        <NumberField
+          label="Max attempts"
+          hint={`per URL, default ${d?.maxAttempts ?? 3}, 1–10`}
+          error={fieldError(binding, 'maxAttempts')}
+          input={numberInput(binding, 'maxAttempts')}
+        />
+        <NumberField
+          label="Retry delay, ms"
+          hint={`first retry, doubling; default ${formatInt(d?.retryDelayMs ?? 1000)}`}
+          error={fieldError(binding, 'retryDelayMs')}
+          input={numberInput(binding, 'retryDelayMs')}
+        />
+        <NumberField
+          label="Max Retry-After, ms"
+          hint={`honoured up to; default ${formatInt(d?.maxRetryAfterMs ?? 60000)}`}
+          error={fieldError(binding, 'maxRetryAfterMs')}
+          input={numberInput(binding, 'maxRetryAfterMs')}
+        />
       </div>
       <Check
         label="Polite preset"
@@ -212,11 +269,37 @@ export function MoreSettings({ binding }: { binding: FormBinding }) {
   const d = binding.defaults?.settings;
   return (
     <div className="field-grid">
-      <NumberField label="Worker processes" hint="blank: cores − 1" placeholder="auto" error={fieldError(binding, 'processes')} input={numberInput(binding, 'processes')} />
-      <NumberField label="Response timeout, ms" hint={`default ${formatInt(d?.responseTimeoutMs ?? 20000)}`} error={fieldError(binding, 'responseTimeoutMs')} input={numberInput(binding, 'responseTimeoutMs')} />
-      <NumberField label="Connect timeout, ms" hint={`default ${formatInt(d?.connectTimeoutMs ?? 10000)}`} error={fieldError(binding, 'connectTimeoutMs')} input={numberInput(binding, 'connectTimeoutMs')} />
-      <NumberField label="First-byte timeout, ms" hint={`to the response head; default ${formatInt(d?.firstByteTimeoutMs ?? 15000)}`} error={fieldError(binding, 'firstByteTimeoutMs')} input={numberInput(binding, 'firstByteTimeoutMs')} />
-      <NumberField label="Max body, bytes" hint={`default ${formatBytes(d?.maxBodyBytes ?? 10485760)}`} error={fieldError(binding, 'maxBodyBytes')} input={numberInput(binding, 'maxBodyBytes')} />
+      <NumberField
+        label="Worker processes"
+        hint="blank: cores − 1"
+        placeholder="auto"
+        error={fieldError(binding, 'processes')}
+        input={numberInput(binding, 'processes')}
+      />
+      <NumberField
+        label="Response timeout, ms"
+        hint={`default ${formatInt(d?.responseTimeoutMs ?? 20000)}`}
+        error={fieldError(binding, 'responseTimeoutMs')}
+        input={numberInput(binding, 'responseTimeoutMs')}
+      />
+      <NumberField
+        label="Connect timeout, ms"
+        hint={`default ${formatInt(d?.connectTimeoutMs ?? 10000)}`}
+        error={fieldError(binding, 'connectTimeoutMs')}
+        input={numberInput(binding, 'connectTimeoutMs')}
+      />
+      <NumberField
+        label="First-byte timeout, ms"
+        hint={`to the response head; default ${formatInt(d?.firstByteTimeoutMs ?? 15000)}`}
+        error={fieldError(binding, 'firstByteTimeoutMs')}
+        input={numberInput(binding, 'firstByteTimeoutMs')}
+      />
+      <NumberField
+        label="Max body, bytes"
+        hint={`default ${formatBytes(d?.maxBodyBytes ?? 10485760)}`}
+        error={fieldError(binding, 'maxBodyBytes')}
+        input={numberInput(binding, 'maxBodyBytes')}
+      />
     </div>
   );
 }

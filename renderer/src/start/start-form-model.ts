@@ -92,7 +92,14 @@ export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): S
     userAgent: s?.userAgent ?? '',
     headers: headersText(s?.headers ?? {}),
     basicAuth: { username: s?.basicAuth?.username ?? '', password: s?.basicAuth?.password ?? '' },
-    extraction: (s?.extraction ?? []).map((r) => ({ name: r.name, type: r.type, expression: r.expression, output: r.output, attribute: r.attribute ?? '', all: r.all })),
+    extraction: (s?.extraction ?? []).map((r) => ({
+      name: r.name,
+      type: r.type,
+      expression: r.expression,
+      output: r.output,
+      attribute: r.attribute ?? '',
+      all: r.all,
+    })),
     scope: s?.scope ?? 'same-host',
     allowedHosts: lines(s?.allowedHosts),
     include: lines(s?.include),
@@ -286,7 +293,16 @@ export const FORM_GROUPS = {
 export type FormGroup = keyof typeof FORM_GROUPS;
 
 /** Every field the form shows; a problem with any other field is listed under the form. */
-export const FORM_FIELDS = new Set<string>(['seeds', 'mode', 'threads', 'maxDepth', 'maxPages', 'robots', 'userAgent', ...Object.values(FORM_GROUPS).flat()]);
+export const FORM_FIELDS = new Set<string>([
+  'seeds',
+  'mode',
+  'threads',
+  'maxDepth',
+  'maxPages',
+  'robots',
+  'userAgent',
+  ...Object.values(FORM_GROUPS).flat(),
+]);
 
 /** The groups holding a field with a problem. */
 export function groupsWithProblems(problems: readonly SettingsProblem[]): Set<FormGroup> {

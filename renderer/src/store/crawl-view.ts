@@ -3,7 +3,15 @@
 // The store that holds it and feeds it is crawl-store.ts; how a snapshot changes it, snapshot-reducer.ts.
 import type { StoreApi } from 'zustand/vanilla';
 import type { CrawlDefaults, CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import type { CrawlCounters, CrawlState, FinishReason, NodeStatus, StateChange, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
+import type {
+  CrawlCounters,
+  CrawlState,
+  FinishReason,
+  NodeStatus,
+  StateChange,
+  StoreInfo,
+  ThreadStatus,
+} from '../../../shared/snapshot.ts';
 import type { ThreadStep } from '../../../shared/steps.ts';
 import type { ConnectionStatus } from '../api/connection.ts';
 

@@ -6,7 +6,10 @@ import { HISTORY_POINTS, NO_EXCLUDES, NO_NODE_THREADS, NO_THREADS, isLiveState, 
 import type { CrawlView, ThreadKey } from './crawl-view.ts';
 
 /** `next` with every thread that equals its previous version replaced by that previous object. */
-export function shareThreads(prev: CrawlView, threads: readonly ThreadStatus[]): Pick<CrawlView, 'threadIds' | 'threadsById' | 'stepCounts'> {
+export function shareThreads(
+  prev: CrawlView,
+  threads: readonly ThreadStatus[],
+): Pick<CrawlView, 'threadIds' | 'threadsById' | 'stepCounts'> {
   const byId: Record<ThreadKey, ThreadStatus> = {};
   const counts: Partial<Record<ThreadStep, number>> = {};
   let changed = threads.length !== prev.threadIds.length;
@@ -56,7 +59,8 @@ export function groupByNode(
     const node = byId[key]?.node;
     if (node === undefined) continue;
     // defineProperty: a node may be named "__proto__".
-    if (!Object.hasOwn(groups, node)) Object.defineProperty(groups, node, { value: [], enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(groups, node))
+      Object.defineProperty(groups, node, { value: [], enumerable: true, writable: true, configurable: true });
     groups[node]!.push(key);
   }
   const names = Object.keys(groups);
@@ -133,7 +137,15 @@ export function reduceSnapshot(prev: CrawlView, s: CrawlSnapshot, points: readon
 
 export function reduceStateChange(prev: CrawlView, c: StateChange): CrawlView {
   const base: CrawlView = c.from === null && prev.hasSnapshot ? { ...prev, ...startOver(prev) } : prev;
-  return { ...base, hasSnapshot: true, state: c.to, reason: c.reason, error: c.error, lastChange: c, opened: isLiveState(c.to) ? null : base.opened };
+  return {
+    ...base,
+    hasSnapshot: true,
+    state: c.to,
+    reason: c.reason,
+    error: c.error,
+    lastChange: c,
+    opened: isLiveState(c.to) ? null : base.opened,
+  };
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

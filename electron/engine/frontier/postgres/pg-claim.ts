@@ -70,7 +70,11 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
       if (awaitsRobots(settings, host.robots_state)) {
         if (host.robots_state === RobotsState.unknown) {
           await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
-            RobotsState.fetching, HELD, me, lease, host.id,
+            RobotsState.fetching,
+            HELD,
+            me,
+            lease,
+            host.id,
           ]);
           out.push({ kind: 'robots', hostId: host.id, url: robotsUrlOf(host.origin) });
           progressed = true;
@@ -81,7 +85,15 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
       const room = hostCap(settings, rules?.crawlDelayMs ?? 0) - host.in_flight;
       const share = hostShare(room, want - out.length, hosts.length - h);
       if (share <= 0) continue;
-      const { rows } = await c.query<{ id: number; url: string; depth: number; hops: number; kind: UrlKindName; check_only: number; attempts: number }>(
+      const { rows } = await c.query<{
+        id: number;
+        url: string;
+        depth: number;
+        hops: number;
+        kind: UrlKindName;
+        check_only: number;
+        attempts: number;
+      }>(
         `SELECT id, url, depth, redirect_hops AS hops, kind, check_only, attempts FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
          ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [host.id, share],
@@ -92,13 +104,24 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
         const robots = robotsVerdict(rules, row.url, settings);
         if (robots === 'blocked') {
           await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
-          await insertResults(c, [errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules!.blockedReason, at)], me);
+          await insertResults(
+            c,
+            [errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules!.blockedReason, at)],
+            me,
+          );
           await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
           blocked++;
           continue;
         }
         const claim: Claim = {
-          kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.check_only === 1,
+          kind: 'page',
+          urlId: row.id,
+          hostId: host.id,
+          url: row.url,
+          depth: row.depth,
+          hops: row.hops,
+          urlKind: row.kind,
+          checkOnly: row.check_only === 1,
         };
         if (robots === 'reported') claim.robotsDisallowed = true;
         out.push(claim);
@@ -106,12 +129,19 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
         attempts.set(row.id, row.attempts);
       }
       if (taken.length) {
-        await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [me, lease, taken]);
+        await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [
+          me,
+          lease,
+          taken,
+        ]);
       }
       if (taken.length + blocked > 0) {
         // A host at its cap is held until one of its fetches returns (on whichever node).
         await c.query('UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3 WHERE id = $4', [
-          taken.length + blocked, taken.length, nextFetchAfterClaim(taken.length, room, at), host.id,
+          taken.length + blocked,
+          taken.length,
+          nextFetchAfterClaim(taken.length, room, at),
+          host.id,
         ]);
         blockedTotal += blocked;
         progressed = true;

@@ -7,7 +7,16 @@ import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 // SQLSTATE classes and codes that mean the connection or the server is gone, not that a query was wrong:
 // 08 connection exception, 57P01-57P03 admin shutdown / crash shutdown / cannot connect now.
 const GONE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
-const GONE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const GONE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /** Whether an error means the server is unreachable for now (retry later) rather than a mistake (report it). */
 export function isConnectionLost(err: unknown): boolean {
@@ -33,7 +42,10 @@ export async function connect(storeUrl: string, options: { connectTimeoutMs?: nu
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: options.applicationName ?? 'trawl',
     // Epoch-ms columns are bigint; they fit a JS number exactly, so read them as numbers.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) },
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
+    },
   });
   // An idle connection that breaks emits 'error'; without a listener that would crash the process. Queries on it
   // fail afterwards, and the caller reconnects.

@@ -73,12 +73,21 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     await this.conn.run(async (c) => {
       await this.measureClock(c);
       const now = this.now();
-      const { rows } = await c.query<{ last_seen: number; state: string; pid: number; hostname: string }>('SELECT last_seen, state, pid, hostname FROM nodes WHERE name = $1', [
-        this.nodeName,
-      ]);
+      const { rows } = await c.query<{ last_seen: number; state: string; pid: number; hostname: string }>(
+        'SELECT last_seen, state, pid, hostname FROM nodes WHERE name = $1',
+        [this.nodeName],
+      );
       const other = rows[0];
-      if (other && now - other.last_seen <= this.leaseMs && other.state !== 'left' && other.state !== 'finished' && !(other.pid === process.pid && other.hostname === os.hostname())) {
-        throw new Error(`a node named "${this.nodeName}" (pid ${other.pid} on ${other.hostname}) is working on crawl ${this.crawl.id}; choose another --node-name`);
+      if (
+        other &&
+        now - other.last_seen <= this.leaseMs &&
+        other.state !== 'left' &&
+        other.state !== 'finished' &&
+        !(other.pid === process.pid && other.hostname === os.hostname())
+      ) {
+        throw new Error(
+          `a node named "${this.nodeName}" (pid ${other.pid} on ${other.hostname}) is working on crawl ${this.crawl.id}; choose another --node-name`,
+        );
       }
       await c.query(
         `INSERT INTO nodes (name, hostname, pid, joined_at, last_seen, state, threads) VALUES ($1, $2, $3, $4, $4, 'preparing', 0)
@@ -145,17 +154,24 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
         const now = this.now();
         const lease = now + this.leaseMs;
         await c.query('UPDATE nodes SET last_seen = $1, state = $2, threads = $3, status = $4, pages_done = $5 WHERE name = $6', [
-          now, this.status.state, this.threadShare(), JSON.stringify(this.status.threads), this.status.pagesDone, this.nodeName,
+          now,
+          this.status.state,
+          this.threadShare(),
+          JSON.stringify(this.status.threads),
+          this.status.pagesDone,
+          this.nodeName,
         ]);
         if (this.heldUrls.size) {
-          await c.query(`UPDATE urls SET lease_until = $1 WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3`, [
-            lease, [...this.heldUrls], this.nodeName,
-          ]);
+          await c.query(
+            `UPDATE urls SET lease_until = $1 WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3`,
+            [lease, [...this.heldUrls], this.nodeName],
+          );
         }
         if (this.heldRobots.size) {
-          await c.query(`UPDATE hosts SET robots_lease_until = $1 WHERE id = ANY($2::bigint[]) AND robots_state = ${RobotsState.fetching} AND robots_node = $3`, [
-            lease, [...this.heldRobots], this.nodeName,
-          ]);
+          await c.query(
+            `UPDATE hosts SET robots_lease_until = $1 WHERE id = ANY($2::bigint[]) AND robots_state = ${RobotsState.fetching} AND robots_node = $3`,
+            [lease, [...this.heldRobots], this.nodeName],
+          );
         }
         // Leases of nodes that stopped renewing them (killed, cut off) have run out: their URLs go back to the queue.
         await c.query('BEGIN');
@@ -167,7 +183,10 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
           await c.query('ROLLBACK').catch(() => undefined);
           throw err;
         }
-        const { rows } = await c.query<{ name: string }>(`SELECT name FROM nodes WHERE last_seen > $1 AND state NOT IN ('left', 'finished') ORDER BY name`, [now - this.leaseMs]);
+        const { rows } = await c.query<{ name: string }>(
+          `SELECT name FROM nodes WHERE last_seen > $1 AND state NOT IN ('left', 'finished') ORDER BY name`,
+          [now - this.leaseMs],
+        );
         this.liveNodes = rows.map((r) => r.name);
         this.crawl = await readCrawl(c, this.crawl.id);
         const counts = await clusterCounts(c, this.crawl.id, now);
@@ -276,7 +295,10 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
 
   /** Adds an exclude or deprioritise pattern to the crawl's registry row (in the caller's transaction). */
   async addPattern(c: PgQuerier, kind: 'exclude' | 'deprioritised', pattern: string): Promise<void> {
-    const { rows } = await c.query<{ settings: string; deprioritised: string }>('SELECT settings, deprioritised FROM trawl.crawls WHERE id = $1 FOR UPDATE', [this.crawl.id]);
+    const { rows } = await c.query<{ settings: string; deprioritised: string }>(
+      'SELECT settings, deprioritised FROM trawl.crawls WHERE id = $1 FOR UPDATE',
+      [this.crawl.id],
+    );
     const row = rows[0]!;
     if (kind === 'exclude') {
       const settings = JSON.parse(row.settings) as { exclude: string[] };
@@ -305,14 +327,17 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
           await c.query('COMMIT');
           return false;
         }
-        const { rows: busy } = await c.query<{ busy: boolean }>(`SELECT EXISTS (SELECT 1 FROM urls WHERE state IN (${UrlState.queued}, ${UrlState.claimed})) AS busy`);
+        const { rows: busy } = await c.query<{ busy: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM urls WHERE state IN (${UrlState.queued}, ${UrlState.claimed})) AS busy`,
+        );
         if (busy[0]!.busy) {
           await c.query('COMMIT');
           return false;
         }
-        await c.query(`UPDATE trawl.crawls SET state = 'finished', finish_reason = 'completed', finished_at = now(), finished_by = $2 WHERE id = $1`, [
-          this.crawl.id, this.nodeName,
-        ]);
+        await c.query(
+          `UPDATE trawl.crawls SET state = 'finished', finish_reason = 'completed', finished_at = now(), finished_by = $2 WHERE id = $1`,
+          [this.crawl.id, this.nodeName],
+        );
         await c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawl.id), 'finished']);
         await c.query('COMMIT');
         this.crawl = { ...this.crawl, state: 'finished', finishReason: 'completed', finishedBy: this.nodeName };
@@ -328,9 +353,10 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   async markFinished(reason: FinishReason): Promise<void> {
     if (reason !== 'completed' && reason !== 'page limit') return;
     await this.conn.run(async (c) => {
-      const r = await c.query(`UPDATE trawl.crawls SET state = 'finished', finish_reason = $2, finished_at = now(), finished_by = $3 WHERE id = $1 AND state <> 'finished'`, [
-        this.crawl.id, reason, this.nodeName,
-      ]);
+      const r = await c.query(
+        `UPDATE trawl.crawls SET state = 'finished', finish_reason = $2, finished_at = now(), finished_by = $3 WHERE id = $1 AND state <> 'finished'`,
+        [this.crawl.id, reason, this.nodeName],
+      );
       if (r.rowCount) await c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawl.id), 'finished']);
     });
   }
@@ -343,7 +369,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     await this.conn.transaction(async (c) => {
       const now = this.now();
       const n = await this.requeueLeases(c, 'node', now);
-      await c.query(`UPDATE nodes SET state = $1, last_seen = $2, status = '[]', pages_done = $3 WHERE name = $4`, [state, now, this.status.pagesDone, this.nodeName]);
+      await c.query(`UPDATE nodes SET state = $1, last_seen = $2, status = '[]', pages_done = $3 WHERE name = $4`, [
+        state,
+        now,
+        this.status.pagesDone,
+        this.nodeName,
+      ]);
       await c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawl.id), n > 0 ? 'work:' : `nodes:${this.nodeName}`]);
     });
   }

@@ -67,7 +67,12 @@ export async function readCrawl(client: PgClient, crawlId: string): Promise<Craw
   const { rows } = await client.query<CrawlRow>('SELECT * FROM trawl.crawls WHERE id = $1', [crawlId]);
   if (rows.length === 0) {
     const known = await listCrawls(client);
-    const hint = known.length ? `; the store has ${known.slice(0, 5).map((c) => c.id).join(', ')}${known.length > 5 ? ', ...' : ''}` : '';
+    const hint = known.length
+      ? `; the store has ${known
+          .slice(0, 5)
+          .map((c) => c.id)
+          .join(', ')}${known.length > 5 ? ', ...' : ''}`
+      : '';
     throw new StoreError(`there is no crawl "${crawlId}" in this store${hint}`);
   }
   const record = recordOf(rows[0]!);
@@ -95,9 +100,14 @@ export async function dbNow(client: PgClient): Promise<number> {
  * Tells every node of the crawl to run, pause or stop, or changes the cluster's thread count. Takes effect at once
  * on every node (NOTIFY) and sticks for nodes that join later. A finished crawl takes no commands.
  */
-export async function commandCluster(client: PgClient, crawlId: string, command: { state?: 'running' | 'paused' | 'stopped'; threads?: number }): Promise<CrawlRecord> {
+export async function commandCluster(
+  client: PgClient,
+  crawlId: string,
+  command: { state?: 'running' | 'paused' | 'stopped'; threads?: number },
+): Promise<CrawlRecord> {
   const before = await readCrawl(client, crawlId);
-  if (before.state === 'finished') throw new StoreError(`crawl "${crawlId}" has finished (${before.finishReason ?? 'done'}); it takes no more commands`);
+  if (before.state === 'finished')
+    throw new StoreError(`crawl "${crawlId}" has finished (${before.finishReason ?? 'done'}); it takes no more commands`);
   if (command.threads !== undefined && !(Number.isInteger(command.threads) && command.threads >= 1 && command.threads <= 1000)) {
     throw new StoreError(`the cluster's thread count must be a whole number from 1 to 1000 (got ${command.threads})`);
   }
@@ -157,14 +167,28 @@ interface NodeRow {
 }
 
 /** Every node that has worked on the crawl, live ones first, with their threads' last reported status. */
-async function readNodes(client: PgClient, crawlId: string, now: number, leaseMs: number): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
+async function readNodes(
+  client: PgClient,
+  crawlId: string,
+  now: number,
+  leaseMs: number,
+): Promise<{ nodes: NodeStatus[]; threads: ThreadStatus[] }> {
   const s = crawlSchema(crawlId);
   const { rows } = await client.query<NodeRow>(`SELECT * FROM ${s}.nodes ORDER BY name`);
   const nodes: NodeStatus[] = [];
   const threads: ThreadStatus[] = [];
   for (const row of rows) {
     const live = now - row.last_seen <= leaseMs && row.state !== 'left' && row.state !== 'finished';
-    nodes.push({ name: row.name, hostname: row.hostname, pid: row.pid, state: live ? row.state : row.state === 'finished' ? 'finished' : 'left', threads: row.threads, lastSeen: row.last_seen, live, pagesDone: row.pages_done });
+    nodes.push({
+      name: row.name,
+      hostname: row.hostname,
+      pid: row.pid,
+      state: live ? row.state : row.state === 'finished' ? 'finished' : 'left',
+      threads: row.threads,
+      lastSeen: row.last_seen,
+      live,
+      pagesDone: row.pages_done,
+    });
     if (!live) continue;
     for (const t of JSON.parse(row.status) as ThreadStatus[]) threads.push({ ...t, node: row.name });
   }
@@ -192,7 +216,12 @@ export async function readClusterSnapshot(client: PgClient, crawlId: string, ser
           : 'running';
   return {
     state,
-    reason: crawl.state === 'finished' ? ((crawl.finishReason ?? 'completed') as CrawlSnapshot['reason']) : crawl.state === 'stopped' ? 'stopped' : null,
+    reason:
+      crawl.state === 'finished'
+        ? ((crawl.finishReason ?? 'completed') as CrawlSnapshot['reason'])
+        : crawl.state === 'stopped'
+          ? 'stopped'
+          : null,
     error: null,
     threadTarget: crawl.threads,
     maxUrlsPerSecond: settings.maxUrlsPerSecond ?? null,

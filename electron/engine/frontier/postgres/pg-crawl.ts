@@ -66,11 +66,16 @@ async function openNode(storeUrl: string, crawlId: string, settings: ParsedSetti
 }
 
 /** Creates a crawl in the store (and the store's registry, the first time) and joins it as its first node. */
-export async function createPgCrawl(storeUrl: string, settingsInput: unknown, options: NodeOptions & { leaseMs?: number; crawlId?: string } = {}): Promise<PgNode> {
+export async function createPgCrawl(
+  storeUrl: string,
+  settingsInput: unknown,
+  options: NodeOptions & { leaseMs?: number; crawlId?: string } = {},
+): Promise<PgNode> {
   parseStoreUrl(storeUrl);
   const settings = parseSettings(settingsInput);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  if (!(Number.isInteger(leaseMs) && leaseMs >= 300 && leaseMs <= 3_600_000)) throw new StoreError(`the lease must be from 0.3 s to 1 hour (got ${leaseMs} ms)`);
+  if (!(Number.isInteger(leaseMs) && leaseMs >= 300 && leaseMs <= 3_600_000))
+    throw new StoreError(`the lease must be from 0.3 s to 1 hour (got ${leaseMs} ms)`);
   const crawlId = options.crawlId ?? newCrawlId();
   if (!CRAWL_ID_PATTERN.test(crawlId)) crawlSchema(crawlId);
   nodeNameOf(options);
@@ -82,7 +87,11 @@ export async function createPgCrawl(storeUrl: string, settingsInput: unknown, op
     const { rowCount } = await client.query('SELECT 1 FROM trawl.crawls WHERE id = $1', [crawlId]);
     if (rowCount) throw new StoreError(`the store already has a crawl "${crawlId}"; join it with --join ${crawlId}, or choose another ID`);
     await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, $4, $5)', [
-      crawlId, PG_SCHEMA_VERSION, JSON.stringify(settings), settings.threads, leaseMs,
+      crawlId,
+      PG_SCHEMA_VERSION,
+      JSON.stringify(settings),
+      settings.threads,
+      leaseMs,
     ]);
     await client.query(crawlDdl(crawlSchema(crawlId)));
     await client.query('COMMIT');
@@ -109,7 +118,9 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
   try {
     const record = await readCrawl(client, crawlId);
     if (record.state === 'finished') {
-      throw new StoreError(`crawl "${crawlId}" has finished (${record.finishReason ?? 'done'}${record.finishedBy ? ` on node ${record.finishedBy}` : ''}); there is nothing to join`);
+      throw new StoreError(
+        `crawl "${crawlId}" has finished (${record.finishReason ?? 'done'}${record.finishedBy ? ` on node ${record.finishedBy}` : ''}); there is nothing to join`,
+      );
     }
     settings = parseSettings(record.settings);
     if (record.state === 'stopped') {

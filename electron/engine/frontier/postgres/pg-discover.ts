@@ -39,7 +39,9 @@ export class PgUrlDiscovery {
     const missing = [...new Set(origins.filter((o) => !this.hostIds.has(o)))].sort();
     if (missing.length) {
       await c.query('INSERT INTO hosts (origin) SELECT unnest($1::text[]) ON CONFLICT (origin) DO NOTHING', [missing]);
-      const { rows } = await c.query<{ id: number; origin: string }>('SELECT id, origin FROM hosts WHERE origin = ANY($1::text[])', [missing]);
+      const { rows } = await c.query<{ id: number; origin: string }>('SELECT id, origin FROM hosts WHERE origin = ANY($1::text[])', [
+        missing,
+      ]);
       if (this.hostIds.size > HOST_ID_CACHE) this.hostIds.clear();
       for (const r of rows) this.hostIds.set(r.origin, r.id);
     }
@@ -68,7 +70,10 @@ export class PgUrlDiscovery {
     }
     // One order for every node, so two nodes inserting the same URLs lock them in the same order.
     const entries = [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-    const hosts = await this.hostIdsFor(c, entries.map((e) => originOfCanonical(e.url)));
+    const hosts = await this.hostIdsFor(
+      c,
+      entries.map((e) => originOfCanonical(e.url)),
+    );
     const hostOf = (url: string) => hosts(originOfCanonical(url));
     const queue = (e: Enqueue) => isQueued(e.candidate);
     const inserted = await c.query<{ id: number; url: string }>(
@@ -125,7 +130,12 @@ export class PgUrlDiscovery {
              FROM (SELECT host_id, count(*)::int AS n FROM moved GROUP BY host_id) AS n WHERE h.id = n.host_id
            )
            SELECT count(*)::int AS n FROM moved`,
-          [requeue.map((r) => r.id), requeue.map((r) => r.e.depth), requeue.map((r) => r.e.candidate.kind), requeue.map((r) => (r.e.candidate.fate === 'check' ? 1 : 0))],
+          [
+            requeue.map((r) => r.id),
+            requeue.map((r) => r.e.depth),
+            requeue.map((r) => r.e.candidate.kind),
+            requeue.map((r) => (r.e.candidate.fate === 'check' ? 1 : 0)),
+          ],
         );
         added += moved[0]!.n;
       }

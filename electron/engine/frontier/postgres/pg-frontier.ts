@@ -14,7 +14,16 @@ import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
-import { HELD, MAX_WORKER_CRASHES, RobotsState, UrlState, type Claim, type FrontierCounts, type PageClaim, type RobotsClaim } from '../model.ts';
+import {
+  HELD,
+  MAX_WORKER_CRASHES,
+  RobotsState,
+  UrlState,
+  type Claim,
+  type FrontierCounts,
+  type PageClaim,
+  type RobotsClaim,
+} from '../model.ts';
 import { SEED, candidateSettingsOf, matchesAny, type CandidateSettings } from '../candidates.ts';
 import { errorRowOf, pageTargetsOf } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
@@ -132,7 +141,12 @@ export class PgFrontierStore implements FrontierStore {
     const at = this.dbTime(now);
     const round = await this.tx((c) =>
       claimWork(c, {
-        max, at, lease: at + this.leaseMs, node: this.cluster.nodeName, crawlId: this.crawlId, settings: this.settings,
+        max,
+        at,
+        lease: at + this.leaseMs,
+        node: this.cluster.nodeName,
+        crawlId: this.crawlId,
+        settings: this.settings,
         rulesFor: (host) => this.rulesFor(host),
       }),
     );
@@ -144,12 +158,18 @@ export class PgFrontierStore implements FrontierStore {
     if (round.done) this.counters = { ...this.counters, ...round.done };
     const took = claims.filter((c) => c.kind === 'page').length;
     const blocked = round.blocked;
-    this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - took - blocked), failed: this.counters.failed + blocked };
+    this.counters = {
+      ...this.counters,
+      queued: Math.max(0, this.counters.queued - took - blocked),
+      failed: this.counters.failed + blocked,
+    };
     return claims;
   }
 
   async nextReadyAt(): Promise<number | null> {
-    const at = await this.db.run(async (c) => (await c.query<{ at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0')).rows[0]!.at);
+    const at = await this.db.run(
+      async (c) => (await c.query<{ at: number | null }>('SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0')).rows[0]!.at,
+    );
     const ready = nextReadyFrom(at);
     return ready === null ? null : ready - this.cluster.clockOffsetMs;
   }
@@ -187,7 +207,11 @@ export class PgFrontierStore implements FrontierStore {
     });
     const done = await this.tx((c) =>
       recordBatch(c, {
-        items, planned, discovered: discovered.ids, node: me, settings: this.settings,
+        items,
+        planned,
+        discovered: discovered.ids,
+        node: me,
+        settings: this.settings,
         dbTime: (now) => this.dbTime(now),
         plan: (c2, claim, result) => this.planPage(c2, claim, result),
         discover: (c2, list, at) => this.discover(c2, list, at),
@@ -213,7 +237,11 @@ export class PgFrontierStore implements FrontierStore {
             return rows[0];
           });
     const targets = pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings);
-    return { redirect, targets, found: targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })) };
+    return {
+      redirect,
+      targets,
+      found: targets.map((t) => ({ url: t.url, candidate: t.candidate, depth: t.depth, via: claim.urlId, hops: t.hops })),
+    };
   }
 
   async recordRobots(claim: RobotsClaim, result: RobotsFetchResult, now = Date.now()): Promise<void> {
@@ -221,9 +249,10 @@ export class PgFrontierStore implements FrontierStore {
     const me = this.cluster.nodeName;
     await this.tx(async (c) => {
       // Only the node whose robots.txt lease holds records it (another node fetches it again after a lost lease).
-      const { rows } = await c.query<{ ok: boolean }>(`SELECT robots_state = ${RobotsState.fetching} AND robots_node = $1 AS ok FROM hosts WHERE id = $2 FOR UPDATE`, [
-        me, claim.hostId,
-      ]);
+      const { rows } = await c.query<{ ok: boolean }>(
+        `SELECT robots_state = ${RobotsState.fetching} AND robots_node = $1 AS ok FROM hosts WHERE id = $2 FOR UPDATE`,
+        [me, claim.hostId],
+      );
       if (!rows[0]?.ok) return;
       if (robotsFetchFailed(result)) {
         const { rows: f } = await c.query<{ failures: number }>(
@@ -270,7 +299,10 @@ export class PgFrontierStore implements FrontierStore {
       if (rows.length === 0) return 'requeued'; // no longer this node's: nothing to give back
       // A URL that took its worker down too often is recorded as failed; anything else goes back to the queue.
       const failed = rows[0]!.crashes >= MAX_WORKER_CRASHES;
-      await c.query('UPDATE urls SET state = $1, lease_node = NULL, lease_until = NULL WHERE id = $2', [failed ? UrlState.failed : UrlState.queued, claim.urlId]);
+      await c.query('UPDATE urls SET state = $1, lease_node = NULL, lease_until = NULL WHERE id = $2', [
+        failed ? UrlState.failed : UrlState.queued,
+        claim.urlId,
+      ]);
       if (failed) await insertResults(c, [errorRowOf(claim, 'worker crashed', at)], me);
       await c.query(
         `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + $1, queued = queued + $2,
@@ -284,7 +316,9 @@ export class PgFrontierStore implements FrontierStore {
     if (claim.kind === 'page') {
       this.attemptsAtClaim.delete(claim.urlId);
       this.counters =
-        outcome === 'requeued' ? { ...this.counters, queued: this.counters.queued + 1 } : { ...this.counters, failed: this.counters.failed + 1 };
+        outcome === 'requeued'
+          ? { ...this.counters, queued: this.counters.queued + 1 }
+          : { ...this.counters, failed: this.counters.failed + 1 };
     }
     return outcome;
   }
@@ -320,7 +354,9 @@ export class PgFrontierStore implements FrontierStore {
       await this.cluster.addPattern(c, 'deprioritised', pattern);
       const ids = await this.matchingQueued(c, re);
       if (ids.length === 0) return 0;
-      const r = await c.query(`UPDATE urls SET priority = 1 WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} AND priority = 0`, [ids]);
+      const r = await c.query(`UPDATE urls SET priority = 1 WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} AND priority = 0`, [
+        ids,
+      ]);
       return r.rowCount ?? 0;
     });
   }
@@ -330,7 +366,10 @@ export class PgFrontierStore implements FrontierStore {
     const ids: number[] = [];
     let after = 0;
     for (;;) {
-      const { rows } = await c.query<{ id: number; url: string }>(`SELECT id, url FROM urls WHERE state = ${UrlState.queued} AND id > $1 ORDER BY id LIMIT 5000`, [after]);
+      const { rows } = await c.query<{ id: number; url: string }>(
+        `SELECT id, url FROM urls WHERE state = ${UrlState.queued} AND id > $1 ORDER BY id LIMIT 5000`,
+        [after],
+      );
       for (const r of rows) if (re.test(r.url)) ids.push(r.id);
       if (rows.length < 5000) return ids;
       after = rows[rows.length - 1]!.id;

@@ -11,7 +11,15 @@ import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgQuerier } from './pg-client.ts';
 import type { Enqueue } from './pg-discover.ts';
-import { emptyHostDelta, insertExtracted, insertLinks, insertResults, insertUnfetchable, updateHosts, type HostDelta } from './pg-writes.ts';
+import {
+  emptyHostDelta,
+  insertExtracted,
+  insertLinks,
+  insertResults,
+  insertUnfetchable,
+  updateHosts,
+  type HostDelta,
+} from './pg-writes.ts';
 
 /** Where a fetched page leads: the verdict on its redirect, its targets, and those as URLs to discover. */
 export interface PagePlan {
@@ -57,7 +65,10 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   );
   const byId = new Map(urlRows.map((r) => [r.id, r]));
   const hostIds = [...new Set(items.map((i) => i.claim.hostId))];
-  const { rows: hostRows } = await c.query<{ id: number; crawl_delay_ms: number }>('SELECT id, crawl_delay_ms FROM hosts WHERE id = ANY($1::bigint[])', [hostIds]);
+  const { rows: hostRows } = await c.query<{ id: number; crawl_delay_ms: number }>(
+    'SELECT id, crawl_delay_ms FROM hosts WHERE id = ANY($1::bigint[])',
+    [hostIds],
+  );
   const delayOf = new Map(hostRows.map((h) => [h.id, h]));
   const hosts = new Map<number, HostDelta>();
   const delta = (id: number): HostDelta => {
@@ -118,8 +129,10 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
     for (const t of plan.targets) {
       links.push({ from: claim.urlId, url: t.url, anchor: t.anchor, kind: t.linkKind, nofollow: t.nofollow });
     }
-    for (const l of result.unfetchableLinks) unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
-    for (const [rule, values] of Object.entries(result.extracted ?? {})) values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+    for (const l of result.unfetchableLinks)
+      unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
+    for (const [rule, values] of Object.entries(result.extracted ?? {}))
+      values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {

@@ -11,7 +11,8 @@ export const PG_SCHEMA_VERSION = 1;
 export const CRAWL_ID_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
 
 export function crawlSchema(crawlId: string): string {
-  if (!CRAWL_ID_PATTERN.test(crawlId)) throw new Error(`invalid crawl ID "${crawlId}": use lower-case letters, digits and _ (starting with a letter, at most 40)`);
+  if (!CRAWL_ID_PATTERN.test(crawlId))
+    throw new Error(`invalid crawl ID "${crawlId}": use lower-case letters, digits and _ (starting with a letter, at most 40)`);
   return `trawl_${crawlId}`;
 }
 

@@ -21,7 +21,8 @@ export function parseStoreUrl(value: string): string {
     throw new StoreError(`--store must be a postgres:// or postgresql:// URL (got a ${url.protocol.replace(/:$/, '')}: URL)`);
   }
   if (!url.hostname) throw new StoreError(`--store URL names no host: "${redact(value)}"`);
-  if (url.pathname.replace(/^\//, '') === '') throw new StoreError(`--store URL names no database (add /DATABASE after the host): "${redact(value)}"`);
+  if (url.pathname.replace(/^\//, '') === '')
+    throw new StoreError(`--store URL names no database (add /DATABASE after the host): "${redact(value)}"`);
   if (url.port && !(Number(url.port) > 0 && Number(url.port) < 65536)) throw new StoreError(`--store URL has an invalid port ${url.port}`);
   return value;
 }

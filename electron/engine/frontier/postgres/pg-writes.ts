@@ -7,10 +7,34 @@ import type { PgQuerier } from './pg-client.ts';
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
 /** PostgreSQL array types of the results columns, for inserting a batch of rows with unnest. */
 const RESULT_TYPES: Record<keyof typeof RESULT_COLUMNS, string> = {
-  urlId: 'bigint', statusCode: 'int', contentType: 'text', sizeBytes: 'bigint', responseTimeMs: 'int', depth: 'int', title: 'text',
-  metaDescription: 'text', h1: 'text', canonical: 'text', wordCount: 'int', outlinks: 'int', redirectUrl: 'text', error: 'text', attempts: 'int',
-  metaRobots: 'text', xRobotsTag: 'text', robotsDisallowed: 'int', at: 'bigint', h1Count: 'int', h2: 'text', h2Count: 'int', lang: 'text',
-  hreflang: 'text', metaRefresh: 'text', indexability: 'text', indexabilityReason: 'text', responseHeaders: 'text',
+  urlId: 'bigint',
+  statusCode: 'int',
+  contentType: 'text',
+  sizeBytes: 'bigint',
+  responseTimeMs: 'int',
+  depth: 'int',
+  title: 'text',
+  metaDescription: 'text',
+  h1: 'text',
+  canonical: 'text',
+  wordCount: 'int',
+  outlinks: 'int',
+  redirectUrl: 'text',
+  error: 'text',
+  attempts: 'int',
+  metaRobots: 'text',
+  xRobotsTag: 'text',
+  robotsDisallowed: 'int',
+  at: 'bigint',
+  h1Count: 'int',
+  h2: 'text',
+  h2Count: 'int',
+  lang: 'text',
+  hreflang: 'text',
+  metaRefresh: 'text',
+  indexability: 'text',
+  indexabilityReason: 'text',
+  responseHeaders: 'text',
 };
 const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
   SELECT *, $${RESULT_FIELDS.length + 1}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')})
@@ -53,7 +77,11 @@ export function insertResults(c: PgQuerier, rows: ResultRow[], node: string): Pr
 }
 
 /** The link graph's rows: one per linking page and target, the first anchor seen winning (as the crawl file's). */
-export async function insertLinks(c: PgQuerier, links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[], ids: Map<string, number>): Promise<void> {
+export async function insertLinks(
+  c: PgQuerier,
+  links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[],
+  ids: Map<string, number>,
+): Promise<void> {
   if (links.length === 0) return;
   const rows = uniqueBy(
     links.map((l) => ({ ...l, to: ids.get(l.url)! })),
@@ -61,12 +89,21 @@ export async function insertLinks(c: PgQuerier, links: { from: number; url: stri
   );
   await c.query(
     'INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[]) ON CONFLICT DO NOTHING',
-    [rows.map((l) => l.from), rows.map((l) => l.to), rows.map((l) => l.anchor), rows.map((l) => l.kind), rows.map((l) => (l.nofollow ? 1 : 0))],
+    [
+      rows.map((l) => l.from),
+      rows.map((l) => l.to),
+      rows.map((l) => l.anchor),
+      rows.map((l) => l.kind),
+      rows.map((l) => (l.nofollow ? 1 : 0)),
+    ],
   );
 }
 
 /** Links a page has that can never be fetched (mailto:, tel:...), as written. */
-export async function insertUnfetchable(c: PgQuerier, links: { from: number; href: string; scheme: string; anchor: string | null }[]): Promise<void> {
+export async function insertUnfetchable(
+  c: PgQuerier,
+  links: { from: number; href: string; scheme: string; anchor: string | null }[],
+): Promise<void> {
   if (links.length === 0) return;
   const u = uniqueBy(links, (l) => `${l.from} ${l.href}`);
   await c.query(
@@ -78,9 +115,10 @@ export async function insertUnfetchable(c: PgQuerier, links: { from: number; hre
 /** The values custom extraction rules found on pages. */
 export async function insertExtracted(c: PgQuerier, extracted: { urlId: number; rule: string; n: number; value: string }[]): Promise<void> {
   if (extracted.length === 0) return;
-  await c.query('INSERT INTO extracted (url_id, rule, n, value) SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING', [
-    extracted.map((e) => e.urlId), extracted.map((e) => e.rule), extracted.map((e) => e.n), extracted.map((e) => e.value),
-  ]);
+  await c.query(
+    'INSERT INTO extracted (url_id, rule, n, value) SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING',
+    [extracted.map((e) => e.urlId), extracted.map((e) => e.rule), extracted.map((e) => e.n), extracted.map((e) => e.value)],
+  );
 }
 
 /**
@@ -100,8 +138,16 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
        AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
      WHERE h.id = v.id`,
     [
-      ids, d.map((x) => x.inFlight), d.map((x) => x.queued), d.map((x) => x.crawled), d.map((x) => x.failed), d.map((x) => x.httpErrors),
-      d.map((x) => x.bytes), d.map((x) => x.next), d.map((x) => x.lastFetchMs), d.map((x) => x.backoff),
+      ids,
+      d.map((x) => x.inFlight),
+      d.map((x) => x.queued),
+      d.map((x) => x.crawled),
+      d.map((x) => x.failed),
+      d.map((x) => x.httpErrors),
+      d.map((x) => x.bytes),
+      d.map((x) => x.next),
+      d.map((x) => x.lastFetchMs),
+      d.map((x) => x.backoff),
     ],
   );
 }

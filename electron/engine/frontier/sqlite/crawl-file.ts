@@ -280,14 +280,20 @@ function upgradeSchema(db: Db, from: number): void {
   try {
     upgradeSteps(db, from);
   } catch (err) {
-    throw new CrawlFileError(`${db.name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`);
+    throw new CrawlFileError(
+      `${db.name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`,
+    );
   }
 }
 
 function upgradeSteps(db: Db, from: number): void {
   db.transaction(() => {
     if (from < 2) {
-      addColumns(db, 'urls', ["kind TEXT NOT NULL DEFAULT 'page'", 'check_only INTEGER NOT NULL DEFAULT 0', 'priority INTEGER NOT NULL DEFAULT 0']);
+      addColumns(db, 'urls', [
+        "kind TEXT NOT NULL DEFAULT 'page'",
+        'check_only INTEGER NOT NULL DEFAULT 0',
+        'priority INTEGER NOT NULL DEFAULT 0',
+      ]);
       db.exec(URLS_CLAIM_ORDER_INDEX);
       addColumns(db, 'results', RESULTS_V2_COLUMNS);
       addColumns(db, 'links', LINKS_V2_COLUMNS);

@@ -22,7 +22,9 @@ export function prepareFrontierStatements(db: Db) {
       'INSERT INTO urls (url, url_key, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     requeue: db.prepare(`UPDATE urls SET state = ${UrlState.queued}, depth = ?, kind = ?, check_only = ? WHERE id = ?`),
-    upgradeQueued: db.prepare(`UPDATE urls SET depth = min(depth, ?), kind = 'page', check_only = 0 WHERE id = ? AND state = ${UrlState.queued}`),
+    upgradeQueued: db.prepare(
+      `UPDATE urls SET depth = min(depth, ?), kind = 'page', check_only = 0 WHERE id = ? AND state = ${UrlState.queued}`,
+    ),
     hostByOrigin: db.prepare<[string], { id: number }>('SELECT id FROM hosts WHERE origin = ?'),
     insertHost: db.prepare('INSERT INTO hosts (origin) VALUES (?)'),
     host: db.prepare<[number], HostRow>(
@@ -31,14 +33,15 @@ export function prepareFrontierStatements(db: Db) {
     hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
     readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
     nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),
-    queuedOfHost: db.prepare<[number, number], { id: number; url: string; depth: number; hops: number; kind: UrlKindName; checkOnly: number }>(
-      CLAIM_SQL.queuedOfHost,
+    queuedOfHost: db.prepare<
+      [number, number],
+      { id: number; url: string; depth: number; hops: number; kind: UrlKindName; checkOnly: number }
+    >(CLAIM_SQL.queuedOfHost),
+    chainLink: db.prepare<[number], { url: string; via: number | null; hops: number }>(
+      'SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = ?',
     ),
-    chainLink: db.prepare<[number], { url: string; via: number | null; hops: number }>('SELECT url, via_id AS via, redirect_hops AS hops FROM urls WHERE id = ?'),
     setUrlState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
-    claimFromHost: db.prepare(
-      'UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?',
-    ),
+    claimFromHost: db.prepare('UPDATE hosts SET queued = queued - ?, in_flight = in_flight + ?, next_fetch_at = ? WHERE id = ?'),
     returnToHost: db.prepare(
       `UPDATE hosts SET in_flight = in_flight - 1, queued = queued + ?,
        next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN ? ELSE next_fetch_at END,

@@ -9,13 +9,30 @@ import type { Db } from './crawl-file.ts';
 import { readMeta, writeMeta } from './crawl-file.ts';
 import { prepareFrontierStatements, type FrontierStatements } from './frontier-statements.ts';
 import {
-  HELD, HOST_ID_CACHE, MAX_WORKER_CRASHES, RobotsState, UrlState,
-  type Claim, type FrontierCounts, type PageClaim, type RobotsClaim, type UrlKindName,
+  HELD,
+  HOST_ID_CACHE,
+  MAX_WORKER_CRASHES,
+  RobotsState,
+  UrlState,
+  type Claim,
+  type FrontierCounts,
+  type PageClaim,
+  type RobotsClaim,
+  type UrlKindName,
 } from '../model.ts';
 import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsFetchFailed, robotsRetryWaitMs, robotsVerdict } from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
-import { SEED, STATE_OF, candidateSettingsOf, isQueued, knownUrlMove, matchesAny, type Candidate, type CandidateSettings } from '../candidates.ts';
+import {
+  SEED,
+  STATE_OF,
+  candidateSettingsOf,
+  isQueued,
+  knownUrlMove,
+  matchesAny,
+  type Candidate,
+  type CandidateSettings,
+} from '../candidates.ts';
 import { errorRowOf, hostCountsOf, pageTargetsOf, resultRowOf } from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
@@ -43,8 +60,12 @@ export class Frontier {
     this.normalise = makeNormaliser(settings);
     // SQL's view of the live excludes, for dropping queued URLs that match one (a scan of the queue, once per
     // pattern added, never per URL).
-    db.function('trawl_live_excluded', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isLiveExcluded(url) ? 1 : 0));
-    db.function('trawl_deprioritised', { deterministic: false }, (url: unknown) => (typeof url === 'string' && this.isDeprioritised(url) ? 1 : 0));
+    db.function('trawl_live_excluded', { deterministic: false }, (url: unknown) =>
+      typeof url === 'string' && this.isLiveExcluded(url) ? 1 : 0,
+    );
+    db.function('trawl_deprioritised', { deterministic: false }, (url: unknown) =>
+      typeof url === 'string' && this.isDeprioritised(url) ? 1 : 0,
+    );
     for (const pattern of JSON.parse(readMeta(db, 'deprioritised') ?? '[]') as string[]) this.deprioritised.push(new RegExp(pattern));
     this.q = prepareFrontierStatements(db);
     this.counts = this.readCounts();
@@ -52,9 +73,10 @@ export class Frontier {
 
   private readCounts(): FrontierCounts {
     const queued = (this.db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
-    const byState = this.db
-      .prepare('SELECT state, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY state')
-      .all() as { state: number; n: number }[];
+    const byState = this.db.prepare('SELECT state, count(*) AS n FROM urls WHERE state IN (2, 3) GROUP BY state').all() as {
+      state: number;
+      n: number;
+    }[];
     const n = (s: number) => byState.find((r) => r.state === s)?.n ?? 0;
     return { queued, crawled: n(UrlState.done), failed: n(UrlState.failed) };
   }
@@ -69,9 +91,10 @@ export class Frontier {
    */
   recoverLeases(): number {
     return this.db.transaction(() => {
-      const perHost = this.db
-        .prepare('SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = 1 GROUP BY host_id')
-        .all() as { hostId: number; n: number }[];
+      const perHost = this.db.prepare('SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = 1 GROUP BY host_id').all() as {
+        hostId: number;
+        n: number;
+      }[];
       for (const { hostId, n } of perHost) this.q.hostQueued.run(n, hostId);
       const moved = this.db.prepare('UPDATE urls SET state = 0 WHERE state = 1').run().changes;
       this.db.prepare('UPDATE hosts SET in_flight = 0, next_fetch_at = 0 WHERE in_flight > 0 OR next_fetch_at > 0').run();
@@ -129,7 +152,9 @@ export class Frontier {
     const state = STATE_OF[c.fate];
     const hostId = this.hostIdFor(originOfCanonical(url));
     const priority = this.deprioritised.length > 0 && this.isDeprioritised(url) ? 1 : 0;
-    const id = Number(this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0, priority).lastInsertRowid);
+    const id = Number(
+      this.q.insertUrl.run(url, key, hostId, depth, state, viaId, now, hops, c.kind, c.fate === 'check' ? 1 : 0, priority).lastInsertRowid,
+    );
     if (queue) this.addQueued(hostId, 1);
     return { id, added: queue };
   }
@@ -147,7 +172,9 @@ export class Frontier {
     this.liveExcludes.push(new RegExp(pattern));
     return this.db.transaction(() => {
       const perHost = this.db
-        .prepare(`SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = ${UrlState.queued} AND trawl_live_excluded(url) GROUP BY host_id`)
+        .prepare(
+          `SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = ${UrlState.queued} AND trawl_live_excluded(url) GROUP BY host_id`,
+        )
         .all() as { hostId: number; n: number }[];
       let dropped = 0;
       for (const { hostId, n } of perHost) {
@@ -175,7 +202,9 @@ export class Frontier {
       const known = JSON.parse(readMeta(this.db, 'deprioritised') ?? '[]') as string[];
       if (!known.includes(pattern)) writeMeta(this.db, 'deprioritised', JSON.stringify([...known, pattern]));
       this.deprioritised.push(re);
-      return this.db.prepare(`UPDATE urls SET priority = 1 WHERE state = ${UrlState.queued} AND priority = 0 AND trawl_deprioritised(url)`).run().changes;
+      return this.db
+        .prepare(`UPDATE urls SET priority = 1 WHERE state = ${UrlState.queued} AND priority = 0 AND trawl_deprioritised(url)`)
+        .run().changes;
     })();
   }
 
@@ -233,7 +262,14 @@ export class Frontier {
             }
             this.q.setUrlState.run(UrlState.claimed, row.id);
             const claim: Claim = {
-              kind: 'page', urlId: row.id, hostId: host.id, url: row.url, depth: row.depth, hops: row.hops, urlKind: row.kind, checkOnly: row.checkOnly === 1,
+              kind: 'page',
+              urlId: row.id,
+              hostId: host.id,
+              url: row.url,
+              depth: row.depth,
+              hops: row.hops,
+              urlKind: row.kind,
+              checkOnly: row.checkOnly === 1,
             };
             if (robots === 'reported') claim.robotsDisallowed = true; // fetched, and marked
             out.push(claim);
@@ -257,13 +293,25 @@ export class Frontier {
     return nextReadyFrom(this.q.nextReady.get()?.at ?? null);
   }
 
-  private recordBlocked(urlId: number, hostId: number, depth: number, kind: UrlKindName, checkOnly: boolean, reason: string, now: number): void {
+  private recordBlocked(
+    urlId: number,
+    hostId: number,
+    depth: number,
+    kind: UrlKindName,
+    checkOnly: boolean,
+    reason: string,
+    now: number,
+  ): void {
     this.q.setUrlState.run(UrlState.failed, urlId);
     this.insertErrorRow({ urlId, hostId, depth, urlKind: kind, checkOnly }, reason, now);
   }
 
   /** The row of a URL that ended without a response: blocked by robots.txt, or crashed its worker. */
-  private insertErrorRow(url: { urlId: number; hostId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean }, error: string, now: number): void {
+  private insertErrorRow(
+    url: { urlId: number; hostId: number; depth: number; urlKind: UrlKindName; checkOnly: boolean },
+    error: string,
+    now: number,
+  ): void {
     this.q.insertResult.run(errorRowOf(url, error, now));
     this.q.countFetch.run(0, 1, 0, 0, url.hostId);
     this.counts.failed++;
@@ -307,7 +355,8 @@ export class Frontier {
       }
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {
-        for (const [rule, values] of Object.entries(result.extracted)) values.forEach((v, n) => this.q.insertExtracted.run(claim.urlId, rule, n, v));
+        for (const [rule, values] of Object.entries(result.extracted))
+          values.forEach((v, n) => this.q.insertExtracted.run(claim.urlId, rule, n, v));
       }
       this.flushQueued();
       return 'recorded' as const;
