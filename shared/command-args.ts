@@ -130,6 +130,7 @@ export const COMMAND_ARGS = {
   listCrawls: z.tuple([]),
   openCrawl: z.tuple([path.nullable()]),
   resumeCrawl: z.tuple([path]),
+  deleteCrawl: z.tuple([path]),
   queryResults: z.tuple([resultsQuerySchema]),
   exportCsv: z.tuple([]),
   filterCounts: z.tuple([]),

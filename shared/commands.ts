@@ -103,6 +103,8 @@ export const COMMANDS = {
     hostHandler: true,
     crawlFiles: { args: [{ arg: 0 }], result: 'fileInfo' },
   },
+  /** Deletes a crawl of the crawls folder (never the one running); answers with the crawls left. */
+  deleteCrawl: { result: returns<CrawlFileInfo[]>(), changesCrawl: true, crawlFiles: { args: [{ arg: 0 }], result: 'fileInfos' } },
   /** Continues an interrupted crawl. */
   resumeCrawl: { result: returns<StartResult>(), slow: true, changesCrawl: true, crawlFiles: { args: [{ arg: 0 }], result: 'start' } },
   queryResults: { result: returns<ResultsPage>(), retryable: true },

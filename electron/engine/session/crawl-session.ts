@@ -15,7 +15,7 @@ import { CrawlFileError } from '../frontier/sqlite/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
-import { listCrawlFiles, newCrawlPath, readCrawlFileInfo } from './crawl-files.ts';
+import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile } from './crawl-files.ts';
 import type { CrawlInView } from './crawl-in-view.ts';
 import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
@@ -210,6 +210,28 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     await this.detachStore();
     if (abs !== this.inView.file) await this.show(new LocalCrawl(abs));
     return info;
+  }
+
+  /**
+   * Deletes a crawl file of the crawls folder, with its -wal and -shm. The running crawl is refused; the crawl in
+   * view otherwise leaves the view first (every window empties). Answers with the crawls left.
+   */
+  async deleteCrawl(file: string): Promise<Api.CrawlFileInfo[]> {
+    const abs = path.resolve(file);
+    if (path.dirname(abs) !== this.crawlsDir || !abs.endsWith(CRAWL_FILE_EXT)) {
+      throw new Error(`cannot delete ${file}: only crawls of the crawls folder are deleted here`);
+    }
+    // Not a crawl file (or none at all): refused, naming the file, before anything is removed.
+    readCrawlFileInfo(abs);
+    if (abs === this.inView.file) {
+      if (this.isRunning()) throw new Error(`cannot delete ${path.basename(abs)}: it is the crawl running; stop it first`);
+      await this.show(LocalCrawl.nothing());
+      this.emit('cleared');
+    }
+    // A comparison may hold the file open.
+    this.comparisons.close();
+    removeCrawlFile(abs);
+    return this.listCrawls();
   }
 
   /** Continues an interrupted crawl from its file (its settings are kept). */
