@@ -352,6 +352,45 @@ describe('CrawlSession', () => {
     }
   });
 
+  it('deletes a crawl of the folder with its WAL, never the one running, and empties the view when it was shown', async () => {
+    const slow = await startFixtureSite({ pages: 40, delayMs: 100 });
+    const dir = tempDir();
+    const other = newSession(dir);
+    let cleared = 0;
+    other.on('cleared', () => cleared++);
+    try {
+      const started = await other.start({ seeds: [slow.url('/p/0')], threads: 2 });
+      expect(started.ok).toBe(true);
+      if (!started.ok) return;
+      while ((other.snapshot()?.counters.crawled ?? 0) < 2) await sleep(20);
+      await expect(other.deleteCrawl(started.file)).rejects.toThrow(/is the crawl running; stop it first/);
+      expect(fs.existsSync(started.file)).toBe(true);
+      await other.stop();
+
+      // Not in the crawls folder, or not a crawl: refused, and nothing is removed.
+      const outside = path.join(tempDir(), 'elsewhere.trawl');
+      fs.copyFileSync(started.file, outside);
+      await expect(other.deleteCrawl(outside)).rejects.toThrow(/only crawls of the crawls folder/);
+      expect(fs.existsSync(outside)).toBe(true);
+      const notACrawl = path.join(dir, 'notes.trawl');
+      fs.writeFileSync(notACrawl, 'not a crawl');
+      await expect(other.deleteCrawl(notACrawl)).rejects.toThrow();
+      expect(fs.existsSync(notACrawl)).toBe(true);
+
+      // The finished crawl is still in view: deleting it empties the view, and the file goes with its -wal and -shm.
+      expect(other.currentFile()).toBe(started.file);
+      const left = await other.deleteCrawl(started.file);
+      expect(left.map((c) => c.file)).not.toContain(started.file);
+      for (const f of [started.file, `${started.file}-wal`, `${started.file}-shm`]) expect(fs.existsSync(f)).toBe(false);
+      expect(other.currentFile()).toBeNull();
+      expect(other.snapshot()).toBeNull();
+      expect(cleared).toBe(1);
+    } finally {
+      await other.close();
+      await slow.close();
+    }
+  });
+
   it('stops a running crawl on close', async () => {
     const slow = await startFixtureSite({ pages: 40, delayMs: 100 });
     const other = newSession();
