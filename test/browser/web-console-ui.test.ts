@@ -168,5 +168,44 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         capture,
       );
     });
+
+    it('deletes the crawl in view from the list on a second press, and the view empties', async () => {
+      await page.goto(url);
+      const items = page.locator('.crawl-item');
+      await until(
+        () => items.count(),
+        (n) => n >= 2,
+        'the earlier crawls',
+      );
+      const before = await items.count();
+      const first = items.first();
+      const name = await first.getAttribute('data-crawl-file');
+      await first.getByTestId('open-crawl').click();
+      await until(
+        async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),
+        (n) => n > 0,
+        "the opened crawl's results",
+      );
+      // One press only arms the button: nothing is deleted yet.
+      await first.getByTestId('delete-crawl').click();
+      expect(await first.getByTestId('delete-crawl').textContent()).toBe('Delete?');
+      expect(fs.existsSync(path.join(crawlsDir, name!))).toBe(true);
+      await shot('delete-armed');
+      await first.getByTestId('delete-crawl').click();
+      await until(
+        () => items.count(),
+        (n) => n === before - 1,
+        'the list without the deleted crawl',
+      );
+      expect(await page.locator(`.crawl-item[data-crawl-file="${name}"]`).count()).toBe(0);
+      expect(fs.existsSync(path.join(crawlsDir, name!))).toBe(false);
+      // The crawl was in view: the results empty.
+      await until(
+        () => page.locator('[data-row-url]').count(),
+        (n) => n === 0,
+        'the emptied results',
+      );
+      await shot('deleted');
+    });
   },
 );

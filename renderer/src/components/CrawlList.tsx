@@ -19,6 +19,8 @@ export function CrawlList() {
   const [crawls, setCrawls] = useState<CrawlFileInfo[] | null>(null);
   const [loading, setLoading] = useState(false);
   const [working, setWorking] = useState<string | null>(null);
+  /** The crawl whose Delete was pressed once: a second press deletes it (no modal dialog, which a sandboxed page may not show). */
+  const [armed, setArmed] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
     setLoading(true);
@@ -48,6 +50,28 @@ export function CrawlList() {
     if (result.ok) showCrawl(store, result.file, null);
     else notify(store, 'error', `Resume crawl: ${result.problems.map((p) => p.message).join('; ')}`);
   };
+
+  const remove = async (file: string) => {
+    if (armed !== file) {
+      setArmed(file);
+      return;
+    }
+    setArmed(null);
+    setWorking(file);
+    const left = await command('Delete crawl', () => api.deleteCrawl(file));
+    setWorking(null);
+    if (left) {
+      setCrawls(left);
+      notify(store, 'info', `Deleted ${fileName(file)}`);
+    }
+  };
+
+  // An armed Delete disarms by itself, so a later stray click does not delete.
+  useEffect(() => {
+    if (armed === null) return;
+    const timer = setTimeout(() => setArmed(null), 4000);
+    return () => clearTimeout(timer);
+  }, [armed]);
 
   return (
     <section className="panel crawl-list" aria-label="earlier crawls">
@@ -117,6 +141,16 @@ export function CrawlList() {
                       Resume
                     </button>
                   )}
+                  <button
+                    type="button"
+                    className={armed === c.file ? 'btn btn-small btn-danger' : 'btn btn-small btn-quiet'}
+                    data-testid="delete-crawl"
+                    disabled={(live && current) || working !== null}
+                    title={armed === c.file ? 'Press again to delete this crawl file' : 'Delete this crawl file'}
+                    onClick={() => void remove(c.file)}
+                  >
+                    {armed === c.file ? 'Delete?' : 'Delete'}
+                  </button>
                 </div>
               </li>
             );
