@@ -2,12 +2,13 @@
 // inspector, the hosts report, the charts and crawl comparison, as the renderer sees them. The engine computes
 // them in SQL (electron/engine/analysis); its answers are these shapes (crawl-session.ts is typed against them,
 // so the compiler holds the two together). No node:, no electron: the renderer imports this.
-import type { ResultRow, ResultSortColumn } from './results.ts';
-import type { FoundUnfetchableLink } from './protocol.ts';
+import type { ExplorerRow, ResultSortColumn } from './results.ts';
 
-// The charts and the crawl comparison have modules of their own; they are part of the same workbench.
+// The charts, the crawl comparison and a URL's detail have modules of their own; they are part of the same workbench.
 export * from './charts.ts';
 export * from './comparison.ts';
+export * from './url-detail.ts';
+export type { ExplorerRow } from './results.ts';
 
 // ---- Results explorer ----
 
@@ -108,17 +109,6 @@ export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
 
 export type FilterCounts = Record<FilterId, number>;
 
-/** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
-export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
-  /** results.seq; null for a URL outside the scope that was never fetched. */
-  seq: number | null;
-  url_id: number;
-  /** urls.state: 0 queued, 1 claimed, 2 fetched, 3 failed, 4 out of scope, 5 too deep, 6 nofollow only, 7 chain cut. */
-  state: number;
-  /** Custom extraction values by the rule's column name (ExplorerPage.extractionRules); a rule that found nothing is absent. */
-  extracted: Record<string, string[]>;
-}
-
 export interface ExplorerQuery {
   filter: FilterId;
   /** Case-insensitive text found in the URL, title or error. */
@@ -178,100 +168,6 @@ export interface ViewExport {
   text: string;
   columns: string[];
   headerPreset: HeaderPreset;
-}
-
-// ---- a URL's detail ----
-
-/** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
-export type UrlRef = { url: string } | { id: number };
-
-export interface UrlSummary {
-  url_id: number;
-  url: string;
-  state: number;
-  status_code: number | null;
-}
-
-export interface RedirectHop extends UrlSummary {
-  redirect_url: string | null;
-  error: string | null;
-}
-
-export interface RedirectChain {
-  /** From the first URL that redirects into the chain to the last one reached; the URL asked about included. */
-  hops: RedirectHop[];
-  /** Index of the URL asked about in `hops`. */
-  position: number;
-  /** The chain comes back to a URL already in it. */
-  loop: boolean;
-  /** Stopped after MAX_CHAIN_HOPS hops one way or the other with more to follow. */
-  truncated: boolean;
-  /** Every URL that redirects straight to the URL asked about (the chain shows one of them). */
-  redirected_from: UrlSummary[];
-}
-
-export interface Inlink {
-  from_id: number;
-  from_url: string;
-  anchor: string | null;
-  /** a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet. */
-  kind: string;
-  nofollow: boolean;
-}
-
-/** A link from the URL to another, as the URL detail lists it (the worker's links are protocol.ts's FoundLink). */
-export interface Outlink {
-  to_id: number;
-  to_url: string;
-  anchor: string | null;
-  kind: string;
-  nofollow: boolean;
-  /** The target's urls.state and, when fetched, its status. */
-  state: number;
-  status_code: number | null;
-}
-
-export interface LinkPage<T> {
-  /** Links of this URL in all. */
-  total: number;
-  rows: T[];
-  /** Pass as `after` for the next page; null on the last page. */
-  next: number | null;
-}
-
-/** A link that can never be fetched, as the crawl recorded it: the worker's FoundUnfetchableLink, no anchor as null. */
-export interface UnfetchableLink extends Omit<FoundUnfetchableLink, 'anchor'> {
-  anchor: string | null;
-}
-
-export interface ExtractedValues {
-  rule: string;
-  values: string[];
-}
-
-export interface UrlDetail {
-  url_id: number;
-  url: string;
-  state: number;
-  state_name: string;
-  kind: string;
-  depth: number;
-  check_only: boolean;
-  discovered_at: number;
-  /** The page this URL was first found on (or redirected from). */
-  via: { url_id: number; url: string } | null;
-  /** Its row (ResultRow's columns), or for a URL never fetched the same shape with the result fields null. */
-  row: ExplorerRow;
-  fetched: boolean;
-  /** Response headers by lower-case name (a repeated header holds a list), or null without a response. */
-  response_headers: Record<string, string | string[]> | null;
-  redirect_chain: RedirectChain;
-  /** The first page of inlinks and outlinks; more with inlinks() / outlinks(). */
-  inlinks: LinkPage<Inlink>;
-  outlinks: LinkPage<Outlink>;
-  unfetchable_links: UnfetchableLink[];
-  unfetchable_truncated: boolean;
-  extracted: ExtractedValues[];
 }
 
 // ---- queue inspector ----

@@ -79,3 +79,14 @@ export interface ResultsPage {
   /** The crawl's custom extraction rules, by name, in order: a column each. */
   extractionRules: string[];
 }
+
+/** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */
+export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
+  /** results.seq; null for a URL outside the scope that was never fetched. */
+  seq: number | null;
+  url_id: number;
+  /** urls.state: 0 queued, 1 claimed, 2 fetched, 3 failed, 4 out of scope, 5 too deep, 6 nofollow only, 7 chain cut. */
+  state: number;
+  /** Custom extraction values by the rule's column name (ExplorerPage.extractionRules); a rule that found nothing is absent. */
+  extracted: Record<string, string[]>;
+}

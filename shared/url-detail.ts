@@ -1,0 +1,97 @@
+// A URL's detail in the analyst workbench (the detail pane): its summary, redirect chain, inlinks and outlinks
+// paged by key, links it could not follow, and extracted values. Part of the workbench's API (analysis.ts
+// re-exports it). No node:, no electron: the renderer imports this.
+import type { ExplorerRow } from './results.ts';
+import type { FoundUnfetchableLink } from './protocol.ts';
+
+/** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
+export type UrlRef = { url: string } | { id: number };
+
+export interface UrlSummary {
+  url_id: number;
+  url: string;
+  state: number;
+  status_code: number | null;
+}
+
+export interface RedirectHop extends UrlSummary {
+  redirect_url: string | null;
+  error: string | null;
+}
+
+export interface RedirectChain {
+  /** From the first URL that redirects into the chain to the last one reached; the URL asked about included. */
+  hops: RedirectHop[];
+  /** Index of the URL asked about in `hops`. */
+  position: number;
+  /** The chain comes back to a URL already in it. */
+  loop: boolean;
+  /** Stopped after MAX_CHAIN_HOPS hops one way or the other with more to follow. */
+  truncated: boolean;
+  /** Every URL that redirects straight to the URL asked about (the chain shows one of them). */
+  redirected_from: UrlSummary[];
+}
+
+export interface Inlink {
+  from_id: number;
+  from_url: string;
+  anchor: string | null;
+  /** a, area, canonical, next, prev, alternate, hreflang, refresh, redirect, image, script, stylesheet. */
+  kind: string;
+  nofollow: boolean;
+}
+
+/** A link from the URL to another, as the URL detail lists it (the worker's links are protocol.ts's FoundLink). */
+export interface Outlink {
+  to_id: number;
+  to_url: string;
+  anchor: string | null;
+  kind: string;
+  nofollow: boolean;
+  /** The target's urls.state and, when fetched, its status. */
+  state: number;
+  status_code: number | null;
+}
+
+export interface LinkPage<T> {
+  /** Links of this URL in all. */
+  total: number;
+  rows: T[];
+  /** Pass as `after` for the next page; null on the last page. */
+  next: number | null;
+}
+
+/** A link that can never be fetched, as the crawl recorded it: the worker's FoundUnfetchableLink, no anchor as null. */
+export interface UnfetchableLink extends Omit<FoundUnfetchableLink, 'anchor'> {
+  anchor: string | null;
+}
+
+export interface ExtractedValues {
+  rule: string;
+  values: string[];
+}
+
+export interface UrlDetail {
+  url_id: number;
+  url: string;
+  state: number;
+  state_name: string;
+  kind: string;
+  depth: number;
+  check_only: boolean;
+  discovered_at: number;
+  /** The page this URL was first found on (or redirected from). */
+  via: { url_id: number; url: string } | null;
+  /** Its row (ResultRow's columns), or for a URL never fetched the same shape with the result fields null. */
+  row: ExplorerRow;
+  fetched: boolean;
+  /** Response headers by lower-case name (a repeated header holds a list), or null without a response. */
+  response_headers: Record<string, string | string[]> | null;
+  redirect_chain: RedirectChain;
+  /** The first page of inlinks and outlinks; more with inlinks() / outlinks(). */
+  inlinks: LinkPage<Inlink>;
+  outlinks: LinkPage<Outlink>;
+  unfetchable_links: UnfetchableLink[];
+  unfetchable_truncated: boolean;
+  extracted: ExtractedValues[];
+}
