@@ -1,6 +1,8 @@
 // The persistent frontier: every URL the crawl knows, its state, and per-host politeness, in the crawl file.
 // The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
 // in-memory counters below always match the file.
+// About 410 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
+// (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
