@@ -215,20 +215,23 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       // The cluster's total may exceed a local crawl's 200.
       await session.setThreads(400);
       expect((await row()).threads).toBe(400);
+      // The snapshot that follows the resume (nodes still running: the cluster is running), listened for before it.
+      const to400 = nextSnapshot(session, (x) => x.threadTarget === 400 && x.state === 'running');
       await session.resume();
       expect((await row()).state).toBe('running');
       await expect.poll(() => notes.filter((n) => n === 'command').length, { timeout: 5_000 }).toBe(4);
-      // The snapshot follows (nodes still running: the cluster is running).
-      const s = await nextSnapshot(session, (x) => x.threadTarget === 400);
-      expect(s.state).toBe('running');
+      const s = await to400;
+      expect(s).toMatchObject({ state: 'running', threadTarget: 400 });
+      const pausing = nextSnapshot(session, (x) => x.state !== 'running');
       await session.pause();
-      const paused = await nextSnapshot(session, (x) => x.state !== 'running');
+      const paused = await pausing;
       // Nodes still say running: the cluster is pausing until they do.
       expect(paused.state).toBe('pausing');
+      const allPaused = nextSnapshot(session, (x) => x.state === 'paused');
       await withClient(db.url, (c) =>
         c.query(`UPDATE trawl_alpha.nodes SET state = 'paused', last_seen = $1 WHERE name IN ('node-a', 'node-b')`, [Date.now()]),
       );
-      await nextSnapshot(session, (x) => x.state === 'paused');
+      await allPaused;
       await session.resume();
       await withClient(db.url, (c) => c.query(`UPDATE trawl_alpha.nodes SET state = 'running', last_seen = $1`, [Date.now()]));
     } finally {
@@ -238,6 +241,8 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
 
   it('stops the cluster; a finished crawl takes no more commands', async () => {
     await session.attachStore(db.url, 'gamma');
+    // Listening before each change: the snapshot it brings may come before the call that made it returns.
+    const stopping = nextSnapshot(session, (s) => s.state !== 'running');
     await session.stop();
     const state = async () =>
       withClient(
@@ -246,13 +251,14 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       );
     expect(await state()).toBe('stopped');
     // Its node is still live: stopping, until it leaves.
-    expect((await nextSnapshot(session, (s) => s.state !== 'running')).state).toBe('stopping');
+    expect((await stopping).state).toBe('stopping');
+    const finished = nextSnapshot(session, (s) => s.state === 'finished');
     await withClient(db.url, async (c) => {
       await c.query(`UPDATE trawl_gamma.nodes SET state = 'left', status = '[]'`);
       await c.query(`UPDATE trawl.crawls SET state = 'finished', finish_reason = 'stopped', finished_at = now() WHERE id = 'gamma'`);
       await c.query('SELECT pg_notify($1, $2)', [crawlChannel('gamma'), 'finished']);
     });
-    const done = await nextSnapshot(session, (s) => s.state === 'finished');
+    const done = await finished;
     expect(done).toMatchObject({ reason: 'stopped', threads: [] });
     expect(done.nodes).toEqual([expect.objectContaining({ name: 'solo', live: false, state: 'left' })]);
     await expect(session.resume()).rejects.toThrow(/crawl "gamma" has finished \(stopped\); it takes no more commands/);
@@ -277,24 +283,27 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     expect(await quietFor(2_500)).toEqual({ snapshots: 0, queried: false });
 
     // A node joins as --join does (the crawl runs again, the node says so on the channel): seen at once...
+    const rejoined = nextSnapshot(session, (s) => s.state === 'running', 3_000);
     await withClient(db.url, async (c) => {
       await c.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = 'delta' AND state = 'stopped'`);
       await c.query(`UPDATE trawl_delta.nodes SET state = 'running', last_seen = $1, status = '[]' WHERE name = 'returner'`, [Date.now()]);
       await c.query('SELECT pg_notify($1, $2)', [crawlChannel('delta'), 'nodes:returner']);
     });
-    const running = await nextSnapshot(session, (s) => s.state === 'running', 3_000);
+    const running = await rejoined;
     expect(running.nodes).toEqual([expect.objectContaining({ name: 'returner', live: true })]);
     // ...and the clock runs again: a heartbeat without a notification is seen.
+    const twoThreads = nextSnapshot(session, (s) => s.threads.length === 2, 3_000);
     await heartbeat(db.url, 'delta', 'returner', [threadStatus(1), threadStatus(2)]);
-    await nextSnapshot(session, (s) => s.threads.length === 2, 3_000);
+    await twoThreads;
 
     // Finished for good (no node can join it): the clock stops again.
+    const completed = nextSnapshot(session, (s) => s.state === 'finished' && s.reason === 'completed', 3_000);
     await withClient(db.url, async (c) => {
       await c.query(`UPDATE trawl_delta.nodes SET state = 'finished', status = '[]'`);
       await c.query(`UPDATE trawl.crawls SET state = 'finished', finish_reason = 'completed', finished_at = now() WHERE id = 'delta'`);
       await c.query('SELECT pg_notify($1, $2)', [crawlChannel('delta'), 'finished']);
     });
-    await nextSnapshot(session, (s) => s.state === 'finished' && s.reason === 'completed', 3_000);
+    await completed;
     expect(await quietFor(2_500)).toEqual({ snapshots: 0, queried: false });
     await session.attachStore(db.url, 'alpha');
   });
@@ -383,12 +392,14 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     // Still down after a few retries.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(session.snapshot()!.error).toMatch(/retrying/);
+    const backSoon = nextSnapshot(session, (x) => x.error === null, 10_000);
     proxy.restore();
-    const back = await nextSnapshot(session, (x) => x.error === null, 10_000);
+    const back = await backSoon;
     expect(back.state).toBe('paused');
     // Live again: commands and notifications work.
+    const to3 = nextSnapshot(session, (x) => x.threadTarget === 3);
     await session.setThreads(3);
-    await nextSnapshot(session, (x) => x.threadTarget === 3);
+    await to3;
   });
 
   it('detaches cleanly: on request, and when a local crawl starts', async () => {
