@@ -6,39 +6,11 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
+import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import { neutraliseCell } from './csv-cell.ts';
 
-/** The CSV columns, in order; also the header line. */
-export const CSV_COLUMNS = [
-  'url',
-  'kind',
-  'status_code',
-  'content_type',
-  'size_bytes',
-  'response_time_ms',
-  'crawl_depth',
-  'indexability',
-  'indexability_reason',
-  'title',
-  'meta_description',
-  'h1',
-  'h1_count',
-  'h2',
-  'h2_count',
-  'canonical',
-  'lang',
-  'hreflang',
-  'meta_robots',
-  'x_robots_tag',
-  'meta_refresh',
-  'word_count',
-  'inlinks',
-  'outlinks',
-  'redirect_url',
-  'attempts',
-  'robots_disallowed',
-  'error',
-] as const;
+/** The CSV columns, in order; also the header line. Declared once, in the contract the export view picks columns from. */
+export const CSV_COLUMNS = EXPORT_COLUMNS;
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
