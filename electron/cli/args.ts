@@ -1,7 +1,7 @@
 // Command-line arguments of `npm run crawl`, turned into crawl settings; every mistake is named at once.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CrawlSettingsInput, SettingsProblem } from '../../shared/settings.ts';
+import type { CrawlSettingsInput, ParsedSettings, SettingsProblem } from '../../shared/settings.ts';
 import { validateSettings } from '../../shared/settings.ts';
 import { CLI_OPTION_OF } from '../../shared/cli-command.ts';
 
@@ -151,12 +151,15 @@ export interface StoreRequest {
   setThreads: number | null;
 }
 
-export interface CliRequest {
-  /** new: a new crawl; resume: a crawl file continued; join: a node added to a shared crawl; control: a command to one. */
-  mode: 'new' | 'resume' | 'join' | 'control';
+/**
+ * new: a new crawl, its settings parsed here (the edge: nothing after parses them again); resume: a crawl file
+ * continued, with the overrides given; join: a node added to a shared crawl; control: a command to one; help: --help.
+ */
+export type CliRequest = CliOptions &
+  ({ mode: 'new'; settings: ParsedSettings } | { mode: 'resume' | 'join' | 'control' | 'help'; settings: CrawlSettingsInput });
+
+interface CliOptions {
   store: StoreRequest | null;
-  /** Settings for a new crawl (validated), or the overrides for a resumed one. */
-  settings: CrawlSettingsInput;
   db: string | null;
   out: string | null;
   resume: string | null;
@@ -258,7 +261,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };
-  if (base.help) return { mode: 'new', settings: { seeds: [] }, store: null, ...base };
+  if (base.help) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   const store = storeRequest(v);
 
   const settings: Record<string, unknown> = {

@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ParsedSettings } from '../../shared/settings.ts';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
@@ -32,11 +31,9 @@ export function openLocalRun(request: CliRequest): CrawlRun {
   let controller: CrawlController;
   try {
     const options = { dbPath, spawner: new ChildProcessSpawner() };
-    controller =
-      // A new crawl's settings were parsed by parseCli (args.ts), which types them as the input they came from.
-      request.mode === 'resume'
-        ? CrawlController.resume(options, request.settings)
-        : CrawlController.create(request.settings as ParsedSettings, options);
+    if (request.mode === 'new') controller = CrawlController.create(request.settings, options);
+    else if (request.mode === 'resume') controller = CrawlController.resume(options, request.settings);
+    else throw new Error(`a crawl file is for a new or a resumed crawl, not "${request.mode}"`);
   } catch (err) {
     cleanup();
     throw err;
@@ -67,13 +64,15 @@ export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
     process.stderr.write(`Joined crawl ${node.crawlId} in ${serverLabel(store.url)} as node ${node.store.cluster.nodeName}\n`);
     controller = CrawlController.withStore(node.store, node.settings, options, node.store.recoverLeases());
     crawlId = node.crawlId;
-  } else {
+  } else if (request.mode === 'new') {
     const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs });
     process.stderr.write(
       `Crawl ${node.crawlId} in ${serverLabel(store.url)}, node ${node.store.cluster.nodeName}. More nodes: npm run crawl -- --store URL --join ${node.crawlId}\n`,
     );
     controller = CrawlController.withStore(node.store, node.settings, options, node.store.addSeeds(node.settings.seeds));
     crawlId = node.crawlId;
+  } else {
+    throw new Error(`a crawl in the store is created or joined, not "${request.mode}"`);
   }
   return {
     controller,

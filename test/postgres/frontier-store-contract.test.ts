@@ -214,7 +214,7 @@ const pgFactory: StoreFactory = {
     await pgDb?.drop();
   },
   async open(input) {
-    return pgHarness(await createPgCrawl(pgDb!.url, settingsOf(input), { name: 'node-a' }), 'node-a');
+    return pgHarness(await createPgCrawl(pgDb!.url, parseSettings(settingsOf(input)), { name: 'node-a' }), 'node-a');
   },
 };
 
@@ -617,7 +617,7 @@ withPg.describe('PgFrontierStore as a cluster', () => {
   });
 
   async function create(settings: Record<string, unknown>, name: string, leaseMs = 1000): Promise<PgNode> {
-    const node = await createPgCrawl(db.url, settingsOf(settings), { name, leaseMs });
+    const node = await createPgCrawl(db.url, parseSettings(settingsOf(settings)), { name, leaseMs });
     nodes.push(node);
     return node;
   }

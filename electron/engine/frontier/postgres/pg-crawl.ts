@@ -68,11 +68,10 @@ async function openNode(storeUrl: string, crawlId: string, settings: ParsedSetti
 /** Creates a crawl in the store (and the store's registry, the first time) and joins it as its first node. */
 export async function createPgCrawl(
   storeUrl: string,
-  settingsInput: unknown,
+  settings: ParsedSettings,
   options: NodeOptions & { leaseMs?: number; crawlId?: string } = {},
 ): Promise<PgNode> {
   parseStoreUrl(storeUrl);
-  const settings = parseSettings(settingsInput);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!(Number.isInteger(leaseMs) && leaseMs >= 300 && leaseMs <= 3_600_000))
     throw new StoreError(`the lease must be from 0.3 s to 1 hour (got ${leaseMs} ms)`);
