@@ -1,5 +1,5 @@
-// Custom request headers and basic authentication reach the crawl's own hosts, and never a host outside its
-// scope, even one whose links are checked.
+// Custom request headers and basic authentication reach the exact origins of the crawl's seeds and allowed hosts,
+// never a host outside its scope (even one whose links are checked), nor another origin its scope takes in.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
@@ -65,5 +65,44 @@ describe('request headers and basic authentication', () => {
       expect(r.headers['x-api-key']).toBeUndefined();
       expect(r.headers.cookie).toBeUndefined();
     }
+  });
+
+  it('go to the seed and allowed-host origins only: not to another port the scope crawls, nor through a redirect', async () => {
+    const expected = `Basic ${Buffer.from('ana:pw').toString('base64')}`;
+    const page =
+      (body: string): http.RequestListener =>
+      (req, res) => {
+        if (req.url === '/robots.txt') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+      };
+    // Another port of the seed's host: in "subdomains" scope (an IP address is in scope on any port).
+    const otherPort = await serve(page('<title>other port</title>'));
+    const allowed = await serve(page('<title>allowed</title>'));
+    const seed = await serve((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      if (req.url === '/moved') return void res.writeHead(302, { location: `${otherPort.origin}/landing` }).end();
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<a href="${otherPort.origin}/page">port</a><a href="${allowed.origin}/page">allowed</a><a href="/moved">moved</a>`);
+    });
+    const { controller } = newCrawl({
+      seeds: [`${seed.origin}/`],
+      scope: 'subdomains',
+      allowedHosts: [new URL(allowed.origin).host],
+      threads: 2,
+      headers: { Cookie: 'session=s3cret' },
+      basicAuth: { username: 'ana', password: 'pw' },
+    });
+    controller.start();
+    await controller.done;
+    expect(otherPort.requests.map((r) => r.url).sort()).toEqual(['/landing', '/page', '/robots.txt']);
+    for (const r of otherPort.requests) {
+      expect(r.headers.authorization, r.url).toBeUndefined();
+      expect(r.headers.cookie, r.url).toBeUndefined();
+    }
+    for (const r of [...seed.requests, ...allowed.requests])
+      expect(r.headers, r.url).toMatchObject({ authorization: expected, cookie: 'session=s3cret' });
+    expect(allowed.requests.map((r) => r.url).sort()).toEqual(['/page', '/robots.txt']);
+    expect(seed.requests.map((r) => r.url).sort()).toEqual(['/', '/moved', '/robots.txt']);
   });
 });

@@ -1,13 +1,17 @@
 // Fetch: one HTTP exchange for the URL (no redirects followed: each hop is its own URL), with the hardened
 // fetcher's timeouts, size cap and error categories (fetch-url.ts). The crawl's custom headers and basic
-// authentication go only to hosts in its scope: credentials must not leak to every site a page links to.
+// authentication are its credentials: they go only to the exact origins of its seeds and allowed hosts, and only
+// when the URL is in scope (shared/credentials.ts), so they never leak to a site a page links to, to another port
+// or subdomain the scope takes in, or from an https seed to its plain-http twin. Each redirect hop is a URL of its
+// own, so a redirect to another origin is fetched without them.
+import { makeCredentialTest } from '../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { ScopeTest } from '../../../shared/scope.ts';
 import type { Processor, Verdict } from './processor.ts';
 
-/** The extra request headers for a URL: the custom ones and Authorization, for hosts in scope only. */
+/** The extra request headers for a URL: the custom ones and Authorization, for in-scope URLs of the credential origins only. */
 export function requestHeadersFor(
-  settings: Pick<CrawlSettings, 'headers' | 'basicAuth'>,
+  settings: Pick<CrawlSettings, 'headers' | 'basicAuth' | 'seeds' | 'allowedHosts'>,
   inScope: ScopeTest,
 ): (url: string) => Record<string, string> | undefined {
   const extra: Record<string, string> = { ...settings.headers };
@@ -16,7 +20,8 @@ export function requestHeadersFor(
     extra.authorization = `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
   }
   if (Object.keys(extra).length === 0) return () => undefined;
-  return (url) => (inScope(url) ? extra : undefined);
+  const credentialOrigin = makeCredentialTest(settings);
+  return (url) => (credentialOrigin(url) && inScope(url) ? extra : undefined);
 }
 
 export function fetchHttp(headersFor: (url: string) => Record<string, string> | undefined): Processor {
