@@ -119,9 +119,12 @@ export const crawlSettingsSchema = z
         },
         { when: ({ value }) => Array.isArray(value) },
       ),
-    /** Extra request headers (e.g. a cookie or an API token), sent only to hosts in the crawl's scope. */
+    /**
+     * Extra request headers (e.g. a cookie or an API token): credentials, sent only to the exact origins of the seeds
+     * and allowed hosts, never from https to http (shared/credentials.ts); kept apart from the other settings.
+     */
     headers: customHeaders,
-    /** HTTP basic authentication, sent only to hosts in the crawl's scope. Kept in the crawl file, like every setting. */
+    /** HTTP basic authentication: a credential, sent and kept as `headers` are. */
     basicAuth,
     /** Follow links marked nofollow (rel="nofollow", or a page's meta robots / X-Robots-Tag); recorded either way. */
     followNofollow: z.boolean().default(false),

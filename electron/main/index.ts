@@ -3,13 +3,14 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, session as electronSession } from 'electron';
+import { app, BrowserWindow, safeStorage, session as electronSession } from 'electron';
 import { CrawlSession } from '../engine/session/crawl-session.ts';
 import { useSqliteNativeBinding } from '../engine/frontier/sqlite/crawl-file.ts';
 import { ipcChannel } from '../../shared/ipc-channels.ts';
 import { UtilityProcessSpawner } from './utility-process-spawner.ts';
 import { registerIpc } from './ipc-handlers.ts';
 import { secureSession, secureWindow } from './window-security.ts';
+import { desktopSecretStore } from './safe-storage-secrets.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   const crawlSession = new CrawlSession({
     crawlsDir: path.join(app.getPath('userData'), 'crawls'),
     spawner: new UtilityProcessSpawner(path.join(here, 'worker.js')),
+    // Credentials are kept encrypted by the OS keychain, not in clear in the crawl files.
+    secrets: desktopSecretStore(safeStorage),
   });
   const send = (channel: string, payload: unknown) => {
     if (win && !win.isDestroyed()) win.webContents.send(channel, payload);

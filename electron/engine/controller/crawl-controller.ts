@@ -25,6 +25,7 @@ import type { FrontierStore } from '../frontier/frontier-store.ts';
 import { WorkerPool } from '../pool/worker-pool.ts';
 import type { ThreadJob } from '../pool/crawl-thread.ts';
 import type { WorkerExit, WorkerSpawner } from '../pool/worker-spawner.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
 import { createCrawlFileStore, reopenCrawlFileStore, type ResumeOverrides } from './crawl-file-store.ts';
 import { Dispatcher } from './dispatch.ts';
 import { checkTransition, isEnding } from './lifecycle.ts';
@@ -61,6 +62,8 @@ export interface ControllerOptions {
   spawner: WorkerSpawner;
   /** Defaults to the machine's CPU count: the most worker processes used when settings.processes is null. */
   cpuCount?: number;
+  /** Seals the crawl's credentials in its file (the plain store when missing; the desktop app passes safeStorage's). */
+  secrets?: SecretStore;
 }
 
 export class CrawlController extends EventEmitter<ControllerEvents> {
@@ -91,7 +94,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
 
   /** Creates a new crawl file from parsed settings. */
   static create(settings: ParsedSettings, options: ControllerOptions): CrawlController {
-    const file = createCrawlFileStore(settings, options.dbPath);
+    const file = createCrawlFileStore(settings, options.dbPath, options.secrets);
     return new CrawlController(file.store, settings, options, file.prepared);
   }
 
@@ -113,7 +116,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
    * queued again. Throws a SettingsError when the settings stored in the file are invalid.
    */
   static resume(options: ControllerOptions, overrides: ResumeOverrides = {}): CrawlController {
-    const file = reopenCrawlFileStore(options.dbPath, overrides);
+    const file = reopenCrawlFileStore(options.dbPath, overrides, options.secrets);
     return new CrawlController(file.store, file.settings, options, file.prepared);
   }
 

@@ -2,9 +2,10 @@
 // reopened to continue it. Reopening is where a crawl file's stored settings enter the engine again, so they are
 // parsed here, once, with the few settings a resumed crawl may change; the controller takes them as they are.
 import { parseSettings, type ParsedSettings } from '../../../shared/settings.ts';
-import { createCrawlFile, openCrawlFile, readStoredSettings, writeMeta } from '../frontier/sqlite/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, readSecrets, readStoredSettings, writeSettings } from '../frontier/sqlite/crawl-file.ts';
 import type { FrontierStore } from '../frontier/frontier-store.ts';
 import { SqliteFrontierStore } from '../frontier/sqlite/sqlite-store.ts';
+import { plainSecretStore, type SecretStore } from '../secrets/secret-store.ts';
 
 /** Settings that may differ when an interrupted crawl is resumed. */
 export interface ResumeOverrides {
@@ -18,9 +19,9 @@ export interface OpenedCrawlFile {
   prepared: Promise<unknown>;
 }
 
-/** A new crawl file holding `settings` and its seeds. */
-export function createCrawlFileStore(settings: ParsedSettings, dbPath: string): OpenedCrawlFile {
-  const db = createCrawlFile(dbPath, settings);
+/** A new crawl file holding `settings` (its credentials sealed by `secrets`) and its seeds. */
+export function createCrawlFileStore(settings: ParsedSettings, dbPath: string, secrets: SecretStore = plainSecretStore): OpenedCrawlFile {
+  const db = createCrawlFile(dbPath, settings, secrets);
   const store = new SqliteFrontierStore(db, settings, dbPath);
   // SQLite answers at once: the seeds are in the file (and counted) when this returns.
   return { store, settings, prepared: store.addSeeds(settings.seeds) };
@@ -30,14 +31,19 @@ export function createCrawlFileStore(settings: ParsedSettings, dbPath: string): 
  * Reopens a crawl file to continue it: URLs that were in flight when it was interrupted are queued again. Throws a
  * SettingsError when its stored settings (with `overrides`) are invalid, closing the file.
  */
-export function reopenCrawlFileStore(dbPath: string, overrides: ResumeOverrides = {}): OpenedCrawlFile {
+export function reopenCrawlFileStore(
+  dbPath: string,
+  overrides: ResumeOverrides = {},
+  secrets: SecretStore = plainSecretStore,
+): OpenedCrawlFile {
   const db = openCrawlFile(dbPath);
   try {
     const stored = readStoredSettings(db) as Record<string, unknown>;
-    const settings = parseSettings({ ...stored, ...overrides });
+    // The credentials are kept apart (a file of an older version has them in its settings: they are moved apart below).
+    const settings = parseSettings({ ...stored, ...readSecrets(db, secrets), ...overrides });
     const store = new SqliteFrontierStore(db, settings, dbPath);
     const prepared = store.recoverLeases();
-    writeMeta(db, 'settings', JSON.stringify(settings));
+    writeSettings(db, settings, secrets);
     return { store, settings, prepared };
   } catch (err) {
     if (db.open) db.close();

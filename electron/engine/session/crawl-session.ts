@@ -13,6 +13,7 @@ import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
 import { CrawlFileError } from '../frontier/sqlite/crawl-file.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
 import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile } from './crawl-files.ts';
@@ -26,6 +27,9 @@ import { PresetStore } from './presets.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
 
+/** The crawls folder: its owner's only. */
+export const CRAWLS_DIR_MODE = 0o700;
+
 export interface CrawlSessionOptions {
   /** Folder holding the .trawl files; created when missing. */
   crawlsDir: string;
@@ -34,6 +38,8 @@ export interface CrawlSessionOptions {
   cpuCount?: number;
   /** Timings of the cluster crawl's observer (tests shorten them). */
   storeObserver?: ClusterObserverOptions;
+  /** Seals the credentials of its crawls in their files: the plain store when missing (CLI, web console). */
+  secrets?: SecretStore;
 }
 
 export interface CrawlSessionEvents {
@@ -59,9 +65,14 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   constructor(options: CrawlSessionOptions) {
     super();
     this.crawlsDir = path.resolve(options.crawlsDir);
-    fs.mkdirSync(this.crawlsDir, { recursive: true });
-    this.runOptions =
-      options.cpuCount === undefined ? { spawner: options.spawner } : { spawner: options.spawner, cpuCount: options.cpuCount };
+    // The crawls folder is its owner's alone: crawl files and presets hold credentials (an existing folder too).
+    fs.mkdirSync(this.crawlsDir, { recursive: true, mode: CRAWLS_DIR_MODE });
+    fs.chmodSync(this.crawlsDir, CRAWLS_DIR_MODE);
+    this.runOptions = {
+      spawner: options.spawner,
+      ...(options.cpuCount === undefined ? {} : { cpuCount: options.cpuCount }),
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    };
     this.ruleTests = new ExtractionRuleTests(options.spawner);
     this.observerOptions = options.storeObserver ?? {};
     this.presets = new PresetStore(this.crawlsDir);

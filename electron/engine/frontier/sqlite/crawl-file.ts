@@ -1,7 +1,9 @@
 // A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
+import { openSecrets, plainSecretStore, sealSecrets, type SecretStore } from '../../secrets/secret-store.ts';
 
 export type Db = Database.Database;
 
@@ -210,11 +212,38 @@ function tune(db: Db): void {
   db.pragma('cache_size = -32000');
 }
 
-/** Creates a new crawl file; refuses to overwrite an existing one. */
-export function createCrawlFile(path: string, settings: CrawlSettings): Db {
-  if (fs.existsSync(path)) {
-    throw new CrawlFileError(`${path} already exists; use --resume to continue that crawl, or choose another file`);
+/** A crawl file and its -wal and -shm are readable by their owner only: they hold the crawl (and its credentials). */
+export const CRAWL_FILE_MODE = 0o600;
+
+/**
+ * Sets a crawl file, and its -wal and -shm when there are any, to CRAWL_FILE_MODE, whatever the umask made them
+ * (files of older versions were 0644). Best effort: a file of another user is left as it is.
+ */
+export function restrictCrawlFile(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      fs.chmodSync(file, CRAWL_FILE_MODE);
+    } catch {
+      // missing (no -wal yet), or not ours
+    }
   }
+}
+
+/**
+ * Creates a new crawl file; refuses to overwrite an existing one. The file is created 0600 before SQLite opens it
+ * (SQLite then gives its -wal and -shm the same mode), and its credentials are sealed by `secrets`, apart from the
+ * other settings (writeSettings).
+ */
+export function createCrawlFile(path: string, settings: CrawlSettings, secrets: SecretStore = plainSecretStore): Db {
+  try {
+    fs.closeSync(fs.openSync(path, 'wx', CRAWL_FILE_MODE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new CrawlFileError(`${path} already exists; use --resume to continue that crawl, or choose another file`);
+    }
+    throw err;
+  }
+  fs.chmodSync(path, CRAWL_FILE_MODE); // the mode given to open is masked by the umask
   const db = openSqlite(path);
   try {
     tune(db);
@@ -223,7 +252,7 @@ export function createCrawlFile(path: string, settings: CrawlSettings): Db {
       const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       put.run('format', FILE_FORMAT);
       put.run('schema_version', String(SCHEMA_VERSION));
-      put.run('settings', JSON.stringify(settings));
+      writeSettings(db, settings, secrets);
       put.run('created_at', new Date().toISOString());
       put.run('state', 'preparing');
     })();
@@ -231,12 +260,14 @@ export function createCrawlFile(path: string, settings: CrawlSettings): Db {
     db.close();
     throw err;
   }
+  restrictCrawlFile(path);
   return db;
 }
 
 /** Opens an existing crawl file, checking that it is one and that this version can read it. */
 export function openCrawlFile(path: string, options: { readonly?: boolean } = {}): Db {
   if (!fs.existsSync(path)) throw new CrawlFileError(`${path} does not exist`);
+  if (!options.readonly) restrictCrawlFile(path);
   let db: Db;
   try {
     db = openSqlite(path, { readonly: options.readonly ?? false, fileMustExist: true });
@@ -330,6 +361,34 @@ export function writeMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
+/**
+ * Writes the settings: meta 'settings' without the credentials, and meta 'secrets' with them, sealed by `secrets`
+ * (removed when there are none). The credentials never change while a crawl runs, so a live change of settings
+ * (saveSettings) writes the settings alone (writeSettings with no store).
+ */
+export function writeSettings(db: Db, settings: CrawlSettings, secrets?: SecretStore): void {
+  const split = splitSecrets(settings);
+  writeMeta(db, 'settings', JSON.stringify(split.settings));
+  if (!secrets) return;
+  if (hasSecrets(settings)) writeMeta(db, 'secrets', sealSecrets(secrets, split.secrets));
+  else db.prepare("DELETE FROM meta WHERE key = 'secrets'").run();
+}
+
+/**
+ * The crawl's credentials, opened with `secrets`: null when the file has none apart (a file of an older version
+ * keeps them in its settings). Throws a CrawlFileError when `secrets` cannot open them.
+ */
+export function readSecrets(db: Db, secrets: SecretStore): CrawlSecrets | null {
+  const raw = readMeta(db, 'secrets');
+  if (raw === null) return null;
+  try {
+    return openSecrets(secrets, raw);
+  } catch (err) {
+    throw new CrawlFileError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The settings stored in the file, without the credentials (see readSecrets). */
 export function readStoredSettings(db: Db): unknown {
   const raw = readMeta(db, 'settings');
   if (raw === null) throw new CrawlFileError('the crawl file has no settings');

@@ -4,7 +4,7 @@ import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
-import { writeMeta } from './crawl-file.ts';
+import { writeMeta, writeSettings } from './crawl-file.ts';
 import { Frontier } from './frontier.ts';
 import type { Claim, FrontierCounts, PageClaim, RobotsClaim } from '../model.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
@@ -68,7 +68,7 @@ export class SqliteFrontierStore implements FrontierStore {
   }
 
   async saveSettings(settings: CrawlSettings): Promise<void> {
-    writeMeta(this.db, 'settings', JSON.stringify(settings));
+    writeSettings(this.db, settings);
   }
 
   async noteState(state: CrawlState): Promise<void> {
