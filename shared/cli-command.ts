@@ -1,6 +1,7 @@
 // The command line of a crawl: which `npm run crawl` option sets each setting, and the one line that runs a
 // given set of settings ("copy as CLI command" in the UI). Shared by the CLI's parser and the renderer, so it
 // imports neither `node:` nor `electron`. A test holds every setting to having an option here.
+import { redactSecrets } from './credentials.ts';
 import type { CrawlSettings } from './settings.ts';
 
 /**
@@ -51,9 +52,16 @@ export function shellWord(word: string): string {
 
 /**
  * The `npm run crawl -- ...` line that runs `settings`: the seeds, then every setting that differs from
- * `defaults` (the settings parsed from just the seeds).
+ * `defaults` (the settings parsed from just the seeds). The credentials are printed as placeholders
+ * (`--auth user:***`, `--header 'Cookie: ***'`: fill them in), since the line is copied to clipboards, chats and
+ * shell histories; only `secrets: 'reveal'` prints them (the round-trip test of the options).
  */
-export function cliCommandFor(settings: CrawlSettings, defaults: CrawlSettings): string {
+export function cliCommandFor(
+  settings: CrawlSettings,
+  defaults: CrawlSettings,
+  options: { secrets?: 'placeholders' | 'reveal' } = {},
+): string {
+  if (options.secrets !== 'reveal') settings = redactSecrets(settings);
   const words: string[] = ['npm', 'run', 'crawl', '--', ...settings.seeds];
   for (const [key, { option, kind }] of Object.entries(CLI_OPTION_OF) as [
     keyof typeof CLI_OPTION_OF,

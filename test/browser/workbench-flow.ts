@@ -275,7 +275,9 @@ export async function tryScopeAndHeaders(
 
   await openGroup(page, 'request');
   await page.getByTestId('setting-headers').fill('X-Trawl-Test: yes');
-  expect(await page.getByTestId('credentials-note').textContent()).toMatch(/sent only to hosts in the crawl's scope/);
+  expect(await page.getByTestId('credentials-note').textContent()).toMatch(
+    /sent only to the exact origins \(scheme, host and port\) of the seeds and allowed hosts, never from an\s+https seed to plain http/,
+  );
   await page.getByTestId('group-scope').scrollIntoViewIfNeeded();
   await screenshot('scope-tester');
   await page.getByTestId('group-scope').locator('summary').click();

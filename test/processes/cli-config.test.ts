@@ -66,11 +66,22 @@ describe('copy as CLI command', () => {
     });
     // Every setting differs from its default, so every option is exercised.
     for (const key of Object.keys(CLI_OPTION_OF) as (keyof typeof CLI_OPTION_OF)[]) expect(every[key], key).not.toEqual(defaults[key]);
-    const line = cliCommandFor(every, defaults);
+    const line = cliCommandFor(every, defaults, { secrets: 'reveal' });
     const words = shellSplit(line);
     expect(words.slice(0, 4)).toEqual(['npm', 'run', 'crawl', '--']);
     const parsed = parseCli(words.slice(4));
     expect(parsed.settings).toEqual(every);
+  });
+
+  it('prints placeholders for the password and header values, never the secrets themselves', () => {
+    const s = parseSettings({
+      seeds: ['https://example.com/'],
+      headers: { Cookie: 'session=abc123', 'X-Api-Key': 'k-987' },
+      basicAuth: { username: 'ana', password: 'hunter2' },
+    });
+    const line = cliCommandFor(s, parseSettings({ seeds: s.seeds }));
+    expect(line).not.toMatch(/abc123|k-987|hunter2/);
+    expect(line).toBe("npm run crawl -- https://example.com/ --header 'Cookie: ***' --header 'X-Api-Key: ***' --auth 'ana:***'");
   });
 
   it('lists only what differs from the defaults', () => {

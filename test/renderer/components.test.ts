@@ -384,8 +384,11 @@ describe('start form', () => {
     expect(html).toMatch(
       /data-testid="setting-basic-auth-password"[^>]*type="password"|type="password"[^>]*data-testid="setting-basic-auth-password"/,
     );
-    expect(html).toContain('sent only to hosts in the crawl&#x27;s scope');
-    expect(html).toContain('kept in the crawl file');
+    // The note says where credentials go (exact origins, never https down to http) and how they are kept.
+    expect(html).toContain('sent only to the exact origins (scheme, host and port) of the seeds and allowed hosts');
+    expect(html).toContain('never from an https seed to plain http');
+    expect(html).toContain('encrypted with the system keychain');
+    expect(html).toContain('in the crawl file, readable by you only');
     expect(html).toContain('Copy as CLI command');
     // Upload a list only in list mode.
     expect(html).not.toContain('data-testid="list-file"');

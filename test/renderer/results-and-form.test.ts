@@ -559,7 +559,7 @@ describe('start form: extraction rules, the pattern tester, presets and the comm
       extraction: [{ ...newRule([]), name: 'h1', expression: 'h1' }],
     };
     expect(cliCommandFromForm(form, DEFAULTS)).toBe(
-      `npm run crawl -- https://a.test/ https://a.test/b --mode list --threads 12 --exclude '\\.pdf$' --extract '{"name":"h1","type":"css","expression":"h1","output":"text","all":false}' --header 'X-Token: abc'`,
+      `npm run crawl -- https://a.test/ https://a.test/b --mode list --threads 12 --exclude '\\.pdf$' --extract '{"name":"h1","type":"css","expression":"h1","output":"text","all":false}' --header 'X-Token: ***'`,
     );
     expect(cliCommandFromForm({ ...formFromDefaults(DEFAULTS), seeds: 'https://a.test/' }, DEFAULTS)).toBe(
       'npm run crawl -- https://a.test/',

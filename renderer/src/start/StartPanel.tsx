@@ -87,7 +87,8 @@ export function StartPanel() {
     const command = cliCommandFromForm(form, defaults);
     if (command === null) return;
     const ok = await copyText(command);
-    notify(store, ok ? 'info' : 'error', ok ? `Copied: ${command}` : 'Could not copy the command');
+    const note = command.includes('***') ? ' (credentials shown as ***: fill them in)' : '';
+    notify(store, ok ? 'info' : 'error', ok ? `Copied: ${command}${note}` : 'Could not copy the command');
   };
 
   const toggleGroup = (group: FormGroup, isOpen: boolean) =>
@@ -206,7 +207,7 @@ export function StartPanel() {
             className="btn btn-quiet btn-small"
             data-testid="copy-cli"
             disabled={!defaults}
-            title="Copy the npm run crawl -- … line that runs these settings"
+            title="Copy the npm run crawl -- … line that runs these settings (the password and header values as ***: fill them in)"
             onClick={() => void copyCommand()}
           >
             Copy as CLI command

@@ -128,8 +128,10 @@ export function RequestSettings({ binding }: { binding: FormBinding }) {
         {fieldError(binding, 'basicAuth')}
       </fieldset>
       <p className="form-note" data-testid="credentials-note">
-        Headers and credentials are sent only to hosts in the crawl's scope (never to external links checked), and are kept in the crawl
-        file with every other setting, in plain text.
+        Headers and credentials are sent only to the exact origins (scheme, host and port) of the seeds and allowed hosts, never from an
+        https seed to plain http, nor to other hosts, ports or subdomains the scope crawls, nor to external links checked. The desktop app
+        keeps them encrypted with the system keychain; the CLI and web console keep them in the crawl file, readable by you only. Exports
+        and the CLI command never show them.
       </p>
     </>
   );
