@@ -13,8 +13,9 @@ export const EXPORT_PATH = COMMANDS.exportCsv.download.path;
 export const VIEW_EXPORT_PATH = COMMANDS.exportView.download.path;
 export const CHART_EXPORT_PATH = COMMANDS.exportChartCsv.download.path;
 export const COMPARE_EXPORT_PATH = COMMANDS.exportComparison.download.path;
-/** Name of the cookie the server sets when the page is opened with a valid ?token=. */
-export const TOKEN_COOKIE = 'trawl_token';
+/** Name of the cookie the server sets when the page is opened with a valid ?token=. Browsers share cookies between
+ * the ports of a host, so the name carries the port: two consoles on one machine keep a cookie each. */
+export const tokenCookieName = (port: number | string): string => `trawl_token_${port}`;
 
 /** Client -> server: run a command. `id` pairs the reply with the request. */
 export interface CommandFrame {

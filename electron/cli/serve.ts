@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { CrawlSession } from '../engine/session/crawl-session.ts';
-import { TOKEN_PATTERN, startWebConsole } from '../server/web-console.ts';
+import { TOKEN_PATTERN, TOKEN_RULE, startWebConsole } from '../server/web-console.ts';
 
 export const SERVE_USAGE = `Usage: npm run serve -- [--port N] [--host ADDRESS] [--dir DIR] [--token TOKEN]
 
@@ -16,7 +16,7 @@ Options (defaults in brackets):
   --port N         TCP port, 0 for any free one [8420]
   --host ADDRESS   address to listen on; anything but 127.0.0.1 exposes the console to the network [127.0.0.1]
   --dir DIR        folder of the crawl files (.trawl) [./crawls]
-  --token TOKEN    access token, letters, digits and . _ ~ - [32 random bytes, in hex]
+  --token TOKEN    access token, at least 32 letters, digits and . _ ~ - [32 random bytes, in hex]
   -h, --help       this help`;
 
 const EXIT = { ok: 0, failed: 1, usage: 2, forced: 130 } as const;
@@ -58,7 +58,8 @@ function parseServeArgs(argv: string[]): ServeRequest {
   if (!/^[A-Za-z0-9.:%-]+$/.test(host)) problems.push(`--host: "${host}" is not a host name or IP address`);
   const dir = v.dir ?? 'crawls';
   if (dir.trim() === '') problems.push('--dir: must not be empty');
-  if (v.token !== undefined && !TOKEN_PATTERN.test(v.token)) problems.push('--token: must be 1-512 characters from A-Z a-z 0-9 . _ ~ -');
+  if (v.token !== undefined && !TOKEN_PATTERN.test(v.token))
+    problems.push(`--token: must be ${TOKEN_RULE} (got ${v.token.length} characters)`);
   if (problems.length) throw new UsageError(problems.join('\n'));
   return { port, host, dir: path.resolve(dir), token: v.token, help: v.help ?? false };
 }

@@ -1,15 +1,22 @@
-// Who may use the web console: the access token (in ?token= or the cookie the page set), the origins a WebSocket
-// may come from, and the security headers every response carries. Also the plain replies a refusal sends.
+// Who may use the web console: the Host a request names (on a loopback bind), the access token (in ?token= or the
+// cookie the page set), the origins a WebSocket may come from, and the security headers every response carries.
+// Also the plain replies a refusal sends.
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { TOKEN_COOKIE } from '../../shared/ws-protocol.ts';
+import { tokenCookieName } from '../../shared/ws-protocol.ts';
 
-/** What a token may be made of: safe in a URL query and a cookie without escaping. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{1,512}$/;
+/** What a token may be made of: safe in a URL query and a cookie without escaping, and too long to guess. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{32,512}$/;
+/** TOKEN_PATTERN in words, for the messages refusing a token. */
+export const TOKEN_RULE = 'at least 32 (at most 512) characters from A-Z a-z 0-9 . _ ~ -';
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** Names a page of a loopback-bound console may be reached by (with its port). */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+const isLoopback = (host: string) => LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host);
 
 /** A host as written in a URL: IPv6 addresses in brackets. */
 export function urlHost(host: string): string {
@@ -64,6 +71,11 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string, bo
 }
 
 export interface Access {
+  /** The Host the request names may be this console: on a loopback bind only a loopback name with its port (a page of
+   * another name reaching it is a DNS rebinding attack); bound elsewhere, any. */
+  hostAllowed(req: http.IncomingMessage): boolean;
+  /** Why a request of another Host is refused. */
+  hostRule(): string;
   /** The request presents the token (query or cookie). */
   authorised(req: http.IncomingMessage, query: URLSearchParams): boolean;
   /** The origins a page of this server has: the configured one, its loopback aliases, or (bound to all) the Host asked for. */
@@ -76,13 +88,25 @@ export interface Access {
 /** The access rules of a console listening on `host`; `origin()` is http://HOST:PORT once it listens. */
 export function createAccess(token: string, host: string, origin: () => string): Access {
   const wildcard = WILDCARD_HOSTS.has(host);
+  const loopback = isLoopback(host);
+  const port = () => new URL(origin()).port || '80';
+  const cookieName = () => tokenCookieName(port());
+  const loopbackNames = [...new Set([...LOOPBACK_NAMES, urlHost(host.toLowerCase())])];
+  const loopbackHosts = () => {
+    const out = new Set(loopbackNames.map((h) => `${h}:${port()}`));
+    // Port 80 may go unsaid.
+    if (port() === '80') for (const h of loopbackNames) out.add(h);
+    return out;
+  };
   return {
+    hostAllowed: (req) => !loopback || loopbackHosts().has((req.headers.host ?? '').toLowerCase()),
+    hostRule: () =>
+      `this console answers only to the Host ${loopbackNames.map((h) => `${h}:${port()}`).join(', ')} (a page of another name reaching it may be a DNS rebinding attack)`,
     authorised: (req, query) =>
-      tokenMatches(query.get('token'), token) || tokenMatches(cookieValue(req.headers.cookie, TOKEN_COOKIE), token),
+      tokenMatches(query.get('token'), token) || tokenMatches(cookieValue(req.headers.cookie, cookieName()), token),
     ownOrigins(req) {
-      const port = new URL(origin()).port;
       const out = new Set([origin()]);
-      if (LOOPBACK_HOSTS.has(host)) for (const h of ['127.0.0.1', 'localhost', '[::1]']) out.add(`http://${h}:${port}`);
+      if (LOOPBACK_HOSTS.has(host)) for (const h of LOOPBACK_NAMES) out.add(`http://${h}:${new URL(origin()).port}`);
       const asked = req.headers.host;
       if (wildcard && asked && /^[A-Za-z0-9.\-[\]:]+$/.test(asked)) out.add(`http://${asked}`);
       return out;
@@ -97,6 +121,6 @@ export function createAccess(token: string, host: string, origin: () => string):
       };
     },
     tokenCookie: (query) =>
-      tokenMatches(query.get('token'), token) ? { 'Set-Cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {},
+      tokenMatches(query.get('token'), token) ? { 'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {},
   };
 }

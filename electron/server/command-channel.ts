@@ -1,5 +1,7 @@
-// The web console's WebSocket: the upgrade (token and origin checked), command frames run against the handlers
-// derived from the command table, and the session's events pushed to every client.
+// The web console's WebSocket: the upgrade (Host, token and origin checked), command frames run against the handlers
+// derived from the command table, and the session's events pushed to every client. A client gets at most
+// MAX_IN_FLIGHT commands running at once, and one that does not read what it is sent is cut off at MAX_SEND_BUFFER,
+// so no client can make the server hold unbounded memory.
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -18,6 +20,12 @@ import { refuseUpgrade, splitTarget } from './access.ts';
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Largest command frame accepted. */
 const MAX_FRAME_BYTES = 1024 * 1024;
+/** Commands one connection may have unanswered; a frame beyond them is answered at once with an error. */
+export const MAX_IN_FLIGHT = 32;
+/** A connection with more than this unsent (replies and events alike) is closed: its client is not reading. */
+export const MAX_SEND_BUFFER = 8 * 1024 * 1024;
+/** How long a connection closed for not reading has to take its close frame before it is cut. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface CommandChannel {
   /** Handles an HTTP upgrade request of the server. */
@@ -41,9 +49,11 @@ export function createCommandChannel(
 
   wss.on('connection', (ws: WebSocket) => {
     clients.add(ws);
+    let inFlight = 0;
     ws.on('close', () => clients.delete(ws));
     ws.on('error', () => ws.terminate());
     ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (ws.readyState !== ws.OPEN) return; // closing: what it still sends is dropped
       let frame: unknown;
       try {
         if (isBinary) throw new Error('binary frame');
@@ -55,18 +65,37 @@ export function createCommandChannel(
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame) || typeof id !== 'number' || !Number.isSafeInteger(id)) {
         return ws.close(1003, 'frames must be objects with a numeric id');
       }
+      if (inFlight >= MAX_IN_FLIGHT) {
+        const error = `too many commands at once: at most ${MAX_IN_FLIGHT} may wait for their reply on one connection`;
+        return send(ws, JSON.stringify({ id, ok: false, error } satisfies ReplyFrame));
+      }
+      inFlight++;
       void runCommandFrame(handlers, frame as Record<string, unknown>)
         .then(
           (result): ReplyFrame => ({ id, ok: true, result: result ?? null }),
           (err: unknown): ReplyFrame => ({ id, ok: false, error: publicMessage(err) }),
         )
         .then((reply) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+          inFlight--;
+          send(ws, JSON.stringify(reply));
         });
     });
     const snapshot = session.snapshot();
-    if (snapshot) ws.send(JSON.stringify({ event: 'snapshot', payload: snapshot } satisfies EventFrame));
+    if (snapshot) send(ws, JSON.stringify({ event: 'snapshot', payload: snapshot } satisfies EventFrame));
   });
+
+  /** Sends a frame to an open client; one with more than MAX_SEND_BUFFER unsent already is closed instead of queued to
+   * (so one large reply to a client that reads goes, but no more than the bound and a frame pile up). */
+  function send(ws: WebSocket, data: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_SEND_BUFFER) {
+      ws.close(1008, `not reading: more than ${MAX_SEND_BUFFER / (1024 * 1024)} MiB of frames unsent`);
+      // The close frame waits behind what is unsent; a client that still does not read is cut.
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+      return;
+    }
+    ws.send(data);
+  }
 
   // ---- pushed events ----
 
@@ -74,17 +103,17 @@ export function createCommandChannel(
     const data = JSON.stringify({ event: 'snapshot', payload: snapshot } satisfies EventFrame);
     for (const ws of clients) {
       // A client that cannot keep up misses snapshots (each supersedes the last) instead of queueing them.
-      if (ws.readyState === ws.OPEN && ws.bufferedAmount <= MAX_BUFFERED_BYTES) ws.send(data);
+      if (ws.bufferedAmount <= MAX_BUFFERED_BYTES) send(ws, data);
     }
   };
   const onState = (change: StateChange) => {
     const data = JSON.stringify({ event: 'state', payload: change } satisfies EventFrame);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(data);
+    for (const ws of clients) send(ws, data);
   };
   // Like a state change, never skipped: a client that missed it would go on showing a crawl no longer in view.
   const onCleared = () => {
     const data = JSON.stringify({ event: 'cleared', payload: null } satisfies EventFrame);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(data);
+    for (const ws of clients) send(ws, data);
   };
   session.on('snapshot', onSnapshot);
   session.on('state', onState);
@@ -94,6 +123,8 @@ export function createCommandChannel(
     upgrade(req, socket, head) {
       socket.on('error', () => socket.destroy());
       const { pathname, query } = splitTarget(req.url);
+      if (!access.hostAllowed(req))
+        return refuseUpgrade(socket, 421, 'Misdirected Request', `Misdirected request: ${access.hostRule()}.\n`);
       if (pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found', 'Not found\n');
       if (!access.authorised(req, query)) return refuseUpgrade(socket, 403, 'Forbidden', 'Forbidden: missing or wrong token\n');
       const from = req.headers.origin;

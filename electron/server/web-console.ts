@@ -1,6 +1,7 @@
 // The web console (`npm run serve`): the built renderer over HTTP and the CrawlerApi over a WebSocket, so a crawl
 // can be driven from a browser. Every request needs the access token (in ?token= or the cookie set when the page
-// is opened with it); WebSocket upgrades must also come from this server's own pages. Plain Node: no electron.
+// is opened with it) and, on a loopback bind, a loopback Host; WebSocket upgrades must also come from this server's
+// own pages. Plain Node: no electron.
 // This module wires the parts: access.ts (token, origins, headers), static-files.ts (the pages), downloads.ts
 // (the CSV routes), console-handlers.ts with crawl-names.ts (the commands) and command-channel.ts (the WebSocket).
 import crypto from 'node:crypto';
@@ -8,15 +9,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
-import { TOKEN_PATTERN, createAccess, splitTarget, text, urlHost } from './access.ts';
+import { TOKEN_PATTERN, TOKEN_RULE, createAccess, splitTarget, text, urlHost } from './access.ts';
 import { createCommandChannel } from './command-channel.ts';
 import { webConsoleHandlers } from './console-handlers.ts';
 import { crawlNames } from './crawl-names.ts';
 import { createDownloads } from './downloads.ts';
 import { serveStatic } from './static-files.ts';
 
-export { TOKEN_PATTERN } from './access.ts';
-export { MAX_BUFFERED_BYTES } from './command-channel.ts';
+export { TOKEN_PATTERN, TOKEN_RULE } from './access.ts';
+export { MAX_BUFFERED_BYTES, MAX_IN_FLIGHT, MAX_SEND_BUFFER } from './command-channel.ts';
 
 export interface WebConsoleOptions {
   host: string;
@@ -41,7 +42,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   const { session } = opts;
   const token = opts.token ?? crypto.randomBytes(32).toString('hex');
   // It goes into a URL and a cookie as it is.
-  if (!TOKEN_PATTERN.test(token)) throw new Error('the token must be 1-512 characters from A-Z a-z 0-9 . _ ~ -');
+  if (!TOKEN_PATTERN.test(token)) throw new Error(`the token must be ${TOKEN_RULE} (got ${token.length} characters)`);
   const staticDir = path.resolve(opts.staticDir);
   let origin = ''; // http://HOST:PORT once listening
 
@@ -63,6 +64,7 @@ export async function startWebConsole(opts: WebConsoleOptions): Promise<WebConso
   async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const { pathname, query } = splitTarget(req.url);
     const headers = access.securityHeaders(req);
+    if (!access.hostAllowed(req)) return text(res, 421, `Misdirected request: ${access.hostRule()}.\n`, headers);
     if (!access.authorised(req, query))
       return text(res, 403, 'Forbidden: open the link with ?token= that `npm run serve` printed.\n', headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'Method not allowed\n', { ...headers, Allow: 'GET, HEAD' });

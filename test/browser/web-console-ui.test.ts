@@ -124,6 +124,25 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await shot('reopened-filtered');
     });
 
+    it('takes the token out of the address bar and the history; a reload keeps working by the cookie', async () => {
+      await page.goto(url);
+      await until(
+        async () => page.url(),
+        (u) => !u.includes('token='),
+        'the address without its token',
+      );
+      expect(page.url()).toBe(`${new URL(url).origin}/`);
+      // The reloaded page has no token to give: the cookie opens the page and its WebSocket, which lists the crawls.
+      const reloaded = await page.reload();
+      expect(reloaded?.status()).toBe(200);
+      expect(page.url()).toBe(`${new URL(url).origin}/`);
+      await until(
+        () => page.locator('.crawl-item').count(),
+        (n) => n >= 1,
+        'the crawls listed after the reload',
+      );
+    });
+
     it('shows invalid settings inline without starting anything', async () => {
       await page.goto(url);
       await page.locator('textarea[name="seeds"]').fill('not a url');

@@ -54,8 +54,9 @@ describe('npm run serve', () => {
   });
 
   it('uses the token given, and exits 0 on SIGINT', async () => {
-    const serve = startServe(['--port', '0', '--dir', tempDir(), '--token', 'my-token', '--host', '127.0.0.1']);
-    expect(await serve.firstLine).toMatch(/^Trawl web console: http:\/\/127\.0\.0\.1:\d+\/\?token=my-token$/);
+    const token = 'my-token-of-at-least-32-characters';
+    const serve = startServe(['--port', '0', '--dir', tempDir(), '--token', token, '--host', '127.0.0.1']);
+    expect(await serve.firstLine).toMatch(new RegExp(`^Trawl web console: http://127\\.0\\.0\\.1:\\d+/\\?token=${token}$`));
     serve.child.kill('SIGINT');
     expect((await serve.done).code).toBe(0);
   });
@@ -110,5 +111,16 @@ describe('npm run serve', () => {
     expect(unknown.stderr).toMatch(/Unknown option '--verbose'/);
     const positional = await startServe(['somewhere']).done;
     expect(positional.code).toBe(2);
+  });
+
+  it('refuses a --token shorter than 32 characters, naming the rule', async () => {
+    for (const token of ['a', 'x'.repeat(31)]) {
+      const run = await startServe(['--port', '0', '--dir', tempDir(), '--token', token]).done;
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(
+        `--token: must be at least 32 (at most 512) characters from A-Z a-z 0-9 . _ ~ - (got ${token.length} characters)`,
+      );
+    }
   });
 });

@@ -8,7 +8,14 @@ import { startWebConsole } from '../../electron/server/web-console.ts';
 import type { WebConsole } from '../../electron/server/web-console.ts';
 import type { CrawlFileInfo, ResultsPage, StartResult } from '../../shared/crawler-api.ts';
 import type { ReplyFrame } from '../../shared/ws-protocol.ts';
-import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, TOKEN_COOKIE, VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
+import {
+  CHART_EXPORT_PATH,
+  COMPARE_EXPORT_PATH,
+  EXPORT_PATH,
+  VIEW_EXPORT_PATH,
+  WS_PATH,
+  tokenCookieName,
+} from '../../shared/ws-protocol.ts';
 import type { ComparisonSummary, ExplorerPage, FilterCounts, HostsReport, UrlDetail } from '../../shared/analysis.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
@@ -48,6 +55,7 @@ describe('web console', () => {
   let base: string;
   let wsBase: string;
   let cookie: string;
+  let TOKEN_COOKIE: string;
   const clients: WsClient[] = [];
   const open = async (url: string, options?: WebSocket.ClientOptions) => {
     const c = await connect(url, options);
@@ -66,6 +74,7 @@ describe('web console', () => {
     server = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir });
     base = new URL(server.url).origin;
     wsBase = `ws://${new URL(server.url).host}${WS_PATH}`;
+    TOKEN_COOKIE = tokenCookieName(new URL(base).port);
   });
 
   afterAll(async () => {
@@ -511,18 +520,92 @@ describe('web console', () => {
 
   it('says to build the pages when the static folder has no index.html, without crashing', async () => {
     const empty = tempDir();
-    const other = await startWebConsole({ host: '127.0.0.1', port: 0, token: 'test-token_1.0~x', session, staticDir: empty });
+    const token = 'test-token_1.0~x-0123456789abcdef';
+    const other = await startWebConsole({ host: '127.0.0.1', port: 0, token, session, staticDir: empty });
     try {
-      expect(other.url).toMatch(/\/\?token=test-token_1\.0~x$/);
-      const res = await get(new URL(other.url).origin, '/?token=test-token_1.0~x');
+      expect(other.url).toMatch(/\/\?token=test-token_1\.0~x-0123456789abcdef$/);
+      const res = await get(new URL(other.url).origin, `/?token=${token}`);
       expect(res.status).toBe(503);
       expect(res.body).toContain('npm run build');
-      expect(res.headers['set-cookie']).toEqual([`${TOKEN_COOKIE}=test-token_1.0~x; HttpOnly; SameSite=Strict; Path=/`]);
-      expect((await get(new URL(other.url).origin, '/assets/app.js?token=test-token_1.0~x')).status).toBe(404);
+      expect(res.headers['set-cookie']).toEqual([
+        `${tokenCookieName(new URL(other.url).port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      ]);
+      expect((await get(new URL(other.url).origin, `/assets/app.js?token=${token}`)).status).toBe(404);
     } finally {
       await other.close();
     }
     await expect(startWebConsole({ host: '127.0.0.1', port: 0, token: 'bad token', session, staticDir: empty })).rejects.toThrow(/token/);
+  });
+
+  it('refuses a token shorter than 32 characters, naming the rule', async () => {
+    for (const token of ['a', 'x'.repeat(31)]) {
+      await expect(startWebConsole({ host: '127.0.0.1', port: 0, token, session, staticDir: tempDir() })).rejects.toThrow(
+        `the token must be at least 32 (at most 512) characters from A-Z a-z 0-9 . _ ~ - (got ${token.length} characters)`,
+      );
+    }
+    const ok = await startWebConsole({ host: '127.0.0.1', port: 0, token: 'x'.repeat(32), session, staticDir: tempDir() });
+    await ok.close();
+  });
+
+  it('refuses, even with the token, requests and WebSocket upgrades naming a Host other than a loopback name with its port', async () => {
+    const port = new URL(base).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+      expect((await get(base, `/?token=${server.token}`, { host })).status, host).toBe(200);
+    }
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${Number(port) + 1}`,
+      '127.0.0.1',
+      `localhost.evil.example:${port}`,
+    ]) {
+      const res = await get(base, `/?token=${server.token}`, { host });
+      expect(res.status, host).toBe(421);
+      expect(res.body, host).toBe(
+        `Misdirected request: this console answers only to the Host 127.0.0.1:${port}, localhost:${port}, [::1]:${port} (a page of another name reaching it may be a DNS rebinding attack).\n`,
+      );
+      expect(res.headers['set-cookie'], host).toBeUndefined();
+      expect((await get(base, EXPORT_PATH, { host, cookie })).status, host).toBe(421);
+      await expect(connect(`${wsBase}?token=${server.token}`, { headers: { host } }), host).rejects.toMatchObject({ status: 421 });
+      await expect(connect(wsBase, { headers: { host, cookie } }), host).rejects.toMatchObject({ status: 421 });
+    }
+    const own = await open(`${wsBase}?token=${server.token}`, { headers: { host: `localhost:${port}` } });
+    expect(await own.ok('listCrawls')).toEqual(expect.any(Array));
+  });
+
+  it('bound to every address, keeps answering any Host (the token still guards it)', async () => {
+    const all = await startWebConsole({ host: '0.0.0.0', port: 0, session, staticDir: tempDir() });
+    try {
+      const origin = `http://127.0.0.1:${new URL(all.url).port}`;
+      expect((await get(origin, `/?token=${all.token}`, { host: `evil.example:${new URL(all.url).port}` })).status).toBe(503);
+      expect((await get(origin, '/', { host: 'evil.example' })).status).toBe(403);
+    } finally {
+      await all.close();
+    }
+  });
+
+  it('names its cookie after its port, so two consoles on one machine keep a cookie each', async () => {
+    const second = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir: tempDir() });
+    try {
+      const secondBase = new URL(second.url).origin;
+      const secondPort = new URL(second.url).port;
+      const page = await get(secondBase, `/?token=${second.token}`);
+      const secondCookie = page.headers['set-cookie']![0]!.split(';')[0]!;
+      expect(secondCookie).toBe(`trawl_token_${secondPort}=${second.token}`);
+      expect(cookie).toBe(`trawl_token_${new URL(base).port}=${server.token}`);
+      // The browser sends both consoles' cookies to both: each takes its own.
+      const both = `${cookie}; ${secondCookie}`;
+      expect((await get(base, EXPORT_PATH, { cookie: both })).status).not.toBe(403);
+      expect((await get(secondBase, EXPORT_PATH, { cookie: both })).status).not.toBe(403);
+      // One console's cookie opens nothing on the other.
+      expect((await get(secondBase, EXPORT_PATH, { cookie })).status).toBe(403);
+      expect((await get(base, EXPORT_PATH, { cookie: secondCookie })).status).toBe(403);
+      const viaCookie = await connect(`ws://${new URL(second.url).host}${WS_PATH}`, { headers: { cookie: both } });
+      clients.push(viaCookie);
+      expect(await viaCookie.ok('listCrawls')).toEqual(expect.any(Array));
+    } finally {
+      await second.close();
+    }
   });
 
   it('closes with clients still connected', async () => {

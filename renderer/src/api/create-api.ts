@@ -6,11 +6,23 @@ import { createWsApi } from './ws-transport.ts';
 
 export function createApi(): CrawlerApi {
   if (window.trawl) return window.trawl;
-  const token = new URLSearchParams(window.location.search).get('token');
+  const token = takeToken();
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return createWsApi({
     url: `${scheme}//${window.location.host}${WS_PATH}${query}`,
     exportUrl: new URL(`${EXPORT_PATH}${query}`, window.location.href).href,
   });
+}
+
+/** The ?token= of the console's link, taken out of the address bar (and so out of the history): the cookie the
+ * server set with the page carries it from then on, across reloads too. */
+function takeToken(): string | null {
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get('token');
+  if (token !== null) {
+    url.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', url.href);
+  }
+  return token;
 }
