@@ -7,7 +7,7 @@ import { describe, it } from 'vitest';
 import { ANCHOR_MAX, UNFETCHABLE_HREF_MAX } from '../../shared/protocol.ts';
 import type { ExtractedPage } from '../../electron/worker/html/extract-page.ts';
 import { extractHtml } from '../../electron/worker/html/extract-page.ts';
-import { CRAWL_EXTRACTORS } from '../../electron/worker/html/crawl-extractors.ts';
+import { htmlExtractorsFor } from '../../electron/worker/html/crawl-extractors.ts';
 import { decodeHtml } from '../../electron/worker/fetch-url.ts';
 import { MAX_URL_LENGTH } from '../../shared/url/canonical.ts';
 import { makeNormaliser } from '../../shared/url/normalise.ts';
@@ -22,6 +22,7 @@ function check(ok: boolean, what: string): void {
 const normalise = makeNormaliser({ stripQueryParams: ['utm_*'] });
 const inScope = (url: string) => url.startsWith('https://site.example/');
 const PAGE = 'https://site.example/dir/page.html';
+const WITH_RESOURCES = htmlExtractorsFor({ checkResources: ['images', 'scripts', 'stylesheets'] });
 
 const pick = <T>(...items: T[]) => fc.constantFrom(...items);
 const tagName = pick(
@@ -196,7 +197,7 @@ describe('the HTML extractor, fuzzed', () => {
   it('reads the same with every extractor a crawl can have (resources too)', () => {
     fc.assert(
       fc.property(markup, (html) => {
-        checkBounded(html, extractHtml(html, PAGE, inScope, normalise, CRAWL_EXTRACTORS));
+        checkBounded(html, extractHtml(html, PAGE, inScope, normalise, WITH_RESOURCES));
       }),
       { seed: SEED + 1, numRuns: RUNS },
     );

@@ -15,13 +15,15 @@ function check(ok: boolean, what: string): void {
 }
 
 const pick = <T>(...items: T[]) => fc.constantFrom(...items);
+/** One of these values, whatever their types. */
+const oneOf = (...items: unknown[]) => fc.constantFrom(...items);
 
 /** Values a setting may be given: right and wrong types, edge numbers, JSON-like nesting. */
 const anyValue = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   {
     weight: 1,
-    arbitrary: pick(
+    arbitrary: oneOf(
       0,
       -1,
       1.5,
