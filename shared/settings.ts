@@ -260,7 +260,8 @@ export function validateSettings(input: unknown): ValidationResult {
   const problems: SettingsProblem[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ field: [...issue.path, key].join('.'), message: 'unknown setting' });
+      // A setting named "" is named as such: a problem always names a field.
+      for (const key of issue.keys) problems.push({ field: [...issue.path, key].join('.') || '""', message: 'unknown setting' });
       continue;
     }
     const field = issue.path.length ? issue.path.join('.') : '(settings)';

@@ -16,14 +16,40 @@ export function canonicalUrl(href: string, base?: string | URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname) return null;
   url.hash = '';
-  // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/"). RFC 3986 6.2.2: escapes
-  // of unreserved characters are the characters themselves ("/%61" is "/a"), and the rest are case-insensitive
-  // ("%e6" is "%E6", which is what the parser writes itself).
-  const out = url.href.replace(/%[0-9a-fA-F]{2}/g, (m) => {
-    const ch = String.fromCharCode(parseInt(m.slice(1), 16));
-    return /[A-Za-z0-9\-._~]/.test(ch) ? ch : m.toUpperCase();
-  });
+  // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/").
+  const out = normaliseEscapes(url.href);
   return out.length > MAX_URL_LENGTH ? null : out;
+}
+
+const HEX_DIGIT = /^[0-9a-fA-F]$/;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+/** Output ending in a "%" that is not an escape, maybe followed by one hex digit. */
+const LONE_PERCENT_END = /%[0-9a-fA-F]?$/;
+
+/**
+ * RFC 3986 6.2.2: escapes of unreserved characters are the characters themselves ("/%61" is "/a"), and the rest
+ * are case-insensitive ("%e6" is "%E6", which is what the parser writes itself). A "%" that starts no escape is
+ * kept as written (so does the parser), and an escape is not decoded into a hex digit right after one: "%%36" with
+ * "41" after it would turn into "%641", a new escape ("d1") the second time round, and a normal form must be its
+ * own normal form.
+ */
+function normaliseEscapes(href: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = href.indexOf('%'); at !== -1; at = href.indexOf('%', from)) {
+    out += href.slice(from, at);
+    const hex = href.slice(at + 1, at + 3);
+    if (hex.length < 2 || !HEX_DIGIT.test(hex[0]!) || !HEX_DIGIT.test(hex[1]!)) {
+      out += '%';
+      from = at + 1;
+      continue;
+    }
+    const ch = String.fromCharCode(parseInt(hex, 16));
+    const decode = UNRESERVED.test(ch) && !(HEX_DIGIT.test(ch) && LONE_PERCENT_END.test(out));
+    out += decode ? ch : `%${hex.toUpperCase()}`;
+    from = at + 3;
+  }
+  return out + href.slice(from);
 }
 
 /** scheme://host[:port]: the unit robots.txt and politeness apply to. */

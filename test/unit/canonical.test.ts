@@ -151,3 +151,21 @@ describe('escaped unreserved characters', () => {
     expect(canonicalUrl('http://h.test/a%2Fb?x=%26')).toBe('http://h.test/a%2Fb?x=%26');
   });
 });
+
+describe('a "%" that starts no escape', () => {
+  // Found by fuzzing (fuzz-url.test.ts): decoding "%36" after a lone "%" made "%641", which the next pass read as
+  // "d1", so a stored URL was not its own normal form (and "http://a/%%32D" came out as "http://a/%2D", not "-").
+  it('is kept, and no escape is decoded into a hex digit after it, so the normal form is its own normal form', () => {
+    for (const [href, normal] of [
+      ['http://h.test/%%3641', 'http://h.test/%%3641'],
+      ['http://h.test/%4%31', 'http://h.test/%4%31'],
+      ['http://h.test/?q=%%30a', 'http://h.test/?q=%%30a'],
+      ['http://h.test/%%32D', 'http://h.test/%%32D'],
+      ['http://h.test/%zz%61', 'http://h.test/%zza'],
+      ['http://h.test/%%2F%61', 'http://h.test/%%2Fa'],
+    ]) {
+      expect(canonicalUrl(href!)).toBe(normal);
+      expect(canonicalUrl(normal!)).toBe(normal);
+    }
+  });
+});

@@ -194,6 +194,11 @@ describe('bad settings name the field', () => {
     expect(parseSettings({ seeds: [SEED], userAgent: 'Bot/1.0\r\n' }).userAgent).toBe('Bot/1.0');
   });
 
+  // Found by fuzzing (fuzz-settings.test.ts): a setting named "" came back with an empty field name.
+  it('names an unknown setting with an empty name', () => {
+    expect(problemsOf({ seeds: [SEED], '': 1 })).toEqual([{ field: '""', message: 'unknown setting' }]);
+  });
+
   it('reports a non-object as a whole', () => {
     for (const input of [null, 'https://example.com/', 42, []]) {
       expect(problemsOf(input).map((p) => p.field)).toEqual(['(settings)']);

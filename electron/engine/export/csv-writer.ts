@@ -14,6 +14,15 @@ export const CSV_COLUMNS = EXPORT_COLUMNS;
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
+/** csv-stringify's options for every export: RFC 4180 with CRLF, UTF-8 with a BOM. */
+export const CSV_OPTIONS = {
+  bom: true,
+  record_delimiter: 'windows',
+  // With an explicit record_delimiter csv-stringify only quotes fields containing "\r\n"; a lone LF or CR
+  // must be quoted too (RFC 4180), or the file gains rows.
+  quote_record_delimiter: true,
+} as const;
+
 /** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there. */
 export const SCREAMING_FROG_HEADERS: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = {
   url: 'Address',
@@ -138,13 +147,7 @@ interface Layout {
 
 async function writeRows(source: CsvRowSource, dest: NodeJS.WritableStream, batchSize: number, layout: Layout): Promise<CsvExportResult> {
   const rules = source.rules;
-  const csv = stringify({
-    bom: true,
-    record_delimiter: 'windows',
-    // With an explicit record_delimiter csv-stringify only quotes fields containing "\r\n"; a lone LF or CR
-    // must be quoted too (RFC 4180), or the file gains rows.
-    quote_record_delimiter: true,
-  });
+  const csv = stringify({ ...CSV_OPTIONS });
   const done = pipeline(csv, dest);
   // Failures are observed where the writer waits (below); this only keeps an early one from being "unhandled".
   done.catch(() => undefined);
@@ -161,11 +164,11 @@ async function writeRows(source: CsvRowSource, dest: NodeJS.WritableStream, batc
     const values = rules.length && batch.length ? groupExtracted(await source.extracted(batch.map((row) => row[URL_ID] as number))) : null;
     for (const row of batch) {
       const full: string[] = [];
-      for (let i = 0; i < CSV_COLUMNS.length; i++) full.push(cell(layout.seconds && i === RESPONSE_TIME ? seconds(row[i]) : row[i]));
+      for (let i = 0; i < CSV_COLUMNS.length; i++) full.push(csvCell(layout.seconds && i === RESPONSE_TIME ? seconds(row[i]) : row[i]));
       if (values) {
         const mine = values.get(row[URL_ID] as number);
         // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
-        for (const r of rules) full.push(cell(mine?.get(r.name)?.join('\n') ?? null));
+        for (const r of rules) full.push(csvCell(mine?.get(r.name)?.join('\n') ?? null));
       }
       await write(layout.pick ? layout.pick.map((i) => full[i]!) : full);
       rows++;
@@ -217,7 +220,7 @@ function groupExtracted(rows: ExtractedValue[]): Map<number, Map<string, string[
 }
 
 /** null → empty; numbers as they are (a negative number is a number); anything textual neutralised. */
-function cell(value: unknown): string {
+export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return neutraliseCell(value);

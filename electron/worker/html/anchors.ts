@@ -8,8 +8,10 @@ export const anchorsExtractor: HtmlExtractor = {
   begin(draft) {
     // An anchor is cut to ANCHOR_MAX anyway; keep a little more so collapsing whitespace still fills it.
     const capture = new TextCapture(4 * ANCHOR_MAX);
-    /** Links still open, for an <img alt> inside them. */
+    /** Links still open, for an <img alt> inside them, innermost last. */
     const open: { link: RawLink; imgAlt?: string }[] = [];
+    /** open[0, withAlt) have their alt: an <img> gives its alt to every open link, so those without one follow them. */
+    let withAlt = 0;
     return {
       open(name, attribs) {
         switch (name) {
@@ -27,7 +29,10 @@ export const anchorsExtractor: HtmlExtractor = {
             }
             break;
           case 'img':
-            if (attribs.alt !== undefined) for (const o of open) o.imgAlt ??= attribs.alt;
+            if (attribs.alt !== undefined) {
+              for (let i = withAlt; i < open.length; i++) open[i]!.imgAlt ??= attribs.alt;
+              withAlt = open.length;
+            }
             break;
           case 'a':
             if (attribs.href !== undefined) {
@@ -38,7 +43,10 @@ export const anchorsExtractor: HtmlExtractor = {
               open.push(entry);
               capture.start('a', (text) => {
                 link.anchor = anchorOf(text, entry.imgAlt);
-                open.splice(open.indexOf(entry), 1);
+                // The innermost open link, in practice (links close in reverse order): searched from the end.
+                const at = open.lastIndexOf(entry);
+                open.splice(at, 1);
+                if (at < withAlt) withAlt--;
               });
             }
             break;
