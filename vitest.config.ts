@@ -2,6 +2,8 @@
 //   unit       test/unit, test/renderer: in-process code only (SQLite files, loopback HTTP servers); no build.
 //   scale      test/scale: in-process too, but over hundreds of thousands of generated rows (speed and memory
 //              bounds); no build, tens of seconds, so kept out of unit.
+//   fuzz       test/fuzz: property-based tests (fast-check, 10,000 seeded inputs each) of the normaliser, the HTML
+//              extractor, the CSV writer, settings validation and WebSocket frames; in-process, no build.
 //   processes  test/processes: start worker processes, the CLI or the web console bundles; builds out/node first.
 //   postgres   test/postgres: need PostgreSQL (TRAWL_TEST_PG), most also start processes; builds out/node first.
 //   browser    test/browser: drive the built app in Chromium (or Electron); builds out/node and the app first.
@@ -15,7 +17,7 @@ const nodeBundles = 'test/setup/build-node-bundles.ts';
 
 // Each project's folders. A test file anywhere else would match no project and silently never run (say one added
 // at test/ on a branch made before the tests were grouped), so the config refuses to load until it is moved.
-const GROUPS = ['test/unit/', 'test/renderer/', 'test/scale/', 'test/processes/', 'test/postgres/', 'test/browser/'];
+const GROUPS = ['test/unit/', 'test/renderer/', 'test/scale/', 'test/fuzz/', 'test/processes/', 'test/postgres/', 'test/browser/'];
 const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test');
 const stray = fs
   .readdirSync(testDir, { recursive: true, encoding: 'utf8' })
@@ -32,6 +34,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/renderer/**/*.test.ts'] } },
       { extends: true, test: { name: 'scale', include: ['test/scale/**/*.test.ts'] } },
+      { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
       { extends: true, test: { name: 'processes', include: ['test/processes/**/*.test.ts'], globalSetup: [nodeBundles] } },
       { extends: true, test: { name: 'postgres', include: ['test/postgres/**/*.test.ts'], globalSetup: [nodeBundles] } },
       {
