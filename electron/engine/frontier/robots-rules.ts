@@ -1,11 +1,6 @@
-// robots.txt rules for one host, interpreted as RFC 9309 says, parsed by robots-parser.
-import robotsParserModule from 'robots-parser';
-
-// robots-parser is CommonJS (module.exports = fn) but its typings declare an ES default export; under Node's
-// ESM interop the default import is the function itself, so take whichever of the two shapes is callable.
-const robotsParser = ((robotsParserModule as unknown as { default?: unknown }).default ??
-  robotsParserModule) as unknown as typeof robotsParserModule.default;
+// robots.txt rules for one host, interpreted as RFC 9309 says (robots-txt.ts parses and matches).
 import { LIMITS } from '../../../shared/settings.ts';
+import { parseRobotsTxt } from './robots-txt.ts';
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;
@@ -18,6 +13,14 @@ export interface RobotsRules {
 /** Where a host's robots.txt is, for the host of `origin` (scheme://host[:port]). */
 export function robotsUrlOf(origin: string): string {
   return `${origin}/robots.txt`;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blockedReason: '' };
@@ -34,12 +37,13 @@ export function robotsRulesFrom(
   fetchError: string | null = null,
 ): RobotsRules {
   if (status !== null && status >= 200 && status < 300) {
-    const parsed = robotsParser(robotsUrl, body ?? '');
-    const delaySeconds = parsed.getCrawlDelay(userAgent) ?? 0;
+    const parsed = parseRobotsTxt(body ?? '');
+    const delaySeconds = parsed.crawlDelay(userAgent) ?? 0;
     const crawlDelayMs = Math.min(LIMITS.crawlDelayCapMs, Math.max(0, Math.round(delaySeconds * 1000)));
+    const origin = originOf(robotsUrl);
     return {
-      // undefined means "not this robots.txt's origin", which cannot happen for URLs of this host.
-      isAllowed: (url) => parsed.isAllowed(url, userAgent) !== false,
+      // A URL of another origin is not this robots.txt's business (it cannot happen for URLs of this host).
+      isAllowed: (url) => originOf(url) !== origin || parsed.isAllowed(url, userAgent),
       crawlDelayMs,
       blockedReason: 'blocked by robots.txt',
     };
