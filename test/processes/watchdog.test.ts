@@ -74,7 +74,10 @@ describe('watchdog', () => {
     // On the base commit the crawl never ends: the spinning worker holds its threads for good.
     const info = await Promise.race([
       controller.done,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the crawl hung')), 40_000)),
+      new Promise<never>((_, reject) =>
+        // Stopping kills the worker that still spins, so no process outlives the test.
+        setTimeout(() => void controller.stop().finally(() => reject(new Error('the crawl hung'))), 40_000),
+      ),
     ]);
     expect(info.reason).toBe('completed');
 
