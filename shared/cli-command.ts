@@ -38,6 +38,7 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   connectTimeoutMs: { option: '--connect-timeout', kind: 'number' },
   firstByteTimeoutMs: { option: '--first-byte-timeout', kind: 'number' },
   responseTimeoutMs: { option: '--timeout', kind: 'number' },
+  processingBudgetMs: { option: '--processing-budget', kind: 'number' },
   maxBodyBytes: { option: '--max-body', kind: 'number' },
   maxAttempts: { option: '--max-attempts', kind: 'number' },
   retryDelayMs: { option: '--retry-delay', kind: 'number' },

@@ -139,6 +139,9 @@ export interface ThreadStepReport {
   bytes: number;
 }
 
+/** RFC 9309: crawlers should follow at least five consecutive redirects for robots.txt (so a robots job fetches up to six times). */
+export const ROBOTS_MAX_REDIRECTS = 5;
+
 /**
  * Workers batch step reports on this period: a UI shows about ten updates a second, so a step shorter than
  * this is never worth a message, and a fast crawl does not pay an IPC write per step.

@@ -151,6 +151,12 @@ export const crawlSettingsSchema = z
     firstByteTimeoutMs: int(100, 600_000).default(15_000),
     /** Whole-response timeout: headers and body together. */
     responseTimeoutMs: int(100, 600_000).default(20_000),
+    /**
+     * Time a job may take beyond its fetch timeouts (parsing, extraction). Past that deadline the engine's watchdog
+     * kills the worker process (a hung job blocks every thread it hosts), replaces it, and records the URL as
+     * "processing timeout".
+     */
+    processingBudgetMs: int(100, 600_000).default(10_000),
     /** Bodies larger than this (compressed or decompressed) are cut off and recorded as "too large". */
     maxBodyBytes: int(1024, 1024 * 1024 * 1024).default(10 * 1024 * 1024),
     /** Fetches of one URL at most: network errors, 5xx and 429 are tried again, with backoff. */

@@ -21,6 +21,11 @@ export interface ThreadStatus {
   bytes: number;
   pagesDone: number;
   errors: number;
+  /**
+   * Its URL has run past its fetch timeouts and is spending its processing budget: at the deadline the watchdog
+   * kills its worker process and records the URL as "processing timeout". Absent when not.
+   */
+  overdue?: boolean;
   /** The cluster node hosting it, in a crawl shared through a PostgreSQL store; absent for a local crawl. */
   node?: string;
 }

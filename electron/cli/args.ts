@@ -60,6 +60,9 @@ Options (defaults in brackets):
   --connect-timeout MS time allowed to connect [10000]
   --first-byte-timeout MS
                        time allowed for the response head [15000]
+  --processing-budget MS
+                       time a URL may take beyond its fetch timeouts; past it its worker is replaced and
+                       the URL recorded as "processing timeout" [10000]
   --max-body BYTES     largest body read, compressed or not [10485760]
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --max-retry-after MS longest Retry-After honoured [60000]
@@ -113,6 +116,7 @@ const OPTIONS = {
   'connect-timeout': { type: 'string' },
   'max-retry-after': { type: 'string' },
   'first-byte-timeout': { type: 'string' },
+  'processing-budget': { type: 'string' },
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
   'retry-delay': { type: 'string' },
@@ -292,6 +296,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     maxPerHost: number(v['max-per-host']),
     responseTimeoutMs: number(v.timeout),
     firstByteTimeoutMs: number(v['first-byte-timeout']),
+    processingBudgetMs: number(v['processing-budget']),
     connectTimeoutMs: number(v['connect-timeout']),
     maxRetryAfterMs: number(v['max-retry-after']),
     mode: v.mode,

@@ -2,12 +2,15 @@
 // (chain/), a robots.txt is fetched (following its redirects), and a plain result object goes back. Never throws: anything unexpected becomes the result's error, so one odd page cannot take
 // down the other threads sharing this worker process.
 import type { Job, JobResult, PageFetchResult, RobotsFetchResult } from '../../shared/protocol.ts';
+import { emptyPage, failedResult } from '../../shared/job-result.ts';
+import { ROBOTS_MAX_REDIRECTS } from '../../shared/protocol.ts';
 import { canonicalUrl } from '../../shared/url/canonical.ts';
 import { runChain } from './chain/chain.ts';
 import { redirectTarget } from './chain/extract-location.ts';
 import type { ChainContext, PageJob, Processor } from './chain/processor.ts';
 
 export type { JobStep } from './chain/processor.ts';
+export { failedResult };
 
 export interface RunJobDeps extends ChainContext {
   /** The crawl's fetch chain (chain/chain.ts buildFetchChain). */
@@ -16,8 +19,6 @@ export interface RunJobDeps extends ChainContext {
   headersFor?: (url: string) => Record<string, string> | undefined;
 }
 
-/** RFC 9309: crawlers should follow at least five consecutive redirects for robots.txt. */
-const ROBOTS_MAX_REDIRECTS = 5;
 /** RFC 9309: a crawler must read at least 500 KiB of robots.txt and may ignore the rest. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 
@@ -27,58 +28,6 @@ export async function runJob(job: Job, deps: RunJobDeps): Promise<JobResult> {
   } catch (err) {
     return failedResult(job, `internal error: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-/** A result for a job that ended without a response (an internal error, or the worker had no settings yet). */
-export function failedResult(job: Job, error: string): JobResult {
-  if (job.kind === 'robots') {
-    return {
-      kind: 'robots',
-      jobId: job.jobId,
-      threadId: job.threadId,
-      url: job.url,
-      statusCode: null,
-      body: null,
-      responseTimeMs: 0,
-      error,
-    };
-  }
-  return { ...emptyPage(job), error };
-}
-
-function emptyPage(job: PageJob): PageFetchResult {
-  return {
-    kind: 'page',
-    jobId: job.jobId,
-    threadId: job.threadId,
-    url: job.url,
-    statusCode: null,
-    contentType: null,
-    sizeBytes: 0,
-    responseTimeMs: 0,
-    title: null,
-    metaDescription: null,
-    h1: null,
-    h1Count: null,
-    h2: null,
-    h2Count: null,
-    canonical: null,
-    lang: null,
-    hreflang: [],
-    metaRefresh: null,
-    wordCount: null,
-    redirectUrl: null,
-    redirectInScope: false,
-    links: [],
-    unfetchableLinks: [],
-    parsed: false,
-    extracted: null,
-    error: null,
-    retryAfterMs: null,
-    metaRobots: null,
-    xRobotsTag: null,
-    responseHeaders: null,
-  };
 }
 
 async function runPage(job: PageJob, deps: RunJobDeps): Promise<PageFetchResult> {

@@ -53,6 +53,7 @@ describe('copy as CLI command', () => {
       connectTimeoutMs: 3000,
       firstByteTimeoutMs: 4000,
       responseTimeoutMs: 9000,
+      processingBudgetMs: 2500,
       maxBodyBytes: 2048,
       maxAttempts: 5,
       retryDelayMs: 50,

@@ -124,6 +124,17 @@ describe('thread cell', () => {
     expect(html).toContain('data-stuck="true"');
   });
 
+  it('marks a thread past its fetch timeouts as overdue, and says what the watchdog will do', () => {
+    const overdue = thread(4, { step: 'processing', url: 'https://a.test/spin', overdue: true });
+    const html = render(createElement(ThreadCellView, { thread: overdue, stuck: true }));
+    expect(html).toContain('data-overdue="true"');
+    expect(html).toContain('data-stuck="true"');
+    expect(html).toMatch(/<div class="cell"[^>]* title="Past its fetch timeouts[^"]*processing timeout[^"]*"/);
+    const onTime = render(createElement(ThreadCellView, { thread: thread(4, { step: 'processing' }), stuck: false }));
+    expect(onTime).not.toContain('data-overdue');
+    expect(onTime).not.toContain('Past its fetch timeouts');
+  });
+
   it('uses the step label for the word', () => {
     const html = render(createElement(ThreadCellView, { thread: thread(1, { step: 'claimed' }), stuck: false }));
     expect(html).toContain('about to get URI');

@@ -205,6 +205,28 @@ describe('clock and stuck threads', () => {
   });
 });
 
+describe('overdue threads', () => {
+  it('flags a thread the engine says is overdue as stuck at once, however short its time in step', () => {
+    const api = fakeApi();
+    const frames = manualFrames();
+    const store = createCrawlStore();
+    cleanup = connectCrawlStore(store, api, { frames, localNow: () => 5_000, tickMs: 250 });
+    api.emitSnapshot(
+      snapshot({
+        at: 5_000,
+        threads: [thread(1, { step: 'processing', stepSince: 4_900, overdue: true }), thread(2, { step: 'processing', stepSince: 4_900 })],
+      }),
+    );
+    frames.run();
+    expect(selectStuck(1)(store.getState())).toBe(true);
+    expect(selectStuck(2)(store.getState())).toBe(false);
+    // Over: nothing is stuck any more.
+    api.emitState({ from: 'running', to: 'finished', reason: 'completed', error: null, at: 1 });
+    frames.run();
+    expect(selectStuck(1)(store.getState())).toBe(false);
+  });
+});
+
 describe('opened crawls', () => {
   it('an opened crawl is shown until a live crawl comes along', () => {
     const t = setup();

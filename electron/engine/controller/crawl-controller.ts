@@ -22,8 +22,10 @@ import type { ParsedSettings, CrawlSettings } from '../../../shared/settings.ts'
 import { checkThreadCount } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, CrawlState, FinishReason, StateChange } from '../../../shared/snapshot.ts';
 import type { FrontierStore } from '../frontier/frontier-store.ts';
-import { WorkerPool } from '../pool/worker-pool.ts';
+import { jobMessage, WorkerPool, type OverranJob } from '../pool/worker-pool.ts';
 import type { ThreadJob } from '../pool/crawl-thread.ts';
+import { PROCESSING_TIMEOUT } from '../pool/watchdog.ts';
+import { failedResult } from '../../../shared/job-result.ts';
 import type { WorkerExit, WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { createCrawlFileStore, reopenCrawlFileStore, type ResumeOverrides } from './crawl-file-store.ts';
@@ -156,7 +158,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       // Recorded with the results that arrive while the store is busy (group commit, store-calls.ts).
       result: (thread, job, result) => this.calls.record(thread, job, result, () => this.afterWork()),
       progress: () => this.changed(),
-      processDied: (name, exit, lost) => this.onProcessDied(name, exit, lost),
+      processDied: (name, exit, lost, overran) => this.onProcessDied(name, exit, lost, overran),
       failed: (message) => void this.finish('failed', message),
     });
     this.dispatcher = new Dispatcher(store, this.pool, this.calls, this.steering, settings, this.live, {
@@ -324,9 +326,15 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     this.dispatcher.pump();
   }
 
-  private onProcessDied(worker: string, exit: WorkerExit, lost: ThreadJob[]): void {
+  private onProcessDied(worker: string, exit: WorkerExit, lost: ThreadJob[], overran: OverranJob[]): void {
+    // A job that ran past its deadline is recorded as failed, like any result (never tried again: retry-policy.ts).
+    for (const { thread, job } of overran) {
+      this.calls.record(thread, job, failedResult(jobMessage(thread.id, job), PROCESSING_TIMEOUT), () => this.afterWork());
+    }
+    // The watchdog killed the process for those: the others it held did nothing wrong, and go back uncounted.
     // While stopping, a killed worker's URLs simply stay queued for a later resume.
-    const crashed = !isEnding(this.state);
+    const crashed = overran.length === 0 && !isEnding(this.state);
+    const reported = overran.length > 0 || crashed;
     this.calls.write(
       async () => {
         let requeued = 0;
@@ -335,7 +343,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
           if ((await this.store.release(job.claim, crashed)) === 'requeued') requeued++;
           else failed++;
         }
-        if (crashed) this.emit('workerDied', { worker, reason: exit.reason, requeued, failed });
+        if (reported) this.emit('workerDied', { worker, reason: exit.reason, requeued, failed });
         this.changed();
       },
       () => this.afterWork(),

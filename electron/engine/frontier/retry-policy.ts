@@ -7,7 +7,9 @@ import type { PageFetchResult } from '../../../shared/protocol.ts';
 const MAX_BACKOFF_MS = 60_000;
 
 /** Errors that say something about the page, not about the moment: another attempt would end the same way. */
-const FINAL_ERRORS = /^(too large|invalid response|internal error|DNS lookup failed)/;
+// "processing timeout": the job spun past its deadline and its worker was killed (pool/watchdog.ts); another
+// attempt would spin again and take a worker down with it.
+const FINAL_ERRORS = /^(too large|invalid response|internal error|DNS lookup failed|processing timeout)/;
 
 /** Statuses that mean "not now": server errors, overload, rate limiting. 501 is a verdict. */
 function retryableStatus(status: number): boolean {

@@ -18,6 +18,10 @@ export class CrawlThread {
   pagesDone = 0;
   errors = 0;
   job: ThreadJob | null = null;
+  /** Epoch ms when its current job was handed to it (the watchdog's clock starts here). */
+  jobStartedAt = 0;
+  /** Its job is past its fetch allowance, spending its processing budget (watchdog.ts): the grid flags it. */
+  overdue = false;
   /** Leaves the pool once its current URL is done. */
   retiring = false;
 
@@ -43,7 +47,7 @@ export class CrawlThread {
   }
 
   status(): ThreadStatus {
-    return {
+    const status: ThreadStatus = {
       id: this.id,
       worker: this.workerName,
       pid: this.pid,
@@ -55,5 +59,7 @@ export class CrawlThread {
       pagesDone: this.pagesDone,
       errors: this.errors,
     };
+    if (this.overdue && this.job) status.overdue = true;
+    return status;
   }
 }

@@ -1,10 +1,12 @@
 // The pool of crawl threads (Heritrix's ToePool) spread over worker OS processes, and its monitor (crawler4j's):
 // a process that dies is noticed from its exit at once, the URLs its threads held are handed back, and a fresh
-// process takes over its threads.
+// process takes over its threads. Its watchdog (watchdog.ts) gives every job a deadline: a process holding a job
+// past it is killed and replaced the same way, and that job is handed back as overran, not to be tried again.
 import type { ParsedSettings } from '../../../shared/settings.ts';
-import type { JobResult, WorkerToParent } from '../../../shared/protocol.ts';
+import type { Job, JobResult, WorkerToParent } from '../../../shared/protocol.ts';
 import { CrawlThread } from './crawl-thread.ts';
 import type { ThreadJob } from './crawl-thread.ts';
+import { watchdogTickMs, watchdogVerdict } from './watchdog.ts';
 import type { WorkerExit, WorkerHandle, WorkerSpawner } from './worker-spawner.ts';
 
 /** Processes that die before ever becoming ready, in a row, before the pool gives up. */
@@ -17,16 +19,27 @@ export interface PoolListener {
   result(thread: CrawlThread, job: ThreadJob, result: JobResult): void;
   /** A thread's step or bytes changed inside its worker. */
   progress(thread: CrawlThread): void;
-  /** A worker process died while its threads held these jobs. */
-  processDied(name: string, exit: WorkerExit, lost: ThreadJob[]): void;
+  /**
+   * A worker process died while its threads held these jobs: `lost` are to be given back; `overran` ran past their
+   * deadline (the watchdog killed the process for them) and are to be recorded as "processing timeout".
+   */
+  processDied(name: string, exit: WorkerExit, lost: ThreadJob[], overran: OverranJob[]): void;
   /** Worker processes cannot be started at all. */
   failed(message: string): void;
+}
+
+/** A job the watchdog killed its worker for, with the thread that held it. */
+export interface OverranJob {
+  thread: CrawlThread;
+  job: ThreadJob;
 }
 
 class WorkerProcess {
   ready = false;
   /** Being shut down on purpose: its exit is not a crash. */
   leaving = false;
+  /** Set when the watchdog killed it: the jobs that ran past their deadline. */
+  overran: OverranJob[] | null = null;
   readonly threads = new Set<CrawlThread>();
   constructor(
     readonly name: string,
@@ -43,6 +56,7 @@ export class WorkerPool {
   private failedStarts = 0;
   private closed = false;
   private lastFailure = '';
+  private watchdog: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly spawner: WorkerSpawner,
@@ -190,6 +204,7 @@ export class WorkerPool {
         const job = t?.job;
         if (!t || !job || job.jobId !== message.result.jobId) return;
         t.job = null;
+        t.overdue = false;
         t.setStep('returning', 'disposition');
         if (t.retiring) this.removeThread(t);
         this.listener.result(t, job, message.result);
@@ -201,23 +216,26 @@ export class WorkerPool {
     }
   }
 
-  private onExit(proc: WorkerProcess, exit: WorkerExit): void {
+  private onExit(proc: WorkerProcess, died: WorkerExit): void {
     this.processes.delete(proc);
+    const overran = proc.overran ?? [];
+    const exit = overran.length ? { ...died, reason: `killed by the watchdog: ${overran.length} URL(s) ran past their deadline` } : died;
     const lost: ThreadJob[] = [];
     for (const t of proc.threads) {
-      if (t.job) lost.push(t.job);
+      if (t.job && !overran.some((o) => o.job === t.job)) lost.push(t.job);
       t.job = null;
+      t.overdue = false;
       t.setStep('dead');
     }
     if (proc.leaving || this.closed) {
       for (const t of proc.threads) this.removeThread(t);
-      if (lost.length) this.listener.processDied(proc.name, exit, lost);
+      if (lost.length || overran.length) this.listener.processDied(proc.name, exit, lost, overran);
       return;
     }
     if (!proc.ready) this.failedStarts++;
     const survivors = [...proc.threads].filter((t) => !t.retiring);
     for (const t of proc.threads) if (t.retiring) this.removeThread(t);
-    this.listener.processDied(proc.name, exit, lost);
+    this.listener.processDied(proc.name, exit, lost, overran);
     if (this.failedStarts >= MAX_FAILED_STARTS) {
       const detail = this.lastFailure ? `: ${this.lastFailure}` : ` (last one ${exit.reason})`;
       this.closed = true;
@@ -240,17 +258,38 @@ export class WorkerPool {
     const proc = this.processOf.get(thread);
     if (!proc || !proc.ready) return false;
     thread.job = job;
+    thread.jobStartedAt = Date.now();
+    thread.overdue = false;
     thread.setStep('claimed', 'preconditions');
-    const c = job.claim;
-    const sent = proc.handle.send({
-      t: 'job',
-      job:
-        c.kind === 'page'
-          ? { kind: 'page', jobId: job.jobId, threadId: thread.id, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
-          : { kind: 'robots', jobId: job.jobId, threadId: thread.id, url: c.url },
-    });
+    const sent = proc.handle.send({ t: 'job', job: jobMessage(thread.id, job) });
     if (!sent) thread.job = null;
+    else this.watchdog ??= setInterval(() => this.checkDeadlines(), watchdogTickMs(this.settings)).unref();
     return sent;
+  }
+
+  /**
+   * The watchdog's round: flags threads whose job is past its fetch allowance, and kills the process of any job
+   * past its deadline (a spinning job holds its whole process, so nothing less ends it). The exit then takes the
+   * crash path: a fresh process takes over the threads, the other jobs are given back, the overran ones reported.
+   */
+  checkDeadlines(now = Date.now()): void {
+    if (this.closed) return;
+    for (const proc of this.processes) {
+      if (proc.overran) continue; // being killed already
+      const overran: OverranJob[] = [];
+      for (const t of proc.threads) {
+        if (!t.job) continue;
+        const verdict = watchdogVerdict(t.job.claim.kind, now - t.jobStartedAt, this.settings);
+        if (verdict === 'overran') overran.push({ thread: t, job: t.job });
+        else if (verdict === 'overdue' && !t.overdue) {
+          t.overdue = true;
+          this.listener.progress(t);
+        }
+      }
+      if (overran.length === 0) continue;
+      proc.overran = overran;
+      proc.handle.kill();
+    }
   }
 
   /** Kills every worker process at once (a stop that cannot wait any longer). */
@@ -261,10 +300,20 @@ export class WorkerPool {
   /** Shuts every worker down (graceful, then killed after `graceMs`); resolves when all have exited. */
   async close(graceMs = 3_000): Promise<void> {
     this.closed = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     const procs = [...this.processes];
     for (const p of procs) p.leaving = true;
     await Promise.all(procs.map((p) => p.handle.stop(graceMs)));
   }
+}
+
+/** The job as sent to the worker that runs it on thread `threadId`. */
+export function jobMessage(threadId: number, job: ThreadJob): Job {
+  const c = job.claim;
+  return c.kind === 'page'
+    ? { kind: 'page', jobId: job.jobId, threadId, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
+    : { kind: 'robots', jobId: job.jobId, threadId, url: c.url };
 }
 
 function activeIn(p: WorkerProcess): number {

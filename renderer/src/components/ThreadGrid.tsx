@@ -260,6 +260,8 @@ export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stu
       data-step={t.step}
       data-processor={t.processor ?? undefined}
       data-stuck={stuck ? 'true' : undefined}
+      data-overdue={t.overdue ? 'true' : undefined}
+      title={t.overdue ? OVERDUE_TITLE : undefined}
     >
       <div className="cell-head">
         <span className="cell-id">#{t.id}</span>
@@ -288,6 +290,9 @@ export function ThreadCellView({ thread: t, stuck }: { thread: ThreadStatus; stu
     </div>
   );
 }
+
+const OVERDUE_TITLE =
+  'Past its fetch timeouts and spending its processing budget: if it is not done by the deadline, its worker process is replaced and the URL recorded as "processing timeout".';
 
 /** "Time in step", from the store's shared clock: one timer for the whole grid. */
 function StepTime({ since }: { since: number }) {

@@ -297,6 +297,12 @@ export function MoreSettings({ binding }: { binding: FormBinding }) {
         input={numberInput(binding, 'firstByteTimeoutMs')}
       />
       <NumberField
+        label="Processing budget, ms"
+        hint={`time a URL may take beyond its fetch timeouts; past it its worker is replaced and the URL recorded as "processing timeout"; default ${formatInt(d?.processingBudgetMs ?? 10000)}`}
+        error={fieldError(binding, 'processingBudgetMs')}
+        input={numberInput(binding, 'processingBudgetMs')}
+      />
+      <NumberField
         label="Max body, bytes"
         hint={`default ${formatBytes(d?.maxBodyBytes ?? 10485760)}`}
         error={fieldError(binding, 'maxBodyBytes')}

@@ -67,6 +67,7 @@ export interface StartForm {
   responseTimeoutMs: string;
   connectTimeoutMs: string;
   firstByteTimeoutMs: string;
+  processingBudgetMs: string;
   maxBodyBytes: string;
 }
 
@@ -120,6 +121,7 @@ export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): S
     responseTimeoutMs: str(s?.responseTimeoutMs),
     connectTimeoutMs: str(s?.connectTimeoutMs),
     firstByteTimeoutMs: str(s?.firstByteTimeoutMs),
+    processingBudgetMs: str(s?.processingBudgetMs),
     maxBodyBytes: str(s?.maxBodyBytes),
   };
 }
@@ -180,6 +182,7 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
     responseTimeoutMs: numeric(form.responseTimeoutMs, undefined),
     connectTimeoutMs: numeric(form.connectTimeoutMs, undefined),
     firstByteTimeoutMs: numeric(form.firstByteTimeoutMs, undefined),
+    processingBudgetMs: numeric(form.processingBudgetMs, undefined),
     maxBodyBytes: numeric(form.maxBodyBytes, undefined),
   };
   for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
@@ -288,7 +291,7 @@ export const FORM_GROUPS = {
   extraction: ['extraction'],
   check: ['checkResources', 'checkExternal'],
   politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
-  more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'maxBodyBytes'],
+  more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'processingBudgetMs', 'maxBodyBytes'],
 } as const satisfies Record<string, readonly (keyof StartForm)[]>;
 export type FormGroup = keyof typeof FORM_GROUPS;
 

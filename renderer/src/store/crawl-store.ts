@@ -22,11 +22,16 @@ export const selectThread =
   (s: CrawlView): ThreadStatus | undefined =>
     s.threadsById[id];
 
+/**
+ * A thread that stands out: long in one working step, or (the engine says so) past its fetch timeouts and spending
+ * its processing budget, which the watchdog enforces.
+ */
 export const selectStuck =
   (id: ThreadKey) =>
   (s: CrawlView): boolean => {
     const t = s.threadsById[id];
-    return !!t && isLiveState(s.state) && !PATIENT_STEPS.has(t.step) && s.now - t.stepSince > STUCK_AFTER_MS;
+    if (!t || !isLiveState(s.state)) return false;
+    return t.overdue === true || (!PATIENT_STEPS.has(t.step) && s.now - t.stepSince > STUCK_AFTER_MS);
   };
 
 // ---- wiring ----

@@ -1,0 +1,133 @@
+// The job watchdog's decisions (electron/engine/pool/watchdog.ts) and the pool acting on them with a worker that
+// takes jobs and never answers, as a worker whose event loop spins would.
+import { describe, expect, it } from 'vitest';
+import { fetchAllowanceMs, watchdogVerdict } from '../../electron/engine/pool/watchdog.ts';
+import type { OverranJob, PoolListener } from '../../electron/engine/pool/worker-pool.ts';
+import { WorkerPool } from '../../electron/engine/pool/worker-pool.ts';
+import type { ThreadJob } from '../../electron/engine/pool/crawl-thread.ts';
+import { BaseWorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
+import type { WorkerExit, WorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
+import type { ParentToWorker } from '../../shared/protocol.ts';
+import { parseSettings } from '../../shared/settings.ts';
+
+const timing = { responseTimeoutMs: 1_000, processingBudgetMs: 500 };
+
+describe('job deadline', () => {
+  it('allows a page its whole-response timeout, then its processing budget', () => {
+    expect(fetchAllowanceMs('page', timing)).toBe(1_000);
+    expect(watchdogVerdict('page', 0, timing)).toBe('on time');
+    expect(watchdogVerdict('page', 1_000, timing)).toBe('on time');
+    expect(watchdogVerdict('page', 1_001, timing)).toBe('overdue');
+    expect(watchdogVerdict('page', 1_500, timing)).toBe('overdue');
+    expect(watchdogVerdict('page', 1_501, timing)).toBe('overran');
+    expect(watchdogVerdict('page', 1_000_000, timing)).toBe('overran');
+  });
+
+  it('allows a robots.txt job one fetch per redirect it may follow (six)', () => {
+    expect(fetchAllowanceMs('robots', timing)).toBe(6_000);
+    expect(watchdogVerdict('robots', 5_999, timing)).toBe('on time');
+    expect(watchdogVerdict('robots', 6_400, timing)).toBe('overdue');
+    expect(watchdogVerdict('robots', 6_501, timing)).toBe('overran');
+  });
+
+  it('follows the settings: the defaults give a page 20 s to fetch and 10 s more', () => {
+    const defaults = parseSettings({ seeds: ['https://a.test/'] });
+    expect(defaults.processingBudgetMs).toBe(10_000);
+    expect(watchdogVerdict('page', 29_999, defaults)).toBe('overdue');
+    expect(watchdogVerdict('page', 30_001, defaults)).toBe('overran');
+  });
+});
+
+/** A worker that gets ready and takes jobs, but never answers one (its loop spins); killed only by a kill. */
+class SilentHandle extends BaseWorkerHandle {
+  kills = 0;
+  constructor(
+    name: string,
+    readonly pidValue: number,
+  ) {
+    super(name);
+  }
+  get pid(): number {
+    return this.pidValue;
+  }
+  protected post(message: ParentToWorker): void {
+    if (message.t === 'init') queueMicrotask(() => this.emitMessage({ t: 'ready', pid: this.pidValue }));
+    if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
+  }
+  kill(): void {
+    this.kills++;
+    queueMicrotask(() => this.emitExit(null, 'SIGKILL'));
+  }
+}
+
+describe("the pool's watchdog", () => {
+  it('flags an overdue thread, then kills its process past the deadline and reports that job alone as overran', async () => {
+    const handles: SilentHandle[] = [];
+    const deaths: { exit: WorkerExit; lost: ThreadJob[]; overran: OverranJob[] }[] = [];
+    let progress = 0;
+    const listener: PoolListener = {
+      threadsAvailable: () => undefined,
+      result: () => undefined,
+      progress: () => void progress++,
+      processDied: (_name, exit, lost, overran) => void deaths.push({ exit, lost, overran }),
+      failed: (message) => {
+        throw new Error(message);
+      },
+    };
+    const settings = parseSettings({ seeds: ['https://a.test/'], ...timing });
+    const spawner = {
+      spawn: (name: string): WorkerHandle => {
+        const h = new SilentHandle(name, 1000 + handles.length);
+        handles.push(h);
+        return h;
+      },
+    };
+    const pool = new WorkerPool(spawner, settings, 1, listener);
+    pool.resize(2);
+    await new Promise((r) => setTimeout(r, 0));
+    const [a, b] = pool.idleThreads();
+    const claim = (urlId: number) => ({
+      kind: 'page' as const,
+      urlId,
+      hostId: 1,
+      url: `https://a.test/${urlId}`,
+      depth: 1,
+      hops: 0,
+      urlKind: 'page' as const,
+      checkOnly: false,
+    });
+    const first: ThreadJob = { jobId: 1, claim: claim(1) };
+    const second: ThreadJob = { jobId: 2, claim: claim(2) };
+    expect(pool.dispatch(a!, first)).toBe(true);
+    const t0 = a!.jobStartedAt;
+    expect(pool.dispatch(b!, second)).toBe(true);
+    b!.jobStartedAt = t0 + 400; // handed out later: not past its own deadline yet
+
+    pool.checkDeadlines(t0 + 900);
+    expect(a!.overdue).toBe(false);
+    pool.checkDeadlines(t0 + 1_200);
+    expect(a!.overdue).toBe(true);
+    expect(a!.status().overdue).toBe(true);
+    expect(b!.status().overdue).toBeUndefined();
+    expect(progress).toBeGreaterThan(0);
+    expect(handles[0]!.kills).toBe(0);
+
+    pool.checkDeadlines(t0 + 1_600);
+    expect(handles[0]!.kills).toBe(1);
+    pool.checkDeadlines(t0 + 2_000); // the kill is under way: not blamed again, nor anyone else
+    expect(handles[0]!.kills).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+
+    expect(deaths).toHaveLength(1);
+    expect(deaths[0]!.exit.reason).toMatch(/killed by the watchdog/);
+    expect(deaths[0]!.overran.map((o) => o.job)).toEqual([first]);
+    expect(deaths[0]!.overran[0]!.thread).toBe(a);
+    expect(deaths[0]!.lost).toEqual([second]);
+    // A fresh process took over both threads, which hold nothing and are no longer flagged.
+    expect(handles).toHaveLength(2);
+    expect(a!.busy || b!.busy || a!.overdue).toBe(false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(pool.threads().map((t) => t.pid)).toEqual([1001, 1001]);
+    await pool.close();
+  });
+});
