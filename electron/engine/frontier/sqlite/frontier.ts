@@ -197,7 +197,7 @@ export class Frontier {
   /**
    * Pushes URLs matching `pattern` to the back of their host's queue: those queued now and those found later
    * are claimed after the host's other URLs (nothing is dropped). Returns how many queued URLs moved. The
-   * pattern is kept in the crawl file. It must be a valid regular expression.
+   * pattern is kept in the crawl file. It must be one the linear-time engine takes (checkPattern checks it).
    */
   deprioritise(pattern: string): number {
     const re = mustCompile(pattern);
