@@ -8,9 +8,11 @@
 //    (allowedHosts are in scope in every mode; "hosts" only insists that there is at least one);
 //  - it is at most maxUrlLength characters long;
 //  - it matches no `exclude` pattern and, when there are `include` patterns, at least one of them.
+// Patterns run in a linear-time engine (pattern.ts): a site chooses its URLs.
 // Everything is prepared once per crawl (regular expressions compiled, domains looked up); the test itself is a
 // URL parse and a few set lookups.
 import { getDomain } from 'tldts';
+import { mustCompile, type UserPattern } from './pattern.ts';
 import { canonicalUrl, DEFAULT_MAX_URL_LENGTH } from './url/canonical.ts';
 
 /** The host rules (see above); settings.ts validates `scope` against these. */
@@ -39,24 +41,8 @@ export interface ScopeSettings extends PatternSettings {
   maxUrlLength?: number;
 }
 
-/** Compiles an include/exclude pattern, or returns why it is not a valid JavaScript regular expression. */
-export function compilePattern(source: string): { ok: true; regex: RegExp } | { ok: false; error: string } {
-  try {
-    return { ok: true, regex: new RegExp(source) };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    // V8: "Invalid regular expression: /(/: Unterminated group"; keep the reason only.
-    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1] ?? message;
-    return { ok: false, error: reason };
-  }
-}
-
-function compileAll(sources: readonly string[]): RegExp[] {
-  return sources.map((source) => {
-    const compiled = compilePattern(source);
-    if (!compiled.ok) throw new Error(`invalid regular expression "${source}": ${compiled.error}`);
-    return compiled.regex;
-  });
+function compileAll(sources: readonly string[]): UserPattern[] {
+  return sources.map((source) => mustCompile(source, 'regular expression'));
 }
 
 /** The include/exclude verdict on a URL: null when the patterns let it through. */

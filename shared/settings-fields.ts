@@ -3,7 +3,8 @@
 // settings; kept apart so that the settings' shape reads on one screen.
 import { z } from 'zod';
 import { parse as parseCssSelector } from 'css-what';
-import { compilePattern, hostKey } from './scope.ts';
+import { compilePattern } from './pattern.ts';
+import { hostKey } from './scope.ts';
 
 // RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -97,7 +98,10 @@ export const allowedHost = z
     }
   });
 
-/** A JavaScript regular expression, matched against the URL in its normal form. */
+/**
+ * A regular expression (RE2 syntax: JavaScript's without backreferences or lookaround; see pattern.ts), matched
+ * against the URL in its normal form.
+ */
 export const urlPattern = z.string({ error: 'must be a regular expression' }).superRefine((value, ctx) => {
   if (value === '') return void ctx.addIssue({ code: 'custom', message: 'must not be empty' });
   const compiled = compilePattern(value);

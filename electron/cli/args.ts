@@ -31,7 +31,7 @@ Options (defaults in brackets):
                        subdomains (the seeds' hosts and their subdomains), domain (the seeds' registrable
                        domains, e.g. example.co.uk, and their subdomains), hosts (the seeds' and --allow-host's)
   --allow-host HOST    also crawl this host or host:port, in any scope (repeatable) [none]
-  --include REGEX      crawl only URLs matching one of these JavaScript regular expressions (repeatable) [all]
+  --include REGEX      crawl only URLs matching one of these regular expressions (RE2 syntax; repeatable) [all]
   --exclude REGEX      do not crawl URLs matching this regular expression (repeatable) [none]
   --max-url-length N   do not crawl URLs longer than this, 64-8192 [2048]
   --strip-param NAME   remove this query parameter from every URL before dedup; utm_* matches a prefix

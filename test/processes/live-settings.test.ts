@@ -57,6 +57,21 @@ describe('live settings', () => {
     await controller.done;
   });
 
+  it('refuses a pattern the linear-time engine cannot take (backreference, lookaround), naming what it uses', async () => {
+    site = await startFixtureSite({ pages: 4, linksPerPage: 2 });
+    const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 1 });
+    controller.start();
+    await expect(controller.addExclude('/p/(\\d)\\1')).rejects.toThrow(
+      /^invalid exclude pattern "\/p\/\(\\d\)\\1": backreference \\1 is not supported/,
+    );
+    await expect(controller.deprioritise('/p/(?!0)')).rejects.toThrow(
+      /^invalid pattern "\/p\/\(\?!0\)": negative lookahead \(\?!\.\.\.\) is not supported/,
+    );
+    expect(controller.snapshot().liveExcludes).toEqual([]);
+    const info = await controller.done;
+    expect(info.snapshot.counters.crawled).toBe(4);
+  });
+
   it('the URLs/s cap can be lifted while the crawl runs', async () => {
     site = await startFixtureSite({ pages: 30, linksPerPage: 3 });
     const { controller, dbPath } = newCrawl({ seeds: [site.url('/p/0')], threads: 4, maxUrlsPerSecond: 1 });

@@ -2,7 +2,7 @@
 // new value, and the settings as they are now, which the controller writes back so a resumed crawl keeps them.
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { LIMITS } from '../../../shared/settings.ts';
-import { compilePattern } from '../../../shared/scope.ts';
+import { compilePattern } from '../../../shared/pattern.ts';
 import { TokenBucket } from './rate-meter.ts';
 
 export class LiveSettings {
@@ -50,7 +50,7 @@ export function checkMaxRate(perSecond: number | null): void {
   }
 }
 
-/** Throws a RangeError unless `pattern` is a regular expression; `what` names it in the message ("exclude pattern"). */
+/** Throws a RangeError unless `pattern` is a regular expression the linear-time engine takes (shared/pattern.ts); `what` names it in the message ("exclude pattern"). */
 export function checkPattern(pattern: string, what: string): void {
   const compiled = typeof pattern === 'string' && pattern !== '' ? compilePattern(pattern) : { ok: false as const, error: 'empty' };
   if (!compiled.ok) throw new RangeError(`invalid ${what} "${String(pattern)}": ${compiled.error}`);

@@ -54,10 +54,7 @@ export function knownUrlMove(known: { state: number; checkOnly: boolean }, c: Ca
 }
 
 /** Whether a URL matches one of the patterns added while the crawl runs (live excludes, deprioritised). */
-export function matchesAny(patterns: readonly RegExp[], url: string): boolean {
-  for (const re of patterns) if (re.test(url)) return true;
-  return false;
-}
+export { matchesAny } from '../../../shared/pattern.ts';
 
 /** The urls.kind a link of this kind names. */
 function urlKindOf(link: LinkKind): UrlKindName {

@@ -1,15 +1,17 @@
 // Custom extraction (settings.extraction): the analyst's own columns, read from each HTML page the crawl reads.
 // A CSS rule runs over cheerio's DOM of the page (built only when the crawl has CSS rules: the streaming pass
-// cannot answer selectors), a regex rule over the HTML source. Values are data: inner HTML is kept as text.
+// cannot answer selectors), a regex rule over the HTML source, in the linear-time engine of shared/pattern.ts (a
+// site writes the page). Values are data: inner HTML is kept as text.
 import { load, type CheerioAPI } from 'cheerio/slim';
 import { EXTRACTED_VALUE_MAX, MAX_EXTRACTED_VALUES } from '../../../shared/protocol.ts';
+import { mustCompile, type UserPattern } from '../../../shared/pattern.ts';
 import type { ExtractionRule } from '../../../shared/settings.ts';
 import type { Processor } from './processor.ts';
 
 export function extractCustom(rules: readonly ExtractionRule[]): Processor {
   const hasCss = rules.some((r) => r.type === 'css');
-  // Compiled once per crawl; the g flag walks every match.
-  const patterns = new Map(rules.filter((r) => r.type === 'regex').map((r) => [r.name, new RegExp(r.expression, 'g')]));
+  // Compiled once per crawl.
+  const patterns = new Map(rules.filter((r) => r.type === 'regex').map((r) => [r.name, compileRule(r)]));
   return {
     name: 'extract-custom',
     step: 'processing',
@@ -33,10 +35,7 @@ export function extractCustom(rules: readonly ExtractionRule[]): Processor {
 export function extractWithRules(html: string, rules: readonly ExtractionRule[]): Record<string, string[]> {
   const $ = rules.some((r) => r.type === 'css') ? load(html) : null;
   return Object.fromEntries(
-    rules.map((rule) => [
-      rule.name,
-      rule.type === 'css' ? cssValues($!, rule) : regexValues(html, new RegExp(rule.expression, 'g'), rule.all),
-    ]),
+    rules.map((rule) => [rule.name, rule.type === 'css' ? cssValues($!, rule) : regexValues(html, compileRule(rule), rule.all)]),
   );
 }
 
@@ -60,13 +59,19 @@ function cssValues($: CheerioAPI, rule: ExtractionRule): string[] {
   return values;
 }
 
-function regexValues(html: string, pattern: RegExp, all: boolean): string[] {
+function compileRule(rule: ExtractionRule): UserPattern {
+  return mustCompile(rule.expression, `regular expression of extraction rule "${rule.name}"`);
+}
+
+function regexValues(html: string, pattern: UserPattern, all: boolean): string[] {
   const values: string[] = [];
   const max = all ? MAX_EXTRACTED_VALUES : 1;
-  pattern.lastIndex = 0;
-  for (const m of html.matchAll(pattern)) {
+  // The yes/no test runs on the engine's DFA, many times faster than the search for groups on a page that
+  // has no match.
+  if (!pattern.test(html)) return values;
+  for (const m of pattern.matchAll(html)) {
     // The first capture group when the rule has one, else the whole match.
-    values.push(cut(m.length > 1 ? (m[1] ?? '') : m[0]));
+    values.push(cut((m.length > 1 ? m[1] : m[0]) ?? ''));
     if (values.length >= max) break;
   }
   return values;

@@ -2,6 +2,7 @@
 // include and exclude patterns, URL length and stripped parameters would let the crawl fetch it, and if not,
 // why. The same functions the engine uses (shared/scope.ts, shared/url/normalise.ts), run in the page.
 import { useMemo, useState } from 'react';
+import { mustCompile } from '../../../shared/pattern.ts';
 import { makeScopeReason } from '../../../shared/scope.ts';
 import { DEFAULT_MAX_URL_LENGTH } from '../../../shared/url/canonical.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
@@ -89,7 +90,7 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
         case 'too long':
           return { url, normalised, crawled: false, why: `${normalised.length} characters long, over the ${maxUrlLength} limit` };
         case 'excluded': {
-          const pattern = exclude.find((p) => new RegExp(p).test(normalised));
+          const pattern = exclude.find((p) => mustCompile(p).test(normalised));
           return { url, normalised, crawled: false, why: `matches exclude pattern ${pattern ?? ''}`.trim() };
         }
         case 'not included':

@@ -14,6 +14,7 @@ import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
+import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
 import {
   HELD,
   MAX_WORKER_CRASHES,
@@ -51,8 +52,8 @@ export class PgFrontierStore implements FrontierStore {
   /** Attempts a claimed URL had when claimed: whether its result will be retried is known before recording it. */
   private readonly attemptsAtClaim = new Map<number, number>();
   private counters: FrontierCounts = { queued: 0, crawled: 0, failed: 0 };
-  private liveExcludes: RegExp[] = [];
-  private deprioritised: RegExp[] = [];
+  private liveExcludes: UserPattern[] = [];
+  private deprioritised: UserPattern[] = [];
 
   constructor(
     private readonly db: PgConnection,
@@ -67,8 +68,8 @@ export class PgFrontierStore implements FrontierStore {
     this.normalise = makeNormaliser(settings);
     cluster.on('counts', (c) => (this.counters = c));
     cluster.on('patterns', ({ exclude, deprioritised }) => {
-      this.liveExcludes = exclude.filter((p) => !settings.exclude.includes(p)).map((p) => new RegExp(p));
-      this.deprioritised = deprioritised.map((p) => new RegExp(p));
+      this.liveExcludes = compileSaved(exclude.filter((p) => !settings.exclude.includes(p)));
+      this.deprioritised = compileSaved(deprioritised);
     });
   }
 
@@ -326,10 +327,10 @@ export class PgFrontierStore implements FrontierStore {
   /**
    * Adds an exclude pattern for the whole cluster: kept in the crawl's settings (every node applies it to links it
    * finds from then on) and queued URLs matching it are dropped now. The queue is read in pages and matched here,
-   * with JavaScript's regular expressions, as everywhere else in Trawl.
+   * with the linear-time engine of shared/pattern.ts, as everywhere else in Trawl.
    */
   async addExclude(pattern: string): Promise<number> {
-    const re = new RegExp(pattern);
+    const re = mustCompile(pattern, 'exclude pattern');
     this.liveExcludes.push(re);
     const dropped = await this.tx(async (c) => {
       await this.cluster.addPattern(c, 'exclude', pattern);
@@ -348,7 +349,7 @@ export class PgFrontierStore implements FrontierStore {
   }
 
   async deprioritise(pattern: string): Promise<number> {
-    const re = new RegExp(pattern);
+    const re = mustCompile(pattern);
     this.deprioritised.push(re);
     return this.tx(async (c) => {
       await this.cluster.addPattern(c, 'deprioritised', pattern);
@@ -362,7 +363,7 @@ export class PgFrontierStore implements FrontierStore {
   }
 
   /** Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL). */
-  private async matchingQueued(c: PgQuerier, re: RegExp): Promise<number[]> {
+  private async matchingQueued(c: PgQuerier, re: UserPattern): Promise<number[]> {
     const ids: number[] = [];
     let after = 0;
     for (;;) {

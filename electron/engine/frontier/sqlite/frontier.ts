@@ -7,6 +7,7 @@ import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
+import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
 import type { Db } from './crawl-file.ts';
 import { readMeta, writeMeta } from './crawl-file.ts';
 import { prepareFrontierStatements, type FrontierStatements } from './frontier-statements.ts';
@@ -44,9 +45,9 @@ export class Frontier {
   private readonly candidateSettings: CandidateSettings;
   private readonly normalise: Normaliser;
   /** Exclude patterns added while the crawl runs: the workers' scope predates them, so they are applied here. */
-  private readonly liveExcludes: RegExp[] = [];
+  private readonly liveExcludes: UserPattern[] = [];
   /** Patterns pushed to the back of their host's queue (meta 'deprioritised', so a resumed crawl keeps them). */
-  private readonly deprioritised: RegExp[] = [];
+  private readonly deprioritised: UserPattern[] = [];
   private readonly robots = new RobotsCache();
   private readonly hostIds = new Map<string, number>();
   /** hosts.queued increments not yet written, within the current transaction. */
@@ -68,7 +69,7 @@ export class Frontier {
     db.function('trawl_deprioritised', { deterministic: false }, (url: unknown) =>
       typeof url === 'string' && this.isDeprioritised(url) ? 1 : 0,
     );
-    for (const pattern of JSON.parse(readMeta(db, 'deprioritised') ?? '[]') as string[]) this.deprioritised.push(new RegExp(pattern));
+    this.deprioritised.push(...compileSaved(JSON.parse(readMeta(db, 'deprioritised') ?? '[]') as string[]));
     this.q = prepareFrontierStatements(db);
     this.counts = this.readCounts();
   }
@@ -168,10 +169,10 @@ export class Frontier {
   /**
    * Adds an exclude pattern while the crawl runs: URLs queued that match it are dropped (recorded as out of
    * scope, kept in the link graph) and links found from now on that match it are not crawled. Returns how many
-   * queued URLs were dropped. The pattern must be a valid regular expression (settings validation checks it).
+   * queued URLs were dropped. The pattern must be one the linear-time engine takes (checkPattern checks it).
    */
   addExclude(pattern: string): number {
-    this.liveExcludes.push(new RegExp(pattern));
+    this.liveExcludes.push(mustCompile(pattern, 'exclude pattern'));
     return this.db.transaction(() => {
       const perHost = this.db
         .prepare(
@@ -196,10 +197,10 @@ export class Frontier {
   /**
    * Pushes URLs matching `pattern` to the back of their host's queue: those queued now and those found later
    * are claimed after the host's other URLs (nothing is dropped). Returns how many queued URLs moved. The
-   * pattern is kept in the crawl file. It must be a valid regular expression.
+   * pattern is kept in the crawl file. It must be one the linear-time engine takes (checkPattern checks it).
    */
   deprioritise(pattern: string): number {
-    const re = new RegExp(pattern);
+    const re = mustCompile(pattern);
     return this.db.transaction(() => {
       const known = JSON.parse(readMeta(this.db, 'deprioritised') ?? '[]') as string[];
       if (!known.includes(pattern)) writeMeta(this.db, 'deprioritised', JSON.stringify([...known, pattern]));
