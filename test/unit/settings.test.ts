@@ -115,7 +115,7 @@ describe('bad settings name the field', () => {
     ['a blank user agent', { seeds: [SEED], userAgent: '   ' }, 'userAgent', /must not be empty/],
     ['an unknown option', { seeds: [SEED], thredas: 5 }, 'thredas', /unknown setting/],
     ['a negative delay', { seeds: [SEED], delayMs: -1 }, 'delayMs', /at least 0/],
-    ['an unknown robots mode', { seeds: [SEED], robots: 'sometimes' }, 'robots', /./],
+    ['an unknown robots mode', { seeds: [SEED], robots: 'sometimes' }, 'robots', /^must be respect, ignore or report$/],
     ['processes 0', { seeds: [SEED], processes: 0 }, 'processes', /at least 1/],
     ['maxUrlsPerSecond 0', { seeds: [SEED], maxUrlsPerSecond: 0 }, 'maxUrlsPerSecond', /more than 0/],
     ['an unknown scope', { seeds: [SEED], scope: 'everything' }, 'scope', /must be one of same-host, subdomains, domain, hosts/],
