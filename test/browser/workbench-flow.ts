@@ -504,8 +504,15 @@ export async function compareTwoCrawls(
     if (i === 1) flip();
     await page.getByTestId('setting-mode-list').check();
     await page.locator('textarea[name="seeds"]').fill(urls.join('\n'));
+    // The crawl before this one also ended "finished": wait for this crawl's file in the title first (a short
+    // list crawl can pass "running" between two polls, so that state is no sign to wait for), then for its end.
+    const before = await page.locator('.crawl-title-name').textContent();
     await page.getByTestId('start').click();
-    await waitForState(page, 'running').catch(() => undefined);
+    await until(
+      () => page.locator('.crawl-title-name').textContent(),
+      (name) => name !== before,
+      `crawl ${i + 1} of the comparison in the title`,
+    );
     await waitForState(page, 'finished', 60_000);
     await until(
       async () => Number(await page.getByTestId('results-total').getAttribute('data-value')),

@@ -72,7 +72,7 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
 
   it('three nodes, one killed with SIGKILL mid-crawl: the same URLs as one node, none fetched twice but those in flight, host spacing kept', async () => {
     // With a per-host delay the cluster fetches one URL at a time; pages answer slowly, so a node holds its URL
-    // for most of its turn and the kill below lands while c holds one.
+    // for most of its turn and the kill below lands while c holds one (waited for as a condition, not a time).
     const pages = 120;
     const delay = 20;
     // The reference: one node, a crawl file.
@@ -83,7 +83,11 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(singleSet.size).toBe(site.pagePaths().length);
     await site.close();
 
-    site = await startFixtureSite({ pages, linksPerPage: 4, delayMs: 40 });
+    // Until c is killed, pages answer slowly (250 ms): the crawl cannot run out of URLs before c, however late its
+    // process starts on a loaded machine, has recorded some and holds one; and it holds each for long enough to be
+    // seen. Back to 40 ms after the kill.
+    let slow = true;
+    site = await startFixtureSite({ pages, linksPerPage: 4, delayMs: () => (slow ? 250 : 40) });
     const common = ['--threads', '9', '--delay', String(delay), '--quiet'];
     const a = await createNode(['--store', db.url, site.url('/p/0'), '--node-name', 'a', '--lease-seconds', '2', ...common]);
     const b = startCli(['--store', db.url, '--join', a.crawlId, '--node-name', 'b', '--quiet']);
@@ -103,7 +107,7 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
           return row!.done >= 3 && row!.held >= 1;
         },
         'node c to hold a URL',
-        30_000,
+        60_000,
         5,
       );
       c.child.kill('SIGSTOP');
@@ -113,6 +117,7 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
       if (heldByC.length === 0) c.child.kill('SIGCONT');
     }
     c.child.kill('SIGKILL');
+    slow = false;
     const [ra, rb, rc] = await Promise.all([a.node.done, b.done, c.done]);
     expect(rc.signal).toBe('SIGKILL');
     expect(ra.code, a.stderr()).toBe(0);
@@ -159,7 +164,7 @@ withPg.describe('a crawl shared by several nodes through PostgreSQL', () => {
     expect(['a', 'b']).toContain(crawl!.finished_by);
     const [left] = await query<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${schema}.urls WHERE state IN (0, 1)`);
     expect(left!.n).toBe(0);
-  });
+  }, 180_000);
 
   it('the store going away mid-crawl: the node waits, says so, and finishes when it is back, losing nothing', async () => {
     site = await startFixtureSite({ pages: 80, linksPerPage: 3, delayMs: 10 });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import type { Claim, FrontierCounts, FrontierStore } from '../../electron/engine/frontier/frontier-store.ts';
+import { MAX_REDIRECT_HOPS } from '../../electron/engine/frontier/model.ts';
 import { SqliteFrontierStore } from '../../electron/engine/frontier/sqlite/sqlite-store.ts';
 import { createPgCrawl, joinPgCrawl, type PgNode } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { crawlChannel, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
@@ -26,7 +27,7 @@ type PageClaim = Extract<Claim, { kind: 'page' }>;
 type RobotsClaim = Extract<Claim, { kind: 'robots' }>;
 
 /** urls.state (model.ts UrlState), spelt out so a failing expectation reads well. */
-const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDeep: 5 } as const;
+const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDeep: 5, redirectCut: 7 } as const;
 
 // ---- fabricated results ----
 
@@ -342,6 +343,45 @@ function contract(factory: StoreFactory): void {
       expect(await counts(h)).toEqual({ queued: 0, crawled: 2, failed: 0 });
     });
 
+    it('cuts a redirect back into its own chain as a redirect loop', async () => {
+      const h = await factory.open({});
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/loop/a'], t0);
+      // a -> b -> c -> b: c's redirect goes back to b, two rows up its chain.
+      const chain = ['http://a.test/loop/a', 'http://a.test/loop/b', 'http://a.test/loop/c'];
+      for (const [i, url] of chain.entries()) {
+        const claim = asPage((await h.store.claim(5, t0))[0]);
+        expect(claim).toMatchObject({ url, hops: i });
+        const to = chain[i + 1] ?? 'http://a.test/loop/b';
+        const moved = pageResult(url, [], { statusCode: 302, redirectUrl: to, redirectInScope: true, parsed: false });
+        expect(await h.store.recordPage(claim, moved, t0)).toBe('recorded');
+      }
+      expect(await h.results('http://a.test/loop/b')).toEqual([{ status_code: 302, error: null, attempts: 1 }]);
+      expect(await h.results('http://a.test/loop/c')).toEqual([{ status_code: 302, error: 'redirect loop', attempts: 1 }]);
+      expect(await h.store.claim(5, t0)).toEqual([]);
+      expect(await counts(h)).toEqual({ queued: 0, crawled: 3, failed: 0 });
+    });
+
+    it(`follows a chain of ${MAX_REDIRECT_HOPS} redirects and cuts the one after as too many`, async () => {
+      const h = await factory.open({});
+      const t0 = Date.now();
+      const hop = (n: number) => `http://a.test/r/${n}`;
+      await h.store.addSeeds([hop(0)], t0);
+      for (let i = 0; i <= MAX_REDIRECT_HOPS; i++) {
+        const claim = asPage((await h.store.claim(5, t0))[0]);
+        expect(claim).toMatchObject({ url: hop(i), hops: i });
+        const moved = pageResult(claim.url, [], { statusCode: 301, redirectUrl: hop(i + 1), redirectInScope: true, parsed: false });
+        expect(await h.store.recordPage(claim, moved, t0)).toBe('recorded');
+        // Every hop up to the limit is followed; the redirect of the URL at the limit is not.
+        expect((await h.results(claim.url))[0]!.error, claim.url).toBe(
+          i < MAX_REDIRECT_HOPS ? null : `too many redirects (over ${MAX_REDIRECT_HOPS})`,
+        );
+      }
+      expect(await h.url(hop(MAX_REDIRECT_HOPS + 1))).toEqual({ state: STATE.redirectCut, depth: 0 });
+      expect(await h.store.claim(5, t0)).toEqual([]);
+      expect(await counts(h)).toEqual({ queued: 0, crawled: MAX_REDIRECT_HOPS + 1, failed: 0 });
+    });
+
     it('retries a 503 after the retry delay, and records it as is after the last attempt', async () => {
       // retryDelayMs 1000: the first retry waits 500-1500 ms (jitter), the second 1000-3000 ms.
       const h = await factory.open({ maxAttempts: 3, retryDelayMs: 1000 });
@@ -422,6 +462,30 @@ function contract(factory: StoreFactory): void {
       expect(await h.store.nextReadyAt()).toBe(t0 + 1010);
       expect(await h.store.claim(5, t0 + 1009)).toEqual([]);
       expect(urlsOf(await h.store.claim(5, t0 + 1010))).toEqual(['http://a.test/2']);
+    });
+  });
+
+  describe('per-host cap', () => {
+    it('never has more than maxPerHost fetches of one host in flight, however it is claimed', async () => {
+      const h = await factory.open({ maxPerHost: 2 });
+      const t0 = Date.now();
+      const aUrls = [1, 2, 3, 4, 5, 6].map((n) => `http://a.test/${n}`);
+      await h.store.addSeeds([...aUrls, 'http://b.test/1', 'http://b.test/2', 'http://b.test/3'], t0);
+      const hostOf = (c: Claim) => new URL(c.url).host;
+      // One URL a claim, then many: two of each host either way, and then nothing until a fetch returns.
+      const first = [...(await h.store.claim(1, t0)), ...(await h.store.claim(1, t0)), ...(await h.store.claim(1, t0))];
+      const rest = await h.store.claim(10, t0);
+      const inFlight = [...first, ...rest];
+      expect(inFlight.filter((c) => hostOf(c) === 'a.test')).toHaveLength(2);
+      expect(inFlight.filter((c) => hostOf(c) === 'b.test')).toHaveLength(2);
+      expect(await h.store.claim(10, t0 + 60_000)).toEqual([]);
+      // One of a.test's fetches returns: one more of a.test, not two.
+      const a = asPage(inFlight.find((c) => hostOf(c) === 'a.test'));
+      expect(await h.store.recordPage(a, pageResult(a.url), t0)).toBe('recorded');
+      const next = await h.store.claim(10, t0);
+      expect(next.map(hostOf)).toEqual(['a.test']);
+      expect(await h.store.claim(10, t0)).toEqual([]);
+      expect(await counts(h)).toEqual({ queued: 4, crawled: 1, failed: 0 });
     });
   });
 
@@ -588,6 +652,29 @@ function contract(factory: StoreFactory): void {
       expect(await counts(again)).toEqual({ queued: 3, crawled: 0, failed: 0 });
       expect(urlsOf(await drain(again, 10, Date.now())).sort()).toEqual(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
       expect(await again.store.recoverLeases()).toBe(3); // all three claimed again, by this run
+    });
+
+    it('after a crash, a robots.txt that was being fetched is fetched again; one that was read is not', async () => {
+      const h = await factory.open({ robots: 'respect' });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/1', 'http://b.test/1'], t0);
+      const robots = await h.store.claim(5, t0);
+      expect(robots.map((c) => asRobots(c).url).sort()).toEqual(['http://a.test/robots.txt', 'http://b.test/robots.txt']);
+      // b.test's robots.txt comes back and its page is claimed; a.test's is still being fetched when the crawl stops.
+      await h.store.recordRobots(
+        asRobots(robots.find((c) => c.url === 'http://b.test/robots.txt')),
+        robotsResult('http://b.test/robots.txt', 200, 'User-agent: *\nDisallow: /private\n'),
+        t0,
+      );
+      expect(urlsOf(await h.store.claim(5, t0))).toEqual(['http://b.test/1']);
+      const again = await h.reopen();
+      expect(await again.store.recoverLeases()).toBe(1);
+      const t1 = Date.now();
+      const resumed = await drain(again, 10, t1);
+      expect(resumed.map((c) => `${c.kind} ${c.url}`).sort()).toEqual(['page http://b.test/1', 'robots http://a.test/robots.txt']);
+      const aRobots = asRobots(resumed.find((c) => c.kind === 'robots'));
+      await again.store.recordRobots(aRobots, robotsResult(aRobots.url, 404, null), t1);
+      expect(urlsOf(await drain(again, 10, t1))).toEqual(['http://a.test/1']);
     });
   });
 }

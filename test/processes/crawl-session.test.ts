@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
-import type { ResultRow, ResultSortColumn, ResultsQuery, StatusClass } from '../../shared/crawler-api.ts';
+import type { ResultRow, ResultSortColumn, ResultsPage, ResultsQuery, StatusClass } from '../../shared/crawler-api.ts';
 import { RESULT_SORT_COLUMNS } from '../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
@@ -96,7 +96,8 @@ describe('CrawlSession', () => {
     site = await startFixtureSite({
       pages: 30,
       linksPerPage: 3,
-      delayMs: 5,
+      // One page answers slowly, so the first crawl is still running for a while after its first rows are in.
+      delayMs: (p) => (p === '/p/29' ? 400 : 5),
       robotsTxt: 'User-agent: *\nDisallow: /private\n',
       routes: {
         '/start': (_req, res) =>
@@ -164,9 +165,20 @@ describe('CrawlSession', () => {
     await expect(session.openCrawl(path.join(dir, 'other.trawl'))).rejects.toThrow(/a crawl is running/);
     await session.setThreads(4);
 
-    // The results can be read while the crawl writes them.
-    const mid = await session.queryResults(query());
+    // The results can be read while the crawl writes them: once the first rows are in, a page of them (not an
+    // empty page that would pass for a consistent one).
+    let running: boolean;
+    let mid: ResultsPage;
+    for (;;) {
+      running = session.isRunning();
+      mid = await session.queryResults(query());
+      if (mid.total > 0 || !running) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(running).toBe(true);
+    expect(mid.total).toBeGreaterThan(0);
     expect(mid.rows.length).toBe(mid.total);
+    expect(mid.rows.every((r) => typeof r.url === 'string' && r.url.startsWith(site.origin))).toBe(true);
 
     const end = await finished(session);
     expect(end.reason).toBe('completed');

@@ -8,6 +8,7 @@ import { startWebConsole } from '../../electron/server/web-console.ts';
 import type { WebConsole } from '../../electron/server/web-console.ts';
 import type { CrawlFileInfo, ResultsPage, StartResult } from '../../shared/crawler-api.ts';
 import type { ReplyFrame } from '../../shared/ws-protocol.ts';
+import { COMMANDS, type CommandSpec } from '../../shared/commands.ts';
 import {
   CHART_EXPORT_PATH,
   COMPARE_EXPORT_PATH,
@@ -22,6 +23,9 @@ import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { connect } from '../helpers/ws-client.ts';
 import type { WsClient } from '../helpers/ws-client.ts';
+
+/** Every download route of the command table: each must need the token. */
+const DOWNLOAD_PATHS = Object.values(COMMANDS).flatMap((spec: CommandSpec) => (spec.download ? [spec.download.path] : []));
 
 const INDEX_HTML = '<!doctype html><title>Trawl</title><script type="module" src="/assets/app.js"></script>';
 const APP_JS = 'console.log("trawl");';
@@ -90,7 +94,7 @@ describe('web console', () => {
   });
 
   it('refuses every request without the right token', async () => {
-    for (const p of ['/', '/index.html', '/assets/app.js', EXPORT_PATH, '/nothing-here']) {
+    for (const p of ['/', '/index.html', '/assets/app.js', '/nothing-here', ...DOWNLOAD_PATHS]) {
       const res = await get(base, p);
       expect(res.status, p).toBe(403);
       expect(res.body, p).toMatch(/^Forbidden/);
@@ -417,6 +421,28 @@ describe('web console', () => {
     expect(compared.status).toBe(200);
     expect(compared.body.trim().split('\r\n')).toHaveLength(1 + summary.removed + summary.changed);
     expect(compared.body).not.toContain(crawlsDir);
+
+    // Every download route, asked for with arguments that work with the token, is refused without it.
+    const working = [
+      EXPORT_PATH,
+      viewPath,
+      `${CHART_EXPORT_PATH}?kind=status`,
+      `${COMPARE_EXPORT_PATH}?query=${encodeURIComponent(JSON.stringify(q))}`,
+    ];
+    expect(working.map((p) => p.split('?')[0]).sort()).toEqual([...DOWNLOAD_PATHS].sort());
+    for (const p of working) {
+      expect((await get(base, p, { cookie })).status, p).toBe(200);
+      const withWrongToken = `${p}${p.includes('?') ? '&' : '?'}token=${'0'.repeat(64)}`;
+      for (const [target, headers] of [
+        [p, {}],
+        [p, { cookie: `${TOKEN_COOKIE}=wrong` }],
+        [withWrongToken, {}],
+      ] as const) {
+        const res = await get(base, target, headers);
+        expect(res.status, target).toBe(403);
+        expect(res.body, target).toMatch(/^Forbidden/);
+      }
+    }
 
     // File names: only plain .trawl names of the crawls folder, for the commands and the download alike.
     for (const bad of [

@@ -1,6 +1,7 @@
 // Grid cells and result rows rendered to HTML: the attributes end-to-end tests read, and crawled content coming
 // out as escaped text (never markup, never a link).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -26,6 +27,8 @@ import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/start
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
 import type { CrawlView } from '../../renderer/src/store/crawl-view.ts';
 import { render, thread } from './helpers.ts';
+import { buildSyntheticCrawl } from '../../electron/engine/analysis/synthetic-crawl.ts';
+import { CrawlFileResults } from '../../electron/engine/session/crawl-file-results.ts';
 
 const EVIL = '<img src=x onerror=alert(1)>';
 const EVIL_URL = 'https://a.test/"><script>alert(1)</script>';
@@ -232,10 +235,46 @@ describe('results row', () => {
     expect(directivesText({ meta_robots: null, x_robots_tag: null })).toBe('');
   });
 
-  it('sorts by indexability and tries on the host', () => {
+  it('sorts by indexability and tries on the host, and the rows render in that order', async () => {
     const sorts = COLUMNS.map((c) => c.sort);
     expect(sorts).toContain('indexability');
     expect(sorts).toContain('attempts');
+    // A crawl file whose rows differ in both (tries 1 to 4, indexable or not, resources with no indexability).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-sort-'));
+    const file = path.join(dir, 'sort.trawl');
+    const built = buildSyntheticCrawl(file, { results: 60, queued: 0, externalHosts: 1 });
+    built.db.prepare('UPDATE results SET attempts = 1 + (seq * 7) % 4').run();
+    built.db.close();
+    const reader = new CrawlFileResults(file);
+    try {
+      // What each column's rendered row says: the row's indexability attribute, the Tries cell's count.
+      const rendered: Record<string, (html: string) => string | number | null> = {
+        indexability: (html) => /data-indexability="([^"]+)"/.exec(html)?.[1] ?? null,
+        attempts: (html) => Number(/class="rcell c-attempts num" title="(\d+) fetch/.exec(html)![1]),
+      };
+      for (const id of ['indexability', 'attempts']) {
+        const column = COLUMNS.find((c) => c.id === id)!;
+        for (const descending of [false, true]) {
+          const page = await reader.query({ sort: column.sort!, descending, offset: 0, limit: 100, text: '', statusClass: null });
+          expect(page.rows).toHaveLength(60);
+          const shown = page.rows.map((r, index) =>
+            rendered[id]!(renderToStaticMarkup(createElement(ResultRowView, { row: r, index, selected: false }))),
+          );
+          const values = shown.filter((v) => v !== null);
+          expect(new Set(values).size, id).toBeGreaterThan(1);
+          // Empty cells last whichever the direction, the rest in order.
+          expect(
+            shown.slice(values.length).every((v) => v === null),
+            id,
+          ).toBe(true);
+          const ordered = [...values].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+          expect(values, `${id} ${descending ? 'descending' : 'ascending'}`).toEqual(descending ? ordered.reverse() : ordered);
+        }
+      }
+    } finally {
+      await reader.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

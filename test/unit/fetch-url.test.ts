@@ -9,6 +9,8 @@ import { createFetcher, decodeHtml, type Fetcher, type FetcherSettings } from '.
 import { startFixtureSite, type FixtureSite, type RouteHandler } from '../helpers/fixture-site.ts';
 
 const MiB = 1024 * 1024;
+/** A body cap small enough to build bodies of exactly its size, and large enough to arrive in several chunks. */
+const CAP = 200_000;
 const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Hello there, crawler.</p></body></html>';
 
 function settings(over: Partial<FetcherSettings> = {}): FetcherSettings {
@@ -60,6 +62,17 @@ beforeAll(async () => {
       '/bomb-binary': (_req, res) =>
         void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }).end(bomb),
       '/big': html(Buffer.alloc(3 * MiB, 'a')),
+      // Bodies of exactly CAP bytes and of one byte more, plain HTML, binary and gzip-compressed HTML (CAP inflated).
+      ...Object.fromEntries(
+        [0, 1].flatMap((extra): [string, RouteHandler][] => [
+          [`/html-cap+${extra}`, html(Buffer.alloc(CAP + extra, 'a'))],
+          [
+            `/binary-cap+${extra}`,
+            (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.alloc(CAP + extra, 1)),
+          ],
+          [`/gzip-cap+${extra}`, html(zlib.gzipSync(Buffer.alloc(CAP + extra, 'a')), { 'content-encoding': 'gzip' })],
+        ]),
+      ),
       '/big-binary': (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.alloc(3 * MiB, 1)),
       '/pdf': (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.alloc(5000, 7)),
       '/robots.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n'),
@@ -222,6 +235,19 @@ describe('fetch-url', () => {
         expect(out.body, path).toBeNull();
         expect(out.sizeBytes, path).toBeGreaterThan(MiB);
         expect(out.sizeBytes, path).toBeLessThan(2 * MiB);
+      }
+    });
+  });
+
+  it('takes a body of exactly the cap and fails one byte more, counted on the wire and inflated', async () => {
+    await withFetcher(settings({ maxBodyBytes: CAP }), async (f) => {
+      for (const kind of ['html', 'binary', 'gzip']) {
+        const at = await f.fetch(site.url(`/${kind}-cap+0`));
+        expect([at.statusCode, at.error], kind).toEqual([200, null]);
+        if (kind === 'binary') expect(at.sizeBytes, kind).toBe(CAP);
+        else expect(at.body?.length, kind).toBe(CAP);
+        const over = await f.fetch(site.url(`/${kind}-cap+1`));
+        expect([over.statusCode, over.error, over.body], kind).toEqual([200, `too large (over ${CAP} bytes)`, null]);
       }
     });
   });

@@ -116,7 +116,7 @@ describe('bad settings name the field', () => {
     ['a blank user agent', { seeds: [SEED], userAgent: '   ' }, 'userAgent', /must not be empty/],
     ['an unknown option', { seeds: [SEED], thredas: 5 }, 'thredas', /unknown setting/],
     ['a negative delay', { seeds: [SEED], delayMs: -1 }, 'delayMs', /at least 0/],
-    ['an unknown robots mode', { seeds: [SEED], robots: 'sometimes' }, 'robots', /./],
+    ['an unknown robots mode', { seeds: [SEED], robots: 'sometimes' }, 'robots', /^must be respect, ignore or report$/],
     ['processes 0', { seeds: [SEED], processes: 0 }, 'processes', /at least 1/],
     ['a processing budget under 100 ms', { seeds: [SEED], processingBudgetMs: 99 }, 'processingBudgetMs', /at least 100/],
     ['a processing budget over 10 minutes', { seeds: [SEED], processingBudgetMs: 600_001 }, 'processingBudgetMs', /at most 600000/],
