@@ -98,7 +98,8 @@ describe('parsed settings', () => {
     // The controller's folder parses only what it reads back itself: the settings stored in a crawl file it resumes.
     const reopen = fs.readFileSync(path.join(ROOT, 'electron/engine/controller/crawl-file-store.ts'), 'utf8');
     expect(reopen.match(/\bparseSettings\(/g)).toHaveLength(1);
-    expect(reopen).toMatch(/parseSettings\(\{ \.\.\.stored, \.\.\.overrides \}\)/);
+    // What it parses: the stored settings, with the credentials kept apart (secrets) and the resume's overrides.
+    expect(reopen).toMatch(/parseSettings\(\{ \.\.\.stored, \.\.\.readSecrets\(db, secrets\), \.\.\.overrides \}\)/);
     for (const file of sources('electron/engine/controller').filter((f) => !f.endsWith('crawl-file-store.ts'))) {
       expect(fs.readFileSync(path.join(ROOT, file), 'utf8'), file).not.toMatch(/\b(parseSettings|validateSettings)\b/);
     }
