@@ -40,7 +40,9 @@ describe('crawling the hostile site', () => {
       seeds: [site.url('/')],
       threads: 6,
       maxDepth: 1,
-      responseTimeoutMs: 2_000,
+      // Long enough that /slow (1.5 s), /huge and /bomb finish on a loaded machine: a timeout there would retry them
+      // and count as a second fetch; /never still times out (three attempts, about 15 s).
+      responseTimeoutMs: 5_000,
       retryDelayMs: 200,
       checkResources: ['images', 'scripts', 'stylesheets'],
       checkExternal: true,
