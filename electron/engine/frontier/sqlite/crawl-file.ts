@@ -351,6 +351,24 @@ function addColumns(db: Db, table: string, columns: readonly string[]): void {
   for (const column of columns) if (!have.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
 }
 
+/**
+ * Closes a crawl file's writing connection so that the `.trawl` alone is the whole crawl: the WAL is checkpointed
+ * into it and truncated first. SQLite does that by itself only when the last connection closes, and a reader (the
+ * results view, an analysis) is often still open then, so a copy of the file alone missed the last pages and its
+ * final state. A checkpoint that fails loses nothing (the rows stay in the WAL, read with the file), so it does not
+ * stop the close.
+ */
+export function closeCrawlFile(db: Db): void {
+  if (!db.open) return;
+  try {
+    if (!db.readonly) db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // The WAL keeps what the checkpoint could not move.
+  } finally {
+    db.close();
+  }
+}
+
 /** A value of the meta table (settings, state, format...), null when the file has none. */
 export function readMeta(db: Db, key: string): string | null {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
