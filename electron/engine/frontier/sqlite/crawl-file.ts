@@ -1,5 +1,7 @@
 // A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
 import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
@@ -279,19 +281,10 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
     let version = Number(readMeta(db, 'schema_version'));
     if (version < SCHEMA_VERSION && version >= 1) {
-      // An older file is upgraded in place (columns added, nothing removed), through a writable connection.
-      if (options.readonly) {
-        db.close();
-        const rw = openSqlite(path, { fileMustExist: true });
-        try {
-          upgradeSchema(rw, version);
-        } finally {
-          rw.close();
-        }
-        db = openSqlite(path, { readonly: true, fileMustExist: true });
-      } else {
-        upgradeSchema(db, version);
-      }
+      // An older file opened to crawl is upgraded in place (columns added, nothing removed). One opened only to
+      // read (view, export, compare) is never written: it is read through an upgraded temporary copy.
+      if (options.readonly) db = upgradedCopy(db, version);
+      else upgradeSchema(db, version);
       version = SCHEMA_VERSION;
     }
     if (version !== SCHEMA_VERSION) {
@@ -306,13 +299,56 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
   return db;
 }
 
+/**
+ * A read-only connection to an upgraded copy of `db` (an older version's file, opened read-only; closed here), in a
+ * private temporary folder that goes when the connection is closed (or the process exits).
+ */
+function upgradedCopy(db: Db, version: number): Db {
+  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'trawl-upgraded-'));
+  const copy = nodePath.join(dir, nodePath.basename(db.name));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    db.exec(`VACUUM INTO ${sqlString(copy)}`);
+    db.close();
+    const rw = openSqlite(copy);
+    try {
+      upgradeSchema(rw, version, db.name);
+    } finally {
+      rw.close();
+    }
+    const upgraded = openSqlite(copy, { readonly: true, fileMustExist: true });
+    temporaryCopies.add(dir);
+    const close = upgraded.close.bind(upgraded);
+    upgraded.close = () => {
+      close();
+      temporaryCopies.delete(dir);
+      remove();
+      return upgraded;
+    };
+    return upgraded;
+  } catch (err) {
+    if (db.open) db.close();
+    remove();
+    throw err;
+  }
+}
+
+const temporaryCopies = new Set<string>();
+process.once('exit', () => {
+  for (const dir of temporaryCopies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** Brings a file of an older schema version up to SCHEMA_VERSION in one transaction: all or nothing. */
-function upgradeSchema(db: Db, from: number): void {
+function upgradeSchema(db: Db, from: number, name: string = db.name): void {
   try {
     upgradeSteps(db, from);
   } catch (err) {
     throw new CrawlFileError(
-      `${db.name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`,
+      `${name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`,
     );
   }
 }
