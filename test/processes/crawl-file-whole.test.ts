@@ -1,14 +1,17 @@
 // Issue 13, finding 6: after a crawl finishes or is stopped, the .trawl file alone is the whole crawl. A reader (the
 // results view) is open while the crawl writes, as in the app and the web console, so SQLite's own checkpoint on the
 // last close never runs for the writer; the store checkpoints the WAL into the file and truncates it on close.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import type { ResultsQuery } from '../../shared/crawler-api.ts';
 import type { StateChange } from '../../shared/snapshot.ts';
-import { spawner, tempDir } from '../helpers/engine.ts';
+import { WS_PATH } from '../../shared/ws-protocol.ts';
+import { ROOT, spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 
 const FIRST_ROWS: ResultsQuery = { offset: 0, limit: 10, sort: 'seq', descending: false, text: '', statusClass: null };
@@ -101,5 +104,54 @@ describe('the crawl file alone', () => {
     expect(alone).toEqual({ rows: counters.crawled + counters.failed, state: 'finished', reason: 'stopped' });
     expect(alone.rows).toBeGreaterThanOrEqual(20);
     expect(walSize(started.file)).toBe(0);
+  });
+});
+
+describe('the crawl file alone, after the web console exits', () => {
+  it('holds every result row and the final state when SIGTERM stops a crawl a client was reading', async () => {
+    const site = await startFixtureSite({ pages: 200, linksPerPage: 3, delayMs: 20 });
+    const dir = tempDir();
+    const child = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          const m = /Trawl web console: (\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then((code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const url = new URL(line);
+      const ws = new WebSocket(`ws://${url.host}${WS_PATH}${url.search}`);
+      await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+      let crawled = 0;
+      const replies = new Map<number, { result?: { file?: string } }>();
+      ws.on('message', (d) => {
+        const frame = JSON.parse(String(d)) as { event?: string; payload?: { counters: { crawled: number } }; id?: number };
+        if (frame.event === 'snapshot') crawled = frame.payload!.counters.crawled;
+        if (frame.id !== undefined) replies.set(frame.id, frame as { result?: { file?: string } });
+      });
+      ws.send(JSON.stringify({ id: 1, cmd: 'start', args: [{ seeds: [site.url('/p/0')], threads: 3 }] }));
+      while (crawled < 20) await new Promise((r) => setTimeout(r, 20));
+      // A client reads the results: the console's reader connection is open when the process stops.
+      ws.send(JSON.stringify({ id: 2, cmd: 'queryResults', args: [FIRST_ROWS] }));
+      while (!replies.has(2)) await new Promise((r) => setTimeout(r, 20));
+      const file = path.join(dir, replies.get(1)!.result!.file!);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const whole = new Database(file, { readonly: true });
+      const rows = (whole.prepare('SELECT count(*) AS n FROM results').get() as { n: number }).n;
+      whole.close();
+      expect(rows).toBeGreaterThanOrEqual(20);
+      expect(copyAlone(file)).toEqual({ rows, state: 'finished', reason: 'stopped' });
+    } finally {
+      child.kill('SIGKILL');
+      await site.close();
+    }
   });
 });
