@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createCrawlFile, openCrawlFile, SCHEMA_VERSION } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { exportCsv } from '../../electron/engine/export/csv-export.ts';
+import { CrawlComparison } from '../../electron/engine/analysis/compare.ts';
+import { readCrawlFileInfo } from '../../electron/engine/session/crawl-files.ts';
 import { parseSettings } from '../../shared/settings.ts';
 
 /** A crawl file as version 1 wrote it: today's schema without what version 2 added, with one fetched page. */
@@ -101,5 +103,22 @@ describe('a read-only open of an older crawl file', () => {
     expect(() => openCrawlFile(file, { readonly: true })).toThrow(`${file} has crawl file version 1 and could not be upgraded`);
     expect(digest(file)).toBe(before);
     expect(upgradedCopies()).toEqual(copiesBefore);
+  });
+
+  it('compares two older files through their upgraded copies, and lists one as it is, changing neither', () => {
+    const oldFile = versionOneFile();
+    const newFile = versionOneFile();
+    const before = [digest(oldFile), digest(newFile)];
+    const copiesBefore = upgradedCopies();
+
+    const comparison = CrawlComparison.open(oldFile, newFile);
+    expect(comparison.summary()).toMatchObject({ old_urls: 1, new_urls: 1 });
+    comparison.close();
+    expect(upgradedCopies()).toEqual(copiesBefore);
+
+    // The list reads only what every version has: no copy is made for it.
+    expect(readCrawlFileInfo(oldFile)).toMatchObject({ seeds: ['http://a.test/'], crawled: 1 });
+    expect(upgradedCopies()).toEqual(copiesBefore);
+    expect([digest(oldFile), digest(newFile)]).toEqual(before);
   });
 });

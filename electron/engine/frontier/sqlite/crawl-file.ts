@@ -266,8 +266,18 @@ export function createCrawlFile(path: string, settings: CrawlSettings, secrets: 
   return db;
 }
 
+export interface OpenCrawlFileOptions {
+  /** Only to read: the file is never written (an older version's file is read through an upgraded copy). */
+  readonly?: boolean;
+  /**
+   * With readonly: an older version's file is read as it is, not through an upgraded copy, by a caller that reads
+   * only what every version has (meta, urls.state, hosts.queued), such as the crawls list.
+   */
+  asStored?: boolean;
+}
+
 /** Opens an existing crawl file, checking that it is one and that this version can read it. */
-export function openCrawlFile(path: string, options: { readonly?: boolean } = {}): Db {
+export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}): Db {
   if (!fs.existsSync(path)) throw new CrawlFileError(`${path} does not exist`);
   if (!options.readonly) restrictCrawlFile(path);
   let db: Db;
@@ -283,8 +293,8 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     if (version < SCHEMA_VERSION && version >= 1) {
       // An older file opened to crawl is upgraded in place (columns added, nothing removed). One opened only to
       // read (view, export, compare) is never written: it is read through an upgraded temporary copy.
-      if (options.readonly) db = upgradedCopy(db, version);
-      else upgradeSchema(db, version);
+      if (!options.readonly) upgradeSchema(db, version);
+      else if (!options.asStored) db = upgradedCopy(db, version);
       version = SCHEMA_VERSION;
     }
     if (version !== SCHEMA_VERSION) {
