@@ -1,7 +1,7 @@
 // `npm run crawl -- <seed URL>...`: the headless front door to the engine.
 import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
-import { StoreError, parseStoreUrl } from '../engine/frontier/postgres/pg-store-url.ts';
+import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
 import { USAGE, UsageError, parseCli } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';
@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`trawl: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(`trawl: ${redactStoreUrls(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
     process.exit(EXIT.failed);
   },
 );

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { CrawlSession } from '../engine/session/crawl-session.ts';
 import { TOKEN_PATTERN, TOKEN_RULE, startWebConsole } from '../server/web-console.ts';
+import { redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
 
 export const SERVE_USAGE = `Usage: npm run serve -- [--port N] [--host ADDRESS] [--dir DIR] [--token TOKEN]
 
@@ -135,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(`trawl serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(`trawl serve: ${redactStoreUrls(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
     process.exit(EXIT.failed);
   },
 );

@@ -1,9 +1,13 @@
 // The desktop's handler of every command: the session's methods, but for the commands the table leaves to each
 // host: a crawl picked in an open dialog when none is named, exports written where a save dialog says, the
-// current snapshot. The dialogs are given (Electron's in ipc-handlers.ts), so this builds without Electron.
+// current snapshot. The dialogs are given (Electron's in ipc-handlers.ts), so this builds without Electron. Crawl
+// files go to and from the window as opaque ids (crawl-file-ids.ts): it can name only files the main process listed,
+// created or had picked in a dialog, never a path of its own.
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { sessionHandlers } from '../host/command-handlers.ts';
 import type { Handlers } from '../host/command-handlers.ts';
+import { crawlFileIds } from './crawl-file-ids.ts';
+import type { CrawlFileIds } from './crawl-file-ids.ts';
 
 export interface DesktopDialogs {
   /** A crawl file picked by the user, or null when cancelled. */
@@ -12,8 +16,8 @@ export interface DesktopDialogs {
   saveCsv(title: string, defaultPath: string): Promise<string | null>;
 }
 
-export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs): Handlers {
-  return {
+export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, ids: CrawlFileIds = crawlFileIds()): Handlers {
+  return ids.wrap({
     ...sessionHandlers(session),
     openCrawl: async (file) => {
       const chosen = file ?? (await dialogs.openCrawl());
@@ -42,5 +46,5 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs):
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
     },
     currentSnapshot: async () => session.snapshot(),
-  };
+  });
 }

@@ -263,7 +263,7 @@ describe('crawl files of schema version 1', () => {
     db.close();
 
     const out = path.join(dir, 'old.csv');
-    expect(await exportCsv(file, out)).toEqual({ rows: 1 }); // a read-only open upgrades too
+    expect(await exportCsv(file, out)).toEqual({ rows: 1 }); // a read-only open reads it upgraded (through a copy)
     const csv = fs.readFileSync(out, 'utf8');
     expect(csv).toContain('http://a.test/,page,200,');
     expect(csv).toContain('Old title');

@@ -18,8 +18,8 @@ import { runCommandFrame } from '../../electron/server/command-channel.ts';
 
 const CRAWLS = path.join(path.sep, 'srv', 'crawls');
 
-/** A session whose every method records its call and answers with its name (problems: none). */
-function fakeSession() {
+/** A session whose every method records its call and answers with its name (problems: none), or as `own` says. */
+function fakeSession(own: Record<string, (...args: unknown[]) => unknown> = {}) {
   const calls: [string, unknown[]][] = [];
   const answers: Record<string, unknown> = {
     exportProblem: null,
@@ -37,6 +37,7 @@ function fakeSession() {
         if (typeof name !== 'string' || name === 'then') return undefined;
         return (...args: unknown[]) => {
           calls.push([name, args]);
+          if (name in own) return own[name]!(...args);
           if (name in answers) return answers[name];
           if (name === 'resumeCrawl' || name === 'start') return Promise.resolve({ ok: true, file: path.join(CRAWLS, 'a.trawl') });
           return Promise.resolve({ answer: name });
@@ -131,6 +132,62 @@ describe("the hosts' own handlers", () => {
     await handlers.exportChartCsv('status');
     expect(calls).toContainEqual(['openCrawl', ['/picked.trawl']]);
     expect(calls).toContainEqual(['exportChartCsv', ['status', '/saved.csv']]);
+  });
+
+  it('desktop: crawl files go to the window as opaque ids and only ids it was given come back; no path is taken', async () => {
+    const listed = ['a.trawl', 'b.trawl'].map((name) => path.join(CRAWLS, name));
+    const info = (file: string) => ({ file, seeds: [], state: 'finished', crawled: 1 });
+    const { session, calls } = fakeSession({
+      listCrawls: async () => listed.map(info),
+      openCrawl: async (file) => info(file as string),
+      deleteCrawl: async () => [info(listed[1]!)],
+      compareCrawls: async (q) => ({ old_file: (q as { oldFile: string }).oldFile, new_file: (q as { newFile: string }).newFile }),
+    });
+    const handlers = hosts['desktop']!(session);
+    const list = await handlers.listCrawls();
+    const ids = list.map((c) => c.file);
+    // Each id names the file (for the window to show) but holds no folder, and differs from any path.
+    expect(ids.map((id) => id.split('/').at(-1))).toEqual(['a.trawl', 'b.trawl']);
+    for (const id of ids) expect(id.includes(CRAWLS)).toBe(false);
+    expect(await handlers.listCrawls()).toEqual(list);
+
+    calls.length = 0;
+    await expect(handlers.openCrawl(ids[0]!)).resolves.toMatchObject({ file: ids[0] });
+    await handlers.resumeCrawl(ids[1]!);
+    const query = { oldFile: ids[1]!, newFile: ids[0]!, wordThresholdPercent: 10 };
+    await expect(handlers.compareCrawls(query)).resolves.toMatchObject({ old_file: ids[1], new_file: ids[0] });
+    await expect(handlers.deleteCrawl(ids[0]!)).resolves.toEqual([expect.objectContaining({ file: ids[1] })]);
+    expect(calls).toEqual([
+      ['openCrawl', [listed[0]]],
+      ['resumeCrawl', [listed[1]]],
+      ['compareCrawls', [{ ...query, oldFile: listed[1], newFile: listed[0] }]],
+      ['deleteCrawl', [listed[0]]],
+    ]);
+
+    // Paths, even of a listed file, and made-up ids are refused before the session sees them.
+    calls.length = 0;
+    const refused = /refused: not a crawl file from the list or an open dialog/;
+    for (const bad of [listed[0]!, '/etc/passwd', path.join(path.sep, 'tmp', 'other.trawl'), 'a.trawl', `x${ids[0]}`]) {
+      await expect(handlers.openCrawl(bad)).rejects.toThrow(refused);
+      await expect(handlers.resumeCrawl(bad)).rejects.toThrow(refused);
+      await expect(handlers.deleteCrawl(bad)).rejects.toThrow(refused);
+      await expect(handlers.compareCrawls({ oldFile: ids[0]!, newFile: bad, wordThresholdPercent: 10 })).rejects.toThrow(refused);
+      await expect(handlers.comparePage({ oldFile: bad, newFile: ids[0]!, wordThresholdPercent: 10 }, 'added', null)).rejects.toThrow(
+        refused,
+      );
+      await expect(handlers.exportComparison({ oldFile: bad, newFile: ids[0]!, wordThresholdPercent: 10 })).rejects.toThrow(refused);
+    }
+    expect(calls).toEqual([]);
+
+    // A file picked in the dialog, and one a new crawl created, come back as ids the window can use.
+    const picked = await handlers.openCrawl(null);
+    expect(picked!.file).toMatch(/\/picked\.trawl$/);
+    expect(picked!.file).not.toBe('/picked.trawl');
+    const started = await handlers.start({ seeds: ['http://a.test/'] });
+    expect(started).toEqual({ ok: true, file: ids[0] });
+    calls.length = 0;
+    await handlers.openCrawl(picked!.file);
+    expect(calls).toEqual([['openCrawl', ['/picked.trawl']]]);
   });
 
   it('web console: crawl names are resolved in the crawls folder and answered as names; downloads answer a check', async () => {

@@ -84,27 +84,35 @@ export class CrawlComparison {
     readonly oldFile: string,
     readonly newFile: string,
     readonly wordThreshold: WordThreshold,
+    // The new file's own connection, kept while its upgraded copy is attached (an older version's file); else null.
+    private readonly newCopy: Db | null = null,
   ) {
     this.sql = this.buildSql();
   }
 
   /**
-   * Opens `oldFile` read-only and attaches `newFile` read-only; both are checked to be crawl files (and an older
-   * schema version is upgraded first, as any open does). Throws CrawlFileError naming the file that is not.
+   * Opens `oldFile` read-only and attaches `newFile` read-only; both are checked to be crawl files (a file of an
+   * older schema version is read through an upgraded copy, as any read-only open does, and never changed). Throws
+   * CrawlFileError naming the file that is not.
    */
   static open(oldFile: string, newFile: string, options: CompareOptions = {}): CrawlComparison {
     const threshold = options.wordThreshold ?? DEFAULT_WORD_THRESHOLD;
     checkThreshold(threshold);
-    openCrawlFile(newFile, { readonly: true }).close();
-    const db = openCrawlFile(oldFile, { readonly: true });
+    const checked = openCrawlFile(newFile, { readonly: true });
+    // What the check opened is attached: the file itself, or its upgraded copy (which lives while that connection does).
+    const attach = checked.name;
+    const newCopy = attach === newFile ? (checked.close(), null) : checked;
+    let db: Db | undefined;
     try {
-      db.prepare(`ATTACH DATABASE ? AS ${NEW}`).run(newFile);
+      db = openCrawlFile(oldFile, { readonly: true });
+      db.prepare(`ATTACH DATABASE ? AS ${NEW}`).run(attach);
       // Each pass looks rows up in both files by key: a page cache as a crawl's own connection has (32 MB each).
       db.pragma('main.cache_size = -32000');
       db.pragma(`${NEW}.cache_size = -32000`);
-      return new CrawlComparison(db, oldFile, newFile, threshold);
+      return new CrawlComparison(db, oldFile, newFile, threshold, newCopy);
     } catch (err) {
-      db.close();
+      db?.close();
+      newCopy?.close();
       throw err;
     }
   }
@@ -234,6 +242,7 @@ export class CrawlComparison {
   close(): void {
     this.statements.clear();
     if (this.db.open) this.db.close();
+    if (this.newCopy?.open) this.newCopy.close();
   }
 }
 

@@ -13,7 +13,8 @@ export const MAX_LISTED_CRAWLS = 200;
 
 /** What listCrawls/openCrawl say about a crawl file, read through a short-lived read-only connection. */
 export function readCrawlFileInfo(file: string): CrawlFileInfo {
-  const db = openCrawlFile(file, { readonly: true });
+  // Reads only what every schema version has: an older file is listed as it is, without an upgraded copy.
+  const db = openCrawlFile(file, { readonly: true, asStored: true });
   try {
     return db.transaction(() => {
       let seeds: string[] = [];

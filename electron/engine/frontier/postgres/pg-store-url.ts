@@ -11,6 +11,13 @@ export class StoreError extends Error {
 
 /** Checks a --store value; returns it when it is a PostgreSQL URL this store can use. */
 export function parseStoreUrl(value: string): string {
+  if (/[/?#]/.test(userinfoOf(value) ?? '')) {
+    // A password with an unencoded / ? or # is read as part of the host, path or query: the URL would reach
+    // another server (or none), and the rest of the password would be shown as if it were the database.
+    throw new StoreError(
+      `--store URL: a user name or password holding / ? or # must be percent-encoded (%2F %3F %23) (got "${redact(value)}")`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -27,23 +34,47 @@ export function parseStoreUrl(value: string): string {
   return value;
 }
 
-/** The URL with its password replaced, for messages and logs. */
+/**
+ * Where the credentials start and end in `value`: between "://" (or the start, without one) and the last "@", or
+ * null without an "@" there. The last "@", not the first: a password may hold "@", "/", ":", "#" or "?".
+ */
+function credentialsIn(value: string): { start: number; end: number } | null {
+  const scheme = value.indexOf('://');
+  const start = scheme < 0 ? 0 : scheme + 3;
+  const end = value.lastIndexOf('@');
+  return end >= start ? { start, end } : null;
+}
+
+function userinfoOf(value: string): string | null {
+  const at = credentialsIn(value);
+  return at && value.slice(at.start, at.end);
+}
+
+/**
+ * The URL with its user name and password replaced (everything between "://" and the last "@"), for messages and
+ * logs. Textual on purpose: a URL parser stops the credentials at the first "/", "?" or "#", and a password
+ * holding one would be shown whole.
+ */
 export function redact(value: string): string {
+  const at = credentialsIn(value);
+  return at ? `${value.slice(0, at.start)}***${value.slice(at.end)}` : value;
+}
+
+/** "host:port/database", for messages: what follows the credentials, never the credentials themselves. */
+export function serverLabel(storeUrl: string): string {
+  const redacted = redact(storeUrl);
   try {
-    const url = new URL(value);
-    if (url.password) url.password = '***';
-    return url.toString();
+    const url = new URL(redacted);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
   } catch {
-    return value.replace(/:[^:@/]*@/, ':***@');
+    return redacted;
   }
 }
 
-/** "host:port/database", for messages. */
-export function serverLabel(storeUrl: string): string {
-  try {
-    const url = new URL(storeUrl);
-    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
-  } catch {
-    return redact(storeUrl);
-  }
+/**
+ * `text` with the credentials of every postgres:// or postgresql:// URL in it redacted (up to the last "@" before
+ * the next white space), for messages that may quote one without knowing it: a last-resort error, say.
+ */
+export function redactStoreUrls(text: string): string {
+  return text.replace(/(postgres(?:ql)?:\/\/)\S*@/gi, '$1***@');
 }

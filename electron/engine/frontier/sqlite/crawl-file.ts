@@ -1,5 +1,7 @@
 // A crawl is one SQLite file: settings, frontier, results and link graph, readable with any SQLite tool.
 import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
@@ -264,8 +266,18 @@ export function createCrawlFile(path: string, settings: CrawlSettings, secrets: 
   return db;
 }
 
+export interface OpenCrawlFileOptions {
+  /** Only to read: the file is never written (an older version's file is read through an upgraded copy). */
+  readonly?: boolean;
+  /**
+   * With readonly: an older version's file is read as it is, not through an upgraded copy, by a caller that reads
+   * only what every version has (meta, urls.state, hosts.queued), such as the crawls list.
+   */
+  asStored?: boolean;
+}
+
 /** Opens an existing crawl file, checking that it is one and that this version can read it. */
-export function openCrawlFile(path: string, options: { readonly?: boolean } = {}): Db {
+export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}): Db {
   if (!fs.existsSync(path)) throw new CrawlFileError(`${path} does not exist`);
   if (!options.readonly) restrictCrawlFile(path);
   let db: Db;
@@ -279,19 +291,10 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
     if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
     let version = Number(readMeta(db, 'schema_version'));
     if (version < SCHEMA_VERSION && version >= 1) {
-      // An older file is upgraded in place (columns added, nothing removed), through a writable connection.
-      if (options.readonly) {
-        db.close();
-        const rw = openSqlite(path, { fileMustExist: true });
-        try {
-          upgradeSchema(rw, version);
-        } finally {
-          rw.close();
-        }
-        db = openSqlite(path, { readonly: true, fileMustExist: true });
-      } else {
-        upgradeSchema(db, version);
-      }
+      // An older file opened to crawl is upgraded in place (columns added, nothing removed). One opened only to
+      // read (view, export, compare) is never written: it is read through an upgraded temporary copy.
+      if (!options.readonly) upgradeSchema(db, version);
+      else if (!options.asStored) db = upgradedCopy(db, version);
       version = SCHEMA_VERSION;
     }
     if (version !== SCHEMA_VERSION) {
@@ -306,13 +309,56 @@ export function openCrawlFile(path: string, options: { readonly?: boolean } = {}
   return db;
 }
 
+/**
+ * A read-only connection to an upgraded copy of `db` (an older version's file, opened read-only; closed here), in a
+ * private temporary folder that goes when the connection is closed (or the process exits).
+ */
+function upgradedCopy(db: Db, version: number): Db {
+  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'trawl-upgraded-'));
+  const copy = nodePath.join(dir, nodePath.basename(db.name));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    db.exec(`VACUUM INTO ${sqlString(copy)}`);
+    db.close();
+    const rw = openSqlite(copy);
+    try {
+      upgradeSchema(rw, version, db.name);
+    } finally {
+      rw.close();
+    }
+    const upgraded = openSqlite(copy, { readonly: true, fileMustExist: true });
+    temporaryCopies.add(dir);
+    const close = upgraded.close.bind(upgraded);
+    upgraded.close = () => {
+      close();
+      temporaryCopies.delete(dir);
+      remove();
+      return upgraded;
+    };
+    return upgraded;
+  } catch (err) {
+    if (db.open) db.close();
+    remove();
+    throw err;
+  }
+}
+
+const temporaryCopies = new Set<string>();
+process.once('exit', () => {
+  for (const dir of temporaryCopies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** Brings a file of an older schema version up to SCHEMA_VERSION in one transaction: all or nothing. */
-function upgradeSchema(db: Db, from: number): void {
+function upgradeSchema(db: Db, from: number, name: string = db.name): void {
   try {
     upgradeSteps(db, from);
   } catch (err) {
     throw new CrawlFileError(
-      `${db.name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`,
+      `${name} has crawl file version ${from} and could not be upgraded to ${SCHEMA_VERSION} (nothing was changed): ${(err as Error).message}`,
     );
   }
 }
@@ -349,6 +395,24 @@ function upgradeSteps(db: Db, from: number): void {
 function addColumns(db: Db, table: string, columns: readonly string[]): void {
   const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
   for (const column of columns) if (!have.has(column.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`);
+}
+
+/**
+ * Closes a crawl file's writing connection so that the `.trawl` alone is the whole crawl: the WAL is checkpointed
+ * into it and truncated first. SQLite does that by itself only when the last connection closes, and a reader (the
+ * results view, an analysis) is often still open then, so a copy of the file alone missed the last pages and its
+ * final state. A checkpoint that fails loses nothing (the rows stay in the WAL, read with the file), so it does not
+ * stop the close.
+ */
+export function closeCrawlFile(db: Db): void {
+  if (!db.open) return;
+  try {
+    if (!db.readonly) db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // The WAL keeps what the checkpoint could not move.
+  } finally {
+    db.close();
+  }
 }
 
 /** A value of the meta table (settings, state, format...), null when the file has none. */

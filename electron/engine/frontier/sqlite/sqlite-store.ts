@@ -4,7 +4,7 @@ import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
-import { writeMeta, writeSettings } from './crawl-file.ts';
+import { closeCrawlFile, writeMeta, writeSettings } from './crawl-file.ts';
 import { Frontier } from './frontier.ts';
 import type { Claim, FrontierCounts, PageClaim, RobotsClaim } from '../model.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
@@ -81,11 +81,11 @@ export class SqliteFrontierStore implements FrontierStore {
       writeMeta(this.db, 'finish_reason', reason);
       writeMeta(this.db, 'finished_at', new Date().toISOString());
     } finally {
-      if (this.db.open) this.db.close();
+      closeCrawlFile(this.db);
     }
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    closeCrawlFile(this.db);
   }
 }
