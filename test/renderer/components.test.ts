@@ -640,7 +640,7 @@ describe('renderer sources', () => {
   it('has a strict CSP and no inline script or style in index.html', () => {
     const html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
     expect(html).toContain(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'",
     );
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/<style|style="/);
