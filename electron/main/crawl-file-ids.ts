@@ -6,10 +6,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { ComparisonSummary } from '../../shared/analysis.ts';
-import { COMMAND_NAMES, commandSpec } from '../../shared/commands.ts';
-import type { CommandName, CrawlFileRefs } from '../../shared/commands.ts';
 import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
 import type { Handlers } from '../host/command-handlers.ts';
+import { wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
 
 export interface CrawlFileIds {
   /** The id of a crawl file the main process itself found (listed, created, picked in a dialog): one per path. */
@@ -19,8 +18,6 @@ export interface CrawlFileIds {
   /** The handlers, with ids in and out where the command table says a command names crawl files. */
   wrap(handlers: Handlers): Handlers;
 }
-
-type Answer = NonNullable<CrawlFileRefs['result']>;
 
 export function crawlFileIds(): CrawlFileIds {
   const byId = new Map<string, string>();
@@ -43,44 +40,16 @@ export function crawlFileIds(): CrawlFileIds {
 
   const withId = (info: CrawlFileInfo | null): CrawlFileInfo | null =>
     info && typeof info.file === 'string' ? { ...info, file: idFor(info.file) } : info;
-  const answers: { [A in Answer]: (result: never) => unknown } = {
+  const answers: CrawlFileAnswers = {
     fileInfo: withId,
     fileInfos: (list: CrawlFileInfo[]) => list.map(withId),
     start: (result: StartResult): StartResult => (result.ok ? { ok: true, file: idFor(result.file) } : result),
     comparison: (s: ComparisonSummary): ComparisonSummary => ({ ...s, old_file: idFor(s.old_file), new_file: idFor(s.new_file) }),
   };
 
-  /** The arguments (already checked against the command's schema) with their ids resolved. */
-  const resolveRefs = (refs: NonNullable<CrawlFileRefs['args']>, args: unknown[]): unknown[] => {
-    const out = [...args];
-    for (const { arg, fields } of refs) {
-      const value = out[arg];
-      if (!fields) {
-        if (typeof value === 'string') out[arg] = resolve(value);
-        continue;
-      }
-      const object = { ...(value as Record<string, unknown>) };
-      for (const field of fields) object[field] = resolve(object[field] as string);
-      out[arg] = object;
-    }
-    return out;
-  };
-
   return {
     idFor,
     resolve,
-    wrap(handlers) {
-      const wrapped = { ...handlers } as unknown as Record<CommandName, (...args: unknown[]) => Promise<unknown>>;
-      for (const name of COMMAND_NAMES) {
-        const refs = commandSpec(name).crawlFiles;
-        if (!refs) continue;
-        const inner = handlers[name] as (...args: unknown[]) => Promise<unknown>;
-        wrapped[name] = async (...args) => {
-          const result = await inner(...(refs.args ? resolveRefs(refs.args, args) : args));
-          return refs.result ? answers[refs.result](result as never) : result;
-        };
-      }
-      return wrapped as unknown as Handlers;
-    },
+    wrap: (handlers) => wrapCrawlFileHandlers(handlers, resolve, answers),
   };
 }

@@ -2,12 +2,13 @@
 // the command table marks as crawl files are resolved to paths before the session sees them, and the answers it
 // marks as naming crawl files go back with names. Error messages lose the server's own folder too.
 import path from 'node:path';
-import { COMMAND_NAMES, commandSpec } from '../../shared/commands.ts';
-import type { CommandName, CrawlFileRefs } from '../../shared/commands.ts';
+import { commandSpec } from '../../shared/commands.ts';
+import type { CommandName } from '../../shared/commands.ts';
 import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
 import type { ComparisonSummary } from '../../shared/analysis.ts';
 import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
 import type { Handlers } from '../host/command-handlers.ts';
+import { resolveCrawlFileArgs, wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
 
 export interface CrawlNames {
   /** Error messages without the server's own folder, which clients have no use for. */
@@ -19,8 +20,6 @@ export interface CrawlNames {
   /** The handlers, with crawl names in and out where the command table says a command names crawl files. */
   wrap(handlers: Handlers): Handlers;
 }
-
-type Answer = NonNullable<CrawlFileRefs['result']>;
 
 export function crawlNames(crawlsDir: string): CrawlNames {
   const publicMessage = (err: unknown): string => {
@@ -42,7 +41,7 @@ export function crawlNames(crawlsDir: string): CrawlNames {
   };
 
   const named = (info: CrawlFileInfo | null): CrawlFileInfo | null => info && { ...info, file: path.basename(info.file) };
-  const answers: { [A in Answer]: (result: never) => unknown } = {
+  const answers: CrawlFileAnswers = {
     fileInfo: named,
     fileInfos: (list: CrawlFileInfo[]) => list.map(named),
     start: (result: StartResult): StartResult => {
@@ -56,41 +55,13 @@ export function crawlNames(crawlsDir: string): CrawlNames {
     }),
   };
 
-  /** The arguments (already checked against the command's schema) with their crawl names resolved. */
-  const resolveRefs = (refs: NonNullable<CrawlFileRefs['args']>, args: unknown[]): unknown[] => {
-    const out = [...args];
-    for (const { arg, fields } of refs) {
-      const value = out[arg];
-      if (!fields) {
-        if (typeof value === 'string') out[arg] = resolve(value);
-        continue;
-      }
-      const object = { ...(value as Record<string, unknown>) };
-      for (const field of fields) object[field] = resolve(object[field] as string);
-      out[arg] = object;
-    }
-    return out;
-  };
-
   return {
     publicMessage,
     resolve,
     resolveArgs(name, args) {
       const refs = commandSpec(name).crawlFiles?.args;
-      return refs ? resolveRefs(refs, args) : args;
+      return refs ? resolveCrawlFileArgs(refs, args, resolve) : args;
     },
-    wrap(handlers) {
-      const wrapped = { ...handlers } as unknown as Record<CommandName, (...args: unknown[]) => Promise<unknown>>;
-      for (const name of COMMAND_NAMES) {
-        const refs = commandSpec(name).crawlFiles;
-        if (!refs) continue;
-        const inner = handlers[name] as (...args: unknown[]) => Promise<unknown>;
-        wrapped[name] = async (...args) => {
-          const result = await inner(...(refs.args ? resolveRefs(refs.args, args) : args));
-          return refs.result ? answers[refs.result](result as never) : result;
-        };
-      }
-      return wrapped as unknown as Handlers;
-    },
+    wrap: (handlers) => wrapCrawlFileHandlers(handlers, resolve, answers),
   };
 }
