@@ -20,6 +20,7 @@ import type { PgCluster } from '../../electron/engine/frontier/postgres/pg-clust
 import { parseSettings } from '../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../shared/protocol.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+import { fetchedPage } from '../helpers/page-result.ts';
 
 const withPg = await pgSuite();
 
@@ -32,40 +33,11 @@ const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDee
 // ---- fabricated results ----
 
 function pageResult(url: string, links: string[] = [], extra: Partial<PageFetchResult> = {}): PageFetchResult {
-  return {
-    kind: 'page',
-    jobId: 1,
-    threadId: 1,
-    url,
-    statusCode: 200,
-    contentType: 'text/html',
-    sizeBytes: 100,
-    responseTimeMs: 10,
-    title: null,
-    metaDescription: null,
-    h1: null,
-    h1Count: 0,
-    h2: null,
-    h2Count: 0,
-    canonical: null,
-    lang: null,
-    hreflang: [],
-    metaRefresh: null,
-    wordCount: 0,
-    redirectUrl: null,
-    redirectInScope: false,
-    // In scope: a.test to h.test (what the workers' scope rule would have said for these tests' seeds).
-    links: links.map((u) => ({ url: u, anchor: '', kind: 'a' as const, inScope: /^http:\/\/[a-h]\.test\//.test(u) })),
-    unfetchableLinks: [],
-    parsed: true,
-    extracted: null,
-    error: null,
-    retryAfterMs: null,
-    metaRobots: null,
-    xRobotsTag: null,
-    responseHeaders: null,
-    ...extra,
-  };
+  // In scope: a.test to h.test (what the workers' scope rule would have said for these tests' seeds).
+  return fetchedPage(url, links, {
+    inScope: (u) => /^http:\/\/[a-h]\.test\//.test(u),
+    extra: { sizeBytes: 100, responseTimeMs: 10, ...extra },
+  });
 }
 
 function robotsResult(url: string, statusCode: number | null, body: string | null): RobotsFetchResult {

@@ -9,6 +9,7 @@ import { Frontier } from '../../electron/engine/frontier/sqlite/frontier.ts';
 import { CLAIM_SQL } from '../../electron/engine/frontier/sqlite/frontier-statements.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import type { PageFetchResult } from '../../shared/protocol.ts';
+import { fetchedPage } from '../helpers/page-result.ts';
 
 let site: FixtureSite | undefined;
 afterEach(async () => {
@@ -20,39 +21,7 @@ const html = (body: string) => (_req: unknown, res: import('node:http').ServerRe
   void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
 
 function pageResult(url: string, links: string[], extra: Partial<PageFetchResult> = {}): PageFetchResult {
-  return {
-    kind: 'page',
-    jobId: 1,
-    threadId: 1,
-    url,
-    statusCode: 200,
-    contentType: 'text/html',
-    sizeBytes: 10,
-    responseTimeMs: 5,
-    title: null,
-    metaDescription: null,
-    h1: null,
-    h1Count: 0,
-    h2: null,
-    h2Count: 0,
-    canonical: null,
-    lang: null,
-    hreflang: [],
-    metaRefresh: null,
-    wordCount: 0,
-    redirectUrl: null,
-    redirectInScope: false,
-    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: u.startsWith('http://a.test') })),
-    unfetchableLinks: [],
-    parsed: true,
-    extracted: null,
-    responseHeaders: null,
-    error: null,
-    retryAfterMs: null,
-    metaRobots: null,
-    xRobotsTag: null,
-    ...extra,
-  };
+  return fetchedPage(url, links, { inScope: (u) => u.startsWith('http://a.test'), extra });
 }
 
 describe('frontier in a crawl', () => {

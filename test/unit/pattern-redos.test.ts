@@ -17,6 +17,7 @@ import { parseSettings, validateSettings, type ExtractionRule } from '../../shar
 import { compilePattern } from '../../shared/pattern.ts';
 import { MAX_EXTRACTED_VALUES } from '../../shared/protocol.ts';
 import type { PageFetchResult } from '../../shared/protocol.ts';
+import { fetchedPage } from '../helpers/page-result.ts';
 
 const EVIL = '(a+)+$';
 const HANG_BOUND_MS = 5_000;
@@ -37,38 +38,7 @@ function timed<T>(run: () => T): { value: T; ms: number } {
 }
 
 function pageResult(url: string, links: string[]): PageFetchResult {
-  return {
-    kind: 'page',
-    jobId: 1,
-    threadId: 1,
-    url,
-    statusCode: 200,
-    contentType: 'text/html',
-    sizeBytes: 10,
-    responseTimeMs: 5,
-    title: null,
-    metaDescription: null,
-    h1: null,
-    h1Count: 0,
-    h2: null,
-    h2Count: 0,
-    canonical: null,
-    lang: null,
-    hreflang: [],
-    metaRefresh: null,
-    wordCount: 0,
-    redirectUrl: null,
-    redirectInScope: false,
-    links: links.map((u) => ({ url: u, anchor: '', kind: 'a', inScope: true })),
-    unfetchableLinks: [],
-    parsed: true,
-    extracted: null,
-    responseHeaders: null,
-    error: null,
-    retryAfterMs: null,
-    metaRobots: null,
-    xRobotsTag: null,
-  };
+  return fetchedPage(url, links, { inScope: () => true });
 }
 
 /** A frontier with the seed crawled and `links` queued. */
