@@ -13,7 +13,7 @@ class UtilityProcessHandle extends BaseWorkerHandle {
     private readonly child: UtilityProcess,
   ) {
     super(name);
-    child.on('message', (m: unknown) => this.emitMessage(m as WorkerToParent));
+    child.on('message', (m: unknown) => this.emitMessages(m as WorkerToParent | WorkerToParent[]));
     // 'error' carries the crash type (e.g. FatalError) before 'exit'; keep it for the report.
     child.on('error', (type: string, location: string) => {
       this.crashReason = `${type} at ${location}`;
@@ -25,9 +25,13 @@ class UtilityProcessHandle extends BaseWorkerHandle {
     return this.child.pid;
   }
 
-  protected post(message: ParentToWorker): void {
+  protected get connected(): boolean {
+    return this.child.pid !== undefined;
+  }
+
+  protected post(batch: ParentToWorker[]): void {
     if (this.child.pid === undefined) throw new Error('worker is not running');
-    this.child.postMessage(message);
+    this.child.postMessage(batch);
   }
 
   kill(): void {

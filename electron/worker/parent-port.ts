@@ -1,10 +1,14 @@
 // The worker's line to the engine. The same worker code runs under two hosts: Node's child_process.fork (the CLI
 // and tests: process.send / 'message' / 'disconnect') and Electron's utilityProcess (the desktop app:
 // process.parentPort). This module hides which, without importing 'electron'.
+import { MessageBatcher, messagesOf } from '../../shared/message-batch.ts';
 import type { ParentToWorker, WorkerToParent } from '../../shared/protocol.ts';
 
 export interface ParentLink {
+  /** Sends after the current turn of the event loop, with whatever else is sent in it (shared/message-batch.ts). */
   send(msg: WorkerToParent): void;
+  /** Sends what is queued now: before the process ends. */
+  flush(): void;
   onMessage(cb: (msg: ParentToWorker) => void): void;
   /** Called once when the parent can no longer be reached; the worker should exit so no orphan stays. */
   onGone(cb: () => void): void;
@@ -51,16 +55,20 @@ function forkLink(): ParentLink {
   const gone = goneNotifier();
   // 'disconnect' fires when the parent closes the IPC channel or dies (the pipe's other end closes).
   process.on('disconnect', () => gone.fire());
+  const outbox = new MessageBatcher<WorkerToParent>((batch) => {
+    if (!process.connected) return gone.fire();
+    // The callback swallows the error of a send racing a disconnect; 'disconnect' reports the loss itself.
+    process.send!(batch, undefined, {}, (err) => {
+      if (err) gone.fire();
+    });
+  });
   return {
-    send(msg) {
-      if (!process.connected) return gone.fire();
-      // The callback swallows the error of a send racing a disconnect; 'disconnect' reports the loss itself.
-      process.send!(msg, undefined, {}, (err) => {
-        if (err) gone.fire();
-      });
-    },
+    send: (msg) => outbox.send(msg),
+    flush: () => outbox.flush(),
     onMessage(cb) {
-      process.on('message', (msg) => cb(msg as ParentToWorker));
+      process.on('message', (received) => {
+        for (const msg of messagesOf(received as ParentToWorker | ParentToWorker[])) cb(msg);
+      });
     },
     onGone: gone.add,
     exit() {
@@ -87,12 +95,14 @@ function parentPortLink(port: ElectronParentPort): ParentLink {
     }
   }, PARENT_CHECK_MS);
   check.unref();
+  const outbox = new MessageBatcher<WorkerToParent>((batch) => port.postMessage(batch));
   return {
-    send(msg) {
-      port.postMessage(msg);
-    },
+    send: (msg) => outbox.send(msg),
+    flush: () => outbox.flush(),
     onMessage(cb) {
-      port.on('message', (e) => cb(e.data as ParentToWorker));
+      port.on('message', (e) => {
+        for (const msg of messagesOf(e.data as ParentToWorker | ParentToWorker[])) cb(msg);
+      });
     },
     onGone: gone.add,
     // Electron reports a utility process ended by a signal as abnormal; exit plainly there.

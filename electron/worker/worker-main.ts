@@ -33,6 +33,7 @@ link.onGone(() => process.exit(0));
 process.on('uncaughtException', (err) => {
   try {
     link.send({ t: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    link.flush();
   } finally {
     setTimeout(() => process.exit(1), 100).unref();
   }
@@ -70,6 +71,7 @@ function init(workerName: string, settings: CrawlSettings): void {
     link.send({ t: 'ready', pid: process.pid });
   } catch (err) {
     link.send({ t: 'fatal', message: `worker init failed: ${err instanceof Error ? err.message : String(err)}` });
+    link.flush();
     setTimeout(() => process.exit(1), 100).unref();
   }
 }
@@ -91,6 +93,7 @@ async function shutdown(): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   await ctx?.fetcher.close().catch(() => undefined);
-  // Results go out as jobs end and the engine asks only an idle worker to stop: nothing is left to flush.
+  // The engine asks only an idle worker to stop, so at most a last batch of steps is queued.
+  link.flush();
   link.exit();
 }

@@ -28,7 +28,9 @@ function spinningWorker(dir: string): ChildProcessSpawner {
     entry,
     `const send = process.send.bind(process);
 process.send = (message, ...rest) => {
-  if (message && message.t === 'result' && String(message.result.url).endsWith('/spin')) for (;;) {}
+  // Messages go out in batches (shared/message-batch.ts).
+  const batch = Array.isArray(message) ? message : [message];
+  if (batch.some((m) => m && m.t === 'result' && String(m.result.url).endsWith('/spin'))) for (;;) {}
   return send(message, ...rest);
 };
 await import(${JSON.stringify(pathToFileURL(WORKER).href)});

@@ -29,12 +29,18 @@ class RecordingHandle extends BaseWorkerHandle {
     return undefined;
   }
 
-  protected post(message: ParentToWorker): void {
-    this.sent.push(message);
-    if (message.t === 'init') queueMicrotask(() => this.emitMessage({ t: 'ready', pid: 0 }));
-    if (message.t === 'job')
-      queueMicrotask(() => this.emitMessage({ t: 'result', result: failedResult(message.job, 'not fetched (test)') }));
-    if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
+  protected get connected(): boolean {
+    return true;
+  }
+
+  protected post(batch: ParentToWorker[]): void {
+    for (const message of batch) {
+      this.sent.push(message);
+      if (message.t === 'init') queueMicrotask(() => this.emitMessages({ t: 'ready', pid: 0 }));
+      if (message.t === 'job')
+        queueMicrotask(() => this.emitMessages({ t: 'result', result: failedResult(message.job, 'not fetched (test)') }));
+      if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
+    }
   }
 
   kill(): void {

@@ -50,9 +50,14 @@ class SilentHandle extends BaseWorkerHandle {
   get pid(): number {
     return this.pidValue;
   }
-  protected post(message: ParentToWorker): void {
-    if (message.t === 'init') queueMicrotask(() => this.emitMessage({ t: 'ready', pid: this.pidValue }));
-    if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
+  protected get connected(): boolean {
+    return true;
+  }
+  protected post(batch: ParentToWorker[]): void {
+    for (const message of batch) {
+      if (message.t === 'init') queueMicrotask(() => this.emitMessages({ t: 'ready', pid: this.pidValue }));
+      if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
+    }
   }
   kill(): void {
     this.kills++;

@@ -32,7 +32,7 @@ class ChildProcessHandle extends BaseWorkerHandle {
     private readonly child: ChildProcess,
   ) {
     super(name);
-    child.on('message', (m) => this.emitMessage(m as WorkerToParent));
+    child.on('message', (m) => this.emitMessages(m as WorkerToParent | WorkerToParent[]));
     child.on('exit', (code, signal) => this.emitExit(code, signal));
     // A failed spawn emits 'error' and maybe no 'exit'.
     child.on('error', () => {
@@ -44,9 +44,13 @@ class ChildProcessHandle extends BaseWorkerHandle {
     return this.child.pid;
   }
 
-  protected post(message: ParentToWorker): void {
+  protected get connected(): boolean {
+    return this.child.connected;
+  }
+
+  protected post(batch: ParentToWorker[]): void {
     if (!this.child.connected) throw new Error('worker is not connected');
-    this.child.send(message);
+    this.child.send(batch);
   }
 
   kill(): void {

@@ -1,6 +1,7 @@
 // How the pool starts a worker process. One interface, two implementations: Node's child_process.fork for the
 // CLI and tests (child-process-spawner.ts) and Electron's utilityProcess.fork for the app
 // (electron/main/utility-process-spawner.ts). The pool never knows which one it has.
+import { MessageBatcher, messagesOf } from '../../../shared/message-batch.ts';
 import type { ParentToWorker, WorkerToParent } from '../../../shared/protocol.ts';
 
 export interface WorkerExit {
@@ -45,8 +46,18 @@ export abstract class BaseWorkerHandle implements WorkerHandle {
 
   constructor(readonly name: string) {}
 
+  /** Jobs dispatched in one pump go to the process in one write (shared/message-batch.ts). */
+  private readonly outbox = new MessageBatcher<ParentToWorker>((batch) => {
+    try {
+      if (!this.exitInfo) this.post(batch);
+    } catch {
+      // The process is going: its exit reports the jobs it held as lost, and they are given back.
+    }
+  });
+
   abstract get pid(): number | undefined;
-  protected abstract post(message: ParentToWorker): void;
+  /** Writes a batch of messages to the process; throws when it cannot. */
+  protected abstract post(batch: ParentToWorker[]): void;
   abstract kill(): void;
 
   get exited(): boolean {
@@ -54,14 +65,13 @@ export abstract class BaseWorkerHandle implements WorkerHandle {
   }
 
   send(message: ParentToWorker): boolean {
-    if (this.exitInfo) return false;
-    try {
-      this.post(message);
-      return true;
-    } catch {
-      return false;
-    }
+    if (this.exitInfo || !this.connected) return false;
+    this.outbox.send(message);
+    return true;
   }
+
+  /** The process can still be written to. */
+  protected abstract get connected(): boolean;
 
   onMessage(listener: (message: WorkerToParent) => void): void {
     this.messageListeners.push(listener);
@@ -72,8 +82,9 @@ export abstract class BaseWorkerHandle implements WorkerHandle {
     else this.exitListeners.push(listener);
   }
 
-  protected emitMessage(message: WorkerToParent): void {
-    for (const l of this.messageListeners) l(message);
+  /** What the process sent: a batch of messages, or one. */
+  protected emitMessages(received: WorkerToParent | WorkerToParent[]): void {
+    for (const message of messagesOf(received)) for (const l of this.messageListeners) l(message);
   }
 
   protected emitExit(code: number | null, signal: string | null): void {
