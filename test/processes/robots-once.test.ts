@@ -64,7 +64,7 @@ describe('robots.txt fetched once per host in a real crawl', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) sites.push(await startSite());
-    const [ok, crash, hang] = sites as [Site, Site, Site];
+    const [, crash, hang] = sites as [Site, Site, Site];
     const dir = tempDir();
     const dbPath = path.join(dir, 'c.trawl');
     const settings = parseSettings({
