@@ -5,7 +5,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createPgCrawl } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
+import { createPgCrawl, joinPgCrawl } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import { runCli } from '../helpers/cli.ts';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
@@ -128,5 +128,28 @@ withPg.describe('credentials of a crawl in the PostgreSQL store', () => {
     // Still sealed once the crawl ran (its settings were saved again as it finished or changed).
     const after = await registryText();
     for (const s of SECRETS) expect(after).not.toContain(s);
+  });
+
+  it('a crawl of an older Trawl, its credentials in clear in its settings, is sealed by the first node joining with a key', async () => {
+    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older.test/'] }), { name: 'old-a' });
+    await first.store.close();
+    const { crawlId } = first;
+    // As an older Trawl wrote it: the credentials in the settings, no sealed value.
+    const clear = { ...first.settings, basicAuth: { username: 'ana', password: PASSWORD }, headers: { Cookie: COOKIE } };
+    await query(db.url, 'UPDATE trawl.crawls SET settings = $1, secrets = NULL WHERE id = $2', [JSON.stringify(clear), crawlId]);
+
+    await expect(joinPgCrawl(db.url, crawlId, { name: 'old-b' })).rejects.toThrow(
+      /keeps its credentials in clear \(it was created by an older Trawl\): set TRAWL_CLUSTER_KEY/,
+    );
+    const node = await joinPgCrawl(db.url, crawlId, { name: 'old-b', clusterKey: KEY });
+    await node.store.close();
+    expect(node.settings).toMatchObject({ basicAuth: { username: 'ana', password: PASSWORD }, headers: { Cookie: COOKIE } });
+    const rows = await registryText();
+    for (const s of SECRETS) expect(rows).not.toContain(s);
+    // The next node opens them with the key.
+    const again = await joinPgCrawl(db.url, crawlId, { name: 'old-c', clusterKey: KEY });
+    await again.store.close();
+    expect(again.settings.basicAuth).toEqual({ username: 'ana', password: PASSWORD });
+    await expect(joinPgCrawl(db.url, crawlId, { name: 'old-d' })).rejects.toThrow(/sealed with its cluster key/);
   });
 });

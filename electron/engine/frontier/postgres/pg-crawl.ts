@@ -7,7 +7,7 @@ import { hasSecrets, splitSecrets } from '../../../../shared/credentials.ts';
 import { parseSettings, type ParsedSettings } from '../../../../shared/settings.ts';
 import { CLUSTER_KEY_ENV, ClusterKeyError, clusterKeyProblem, openWithClusterKey, sealWithClusterKey } from '../../secrets/cluster-key.ts';
 import { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
-import { connect } from './pg-client.ts';
+import { connect, type PgQuerier } from './pg-client.ts';
 import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 import { readCrawl } from './pg-control.ts';
 import { PgCluster, type NodeOptions } from './pg-cluster.ts';
@@ -143,6 +143,7 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
     }
     settings = parseSettings(record.settings);
     if (record.sealedSecrets !== null) settings = { ...settings, ...openSealedSecrets(record.sealedSecrets, crawlId, options.clusterKey) };
+    else if (hasSecrets(settings)) await sealOlderCrawl(client, crawlId, settings, options.clusterKey);
     if (record.state === 'stopped') {
       await client.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = $1 AND state = 'stopped'`, [crawlId]);
     }
@@ -164,4 +165,25 @@ function openSealedSecrets(sealed: string, crawlId: string, key: string | null |
     if (err instanceof ClusterKeyError) throw new StoreError(err.message);
     throw err;
   }
+}
+
+/**
+ * A crawl created before credentials were sealed has them in clear in its settings: a node joining it with a cluster
+ * key seals them and takes them out of the settings; without a key it is refused, saying why.
+ */
+async function sealOlderCrawl(client: PgQuerier, crawlId: string, settings: ParsedSettings, key: string | null | undefined): Promise<void> {
+  if (!key)
+    throw new StoreError(
+      `crawl "${crawlId}" keeps its credentials in clear (it was created by an older Trawl): set ${CLUSTER_KEY_ENV} to a secret (e.g. \`openssl rand -base64 32\`) to seal them, then give the same to each node that joins`,
+    );
+  const problem = clusterKeyProblem(key);
+  if (problem) throw new StoreError(problem);
+  const { settings: stored, secrets } = splitSecrets(settings);
+  // A registry that old lacks the column.
+  await client.query('ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text');
+  await client.query('UPDATE trawl.crawls SET settings = $1, secrets = $2 WHERE id = $3', [
+    JSON.stringify(stored),
+    sealWithClusterKey(secrets, key, crawlId),
+    crawlId,
+  ]);
 }
