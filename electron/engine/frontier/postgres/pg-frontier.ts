@@ -10,6 +10,7 @@
 //     (pg-record-pages.ts).
 // Each method is one transaction on the node's frontier connection; writes go in batches (unnest, pg-writes.ts), not
 // a round trip per link.
+import { splitSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
@@ -395,8 +396,10 @@ export class PgFrontierStore implements FrontierStore {
     }
   }
 
+  /** The settings without the credentials: those stay sealed in the row's secrets, as the crawl was created. */
   async saveSettings(settings: CrawlSettings): Promise<void> {
-    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [JSON.stringify(settings), this.crawlId]));
+    const stored = JSON.stringify(splitSecrets(settings).settings);
+    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [stored, this.crawlId]));
   }
 
   async noteState(state: CrawlState): Promise<void> {
