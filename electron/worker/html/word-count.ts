@@ -36,6 +36,7 @@ const INLINE = new Set([
 
 export const wordCountExtractor: HtmlExtractor = {
   name: 'word-count',
+  attributesOf: [],
   begin(draft) {
     const words = new WordCounter();
     return {
