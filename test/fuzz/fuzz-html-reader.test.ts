@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { htmlExtractorsFor } from '../../electron/worker/html/crawl-extractors.ts';
 import { readHtml } from '../../electron/worker/html/read-html.ts';
+import { WordCounter } from '../../electron/worker/html/word-count.ts';
 import { readHtmlReference } from '../helpers/read-html-reference.ts';
 
 const RUNS = 10_000;
@@ -186,3 +187,85 @@ describe('the HTML reader', () => {
 });
 
 if (!existsSync(PGDOCS)) console.log(`${PGDOCS} is missing (apt-get install postgresql-doc-15): the manual's pages are not compared`);
+
+/** The word counter as it was (a loop per character), the reference for the one of regular expressions. */
+class WordCounterReference {
+  private count = 0;
+  private inToken = false;
+  private tokenHasWordChar = false;
+  feed(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || (c > 0x7f && /\s/.test(text[i]!))) {
+        this.boundary();
+        continue;
+      }
+      this.inToken = true;
+      if (!this.tokenHasWordChar && isWordChar(c, text, i)) this.tokenHasWordChar = true;
+    }
+  }
+  boundary(): void {
+    if (this.inToken && this.tokenHasWordChar) this.count++;
+    this.inToken = false;
+    this.tokenHasWordChar = false;
+  }
+  total(): number {
+    this.boundary();
+    return this.count;
+  }
+}
+
+function isWordChar(c: number, text: string, i: number): boolean {
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
+  if (c < 0x80) return false;
+  const ch = c >= 0xd800 && c <= 0xdbff ? text.slice(i, i + 2) : text[i]!;
+  return /[\p{L}\p{N}]/u.test(ch);
+}
+
+describe('the word counter', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(
+      ' ',
+      '\n',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '|',
+      '—',
+      'a',
+      'Z',
+      '9',
+      'é',
+      '日',
+      '😀',
+      '\ud83d',
+      '\ude00',
+      '-',
+      '.',
+    ),
+    fc.string({ maxLength: 6, unit: 'binary' }),
+  );
+  const chunks = fc.array(
+    fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+    { maxLength: 8 },
+  );
+  it('counts what the loop per character counted, however the text is cut into chunks, with boundaries between', () => {
+    fc.assert(
+      fc.property(chunks, fc.array(fc.boolean(), { maxLength: 8 }), (texts, cuts) => {
+        const fast = new WordCounter();
+        const slow = new WordCounterReference();
+        texts.forEach((t, i) => {
+          fast.feed(t);
+          slow.feed(t);
+          if (cuts[i]) {
+            fast.boundary();
+            slow.boundary();
+          }
+        });
+        expect(fast.total()).toBe(slow.total());
+      }),
+      { seed: SEED + 1, numRuns: RUNS },
+    );
+  });
+});
