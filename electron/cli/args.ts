@@ -71,6 +71,8 @@ Options (defaults in brackets):
                        instead of a file, so other nodes can --join it; prints the crawl's ID
   --join CRAWL_ID      work on a crawl of the --store as one more node (its settings are the crawl's);
                        nodes may join and leave at any time, Ctrl-C leaves (the node's URLs go back)
+                       A crawl in the store with --auth or --header needs TRAWL_CLUSTER_KEY (the same
+                       secret, 16+ characters, in every node's environment): it seals the credentials
   --node-name NAME     this node's name in the cluster [hostname-pid]
   --lease-seconds S    a claimed URL stays its node's this long without a heartbeat; then any node takes it
                        (for a new crawl in a --store) [30]

@@ -11,6 +11,7 @@ import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
 import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
+import { CLUSTER_KEY_ENV } from '../engine/secrets/cluster-key.ts';
 import type { CliRequest } from './args.ts';
 
 export interface CrawlRun {
@@ -57,15 +58,17 @@ export function openLocalRun(request: CliRequest): CrawlRun {
 export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
   const store = request.store!;
   const options = { dbPath: '', spawner: new ChildProcessSpawner() };
+  // Seals and opens the crawl's credentials in the store; from the environment, never the command line (ps shows it).
+  const clusterKey = process.env[CLUSTER_KEY_ENV] ?? null;
   let controller: CrawlController;
   let crawlId: string;
   if (request.mode === 'join') {
-    const node = await joinPgCrawl(store.url, store.join!, { name: store.nodeName });
+    const node = await joinPgCrawl(store.url, store.join!, { name: store.nodeName, clusterKey });
     process.stderr.write(`Joined crawl ${node.crawlId} in ${serverLabel(store.url)} as node ${node.store.cluster.nodeName}\n`);
     controller = CrawlController.withStore(node.store, node.settings, options, node.store.recoverLeases());
     crawlId = node.crawlId;
   } else if (request.mode === 'new') {
-    const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs });
+    const node = await createPgCrawl(store.url, request.settings, { name: store.nodeName, leaseMs: store.leaseMs, clusterKey });
     process.stderr.write(
       `Crawl ${node.crawlId} in ${serverLabel(store.url)}, node ${node.store.cluster.nodeName}. More nodes: npm run crawl -- --store URL --join ${node.crawlId}\n`,
     );

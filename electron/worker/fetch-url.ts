@@ -107,10 +107,13 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 60_000,
   });
-  const cap = settings.maxBodyBytes;
+  const pageCap = settings.maxBodyBytes;
 
   async function fetchOne(url: string, onProgress?: (bytes: number) => void, options: FetchOptions = {}): Promise<FetchOutcome> {
     const started = performance.now();
+    // A body read only up to keepAtMost (robots.txt) is cut there, never failed as too large before it: RFC 9309 has
+    // a crawler read at least 500 KiB of robots.txt whatever maxBodyBytes the crawl set for its pages.
+    const cap = options.keepAtMost === undefined ? pageCap : Math.max(pageCap, 2 * options.keepAtMost);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -1,5 +1,6 @@
 // One spelling per URL, so the frontier's dedup is exact. WHATWG URL parsing already lower-cases the scheme and
-// host, drops a default port and resolves dot segments; we drop the fragment and refuse anything not http(s).
+// host, drops a default port and resolves dot segments; we drop the fragment and user info and refuse anything not
+// http(s).
 
 export const MAX_URL_LENGTH = 8192;
 /** The crawl's maxUrlLength when its settings give none: longer URLs are out of scope (see scope.ts). */
@@ -16,6 +17,12 @@ export function canonicalUrl(href: string, base?: string | URL): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname) return null;
   url.hash = '';
+  // User info ("http://u:p@host/") is not part of the resource: undici sends no credentials from it, so
+  // "http://u@host/x" is "http://host/x" on the wire. Kept, it made a second URL and a host of its own (its own
+  // politeness, robots.txt and per-host cap) for the same site, and wrote whatever secret a page put there into the
+  // crawl. The crawl's credentials are settings.basicAuth.
+  url.username = '';
+  url.password = '';
   // "http://host" and "http://host/" are one URL (WHATWG gives the empty path as "/").
   const out = normaliseEscapes(url.href);
   return out.length > MAX_URL_LENGTH ? null : out;

@@ -67,9 +67,11 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
 
     const shot = (name: string) =>
       page.screenshot({ path: path.join(ROOT, ARTIFACTS, `web-${name}.png`), fullPage: false }).then(() => undefined);
-    /** A CSV the page downloads, saved beside the screenshots. */
+    /** A CSV the page downloads (by the page's cookie: the token is in no download's URL), saved beside the screenshots. */
     const capture = async (name: string, click: () => Promise<void>): Promise<string> => {
       const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+      expect(download.url()).not.toContain(new URL(url).searchParams.get('token')!);
+      expect(new URL(download.url()).searchParams.has('token')).toBe(false);
       const file = path.join(ROOT, ARTIFACTS, `web-${name}.csv`);
       await download.saveAs(file);
       return fs.readFileSync(file, 'utf8');
@@ -87,8 +89,10 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.goto(url);
       await startPauseResizeFinish(page, site.url('/p/0'), PAGES, shot);
 
-      // Export: the browser downloads the CSV; its rows are exactly the fixture's pages.
+      // Export: the browser downloads the CSV (authenticated by the page's cookie, no token in the download's URL, which
+      // the browser keeps in its downloads list); its rows are exactly the fixture's pages.
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+      expect(download.url()).toBe(`${new URL(url).origin}/export.csv`);
       const csvPath = path.join(ROOT, ARTIFACTS, 'web-export.csv');
       await download.saveAs(csvPath);
       const csv = fs.readFileSync(csvPath, 'utf8');

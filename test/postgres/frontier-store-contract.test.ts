@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import type { Claim, FrontierCounts, FrontierStore } from '../../electron/engine/frontier/frontier-store.ts';
-import { MAX_REDIRECT_HOPS } from '../../electron/engine/frontier/model.ts';
+import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES } from '../../electron/engine/frontier/model.ts';
 import { SqliteFrontierStore } from '../../electron/engine/frontier/sqlite/sqlite-store.ts';
 import { createPgCrawl, joinPgCrawl, type PgNode } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { crawlChannel, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
@@ -590,6 +590,55 @@ function contract(factory: StoreFactory): void {
       const robots = asRobots((await h.store.claim(1, t0))[0]);
       expect(await h.store.release(robots, false, t0)).toBe('requeued');
       expect(asRobots((await h.store.claim(1, t0))[0]).url).toBe('http://a.test/robots.txt');
+    });
+
+    it(`counts a robots.txt fetch whose worker crashed, and after ${MAX_WORKER_CRASHES} takes it as unreachable (no loop)`, async () => {
+      const h = await factory.open({ robots: 'respect' });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/1', 'http://a.test/2'], t0);
+      // A release that is not a crash (the crawl stopping, a thread gone) is not counted, however often.
+      for (let i = 0; i < MAX_WORKER_CRASHES + 1; i++) {
+        expect(await h.store.release(asRobots((await h.store.claim(1, t0))[0]), false, t0)).toBe('requeued');
+      }
+      for (let crash = 1; crash < MAX_WORKER_CRASHES; crash++) {
+        expect(await h.store.release(asRobots((await h.store.claim(1, t0))[0]), true, t0)).toBe('requeued');
+      }
+      expect(await h.store.release(asRobots((await h.store.claim(1, t0))[0]), true, t0)).toBe('failed');
+      // The host's robots.txt stands as unreachable: its URLs are blocked with that reason, never handed out.
+      expect(await drain(h, 10, t0)).toEqual([]);
+      expect(await h.results('http://a.test/1')).toEqual([
+        { status_code: null, error: 'blocked: robots.txt unreachable (worker crashed)', attempts: 0 },
+      ]);
+      expect(await counts(h)).toEqual({ queued: 0, crawled: 0, failed: 2 });
+    });
+
+    it('tries a 2xx robots.txt whose body was cut off again, and blocks the host after the last attempt (never allow all)', async () => {
+      const h = await factory.open({ robots: 'respect', maxAttempts: 2, retryDelayMs: 100 });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/1'], t0);
+      const cut = (claim: RobotsClaim): RobotsFetchResult => ({ ...robotsResult(claim.url, 200, null), error: 'connection reset' });
+      const first = asRobots((await h.store.claim(1, t0))[0]);
+      await h.store.recordRobots(first, cut(first), t0);
+      expect(await h.store.claim(1, t0)).toEqual([]); // waits for the retry delay
+      const t1 = t0 + 60_000;
+      const second = asRobots((await h.store.claim(1, t1))[0]);
+      await h.store.recordRobots(second, cut(second), t1);
+      expect(await drain(h, 10, t1)).toEqual([]);
+      expect(await h.results('http://a.test/1')).toEqual([
+        { status_code: null, error: 'blocked: robots.txt incomplete (HTTP 200, connection reset)', attempts: 0 },
+      ]);
+    });
+
+    it('takes a robots.txt whose job ran past its deadline as unreachable at once (not fetched again)', async () => {
+      const h = await factory.open({ robots: 'respect' });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/1'], t0);
+      const robots = asRobots((await h.store.claim(1, t0))[0]);
+      await h.store.recordRobots(robots, { ...robotsResult(robots.url, null, null), error: 'processing timeout' }, t0);
+      expect(await drain(h, 10, t0 + 600_000)).toEqual([]);
+      expect(await h.results('http://a.test/1')).toEqual([
+        { status_code: null, error: 'blocked: robots.txt unreachable (processing timeout)', attempts: 0 },
+      ]);
     });
 
     // PostgreSQL's claim makes one pass: when the URLs it picks for a host are all disallowed, it records them as

@@ -563,7 +563,8 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
       polite: true,
       include: ['^https://docs\\.'],
       extraction: [{ ...heading, output: 'text', all: false }],
-      headers: { 'X-Token': 'abc' },
+      headers: {}, // a preset keeps no credentials (secrets-at-rest.test.ts)
+      basicAuth: null,
       threads: 5,
     });
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number; presets: unknown[] };

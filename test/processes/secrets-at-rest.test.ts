@@ -187,3 +187,55 @@ describe('credentials at rest', () => {
     expect(desktopSecretStore(fakeSafeStorage, 'win32').kind).toBe('safeStorage');
   });
 });
+
+describe('presets', () => {
+  it('a preset saved from a form with basic auth and a Cookie header keeps neither: no credential in the 0600 file of the 0700 folder', async () => {
+    const dir = tempDir();
+    const umask = process.umask(0o022);
+    try {
+      const session = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 3 });
+      closers.push(() => session.close());
+      const saved = await session.savePreset('Behind a login', {
+        threads: 3,
+        headers: { Cookie: COOKIE },
+        basicAuth: { username: 'ana', password: PASSWORD },
+      });
+      expect(saved.ok).toBe(true);
+      const file = path.join(dir, 'trawl-presets.json');
+      const text = fs.readFileSync(file, 'utf8');
+      for (const s of [...SECRETS, 'ana']) expect(text).not.toContain(s);
+      expect({ dir: mode(dir), file: mode(file) }).toEqual({ dir: 0o700, file: 0o600 });
+      const [preset] = await session.listPresets();
+      expect(preset!.settings).toMatchObject({ threads: 3, headers: {}, basicAuth: null });
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('a presets file of an older version holding credentials has them taken out when read', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'trawl-presets.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        presets: [
+          {
+            name: 'Old',
+            savedAt: '2026-01-01T00:00:00.000Z',
+            settings: { polite: true, headers: { Cookie: COOKIE }, basicAuth: { username: 'ana', password: PASSWORD } },
+          },
+        ],
+      }),
+      { mode: 0o644 },
+    );
+    const session = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 3 });
+    closers.push(() => session.close());
+    const [old] = await session.listPresets();
+    expect(old!.settings).toMatchObject({ polite: true, headers: {}, basicAuth: null });
+    const text = fs.readFileSync(file, 'utf8');
+    for (const s of SECRETS) expect(text).not.toContain(s);
+    expect(JSON.parse(text).presets[0].settings.polite).toBe(true);
+    expect(mode(file)).toBe(0o600);
+  });
+});

@@ -281,6 +281,21 @@ describe('web console downloads', () => {
     );
     expect(downloadUrl('/export.csv', '/compare.csv', { query: '{"a":"b c&d"}' })).toBe('/compare.csv?query=%7B%22a%22%3A%22b+c%26d%22%7D');
   });
+
+  it("gives the downloads a URL without the token (the page's cookie authenticates them), the socket the link's token", async () => {
+    const { webConsoleUrls } = await import('../../renderer/src/api/create-api.ts');
+    const { downloadUrl } = await import('../../renderer/src/api/ws-transport.ts');
+    const location = { protocol: 'http:', host: '127.0.0.1:7777', href: 'http://127.0.0.1:7777/?token=secret-token-0123456789abcdef0123' };
+    const urls = webConsoleUrls(location, 'secret-token-0123456789abcdef0123');
+    expect(urls).toEqual({
+      url: 'ws://127.0.0.1:7777/api?token=secret-token-0123456789abcdef0123',
+      exportUrl: 'http://127.0.0.1:7777/export.csv',
+    });
+    expect(downloadUrl(urls.exportUrl, '/chart.csv', { kind: 'status' })).toBe('http://127.0.0.1:7777/chart.csv?kind=status');
+    expect(downloadUrl(urls.exportUrl, '/view.csv', {})).toBe('http://127.0.0.1:7777/view.csv');
+    // Reloaded (no token left in the address): the cookie carries it for the socket too.
+    expect(webConsoleUrls({ ...location, href: 'http://127.0.0.1:7777/' }, null).url).toBe('ws://127.0.0.1:7777/api');
+  });
 });
 
 describe('explorer columns', () => {

@@ -30,6 +30,13 @@ describe('canonicalUrl', () => {
     expect(canonicalUrl('https://example.com')).toBe(canonicalUrl('https://example.com/'));
   });
 
+  it('drops user info: "http://u:p@host/x" is "http://host/x" on the wire, one URL and one host', () => {
+    expect(canonicalUrl('http://u@example.com/x')).toBe('http://example.com/x');
+    expect(canonicalUrl('https://u:secret@Example.com:443/x?q=1')).toBe('https://example.com/x?q=1');
+    expect(canonicalUrl('http://:@example.com:8080/')).toBe('http://example.com:8080/');
+    expect(canonicalUrl('//u:p@cdn.example.org/lib.js', 'https://example.com/')).toBe('https://cdn.example.org/lib.js');
+  });
+
   it('resolves dot segments', () => {
     expect(canonicalUrl('https://example.com/a/b/../c/./d')).toBe('https://example.com/a/c/d');
     expect(canonicalUrl('https://example.com/../../x')).toBe('https://example.com/x');

@@ -62,6 +62,7 @@ beforeAll(async () => {
       '/bomb-binary': (_req, res) =>
         void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }).end(bomb),
       '/big': html(Buffer.alloc(3 * MiB, 'a')),
+      '/big-gzip': html(zlib.gzipSync(Buffer.alloc(3 * MiB, 'a')), { 'content-encoding': 'gzip' }),
       // Bodies of exactly CAP bytes and of one byte more, plain HTML, binary and gzip-compressed HTML (CAP inflated).
       ...Object.fromEntries(
         [0, 1].flatMap((extra): [string, RouteHandler][] => [
@@ -223,6 +224,18 @@ describe('fetch-url', () => {
       const cut = await f.fetch(site.url('/big'), undefined, { keepBody: true, keepAtMost: 1000 });
       expect(cut.error).toBeNull();
       expect(cut.body?.length).toBe(1000);
+    });
+  });
+
+  it('reads keepAtMost bytes (robots.txt: 500 KiB) even when the crawl caps page bodies below that', async () => {
+    const keepAtMost = 500 * 1024;
+    await withFetcher(settings({ maxBodyBytes: 64 * 1024 }), async (f) => {
+      for (const path of ['/big', '/big-gzip']) {
+        const cut = await f.fetch(site.url(path), undefined, { keepBody: true, keepAtMost });
+        expect([path, cut.statusCode, cut.error, cut.body?.length]).toEqual([path, 200, null, keepAtMost]);
+      }
+      // Pages keep the crawl's cap.
+      expect((await f.fetch(site.url('/big'))).error).toMatch(/^too large/);
     });
   });
 

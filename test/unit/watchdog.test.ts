@@ -136,3 +136,73 @@ describe("the pool's watchdog", () => {
     await pool.close();
   });
 });
+
+/** A worker whose result for its job was already in the pipe when the watchdog decided to kill it. */
+class LateResultHandle extends SilentHandle {
+  job: { jobId: number; threadId: number; url: string } | null = null;
+  protected override post(message: ParentToWorker): void {
+    super.post(message);
+    if (message.t === 'job') this.job = { jobId: message.job.jobId, threadId: message.job.threadId, url: message.job.url };
+  }
+  override kill(): void {
+    this.kills++;
+    const job = this.job!;
+    queueMicrotask(() => {
+      this.emitMessage({
+        t: 'result',
+        result: {
+          kind: 'robots',
+          jobId: job.jobId,
+          threadId: job.threadId,
+          url: job.url,
+          statusCode: 200,
+          body: '',
+          responseTimeMs: 1,
+          error: null,
+        },
+      });
+      this.emitExit(null, 'SIGKILL');
+    });
+  }
+}
+
+describe('a result that arrives after the kill was decided', () => {
+  it("is the job's result: the job is not reported overran too (a robots.txt recorded twice was fetched again)", async () => {
+    const results: ThreadJob[] = [];
+    const deaths: { exit: WorkerExit; lost: ThreadJob[]; overran: OverranJob[] }[] = [];
+    const listener: PoolListener = {
+      threadsAvailable: () => undefined,
+      result: (_t, job) => void results.push(job),
+      progress: () => undefined,
+      processDied: (_name, exit, lost, overran) => void deaths.push({ exit, lost, overran }),
+      failed: (message) => {
+        throw new Error(message);
+      },
+    };
+    const settings = parseSettings({ seeds: ['https://a.test/'], ...timing });
+    const handles: LateResultHandle[] = [];
+    const spawner = {
+      spawn: (name: string): WorkerHandle => {
+        const h = new LateResultHandle(name, 2000 + handles.length);
+        handles.push(h);
+        return h;
+      },
+    };
+    const pool = new WorkerPool(spawner, settings, 1, listener);
+    pool.resize(1);
+    await new Promise((r) => setTimeout(r, 0));
+    const [thread] = pool.idleThreads();
+    const job: ThreadJob = { jobId: 7, claim: { kind: 'robots', hostId: 1, url: 'https://a.test/robots.txt' } };
+    expect(pool.dispatch(thread!, job)).toBe(true);
+    pool.checkDeadlines(thread!.jobStartedAt + 7_000);
+    expect(handles[0]!.kills).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(results).toEqual([job]);
+    expect(deaths).toHaveLength(1);
+    expect(deaths[0]!.overran).toEqual([]);
+    expect(deaths[0]!.lost).toEqual([]);
+    // Still the watchdog's kill: the controller counts no crash for the process's other jobs.
+    expect(deaths[0]!.exit.byWatchdog).toBe(true);
+    await pool.close();
+  });
+});

@@ -333,8 +333,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     }
     // The watchdog killed the process for those: the others it held did nothing wrong, and go back uncounted.
     // While stopping, a killed worker's URLs simply stay queued for a later resume.
-    const crashed = overran.length === 0 && !isEnding(this.state);
-    const reported = overran.length > 0 || crashed;
+    const crashed = !exit.byWatchdog && overran.length === 0 && !isEnding(this.state);
+    const reported = exit.byWatchdog === true || crashed;
     this.calls.write(
       async () => {
         let requeued = 0;

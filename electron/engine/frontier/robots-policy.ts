@@ -2,7 +2,7 @@
 // becomes of a URL it disallows, and when a robots.txt fetch that failed is tried again (RFC 9309).
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { RobotsFetchResult } from '../../../shared/protocol.ts';
-import { RobotsState } from './model.ts';
+import { MAX_WORKER_CRASHES, RobotsState } from './model.ts';
 import { retryDelayMs } from './retry-policy.ts';
 import type { RobotsRules } from './robots-rules.ts';
 
@@ -26,12 +26,29 @@ export function robotsVerdict(
 
 /**
  * Whether a robots.txt fetch failed for the moment: a 5xx or no response means "crawl nothing for now", tried
- * again after a backoff (the host's URLs wait in the queue). A name that does not resolve is a verdict (as for
- * pages, see retry-policy.ts), not a moment's trouble.
+ * again after a backoff (the host's URLs wait in the queue). So does a 2xx whose body did not arrive whole (reset
+ * or cut mid-body): RFC 9309 2.3.1.4 takes an incomplete fetch as unreachable, never as an empty file (allow all).
+ * A name that does not resolve is a verdict (as for pages, see retry-policy.ts), not a moment's trouble; so is a job
+ * that ran past its deadline (the watchdog killed its worker; another attempt would do it again).
  */
 export function robotsFetchFailed(result: Pick<RobotsFetchResult, 'statusCode' | 'error'>): boolean {
-  const unresolvable = result.statusCode === null && result.error?.startsWith('DNS lookup failed') === true;
-  return !unresolvable && (result.statusCode === null || result.statusCode >= 500);
+  if (result.statusCode === null) return !FINAL_ROBOTS_ERRORS.test(result.error ?? '');
+  return result.statusCode >= 500 || (result.statusCode < 300 && result.statusCode >= 200 && result.error !== null);
+}
+
+/** Fetch errors that are a verdict on a robots.txt at once (see robotsFetchFailed). */
+const FINAL_ROBOTS_ERRORS = /^(DNS lookup failed|processing timeout)/;
+
+/** The error a robots.txt keeps when its fetch took its worker down MAX_WORKER_CRASHES times. */
+export const ROBOTS_WORKER_CRASHED = 'worker crashed';
+
+/**
+ * Whether a robots.txt fetch whose worker died, with `failures` failed fetches of it now (this one counted), is
+ * given up: after MAX_WORKER_CRASHES, as a URL would be, its host's robots.txt is taken as unreachable (its URLs are
+ * blocked, "robots.txt unreachable (worker crashed)") instead of being fetched in a loop.
+ */
+export function robotsCrashSettles(failures: number): boolean {
+  return failures >= MAX_WORKER_CRASHES;
 }
 
 /**

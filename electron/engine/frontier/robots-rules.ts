@@ -27,7 +27,8 @@ const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blocked
 
 /**
  * Builds the rules from a robots.txt fetch: 2xx is parsed; 4xx (and a redirect chain that never ends) means
- * there are no rules; 5xx or no response means the site is not to be crawled (RFC 9309 section 2.3.1).
+ * there are no rules; 5xx, no response or a 2xx whose body did not arrive whole means the site is not to be crawled
+ * (RFC 9309 section 2.3.1).
  */
 export function robotsRulesFrom(
   robotsUrl: string,
@@ -36,7 +37,7 @@ export function robotsRulesFrom(
   userAgent: string,
   fetchError: string | null = null,
 ): RobotsRules {
-  if (status !== null && status >= 200 && status < 300) {
+  if (status !== null && status >= 200 && status < 300 && fetchError === null) {
     const parsed = parseRobotsTxt(body ?? '');
     const delaySeconds = parsed.crawlDelay(userAgent) ?? 0;
     const crawlDelayMs = Math.min(LIMITS.crawlDelayCapMs, Math.max(0, Math.round(delaySeconds * 1000)));
@@ -48,12 +49,17 @@ export function robotsRulesFrom(
       blockedReason: 'blocked by robots.txt',
     };
   }
-  if (status !== null && status < 500) return ALLOW_ALL;
+  if (status !== null && status < 500 && !(status >= 200 && status < 300)) return ALLOW_ALL;
   // A host whose name does not resolve has no pages to block: its URLs fail for that reason.
   if (status === null && fetchError?.startsWith('DNS lookup failed'))
     return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: fetchError };
   // Say what went wrong with the host itself: "connection refused" tells an analyst more than "blocked".
-  const why = status === null ? `unreachable (${fetchError ?? 'no response'})` : `HTTP ${status}`;
+  const why =
+    status === null
+      ? `unreachable (${fetchError ?? 'no response'})`
+      : status < 300
+        ? `incomplete (HTTP ${status}, ${fetchError ?? 'no body'})`
+        : `HTTP ${status}`;
   return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: `blocked: robots.txt ${why}` };
 }
 

@@ -57,6 +57,9 @@ export class WorkerPool {
   private closed = false;
   private lastFailure = '';
   private watchdog: NodeJS.Timeout | null = null;
+  /** When the watchdog's timer last fired, and whether that tick judged nothing (see watchdogTick). */
+  private lastTickAt = 0;
+  private skippedTick = false;
 
   constructor(
     private readonly spawner: WorkerSpawner,
@@ -218,8 +221,12 @@ export class WorkerPool {
 
   private onExit(proc: WorkerProcess, died: WorkerExit): void {
     this.processes.delete(proc);
-    const overran = proc.overran ?? [];
-    const exit = overran.length ? { ...died, reason: `killed by the watchdog: ${overran.length} URL(s) ran past their deadline` } : died;
+    // A job whose result came in after the kill was decided (it was in the pipe) is done, not overran: blaming it
+    // too recorded it twice, and a robots.txt recorded as "processing timeout" after its rules was fetched again.
+    const overran = (proc.overran ?? []).filter((o) => o.thread.job === o.job);
+    const exit = proc.overran
+      ? { ...died, byWatchdog: true, reason: `killed by the watchdog: ${overran.length} URL(s) ran past their deadline` }
+      : died;
     const lost: ThreadJob[] = [];
     for (const t of proc.threads) {
       if (t.job && !overran.some((o) => o.job === t.job)) lost.push(t.job);
@@ -263,8 +270,20 @@ export class WorkerPool {
     thread.setStep('claimed', 'preconditions');
     const sent = proc.handle.send({ t: 'job', job: jobMessage(thread.id, job) });
     if (!sent) thread.job = null;
-    else this.watchdog ??= setInterval(() => this.checkDeadlines(), watchdogTickMs(this.settings)).unref();
+    else this.watchdog ??= setInterval(() => this.watchdogTick(), watchdogTickMs(this.settings)).unref();
     return sent;
+  }
+
+  /**
+   * A tick of the watchdog's timer. One that comes late (this process's event loop was blocked: timers run before
+   * the messages that arrived meanwhile are read) judges nothing: a job whose result is waiting unread would be
+   * blamed for the parent's stall. The next tick, after those messages, judges; only one tick in a row is skipped.
+   */
+  private watchdogTick(now = Date.now()): void {
+    const late = this.lastTickAt !== 0 && now - this.lastTickAt > 2 * watchdogTickMs(this.settings) + 500 && !this.skippedTick;
+    this.lastTickAt = now;
+    this.skippedTick = late;
+    if (!late) this.checkDeadlines(now);
   }
 
   /**

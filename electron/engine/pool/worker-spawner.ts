@@ -9,6 +9,8 @@ export interface WorkerExit {
   signal: string | null;
   /** Person-readable: "exited normally", "killed by SIGKILL", "exited with code 134". */
   reason: string;
+  /** Set by the pool when its watchdog killed the process (its other jobs did nothing wrong: not counted as crashes). */
+  byWatchdog?: boolean;
 }
 
 export interface WorkerHandle {

@@ -1,7 +1,10 @@
-// Named configuration presets: every setting but the seeds, saved under a name and loaded into the start form
-// again. One JSON file in the crawls folder, written whole to a temporary file and renamed over the old one, so
-// a crash mid-write leaves the previous version. A file that cannot be read is reported, never replaced: the
-// analyst's presets are not silently dropped. Plain Node.
+// Named configuration presets: every setting but the seeds and the credentials, saved under a name and loaded into
+// the start form again. One JSON file in the crawls folder (0700), written 0600 whole to a temporary file and renamed
+// over the old one, so a crash mid-write leaves the previous version. A file that cannot be read is reported, never
+// replaced: the analyst's presets are not silently dropped. A preset never keeps the custom headers or the basic
+// authentication (shared/credentials.ts): a presets file is not sealed as a crawl file's credentials are, and is
+// copied between machines and shown around; those stay in the form when a preset is loaded. A file of an older
+// version holding some has them taken out the first time it is read. Plain Node.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,7 +58,7 @@ export class PresetStore {
     const kept = presets.filter((p) => !sameName(p.name, name));
     if (kept.length >= MAX_PRESETS)
       return { ok: false, problems: [{ field: 'name', message: `there are ${MAX_PRESETS} presets already; delete one first` }] };
-    kept.push({ name, savedAt: new Date().toISOString(), settings: checked.settings });
+    kept.push({ name, savedAt: new Date().toISOString(), settings: withoutCredentials(checked.settings) });
     this.write(kept);
     return { ok: true, presets: this.list() };
   }
@@ -90,7 +93,14 @@ export class PresetStore {
         `the presets file ${this.file} is not valid JSON (${(err as Error).message}); fix it or move it away, nothing was changed`,
       );
     }
-    return parsePresetsFile(data, this.file);
+    const presets = parsePresetsFile(data, this.file);
+    // An older version kept credentials in presets: they are taken out of the file now, whatever is done next.
+    if (presets.some((p) => hasCredentials(p.settings))) {
+      const cleaned = presets.map((p) => ({ ...p, settings: withoutCredentials(p.settings) }));
+      this.write(cleaned);
+      return cleaned;
+    }
+    return presets;
   }
 
   private write(presets: CrawlPreset[]): void {
@@ -110,6 +120,13 @@ export class PresetStore {
       throw err;
     }
   }
+}
+
+const hasCredentials = (settings: CrawlPreset['settings']) => settings.basicAuth !== null || Object.keys(settings.headers).length > 0;
+
+/** The settings without the credentials a preset never keeps: no custom headers, no basic authentication. */
+export function withoutCredentials(settings: CrawlPreset['settings']): CrawlPreset['settings'] {
+  return { ...settings, headers: {}, basicAuth: null };
 }
 
 /**

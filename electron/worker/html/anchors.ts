@@ -5,6 +5,7 @@ import { TextCapture, collapse, hasToken, type HtmlExtractor, type RawLink } fro
 
 export const anchorsExtractor: HtmlExtractor = {
   name: 'anchors',
+  attributesOf: ['a', 'area', 'base', 'img'],
   begin(draft) {
     // An anchor is cut to ANCHOR_MAX anyway; keep a little more so collapsing whitespace still fills it.
     const capture = new TextCapture(4 * ANCHOR_MAX);

@@ -1,7 +1,7 @@
 import type { LinkKind } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
-// past once (htmlparser2 events), and writes it into the page draft. Adding an extractor means adding a module
+// past once (open, text and close events, as htmlparser2 reports them), and writes it into the page draft. Adding an extractor means adding a module
 // here and listing it in crawl-extractors.ts; the parse loop (read-html.ts) never changes.
 
 /** What extractors write while the page streams past; read-html.ts turns it into the page's result. */
@@ -53,6 +53,11 @@ export interface HtmlHandlers {
 export interface HtmlExtractor {
   /** Short name, for the list of extractors a crawl runs. */
   readonly name: string;
+  /**
+   * The tags whose attributes `open` reads ([] for none); the others get an empty attribute record. Left out, every
+   * tag's attributes are read (which costs the reader time on every tag of every page).
+   */
+  readonly attributesOf?: readonly string[];
   /** Fresh handlers for one page, writing into `draft`. */
   begin(draft: PageDraft): HtmlHandlers;
 }

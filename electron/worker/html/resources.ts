@@ -9,6 +9,7 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
   const stylesheets = types.includes('stylesheets');
   return {
     name: 'resources',
+    attributesOf: ['img', 'source', 'script', 'link'],
     begin(draft) {
       return {
         open(name, attribs) {

@@ -6,13 +6,21 @@ import { createWsApi } from './ws-transport.ts';
 
 export function createApi(): CrawlerApi {
   if (window.trawl) return window.trawl;
-  const token = takeToken();
+  return createWsApi(webConsoleUrls(window.location, takeToken()));
+}
+
+/**
+ * The WebSocket's URL (with the link's token, if the page was opened with one: a socket's URL is kept in no history)
+ * and the downloads' URL, which never carries the token: a browser keeps a download's URL in its downloads list and
+ * history, and the cookie the server set with the page authenticates it.
+ */
+export function webConsoleUrls(
+  location: Pick<Location, 'protocol' | 'host' | 'href'>,
+  token: string | null,
+): { url: string; exportUrl: string } {
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return createWsApi({
-    url: `${scheme}//${window.location.host}${WS_PATH}${query}`,
-    exportUrl: new URL(`${EXPORT_PATH}${query}`, window.location.href).href,
-  });
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return { url: `${scheme}//${location.host}${WS_PATH}${query}`, exportUrl: new URL(EXPORT_PATH, location.href).href };
 }
 
 /** The ?token= of the console's link, taken out of the address bar (and so out of the history): the cookie the

@@ -306,14 +306,15 @@ function formatSeconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** The URL of another download beside the CSV export's, with its token (if any) and `params`. */
+/** The URL of another download beside the CSV export's, with `params` (and whatever query the export's URL has). */
 export function downloadUrl(exportUrl: string, path: string, params: Record<string, string>): string {
   const q = exportUrl.indexOf('?');
   const head = q < 0 ? exportUrl : exportUrl.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : exportUrl.slice(q + 1));
   for (const [k, v] of Object.entries(params)) query.set(k, v);
   const base = head.endsWith(EXPORT_PATH) ? head.slice(0, -EXPORT_PATH.length) : head.replace(/\/[^/]*$/, '');
-  return `${base}${path}?${query.toString()}`;
+  const search = query.toString();
+  return `${base}${path}${search ? `?${search}` : ''}`;
 }
 
 function downloadWithAnchor(url: string): void {

@@ -1,4 +1,4 @@
-// Named configuration presets in the start form: save every setting but the seeds under a name, load one back
+// Named configuration presets in the start form: save every setting but the seeds and the credentials under a name, load one back
 // into the form, delete one. The host keeps them (one file in the crawls folder) and checks them as it would a
 // crawl's settings; a presets file it cannot read is shown as such, not as "no presets".
 import { useCallback, useEffect, useState } from 'react';
@@ -191,7 +191,8 @@ export function PresetsPanel({
           </button>
         </div>
         <span className="field-hint">
-          keeps every setting except the seeds (headers and password too); saving under a name in use replaces it
+          keeps every setting except the seeds and the credentials (request headers and basic authentication are never saved in a preset,
+          and loading one leaves those of the form as they are); saving under a name in use replaces it
         </span>
         {nameProblem && (
           <span className="field-error" role="alert">

@@ -75,10 +75,13 @@ export function StartPanel() {
   const loadPreset = (preset: CrawlPreset) => {
     setTouched(true);
     setProblems([]);
-    // Over the defaults: a setting newer than the preset takes its default.
+    // Over the defaults: a setting newer than the preset takes its default. A preset keeps no credentials: the
+    // headers and basic authentication typed in the form stay.
     setForm((f) => ({
       ...formFromSettings({ ...defaults?.settings, ...preset.settings } as Omit<CrawlSettings, 'seeds'>),
       seeds: f.seeds,
+      headers: f.headers,
+      basicAuth: f.basicAuth,
     }));
     notify(store, 'info', `Loaded preset "${preset.name}"`);
   };

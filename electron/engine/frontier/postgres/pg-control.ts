@@ -23,6 +23,8 @@ export interface CrawlRecord {
   finishedAt: number | null;
   finishedBy: string | null;
   deprioritised: string[];
+  /** The credentials sealed with the cluster key (secrets/cluster-key.ts), or null when the crawl has none. */
+  sealedSecrets: string | null;
 }
 
 interface CrawlRow {
@@ -37,6 +39,8 @@ interface CrawlRow {
   finished_at: Date | null;
   finished_by: string | null;
   deprioritised: string;
+  /** Missing from a registry made before the column was added. */
+  secrets?: string | null;
 }
 
 function recordOf(row: CrawlRow): CrawlRecord {
@@ -52,6 +56,7 @@ function recordOf(row: CrawlRow): CrawlRecord {
     finishedAt: row.finished_at?.getTime() ?? null,
     finishedBy: row.finished_by,
     deprioritised: JSON.parse(row.deprioritised) as string[],
+    sealedSecrets: row.secrets ?? null,
   };
 }
 

@@ -3,9 +3,11 @@
 // one for the cluster (heartbeat, leases, LISTEN).
 import crypto from 'node:crypto';
 import os from 'node:os';
+import { hasSecrets, splitSecrets } from '../../../../shared/credentials.ts';
 import { parseSettings, type ParsedSettings } from '../../../../shared/settings.ts';
+import { CLUSTER_KEY_ENV, ClusterKeyError, clusterKeyProblem, openWithClusterKey, sealWithClusterKey } from '../../secrets/cluster-key.ts';
 import { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
-import { connect } from './pg-client.ts';
+import { connect, type PgQuerier } from './pg-client.ts';
 import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 import { readCrawl } from './pg-control.ts';
 import { PgCluster, type NodeOptions } from './pg-cluster.ts';
@@ -65,11 +67,20 @@ async function openNode(storeUrl: string, crawlId: string, settings: ParsedSetti
   return { store: new PgFrontierStore(frontierConn, cluster, settings, crawlId, serverLabel(storeUrl)), crawlId, settings };
 }
 
-/** Creates a crawl in the store (and the store's registry, the first time) and joins it as its first node. */
+/** The cluster key (TRAWL_CLUSTER_KEY): what seals and opens a crawl's credentials in the store (secrets/cluster-key.ts). */
+export interface ClusterKeyOption {
+  clusterKey?: string | null;
+}
+
+/**
+ * Creates a crawl in the store (and the store's registry, the first time) and joins it as its first node. Its
+ * credentials are stored only sealed with the cluster key; a crawl with credentials and no usable key is refused
+ * before anything is written.
+ */
 export async function createPgCrawl(
   storeUrl: string,
   settings: ParsedSettings,
-  options: NodeOptions & { leaseMs?: number; crawlId?: string } = {},
+  options: NodeOptions & ClusterKeyOption & { leaseMs?: number; crawlId?: string } = {},
 ): Promise<PgNode> {
   parseStoreUrl(storeUrl);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -78,6 +89,17 @@ export async function createPgCrawl(
   const crawlId = options.crawlId ?? newCrawlId();
   if (!CRAWL_ID_PATTERN.test(crawlId)) crawlSchema(crawlId);
   nodeNameOf(options);
+  const key = options.clusterKey ?? '';
+  if (hasSecrets(settings)) {
+    if (!key)
+      throw new StoreError(
+        `this crawl has credentials (basic authentication or custom headers) that every node needs: set ${CLUSTER_KEY_ENV} to a secret (e.g. \`openssl rand -base64 32\`) on this node and on each node that joins; the store keeps them only sealed with it`,
+      );
+    const problem = clusterKeyProblem(key);
+    if (problem) throw new StoreError(problem);
+  }
+  const stored = splitSecrets(settings);
+  const sealed = hasSecrets(settings) ? sealWithClusterKey(stored.secrets, key, crawlId) : null;
   const client = await connect(storeUrl);
   try {
     await client.query('BEGIN');
@@ -85,13 +107,10 @@ export async function createPgCrawl(
     await client.query(REGISTRY_DDL);
     const { rowCount } = await client.query('SELECT 1 FROM trawl.crawls WHERE id = $1', [crawlId]);
     if (rowCount) throw new StoreError(`the store already has a crawl "${crawlId}"; join it with --join ${crawlId}, or choose another ID`);
-    await client.query('INSERT INTO trawl.crawls (id, schema_version, settings, threads, lease_ms) VALUES ($1, $2, $3, $4, $5)', [
-      crawlId,
-      PG_SCHEMA_VERSION,
-      JSON.stringify(settings),
-      settings.threads,
-      leaseMs,
-    ]);
+    await client.query(
+      'INSERT INTO trawl.crawls (id, schema_version, settings, secrets, threads, lease_ms) VALUES ($1, $2, $3, $4, $5, $6)',
+      [crawlId, PG_SCHEMA_VERSION, JSON.stringify(stored.settings), sealed, settings.threads, leaseMs],
+    );
     await client.query(crawlDdl(crawlSchema(crawlId)));
     await client.query('COMMIT');
   } catch (err) {
@@ -106,9 +125,10 @@ export async function createPgCrawl(
 
 /**
  * Joins a crawl of the store as another node. A crawl that was stopped runs again; a finished one is refused.
- * The node takes its share of the cluster's threads.
+ * The node takes its share of the cluster's threads. A crawl with credentials needs the cluster key it was created
+ * with: without it, or with another, a StoreError says so and nothing changes.
  */
-export async function joinPgCrawl(storeUrl: string, crawlId: string, options: NodeOptions = {}): Promise<PgNode> {
+export async function joinPgCrawl(storeUrl: string, crawlId: string, options: NodeOptions & ClusterKeyOption = {}): Promise<PgNode> {
   parseStoreUrl(storeUrl);
   crawlSchema(crawlId);
   nodeNameOf(options);
@@ -122,6 +142,8 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
       );
     }
     settings = parseSettings(record.settings);
+    if (record.sealedSecrets !== null) settings = { ...settings, ...openSealedSecrets(record.sealedSecrets, crawlId, options.clusterKey) };
+    else if (hasSecrets(settings)) await sealOlderCrawl(client, crawlId, settings, options.clusterKey);
     if (record.state === 'stopped') {
       await client.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = $1 AND state = 'stopped'`, [crawlId]);
     }
@@ -129,4 +151,39 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
     await client.end().catch(() => undefined);
   }
   return openNode(storeUrl, crawlId, settings, options);
+}
+
+/** The credentials of a crawl of the store, opened with the node's cluster key; a StoreError saying what is missing. */
+function openSealedSecrets(sealed: string, crawlId: string, key: string | null | undefined) {
+  if (!key)
+    throw new StoreError(
+      `crawl "${crawlId}" has credentials sealed with its cluster key: set ${CLUSTER_KEY_ENV} to the key the crawl was created with, then join again`,
+    );
+  try {
+    return openWithClusterKey(sealed, key, crawlId);
+  } catch (err) {
+    if (err instanceof ClusterKeyError) throw new StoreError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * A crawl created before credentials were sealed has them in clear in its settings: a node joining it with a cluster
+ * key seals them and takes them out of the settings; without a key it is refused, saying why.
+ */
+async function sealOlderCrawl(client: PgQuerier, crawlId: string, settings: ParsedSettings, key: string | null | undefined): Promise<void> {
+  if (!key)
+    throw new StoreError(
+      `crawl "${crawlId}" keeps its credentials in clear (it was created by an older Trawl): set ${CLUSTER_KEY_ENV} to a secret (e.g. \`openssl rand -base64 32\`) to seal them, then give the same to each node that joins`,
+    );
+  const problem = clusterKeyProblem(key);
+  if (problem) throw new StoreError(problem);
+  const { settings: stored, secrets } = splitSecrets(settings);
+  // A registry that old lacks the column.
+  await client.query('ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text');
+  await client.query('UPDATE trawl.crawls SET settings = $1, secrets = $2 WHERE id = $3', [
+    JSON.stringify(stored),
+    sealWithClusterKey(secrets, key, crawlId),
+    crawlId,
+  ]);
 }

@@ -10,6 +10,7 @@
 //     (pg-record-pages.ts).
 // Each method is one transaction on the node's frontier connection; writes go in batches (unnest, pg-writes.ts), not
 // a round trip per link.
+import { splitSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
@@ -28,7 +29,7 @@ import {
 import { SEED, candidateSettingsOf, matchesAny, type CandidateSettings } from '../candidates.ts';
 import { errorRowOf, pageTargetsOf } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
-import { robotsFetchFailed, robotsRetryWaitMs } from '../robots-policy.ts';
+import { ROBOTS_WORKER_CRASHED, robotsCrashSettles, robotsFetchFailed, robotsRetryWaitMs } from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { nextReadyFrom } from '../politeness.ts';
 import { redirectVerdictAsync, type ChainLink } from '../redirect-chain.ts';
@@ -268,16 +269,28 @@ export class PgFrontierStore implements FrontierStore {
           return;
         }
       }
-      const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent, result.error);
-      this.robots.set(claim.hostId, rules);
-      await c.query(
-        `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = $1, robots_txt = $2, robots_error = $3, crawl_delay_ms = $4,
-           next_fetch_at = $5, robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
-        [result.statusCode, result.body, result.error, rules.crawlDelayMs, at, claim.hostId],
-      );
-      await this.notifyWork(c);
+      await this.storeRobots(c, claim, result.statusCode, result.body, result.error, at);
     });
     this.cluster.unhold(claim);
+  }
+
+  /** A host's robots.txt as it stands for the rest of the crawl: its rules are known, its URLs claimable. */
+  private async storeRobots(
+    c: PgQuerier,
+    claim: RobotsClaim,
+    status: number | null,
+    body: string | null,
+    error: string | null,
+    at: number,
+  ) {
+    const rules = robotsRulesFrom(claim.url, status, body, this.settings.userAgent, error);
+    this.robots.set(claim.hostId, rules);
+    await c.query(
+      `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = $1, robots_txt = $2, robots_error = $3, crawl_delay_ms = $4,
+         next_fetch_at = $5, robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
+      [status, body, error, rules.crawlDelayMs, at, claim.hostId],
+    );
+    await this.notifyWork(c);
   }
 
   async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {
@@ -285,11 +298,17 @@ export class PgFrontierStore implements FrontierStore {
     const me = this.cluster.nodeName;
     const outcome = await this.tx(async (c): Promise<'requeued' | 'failed'> => {
       if (claim.kind === 'robots') {
-        await c.query(
-          `UPDATE hosts SET robots_state = ${RobotsState.unknown}, next_fetch_at = $1, robots_node = NULL, robots_lease_until = NULL
-           WHERE id = $2 AND robots_state = ${RobotsState.fetching} AND robots_node = $3`,
-          [at, claim.hostId, me],
+        // A crash counts as a failed fetch of it; after MAX_WORKER_CRASHES the robots.txt stands as unreachable.
+        const { rows } = await c.query<{ failures: number }>(
+          `UPDATE hosts SET robots_state = ${RobotsState.unknown}, next_fetch_at = $1, robots_node = NULL, robots_lease_until = NULL,
+             robots_failures = robots_failures + $4
+           WHERE id = $2 AND robots_state = ${RobotsState.fetching} AND robots_node = $3 RETURNING robots_failures AS failures`,
+          [at, claim.hostId, me, crashed ? 1 : 0],
         );
+        if (crashed && rows.length > 0 && robotsCrashSettles(rows[0]!.failures)) {
+          await this.storeRobots(c, claim, null, null, ROBOTS_WORKER_CRASHED, at);
+          return 'failed';
+        }
         await this.notifyWork(c);
         return 'requeued';
       }
@@ -377,8 +396,10 @@ export class PgFrontierStore implements FrontierStore {
     }
   }
 
+  /** The settings without the credentials: those stay sealed in the row's secrets, as the crawl was created. */
   async saveSettings(settings: CrawlSettings): Promise<void> {
-    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [JSON.stringify(settings), this.crawlId]));
+    const stored = JSON.stringify(splitSecrets(settings).settings);
+    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [stored, this.crawlId]));
   }
 
   async noteState(state: CrawlState): Promise<void> {

@@ -30,8 +30,11 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
   id             text PRIMARY KEY,
   schema_version integer NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now(),
-  -- The crawl's settings as JSON (CrawlSettings), with what was changed live (URLs/s cap, excludes).
+  -- The crawl's settings as JSON (CrawlSettings), with what was changed live (URLs/s cap, excludes), without the
+  -- credentials (basic authentication, custom headers): those are in secrets.
   settings       text NOT NULL,
+  -- The credentials sealed with the cluster key (secrets/cluster-key.ts), or NULL when the crawl has none.
+  secrets        text,
   -- What the cluster is told to do: running, paused, stopped (nodes leave; --join continues it) or finished.
   state          text NOT NULL DEFAULT 'running',
   -- Crawl threads of the whole cluster, shared out over the live nodes.
@@ -43,7 +46,9 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
   finished_by    text,
   -- Patterns pushed to the back of their host's queue (JSON array), as the SQLite file's meta 'deprioritised'.
   deprioritised  text NOT NULL DEFAULT '[]'
-);`;
+);
+-- A registry made before credentials were sealed apart.
+ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;`;
 
 export function crawlDdl(schema: string): string {
   return `

@@ -1,7 +1,7 @@
 // The persistent frontier: every URL the crawl knows, its state, and per-host politeness, in the crawl file.
 // The controller is its only user and runs in one thread, so each method is one SQLite transaction and the
 // in-memory counters below always match the file.
-// About 410 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
+// About 430 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
 // (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
@@ -24,7 +24,14 @@ import {
   type UrlKindName,
 } from '../model.ts';
 import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
-import { awaitsRobots, robotsFetchFailed, robotsRetryWaitMs, robotsVerdict } from '../robots-policy.ts';
+import {
+  ROBOTS_WORKER_CRASHED,
+  awaitsRobots,
+  robotsCrashSettles,
+  robotsFetchFailed,
+  robotsRetryWaitMs,
+  robotsVerdict,
+} from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import {
   SEED,
@@ -380,21 +387,34 @@ export class Frontier {
       })();
       if (!failed) return;
     }
-    const rules = robotsRulesFrom(claim.url, result.statusCode, result.body, this.settings.userAgent, result.error);
+    this.storeRobots(claim, result.statusCode, result.body, result.error, now);
+  }
+
+  /** A host's robots.txt as it stands for the rest of the crawl: its rules are known, its URLs claimable. */
+  private storeRobots(claim: RobotsClaim, status: number | null, body: string | null, error: string | null, now: number): void {
+    const rules = robotsRulesFrom(claim.url, status, body, this.settings.userAgent, error);
     this.robots.set(claim.hostId, rules);
-    this.q.storeRobots.run(result.statusCode, result.body, result.error, rules.crawlDelayMs, now, claim.hostId);
+    this.q.storeRobots.run(status, body, error, rules.crawlDelayMs, now, claim.hostId);
   }
 
   /**
    * Gives back claimed work that was not completed: the crawl is stopping, or the worker process holding it died
-   * (`crashed`). A URL whose worker died MAX_WORKER_CRASHES times is recorded as failed instead of looping.
+   * (`crashed`). A URL whose worker died MAX_WORKER_CRASHES times is recorded as failed instead of looping; so is
+   * a robots.txt (counted with its failed fetches), which then stands as unreachable (robots-policy.ts).
    * Returns what became of it.
    */
   release(claim: Claim, crashed: boolean, now = Date.now()): 'requeued' | 'failed' {
     return this.db.transaction(() => {
       if (claim.kind === 'robots') {
-        this.q.holdHost.run(RobotsState.unknown, now, claim.hostId);
-        return 'requeued' as const;
+        if (!crashed) {
+          this.q.holdHost.run(RobotsState.unknown, now, claim.hostId);
+          return 'requeued' as const;
+        }
+        // Counted as a failed fetch (the host is open to fetch it again at once, as a crashed URL is).
+        const { failures } = this.q.robotsFailed.get(now, claim.hostId)!;
+        if (!robotsCrashSettles(failures)) return 'requeued' as const;
+        this.storeRobots(claim, null, null, ROBOTS_WORKER_CRASHED, now);
+        return 'failed' as const;
       }
       const crashes = crashed ? (this.q.crashUrl.get(claim.urlId) as { crashes: number }).crashes : 0;
       if (crashes >= MAX_WORKER_CRASHES) {

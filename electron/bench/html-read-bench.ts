@@ -1,0 +1,62 @@
+// Times the worker's reading of HTML pages (not a test: timings belong here, not in assertions).
+//   node --import tsx electron/bench/html-read-bench.ts [--dir /usr/share/doc/postgresql-doc-15/html] [--reference]
+// Reads every .html file of --dir into memory once, then prints the best of 5 passes over all of them for: the
+// reader alone with the crawl's default extractors (readHtml), the reader plus link resolution (extractHtml), and
+// the worker's whole path from the body's bytes (decodeHtml + extractHtml). --reference also times the reader the
+// crawl used before (htmlparser2's Parser, kept in test/helpers as the fuzz test's reference).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeNormaliser } from '../../shared/url/normalise.ts';
+import { decodeHtml } from '../worker/fetch-url.ts';
+import { htmlExtractorsFor } from '../worker/html/crawl-extractors.ts';
+import { extractHtml } from '../worker/html/extract-page.ts';
+import type { HtmlExtractor, PageDraft } from '../worker/html/extractor-contract.ts';
+import { readHtml } from '../worker/html/read-html.ts';
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    reference: { type: 'boolean', default: false },
+  },
+});
+const dir = values.dir!;
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
+const bodies = files.map((f) => fs.readFileSync(path.join(dir, f)));
+const pages = bodies.map((b) => b.toString('utf8'));
+const urls = files.map((f) => `http://127.0.0.1:8080/${f}`);
+const mb = bodies.reduce((n, b) => n + b.length, 0) / 1e6;
+console.log(`${pages.length} pages, ${mb.toFixed(1)} MB, from ${dir}`);
+
+const extractors = htmlExtractorsFor({ checkResources: [] });
+const normalise = makeNormaliser({ stripQueryParams: [] });
+const inScope = (url: string) => url.startsWith('http://127.0.0.1:8080/');
+
+function time(label: string, pass: () => void): void {
+  pass(); // warm up
+  let best = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 5; run++) {
+    const start = performance.now();
+    pass();
+    best = Math.min(best, performance.now() - start);
+  }
+  console.log(`${label.padEnd(44)} ${best.toFixed(0).padStart(6)} ms  (${((best * 1000) / pages.length).toFixed(0)} µs/page)`);
+}
+
+if (values.reference) {
+  const { readHtmlReference } = (await import('../../test/helpers/read-html-reference.ts')) as {
+    readHtmlReference: (html: string, extractors: readonly HtmlExtractor[]) => PageDraft;
+  };
+  time('readHtml, htmlparser2 Parser (reference)', () => {
+    for (const html of pages) readHtmlReference(html, extractors);
+  });
+}
+time('readHtml', () => {
+  for (const html of pages) readHtml(html, extractors);
+});
+time('extractHtml (read + resolve links)', () => {
+  for (let i = 0; i < pages.length; i++) extractHtml(pages[i]!, urls[i]!, inScope, normalise, extractors);
+});
+time('decodeHtml + extractHtml (the worker path)', () => {
+  for (let i = 0; i < pages.length; i++) extractHtml(decodeHtml(bodies[i]!, 'text/html'), urls[i]!, inScope, normalise, extractors);
+});
