@@ -140,15 +140,16 @@ describe("the pool's watchdog", () => {
 /** A worker whose result for its job was already in the pipe when the watchdog decided to kill it. */
 class LateResultHandle extends SilentHandle {
   job: { jobId: number; threadId: number; url: string } | null = null;
-  protected override post(message: ParentToWorker): void {
-    super.post(message);
-    if (message.t === 'job') this.job = { jobId: message.job.jobId, threadId: message.job.threadId, url: message.job.url };
+  protected override post(batch: ParentToWorker[]): void {
+    super.post(batch);
+    for (const message of batch)
+      if (message.t === 'job') this.job = { jobId: message.job.jobId, threadId: message.job.threadId, url: message.job.url };
   }
   override kill(): void {
     this.kills++;
     const job = this.job!;
     queueMicrotask(() => {
-      this.emitMessage({
+      this.emitMessages({
         t: 'result',
         result: {
           kind: 'robots',
