@@ -65,6 +65,12 @@ class SilentHandle extends BaseWorkerHandle {
   }
 }
 
+/** Lets queued messages go both ways: to the worker after a turn of the event loop (shared/message-batch.ts), back in a microtask. */
+async function settle(): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 0));
+}
+
 describe("the pool's watchdog", () => {
   it('flags an overdue thread, then kills its process past the deadline and reports that job alone as overran', async () => {
     const handles: SilentHandle[] = [];
@@ -89,7 +95,7 @@ describe("the pool's watchdog", () => {
     };
     const pool = new WorkerPool(spawner, settings, 1, listener);
     pool.resize(2);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     const [a, b] = pool.idleThreads();
     const claim = (urlId: number) => ({
       kind: 'page' as const,
@@ -121,7 +127,7 @@ describe("the pool's watchdog", () => {
     expect(handles[0]!.kills).toBe(1);
     pool.checkDeadlines(t0 + 2_000); // the kill is under way: not blamed again, nor anyone else
     expect(handles[0]!.kills).toBe(1);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
 
     expect(deaths).toHaveLength(1);
     expect(deaths[0]!.exit.reason).toMatch(/killed by the watchdog/);
@@ -131,7 +137,7 @@ describe("the pool's watchdog", () => {
     // A fresh process took over both threads, which hold nothing and are no longer flagged.
     expect(handles).toHaveLength(2);
     expect(a!.busy || b!.busy || a!.overdue).toBe(false);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     expect(pool.threads().map((t) => t.pid)).toEqual([1001, 1001]);
     await pool.close();
   });
@@ -191,13 +197,14 @@ describe('a result that arrives after the kill was decided', () => {
     };
     const pool = new WorkerPool(spawner, settings, 1, listener);
     pool.resize(1);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     const [thread] = pool.idleThreads();
     const job: ThreadJob = { jobId: 7, claim: { kind: 'robots', hostId: 1, url: 'https://a.test/robots.txt' } };
     expect(pool.dispatch(thread!, job)).toBe(true);
+    await settle();
     pool.checkDeadlines(thread!.jobStartedAt + 7_000);
     expect(handles[0]!.kills).toBe(1);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     expect(results).toEqual([job]);
     expect(deaths).toHaveLength(1);
     expect(deaths[0]!.overran).toEqual([]);
