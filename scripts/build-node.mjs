@@ -27,6 +27,12 @@ export async function buildNode() {
     format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
+    // Whitespace and syntax minified (names kept, so an unmapped worker stack still reads): a third smaller, and
+    // without comments the bundles are pure ASCII, which Node decodes and V8 compiles faster. Start-up of the CLI
+    // and of every worker pays for the bundle's size. Licence comments go to NAME.mjs.LEGAL.txt beside each bundle.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'external',
     metafile: true,
     // Native addon; and 'electron' must never be pulled into the plain-Node bundles.
     external: ['better-sqlite3', 'electron'],
