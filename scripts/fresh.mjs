@@ -14,15 +14,24 @@ export const NODE_ENTRIES = {
   worker: 'electron/worker/worker-main.ts',
 };
 
-/** Files a node build depends on beyond what esbuild read: the build script and the installed packages. */
-export const NODE_BUILD_INPUTS = ['scripts/build-node.mjs', 'scripts/fresh.mjs', 'package-lock.json'];
+/**
+ * Files a node build depends on beyond the sources esbuild's metafile lists: the build scripts, the configuration
+ * esbuild reads (tsconfig.json, package.json) and the installed packages.
+ */
+export const NODE_BUILD_INPUTS = ['scripts/build-node.mjs', 'scripts/fresh.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
 
 export const nodeBuildInputsFile = (root) => path.join(root, 'out', 'node', 'build-inputs.json');
 export const rendererStampFile = (root) => path.join(root, 'out', 'renderer-build.json');
 
 /** What makes the renderer build: its folders (walked) and files. */
 const RENDERER_DIRS = ['renderer', 'shared'];
-const RENDERER_FILES = ['electron.vite.config.ts', 'package-lock.json', 'node_modules/.package-lock.json', 'scripts/fresh.mjs'];
+const RENDERER_FILES = [
+  'electron.vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  'scripts/fresh.mjs',
+];
 
 function mtimeMs(file) {
   try {

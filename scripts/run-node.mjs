@@ -20,7 +20,8 @@ if (!COMMANDS.includes(command)) {
   process.exit(2);
 }
 
-if (command === 'serve' && rendererStale(root) !== null) {
+const wantsHelp = args.includes('--help') || args.includes('-h');
+if (command === 'serve' && !wantsHelp && rendererStale(root) !== null) {
   // The build's own output goes to stderr: serve's stdout is the one line with its URL.
   buildApp(root, ['ignore', 2, 2]);
 }
