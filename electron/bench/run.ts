@@ -20,7 +20,18 @@ import { runClusterBench } from './cluster-bench.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MB = 1024 * 1024;
 
-const USAGE = `Usage: npm run bench -- [--pages N] [--links N] [--page-bytes N] [--threads N] [--site URL] [--no-wget] [--frontier] [--out FILE.json]
+/** The PostgreSQL manual as ../shared/sites/serve-pgdocs.sh serves it. */
+const PGDOCS = 'http://127.0.0.1:8181/index.html';
+/** A generated stand-in of the manual's shape (1,169 pages, 16 MB of HTML, about 21 links a page). */
+const QUICK_SHAPE = { pages: 1170, linksPerPage: 20, pageBytes: 14_000 };
+const QUICK_ROUNDS = 3;
+
+const USAGE = `Usage: npm run bench -- [--quick [--record]] [--pages N] [--links N] [--page-bytes N] [--threads N] [--site URL] [--no-wget] [--frontier] [--out FILE.json]
+  --quick          the guard (well under a minute): the PostgreSQL manual when it is served on ${PGDOCS} (else a
+                   generated site of its shape: ${QUICK_SHAPE.pages} pages, ${QUICK_SHAPE.linksPerPage} links/page, ${QUICK_SHAPE.pageBytes / 1000} kB/page), crawled ${QUICK_ROUNDS} times
+                   interleaved with wget's spider; prints the best wall time of each, CPU ms per page by process
+                   and the summed peak memory (--pages, --links, --page-bytes: generate a site of that shape)
+  --record         with --quick: append the result as a row to BENCHMARKS.md's table by commit
   --pages N        synthetic site size [2000]
   --links N        links per page [10]
   --page-bytes N   HTML bytes per page [8000]
@@ -48,6 +59,8 @@ function parse() {
       store: { type: 'string' },
       nodes: { type: 'string' },
       out: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      record: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -64,7 +77,13 @@ function parse() {
   const nodes = values.nodes === undefined ? null : values.nodes.split(',').map((v) => int('nodes', v, 1));
   if (nodes && !values.store) throw new Error('--nodes must be given a --store postgres://... URL for the nodes to share');
   if (values.store && !nodes) throw new Error('--store is for --nodes N');
+  if (values.record && !values.quick) throw new Error('--record must be given with --quick');
+  if (values.quick && (nodes || values.frontier || values.ui))
+    throw new Error('--quick must not be combined with --nodes, --frontier or --ui');
   return {
+    quick: values.quick,
+    record: values.record,
+    given: { pages: values.pages !== '2000', links: values.links !== '10', pageBytes: values['page-bytes'] !== '8000' },
     nodes,
     store: values.store ?? null,
     help: values.help,
@@ -83,19 +102,47 @@ function parse() {
 interface CrawlRun {
   wallSeconds: number;
   cpuSeconds: { user: number; system: number };
+  /** CPU time (user + system) of the main process and of its workers together, from the main process at its exit. */
+  cpuMsByProcess: { main: number; workers: number } | null;
   summary: string;
   peakMemoryMB: { main: number; workers: number[]; total: number };
 }
 
-/** Runs the CLI under a shell that reports its CPU time (the crawl and its reaped workers) via `times`. */
+function clockTicksPerSecond(): number {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(r.stdout?.trim()) || 100;
+}
+
+/**
+ * Runs the CLI as `npm run crawl` does (scripts/run-node.mjs, which starts the bundle), under a shell that reports its
+ * CPU time (the crawl and its reaped workers) via `times`; the crawl's main process reports its own and its workers'
+ * CPU time apart as it exits (cpu-report.mjs).
+ */
 async function runCrawl(seed: string, threads: number, dbPath: string): Promise<CrawlRun> {
-  const cli = path.join(root, 'out/node/crawl.mjs');
+  const launcher = path.join(root, 'scripts/run-node.mjs');
+  const report = `${dbPath}.cpu.json`;
   const started = performance.now();
   const child = spawn(
     'bash',
-    ['-c', '"$@" && times', 'bench', process.execPath, cli, seed, '--threads', String(threads), '--db', dbPath, '--quiet'],
+    [
+      '-c',
+      '"$@" && times',
+      'bench',
+      process.execPath,
+      '--import',
+      path.join(root, 'electron/bench/cpu-report.mjs'),
+      launcher,
+      'crawl',
+      seed,
+      '--threads',
+      String(threads),
+      '--db',
+      dbPath,
+      '--quiet',
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TRAWL_BENCH_CPU_REPORT: report },
     },
   );
   const sampler = sampleTree(child.pid!);
@@ -112,9 +159,25 @@ async function runCrawl(seed: string, threads: number, dbPath: string): Promise<
     return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
   });
   const workers = Object.values(peaks.children).map((b) => round(b / MB));
+  let cpuMsByProcess: CrawlRun['cpuMsByProcess'] = null;
+  try {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8')) as {
+      selfMicros: { user: number; system: number };
+      children: { userTicks: number; systemTicks: number } | null;
+    };
+    if (r.children) {
+      cpuMsByProcess = {
+        main: round((r.selfMicros.user + r.selfMicros.system) / 1000, 0),
+        workers: round(((r.children.userTicks + r.children.systemTicks) * 1000) / clockTicksPerSecond(), 0),
+      };
+    }
+  } catch {
+    // no report (not Linux)
+  }
   return {
     wallSeconds: round(wallSeconds, 2),
     cpuSeconds: { user: round(user ?? 0, 2), system: round(system ?? 0, 2) },
+    cpuMsByProcess,
     summary: lines.find((l) => l.startsWith('Finished')) ?? '',
     peakMemoryMB: { main: round(peaks.main / MB), workers, total: round(peaks.main / MB + workers.reduce((a, b) => a + b, 0)) },
   };
@@ -157,10 +220,129 @@ function timeWget(seed: string, workDir: string): number | null {
   return round((performance.now() - started) / 1000, 2);
 }
 
+type Options = ReturnType<typeof parse>;
+
+async function served(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** `--quick`: the guard. Crawl and wget in turn, QUICK_ROUNDS times; the best wall time of each. */
+async function runQuick(opts: Options): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-bench-'));
+  fs.chmodSync(work, 0o755);
+  let site: ServedSite | null = null;
+  try {
+    let seed = opts.site;
+    let label = opts.site ?? '';
+    if (!seed && !opts.given.pages && !opts.given.links && !opts.given.pageBytes && (await served(PGDOCS))) {
+      seed = PGDOCS;
+      label = 'PostgreSQL manual';
+    }
+    if (!seed) {
+      const shape = {
+        pages: opts.given.pages ? opts.pages : QUICK_SHAPE.pages,
+        linksPerPage: opts.given.links ? opts.links : QUICK_SHAPE.linksPerPage,
+        pageBytes: opts.given.pageBytes ? opts.pageBytes : QUICK_SHAPE.pageBytes,
+      };
+      const dir = path.join(work, 'site');
+      const bytes = writeSite(dir, shape);
+      site = await serveFolder(dir, work);
+      seed = `${site.origin}/p/0.html`;
+      label = `generated ${shape.pages}×${round(bytes / shape.pages / 1000)} kB`;
+    }
+    console.log(`Quick bench: ${label} (${seed}), ${opts.threads} threads, ${QUICK_ROUNDS} rounds of crawl then wget`);
+    const runs: (CrawlRun & { urls: number })[] = [];
+    const wgets: number[] = [];
+    for (let i = 0; i < QUICK_ROUNDS; i++) {
+      const dbPath = path.join(work, `quick-${i}.trawl`);
+      const crawl = await runCrawl(seed, opts.threads, dbPath);
+      runs.push({ ...crawl, urls: analyse(dbPath).urls });
+      const wget = opts.wget ? timeWget(seed, path.join(work, `wget-${i}`)) : null;
+      if (wget !== null) wgets.push(wget);
+    }
+    const best = runs.reduce((a, b) => (b.wallSeconds < a.wallSeconds ? b : a));
+    const wget = wgets.length ? Math.min(...wgets) : null;
+    const perPage = (ms: number | undefined) => (ms === undefined ? null : round(ms / best.urls, 2));
+    const row = {
+      site: label,
+      urls: best.urls,
+      wallSeconds: best.wallSeconds,
+      wgetSeconds: wget,
+      ratio: wget === null ? null : round(best.wallSeconds / wget, 2),
+      cpuMsPerPage: { main: perPage(best.cpuMsByProcess?.main), workers: perPage(best.cpuMsByProcess?.workers) },
+      peakMB: best.peakMemoryMB.total,
+    };
+    console.log(`${best.summary}`);
+    console.log(`Crawl wall: best ${row.wallSeconds} s (${runs.map((r) => r.wallSeconds).join(', ')}) through scripts/run-node.mjs crawl`);
+    if (wget !== null) console.log(`wget -r -l inf --spider: best ${wget} s (${wgets.join(', ')}) · Trawl/wget ${row.ratio}x`);
+    console.log(
+      `CPU per page (best run): main process ${row.cpuMsPerPage.main ?? '-'} ms · workers ${row.cpuMsPerPage.workers ?? '-'} ms` +
+        ` · ${best.cpuSeconds.user} s user + ${best.cpuSeconds.system} s system in all`,
+    );
+    console.log(
+      `Peak memory (VmHWM, summed): ${row.peakMB} MB (main ${best.peakMemoryMB.main} + workers ${best.peakMemoryMB.workers.join(' + ') || '-'})`,
+    );
+    if (opts.record) console.log(`Recorded in ${path.relative(process.cwd(), recordRow(row))}`);
+  } finally {
+    await site?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The heading of BENCHMARKS.md's table that `--quick --record` appends to. */
+const BY_COMMIT_HEADING = '## By commit';
+
+function git(args: string[]): string {
+  return spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
+}
+
+/** Appends one row to the table under BY_COMMIT_HEADING in BENCHMARKS.md; returns the file's path. */
+function recordRow(row: {
+  site: string;
+  wallSeconds: number;
+  wgetSeconds: number | null;
+  ratio: number | null;
+  cpuMsPerPage: { main: number | null; workers: number | null };
+  peakMB: number;
+}): string {
+  // The tests record into a copy.
+  const file = process.env.TRAWL_BENCHMARKS_FILE ?? path.join(root, 'BENCHMARKS.md');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const heading = lines.indexOf(BY_COMMIT_HEADING);
+  if (heading < 0) throw new Error(`BENCHMARKS.md has no "${BY_COMMIT_HEADING}" section to record in`);
+  let at = lines.findIndex((l, i) => i > heading && l.startsWith('|'));
+  if (at < 0) throw new Error(`BENCHMARKS.md's "${BY_COMMIT_HEADING}" section has no table`);
+  while (lines[at]?.startsWith('|')) at++;
+  const commit = git(['rev-parse', '--short', 'HEAD']) || '?';
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']) ? '+' : '';
+  const dash = (v: number | null) => (v === null ? '-' : String(v));
+  const cells = [
+    `${commit}${dirty}`,
+    new Date().toISOString().slice(0, 10),
+    row.site,
+    `${row.wallSeconds} s`,
+    row.wgetSeconds === null ? '-' : `${row.wgetSeconds} s`,
+    row.ratio === null ? '-' : `${row.ratio}x`,
+    dash(row.cpuMsPerPage.main),
+    dash(row.cpuMsPerPage.workers),
+    String(row.peakMB),
+  ];
+  lines.splice(at, 0, `| ${cells.join(' | ')} |`);
+  fs.writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
 async function main(): Promise<void> {
   const opts = parse();
   if (opts.help) return void console.log(USAGE);
   await buildNode();
+  if (opts.quick) return runQuick(opts);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-bench-'));
   // nginx's workers run as an unprivileged user; mkdtemp's 0700 would make every page a 403.
   fs.chmodSync(work, 0o755);
@@ -251,6 +433,10 @@ async function main(): Promise<void> {
     console.log(
       `Wall ${crawl.wallSeconds} s · ${pagesPerSecond} pages/s · CPU ${crawl.cpuSeconds.user} s user + ${crawl.cpuSeconds.system} s system`,
     );
+    if (crawl.cpuMsByProcess)
+      console.log(
+        `CPU per page: main process ${round(crawl.cpuMsByProcess.main / analysis.urls, 2)} ms · workers ${round(crawl.cpuMsByProcess.workers / analysis.urls, 2)} ms`,
+      );
     console.log(`Pages/s by 10% slice: ${analysis.slices.join(' · ')}`);
     console.log(`Fetch time p50 ${analysis.fetchMs.p50} ms · p95 ${analysis.fetchMs.p95} ms`);
     console.log(

@@ -29,6 +29,41 @@ describe('npm run bench', () => {
     expect(result.ui.snapshotsReceived).toBeGreaterThan(0);
   });
 
+  it('--quick --record: prints the guard figures and appends one row to the table by commit', () => {
+    const dir = tempDir();
+    const benchmarks = path.join(dir, 'BENCHMARKS.md');
+    const before = fs.readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+    fs.writeFileSync(benchmarks, before);
+    const stdout = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'electron/bench/run.ts', '--quick', '--record', '--pages', '40', '--links', '4', '--no-wget'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TRAWL_BENCHMARKS_FILE: benchmarks } },
+    );
+    expect(stdout).toMatch(/^Quick bench: generated 40×/m);
+    expect(stdout).toMatch(/Finished \(completed\): 40 crawled, 0 failed/);
+    expect(stdout).toMatch(/^Crawl wall: best [\d.]+ s \([\d.]+, [\d.]+, [\d.]+\)/m);
+    const cpu = /^CPU per page \(best run\): main process ([\d.]+) ms · workers ([\d.]+) ms/m.exec(stdout);
+    expect(Number(cpu?.[1])).toBeGreaterThan(0);
+    expect(Number(cpu?.[2])).toBeGreaterThan(0);
+    const peak = /^Peak memory \(VmHWM, summed\): ([\d.]+) MB \(main ([\d.]+) \+ workers ([\d.]+)\)/m.exec(stdout);
+    expect(Number(peak?.[1])).toBeCloseTo(Number(peak?.[2]) + Number(peak?.[3]), 0);
+
+    const after = fs.readFileSync(benchmarks, 'utf8').split('\n');
+    const added = after.filter((l) => !before.split('\n').includes(l));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(
+      /^\| [0-9a-f]{7,}\+? \| \d{4}-\d{2}-\d{2} \| generated 40×[\d.]+ kB \| [\d.]+ s \| - \| - \| [\d.]+ \| [\d.]+ \| [\d.]+ \|$/,
+    );
+    // In the "By commit" section's table, after its header or its last row.
+    const row = after.indexOf(added[0]!);
+    const section = after.indexOf('## By commit');
+    const next = after.findIndex((l, i) => i > section && l.startsWith('## '));
+    expect(section).toBeGreaterThan(-1);
+    expect(row).toBeGreaterThan(section);
+    expect(row).toBeLessThan(next);
+    expect(after[row - 1]).toMatch(/^\|/);
+  });
+
   it('refuses a site that is not on this machine', () => {
     expect(() =>
       execFileSync(process.execPath, ['--import', 'tsx', 'electron/bench/run.ts', '--site', 'http://example.invalid/'], {
