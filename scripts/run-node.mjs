@@ -4,6 +4,7 @@
 // up-to-date start costs no bundler and no second Node.
 // Stack traces still name the TypeScript sources, but the 3-7 MB source maps are read only when a stack is
 // formatted (Node's --enable-source-maps parses the bundle's map at every start, about 0.1 s).
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import path from 'node:path';
@@ -69,6 +70,18 @@ Error.prepareStackTrace = (error, frames) => {
   });
   return [head, ...lines].join('\n');
 };
+
+// A crawl needs a worker process: fork it now, so it loads while this process loads the engine, and leave it for
+// the engine's first spawn (PRESPAWNED_WORKER in electron/engine/pool/child-process-spawner.ts, same fork options).
+// Unreferenced until adopted: a command that never crawls (a control command, a refused option) exits without it,
+// and the worker leaves when its channel closes.
+if (command === 'crawl' && !wantsHelp) {
+  const entry = path.join(outDir, 'worker.mjs');
+  const child = fork(entry, ['crawl-worker-1'], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.unref();
+  child.channel?.unref();
+  globalThis[Symbol.for('trawl.prespawnedWorker')] = { entry, child };
+}
 
 const bundle = path.join(outDir, `${command}.mjs`);
 process.argv = [process.argv[0], bundle, ...args];

@@ -58,15 +58,43 @@ class ChildProcessHandle extends BaseWorkerHandle {
   }
 }
 
+/**
+ * Where scripts/run-node.mjs leaves a worker it forked before loading the CLI bundle: a worker takes as long to
+ * load as the engine does (about 0.2 s each), so starting both at once on two cores brings the first fetch that
+ * much sooner. The first spawn adopts it. Forked with the options below, unreferenced (a command that never
+ * crawls exits without waiting for it, and it leaves when its channel closes).
+ */
+export const PRESPAWNED_WORKER = Symbol.for('trawl.prespawnedWorker');
+
+/** The worker forked ahead for `entry`, if there is one still alive; taken at most once. */
+function adoptPrespawned(entry: string): ChildProcess | null {
+  const slot = globalThis as { [PRESPAWNED_WORKER]?: { entry: string; child: ChildProcess } };
+  const ahead = slot[PRESPAWNED_WORKER];
+  delete slot[PRESPAWNED_WORKER];
+  if (!ahead || path.resolve(ahead.entry) !== path.resolve(entry)) {
+    ahead?.child.kill();
+    return null;
+  }
+  const { child } = ahead;
+  if (child.exitCode !== null || child.signalCode !== null || !child.connected) return null;
+  child.ref();
+  child.channel?.ref();
+  return child;
+}
+
 export class ChildProcessSpawner implements WorkerSpawner {
   constructor(private readonly options: { entry: string; execArgv: string[] } = defaultWorkerEntry()) {}
 
   spawn(name: string): WorkerHandle {
-    const child = fork(this.options.entry, [name], {
-      execArgv: this.options.execArgv,
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const ahead = this.options.execArgv.length === 0 ? adoptPrespawned(this.options.entry) : null;
+    // scripts/run-node.mjs forks its worker with these same options.
+    const child =
+      ahead ??
+      fork(this.options.entry, [name], {
+        execArgv: this.options.execArgv,
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
     return new ChildProcessHandle(name, child);
   }
 }
