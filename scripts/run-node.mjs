@@ -77,7 +77,11 @@ Error.prepareStackTrace = (error, frames) => {
 // and the worker leaves when its channel closes.
 if (command === 'crawl' && !wantsHelp) {
   const entry = path.join(outDir, 'worker.mjs');
-  const child = fork(entry, ['crawl-worker-1'], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, ['crawl-worker-1'], {
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   child.unref();
   child.channel?.unref();
   globalThis[Symbol.for('trawl.prespawnedWorker')] = { entry, child };
