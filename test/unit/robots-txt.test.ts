@@ -3,10 +3,10 @@
 // regular-expression reference, that parsing never throws, and that matching stays fast on large random input.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { robotsRulesFrom } from '../../electron/engine/frontier/robots-rules.ts';
+import { ROBOTS_TOO_COMPLEX, robotsRulesFrom } from '../../electron/engine/frontier/robots-rules.ts';
 import { parseRobotsTxt, ROBOTS_MAX_BYTES, ruleMatches } from '../../electron/engine/frontier/robots-txt.ts';
 import { DEFAULT_USER_AGENT } from '../../shared/settings.ts';
-import { pathologicalRobots } from '../helpers/hostile-robots.ts';
+import { manyShortRules, pathologicalRobots } from '../helpers/hostile-robots.ts';
 
 const ROBOTS_URL = 'http://a.test/robots.txt';
 const allowed = (txt: string, path: string, ua = DEFAULT_USER_AGENT) =>
@@ -76,6 +76,28 @@ describe('a hostile robots.txt', () => {
     }
     // A loose hang bound: the parse and 8 checks take milliseconds; before, each check took seconds.
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('of 25,000 short rules costs each long URL little, literal prefixes or leading *s (it took 0.2-2.5 s each)', () => {
+    for (const star of [false, true]) {
+      const started = performance.now();
+      const rules = robotsRulesFrom(ROBOTS_URL, 200, manyShortRules(star), DEFAULT_USER_AGENT);
+      for (let k = 0; k < 50; k++) {
+        for (const n of [2_048, 8_192]) {
+          // No rule matches these: they are allowed, as before.
+          expect(rules.refusal(`http://a.test/${'a'.repeat(n - 1 - (k % 7))}${'c'.repeat(k % 7)}`)).toBeNull();
+        }
+      }
+      // Rule 777 matches this one.
+      expect(rules.refusal(`http://a.test/${'a'.repeat(2_000)}a777b`)).toBe('blocked by robots.txt');
+      // Here every rule's pair of characters is in the path, so each one is searched for; past the budget the
+      // URL is refused as too complex (conservatively: before it was allowed, after seconds).
+      const digits = Array.from({ length: 250 }, (_, i) => `a${i}`).join('');
+      const refusal = rules.refusal(`http://a.test/${'a'.repeat(8_192 - digits.length)}${digits}`);
+      expect([null, ROBOTS_TOO_COMPLEX]).toContain(refusal);
+      // A loose hang bound: a parse and 100 long URLs; before, the URLs alone took 17 s (prefixes) or 150 s (*).
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
   });
 
   it('is read up to 500 KiB: rules past it are ignored, and the line cut there too', () => {

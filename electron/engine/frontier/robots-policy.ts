@@ -13,15 +13,16 @@ export function awaitsRobots(settings: Pick<CrawlSettings, 'robots'>, robotsStat
 
 /**
  * What the host's rules make of one of its URLs: fetched; fetched and marked (mode "report"); or not fetched and
- * recorded as failed with rules.blockedReason (mode "respect").
+ * recorded as failed with `reason` (mode "respect"): rules.blockedReason, or why the URL could not be evaluated.
  */
 export function robotsVerdict(
   rules: RobotsRules | null,
   url: string,
   settings: Pick<CrawlSettings, 'robots'>,
-): 'allowed' | 'reported' | 'blocked' {
-  if (rules === null || rules.isAllowed(url)) return 'allowed';
-  return settings.robots === 'respect' ? 'blocked' : 'reported';
+): { verdict: 'allowed' | 'reported' | 'blocked'; reason: string | null } {
+  const reason = rules === null ? null : rules.refusal(url);
+  if (reason === null) return { verdict: 'allowed', reason };
+  return { verdict: settings.robots === 'respect' ? 'blocked' : 'reported', reason };
 }
 
 /**

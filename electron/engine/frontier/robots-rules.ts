@@ -4,6 +4,8 @@ import { parseRobotsTxt } from './robots-txt.ts';
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;
+  /** Why the URL is refused (blockedReason, or ROBOTS_TOO_COMPLEX), or null when it may be fetched. */
+  refusal(url: string): string | null;
   /** robots.txt Crawl-delay for our user agent (or *), capped; 0 when none. */
   crawlDelayMs: number;
   /** Why a URL is refused when it is, for its error row. */
@@ -23,7 +25,15 @@ function originOf(url: string): string | null {
   }
 }
 
-const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, blockedReason: '' };
+/** Why a URL is refused when matching it against the host's robots.txt went past ROBOTS_MATCH_BUDGET. */
+export const ROBOTS_TOO_COMPLEX = 'blocked: robots.txt too complex to evaluate';
+
+const ALLOW_ALL: RobotsRules = { isAllowed: () => true, refusal: () => null, crawlDelayMs: 0, blockedReason: '' };
+
+/** Rules that refuse every URL for `reason`. */
+function refuseAll(reason: string): RobotsRules {
+  return { isAllowed: () => false, refusal: () => reason, crawlDelayMs: 0, blockedReason: reason };
+}
 
 /**
  * Builds the rules from a robots.txt fetch: 2xx is parsed; 4xx (and a redirect chain that never ends) means
@@ -42,17 +52,18 @@ export function robotsRulesFrom(
     const delaySeconds = parsed.crawlDelay(userAgent) ?? 0;
     const crawlDelayMs = Math.min(LIMITS.crawlDelayCapMs, Math.max(0, Math.round(delaySeconds * 1000)));
     const origin = originOf(robotsUrl);
-    return {
-      // A URL of another origin is not this robots.txt's business (it cannot happen for URLs of this host).
-      isAllowed: (url) => originOf(url) !== origin || parsed.isAllowed(url, userAgent),
-      crawlDelayMs,
-      blockedReason: 'blocked by robots.txt',
+    const blockedReason = 'blocked by robots.txt';
+    // A URL of another origin is not this robots.txt's business (it cannot happen for URLs of this host).
+    const refusal = (url: string): string | null => {
+      if (originOf(url) !== origin) return null;
+      const check = parsed.checkUrl(url, userAgent);
+      return check === 'allowed' ? null : check === 'disallowed' ? blockedReason : ROBOTS_TOO_COMPLEX;
     };
+    return { isAllowed: (url) => refusal(url) === null, refusal, crawlDelayMs, blockedReason };
   }
   if (status !== null && status < 500 && !(status >= 200 && status < 300)) return ALLOW_ALL;
   // A host whose name does not resolve has no pages to block: its URLs fail for that reason.
-  if (status === null && fetchError?.startsWith('DNS lookup failed'))
-    return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: fetchError };
+  if (status === null && fetchError?.startsWith('DNS lookup failed')) return refuseAll(fetchError);
   // Say what went wrong with the host itself: "connection refused" tells an analyst more than "blocked".
   const why =
     status === null
@@ -60,7 +71,7 @@ export function robotsRulesFrom(
       : status < 300
         ? `incomplete (HTTP ${status}, ${fetchError ?? 'no body'})`
         : `HTTP ${status}`;
-  return { isAllowed: () => false, crawlDelayMs: 0, blockedReason: `blocked: robots.txt ${why}` };
+  return refuseAll(`blocked: robots.txt ${why}`);
 }
 
 /** A small LRU of parsed rules per host, so a crawl over many hosts does not keep every parse in memory. */

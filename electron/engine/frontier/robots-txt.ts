@@ -4,6 +4,13 @@
 // right for `*`-only patterns, so nothing is ever backtracked), which is O(path) per rule instead of the
 // O(rule x path) of the position-set matcher robots-parser and google/robotstxt use.
 //
+// A file of many rules must not make each URL cost rules x path either (the claim loop matches every queued URL in
+// the parent process). A group's rules are indexed by their literal prefix (the text before the first `*`), in a
+// sorted array: a path walks it once, narrowing by binary search one character at a time, and tries only the rules
+// whose prefix it starts with, best first, stopping at the first that cannot beat the best match so far. The
+// characters the remaining wildcard matching scans are counted against ROBOTS_MATCH_BUDGET: past it the URL is not
+// evaluated further and is taken as disallowed ("too complex"), so no file makes one URL cost more than that.
+//
 // The semantics are the ones robots-parser gave before: groups by user agent (product token: lower case, up to the
 // first "/"), a crawler's own group replaces `*`, groups of the same agent add up, the longest matching rule wins
 // and Allow wins a tie, `$` at a rule's end anchors it, rules and paths compared with percent-escapes upper-cased
@@ -20,18 +27,42 @@ interface Rule {
   pieces: string[];
   /** The pattern ended with `$`: the last piece must end the path. */
   anchored: boolean;
+  /**
+   * steps[i]: the id of the rule's pieces 0 to i + 1 as a sequence (i < pieces.length - 2), shared by every rule that
+   * starts with the same pieces: where such a sequence ends in a path is found once per path (see Memo).
+   */
+  steps: Int32Array;
 }
 
 interface Group {
-  /** Longest first, and Allow before Disallow at equal length: the first rule that matches decides. */
-  rules: Rule[];
+  /** The distinct literal prefixes of the group's rules (each rule's first piece), sorted by UTF-16 code unit. */
+  prefixes: string[];
+  /**
+   * rulesOf[i]: the rules whose prefix is prefixes[i], longest first and Allow before Disallow at equal length (the
+   * first one that matches is the best of them).
+   */
+  rulesOf: Rule[][];
   crawlDelay?: number;
 }
 
+/**
+ * Characters that matching one URL may scan past rules' literal prefixes (indexOf's search for the pieces after a
+ * `*`), plus one per rule tried. A real robots.txt stays far below it (tens of wildcard rules against a path of a
+ * few hundred characters); past it the URL is "too complex" and is not fetched. About a millisecond of work at worst.
+ */
+export const ROBOTS_MATCH_BUDGET = 200_000;
+
+/** What a robots.txt says of a path: one of its rules allows or disallows it, or it was too costly to find out. */
+export type RobotsCheck = 'allowed' | 'disallowed' | 'too complex';
+
 export interface ParsedRobots {
-  /** True when the path (path and query, as URL gives them) may be fetched. */
+  /** What the file says of the path (path and query, as URL gives them); "too complex" past ROBOTS_MATCH_BUDGET. */
+  checkPath(path: string, userAgent: string): RobotsCheck;
+  /** checkPath of the URL's path; an unparsable URL is not this file's business (allowed). */
+  checkUrl(url: string, userAgent: string): RobotsCheck;
+  /** True when the path may be fetched (checkPath says "allowed"). */
   isPathAllowed(path: string, userAgent: string): boolean;
-  /** True when the URL may be fetched; URLs of another origin, or none, are not this file's business (allowed). */
+  /** True when the URL may be fetched (checkUrl says "allowed"). */
   isAllowed(url: string, userAgent: string): boolean;
   /** The Crawl-delay (seconds) of the group that applies to the agent, if it has one. */
   crawlDelay(userAgent: string): number | undefined;
@@ -59,11 +90,19 @@ export function normalisePattern(pattern: string): string {
   }
 }
 
-function compileRule(raw: string, allow: boolean): Rule {
+function compileRule(raw: string, allow: boolean, stepIds: Map<string, number>): Rule {
   const pattern = normalisePattern(raw);
   const anchored = pattern.endsWith('$');
   const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
-  return { pattern, allow, pieces, anchored };
+  const steps = new Int32Array(Math.max(0, pieces.length - 2));
+  let key = `\u0002${pieces[0]}`;
+  for (let i = 0; i < steps.length; i++) {
+    key = `${i === 0 ? key : steps[i - 1]}\u0001${pieces[i + 1]}`;
+    let id = stepIds.get(key);
+    if (id === undefined) stepIds.set(key, (id = stepIds.size));
+    steps[i] = id;
+  }
+  return { pattern, allow, pieces, anchored, steps };
 }
 
 /** Whether `rule` matches `path` (from its start): `*` is any run of characters, a final `$` the end of the path. */
@@ -111,6 +150,7 @@ export function parseRobotsTxt(text: string): ParsedRobots {
     if (!g) groups.set(agent, (g = { rules: new Map() }));
     return g;
   };
+  const stepIds = new Map<string, number>();
   let agents: string[] = [];
   // A run of User-agent lines names one group; any other directive ends the run.
   let inAgentRun = false;
@@ -134,7 +174,7 @@ export function parseRobotsTxt(text: string): ParsedRobots {
           // An empty rule matches nothing, but a group that has only it still is the agent's group.
           if (!value) continue;
           const allow = key === 'allow';
-          const rule = compileRule(value, allow);
+          const rule = compileRule(value, allow, stepIds);
           group.rules.set(`${allow ? 'A' : 'D'}${rule.pattern}`, rule);
         }
         break;
@@ -153,33 +193,191 @@ export function parseRobotsTxt(text: string): ParsedRobots {
     inAgentRun = key === 'user-agent';
   }
 
+  const memo: Memo = { round: 0, round_: new Uint32Array(stepIds.size), end: new Int32Array(stepIds.size) };
+  stepIds.clear();
   const compiled = new Map<string, Group>();
   for (const [agent, g] of groups) {
-    const rules = [...g.rules.values()].sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow));
-    compiled.set(agent, g.crawlDelay === undefined ? { rules } : { rules, crawlDelay: g.crawlDelay });
+    const byPrefix = new Map<string, Rule[]>();
+    for (const rule of g.rules.values()) {
+      const list = byPrefix.get(rule.pieces[0]!);
+      if (list) list.push(rule);
+      else byPrefix.set(rule.pieces[0]!, [rule]);
+    }
+    // Default sort compares UTF-16 code units, as charCodeAt reads them in prefixesOf.
+    const prefixes = [...byPrefix.keys()].sort();
+    const rulesOf = prefixes.map((prefix) =>
+      byPrefix.get(prefix)!.sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow)),
+    );
+    const group: Group = { prefixes, rulesOf };
+    if (g.crawlDelay !== undefined) group.crawlDelay = g.crawlDelay;
+    compiled.set(agent, group);
   }
   const groupFor = (userAgent: string): Group | undefined => compiled.get(productToken(userAgent || '*')) ?? compiled.get('*');
 
-  const isPathAllowed = (path: string, userAgent: string): boolean => {
+  const checkPath = (path: string, userAgent: string): RobotsCheck => {
     const group = groupFor(userAgent);
-    if (!group) return true;
+    if (!group) return 'allowed';
     const normal = upperEscapes(path);
-    for (const rule of group.rules) if (ruleMatches(rule.pieces, rule.anchored, normal)) return rule.allow;
-    return true;
+    let best: Rule | null = null;
+    let budget = ROBOTS_MATCH_BUDGET;
+    gramsOf = null;
+    memo.round++;
+    for (const i of prefixesOf(group.prefixes, normal)) {
+      for (const rule of group.rulesOf[i]!) {
+        // The list is best first: once a rule cannot beat the best match, none after it can.
+        if (best && (rule.pattern.length < best.pattern.length || (rule.pattern.length === best.pattern.length && !rule.allow))) break;
+        budget -= 1;
+        const matched = matchAfterPrefix(rule, normal, memo);
+        budget -= scanned;
+        if (matched) {
+          best = rule;
+          break;
+        }
+        if (budget < 0) return 'too complex';
+      }
+    }
+    return best === null || best.allow ? 'allowed' : 'disallowed';
+  };
+  const checkUrl = (url: string, userAgent: string): RobotsCheck => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'allowed';
+    }
+    return checkPath(parsed.pathname + parsed.search, userAgent);
   };
 
   return {
-    isPathAllowed,
-    isAllowed(url, userAgent) {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        return true;
-      }
-      return isPathAllowed(parsed.pathname + parsed.search, userAgent);
-    },
+    checkPath,
+    checkUrl,
+    isPathAllowed: (path, userAgent) => checkPath(path, userAgent) === 'allowed',
+    isAllowed: (url, userAgent) => checkUrl(url, userAgent) === 'allowed',
     crawlDelay: (userAgent) => groupFor(userAgent)?.crawlDelay,
     sitemaps,
   };
+}
+
+/**
+ * The indexes of the entries of `sorted` (distinct strings, sorted by code unit) that are prefixes of `path`, shortest
+ * first. The range of entries that start with path[0, i) narrows by two binary searches per character, and the one
+ * entry of length i, if any, is first in it: O(p log n) for a walk of p characters, never longer than the path.
+ */
+function* prefixesOf(sorted: readonly string[], path: string): Generator<number> {
+  let lo = 0;
+  let hi = sorted.length;
+  for (let i = 0; lo < hi; i++) {
+    if (sorted[lo]!.length === i) yield lo++;
+    if (i >= path.length) return;
+    const c = path.charCodeAt(i);
+    // Every entry in [lo, hi) is longer than i now, and they are sorted by their character at i.
+    let a = lo;
+    let b = hi;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (sorted[mid]!.charCodeAt(i) < c) a = mid + 1;
+      else b = mid;
+    }
+    lo = a;
+    b = hi;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (sorted[mid]!.charCodeAt(i) <= c) a = mid + 1;
+      else b = mid;
+    }
+    hi = a;
+  }
+}
+
+/** Characters the last matchAfterPrefix scanned (indexOf's searches), charged to the URL's budget. */
+let scanned = 0;
+
+/**
+ * The pairs of adjacent characters of the path being matched (a bit per pair, low bytes of each character), filled
+ * the first time a rule needs a search: a piece with a pair the path lacks is not in it, found out without a scan.
+ * That settles most wildcard rules at once, e.g. the issue's 5,000 rules `/*a*a…*b<n>` against `/aaa…a`.
+ */
+const GRAMS = new Uint8Array(8_192);
+let gramsOf: string | null = null;
+
+function mayContain(path: string, piece: string): boolean {
+  if (piece.length < 2) return true;
+  if (gramsOf !== path) {
+    GRAMS.fill(0);
+    for (let j = 1; j < path.length; j++) {
+      const g = ((path.charCodeAt(j - 1) & 0xff) << 8) | (path.charCodeAt(j) & 0xff);
+      GRAMS[g >>> 3]! |= 1 << (g & 7);
+    }
+    gramsOf = path;
+  }
+  for (let j = 1; j < piece.length; j++) {
+    const g = ((piece.charCodeAt(j - 1) & 0xff) << 8) | (piece.charCodeAt(j) & 0xff);
+    if ((GRAMS[g >>> 3]! & (1 << (g & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the rules' shared piece sequences (Rule.steps) end in the path being matched: end[id] is valid when
+ * round_[id] is the path's round; -1 when the sequence is not in the path.
+ */
+interface Memo {
+  round: number;
+  round_: Uint32Array;
+  end: Int32Array;
+}
+
+/**
+ * ruleMatches for a path known to start with pieces[0], counting in `scanned` the characters its searches went over
+ * (a search that fails goes to the end of the path) and one per step not already in the memo.
+ */
+function matchAfterPrefix(rule: Rule, path: string, memo: Memo): boolean {
+  scanned = 0;
+  const { pieces, anchored, steps } = rule;
+  const first = pieces[0]!;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let at = first.length;
+  const last = pieces.length - 1;
+  // The longest run of this rule's first pieces already placed in this path by a rule that shares them.
+  let known = steps.length - 1;
+  while (known >= 0 && memo.round_[steps[known]!] !== memo.round) known--;
+  if (known >= 0) {
+    at = memo.end[steps[known]!]!;
+    if (at < 0) return false;
+  }
+  for (let i = known + 2; i < last; i++) {
+    const piece = pieces[i]!;
+    const step = steps[i - 1]!;
+    memo.round_[step] = memo.round;
+    scanned += 1;
+    let found = at;
+    if (piece !== '') {
+      if (!mayContain(path, piece)) {
+        scanned += piece.length;
+        found = -1;
+      } else {
+        found = path.indexOf(piece, at);
+        scanned += found < 0 ? path.length - at : found - at + piece.length;
+      }
+    }
+    if (found < 0) {
+      memo.end[step] = -1;
+      return false;
+    }
+    at = found + piece.length;
+    memo.end[step] = at;
+  }
+  const tail = pieces[last]!;
+  if (anchored) {
+    scanned += tail.length;
+    return path.length - tail.length >= at && path.endsWith(tail);
+  }
+  if (tail === '') return true;
+  if (!mayContain(path, tail)) {
+    scanned += tail.length;
+    return false;
+  }
+  const found = path.indexOf(tail, at);
+  scanned += found < 0 ? path.length - at : found - at + tail.length;
+  return found >= 0;
 }

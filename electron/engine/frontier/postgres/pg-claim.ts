@@ -102,11 +102,11 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
       let blocked = 0;
       for (const row of rows) {
         const robots = robotsVerdict(rules, row.url, settings);
-        if (robots === 'blocked') {
+        if (robots.verdict === 'blocked') {
           await c.query(`UPDATE urls SET state = ${UrlState.failed} WHERE id = $1`, [row.id]);
           await insertResults(
             c,
-            [errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, rules!.blockedReason, at)],
+            [errorRowOf({ urlId: row.id, depth: row.depth, urlKind: row.kind, checkOnly: row.check_only === 1 }, robots.reason!, at)],
             me,
           );
           await c.query('UPDATE hosts SET failed = failed + 1 WHERE id = $1', [host.id]);
@@ -123,7 +123,7 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
           urlKind: row.kind,
           checkOnly: row.check_only === 1,
         };
-        if (robots === 'reported') claim.robotsDisallowed = true;
+        if (robots.verdict === 'reported') claim.robotsDisallowed = true;
         out.push(claim);
         taken.push(row.id);
         attempts.set(row.id, row.attempts);

@@ -265,8 +265,8 @@ export class Frontier {
           let blocked = 0;
           for (const row of rows) {
             const robots = robotsVerdict(rules, row.url, this.settings);
-            if (robots === 'blocked') {
-              this.recordBlocked(row.id, host.id, row.depth, row.kind, row.checkOnly === 1, rules!.blockedReason, now);
+            if (robots.verdict === 'blocked') {
+              this.recordBlocked(row.id, host.id, row.depth, row.kind, row.checkOnly === 1, robots.reason!, now);
               blocked++;
               continue;
             }
@@ -281,7 +281,7 @@ export class Frontier {
               urlKind: row.kind,
               checkOnly: row.checkOnly === 1,
             };
-            if (robots === 'reported') claim.robotsDisallowed = true; // fetched, and marked
+            if (robots.verdict === 'reported') claim.robotsDisallowed = true; // fetched, and marked
             out.push(claim);
             taken++;
           }
