@@ -6,8 +6,8 @@
 // Rows a node commits after the export started are left out, as in the SQLite export. Unlike SQLite, PostgreSQL
 // hands out seq values before commit, so a result whose transaction was still open at the start (a seq below the
 // bound, committed moments later) is exported only if its page had not been read yet.
-import pg from 'pg';
-import { connect, type PgClient } from '../frontier/postgres/pg-client.ts';
+import type pg from 'pg';
+import { connect, loadPg, type PgClient } from '../frontier/postgres/pg-client.ts';
 import { StoreError } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
@@ -28,10 +28,10 @@ export type PgCsvExportOptions = CsvLayoutOptions;
 // bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
 const INT8 = 20;
-const NUMBER_TYPES = {
+const numberTypes = (types: typeof pg.types) => ({
   getTypeParser: (oid: number, format?: string) =>
-    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'),
-};
+    oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'),
+});
 
 /**
  * Writes the results of crawl `crawlId` in the store at `storeUrl` as CSV (RFC 4180, CRLF, UTF-8 with a BOM) to
@@ -86,6 +86,7 @@ function checkOptions(options: PgCsvExportOptions): void {
 export async function pgRowSource(client: PgClient, crawlId: string): Promise<CsvRowSource> {
   const crawl = await readCrawl(client, crawlId);
   const s = crawlSchema(crawlId);
+  const NUMBER_TYPES = numberTypes((await loadPg()).types);
   const { rows: present } = await client.query<{ ok: boolean }>(
     `SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ok`,
     [`${s}.results`, `${s}.extracted`],

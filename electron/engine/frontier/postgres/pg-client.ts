@@ -1,7 +1,7 @@
 // One plain connection to the PostgreSQL store: opened after the store URL is checked (pg-store-url.ts), with errors
 // that name the server (never the password), and what counts as "the server went away" (retried, see
 // pg-reconnecting-connection.ts) rather than a bug (fatal).
-import pg from 'pg';
+import type pg from 'pg';
 import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 
 // SQLSTATE classes and codes that mean the connection or the server is gone, not that a query was wrong:
@@ -34,9 +34,18 @@ export function isRetryableTransaction(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/**
+ * The pg module, loaded on first use: only a crawl with --store needs it, and loading it (it also wakes Node's
+ * own fetch) cost a crawl of a single SQLite file 40 ms of start-up.
+ */
+export async function loadPg(): Promise<typeof pg> {
+  return (await import('pg')).default;
+}
+
 /** Opens one connection, turning failures into StoreErrors that say what was tried and what the server said. */
 export async function connect(storeUrl: string, options: { connectTimeoutMs?: number; applicationName?: string } = {}): Promise<pg.Client> {
   parseStoreUrl(storeUrl);
+  const pg = await loadPg();
   const client = new pg.Client({
     connectionString: storeUrl,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
