@@ -44,12 +44,15 @@ function hostileWorker(dir: string, crashOrigin: string, hangOrigin: string): Ch
   fs.writeFileSync(
     entry,
     `const send = process.send.bind(process);
-process.send = (message, ...rest) => {
-  if (message && message.t === 'result' && message.result.kind === 'robots') {
-    if (message.result.url === ${JSON.stringify(`${crashOrigin}/robots.txt`)}) process.exit(3);
-    if (message.result.url === ${JSON.stringify(`${hangOrigin}/robots.txt`)}) for (;;) {}
+process.send = (batch, ...rest) => {
+  // Messages go out in batches (shared/message-batch.ts).
+  for (const message of Array.isArray(batch) ? batch : [batch]) {
+    if (message && message.t === 'result' && message.result.kind === 'robots') {
+      if (message.result.url === ${JSON.stringify(`${crashOrigin}/robots.txt`)}) process.exit(3);
+      if (message.result.url === ${JSON.stringify(`${hangOrigin}/robots.txt`)}) for (;;) {}
+    }
   }
-  return send(message, ...rest);
+  return send(batch, ...rest);
 };
 await import(${JSON.stringify(pathToFileURL(WORKER).href)});
 `,

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messagesOf } from '../../shared/message-batch.ts';
 import type { PageFetchResult, ParentToWorker, RobotsFetchResult, WorkerToParent } from '../../shared/protocol.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -37,8 +38,9 @@ function startWorker(): Worker {
   child.stdout!.resume();
   const messages: WorkerToParent[] = [];
   const waiters = new Set<() => void>();
+  // The worker sends its messages in batches (shared/message-batch.ts).
   child.on('message', (m) => {
-    messages.push(m as WorkerToParent);
+    messages.push(...messagesOf(m as WorkerToParent | WorkerToParent[]));
     for (const w of [...waiters]) w();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -183,10 +185,10 @@ describe('worker process', () => {
         '-e',
         `const { fork } = require('node:child_process');
          const w = fork(${JSON.stringify(WORKER)}, [], { cwd: ${JSON.stringify(root)}, execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: 'ignore' });
-         w.on('message', (m) => {
+         w.on('message', (batch) => (Array.isArray(batch) ? batch : [batch]).forEach((m) => {
            if (m.t === 'ready') w.send({ t: 'job', job: { kind: 'page', jobId: 1, threadId: 1, url: ${JSON.stringify(site.url('/hang'))}, depth: 0 } });
            if (m.t === 'steps') console.log(String(w.pid));
-         });
+         }));
          w.send({ t: 'init', workerName: 'orphan-test', settings: ${JSON.stringify(parseSettings({ seeds: [site.origin] }))} });`,
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
