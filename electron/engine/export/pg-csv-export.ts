@@ -29,8 +29,7 @@ export type PgCsvExportOptions = CsvLayoutOptions;
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
 const INT8 = 20;
 const numberTypes = (types: typeof pg.types) => ({
-  getTypeParser: (oid: number, format?: string) =>
-    oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text'),
+  getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
 });
 
 /**
