@@ -3,6 +3,9 @@
 // that wake-up, not the bytes, is the cost: a write per result and per job was a tenth of a worker's busy time on
 // the PostgreSQL manual. The receiving side takes a batch or, from older or foreign senders, a single message.
 
+// Node's and Electron's utility processes have it; shared/ is also compiled for the renderer, which has no Node types.
+declare function setImmediate(callback: () => void): unknown;
+
 /** Queues messages and posts them as one array after the current turn of the event loop (setImmediate). */
 export class MessageBatcher<T> {
   private queue: T[] = [];
