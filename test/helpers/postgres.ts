@@ -148,6 +148,23 @@ export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
   return {
     name,
     url: u.toString(),
-    drop: () => withAdmin(async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`))),
+    drop: () => withAdmin((c) => dropForce(c, ident)),
   };
+}
+
+/**
+ * DROP DATABASE ... WITH (FORCE), waiting out an autovacuum worker: it connects as the superuser to a database that
+ * a test filled, and FORCE may not end a superuser's backend for the trawl role ("must be a member of the role
+ * whose process is being terminated"). The worker is done within moments.
+ */
+async function dropForce(client: pg.Client, ident: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42501' || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
