@@ -25,10 +25,14 @@ const chosen = process.env.TRAWL_MUTATION_TESTS?.split(',')
   .map((glob) => glob.trim())
   .filter(Boolean);
 const include = chosen?.length ? chosen : CORE_TESTS;
+// TRAWL_MUTATION_NAMES: only the tests whose full name matches this regular expression (e.g. '^(?!scope in a crawl)'
+// to leave out a file's crawls).
+const names = process.env.TRAWL_MUTATION_NAMES || undefined;
 
 export default defineConfig({
   test: {
     include,
+    testNamePattern: names,
     // Tests that start processes need the node bundles (built once, from the sources as they are).
     globalSetup: include.some((glob) => !glob.startsWith('test/unit/')) ? ['test/setup/build-node-bundles.ts'] : [],
     maxWorkers: 1,
