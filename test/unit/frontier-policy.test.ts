@@ -81,17 +81,21 @@ describe('robots.txt policy', () => {
   });
 
   it('tries a failed robots.txt again after a backoff until maxAttempts failures, then gives up', () => {
-    const settings = { maxAttempts: 3, retryDelayMs: 1_000, maxRetryAfterMs: 60_000 };
+    const settings = { maxAttempts: 4, retryDelayMs: 1_000, maxRetryAfterMs: 60_000 };
+    // Exponential backoff with jitter: 1 s, 2 s, 4 s, each times 0.5 to 1.5.
     for (let i = 0; i < 20; i++) {
-      const first = robotsRetryWaitMs(1, settings);
-      expect(first).toBeGreaterThanOrEqual(500);
-      expect(first).toBeLessThanOrEqual(1_500);
-      const second = robotsRetryWaitMs(2, settings);
-      expect(second).toBeGreaterThanOrEqual(1_000);
-      expect(second).toBeLessThanOrEqual(3_000);
+      for (const [failures, base] of [
+        [1, 1_000],
+        [2, 2_000],
+        [3, 4_000],
+      ] as const) {
+        const wait = robotsRetryWaitMs(failures, settings);
+        expect(wait).toBeGreaterThanOrEqual(base / 2);
+        expect(wait).toBeLessThanOrEqual(base * 1.5);
+      }
     }
-    expect(robotsRetryWaitMs(3, settings)).toBeNull();
     expect(robotsRetryWaitMs(4, settings)).toBeNull();
+    expect(robotsRetryWaitMs(5, settings)).toBeNull();
   });
 });
 
