@@ -52,6 +52,10 @@ describe('web console access', () => {
     const other = createAccess(TOKEN, '127.0.0.2', () => 'http://127.0.0.2:9000');
     expect(other.hostAllowed(req({ host: '127.0.0.2:9000' }))).toBe(true);
     expect(other.hostAllowed(req({ host: '127.0.0.2' }))).toBe(false);
+    // Any 127.x.y.z bind is loopback: the Host check holds there too.
+    const wide = createAccess(TOKEN, '127.10.20.30', () => 'http://127.10.20.30:9000');
+    expect(wide.hostAllowed(req({ host: 'evil.example:9000' }))).toBe(false);
+    expect(wide.hostAllowed(req({ host: '127.10.20.30:9000' }))).toBe(true);
     const v6 = createAccess(TOKEN, '::1', () => 'http://[::1]:9000');
     expect(v6.hostAllowed(req({ host: '[::1]:9000' }))).toBe(true);
   });
