@@ -50,6 +50,7 @@ describe('CSV writer', () => {
     expect(csvCell(undefined)).toBe('');
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(12n)).toBe('12');
+    expect(csvCell(-12n)).toBe('-12');
     expect(csvCell('=1+1')).toBe("'=1+1");
     expect(csvCell('plain')).toBe('plain');
     expect(csvCell(Buffer.from('@SUM(A1)'))).toBe("'@SUM(A1)");
