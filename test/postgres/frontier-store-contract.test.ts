@@ -669,6 +669,36 @@ function contract(factory: StoreFactory): void {
       expect(await h.store.claim(5, t0)).toEqual([]);
       expect(h.store.counts()).toEqual({ queued: 0, crawled: 0, failed: 2 });
     });
+
+    it('in report mode hands out a disallowed URL too, marked as disallowed', async () => {
+      const h = await factory.open({ robots: 'report' });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/private/x', 'http://a.test/ok'], t0);
+      const robots = asRobots((await h.store.claim(1, t0))[0]);
+      await h.store.recordRobots(robots, robotsResult(robots.url, 200, ROBOTS), t0);
+      const pages = (await drain(h, 10, t0)).map(asPage);
+      expect(pages.map((c) => [c.url, c.robotsDisallowed === true]).sort()).toEqual([
+        ['http://a.test/ok', false],
+        ['http://a.test/private/x', true],
+      ]);
+    });
+
+    it('tries a robots.txt that failed with a 5xx again after a backoff, and blocks the host after maxAttempts failures', async () => {
+      const h = await factory.open({ robots: 'respect', maxAttempts: 2, retryDelayMs: 1_000 });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/page'], t0);
+      const first = asRobots((await h.store.claim(1, t0))[0]);
+      await h.store.recordRobots(first, robotsResult(first.url, 503, null), t0);
+      // Held for the backoff (1 s, times 0.5 to 1.5): nothing now, the robots.txt again once it has passed.
+      expect(await h.store.claim(10, t0)).toEqual([]);
+      expect(await h.url('http://a.test/page')).toMatchObject({ state: STATE.queued });
+      const again = asRobots((await h.store.claim(10, t0 + 1_600))[0]);
+      expect(again.url).toBe('http://a.test/robots.txt');
+      await h.store.recordRobots(again, robotsResult(again.url, 503, null), t0 + 1_600);
+      // The second failure is the verdict: the host's URLs end failed, never handed out.
+      expect(await drain(h, 10, t0 + 1_600)).toEqual([]);
+      expect(await h.results('http://a.test/page')).toEqual([{ status_code: null, error: 'blocked: robots.txt HTTP 503', attempts: 0 }]);
+    });
   });
 
   describe('recovering leases', () => {
