@@ -51,7 +51,12 @@ describe('politeness', () => {
 });
 
 describe('robots.txt policy', () => {
-  const rules = (allowed: boolean): RobotsRules => ({ isAllowed: () => allowed, crawlDelayMs: 0, blockedReason: 'blocked by robots.txt' });
+  const rules = (allowed: boolean): RobotsRules => ({
+    isAllowed: () => allowed,
+    refusal: () => (allowed ? null : 'blocked by robots.txt'),
+    crawlDelayMs: 0,
+    blockedReason: 'blocked by robots.txt',
+  });
 
   it("holds a host's URLs until its robots.txt is known, unless the crawl ignores robots.txt", () => {
     expect(awaitsRobots({ robots: 'respect' }, RobotsState.unknown)).toBe(true);
@@ -61,10 +66,16 @@ describe('robots.txt policy', () => {
   });
 
   it('blocks a disallowed URL when respecting, marks it when reporting, and lets allowed URLs through', () => {
-    expect(robotsVerdict(null, 'http://a.test/x', { robots: 'respect' })).toBe('allowed');
-    expect(robotsVerdict(rules(true), 'http://a.test/x', { robots: 'respect' })).toBe('allowed');
-    expect(robotsVerdict(rules(false), 'http://a.test/x', { robots: 'respect' })).toBe('blocked');
-    expect(robotsVerdict(rules(false), 'http://a.test/x', { robots: 'report' })).toBe('reported');
+    expect(robotsVerdict(null, 'http://a.test/x', { robots: 'respect' })).toEqual({ verdict: 'allowed', reason: null });
+    expect(robotsVerdict(rules(true), 'http://a.test/x', { robots: 'respect' })).toEqual({ verdict: 'allowed', reason: null });
+    expect(robotsVerdict(rules(false), 'http://a.test/x', { robots: 'respect' })).toEqual({
+      verdict: 'blocked',
+      reason: 'blocked by robots.txt',
+    });
+    expect(robotsVerdict(rules(false), 'http://a.test/x', { robots: 'report' })).toEqual({
+      verdict: 'reported',
+      reason: 'blocked by robots.txt',
+    });
   });
 
   it('takes a 5xx or no response as a failure for the moment, a 4xx or an unresolvable name as a verdict', () => {
