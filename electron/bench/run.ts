@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { buildNode } from '../../scripts/build-node.mjs';
+import { ensureNodeBundles } from '../../scripts/fresh.mjs';
 import { writeSite } from './synthetic-site.ts';
 import { serveFolder } from './serve-site.ts';
 import type { ServedSite } from './serve-site.ts';
@@ -341,7 +341,9 @@ function recordRow(row: {
 async function main(): Promise<void> {
   const opts = parse();
   if (opts.help) return void console.log(USAGE);
-  await buildNode();
+  // Rebuilt only when stale, as `npm run crawl` does: a rebuild while the tests run would swap the bundles under
+  // the processes that other test files start.
+  await ensureNodeBundles(root);
   if (opts.quick) return runQuick(opts);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-bench-'));
   // nginx's workers run as an unprivileged user; mkdtemp's 0700 would make every page a 403.
