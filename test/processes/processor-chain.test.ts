@@ -15,6 +15,7 @@ import { PROCESSOR_NAMES } from '../../shared/processors.ts';
 import { RESPONSE_HEADERS_MAX } from '../../shared/protocol.ts';
 import { boundedHeaders } from '../../electron/worker/chain/extract-http-headers.ts';
 import { parseSettings } from '../../shared/settings.ts';
+import { downgradeToVersion1 } from '../helpers/old-crawl-file.ts';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
 
@@ -231,30 +232,7 @@ describe('crawl files of schema version 1', () => {
     const file = path.join(dir, 'old.trawl');
     // A version 1 file: today's schema without what version 2 added.
     const db = createCrawlFile(file, parseSettings({ seeds: ['http://a.test/'] }));
-    // Version 2's own indexes first: some cover the columns dropped below.
-    const v2Indexes = db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
-      )
-      .all() as { name: string }[];
-    for (const { name } of v2Indexes) db.exec(`DROP INDEX ${name}`);
-    db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
-      ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only; ALTER TABLE urls DROP COLUMN priority;
-      ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-    for (const c of [
-      'h1_count',
-      'h2',
-      'h2_count',
-      'lang',
-      'hreflang',
-      'meta_refresh',
-      'indexability',
-      'indexability_reason',
-      'response_headers',
-    ])
-      db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
-    for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
-    db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+    downgradeToVersion1(db);
     db.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run('http://a.test');
     db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (1, ?, 0, 1, 0, 2, 0)').run(
       'http://a.test/',

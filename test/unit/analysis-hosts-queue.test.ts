@@ -13,6 +13,8 @@ import { parseSettings } from '../../shared/settings.ts';
 import type { PageFetchResult } from '../../shared/protocol.ts';
 import { hostsReport } from '../../electron/engine/analysis/hosts-report.ts';
 import { queueHosts, queuePrefixes, queueSearch } from '../../electron/engine/analysis/queue-inspector.ts';
+import { downgradeToVersion1 } from '../helpers/old-crawl-file.ts';
+import { fetchedPage } from '../helpers/page-result.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -25,39 +27,7 @@ let n = 0;
 const tmp = () => path.join(dir, `${++n}.trawl`);
 
 function page(claim: Extract<Claim, { kind: 'page' }>, extra: Partial<PageFetchResult> = {}): PageFetchResult {
-  return {
-    kind: 'page',
-    jobId: 1,
-    threadId: 1,
-    url: claim.url,
-    statusCode: 200,
-    contentType: 'text/html',
-    sizeBytes: 1000,
-    responseTimeMs: 20,
-    title: null,
-    metaDescription: null,
-    h1: null,
-    h1Count: 0,
-    h2: null,
-    h2Count: 0,
-    canonical: null,
-    lang: null,
-    hreflang: [],
-    metaRefresh: null,
-    wordCount: 0,
-    redirectUrl: null,
-    redirectInScope: false,
-    links: [],
-    unfetchableLinks: [],
-    parsed: true,
-    extracted: null,
-    responseHeaders: null,
-    error: null,
-    retryAfterMs: null,
-    metaRobots: null,
-    xRobotsTag: null,
-    ...extra,
-  };
+  return fetchedPage(claim.url, [], { inScope: () => true, extra: { sizeBytes: 1000, responseTimeMs: 20, ...extra } });
 }
 
 const pages = (claims: Claim[]) => claims.filter((c): c is Extract<Claim, { kind: 'page' }> => c.kind === 'page');
@@ -296,30 +266,7 @@ describe('a crawl file of schema version 1', () => {
       addResult.run(id, status, size);
     });
     // What version 2 added goes, as in a file written by version 1.
-    for (const { name } of db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
-      )
-      .all() as { name: string }[]) {
-      db.exec(`DROP INDEX ${name}`);
-    }
-    db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
-      ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only;
-      ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-    for (const c of [
-      'h1_count',
-      'h2',
-      'h2_count',
-      'lang',
-      'hreflang',
-      'meta_refresh',
-      'indexability',
-      'indexability_reason',
-      'response_headers',
-    ])
-      db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
-    for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
-    db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+    downgradeToVersion1(db);
     db.close();
 
     const upgraded = openCrawlFile(file, { readonly: true });

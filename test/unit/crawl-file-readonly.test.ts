@@ -11,36 +11,13 @@ import { exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { CrawlComparison } from '../../electron/engine/analysis/compare.ts';
 import { readCrawlFileInfo } from '../../electron/engine/session/crawl-files.ts';
 import { parseSettings } from '../../shared/settings.ts';
+import { downgradeToVersion1 } from '../helpers/old-crawl-file.ts';
 
 /** A crawl file as version 1 wrote it: today's schema without what version 2 added, with one fetched page. */
 function versionOneFile(): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-readonly-')), 'old.trawl');
   const db = createCrawlFile(file, parseSettings({ seeds: ['http://a.test/'] }));
-  for (const { name } of db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
-    )
-    .all() as { name: string }[]) {
-    db.exec(`DROP INDEX ${name}`);
-  }
-  db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
-    ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only; ALTER TABLE urls DROP COLUMN priority;
-    ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
-  for (const c of [
-    'h1_count',
-    'h2',
-    'h2_count',
-    'lang',
-    'hreflang',
-    'meta_refresh',
-    'indexability',
-    'indexability_reason',
-    'response_headers',
-  ]) {
-    db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
-  }
-  for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
-  db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+  downgradeToVersion1(db);
   db.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run('http://a.test');
   db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (1, ?, 0, 1, 0, 2, 0)').run(
     'http://a.test/',

@@ -1,0 +1,31 @@
+// Crawl files as an older Trawl wrote them, for the upgrade tests: today's schema with what a later version added
+// taken away again. One downgrade for every test that opens, resumes or reads an old file.
+import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
+
+/** Turns a file made by createCrawlFile into schema version 1: version 2's indexes, tables, view and columns go. */
+export function downgradeToVersion1(db: Db): void {
+  // Version 2's own indexes first: some cover the columns dropped below.
+  const v2Indexes = db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND name NOT IN ('hosts_ready', 'urls_key', 'urls_queue', 'urls_claimed', 'links_to')",
+    )
+    .all() as { name: string }[];
+  for (const { name } of v2Indexes) db.exec(`DROP INDEX ${name}`);
+  db.exec(`DROP VIEW crawl_results; DROP TABLE unfetchable_links; DROP TABLE extracted;
+    ALTER TABLE urls DROP COLUMN kind; ALTER TABLE urls DROP COLUMN check_only; ALTER TABLE urls DROP COLUMN priority;
+    ALTER TABLE links DROP COLUMN kind; ALTER TABLE links DROP COLUMN nofollow;`);
+  const v2Results = [
+    'h1_count',
+    'h2',
+    'h2_count',
+    'lang',
+    'hreflang',
+    'meta_refresh',
+    'indexability',
+    'indexability_reason',
+    'response_headers',
+  ];
+  for (const c of v2Results) db.exec(`ALTER TABLE results DROP COLUMN ${c}`);
+  for (const c of ['crawled', 'failed', 'http_errors', 'bytes']) db.exec(`ALTER TABLE hosts DROP COLUMN ${c}`);
+  db.exec(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+}
