@@ -34,8 +34,9 @@ export async function buildNode() {
     minifySyntax: true,
     legalComments: 'external',
     metafile: true,
-    // Native addon; and 'electron' must never be pulled into the plain-Node bundles.
-    external: ['better-sqlite3', 'electron'],
+    // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables are loaded
+    // from node_modules at the first page that needs them (electron/worker/fetch-url.ts), not parsed at each start.
+    external: ['better-sqlite3', 'electron', 'iconv-lite'],
     // Bundled CommonJS dependencies may call require(); give ESM output one.
     banner: { js: "import { createRequire as __trawlRequire } from 'node:module'; const require = __trawlRequire(import.meta.url);" },
     logLevel: 'warning',

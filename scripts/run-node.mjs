@@ -22,11 +22,37 @@ if (!COMMANDS.includes(command)) {
 }
 
 const wantsHelp = args.includes('--help') || args.includes('-h');
+
+// A crawl needs a worker process: fork it first, so it loads while this process checks the build and loads the
+// engine, and leave it for the engine's first spawn (PRESPAWNED_WORKER in electron/engine/pool/child-process-spawner.ts,
+// same fork options and environment: see workerEnv there). Unreferenced until adopted: a command that never
+// crawls (a control command, a refused option) exits without it, and the worker leaves when its channel closes.
+// A rebuild below replaces it with a worker of the new build.
+function prespawnWorker() {
+  const entry = path.join(outDir, 'worker.mjs');
+  if (!fs.existsSync(entry)) return;
+  const { NODE_EXTRA_CA_CERTS: extraCa, ...env } = process.env;
+  if (extraCa) env.TRAWL_EXTRA_CA_CERTS = extraCa;
+  const child = fork(entry, ['crawl-worker-1'], {
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env,
+  });
+  child.unref();
+  child.channel?.unref();
+  globalThis[Symbol.for('trawl.prespawnedWorker')] = { entry, child };
+}
+const prespawns = command === 'crawl' && !wantsHelp;
+if (prespawns) prespawnWorker();
 if (command === 'serve' && !wantsHelp && rendererStale(root) !== null) {
   // The build's own output goes to stderr: serve's stdout is the one line with its URL.
   buildApp(root, ['ignore', 2, 2]);
 }
-await ensureNodeBundles(root);
+if ((await ensureNodeBundles(root)) && prespawns) {
+  globalThis[Symbol.for('trawl.prespawnedWorker')]?.child.kill();
+  prespawnWorker();
+}
 
 /** Maps a bundle position back to its TypeScript source, reading a bundle's source map the first time it is needed. */
 const maps = new Map();
@@ -70,22 +96,6 @@ Error.prepareStackTrace = (error, frames) => {
   });
   return [head, ...lines].join('\n');
 };
-
-// A crawl needs a worker process: fork it now, so it loads while this process loads the engine, and leave it for
-// the engine's first spawn (PRESPAWNED_WORKER in electron/engine/pool/child-process-spawner.ts, same fork options).
-// Unreferenced until adopted: a command that never crawls (a control command, a refused option) exits without it,
-// and the worker leaves when its channel closes.
-if (command === 'crawl' && !wantsHelp) {
-  const entry = path.join(outDir, 'worker.mjs');
-  const child = fork(entry, ['crawl-worker-1'], {
-    execArgv: [],
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child.unref();
-  child.channel?.unref();
-  globalThis[Symbol.for('trawl.prespawnedWorker')] = { entry, child };
-}
 
 const bundle = path.join(outDir, `${command}.mjs`);
 process.argv = [process.argv[0], bundle, ...args];

@@ -148,6 +148,14 @@ export const ROBOTS_MAX_REDIRECTS = 5;
  */
 export const STEP_REPORT_MS = 100;
 
+/**
+ * Where the engine puts NODE_EXTRA_CA_CERTS for a worker it forks: Node reads that variable's certificates at the
+ * start of every process, before any code runs (about 35 ms of a worker's start-up, on the way to the crawl's
+ * first fetch), and the worker adds them to Node's roots itself at its first https connection
+ * (electron/worker/tls-roots.ts).
+ */
+export const WORKER_EXTRA_CA_ENV = 'TRAWL_EXTRA_CA_CERTS';
+
 export type ParentToWorker = { t: 'init'; workerName: string; settings: CrawlSettings } | { t: 'job'; job: Job } | { t: 'shutdown' };
 
 export type WorkerToParent =

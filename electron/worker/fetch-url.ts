@@ -3,9 +3,11 @@
 // whole-response deadline, and network failures turned into short person-readable categories instead of throws.
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Transform } from 'node:stream';
+import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
-import { Agent, request } from 'undici';
-import { decodeBuffer, getEncoding } from 'encoding-sniffer';
+import { getEncoding } from 'encoding-sniffer/sniffer';
+import { createAgent, request } from './http-agent.ts';
+import { workerConnector } from './tls-roots.ts';
 import type { CrawlSettings } from '../../shared/settings.ts';
 
 export interface FetchOutcome {
@@ -88,7 +90,18 @@ export function decodeHtml(body: Buffer, contentType: string | null): string {
   }
   // Most of the web is UTF-8: Node's native decoder is the fast path (a UTF-8 BOM is dropped, as iconv does).
   if (encoding === 'UTF-8') return body.toString('utf8', hasUtf8Bom(body) ? 3 : 0);
-  return decodeBuffer(body, { transportLayerEncodingLabel: encoding });
+  return iconv().decode(body, encoding);
+}
+
+/**
+ * iconv-lite, loaded at the first page that is not UTF-8 (what encoding-sniffer's decodeBuffer would do with this
+ * encoding). Its tables are half a megabyte that every worker's start-up parsed for pages most crawls never see:
+ * the bundles leave it out (scripts/build-node.mjs) and Node loads it from node_modules when asked.
+ */
+let iconvLite: typeof import('iconv-lite') | undefined;
+function iconv(): typeof import('iconv-lite') {
+  iconvLite ??= createRequire(import.meta.url)('iconv-lite') as typeof import('iconv-lite');
+  return iconvLite;
 }
 
 /**
@@ -143,8 +156,8 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
   // undici's headersTimeout is the first-byte one; when it is not the shorter, it is set past the whole-response
   // deadline so the two never race. bodyTimeout is an idle timer the whole-response deadline covers anyway.
   const firstByte = settings.firstByteTimeoutMs ?? Infinity;
-  const agent = new Agent({
-    connect: { timeout: settings.connectTimeoutMs },
+  const agent = createAgent({
+    connect: workerConnector(settings.connectTimeoutMs),
     headersTimeout: firstByte < settings.responseTimeoutMs ? firstByte : settings.responseTimeoutMs + 1_000,
     bodyTimeout: settings.responseTimeoutMs + 1_000,
     keepAliveTimeout: 4_000,
@@ -176,9 +189,8 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
     let phase: 'head' | 'body' = 'head';
     let responseBody: Readable | null = null;
     try {
-      const res = await request(url, {
+      const res = await request(agent, url, {
         method: 'GET',
-        dispatcher: agent,
         signal: controller.signal,
         // Ours last: settings validation keeps custom headers off these names anyway.
         headers: {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import type { ParentToWorker, WorkerToParent } from '../../../shared/protocol.ts';
+import { type ParentToWorker, WORKER_EXTRA_CA_ENV, type WorkerToParent } from '../../../shared/protocol.ts';
 import { BaseWorkerHandle } from './worker-spawner.ts';
 import type { WorkerHandle, WorkerSpawner } from './worker-spawner.ts';
 
@@ -82,6 +82,15 @@ function adoptPrespawned(entry: string): ChildProcess | null {
   return child;
 }
 
+/**
+ * A worker's environment: this one, with NODE_EXTRA_CA_CERTS handed over as WORKER_EXTRA_CA_ENV so the worker
+ * reads those certificates when it first needs them rather than at start-up (shared/protocol.ts).
+ */
+export function workerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: extra, ...rest } = env;
+  return extra ? { ...rest, [WORKER_EXTRA_CA_ENV]: extra } : rest;
+}
+
 export class ChildProcessSpawner implements WorkerSpawner {
   constructor(private readonly options: { entry: string; execArgv: string[] } = defaultWorkerEntry()) {}
 
@@ -94,6 +103,7 @@ export class ChildProcessSpawner implements WorkerSpawner {
         execArgv: this.options.execArgv,
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        env: workerEnv(process.env),
       });
     return new ChildProcessHandle(name, child);
   }

@@ -1,0 +1,42 @@
+// The certificate authorities a worker trusts: Node's own, plus the ones the user named in NODE_EXTRA_CA_CERTS,
+// which the engine hands over as WORKER_EXTRA_CA_ENV so this process did not parse them at start-up
+// (shared/protocol.ts says why). They are read at the first https connection, once, as Node would have read
+// them; an unreadable file is reported once and ignored, as Node does.
+import fs from 'node:fs';
+import tls from 'node:tls';
+import type { buildConnector } from 'undici';
+// @ts-expect-error: a file of undici without a declaration of its own (typed by buildConnectorFn below)
+import buildConnectorModule from 'undici/lib/core/connect.js';
+import { WORKER_EXTRA_CA_ENV } from '../../shared/protocol.ts';
+
+const buildConnectorFn = buildConnectorModule as (options?: buildConnector.BuildOptions) => buildConnector.connector;
+
+/** Node's roots and the extra file's certificates, or null when there is no extra file (Node's defaults apply). */
+export function extraCaRoots(file: string | undefined): string[] | null {
+  if (!file) return null;
+  try {
+    return [...tls.rootCertificates, fs.readFileSync(file, 'utf8')];
+  } catch (err) {
+    process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
+}
+
+/**
+ * undici's connector with the connect timeout; https connections also trust the extra certificates of
+ * WORKER_EXTRA_CA_ENV, read at the first of them.
+ */
+export function workerConnector(timeout: number, env: NodeJS.ProcessEnv = process.env): buildConnector.connector | { timeout: number } {
+  const file = env[WORKER_EXTRA_CA_ENV];
+  if (!file) return { timeout };
+  const plain = buildConnectorFn({ timeout });
+  let secure: buildConnector.connector | undefined;
+  return (options, callback) => {
+    if (options.protocol !== 'https:') return plain(options, callback);
+    if (secure === undefined) {
+      const ca = extraCaRoots(file);
+      secure = ca === null ? plain : buildConnectorFn({ timeout, ca });
+    }
+    return secure(options, callback);
+  };
+}
