@@ -6,9 +6,12 @@ import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
 import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
 import { extractHtml } from '../html/extract-page.ts';
 import type { HtmlExtractor } from '../html/extractor-contract.ts';
+import { LinkMemo } from '../html/link-memo.ts';
 import type { Processor } from './processor.ts';
 
 export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Processor {
+  // A chain serves one crawl's settings (one normaliser, one scope): its pages share their link resolutions.
+  const memo = new LinkMemo();
   return {
     name: 'extract-html',
     step: 'processing',
@@ -19,7 +22,7 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       if (status === null || status < 200 || status > 299 || !isHtmlContentType(outcome.contentType)) return 'next';
       ctx.report('processing', 'extract-html', outcome.sizeBytes);
       uri.html = decodeHtml(outcome.body, outcome.contentType);
-      const page = extractHtml(uri.html, uri.job.url, ctx.scope, ctx.normalise, extractors);
+      const page = extractHtml(uri.html, uri.job.url, ctx.scope, ctx.normalise, extractors, memo);
       const r = uri.result;
       // The page's fields carry the result's names; its links are settled below.
       const { links, ...fields } = page;

@@ -9,6 +9,7 @@ import type { Normaliser } from '../../../shared/url/normalise.ts';
 import { BASE_EXTRACTORS } from './crawl-extractors.ts';
 import { collapse, type HtmlExtractor, type RawLink } from './extractor-contract.ts';
 import { refreshTarget } from './meta-tags.ts';
+import { LinkMemo, type ResolvedLink } from './link-memo.ts';
 import { readHtml } from './read-html.ts';
 
 export interface ExtractedPage {
@@ -37,7 +38,8 @@ export interface ExtractedPage {
 /**
  * Reads a page. Links and the canonical link are put in the crawl's normal form by `normalise` (the crawl's
  * normaliser: canonical form and stripped query parameters; plain canonical form when not given) and tested
- * with `inScope`. `extractors` defaults to what every crawl reads (no resources).
+ * with `inScope`. `extractors` defaults to what every crawl reads (no resources). `memo` keeps link resolutions
+ * across the pages of a crawl (one memo per normaliser and scope test; by default, this page's alone).
  */
 export function extractHtml(
   html: string,
@@ -45,6 +47,7 @@ export function extractHtml(
   inScope: (url: string) => boolean,
   normalise: Normaliser = canonicalUrl,
   extractors: readonly HtmlExtractor[] = BASE_EXTRACTORS,
+  memo: LinkMemo = new LinkMemo(),
 ): ExtractedPage {
   const found = readHtml(html, extractors);
   const pageCanonical = normalise(pageUrl);
@@ -53,7 +56,7 @@ export function extractHtml(
   const metaRefresh = refresh === null ? null : normalise(refresh, base);
   const raw =
     metaRefresh === null ? found.links : [...found.links, { href: refresh!, anchor: '', kind: 'refresh' as const, nofollow: false }];
-  const { links, unfetchable } = resolveLinks(raw, base, pageCanonical, inScope, normalise);
+  const { links, unfetchable } = resolveLinks(raw, pageCanonical, (href) => memo.resolve(href, base, normalise, inScope));
   const hreflang: Hreflang[] = [];
   for (const h of found.hreflang) {
     const url = normalise(h.href, base);
@@ -110,25 +113,17 @@ const isResource = (kind: LinkKind) => kind in RESOURCE_LINK_KINDS;
 
 function resolveLinks(
   raw: RawLink[],
-  base: string,
   pageCanonical: string | null,
-  inScope: (url: string) => boolean,
-  normalise: Normaliser,
+  resolve: (href: string) => ResolvedLink | null,
 ): { links: FoundLink[]; unfetchable: FoundUnfetchableLink[] } {
   const links: FoundLink[] = [];
   const unfetchable: FoundUnfetchableLink[] = [];
   const seenUnfetchable = new Set<string>();
-  // Navigation repeats the same hrefs; resolve each spelling once per page.
-  const resolved = new Map<string, string | null>();
   const byUrl = new Map<string, FoundLink>();
   for (const { href, anchor, nofollow, kind } of raw) {
     const trimmed = href.trim();
-    let url = resolved.get(href);
-    if (url === undefined) {
-      url = normalise(href, base); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
-      resolved.set(href, url);
-    }
-    if (url === null) {
+    const resolved = resolve(href); // null for mailto:, javascript:, tel:, data: and unparsable hrefs
+    if (resolved === null) {
       // mailto:, tel: and the like by their scheme; an http(s) or relative href that does not parse as "invalid".
       const scheme = unfetchableScheme(trimmed) ?? 'invalid';
       // Only a page's own links: a broken image src is not a link a person follows.
@@ -141,6 +136,7 @@ function resolveLinks(
       }
       continue;
     }
+    const url = resolved.url;
     // "#top" (or an empty href) is the page pointing at itself, and so is a canonical naming the page: not links.
     if (url === pageCanonical && (trimmed === '' || trimmed.startsWith('#') || (kind !== 'a' && kind !== 'area'))) continue;
     const known = byUrl.get(url);
@@ -153,7 +149,7 @@ function resolveLinks(
       }
       continue;
     }
-    const link: FoundLink = { url, anchor, kind, inScope: inScope(url) };
+    const link: FoundLink = { url, anchor, kind, inScope: resolved.inScope };
     if (nofollow) link.nofollow = true;
     byUrl.set(url, link);
     links.push(link);
