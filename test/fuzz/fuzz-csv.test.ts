@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neutraliseCell } from '../../electron/engine/export/csv-cell.ts';
-import { CSV_COLUMNS, CSV_OPTIONS, csvCell, writeCsvExport } from '../../electron/engine/export/csv-writer.ts';
+import { CSV_BOM, CSV_COLUMNS, csvCell, csvRecord, writeCsvExport } from '../../electron/engine/export/csv-writer.ts';
 import type { CsvRowSource, ExtractedValue, ExtractionColumn } from '../../electron/engine/export/csv-writer.ts';
 
 const RUNS = 10_000;
@@ -90,7 +90,7 @@ describe('the CSV export, fuzzed', () => {
       fc.property(fc.array(fc.array(value, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), (rows) => {
         // The writer's cells, with the writer's options, as one export would write them.
         const cells = rows.map((row) => row.map(csvCell));
-        const file = stringify(cells, { ...CSV_OPTIONS });
+        const file = CSV_BOM + cells.map(csvRecord).join('');
         const records = parse(file, { bom: true, relax_column_count: true }) as string[][];
         check(records.length === rows.length, `${records.length} records for ${rows.length} rows`);
         rows.forEach((row, i) => {
@@ -101,6 +101,17 @@ describe('the CSV export, fuzzed', () => {
             if (typeof v !== 'number') check(!FORMULA_START.test(cell), `row ${i} cell ${c} starts a formula: ${JSON.stringify(cell)}`);
           });
         });
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('writes records byte for byte as csv-stringify did with the options the exports used', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(value.map(csvCell), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), (cells) => {
+        const ours = CSV_BOM + cells.map(csvRecord).join('');
+        const theirs = stringify(cells, { bom: true, record_delimiter: 'windows', quote_record_delimiter: true });
+        check(ours === theirs, `${JSON.stringify(ours)} is not ${JSON.stringify(theirs)}`);
       }),
       { seed: SEED, numRuns: RUNS },
     );
