@@ -21,15 +21,16 @@ export async function buildNode() {
     absWorkingDir: root,
     entryPoints: NODE_ENTRIES,
     outdir: outDir,
-    outExtension: { '.js': '.mjs' },
+    // CommonJS, run by a launcher NAME.mjs through vm.Script with V8's code cache (scripts/load-bundle.mjs).
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     sourcemap: 'linked',
     // Whitespace and syntax minified (names kept, so an unmapped worker stack still reads): a third smaller, and
     // without comments the bundles are pure ASCII, which Node decodes and V8 compiles faster. Start-up of the CLI
-    // and of every worker pays for the bundle's size. Licence comments go to NAME.mjs.LEGAL.txt beside each bundle.
+    // and of every worker pays for the bundle's size. Licence comments go to NAME.cjs.LEGAL.txt beside each bundle.
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'external',
@@ -37,10 +38,21 @@ export async function buildNode() {
     // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables are loaded
     // from node_modules at the first page that needs them (electron/worker/fetch-url.ts), not parsed at each start.
     external: ['better-sqlite3', 'electron', 'iconv-lite'],
-    // Bundled CommonJS dependencies may call require(); give ESM output one.
-    banner: { js: "import { createRequire as __trawlRequire } from 'node:module'; const require = __trawlRequire(import.meta.url);" },
+    // The sources are ES modules that locate files beside themselves with import.meta.url.
+    define: { 'import.meta.url': '__trawlImportMetaUrl' },
+    banner: { js: "var __trawlImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
+  // Each bundle's launcher (what `node out/node/NAME.mjs` runs) and the loader they share. Caches of an earlier
+  // build would be refused by V8 anyway (the source changed); removing them saves the first run that check.
+  fs.copyFileSync(path.join(root, 'scripts', 'load-bundle.mjs'), path.join(outDir, 'load-bundle.mjs'));
+  for (const name of Object.keys(NODE_ENTRIES)) {
+    fs.writeFileSync(
+      path.join(outDir, `${name}.mjs`),
+      `import { runBundle } from './load-bundle.mjs';\nrunBundle(${JSON.stringify(name)});\n`,
+    );
+    fs.rmSync(path.join(outDir, `${name}.cjs.cache`), { force: true });
+  }
   // Installed packages count as one file per node_modules folder, the .package-lock.json npm rewrites on every
   // install (a third of the stat calls instead of hundreds).
   const inputs = new Set(NODE_BUILD_INPUTS.map((p) => path.join(root, p)));
@@ -49,7 +61,11 @@ export async function buildNode() {
     const modules = file.indexOf(`${path.sep}node_modules${path.sep}`);
     inputs.add(modules < 0 ? file : path.join(file.slice(0, modules), 'node_modules', '.package-lock.json'));
   }
-  const outputs = Object.keys(result.metafile.outputs).map((p) => path.resolve(root, p));
+  const outputs = [
+    ...Object.keys(result.metafile.outputs).map((p) => path.resolve(root, p)),
+    path.join(outDir, 'load-bundle.mjs'),
+    ...Object.keys(NODE_ENTRIES).map((name) => path.join(outDir, `${name}.mjs`)),
+  ];
   fs.writeFileSync(`${stamp}.${process.pid}.tmp`, `${JSON.stringify({ startedAt, inputs: [...inputs], outputs })}\n`);
   fs.renameSync(`${stamp}.${process.pid}.tmp`, stamp);
   return outDir;

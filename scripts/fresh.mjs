@@ -18,7 +18,14 @@ export const NODE_ENTRIES = {
  * Files a node build depends on beyond the sources esbuild's metafile lists: the build scripts, the configuration
  * esbuild reads (tsconfig.json, package.json) and the installed packages.
  */
-export const NODE_BUILD_INPUTS = ['scripts/build-node.mjs', 'scripts/fresh.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+export const NODE_BUILD_INPUTS = [
+  'scripts/build-node.mjs',
+  'scripts/load-bundle.mjs',
+  'scripts/fresh.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 
 export const nodeBuildInputsFile = (root) => path.join(root, 'out', 'node', 'build-inputs.json');
 export const rendererStampFile = (root) => path.join(root, 'out', 'renderer-build.json');

@@ -25,6 +25,8 @@ let ctx: {
 } | null = null;
 let shuttingDown = false;
 
+const SAVE_CODE_CACHE = Symbol.for('trawl.saveCodeCache');
+
 // The engine is gone: nobody will read our results, so leave at once instead of lingering as an orphan.
 link.onGone(() => process.exit(0));
 
@@ -95,5 +97,8 @@ async function shutdown(): Promise<void> {
   await ctx?.fetcher.close().catch(() => undefined);
   // The engine asks only an idle worker to stop, so at most a last batch of steps is queued.
   link.flush();
+  // Run from out/node, the first worker after a build saves the code cache of its bundle (scripts/load-bundle.mjs):
+  // link.exit() ends the process without the 'exit' event that would.
+  (globalThis as { [SAVE_CODE_CACHE]?: () => void })[SAVE_CODE_CACHE]?.();
   link.exit();
 }
