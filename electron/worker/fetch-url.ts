@@ -6,7 +6,7 @@ import { Readable, type Transform } from 'node:stream';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import { getEncoding } from 'encoding-sniffer/sniffer';
-import { createAgent, request } from './http-agent.ts';
+import { type Agent, createAgent, dispatch, type ExchangeHandler, parseRawHeaders } from './http-agent.ts';
 import { workerConnector } from './tls-roots.ts';
 import type { CrawlSettings } from '../../shared/settings.ts';
 
@@ -170,13 +170,7 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
     // A body read only up to keepAtMost (robots.txt) is cut there, never failed as too large before it: RFC 9309 has
     // a crawler read at least 500 KiB of robots.txt whatever maxBodyBytes the crawl set for its pages.
     const cap = options.keepAtMost === undefined ? pageCap : Math.max(pageCap, 2 * options.keepAtMost);
-    const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, settings.responseTimeoutMs);
-
     const out: FetchOutcome = {
       statusCode: null,
       headers: {},
@@ -186,12 +180,17 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
       body: null,
       error: null,
     };
-    let phase: 'head' | 'body' = 'head';
-    let responseBody: Readable | null = null;
+    const exchange = new Exchange(out, cap, options, onProgress);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.abort(new Error('timeout'));
+    }, settings.responseTimeoutMs);
     try {
-      const res = await request(agent, url, {
+      const target = new URL(url);
+      await exchange.run(agent, {
+        origin: target.origin,
+        path: target.pathname + target.search,
         method: 'GET',
-        signal: controller.signal,
         // Ours last: settings validation keeps custom headers off these names anyway.
         headers: {
           ...options.headers,
@@ -200,50 +199,16 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
           'accept-encoding': ACCEPT_ENCODING,
         },
       });
-      phase = 'body';
-      responseBody = res.body;
-      out.statusCode = res.statusCode;
-      out.headers = flattenHeaders(res.headers);
-      out.contentType = out.headers['content-type'] ?? null;
-
-      const keep = options.keepBody === true || isHtmlContentType(out.contentType);
-      const decoders = keep ? decodersFor(out.headers['content-encoding']) : [];
-      if (decoders.length === 0) {
-        // The common case, uncompressed (or not kept: counting wire bytes is enough, and a bomb only hurts
-        // once its output is kept): one plain loop. A stream pipeline here cost more than the parse.
-        out.body = await readPlain(res.body, cap, keep, options.keepAtMost, (n) => (out.sizeBytes = n), onProgress);
-      } else {
-        const chunks: Buffer[] = [];
-        const limit = options.keepAtMost;
-        let kept = 0;
-        let enough = false;
-        const collect = async (source: AsyncIterable<Buffer>) => {
-          for await (const chunk of source) {
-            if (limit !== undefined && kept + chunk.length >= limit) {
-              chunks.push(chunk.subarray(0, limit - kept));
-              kept = limit;
-              enough = true;
-              throw new Enough();
-            }
-            kept += chunk.length;
-            if (kept > cap) throw new TooLarge(cap);
-            chunks.push(chunk);
-          }
-        };
-        const wire = wireCounter(cap, (n) => (out.sizeBytes = n), onProgress);
-        try {
-          // The array form takes async-generator stages at runtime; its typings only list streams.
-          const stages = [res.body, wire, ...decoders, collect] as unknown as NodeJS.ReadableStream[];
-          await pipeline(stages, { signal: controller.signal });
-        } catch (err) {
-          if (!enough) throw err;
-        }
-        out.body = Buffer.concat(chunks, kept);
+      if (exchange.keep) {
+        const decoders = decodersFor(out.headers['content-encoding']);
+        out.body =
+          decoders.length === 0
+            ? Buffer.concat(exchange.chunks, exchange.kept)
+            : await decompress(exchange.chunks, decoders, cap, options.keepAtMost);
       }
     } catch (err) {
       out.body = null;
-      out.error = timedOut ? 'timeout' : describeError(err, phase);
-      responseBody?.destroy();
+      out.error = timedOut ? 'timeout' : describeError(err, exchange.phase);
     } finally {
       clearTimeout(timer);
       out.responseTimeMs = Math.round(performance.now() - started);
@@ -294,45 +259,126 @@ class WireMeter {
   }
 }
 
-/** A pass-through pipeline stage around a WireMeter. */
-function wireCounter(cap: number, setSize: (n: number) => void, onProgress?: (bytes: number) => void) {
-  const meter = new WireMeter(cap, setSize, onProgress);
-  return async function* (source: AsyncIterable<Buffer>) {
-    for await (const chunk of source) {
-      meter.count(chunk);
-      yield chunk;
+/**
+ * One HTTP exchange through undici's dispatch() interface: the response head into the outcome as soon as it
+ * arrives (a body that fails later still has its status and headers), the body's chunks collected as they come
+ * (counted against the cap, with throttled progress), and a promise for the end. Robots.txt (keepAtMost) stops
+ * reading once enough is in hand; a compressed body is cut after decompression instead (decompress()).
+ */
+class Exchange implements ExchangeHandler {
+  phase: 'head' | 'body' = 'head';
+  /** Whether the body is kept (HTML, or asked for), decided from the response head. */
+  keep = false;
+  readonly chunks: Buffer[] = [];
+  kept = 0;
+  private readonly meter: WireMeter;
+  private compressed = false;
+  private enough = false;
+  private abortConnection: ((reason?: Error) => void) | null = null;
+  private reason: Error | null = null;
+  private settle: { resolve: () => void; reject: (err: Error) => void } | null = null;
+
+  constructor(
+    private readonly out: FetchOutcome,
+    cap: number,
+    private readonly options: FetchOptions,
+    onProgress?: (bytes: number) => void,
+  ) {
+    this.meter = new WireMeter(cap, (n) => (out.sizeBytes = n), onProgress);
+  }
+
+  run(agent: Agent, request: Parameters<typeof dispatch>[1]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
+      dispatch(agent, request, this);
+    });
+  }
+
+  /** Ends the exchange with `reason` (the whole-response deadline): now, or as soon as it is connected. */
+  abort(reason: Error): void {
+    this.reason ??= reason;
+    this.abortConnection?.(reason);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.reason) return abort(this.reason);
+    this.abortConnection = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // 1xx: the real response follows
+    const out = this.out;
+    this.phase = 'body';
+    out.statusCode = statusCode;
+    out.headers = flattenHeaders(parseRawHeaders(rawHeaders));
+    out.contentType = out.headers['content-type'] ?? null;
+    this.keep = this.options.keepBody === true || isHtmlContentType(out.contentType);
+    this.compressed = this.keep && decodersFor(out.headers['content-encoding']).length > 0;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.enough) return true;
+    try {
+      this.meter.count(chunk);
+    } catch (err) {
+      this.abort(err as Error);
+      return true;
     }
-  };
+    if (!this.keep) return true;
+    const limit = this.compressed ? undefined : this.options.keepAtMost;
+    if (limit !== undefined && this.kept + chunk.length >= limit) {
+      this.chunks.push(chunk.subarray(0, limit - this.kept));
+      this.kept = limit;
+      this.enough = true;
+      this.abort(new Enough());
+      return true;
+    }
+    this.kept += chunk.length;
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.settle?.resolve();
+    this.settle = null;
+  }
+
+  onError(err: Error): void {
+    if (this.enough) this.settle?.resolve();
+    else this.settle?.reject(this.reason ?? err);
+    this.settle = null;
+  }
 }
 
 /**
- * Reads an uncompressed body: counts wire bytes against the cap, reports progress (throttled), and keeps the
- * bytes when asked, up to `keepAtMost` (then stops reading without error). Returns the kept body or null.
+ * A compressed body's bytes, decompressed through the Content-Encoding's decoders (streamed, so a decompression
+ * bomb inflates only a few chunks past the cap before it is stopped), cut at `keepAtMost` decompressed bytes.
  */
-async function readPlain(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  cap: number,
-  keep: boolean,
-  keepAtMost: number | undefined,
-  setSize: (n: number) => void,
-  onProgress?: (bytes: number) => void,
-): Promise<Buffer | null> {
-  const meter = new WireMeter(cap, setSize, onProgress);
+async function decompress(wire: Buffer[], decoders: Stage[], cap: number, keepAtMost: number | undefined): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let kept = 0;
-  for await (const chunk of body) {
-    meter.count(chunk);
-    if (!keep) continue;
-    if (keepAtMost !== undefined && kept + chunk.length >= keepAtMost) {
-      chunks.push(chunk.subarray(0, keepAtMost - kept));
-      kept = keepAtMost;
-      body.destroy();
-      break;
+  let enough = false;
+  const collect = async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) {
+      if (keepAtMost !== undefined && kept + chunk.length >= keepAtMost) {
+        chunks.push(chunk.subarray(0, keepAtMost - kept));
+        kept = keepAtMost;
+        enough = true;
+        throw new Enough();
+      }
+      kept += chunk.length;
+      if (kept > cap) throw new TooLarge(cap);
+      chunks.push(chunk);
     }
-    kept += chunk.length;
-    chunks.push(chunk);
+  };
+  try {
+    // The array form takes async-generator stages at runtime; its typings only list streams.
+    await pipeline([Readable.from(wire), ...decoders, collect] as unknown as NodeJS.ReadableStream[]);
+  } catch (err) {
+    if (!enough) throw err;
   }
-  return keep ? Buffer.concat(chunks, kept) : null;
+  return Buffer.concat(chunks, kept);
 }
 
 // Lenient flushing, as browsers (and undici's fetch) do: a stream cut short right at the end still yields its text.
