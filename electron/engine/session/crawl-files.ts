@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import { openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { EMPTY_LABEL, type CrawlLabel, labelProblems, normaliseLabel, settingsSummary } from '../../../shared/crawl-label.ts';
+import { type Db, closeCrawlFile, openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../frontier/model.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
@@ -18,13 +19,17 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
   try {
     return db.transaction(() => {
       let seeds: string[] = [];
+      let summary = '';
       try {
-        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as { seeds?: unknown };
-        if (Array.isArray(settings.seeds)) seeds = settings.seeds.filter((s): s is string => typeof s === 'string');
+        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as Record<string, unknown>;
+        if (Array.isArray(settings['seeds'])) seeds = settings['seeds'].filter((s): s is string => typeof s === 'string');
+        summary = settingsSummary(settings);
       } catch {
         // unreadable settings: show the file without seeds rather than hide it
       }
-      const crawled = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.done) as { n: number }).n;
+      const counts = db
+        .prepare('SELECT coalesce(sum(state = ?), 0) AS crawled, coalesce(sum(state = ?), 0) AS failed FROM urls')
+        .get(UrlState.done, UrlState.failed) as { crawled: number; failed: number };
       const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
       return {
         file,
@@ -32,13 +37,58 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         createdAt: readMeta(db, 'created_at') ?? '',
         state: readMeta(db, 'state') ?? 'unknown',
         finishReason: readMeta(db, 'finish_reason'),
-        crawled,
+        crawled: counts.crawled,
         queued,
+        failed: counts.failed,
+        ...readCrawlLabel(db),
+        summary,
       };
     })();
   } finally {
     db.close();
   }
+}
+
+/** The crawl's name, description and tags; empty for a file of a version without them (read as stored). */
+export function readCrawlLabel(db: Db): CrawlLabel {
+  const tables = db
+    .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('crawl_label', 'crawl_tags')")
+    .get() as {
+    n: number;
+  };
+  if (tables.n < 2) return { ...EMPTY_LABEL, tags: [] };
+  const row = db.prepare('SELECT name, description FROM crawl_label WHERE id = 1').get() as
+    | { name: string; description: string }
+    | undefined;
+  const tags = db.prepare('SELECT tag FROM crawl_tags ORDER BY rowid').pluck().all() as string[];
+  return { name: row?.name ?? '', description: row?.description ?? '', tags };
+}
+
+/**
+ * Writes a crawl's name, description and tags into its file, in one transaction (a file of an older version is
+ * upgraded in place first, as for a crawl). `checkpoint`: fold the WAL into the file afterwards, so the `.trawl`
+ * alone stays the whole crawl; not while the crawl runs, whose own connection does that when it finishes.
+ */
+export function writeCrawlLabel(file: string, input: CrawlLabel, options: { checkpoint: boolean }): CrawlLabel {
+  const problems = labelProblems(input);
+  if (problems.length) throw new Error(problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+  const label = normaliseLabel(input);
+  const db = openCrawlFile(file);
+  try {
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO crawl_label (id, name, description, updated_at) VALUES (1, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = excluded.updated_at`,
+      ).run(label.name, label.description, new Date().toISOString());
+      db.exec('DELETE FROM crawl_tags');
+      const put = db.prepare('INSERT INTO crawl_tags (tag) VALUES (?)');
+      for (const tag of label.tags) put.run(tag);
+    })();
+  } finally {
+    if (options.checkpoint) closeCrawlFile(db);
+    else db.close();
+  }
+  return label;
 }
 
 /** Last write to a crawl file, its WAL included (a running crawl writes to the WAL, not the file). */
