@@ -89,7 +89,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       {
         busy: () => {
           const state = this.inView.runningState();
-          if (state !== null) return `waiting for the crawl that is ${state} to finish`;
+          if (state !== null) return `waiting for the crawl in progress (${state}) to finish`;
           return this.inView.attachment() === null ? null : 'waiting: a cluster crawl is in view';
         },
         startFrom: (file) => this.startFrom(file),
