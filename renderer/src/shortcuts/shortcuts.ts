@@ -52,6 +52,13 @@ export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'altKey' 
   return SHORTCUTS.find((s) => s.keys.includes(key) || s.keys.includes(e.key))?.action ?? null;
 }
 
+const FILTER_FIELDS = [
+  'main [data-testid="results-filter"]',
+  'main [data-testid="explorer-search"]',
+  'main input[type="search"]',
+  'main input[type="text"]',
+];
+
 const enabled = (selector: string): HTMLButtonElement | null => {
   const el = document.querySelector<HTMLButtonElement>(selector);
   return el && !el.disabled ? el : null;
@@ -67,9 +74,10 @@ export function runShortcut(action: Exclude<ShortcutAction, 'help'>): boolean {
     case 'stop':
       return click(enabled('[data-testid="stop"]'));
     case 'filter': {
-      const field = document.querySelector<HTMLInputElement>(
-        'main [data-testid="results-filter"], main [data-testid="explorer-search"], main input[type="search"], main input[type="text"]',
-      );
+      // The view's own filter first, else its first search or text field that can be typed in.
+      const field = FILTER_FIELDS.map((selector) =>
+        [...document.querySelectorAll<HTMLInputElement>(selector)].find((el) => !el.disabled && el.offsetParent !== null),
+      ).find((el) => el !== undefined);
       if (!field) return false;
       field.focus();
       field.select();
