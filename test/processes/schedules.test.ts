@@ -97,6 +97,14 @@ describe('scheduled recrawls', () => {
       slow = true;
       const other = await session.start({ seeds: [`${site.origin}/slow/0`], threads: 1 });
       expect(other.ok).toBe(true);
+      if (!other.ok) return;
+      // A crawl is labelled while it runs too (its own connection keeps writing).
+      expect(await session.labelCrawl(other.file, { name: 'Slow one', description: '', tags: ['slow'] })).toMatchObject({
+        name: 'Slow one',
+        tags: ['slow'],
+        state: expect.stringMatching(/preparing|running/),
+      });
+      expect(session.isRunning()).toBe(true);
       clock += 91 * 60_000;
       await session.scheduler.tick();
       [s] = await session.listSchedules();

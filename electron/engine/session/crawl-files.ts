@@ -66,16 +66,20 @@ export function readCrawlLabel(db: Db): CrawlLabel {
 
 /**
  * Writes a crawl's name, description and tags into its file, in one transaction (a file of an older version is
- * upgraded in place first, as for a crawl). `checkpoint`: fold the WAL into the file afterwards, so the `.trawl`
- * alone stays the whole crawl; not while the crawl runs, whose own connection does that when it finishes.
+ * upgraded in place first, as for a crawl). The crawl may be running in this very process: its connection holds a
+ * write transaction for up to 50 ms at a time and commits on a timer of this event loop, so a busy file is tried
+ * again after a pause that lets that timer run (SQLite's own busy wait would block it, and time out). `checkpoint`:
+ * fold the WAL into the file afterwards, so the `.trawl` alone stays the whole crawl; not while the crawl runs, whose
+ * own connection does that when it finishes.
  */
-export function writeCrawlLabel(file: string, input: CrawlLabel, options: { checkpoint: boolean }): CrawlLabel {
+export async function writeCrawlLabel(file: string, input: CrawlLabel, options: { checkpoint: boolean }): Promise<CrawlLabel> {
   const problems = labelProblems(input);
   if (problems.length) throw new Error(problems.map((p) => `${p.field}: ${p.message}`).join('; '));
   const label = normaliseLabel(input);
   const db = openCrawlFile(file);
   try {
-    db.transaction(() => {
+    db.pragma('busy_timeout = 0');
+    const write = db.transaction(() => {
       db.prepare(
         `INSERT INTO crawl_label (id, name, description, updated_at) VALUES (1, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = excluded.updated_at`,
@@ -83,13 +87,28 @@ export function writeCrawlLabel(file: string, input: CrawlLabel, options: { chec
       db.exec('DELETE FROM crawl_tags');
       const put = db.prepare('INSERT INTO crawl_tags (tag) VALUES (?)');
       for (const tag of label.tags) put.run(tag);
-    })();
+    });
+    const deadline = Date.now() + LABEL_WRITE_PATIENCE_MS;
+    for (;;) {
+      try {
+        write.immediate();
+        break;
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        const busy = typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+        if (!busy || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
   } finally {
     if (options.checkpoint) closeCrawlFile(db);
     else db.close();
   }
   return label;
 }
+
+/** How long a label write waits for a busy crawl file. */
+const LABEL_WRITE_PATIENCE_MS = 10_000;
 
 /** Last write to a crawl file, its WAL included (a running crawl writes to the WAL, not the file). */
 function lastWritten(file: string): number {

@@ -273,7 +273,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     const abs = path.resolve(file);
     // Not a crawl file: refused, naming the file, before anything is written.
     readCrawlFileInfo(abs);
-    writeCrawlLabel(abs, label, { checkpoint: !(this.isRunning() && abs === this.inView.file) });
+    await writeCrawlLabel(abs, label, { checkpoint: !(this.isRunning() && abs === this.inView.file) });
     return readCrawlFileInfo(abs);
   }
 
