@@ -10,6 +10,8 @@ import { presetNameProblem } from './presets.ts';
 import { RESULT_SORT_COLUMNS, STATUS_CLASSES } from './results.ts';
 import type { ResultsQuery } from './results.ts';
 import { LIMITS } from './settings.ts';
+import { LABEL_LIMITS } from './crawl-label.ts';
+import { DAILY_TIME, SCHEDULE_LIMITS } from './schedules.ts';
 import type { CrawlSettingsInput } from './settings.ts';
 import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type {
@@ -110,6 +112,24 @@ const storeCrawlId = z
   .string()
   .regex(STORE_CRAWL_ID_PATTERN, 'a crawl ID is lower-case letters, digits and _, starting with a letter, at most 40');
 
+// ---- crawl management ----
+
+/** A crawl's label; its finer rules (one line, tag characters) are checked by the session, which names what is wrong. */
+const crawlLabel = z
+  .object({
+    name: z.string().max(LABEL_LIMITS.name * 2),
+    description: z.string().max(LABEL_LIMITS.description * 2),
+    tags: z.array(z.string().max(LABEL_LIMITS.tag * 2)).max(LABEL_LIMITS.tags * 2),
+  })
+  .strict();
+const scheduleTiming = z.discriminatedUnion('every', [
+  z
+    .object({ every: z.literal('minutes'), minutes: z.number().int().min(SCHEDULE_LIMITS.minutes.min).max(SCHEDULE_LIMITS.minutes.max) })
+    .strict(),
+  z.object({ every: z.literal('day'), at: z.string().regex(DAILY_TIME, 'a time of day as HH:MM') }).strict(),
+]);
+const scheduleId = z.string().regex(/^[0-9a-f]{12}$/, 'not a schedule id');
+
 /** Arguments of every command of the table, as a tuple schema (exactly the table's names: the compiler checks). */
 export const COMMAND_ARGS = {
   defaults: z.tuple([]),
@@ -169,6 +189,11 @@ export const COMMAND_ARGS = {
   attachStore: z.tuple([storeUrl, storeCrawlId]),
   detachStore: z.tuple([]),
   currentSnapshot: z.tuple([]),
+  labelCrawl: z.tuple([path, crawlLabel]),
+  listSchedules: z.tuple([]),
+  addSchedule: z.tuple([path, scheduleTiming]),
+  updateSchedule: z.tuple([scheduleId, z.object({ timing: scheduleTiming, enabled: z.boolean() }).strict()]),
+  deleteSchedule: z.tuple([scheduleId]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */

@@ -9,6 +9,7 @@
 // (the session's method is every host's default handler; `hostHandler` commands have none, each host says).
 import type { CrawlDefaults, CrawlFileInfo, ExportResult, ExtractionTestResult, StartResult } from './crawl-info.ts';
 import type { CrawlPreset, SavePresetResult } from './presets.ts';
+import type { CrawlSchedule } from './schedules.ts';
 import type { ResultsPage } from './results.ts';
 import type {
   ExplorerPage,
@@ -172,6 +173,16 @@ export const COMMANDS = {
   detachStore: { result: returns<void>(), changesCrawl: true },
   /** The crawl in view's current snapshot, or null before any crawl (a freshly loaded window shows it at once). */
   currentSnapshot: { result: returns<CrawlSnapshot | null>(), retryable: true, hostHandler: true },
+  // ---- crawl management ----
+  /** Names, describes and tags a crawl (kept in its file); answers with what the list says about it. */
+  labelCrawl: { result: returns<CrawlFileInfo>(), changesCrawl: true, crawlFiles: { args: [{ arg: 0 }], result: 'fileInfo' } },
+  /** Scheduled recrawls, each with its latest runs and what changed since the run before. */
+  listSchedules: { result: returns<CrawlSchedule[]>(), retryable: true },
+  /** Runs a crawl's settings again on a schedule (every N minutes, or daily at HH:MM); answers with every schedule. */
+  addSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true, crawlFiles: { args: [{ arg: 0 }] } },
+  /** Changes a schedule's timing, or pauses or resumes it. */
+  updateSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
+  deleteSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -12,6 +12,14 @@ export interface CrawlFileInfo {
   finishReason: string | null;
   crawled: number;
   queued: number;
+  /** URLs that failed (no response). */
+  failed: number;
+  /** What the analyst called it, described and tagged it (kept in the crawl file); empty for a file without. */
+  name: string;
+  description: string;
+  tags: string[];
+  /** Its settings on one line (mode, scope, threads, limits...). */
+  summary: string;
 }
 
 /** What the renderer shows before a crawl starts: defaults and limits of every setting. */

@@ -2,8 +2,14 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
+/** Turns a file made by createCrawlFile into schema version 2: version 3's label tables go. */
+export function downgradeToVersion2(db: Db): void {
+  db.exec(`DROP TABLE crawl_label; DROP TABLE crawl_tags; UPDATE meta SET value = '2' WHERE key = 'schema_version'`);
+}
+
 /** Turns a file made by createCrawlFile into schema version 1: version 2's indexes, tables, view and columns go. */
 export function downgradeToVersion1(db: Db): void {
+  downgradeToVersion2(db);
   // Version 2's own indexes first: some cover the columns dropped below.
   const v2Indexes = db
     .prepare(

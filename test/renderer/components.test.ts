@@ -580,7 +580,20 @@ describe('live settings', () => {
     expect(idle).toContain('Can be changed while a crawl runs');
     const opened = render(createElement(LiveSettings), {
       state: 'running',
-      opened: { file: 'x', seeds: [], createdAt: '', state: 'finished', finishReason: 'completed', crawled: 1, queued: 0 },
+      opened: {
+        file: 'x',
+        seeds: [],
+        createdAt: '',
+        state: 'finished',
+        finishReason: 'completed',
+        crawled: 1,
+        queued: 0,
+        failed: 0,
+        name: '',
+        description: '',
+        tags: [],
+        summary: '',
+      },
     });
     expect(enabled(opened, 'live-exclude')).toBe(false);
   });

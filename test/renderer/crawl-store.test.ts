@@ -241,6 +241,11 @@ describe('opened crawls', () => {
       finishReason: 'completed',
       crawled: 5,
       queued: 0,
+      failed: 0,
+      name: '',
+      description: '',
+      tags: [],
+      summary: '',
     };
     showCrawl(t.store, info.file, info);
     expect(t.store.getState().opened).toEqual(info);

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import { openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { EMPTY_LABEL, type CrawlLabel, labelProblems, normaliseLabel, settingsSummary } from '../../../shared/crawl-label.ts';
+import { type Db, closeCrawlFile, openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../frontier/model.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
@@ -18,13 +19,17 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
   try {
     return db.transaction(() => {
       let seeds: string[] = [];
+      let summary = '';
       try {
-        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as { seeds?: unknown };
-        if (Array.isArray(settings.seeds)) seeds = settings.seeds.filter((s): s is string => typeof s === 'string');
+        const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as Record<string, unknown>;
+        if (Array.isArray(settings['seeds'])) seeds = settings['seeds'].filter((s): s is string => typeof s === 'string');
+        summary = settingsSummary(settings);
       } catch {
         // unreadable settings: show the file without seeds rather than hide it
       }
-      const crawled = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.done) as { n: number }).n;
+      const counts = db
+        .prepare('SELECT coalesce(sum(state = ?), 0) AS crawled, coalesce(sum(state = ?), 0) AS failed FROM urls')
+        .get(UrlState.done, UrlState.failed) as { crawled: number; failed: number };
       const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
       return {
         file,
@@ -32,14 +37,78 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         createdAt: readMeta(db, 'created_at') ?? '',
         state: readMeta(db, 'state') ?? 'unknown',
         finishReason: readMeta(db, 'finish_reason'),
-        crawled,
+        crawled: counts.crawled,
         queued,
+        failed: counts.failed,
+        ...readCrawlLabel(db),
+        summary,
       };
     })();
   } finally {
     db.close();
   }
 }
+
+/** The crawl's name, description and tags; empty for a file of a version without them (read as stored). */
+export function readCrawlLabel(db: Db): CrawlLabel {
+  const tables = db
+    .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('crawl_label', 'crawl_tags')")
+    .get() as {
+    n: number;
+  };
+  if (tables.n < 2) return { ...EMPTY_LABEL, tags: [] };
+  const row = db.prepare('SELECT name, description FROM crawl_label WHERE id = 1').get() as
+    | { name: string; description: string }
+    | undefined;
+  const tags = db.prepare('SELECT tag FROM crawl_tags ORDER BY rowid').pluck().all() as string[];
+  return { name: row?.name ?? '', description: row?.description ?? '', tags };
+}
+
+/**
+ * Writes a crawl's name, description and tags into its file, in one transaction (a file of an older version is
+ * upgraded in place first, as for a crawl). The crawl may be running in this very process: its connection holds a
+ * write transaction for up to 50 ms at a time and commits on a timer of this event loop, so a busy file is tried
+ * again after a pause that lets that timer run (SQLite's own busy wait would block it, and time out). `checkpoint`:
+ * fold the WAL into the file afterwards, so the `.trawl` alone stays the whole crawl; not while the crawl runs, whose
+ * own connection does that when it finishes.
+ */
+export async function writeCrawlLabel(file: string, input: CrawlLabel, options: { checkpoint: boolean }): Promise<CrawlLabel> {
+  const problems = labelProblems(input);
+  if (problems.length) throw new Error(problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+  const label = normaliseLabel(input);
+  const db = openCrawlFile(file);
+  try {
+    db.pragma('busy_timeout = 0');
+    const write = db.transaction(() => {
+      db.prepare(
+        `INSERT INTO crawl_label (id, name, description, updated_at) VALUES (1, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = excluded.updated_at`,
+      ).run(label.name, label.description, new Date().toISOString());
+      db.exec('DELETE FROM crawl_tags');
+      const put = db.prepare('INSERT INTO crawl_tags (tag) VALUES (?)');
+      for (const tag of label.tags) put.run(tag);
+    });
+    const deadline = Date.now() + LABEL_WRITE_PATIENCE_MS;
+    for (;;) {
+      try {
+        write.immediate();
+        break;
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        const busy = typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+        if (!busy || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  } finally {
+    if (options.checkpoint) closeCrawlFile(db);
+    else db.close();
+  }
+  return label;
+}
+
+/** How long a label write waits for a busy crawl file. */
+const LABEL_WRITE_PATIENCE_MS = 10_000;
 
 /** Last write to a crawl file, its WAL included (a running crawl writes to the WAL, not the file). */
 function lastWritten(file: string): number {

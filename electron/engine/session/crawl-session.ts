@@ -11,12 +11,15 @@ import type * as Api from '../../../shared/crawler-api.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
-import { CrawlFileError } from '../frontier/sqlite/crawl-file.ts';
+import type { CrawlLabel } from '../../../shared/crawl-label.ts';
+import type { CrawlSchedule, ScheduleChange, ScheduleTiming } from '../../../shared/schedules.ts';
+import { CrawlFileError, openCrawlFile, readSecrets, readStoredSettings } from '../frontier/sqlite/crawl-file.ts';
+import { plainSecretStore } from '../secrets/secret-store.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
-import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile } from './crawl-files.ts';
+import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile, writeCrawlLabel } from './crawl-files.ts';
 import type { CrawlInView } from './crawl-in-view.ts';
 import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
@@ -24,6 +27,7 @@ import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import { PresetStore } from './presets.ts';
+import { Scheduler, type SchedulerOptions } from './schedules.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
 
@@ -40,6 +44,8 @@ export interface CrawlSessionOptions {
   storeObserver?: ClusterObserverOptions;
   /** Seals the credentials of its crawls in their files: the plain store when missing (CLI, web console). */
   secrets?: SecretStore;
+  /** The scheduled recrawls' clock and polling (tests drive them). */
+  schedules?: SchedulerOptions;
 }
 
 export interface CrawlSessionEvents {
@@ -59,6 +65,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   private readonly presets: PresetStore;
   private readonly ruleTests: ExtractionRuleTests;
   private readonly observerOptions: ClusterObserverOptions;
+  /** Scheduled recrawls of this session's crawls folder, run while it is open. */
+  readonly scheduler: Scheduler;
   private readonly forwardSnapshot = (s: CrawlSnapshot) => this.emit('snapshot', s);
   private readonly forwardState = (s: StateChange) => this.emit('state', s);
 
@@ -76,6 +84,18 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     this.ruleTests = new ExtractionRuleTests(options.spawner);
     this.observerOptions = options.storeObserver ?? {};
     this.presets = new PresetStore(this.crawlsDir);
+    this.scheduler = new Scheduler(
+      this.crawlsDir,
+      {
+        busy: () => {
+          const state = this.inView.runningState();
+          if (state !== null) return `waiting for the crawl in progress (${state}) to finish`;
+          return this.inView.attachment() === null ? null : 'waiting: a cluster crawl is in view';
+        },
+        startFrom: (file) => this.startFrom(file),
+      },
+      options.schedules,
+    );
   }
 
   async defaults(): Promise<Api.CrawlDefaults> {
@@ -245,6 +265,36 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.listCrawls();
   }
 
+  /**
+   * Names, describes and tags a crawl, in its file (a file of an older version is upgraded in place first); answers
+   * with what the list says about it. Works on the crawl running too.
+   */
+  async labelCrawl(file: string, label: CrawlLabel): Promise<Api.CrawlFileInfo> {
+    const abs = path.resolve(file);
+    // Not a crawl file: refused, naming the file, before anything is written.
+    readCrawlFileInfo(abs);
+    await writeCrawlLabel(abs, label, { checkpoint: !(this.isRunning() && abs === this.inView.file) });
+    return readCrawlFileInfo(abs);
+  }
+
+  /** The scheduled recrawls, oldest first, each with its latest runs and what changed in them. */
+  async listSchedules(): Promise<CrawlSchedule[]> {
+    return this.scheduler.list();
+  }
+
+  /** Runs the settings of `file` (a crawl of the crawls folder) again on `timing`. */
+  async addSchedule(file: string, timing: ScheduleTiming): Promise<CrawlSchedule[]> {
+    return this.scheduler.add(file, timing);
+  }
+
+  async updateSchedule(id: string, change: ScheduleChange): Promise<CrawlSchedule[]> {
+    return this.scheduler.update(id, change);
+  }
+
+  async deleteSchedule(id: string): Promise<CrawlSchedule[]> {
+    return this.scheduler.remove(id);
+  }
+
   /** Continues an interrupted crawl from its file (its settings are kept). */
   async resumeCrawl(file: string): Promise<Api.StartResult> {
     this.refuseWhileRunning('resume a crawl');
@@ -362,12 +412,40 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Stops a running crawl (gracefully) and closes the connections. */
   async close(): Promise<void> {
+    this.scheduler.close();
     await this.detachStore();
     await this.inView.close();
     this.comparisons.close();
   }
 
   // ---- internals ----
+
+  /** A scheduled run: a new crawl of `file`'s settings (its credentials too), started as start() would. */
+  private async startFrom(file: string): Promise<{ file: string; finished: Promise<void> }> {
+    const secrets = this.runOptions.secrets ?? plainSecretStore;
+    const db = openCrawlFile(file, { readonly: true });
+    let input: unknown;
+    try {
+      input = { ...(readStoredSettings(db) as object), ...readSecrets(db, secrets) };
+    } finally {
+      db.close();
+    }
+    const checked = validateSettings(input);
+    if (!checked.ok) throw new Error(checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+    this.refuseWhileRunning('start a scheduled crawl');
+    const target = newCrawlPath(this.crawlsDir, checked.settings.seeds[0] ?? '');
+    const crawl = LocalCrawl.create(checked.settings, target, this.runOptions);
+    const finished = new Promise<void>((resolve) => {
+      const done = (change: StateChange) => {
+        if (change.to !== 'finished') return;
+        crawl.off('state', done);
+        resolve();
+      };
+      crawl.on('state', done);
+    });
+    await this.run(crawl);
+    return { file: target, finished };
+  }
 
   private async run(crawl: LocalCrawl): Promise<void> {
     await this.show(crawl);

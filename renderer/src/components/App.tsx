@@ -18,6 +18,8 @@ import { ReportsView } from '../analysis/ReportsView.tsx';
 import { CompareView } from '../analysis/CompareView.tsx';
 import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
+import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
+import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
 const VIEW_KEY = 'trawl.view';
@@ -45,6 +47,7 @@ export function App() {
           <StartPanel />
           <ClusterAttach />
           <CrawlList />
+          <SchedulesPanel />
         </aside>
         <main className="main" data-view={view}>
           <ViewTabs view={view} onView={chooseView} />
@@ -62,6 +65,7 @@ export function App() {
         </main>
       </div>
       <Notices />
+      <Shortcuts />
     </div>
   );
 }

@@ -1,6 +1,9 @@
-// Earlier crawls in the crawls folder: open one to look at its results, or resume one that still has URLs queued.
+// Earlier crawls in the crawls folder: open one to look at its results, or resume one that still has URLs queued;
+// name, describe and tag one (kept in its file), schedule it to run again, delete it; search them by name, seed or tag.
 import { useCallback, useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import { crawlMatches, labelProblems, parseTagList } from '../../../shared/crawl-label.ts';
+import { scheduleCrawl } from '../schedules/schedule-draft.ts';
 import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
 import { notify, showCrawl } from '../store/crawl-store.ts';
 import { isLiveState } from '../store/crawl-view.ts';
@@ -21,6 +24,9 @@ export function CrawlList() {
   const [working, setWorking] = useState<string | null>(null);
   /** The crawl whose Delete was pressed once: a second press deletes it (no modal dialog, which a sandboxed page may not show). */
   const [armed, setArmed] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  /** The crawl whose name, description and tags are being edited. */
+  const [editing, setEditing] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
     setLoading(true);
@@ -66,6 +72,16 @@ export function CrawlList() {
     }
   };
 
+  const saveLabel = async (file: string, label: { name: string; description: string; tags: string[] }): Promise<boolean> => {
+    setWorking(file);
+    const info = await command('Save the crawl label', () => api.labelCrawl(file, label));
+    setWorking(null);
+    if (!info) return false;
+    setCrawls((list) => list?.map((c) => (c.file === file ? info : c)) ?? null);
+    setEditing(null);
+    return true;
+  };
+
   // An armed Delete disarms by itself, so a later stray click does not delete.
   useEffect(() => {
     if (armed === null) return;
@@ -93,6 +109,24 @@ export function CrawlList() {
           </button>
         </div>
       </div>
+      {crawls !== null && crawls.length > 0 && (
+        <div className="crawl-search">
+          <input
+            type="search"
+            className="input"
+            data-testid="crawl-search"
+            aria-label="Search the crawls by name, seed, description or #tag"
+            placeholder="Search name, seed, #tag"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          {query.trim() !== '' && (
+            <span className="crawl-search-count" data-testid="crawl-search-count">
+              {crawls.filter((c) => crawlMatches(c, query)).length} of {crawls.length}
+            </span>
+          )}
+        </div>
+      )}
       {crawls === null ? (
         <p className="list-empty">{loading ? 'Loading…' : 'Not loaded yet.'}</p>
       ) : crawls.length === 0 ? (
@@ -102,13 +136,43 @@ export function CrawlList() {
           {crawls.map((c) => {
             const first = c.seeds[0] ?? '';
             const current = shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
+            if (!crawlMatches(c, query)) return null;
+            const host = hostOf(first) || fileName(c.file);
+            if (editing === c.file) {
+              return (
+                <li key={c.file} className="crawl-item" data-crawl-file={c.file} data-editing>
+                  <LabelEditor
+                    crawl={c}
+                    busy={working !== null}
+                    onSave={(label) => saveLabel(c.file, label)}
+                    onCancel={() => setEditing(null)}
+                  />
+                </li>
+              );
+            }
             return (
               <li key={c.file} className="crawl-item" data-crawl-file={c.file} data-current={current || undefined}>
                 <div className="crawl-item-main">
-                  <div className="crawl-item-host" title={c.seeds.join('\n')}>
-                    {hostOf(first) || fileName(c.file)}
-                    {c.seeds.length > 1 && <span className="crawl-item-more"> +{c.seeds.length - 1}</span>}
+                  <div className="crawl-item-host" title={c.seeds.join('\n')} data-testid="crawl-name">
+                    {c.name || host}
+                    {!c.name && c.seeds.length > 1 && <span className="crawl-item-more"> +{c.seeds.length - 1}</span>}
                   </div>
+                  {c.name && (
+                    <div className="crawl-item-seed" title={c.seeds.join('\n')}>
+                      {host}
+                      {c.seeds.length > 1 && <span className="crawl-item-more"> +{c.seeds.length - 1}</span>}
+                    </div>
+                  )}
+                  {c.description && (
+                    <div className="crawl-item-description" title={c.description}>
+                      {c.description}
+                    </div>
+                  )}
+                  {c.summary && (
+                    <div className="crawl-item-summary" title={c.summary}>
+                      {c.summary}
+                    </div>
+                  )}
                   <div className="crawl-item-meta" title={c.file}>
                     <span>{formatWhen(c.createdAt)}</span>
                     <span className="crawl-item-state" data-state={c.state}>
@@ -117,7 +181,45 @@ export function CrawlList() {
                   </div>
                   <div className="crawl-item-meta">
                     <span>{formatInt(c.crawled)} crawled</span>
+                    {c.failed > 0 && <span>{formatInt(c.failed)} failed</span>}
                     {c.queued > 0 && <span>{formatInt(c.queued)} queued</span>}
+                  </div>
+                  {c.tags.length > 0 && (
+                    <div className="crawl-item-tags">
+                      {c.tags.map((t) => (
+                        <button
+                          key={t}
+                          type="button"
+                          className="crawl-tag"
+                          data-testid="crawl-tag"
+                          title={`Show the crawls tagged ${t}`}
+                          onClick={() => setQuery(`#${t}`)}
+                        >
+                          {t}
+                        </button>
+                      ))}
+                    </div>
+                  )}
+                  <div className="crawl-item-more-actions">
+                    <button
+                      type="button"
+                      className="btn-link"
+                      data-testid="edit-crawl"
+                      disabled={working !== null}
+                      onClick={() => setEditing(c.file)}
+                    >
+                      Rename, tag…
+                    </button>
+                    <button
+                      type="button"
+                      className="btn-link"
+                      data-testid="schedule-crawl"
+                      disabled={working !== null}
+                      title="Run this crawl's settings again on a schedule"
+                      onClick={() => scheduleCrawl({ file: c.file, title: c.name || host })}
+                    >
+                      Schedule…
+                    </button>
                   </div>
                 </div>
                 <div className="crawl-item-actions">
@@ -146,7 +248,11 @@ export function CrawlList() {
                     className={armed === c.file ? 'btn btn-small btn-danger' : 'btn btn-small btn-quiet'}
                     data-testid="delete-crawl"
                     disabled={(live && current) || working !== null}
-                    title={armed === c.file ? 'Press again to delete this crawl file' : 'Delete this crawl file'}
+                    title={
+                      armed === c.file
+                        ? 'Press again to delete this crawl file (with its -wal and -shm)'
+                        : 'Delete this crawl file (asks again first)'
+                    }
                     onClick={() => void remove(c.file)}
                   >
                     {armed === c.file ? 'Delete?' : 'Delete'}
@@ -158,5 +264,85 @@ export function CrawlList() {
         </ul>
       )}
     </section>
+  );
+}
+
+/** The crawl's name, description and tags, edited in place of its list item. */
+function LabelEditor({
+  crawl,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  crawl: CrawlFileInfo;
+  busy: boolean;
+  onSave: (label: { name: string; description: string; tags: string[] }) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(crawl.name);
+  const [description, setDescription] = useState(crawl.description);
+  const [tags, setTags] = useState(crawl.tags.join(', '));
+  const label = { name, description, tags: parseTagList(tags) };
+  const problems = labelProblems(label);
+  const id = `label-${fileName(crawl.file).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return (
+    <form
+      className="label-editor"
+      data-testid="label-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (problems.length === 0) void onSave(label);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onCancel();
+      }}
+    >
+      <label htmlFor={`${id}-name`}>Name</label>
+      <input
+        type="text"
+        id={`${id}-name`}
+        className="input"
+        data-testid="label-name"
+        placeholder={hostOf(crawl.seeds[0] ?? '')}
+        value={name}
+        autoFocus
+        onChange={(e) => setName(e.target.value)}
+      />
+      <label htmlFor={`${id}-description`}>Description</label>
+      <textarea
+        id={`${id}-description`}
+        className="input"
+        data-testid="label-description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <label htmlFor={`${id}-tags`}>Tags, separated by commas</label>
+      <input
+        type="text"
+        id={`${id}-tags`}
+        className="input"
+        data-testid="label-tags"
+        value={tags}
+        onChange={(e) => setTags(e.target.value)}
+      />
+      {problems.length > 0 && (
+        <ul className="form-problems" role="alert">
+          {problems.map((p) => (
+            <li key={`${p.field}${p.message}`}>
+              {p.field}: {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="label-editor-actions">
+        <button type="submit" className="btn btn-small btn-primary" data-testid="label-save" disabled={busy || problems.length > 0}>
+          Save
+        </button>
+        <button type="button" className="btn btn-small btn-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -26,7 +26,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -99,6 +99,21 @@ const ANALYSIS_INDEXES = [
 // The order claims take from a host's queue: deprioritised URLs last, then first discovered first. urls_queue
 // (host_id, id) stays for the queue inspector, which pages through a host's queue in discovery order.
 const URLS_CLAIM_ORDER_INDEX = 'CREATE INDEX IF NOT EXISTS urls_claim_order ON urls(host_id, priority, id) WHERE state = 0;';
+// Added in version 3: what the analyst calls the crawl (a name, a description) and its tags, kept in the file so they
+// travel with it. One row at most in crawl_label; tags compared case-insensitively. Readers check that the tables
+// exist (a file of version 2 differs only by them and is read as stored).
+const LABEL_TABLES = `CREATE TABLE IF NOT EXISTS crawl_label (
+  id          INTEGER PRIMARY KEY CHECK (id = 1),
+  name        TEXT NOT NULL DEFAULT '',
+  description TEXT NOT NULL DEFAULT '',
+  updated_at  TEXT NOT NULL
+);
+-- In the order the analyst gave them (by rowid).
+CREATE TABLE IF NOT EXISTS crawl_tags (
+  tag TEXT NOT NULL UNIQUE COLLATE NOCASE
+);`;
+/** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
+const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
 const CRAWL_RESULTS_VIEW = `CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
@@ -196,6 +211,7 @@ ${UNFETCHABLE_LINKS_TABLE}
 ${EXTRACTED_TABLE}
 ${CRAWL_RESULTS_VIEW}
 ${ANALYSIS_INDEXES.join('\n')}
+${LABEL_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -294,7 +310,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
       // An older file opened to crawl is upgraded in place (columns added, nothing removed). One opened only to
       // read (view, export, compare) is never written: it is read through an upgraded temporary copy.
       if (!options.readonly) upgradeSchema(db, version);
-      else if (!options.asStored) db = upgradedCopy(db, version);
+      else if (!options.asStored && version < READ_AS_STORED_FROM) db = upgradedCopy(db, version);
       version = SCHEMA_VERSION;
     }
     if (version !== SCHEMA_VERSION) {
@@ -386,6 +402,7 @@ function upgradeSteps(db: Db, from: number): void {
         WHERE hosts.id = t.host_id`);
       for (const index of ANALYSIS_INDEXES) db.exec(index);
     }
+    if (from < 3) db.exec(LABEL_TABLES);
     writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
     writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
   })();
