@@ -11,7 +11,7 @@ import { RESULT_SORT_COLUMNS, STATUS_CLASSES } from './results.ts';
 import type { ResultsQuery } from './results.ts';
 import { LIMITS } from './settings.ts';
 import type { CrawlSettingsInput } from './settings.ts';
-import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
+import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type {
   ChartQuery,
   CompareQuery,
@@ -69,6 +69,7 @@ export const viewExportSchema = z
     // Names are checked against the crawl's columns by the export, which names any it does not know.
     columns: z.array(z.string().min(1).max(200)).min(1).max(200),
     headerPreset: z.enum(HEADER_PRESETS),
+    format: z.enum(EXPORT_FORMATS).optional(),
   })
   .strict();
 
