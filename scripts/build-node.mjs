@@ -34,8 +34,9 @@ export async function buildNode() {
     minifySyntax: true,
     legalComments: 'external',
     metafile: true,
-    // Native addon; and 'electron' must never be pulled into the plain-Node bundles.
-    external: ['better-sqlite3', 'electron'],
+    // Native addon; and 'electron' must never be pulled into the plain-Node bundles. exceljs (the XLSX export) is
+    // loaded from node_modules by a dynamic import when an export asks for it: not parsed at every start.
+    external: ['better-sqlite3', 'electron', 'exceljs'],
     // Bundled CommonJS dependencies may call require(); give ESM output one.
     banner: { js: "import { createRequire as __trawlRequire } from 'node:module'; const require = __trawlRequire(import.meta.url);" },
     logLevel: 'warning',

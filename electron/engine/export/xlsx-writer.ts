@@ -1,12 +1,12 @@
 // The XLSX side of the results export, beside csv-writer.ts and from the same CsvRowSource (a crawl file's or a
 // crawl in the PostgreSQL store's), with the same columns, header presets and rows: one worksheet, its header row
-// bold and frozen, an autofilter over the columns, numbers as numeric cells (sortable and summable in Excel), text
+// frozen, an autofilter over the columns, numbers as numeric cells (sortable and summable in Excel), text
 // neutralised against formulas by the CSV's rule (csv-cell.ts). Written with exceljs's streaming WorkbookWriter:
 // inline strings (no shared-strings table, which would hold every distinct text in memory) and each row committed
 // as it is added, the store read a page at a time at the pace the output takes it, so memory does not grow with the
 // size of the crawl.
 import { once } from 'node:events';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { neutraliseCell } from './csv-cell.ts';
 import {
   checkBatchSize,
@@ -68,7 +68,9 @@ export async function writeXlsxExport(
       failed ??= err;
     };
     dest.on('error', fail);
-    const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    // Loaded when an XLSX is asked for (the CLI's bundle leaves it out: scripts/build-node.mjs), not at every start.
+    const { default: excel } = await import('exceljs');
+    const book = new excel.stream.xlsx.WorkbookWriter({
       stream: dest as unknown as import('node:stream').Stream,
       useSharedStrings: false,
       // Styles cost exceljs a look-up per cell (more than doubling its time per row): the header is told by its
