@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, extractionColumnsOf, type CsvRowSource, type ExtractedValue } from '../../electron/engine/export/csv-writer.ts';
@@ -141,6 +141,18 @@ describe('XLSX export', () => {
     };
     await expect(writeXlsxExport(failing, file, { batchSize: 1 })).rejects.toThrow('the store went away');
     expect(fs.existsSync(file) || fs.existsSync(`${file}.part`)).toBe(false);
+  });
+
+  it('rejects, and does not hang, when the output fails part way', async () => {
+    let bytes = 0;
+    const out = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        bytes += chunk.length;
+        cb(bytes > 20_000 ? new Error('disk full') : null);
+      },
+    });
+    const rows = Array.from({ length: 5000 }, (_, i) => row(i + 1, { status_code: 200, title: `Title ${i} ${'x'.repeat(i % 50)}` }));
+    await expect(writeXlsxExport(source(rows), out, { batchSize: 100 })).rejects.toThrow('disk full');
   });
 
   it('turns values into cells: numbers stay numbers, the rest is text by the CSV rule', () => {
