@@ -35,9 +35,9 @@ export async function buildNode() {
     minifySyntax: true,
     legalComments: 'external',
     metafile: true,
-    // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables are loaded
-    // from node_modules at the first page that needs them (electron/worker/fetch-url.ts), not parsed at each start.
-    external: ['better-sqlite3', 'electron', 'iconv-lite'],
+    // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables and exceljs (the
+    // XLSX export) are loaded from node_modules when a page or an export needs them, not parsed at every start.
+    external: ['better-sqlite3', 'electron', 'iconv-lite', 'exceljs'],
     // The sources are ES modules that locate files beside themselves with import.meta.url.
     define: { 'import.meta.url': '__trawlImportMetaUrl' },
     banner: { js: "var __trawlImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

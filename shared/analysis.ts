@@ -168,7 +168,13 @@ export interface ViewExport {
   text: string;
   columns: string[];
   headerPreset: HeaderPreset;
+  /** The file's format: CSV (the default) or an XLSX workbook. */
+  format?: ExportFormat;
 }
+
+/** The formats an export is written in: CSV, or an XLSX workbook (typed numbers, a frozen header row, a filter). */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 // ---- queue inspector ----
 

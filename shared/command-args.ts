@@ -13,7 +13,7 @@ import { LIMITS } from './settings.ts';
 import { LABEL_LIMITS } from './crawl-label.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS } from './schedules.ts';
 import type { CrawlSettingsInput } from './settings.ts';
-import { CHANGE_KINDS, CHART_KINDS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
+import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type {
   ChartQuery,
   CompareQuery,
@@ -71,6 +71,7 @@ export const viewExportSchema = z
     // Names are checked against the crawl's columns by the export, which names any it does not know.
     columns: z.array(z.string().min(1).max(200)).min(1).max(200),
     headerPreset: z.enum(HEADER_PRESETS),
+    format: z.enum(EXPORT_FORMATS).optional(),
   })
   .strict();
 

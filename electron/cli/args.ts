@@ -37,7 +37,8 @@ Options (defaults in brackets):
   --strip-param NAME   remove this query parameter from every URL before dedup; utm_* matches a prefix
                        (repeatable) [none]
   --db FILE            keep the crawl in this SQLite file (.trawl), to reopen or resume [temporary, removed at exit]
-  --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel)
+  --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel); a name ending in .xlsx
+                       writes an XLSX workbook instead (numbers as numbers, frozen header, filter)
   --resume FILE        continue an interrupted crawl from its file (its settings are kept)
   --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
   --robots MODE        respect (never fetch what robots.txt disallows), ignore, or report (fetch it, and

@@ -8,6 +8,7 @@ import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import { CrawlController } from '../engine/controller/crawl-controller.ts';
 import { exportCsv } from '../engine/export/csv-export.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
+import { exportFormatOf } from '../engine/export/export-format.ts';
 import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
@@ -18,7 +19,7 @@ export interface CrawlRun {
   controller: CrawlController;
   /** Said before the crawl starts, or null. */
   startLine(counters: CrawlSnapshot['counters']): string | null;
-  /** The crawl's results as CSV to the file `out`. */
+  /** The crawl's results to the file `out`: XLSX when its name ends in .xlsx, else CSV. */
   exportCsv(out: string): Promise<{ rows: number }>;
   /** Once done: removes a temporary crawl file, or says where the crawl is kept (and how to go on). */
   end(last: CrawlSnapshot): string | null;
@@ -43,7 +44,7 @@ export function openLocalRun(request: CliRequest): CrawlRun {
     controller,
     startLine: (before) =>
       request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null,
-    exportCsv: (out) => exportCsv(dbPath, out),
+    exportCsv: (out) => exportCsv(dbPath, out, { format: exportFormatOf(out) }),
     end(last) {
       if (tempDir) {
         cleanup();
@@ -80,7 +81,7 @@ export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
   return {
     controller,
     startLine: () => null,
-    exportCsv: (out) => exportCsvFromStore(store.url, crawlId, out),
+    exportCsv: (out) => exportCsvFromStore(store.url, crawlId, out, { format: exportFormatOf(out) }),
     end: () => `Crawl: ${crawlId} in ${serverLabel(store.url)}`,
   };
 }

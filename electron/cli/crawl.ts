@@ -5,6 +5,7 @@ import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/p
 import { USAGE, UsageError, parseCli } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';
+import { exportFormatOf } from '../engine/export/export-format.ts';
 import { progressLine, summaryLine } from './progress.ts';
 
 const EXIT = { finished: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -90,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   if (request.out) {
     try {
       const { rows } = await run.exportCsv(request.out);
-      process.stdout.write(`CSV: ${request.out} (${rows} rows)\n`);
+      process.stdout.write(`${exportFormatOf(request.out).toUpperCase()}: ${request.out} (${rows} rows)\n`);
     } catch (err) {
       process.stderr.write(`trawl: could not write ${request.out}: ${(err as Error).message}\n`);
       code = EXIT.failed;

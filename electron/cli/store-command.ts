@@ -1,9 +1,10 @@
-// `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv`:
+// `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv|FILE.xlsx`:
 // one command to a crawl in the PostgreSQL store, from any machine that reaches it; every node obeys at once.
 import { connect } from '../engine/frontier/postgres/pg-client.ts';
 import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { commandCluster, readClusterSnapshot } from '../engine/frontier/postgres/pg-control.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
+import { exportFormatOf } from '../engine/export/export-format.ts';
 import type { StoreRequest } from './args.ts';
 import { formatDuration } from './progress.ts';
 
@@ -40,8 +41,9 @@ export async function runStoreCommand(store: StoreRequest, out: string | null): 
     await client.end().catch(() => undefined);
   }
   if (out) {
-    const { rows } = await exportCsvFromStore(store.url, crawlId, out);
-    process.stdout.write(`CSV: ${out} (${rows} rows)\n`);
+    const format = exportFormatOf(out);
+    const { rows } = await exportCsvFromStore(store.url, crawlId, out, { format });
+    process.stdout.write(`${format.toUpperCase()}: ${out} (${rows} rows)\n`);
   }
   return true;
 }

@@ -3,6 +3,7 @@
 // current snapshot. The dialogs are given (Electron's in ipc-handlers.ts), so this builds without Electron. Crawl
 // files go to and from the window as opaque ids (crawl-file-ids.ts): it can name only files the main process listed,
 // created or had picked in a dialog, never a path of its own.
+import type { ExportFormat } from '../../shared/analysis.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { sessionHandlers } from '../host/command-handlers.ts';
 import type { Handlers } from '../host/command-handlers.ts';
@@ -12,8 +13,8 @@ import type { CrawlFileIds } from './crawl-file-ids.ts';
 export interface DesktopDialogs {
   /** A crawl file picked by the user, or null when cancelled. */
   openCrawl(): Promise<string | null>;
-  /** Where to write a CSV, or null when cancelled. */
-  saveCsv(title: string, defaultPath: string): Promise<string | null>;
+  /** Where to write a CSV (or, with format 'xlsx', an XLSX workbook), or null when cancelled. */
+  saveCsv(title: string, defaultPath: string, format?: ExportFormat): Promise<string | null>;
 }
 
 export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, ids: CrawlFileIds = crawlFileIds()): Handlers {
@@ -38,7 +39,8 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
       if (problem) return { ok: false, error: problem };
-      const file = await dialogs.saveCsv('Export this view as CSV', `crawl-${view.filter}.csv`);
+      const format = view.format ?? 'csv';
+      const file = await dialogs.saveCsv(`Export this view as ${format.toUpperCase()}`, `crawl-${view.filter}.${format}`, format);
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
     },
     exportComparison: async (query) => {

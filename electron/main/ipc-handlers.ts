@@ -44,9 +44,10 @@ function electronDialogs(getWindow: () => BrowserWindow | null): DesktopDialogs 
         : dialog.showOpenDialog({ properties: ['openFile'] }));
       return pick.canceled || !pick.filePaths[0] ? null : pick.filePaths[0];
     },
-    async saveCsv(title, defaultPath) {
+    async saveCsv(title, defaultPath, format = 'csv') {
       const win = getWindow();
-      const options = { title, defaultPath, filters: [{ name: 'CSV', extensions: ['csv'] }] };
+      const filter = format === 'xlsx' ? { name: 'Excel workbook', extensions: ['xlsx'] } : { name: 'CSV', extensions: ['csv'] };
+      const options = { title, defaultPath, filters: [filter] };
       const pick = await (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options));
       return pick.canceled || !pick.filePath ? null : pick.filePath;
     },

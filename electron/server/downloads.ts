@@ -7,6 +7,7 @@ import { COMMANDS } from '../../shared/commands.ts';
 import type { DownloadCommandName } from '../../shared/commands.ts';
 import { parseCommandArgs } from '../../shared/command-args.ts';
 import type { CommandArgs } from '../../shared/command-args.ts';
+import type { ExportFormat } from '../../shared/analysis.ts';
 import type { ExportResult } from '../../shared/crawler-api.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
@@ -15,6 +16,11 @@ import { text } from './access.ts';
 import type { CrawlNames } from './crawl-names.ts';
 
 type Args<K extends DownloadCommandName> = CommandArgs<K>;
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
 
 /** One download: its check, and (for the analyst workbench's) how its route reads the arguments and writes the file. */
 interface Download<K extends DownloadCommandName> {
@@ -26,6 +32,8 @@ interface Download<K extends DownloadCommandName> {
     argsOf(query: URLSearchParams): unknown[];
     /** The downloaded file's name, before it is made safe, from the arguments as the client sent them. */
     fileName(...args: Args<K>): string;
+    /** The file's format, from the arguments: CSV unless they ask for XLSX. */
+    format?(...args: Args<K>): ExportFormat;
     write(out: NodeJS.WritableStream, ...args: Args<K>): Promise<{ ok: boolean }>;
   };
 }
@@ -72,6 +80,7 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
       route: {
         argsOf: (query) => [jsonParam(query, 'view')],
         fileName: (view) => `${crawlName()}-${view.filter}`,
+        format: (view) => view.format ?? 'csv',
         write: (out, view) => session.exportView(view, out),
       },
     },
@@ -129,19 +138,21 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     const route = download.route!;
     let args: Args<K>;
     let fileName: string;
+    let format: ExportFormat = 'csv';
     try {
       const sent = parseCommandArgs(name, route.argsOf(query));
       args = names.resolveArgs(name, sent) as Args<K>;
       const problem = await download.check(...args);
       if (problem) throw new Error(problem);
       fileName = route.fileName(...sent);
+      format = route.format?.(...sent) ?? 'csv';
     } catch (err) {
       return text(res, 400, `${names.publicMessage(err)}\n`, headers);
     }
     res.writeHead(200, {
       ...headers,
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 150) || 'trawl'}.csv"`,
+      'Content-Type': CONTENT_TYPES[format],
+      'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 150) || 'trawl'}.${format}"`,
       'Cache-Control': 'no-store',
     });
     if (req.method === 'HEAD') return void res.end();

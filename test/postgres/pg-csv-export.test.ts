@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCrawlFile } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
@@ -471,5 +472,31 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
     expect(meter.bytes).toBeGreaterThan(40 * 1024 * 1024);
 
     expect(meter.growth).toBeLessThan(meter.bytes / 3);
+  });
+});
+
+withPg.describe('XLSX export from the PostgreSQL store', () => {
+  /** Every row of the workbook's first sheet, as cell values. */
+  async function cells(file: string): Promise<unknown[][]> {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    const out: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
+    return out;
+  }
+
+  it('writes the same cells as the SQLite export, numbers as numbers, in both presets', async () => {
+    for (const headerPreset of ['trawl', 'screaming-frog'] as const) {
+      const a = tmp('sqlite.xlsx');
+      const b = tmp('pg.xlsx');
+      const ra = await exportCsv(sqliteFile, a, { format: 'xlsx', headerPreset, batchSize: 2 });
+      const rb = await exportCsvFromStore(db!.url, CRAWL, b, { format: 'xlsx', headerPreset, batchSize: 2 });
+      expect([ra.rows, rb.rows]).toEqual([RESULTS.length, RESULTS.length]);
+      const [sqlite, postgres] = [await cells(a), await cells(b)];
+      expect(postgres).toEqual(sqlite);
+      expect(postgres).toHaveLength(RESULTS.length + 1);
+      const status = postgres[0]!.indexOf(headerPreset === 'trawl' ? 'status_code' : 'Status Code');
+      expect(postgres[1]![status]).toBe(200);
+    }
   });
 });

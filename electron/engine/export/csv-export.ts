@@ -9,13 +9,13 @@ import {
   CSV_COLUMNS,
   checkBatchSize,
   extractionColumnsOf,
-  writeCsvExport,
   type CsvExportResult,
   type CsvLayoutOptions,
   type CsvRowSource,
   type ExtractedValue,
   type ExtractionColumn,
 } from './csv-writer.ts';
+import { writeExport, type FormatOption } from './export-format.ts';
 
 export {
   CSV_COLUMNS,
@@ -29,7 +29,7 @@ export {
   type ExtractionColumn,
 } from './csv-writer.ts';
 
-export interface CsvExportOptions extends CsvLayoutOptions {
+export interface CsvExportOptions extends CsvLayoutOptions, FormatOption {
   /** Only rows matching this SQL condition over results r and urls u (a results view's filter), with its parameters. */
   where?: { sql: string; params?: Record<string, unknown> };
   /**
@@ -66,7 +66,8 @@ ORDER BY u.id
 LIMIT ?`;
 
 /**
- * Writes the results of the crawl file at `dbPath` as CSV (RFC 4180, CRLF, UTF-8 with a BOM) to `out`: a file path
+ * Writes the results of the crawl file at `dbPath` as CSV (RFC 4180, CRLF, UTF-8 with a BOM), or as XLSX with
+ * `format: 'xlsx'`, to `out`: a file path
  * (written to `<out>.part` and renamed when complete, so the real name never holds a partial file) or a stream,
  * which is ended when the export completes. Exports the results that existed when it started.
  */
@@ -81,7 +82,7 @@ export async function exportCsv(
   }
   const db = openCrawlFile(dbPath, { readonly: true });
   try {
-    return await writeCsvExport(sqliteRowSource(db, options), out, options);
+    return await writeExport(sqliteRowSource(db, options), out, options);
   } finally {
     db.close();
   }

@@ -137,11 +137,22 @@ export async function writeCsvExport(
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
   const layout = columnLayout(source.rules, options);
-  if (typeof out !== 'string') return writeRows(source, out, batchSize, layout);
+  return toFileOrStream(out, (dest) => writeRows(source, dest, batchSize, layout));
+}
+
+/**
+ * Runs `write` on `out`: a stream as it is, or a file path through `<out>.part`, renamed when `write` succeeded and
+ * removed when it failed, so the real name never holds a partial file. Shared by every export format.
+ */
+export async function toFileOrStream<R>(
+  out: string | NodeJS.WritableStream,
+  write: (dest: NodeJS.WritableStream) => Promise<R>,
+): Promise<R> {
+  if (typeof out !== 'string') return write(out);
   const part = `${out}.part`;
   const file = fs.createWriteStream(part);
   try {
-    const result = await writeRows(source, file, batchSize, layout);
+    const result = await write(file);
     await fs.promises.rename(part, out);
     return result;
   } catch (err) {
@@ -152,14 +163,14 @@ export async function writeCsvExport(
   }
 }
 
-interface Layout {
+/** The columns an export writes: their header names, which cells of the full record, and Screaming Frog's seconds. */
+export interface Layout {
   header: string[];
   pick: number[] | null;
   seconds: boolean;
 }
 
 async function writeRows(source: CsvRowSource, dest: NodeJS.WritableStream, batchSize: number, layout: Layout): Promise<CsvExportResult> {
-  const rules = source.rules;
   // Text goes through a PassThrough so that the destination's errors and end arrive as pipeline's, as before.
   const csv = new PassThrough();
   const done = pipeline(csv, dest);
@@ -175,26 +186,44 @@ async function writeRows(source: CsvRowSource, dest: NodeJS.WritableStream, batc
     if (!csv.write(chunk)) await Promise.race([once(csv, 'drain'), done]);
   };
   let rows = 0;
-  for (;;) {
-    const batch = await source.nextPage(batchSize);
-    const values = rules.length && batch.length ? groupExtracted(await source.extracted(batch.map((row) => row[URL_ID] as number))) : null;
-    for (const row of batch) {
-      const full: string[] = [];
-      for (let i = 0; i < CSV_COLUMNS.length; i++) full.push(csvCell(layout.seconds && i === RESPONSE_TIME ? seconds(row[i]) : row[i]));
-      if (values) {
-        const mine = values.get(row[URL_ID] as number);
-        // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
-        for (const r of rules) full.push(csvCell(mine?.get(r.name)?.join('\n') ?? null));
-      }
-      text += csvRecord(layout.pick ? layout.pick.map((i) => full[i]!) : full);
+  for await (const page of recordPages(source, batchSize, layout)) {
+    for (const record of page) {
+      text += csvRecord(record.map(csvCell));
       rows++;
     }
     await flush();
-    if (batch.length < batchSize) break;
   }
+  // An export without rows still has its header.
+  if (text !== '') await flush();
   csv.end();
   await done;
   return { rows };
+}
+
+/**
+ * The export's records a page at a time, in the layout's columns, each cell as the store gave it (null, a number,
+ * text; Screaming Frog's response time in seconds; several extracted values of one rule joined a line each): what
+ * every format writes, each with its own cell rule (csvCell, xlsx-writer's cell).
+ */
+export async function* recordPages(source: CsvRowSource, batchSize: number, layout: Layout): AsyncGenerator<unknown[][]> {
+  const rules = source.rules;
+  for (;;) {
+    const batch = await source.nextPage(batchSize);
+    const values = rules.length && batch.length ? groupExtracted(await source.extracted(batch.map((row) => row[URL_ID] as number))) : null;
+    const page: unknown[][] = [];
+    for (const row of batch) {
+      const full: unknown[] = row.slice(0, CSV_COLUMNS.length);
+      if (layout.seconds) full[RESPONSE_TIME] = seconds(row[RESPONSE_TIME]);
+      if (values) {
+        const mine = values.get(row[URL_ID] as number);
+        // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
+        for (const r of rules) full.push(mine?.get(r.name)?.join('\n') ?? null);
+      }
+      page.push(layout.pick ? layout.pick.map((i) => full[i]) : full);
+    }
+    if (page.length) yield page;
+    if (batch.length < batchSize) return;
+  }
 }
 
 const RESPONSE_TIME = CSV_COLUMNS.indexOf('response_time_ms');
@@ -205,7 +234,7 @@ function seconds(ms: unknown): number | null {
 }
 
 /** Which of the full record's cells are written, under which header names. Throws naming an unknown column. */
-function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions): Layout {
+export function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions): Layout {
   const all = [...CSV_COLUMNS, ...rules.map((r) => r.column)];
   let pick: number[] | null = null;
   if (options.columns) {

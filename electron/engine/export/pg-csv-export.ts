@@ -1,4 +1,4 @@
-// Exports a crawl in the PostgreSQL store as CSV: the same rows, columns and bytes as the SQLite export of the same
+// Exports a crawl in the PostgreSQL store as CSV (or XLSX): the same rows, columns and bytes as the SQLite export of the same
 // data (csv-writer.ts writes both). Reads the crawl's schema a page at a time by keyset on results.seq, up to the
 // last result that existed when it started, each page in its own statement: no transaction stays open for the
 // whole export and memory does not grow with the size of the crawl.
@@ -15,15 +15,15 @@ import {
   CSV_COLUMNS,
   checkBatchSize,
   extractionColumnsOf,
-  writeCsvExport,
   type CsvExportResult,
   type CsvLayoutOptions,
   type CsvRowSource,
   type ExtractedValue,
 } from './csv-writer.ts';
+import { writeExport, type FormatOption } from './export-format.ts';
 
-/** The PostgreSQL export's options: page size, columns and header names (a row filter and rowsFrom are SQLite-only). */
-export type PgCsvExportOptions = CsvLayoutOptions;
+/** The PostgreSQL export's options: page size, columns, header names and format (a row filter and rowsFrom are SQLite-only). */
+export type PgCsvExportOptions = CsvLayoutOptions & FormatOption;
 
 // bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
@@ -61,7 +61,7 @@ export async function exportCsvFromClient(
 ): Promise<CsvExportResult> {
   checkOptions(options);
   const source = await pgRowSource(client, crawlId);
-  return writeCsvExport(source, out, options);
+  return writeExport(source, out, options);
 }
 
 function checkOptions(options: PgCsvExportOptions): void {

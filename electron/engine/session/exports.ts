@@ -26,12 +26,18 @@ export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): s
   return unknown.length ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}` : null;
 }
 
-/** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
+/** One view of the results (a filter, a text, chosen columns, a header preset) as CSV or XLSX, to a file or a stream. */
 export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
   const where = viewWhere(analysis.db, view.filter, view.text);
   // The external view lists URLs, most never fetched: its rows come from urls, not from results.
   const rowsFrom = view.filter === 'external' ? 'urls' : 'results';
-  return exportCsv(analysis.file, dest, { columns: view.columns, headerPreset: view.headerPreset, rowsFrom, ...(where ? { where } : {}) });
+  return exportCsv(analysis.file, dest, {
+    columns: view.columns,
+    headerPreset: view.headerPreset,
+    rowsFrom,
+    format: view.format ?? 'csv',
+    ...(where ? { where } : {}),
+  });
 }
 
 /** A chart's whole data as CSV, to a file path or a stream (ended when done). */

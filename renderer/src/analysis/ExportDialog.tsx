@@ -1,7 +1,7 @@
 // "Export this view": the CSV's columns to write (the standard ones and the crawl's extraction rules, a default set
 // ticked) and the header preset, for the explorer's filter and search as they stand.
 import { useMemo, useState } from 'react';
-import type { FilterId, HeaderPreset } from '../../../shared/analysis.ts';
+import type { ExportFormat, FilterId, HeaderPreset } from '../../../shared/analysis.ts';
 import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
@@ -41,6 +41,7 @@ export function ExportDialog({
   const all = useMemo(() => [...EXPORT_COLUMNS, ...extractionRules], [extractionRules]);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(DEFAULT_EXPORT_COLUMNS));
   const [preset, setPreset] = useState<HeaderPreset>('trawl');
+  const [format, setFormat] = useState<ExportFormat>('csv');
   const columns = all.filter((c) => chosen.has(c));
   const toggle = (c: string) =>
     setChosen((s) => {
@@ -50,7 +51,7 @@ export function ExportDialog({
       return next;
     });
   const doExport = async () => {
-    const result = await run('Export this view', () => api.exportView({ filter, text, columns, headerPreset: preset }));
+    const result = await run('Export this view', () => api.exportView({ filter, text, columns, headerPreset: preset, format }));
     if (!result) return;
     if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export this view: ${result.error}`);
     else {
@@ -59,7 +60,7 @@ export function ExportDialog({
         'info',
         result.file
           ? `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}`
-          : 'The CSV download has started.',
+          : `The ${format.toUpperCase()} download has started.`,
       );
       onClose();
     }
@@ -96,6 +97,13 @@ export function ExportDialog({
           />
           <span>Screaming Frog headers (Address, Status Code, Title 1…; response times in seconds)</span>
         </label>
+        <label className="check">
+          <span>Format</span>
+          <select data-testid="export-format" value={format} onChange={(e) => setFormat(e.currentTarget.value as ExportFormat)}>
+            <option value="csv">CSV</option>
+            <option value="xlsx">XLSX (Excel workbook)</option>
+          </select>
+        </label>
         <button
           type="button"
           className="btn btn-primary"
@@ -103,7 +111,7 @@ export function ExportDialog({
           disabled={busy || columns.length === 0}
           onClick={() => void doExport()}
         >
-          {busy ? 'Exporting…' : 'Export CSV'}
+          {busy ? 'Exporting…' : `Export ${format.toUpperCase()}`}
         </button>
         <button type="button" className="btn btn-quiet" onClick={onClose}>
           Cancel
