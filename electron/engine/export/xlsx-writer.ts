@@ -6,6 +6,7 @@
 // as it is added, the store read a page at a time at the pace the output takes it, so memory does not grow with the
 // size of the crawl.
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import type ExcelJS from 'exceljs';
 import { neutraliseCell } from './csv-cell.ts';
 import {
@@ -69,7 +70,9 @@ export async function writeXlsxExport(
     };
     dest.on('error', fail);
     // Loaded when an XLSX is asked for (the CLI's bundle leaves it out: scripts/build-node.mjs), not at every start.
-    const { default: excel } = await import('exceljs');
+    // By require, not import(): the bundles run through vm.Script (scripts/load-bundle.mjs), where Node 20 loses
+    // the dynamic-import callback of a script compiled from its code cache.
+    const excel = createRequire(import.meta.url)('exceljs') as typeof ExcelJS;
     const book = new excel.stream.xlsx.WorkbookWriter({
       stream: dest as unknown as import('node:stream').Stream,
       useSharedStrings: false,
