@@ -12,6 +12,12 @@ export interface CrawlFileInfo {
   finishReason: string | null;
   crawled: number;
   queued: number;
+  /** URLs that ended without a response (absent where not known, as a cluster crawl's). */
+  failed?: number;
+  /** Time the crawl ran, paused time left out, over all its sessions; null when its file does not say (an older file). */
+  elapsedMs?: number | null;
+  /** The crawl this host runs now (listCrawls says so): not an earlier crawl while it runs. */
+  running?: true;
 }
 
 /** What the renderer shows before a crawl starts: defaults and limits of every setting. */

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import { openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { ELAPSED_META } from '../frontier/sqlite/sqlite-store.ts';
 import { UrlState } from '../frontier/model.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
@@ -26,6 +27,8 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
       }
       const crawled = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.done) as { n: number }).n;
       const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
+      const failed = (db.prepare('SELECT count(*) AS n FROM urls WHERE state = ?').get(UrlState.failed) as { n: number }).n;
+      const elapsed = Number(readMeta(db, ELAPSED_META) ?? Number.NaN);
       return {
         file,
         seeds,
@@ -34,6 +37,8 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         finishReason: readMeta(db, 'finish_reason'),
         crawled,
         queued,
+        failed,
+        elapsedMs: Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : null,
       };
     })();
   } finally {
