@@ -102,6 +102,8 @@ export function CrawlList() {
           {crawls.map((c) => {
             const first = c.seeds[0] ?? '';
             const current = shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
+            // The crawl running now is the live view's, not an earlier crawl: it is listed once it is over.
+            if (c.running || (live && current)) return null;
             return (
               <li key={c.file} className="crawl-item" data-crawl-file={c.file} data-current={current || undefined}>
                 <div className="crawl-item-main">
