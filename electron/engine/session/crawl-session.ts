@@ -309,6 +309,10 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.analysis().queueSearch(query);
   }
 
+  async queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen> {
+    return this.analysis().queueScreen(query);
+  }
+
   async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {
     return this.analysis().hostsReport(query);
   }

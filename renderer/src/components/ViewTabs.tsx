@@ -15,7 +15,8 @@ export type ViewId = (typeof VIEWS)[number]['id'];
 
 export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) => void }) {
   const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
-  const queued = useCrawl((s) => s.counters.queued);
+  // The queue view, when open, says which read its badge shows (its own): the numbers on one screen agree.
+  const queued = useCrawl((s) => s.queueShown ?? s.counters.queued);
   return (
     <nav className="view-tabs" aria-label="views">
       {VIEWS.map((v) => (

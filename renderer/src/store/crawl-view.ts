@@ -80,6 +80,8 @@ export interface CrawlView {
   notices: readonly Notice[];
   /** Every setting's default and the thread limits, from the host (null until it answers). */
   defaults: CrawlDefaults | null;
+  /** While the queue view is open: the total of its last read, which the Queue tab's badge shows too. */
+  queueShown: number | null;
 }
 
 export type CrawlStore = StoreApi<CrawlView>;
@@ -116,6 +118,7 @@ export function initialView(): CrawlView {
     opened: null,
     notices: [],
     defaults: null,
+    queueShown: null,
   };
 }
 
