@@ -33,8 +33,8 @@ describe('cut off from the host', () => {
     expect(html).toContain('data-state="disconnected"');
     expect(html).not.toContain('data-state="running"');
     expect(html).toContain('Disconnected');
-    expect(html).toContain('host unreachable');
-    expect(html).toContain('last known: running');
+    expect(html).toContain('no host');
+    expect(html).toContain('was running');
     const refused = render(createElement(StateBadge), { ...lost, connection: { state: 'refused', detail: null } });
     expect(refused).toContain('token refused');
   });

@@ -2,7 +2,7 @@
 // searchable; "Exclude this pattern" from a prefix or the search adds a live exclude and says how many it dropped.
 // Hosts, prefixes and URLs come from one read (queueScreen), so the numbers on screen agree with each other and
 // with the Queue tab's badge while this view is open; "Later" marks the prefixes it pushed back.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { QueueCursor, QueueHost, QueuedUrl } from '../../../shared/analysis.ts';
 import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
@@ -44,6 +44,8 @@ export function QueueView() {
   useEffect(() => setMore({ rows: [], next: null }), [screen.data]);
   // While this view is open, the Queue tab's badge shows the same read's total as its header.
   const shownQueued = screen.data?.hosts.queued ?? null;
+  // When the figures on screen were read: the top bar's counters are live, these are of this moment.
+  const readAt = useMemo(() => new Date().toLocaleTimeString(), [screen.data]);
   useEffect(() => store.setState({ queueShown: shownQueued }), [store, shownQueued]);
   useEffect(() => () => store.setState({ queueShown: null }), [store]);
 
@@ -95,6 +97,7 @@ export function QueueView() {
           {hosts.data
             ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}`
             : ''}
+          {hosts.data && live && <span className="queue-read"> · read at {readAt}</span>}
           {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
         </span>
         {outcome && (

@@ -73,6 +73,10 @@ export function CrawlList() {
     return () => clearTimeout(timer);
   }, [armed]);
 
+  // The crawl running now is the live view's, not an earlier crawl: it is listed once it is over.
+  const isShown = (c: CrawlFileInfo) => shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
+  const earlier = crawls?.filter((c) => !c.running && !(live && isShown(c))) ?? null;
+
   return (
     <section className="panel crawl-list" aria-label="earlier crawls">
       <div className="panel-bar">
@@ -93,17 +97,17 @@ export function CrawlList() {
           </button>
         </div>
       </div>
-      {crawls === null ? (
+      {earlier === null ? (
         <p className="list-empty">{loading ? 'Loading…' : 'Not loaded yet.'}</p>
-      ) : crawls.length === 0 ? (
-        <p className="list-empty">No crawls yet.</p>
+      ) : earlier.length === 0 ? (
+        <p className="list-empty">
+          {(crawls ?? []).length > 0 ? 'No earlier crawls: the crawl running is the live view.' : 'No crawls yet.'}
+        </p>
       ) : (
         <ul className="crawls">
-          {crawls.map((c) => {
+          {earlier.map((c) => {
             const first = c.seeds[0] ?? '';
             const current = shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
-            // The crawl running now is the live view's, not an earlier crawl: it is listed once it is over.
-            if (c.running || (live && current)) return null;
             return (
               <li key={c.file} className="crawl-item" data-crawl-file={c.file} data-current={current || undefined}>
                 <div className="crawl-item-main">

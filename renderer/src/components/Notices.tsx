@@ -41,7 +41,7 @@ export function ConnectionBanner() {
   if (connection.state === 'connected') return null;
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const since = connection.since ? ` at ${new Date(connection.since).toLocaleTimeString()}` : '';
-  const frozen = known ? ` What this page shows is how it was then${since}: the crawl may have gone on, or stopped.` : '';
+  const frozen = known ? ` This page shows the crawl as it was when the connection was lost${since}: it may have gone on, or stopped.` : '';
   return (
     <div className="connection-banner" role="alert" data-connection={connection.state}>
       {connection.state === 'connecting'

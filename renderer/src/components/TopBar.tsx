@@ -99,8 +99,8 @@ export function StateBadge() {
       >
         <span className="state-dot" aria-hidden="true" />
         <span className="state-word">Disconnected</span>
-        <span className="state-reason">{connection.state === 'refused' ? 'token refused' : 'host unreachable'}</span>
-        {last && <span className="state-error">last known: {last.toLowerCase()}</span>}
+        <span className="state-reason">{connection.state === 'refused' ? 'token refused' : 'no host'}</span>
+        {last && <span className="state-error">was {last.toLowerCase()}</span>}
       </div>
     );
   }
