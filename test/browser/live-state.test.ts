@@ -212,12 +212,14 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         (ms) => ms > 0,
         "the reopened crawl's elapsed time",
       );
+      // The killed crawl's file never said it finished: it is shown as interrupted, not running.
+      expect(await fresh.locator('.state-badge').getAttribute('data-state')).toBe('interrupted');
       const shown = await fresh.locator('.counters dd').allTextContents();
       expect(shown).not.toContain('–');
       expect(await counter(fresh, 'inFlight')).toBe(0);
       expect(await counter(fresh, 'failed')).toBeGreaterThanOrEqual(0);
       expect(await counter(fresh, 'pagesPerSecond')).toBeGreaterThan(0);
       await shot('reopened', fresh);
-    });
+    }, 240_000);
   },
 );

@@ -184,3 +184,15 @@ describe('the rate limit step', () => {
     expect(PATIENT_STEPS.has('ratelimit')).toBe(true);
   });
 });
+
+describe('a reopened crawl that was interrupted', () => {
+  it('is not shown as running', () => {
+    const html = render(createElement(StateBadge), {
+      state: 'finished',
+      opened: { file: 'x.trawl', seeds: [], createdAt: '', state: 'running', finishReason: null, crawled: 5, queued: 9 },
+    });
+    expect(html).toContain('data-state="interrupted"');
+    expect(html).toContain('Interrupted');
+    expect(html).not.toContain('data-state="running"');
+  });
+});

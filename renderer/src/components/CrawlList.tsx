@@ -118,7 +118,7 @@ export function CrawlList() {
                   <div className="crawl-item-meta" title={c.file}>
                     <span>{formatWhen(c.createdAt)}</span>
                     <span className="crawl-item-state" data-state={c.state}>
-                      {c.finishReason ?? c.state}
+                      {c.finishReason ?? (c.state === 'finished' ? c.state : 'interrupted')}
                     </span>
                   </div>
                   <div className="crawl-item-meta">

@@ -104,9 +104,13 @@ export function StateBadge() {
       </div>
     );
   }
-  const shown = opened ? opened.state : (state ?? 'idle');
-  const why = opened ? opened.finishReason : reason;
-  const label = (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown);
+  // An earlier crawl's file that does not say it finished was interrupted (its host stopped or died): it is not
+  // running, whatever state the file last noted; it can be resumed.
+  const interrupted = opened !== null && opened.state !== 'finished';
+  const shown = interrupted ? 'interrupted' : opened ? opened.state : (state ?? 'idle');
+  const why = interrupted ? `was ${opened.state}` : opened ? opened.finishReason : reason;
+  const label =
+    (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown === 'interrupted' ? 'Interrupted' : shown);
   return (
     <div
       className="state-badge"
