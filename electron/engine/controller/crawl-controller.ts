@@ -13,7 +13,7 @@
 // PostgreSQL crawl joined, or a crawl file reopened by crawl-file-store.ts; the controller and its workers never
 // parse them again.
 //
-// About 430 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
+// About 490 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
 // start, pause, resume, stop, setThreads, snapshot) and the wiring between its parts; each job it had is a module
 // of this folder already, and splitting the wiring would only spread one object's state across files.
 import { EventEmitter } from 'node:events';
