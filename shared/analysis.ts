@@ -206,6 +206,8 @@ export interface PrefixGroup {
   /** A directory of the host's paths, at most `segments` deep: "/", "/docs/", "/docs/api/". */
   prefix: string;
   count: number;
+  /** Of them, pushed back by "Later" (deprioritised): fetched after the host's other URLs. */
+  deprioritised?: number;
 }
 
 export interface PrefixGroups {
@@ -239,6 +241,8 @@ export interface QueuedUrl {
   check_only: boolean;
   /** Fetches made so far (a retry waiting has 1 or more). */
   attempts: number;
+  /** Pushed back by "Later" (deprioritised): fetched after the host's other URLs. */
+  later?: boolean;
   discovered_at: number;
 }
 
@@ -259,6 +263,31 @@ export interface QueueSearchQuery {
   under: string | null;
   after: QueueCursor | null;
   limit: number;
+}
+
+/** What the queue inspector shows at once: the hosts, the chosen host's prefixes and a page of URLs, from one read. */
+export interface QueueScreenQuery {
+  /** The chosen host, or null for none. */
+  hostId: number | null;
+  /** The chosen prefix of that host ("/docs/"), or null for the whole host. */
+  under: string | null;
+  text: string;
+  /** URLs listed at most. */
+  limit: number;
+}
+
+/**
+ * One consistent read of the queue: the header's total, every host row, the prefixes and the URLs agree with each
+ * other (the crawl moves on between two reads, never within one).
+ */
+export interface QueueScreen {
+  hosts: QueueHostsPage;
+  /** The chosen host's queue by prefix (null with no host chosen, or when it is gone). */
+  prefixes: PrefixGroups | null;
+  /** Queued URLs (of the chosen host, under the chosen prefix, containing the text), in discovery order. */
+  urls: QueueSearchPage;
+  /** How many URLs the list's criteria match in all (the list shows the first `limit`). */
+  matching: number;
 }
 
 // ---- hosts report ----

@@ -22,6 +22,7 @@ import type {
   HostsReportQuery,
   PrefixQuery,
   QueueHostsQuery,
+  QueueScreenQuery,
   QueueSearchQuery,
   UrlRef,
   ViewExport,
@@ -168,6 +169,7 @@ export const COMMAND_ARGS = {
       .object({ text: searchText, hostId: id.nullable(), under: pathPrefix.nullable(), after: queueCursor.nullable(), limit: pageLimit })
       .strict(),
   ]),
+  queueScreen: z.tuple([z.object({ hostId: id.nullable(), under: pathPrefix.nullable(), text: searchText, limit: pageLimit }).strict()]),
   hostsReport: z.tuple([
     z
       .object({
@@ -223,6 +225,7 @@ export type NamedArgumentTypesMatch = [
   Check<Same<Arg<'queueHosts', 0>, QueueHostsQuery>>,
   Check<Same<Arg<'queuePrefixes', 0>, PrefixQuery>>,
   Check<Same<Arg<'queueSearch', 0>, QueueSearchQuery>>,
+  Check<Same<Arg<'queueScreen', 0>, QueueScreenQuery>>,
   Check<Same<Arg<'hostsReport', 0>, HostsReportQuery>>,
   Check<Same<Arg<'chartData', 0>, ChartQuery>>,
   Check<Same<Arg<'compareCrawls', 0>, CompareQuery>>,

@@ -20,6 +20,7 @@ import type {
   Outlink,
   PrefixGroups,
   QueueHostsPage,
+  QueueScreen,
   QueueSearchPage,
   UrlDetail,
 } from './analysis.ts';
@@ -128,6 +129,8 @@ export const COMMANDS = {
   queuePrefixes: { result: returns<PrefixGroups | null>(), retryable: true },
   /** Queued URLs containing a text, paged by key. */
   queueSearch: { result: returns<QueueSearchPage>(), retryable: true },
+  /** The queue inspector's hosts, prefixes and URLs from one read, so its numbers agree. */
+  queueScreen: { result: returns<QueueScreen>(), retryable: true },
   /** Per host: crawled, queued, bytes, errors, politeness and robots.txt. */
   hostsReport: { result: returns<HostsReport>(), retryable: true },
   /** One chart's data, whole or (afterSeq / fromMs) what came since. */

@@ -20,6 +20,10 @@ export interface CrawlFileInfo {
   tags: string[];
   /** Its settings on one line (mode, scope, threads, limits...). */
   summary: string;
+  /** Time the crawl ran, paused time left out, over all its sessions; null when its file does not say (an older file). */
+  elapsedMs?: number | null;
+  /** The crawl this host runs now (listCrawls says so): not an earlier crawl while it runs. */
+  running?: true;
 }
 
 /** What the renderer shows before a crawl starts: defaults and limits of every setting. */

@@ -4,6 +4,7 @@ export const THREAD_STEPS = [
   'starting', // its worker process is starting
   'waiting', // waiting for a URL: the frontier has nothing ready
   'politeness', // politeness/backoff wait: URLs are queued but every host must wait
+  'ratelimit', // rate limit wait: URLs are ready, but the crawl's global URLs/s cap holds the next fetch
   'claimed', // about to get URI: claimed from the frontier, handed to the worker
   'fetching', // fetching (bytes so far in ThreadStatus.bytes)
   'processing', // parsing and extracting
@@ -19,6 +20,7 @@ export const STEP_LABELS: Record<ThreadStep, string> = {
   starting: 'starting',
   waiting: 'waiting for a URL',
   politeness: 'politeness wait',
+  ratelimit: 'rate limit',
   claimed: 'about to get URI',
   fetching: 'fetching',
   processing: 'processing',

@@ -13,8 +13,9 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export function startServe(crawlsDir: string): ServeProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], {
+/** `port` 0 (the default) picks a free one; a console restarted on the port it had takes it again. */
+export function startServe(crawlsDir: string, port = 0): ServeProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'out/node/serve.mjs'), '--port', String(port), '--dir', crawlsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = new Promise<string>((resolve, reject) => {
@@ -30,7 +31,8 @@ export function startServe(crawlsDir: string): ServeProcess {
     child,
     url,
     async stop() {
-      if (child.exitCode === null) {
+      // A process killed by a signal has no exit code but a signal code: it has exited all the same.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }

@@ -12,7 +12,7 @@ import type { Claim } from '../../electron/engine/frontier/model.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import type { PageFetchResult } from '../../shared/protocol.ts';
 import { hostsReport } from '../../electron/engine/analysis/hosts-report.ts';
-import { queueHosts, queuePrefixes, queueSearch } from '../../electron/engine/analysis/queue-inspector.ts';
+import { queueHosts, queuePrefixes, queueScreen, queueSearch } from '../../electron/engine/analysis/queue-inspector.ts';
 import { downgradeToVersion1 } from '../helpers/old-crawl-file.ts';
 import { fetchedPage } from '../helpers/page-result.ts';
 
@@ -289,5 +289,50 @@ describe('a crawl file of schema version 1', () => {
       ]),
     );
     upgraded.close();
+  });
+});
+
+describe("the queue inspector's screen", () => {
+  it('reads hosts, prefixes and URLs at once: their numbers agree, and pushed back prefixes are marked and last', () => {
+    const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+    const db = createCrawlFile(tmp(), settings);
+    const f = new Frontier(db, settings);
+    f.addSeeds(
+      [
+        ...Array.from({ length: 5 }, (_, i) => `http://a.test/tag/${i}`),
+        ...Array.from({ length: 3 }, (_, i) => `http://a.test/docs/${i}`),
+        'http://a.test/',
+        'http://b.test/x',
+      ],
+      1000,
+    );
+    // Claimed (in flight) URLs are no longer queued anywhere on the screen.
+    f.claim(2, 2000);
+    expect(f.deprioritise('^http://a\\.test/tag/')).toBeGreaterThan(0);
+    const a = queueHosts(db).rows.find((h) => h.origin === 'http://a.test')!.host_id;
+
+    const all = queueScreen(db, { hostId: null, under: null, text: '', limit: 100 });
+    expect(all.prefixes).toBeNull();
+    expect(all.matching).toBe(all.hosts.queued);
+    expect(all.urls.rows).toHaveLength(all.hosts.queued);
+    expect(all.hosts.rows.reduce((n, h) => n + h.queued, 0)).toBe(all.hosts.queued);
+
+    const screen = queueScreen(db, { hostId: a, under: null, text: '', limit: 3 });
+    const row = screen.hosts.rows.find((h) => h.host_id === a)!;
+    expect(screen.prefixes!.groups.reduce((n, g) => n + g.count, 0)).toBe(row.queued);
+    expect(screen.matching).toBe(row.queued);
+    expect(screen.urls.rows).toHaveLength(3);
+    // Every URL listed is under a listed prefix.
+    const listed = screen.prefixes!.groups.map((g) => g.prefix);
+    for (const u of screen.urls.rows) expect(listed.some((p) => new URL(u.url).pathname.startsWith(p))).toBe(true);
+    // "Later": the /tag/ group is marked as pushed back, and comes after the others although it is the largest.
+    const groups = screen.prefixes!.groups;
+    expect(groups.at(-1)).toMatchObject({ prefix: '/tag/', deprioritised: groups.at(-1)!.count });
+    expect(groups.slice(0, -1).every((g) => g.deprioritised === undefined)).toBe(true);
+    const tagged = queueScreen(db, { hostId: a, under: '/tag/', text: '', limit: 100 });
+    expect(tagged.urls.rows.length).toBeGreaterThan(0);
+    expect(tagged.urls.rows.every((u) => u.later === true)).toBe(true);
+    expect(tagged.matching).toBe(tagged.urls.rows.length);
+    db.close();
   });
 });

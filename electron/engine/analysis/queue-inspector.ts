@@ -12,6 +12,8 @@ import type {
   QueuedUrl,
   QueueHost,
   QueueHostsPage,
+  QueueScreen,
+  QueueScreenQuery,
   QueueSearchPage,
 } from '../../../shared/analysis.ts';
 
@@ -53,14 +55,14 @@ export interface PrefixQuery {
 // two segments: "/docs/api/x?y" gives "/docs/" or "/docs/api/"; a file at the root gives "/".
 const PREFIX_SQL = `
 WITH q AS (
-  SELECT CASE WHEN instr(p0, '?') > 0 THEN substr(p0, 1, instr(p0, '?') - 1) ELSE p0 END AS p
-  FROM (SELECT substr(u.url, @skip) AS p0 FROM urls u %HINT% WHERE u.host_id = @host AND u.state = ${UrlState.queued} %UNDER%)
+  SELECT CASE WHEN instr(p0, '?') > 0 THEN substr(p0, 1, instr(p0, '?') - 1) ELSE p0 END AS p, pr
+  FROM (SELECT substr(u.url, @skip) AS p0, u.priority AS pr FROM urls u %HINT% WHERE u.host_id = @host AND u.state = ${UrlState.queued} %UNDER%)
 ),
-s1 AS (SELECT p, instr(substr(p, 2), '/') AS i1 FROM q),
-s2 AS (SELECT p, i1, CASE WHEN i1 = 0 THEN 0 ELSE instr(substr(p, i1 + 2), '/') END AS i2 FROM s1)
+s1 AS (SELECT p, pr, instr(substr(p, 2), '/') AS i1 FROM q),
+s2 AS (SELECT p, pr, i1, CASE WHEN i1 = 0 THEN 0 ELSE instr(substr(p, i1 + 2), '/') END AS i2 FROM s1)
 SELECT CASE WHEN i1 = 0 THEN '/' WHEN @segments = 1 OR i2 = 0 THEN substr(p, 1, i1 + 1) ELSE substr(p, 1, i1 + 1 + i2) END AS prefix,
-       count(*) AS count
-FROM s2 GROUP BY prefix ORDER BY count DESC, prefix LIMIT @limit`;
+       count(*) AS count, sum(pr > 0) AS deprioritised
+FROM s2 GROUP BY prefix ORDER BY (sum(pr > 0) = count(*)), count DESC, prefix LIMIT @limit`;
 
 /** The SQL that groups a host's queue by path prefix (with or without `under`), for plan checks. */
 export function prefixSql(db: Db, under: boolean): string {
@@ -70,7 +72,10 @@ export function prefixSql(db: Db, under: boolean): string {
   );
 }
 
-/** A host's queued URLs grouped by the directory of their first one or two path segments, largest first. */
+/**
+ * A host's queued URLs grouped by the directory of their first one or two path segments, largest first; groups
+ * pushed back whole by "Later" (deprioritised) last, as the host's claims take them.
+ */
 export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
   const segments = q.segments ?? 1;
   if (segments !== 1 && segments !== 2) throw new RangeError(`segments must be 1 or 2 (got ${String(segments)})`);
@@ -85,7 +90,10 @@ export function queuePrefixes(db: Db, q: PrefixQuery): PrefixGroups | null {
     if (!host) return null;
     const params: Record<string, unknown> = { host: host.id, skip: host.origin.length + 1, segments, limit: limit + 1 };
     if (under !== null) params.under = host.origin + under;
-    const rows = prepared(db, prefixSql(db, under !== null)).all(params) as PrefixGroup[];
+    // A group's deprioritised count is said only when some are.
+    const rows = (prepared(db, prefixSql(db, under !== null)).all(params) as Required<PrefixGroup>[]).map(
+      ({ deprioritised, ...g }): PrefixGroup => (deprioritised > 0 ? { ...g, deprioritised } : g),
+    );
     const counted =
       under === null
         ? rows.length > limit
@@ -126,7 +134,7 @@ export interface QueueSearch {
 
 /** The search's SQL for the given terms (see queueSearch), for plan checks. */
 export function queueSearchSql(db: Db, terms: readonly string[]): string {
-  return `SELECT u.id AS url_id, u.url, u.host_id, u.depth, u.kind, u.check_only, u.attempts, u.discovered_at FROM urls u ${indexedBy(db, 'urls_queue')}
+  return `SELECT u.id AS url_id, u.url, u.host_id, u.depth, u.kind, u.check_only, u.attempts, u.discovered_at, u.priority FROM urls u ${indexedBy(db, 'urls_queue')}
      WHERE ${terms.join(' AND ')} ORDER BY u.host_id, u.id LIMIT @limit`;
 }
 
@@ -152,8 +160,58 @@ export function queueSearch(db: Db, q: QueueSearch = {}): QueueSearchPage {
       params.under = origin + q.under;
     }
   }
-  const rows = prepared(db, queueSearchSql(db, terms)).all(params) as (Omit<QueuedUrl, 'check_only'> & { check_only: number })[];
-  const out = rows.slice(0, limit).map((r) => ({ ...r, check_only: r.check_only === 1 }));
+  const rows = prepared(db, queueSearchSql(db, terms)).all(params) as (Omit<QueuedUrl, 'check_only' | 'later'> & {
+    check_only: number;
+    priority: number;
+  })[];
+  const out = rows
+    .slice(0, limit)
+    .map(({ priority, ...r }): QueuedUrl => ({ ...r, check_only: r.check_only === 1, ...(priority > 0 ? { later: true } : {}) }));
   const last = out[out.length - 1];
   return { rows: out, next: rows.length > limit && last ? { host_id: last.host_id, url_id: last.url_id } : null };
+}
+
+/**
+ * The queue inspector's screen in one read transaction: the hosts (with the header's total), the chosen host's
+ * prefixes and the first URLs the list's criteria match, with how many match. Read apart, they disagreed while the
+ * crawl ran (a header of 35 beside prefixes summing to 25).
+ */
+export function queueScreen(db: Db, q: QueueScreenQuery): QueueScreen {
+  checkLimit(q.limit);
+  return readTransaction(db, () => {
+    const hosts = queueHosts(db, { offset: 0, limit: 200, text: '' });
+    const prefixes =
+      q.hostId === null ? null : queuePrefixes(db, { hostId: q.hostId, segments: q.under === null ? 1 : 2, under: q.under, limit: 100 });
+    const search = { text: q.text, hostId: q.hostId, under: q.hostId === null ? null : q.under, after: null, limit: q.limit };
+    const urls = queueSearch(db, search);
+    return { hosts, prefixes: q.hostId !== null && prefixes === null ? null : prefixes, urls, matching: queueMatching(db, search) };
+  });
+}
+
+/** How many queued URLs a search's criteria match in all. */
+function queueMatching(db: Db, q: QueueSearch): number {
+  const hasText = typeof q.text === 'string' && q.text.length > 0;
+  if (!hasText && (q.hostId === null || q.hostId === undefined)) {
+    return (prepared(db, 'SELECT coalesce(sum(queued), 0) AS n FROM hosts WHERE queued > 0').get() as { n: number }).n;
+  }
+  const terms = [`u.state = ${UrlState.queued}`];
+  const params: Record<string, unknown> = {};
+  if (hasText) {
+    terms.push("u.url LIKE @text ESCAPE '\\'");
+    params.text = likePattern(q.text as string);
+  }
+  if (q.hostId !== null && q.hostId !== undefined) {
+    terms.push('u.host_id = @host');
+    params.host = q.hostId;
+    if (typeof q.under === 'string' && q.under.length > 0) {
+      terms.push('substr(u.url, 1, length(@under)) = @under');
+      const origin = (prepared(db, 'SELECT origin FROM hosts WHERE id = ?').get(q.hostId) as { origin: string } | undefined)?.origin ?? '';
+      params.under = origin + q.under;
+    }
+  }
+  return (
+    prepared(db, `SELECT count(*) AS n FROM urls u ${indexedBy(db, 'urls_queue')} WHERE ${terms.join(' AND ')}`).get(params) as {
+      n: number;
+    }
+  ).n;
 }

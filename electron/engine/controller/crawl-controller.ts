@@ -13,7 +13,7 @@
 // PostgreSQL crawl joined, or a crawl file reopened by crawl-file-store.ts; the controller and its workers never
 // parse them again.
 //
-// About 430 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
+// About 490 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
 // start, pause, resume, stop, setThreads, snapshot) and the wiring between its parts; each job it had is a module
 // of this folder already, and splitting the wiring would only spread one object's state across files.
 import { EventEmitter } from 'node:events';
@@ -35,10 +35,12 @@ import { checkMaxRate, checkPattern, LiveSettings } from './live-settings.ts';
 import { RateMeter } from './rate-meter.ts';
 import { steeringFor, type Steering } from './steering.ts';
 import { StoreCalls } from './store-calls.ts';
-import { Throttle } from './timers.ts';
+import { ActiveClock, averageRate, Throttle } from './timers.ts';
 
 /** Snapshots go out at most this often, however fast the crawl. */
 export const SNAPSHOT_INTERVAL_MS = 100;
+/** How often a running crawl notes its elapsed time in its file (also at every pause and at the end). */
+const ELAPSED_NOTE_MS = 5_000;
 /** How long stop() lets threads finish the URL in hand before killing their processes. */
 const STOP_GRACE_MS = 5_000;
 
@@ -84,7 +86,13 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private readonly live: LiveSettings;
   private threadTarget: number;
   private startedAt = 0;
-  private finishedAt = 0;
+  /** Since when the crawl runs again (start or the last resume): the pages/s window starts there. */
+  private runningSince = 0;
+  /** Elapsed time with paused time left out, continuing a reopened crawl's (timers.ts). */
+  private readonly clock: ActiveClock;
+  /** Pages/s when the crawl paused: a paused crawl keeps showing it rather than a rate sinking to 0. */
+  private pausedRate = 0;
+  private elapsedNotedAt = 0;
   private readonly dispatcher: Dispatcher;
   private readonly snapshots: Throttle;
   private stopping: Promise<FinishInfo> | null = null;
@@ -97,7 +105,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   /** Creates a new crawl file from parsed settings. */
   static create(settings: ParsedSettings, options: ControllerOptions): CrawlController {
     const file = createCrawlFileStore(settings, options.dbPath, options.secrets);
-    return new CrawlController(file.store, settings, options, file.prepared);
+    return new CrawlController(file.store, settings, options, file.prepared, file.elapsedMs);
   }
 
   /**
@@ -119,7 +127,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
    */
   static resume(options: ControllerOptions, overrides: ResumeOverrides = {}): CrawlController {
     const file = reopenCrawlFileStore(options.dbPath, overrides, options.secrets);
-    return new CrawlController(file.store, file.settings, options, file.prepared);
+    return new CrawlController(file.store, file.settings, options, file.prepared, file.elapsedMs);
   }
 
   private constructor(
@@ -128,8 +136,11 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     options: ControllerOptions,
     /** Store work that must be done before the crawl starts (seeding, lease recovery). */
     private readonly prepared: Promise<unknown>,
+    /** Elapsed time of a reopened crawl's earlier sessions. */
+    carriedElapsedMs = 0,
   ) {
     super();
+    this.clock = new ActiveClock(carriedElapsedMs);
     this.settings = settings;
     this.store = store;
     this.calls = new StoreCalls(store, this.rate, (message) => void this.finish('failed', message));
@@ -184,6 +195,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   start(): void {
     if (this.state !== 'preparing' || this.startedAt) throw new Error(`cannot start a crawl that is ${this.state}`);
     this.startedAt = Date.now();
+    this.runningSince = this.startedAt;
+    this.clock.run(this.startedAt);
     this.emitState(null, 'preparing');
     void this.calls
       .run(() => this.prepared)
@@ -292,7 +305,14 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
 
   snapshot(now = Date.now()): CrawlSnapshot {
     const counts = this.store.counts();
-    const end = this.state === 'finished' ? this.finishedAt : now;
+    const elapsedMs = this.clock.elapsedMs(now);
+    // Paused: the rate it paused at; finished: its average over its elapsed time, the figure a reopened crawl shows.
+    const pagesPerSecond =
+      this.state === 'paused'
+        ? this.pausedRate
+        : this.state === 'finished'
+          ? averageRate(counts.crawled + counts.failed, elapsedMs)
+          : this.rate.perSecond(now, this.runningSince);
     const snapshot: CrawlSnapshot = {
       state: this.state,
       reason: this.reason,
@@ -306,8 +326,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         inFlight: this.pool.busyCount(),
         crawled: counts.crawled,
         failed: counts.failed,
-        pagesPerSecond: this.rate.perSecond(end, this.startedAt),
-        elapsedMs: this.startedAt ? end - this.startedAt : 0,
+        pagesPerSecond,
+        elapsedMs,
       },
       at: now,
     };
@@ -379,6 +399,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       await this.pool.close();
       // Every result handed to the store is recorded before it is closed.
       await this.calls.drained();
+      this.clock.hold();
+      await this.store.noteElapsed?.(this.clock.elapsedMs()).catch(() => undefined);
       try {
         await this.steering.close(this.reason!);
       } catch (err) {
@@ -387,7 +409,6 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         this.error = this.error ?? `could not write the crawl ${this.steering.keptIn}: ${(err as Error).message}`;
         await this.store.close().catch(() => undefined);
       }
-      this.finishedAt = Date.now();
       this.transition('finished');
       this.snapshots.cancel();
       const info: FinishInfo = { reason: this.reason!, error: this.error, snapshot: this.snapshot() };
@@ -414,11 +435,33 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     if (from === to) return;
     checkTransition(from, to);
     this.state = to;
+    this.timeTransition(to);
     // The state is also in every snapshot; failing to note it in the store must not stop the crawl.
     if (to !== 'finished') void this.calls.run(() => this.store.noteState(to).catch(() => undefined));
     if (to === 'paused' || to === 'running') this.dispatcher.settleIdleThreads();
     this.emitState(from, to);
     this.changed();
+  }
+
+  /** The clock stops while paused (and once finished); pages/s freezes at the rate the crawl paused at. */
+  private timeTransition(to: CrawlState, now = Date.now()): void {
+    if (to === 'paused') {
+      this.pausedRate = this.rate.perSecond(now, this.runningSince);
+      this.clock.hold(now);
+      this.noteElapsed(now);
+    } else if (to === 'finished') this.clock.hold(now);
+    else if ((to === 'running' || to === 'pausing') && !this.clock.running) {
+      this.clock.run(now);
+      this.runningSince = now;
+    }
+  }
+
+  /** Notes the elapsed time in the crawl file (best effort, like the state). */
+  private noteElapsed(now: number): void {
+    if (!this.store.noteElapsed) return;
+    this.elapsedNotedAt = now;
+    const ms = this.clock.elapsedMs(now);
+    void this.calls.run(() => this.store.noteElapsed!(ms).catch(() => undefined));
   }
 
   private emitState(from: CrawlState | null, to: CrawlState): void {
@@ -437,6 +480,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   }
 
   private publishSnapshot(at: number): void {
+    if (this.clock.running && at - this.elapsedNotedAt >= ELAPSED_NOTE_MS && !isEnding(this.state)) this.noteElapsed(at);
     this.steering.publish(this.state, this.pool.threads());
     if (this.listenerCount('snapshot') > 0) this.emit('snapshot', this.snapshot(at));
   }

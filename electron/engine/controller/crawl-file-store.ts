@@ -2,9 +2,9 @@
 // reopened to continue it. Reopening is where a crawl file's stored settings enter the engine again, so they are
 // parsed here, once, with the few settings a resumed crawl may change; the controller takes them as they are.
 import { parseSettings, type ParsedSettings } from '../../../shared/settings.ts';
-import { createCrawlFile, openCrawlFile, readSecrets, readStoredSettings, writeSettings } from '../frontier/sqlite/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, readMeta, readSecrets, readStoredSettings, writeSettings } from '../frontier/sqlite/crawl-file.ts';
 import type { FrontierStore } from '../frontier/frontier-store.ts';
-import { SqliteFrontierStore } from '../frontier/sqlite/sqlite-store.ts';
+import { ELAPSED_META, SqliteFrontierStore } from '../frontier/sqlite/sqlite-store.ts';
 import { plainSecretStore, type SecretStore } from '../secrets/secret-store.ts';
 
 /** Settings that may differ when an interrupted crawl is resumed. */
@@ -17,6 +17,14 @@ export interface OpenedCrawlFile {
   settings: ParsedSettings;
   /** Store work that must be done before the crawl starts (seeding, lease recovery). */
   prepared: Promise<unknown>;
+  /** What earlier sessions of a reopened crawl ran, paused time left out: its clock continues from there. */
+  elapsedMs: number;
+}
+
+/** The elapsed time a crawl file notes (0 when it notes none, as a file of an older version). */
+export function storedElapsedMs(db: Parameters<typeof readMeta>[0]): number {
+  const ms = Number(readMeta(db, ELAPSED_META));
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
 /** A new crawl file holding `settings` (its credentials sealed by `secrets`) and its seeds. */
@@ -24,7 +32,7 @@ export function createCrawlFileStore(settings: ParsedSettings, dbPath: string, s
   const db = createCrawlFile(dbPath, settings, secrets);
   const store = new SqliteFrontierStore(db, settings, dbPath);
   // SQLite answers at once: the seeds are in the file (and counted) when this returns.
-  return { store, settings, prepared: store.addSeeds(settings.seeds) };
+  return { store, settings, prepared: store.addSeeds(settings.seeds), elapsedMs: 0 };
 }
 
 /**
@@ -44,7 +52,7 @@ export function reopenCrawlFileStore(
     const store = new SqliteFrontierStore(db, settings, dbPath);
     const prepared = store.recoverLeases();
     writeSettings(db, settings, secrets);
-    return { store, settings, prepared };
+    return { store, settings, prepared, elapsedMs: storedElapsedMs(db) };
   } catch (err) {
     if (db.open) db.close();
     throw err;

@@ -4,6 +4,7 @@
 // and the wake timer when a host's wait ends.
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { CrawlState, FinishReason } from '../../../shared/snapshot.ts';
+import type { ThreadStep } from '../../../shared/steps.ts';
 import type { FrontierStore } from '../frontier/frontier-store.ts';
 import type { ThreadJob } from '../pool/crawl-thread.ts';
 import type { WorkerPool } from '../pool/worker-pool.ts';
@@ -20,8 +21,21 @@ export interface DispatchHost {
   finish(reason: FinishReason): void;
 }
 
+/**
+ * The step that says why an idle thread is idle: the crawl is paused; the global URLs/s cap held back URLs that
+ * were there to claim (rateLimited); URLs are queued but no host may be fetched yet (politeness); or nothing is
+ * queued at all.
+ */
+export function idleStep(state: CrawlState, queued: number, rateLimited: boolean): ThreadStep {
+  if (state === 'pausing' || state === 'paused') return 'paused';
+  if (queued === 0) return 'waiting';
+  return rateLimited ? 'ratelimit' : 'politeness';
+}
+
 export class Dispatcher {
   private pumping = false;
+  /** The last pump claimed fewer URLs than idle threads because of the URLs/s cap, not because none were ready. */
+  private rateLimited = false;
   private pumpAgain = false;
   private nextJobId = 1;
   private readonly wake = new WakeTimer(() => this.pump());
@@ -65,9 +79,7 @@ export class Dispatcher {
 
   /** Gives idle threads the step that says why they are idle. */
   settleIdleThreads(): void {
-    const deferred = this.store.counts().queued > 0;
-    const state = this.host.state();
-    const step = state === 'pausing' || state === 'paused' ? 'paused' : deferred ? 'politeness' : 'waiting';
+    const step = idleStep(this.host.state(), this.store.counts().queued, this.rateLimited && this.live.bucket !== null);
     for (const t of this.pool.idleThreads()) if (t.setStep(step)) this.host.changed();
   }
 
@@ -81,9 +93,12 @@ export class Dispatcher {
       want = Math.min(want, Math.max(0, limit - counts.crawled - counts.failed - this.pool.busyCount()));
     }
     const bucket = this.live.bucket;
+    const uncapped = want;
     if (bucket) want = Math.min(want, bucket.available(now));
     const claims = want > 0 ? await this.store.claim(want, now) : [];
     if (bucket && claims.length) bucket.take(claims.length, now);
+    // The cap held threads back when it cut what was asked for and the store gave all that was left of it.
+    this.rateLimited = want < uncapped && claims.length >= want;
     // The thread idle longest goes first, so work spreads over the pool instead of piling on thread #1
     // whenever fewer URLs are ready than threads (a rate cap, politeness). Read after the claim: threads may
     // have retired or stopped meanwhile; what nobody can take goes back.

@@ -91,6 +91,8 @@ export interface FrontierStore {
   saveSettings(settings: CrawlSettings): Promise<void>;
   /** Notes the crawl's lifecycle state (best effort: the state is in every snapshot too). */
   noteState(state: CrawlState): Promise<void>;
+  /** Notes the crawl's elapsed time, paused time left out, so a resumed or reopened crawl knows it (a crawl file only). */
+  noteElapsed?(elapsedMs: number): Promise<void>;
   /** Notes how the crawl finished, then closes the store. */
   finish(reason: FinishReason): Promise<void>;
   /** Closes the store without noting anything (after a failure). */

@@ -51,7 +51,6 @@ export class WorkerPool {
   private readonly processes = new Set<WorkerProcess>();
   private readonly threadsById = new Map<number, CrawlThread>();
   private readonly processOf = new Map<CrawlThread, WorkerProcess>();
-  private nextThreadId = 1;
   private nextProcessNumber = 1;
   private failedStarts = 0;
   private closed = false;
@@ -139,10 +138,17 @@ export class WorkerPool {
     if (this.liveProcesses().length < wanted) proc = this.spawnProcess();
     else proc = this.liveProcesses().sort((a, b) => activeIn(a) - activeIn(b))[0];
     if (!proc) proc = this.spawnProcess();
-    const thread = new CrawlThread(this.nextThreadId++, proc.name, proc.handle.pid ?? null);
+    const thread = new CrawlThread(this.freeThreadId(), proc.name, proc.handle.pid ?? null);
     if (proc.ready) thread.setStep('waiting');
     this.attach(thread, proc);
     if (proc.ready) this.listener.threadsAvailable();
+  }
+
+  /** The lowest number no thread in the pool has: after shrinking to 4 and growing to 16, the new threads are #5-#16. */
+  private freeThreadId(): number {
+    let id = 1;
+    while (this.threadsById.has(id)) id++;
+    return id;
   }
 
   private liveProcesses(): WorkerProcess[] {

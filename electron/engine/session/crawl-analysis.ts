@@ -15,6 +15,8 @@ import type {
   PrefixQuery,
   QueueHostsPage,
   QueueHostsQuery,
+  QueueScreen,
+  QueueScreenQuery,
   QueueSearchPage,
   QueueSearchQuery,
   UrlDetail,
@@ -31,6 +33,7 @@ import {
   queryFiltered,
   queueHosts,
   queuePrefixes,
+  queueScreen,
   queueSearch,
   responseTimeHistogram,
   statusDistribution,
@@ -93,6 +96,10 @@ export class CrawlAnalysis {
 
   queueSearch(query: QueueSearchQuery): QueueSearchPage {
     return queueSearch(this.db, query);
+  }
+
+  queueScreen(query: QueueScreenQuery): QueueScreen {
+    return queueScreen(this.db, query);
   }
 
   hostsReport(query: HostsReportQuery): HostsReport {

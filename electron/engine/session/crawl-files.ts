@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import { EMPTY_LABEL, type CrawlLabel, labelProblems, normaliseLabel, settingsSummary } from '../../../shared/crawl-label.ts';
 import { type Db, closeCrawlFile, openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { ELAPSED_META } from '../frontier/sqlite/sqlite-store.ts';
 import { UrlState } from '../frontier/model.ts';
 
 export const CRAWL_FILE_EXT = '.trawl';
@@ -31,6 +32,7 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         .prepare('SELECT coalesce(sum(state = ?), 0) AS crawled, coalesce(sum(state = ?), 0) AS failed FROM urls')
         .get(UrlState.done, UrlState.failed) as { crawled: number; failed: number };
       const queued = (db.prepare('SELECT coalesce(sum(queued), 0) AS n FROM hosts').get() as { n: number }).n;
+      const elapsed = Number(readMeta(db, ELAPSED_META) ?? Number.NaN);
       return {
         file,
         seeds,
@@ -42,6 +44,7 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         failed: counts.failed,
         ...readCrawlLabel(db),
         summary,
+        elapsedMs: Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : null,
       };
     })();
   } finally {

@@ -228,7 +228,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The crawl files of the crawls folder, most recently written first; files that are not crawls are left out. */
   async listCrawls(): Promise<Api.CrawlFileInfo[]> {
-    return listCrawlFiles(this.crawlsDir);
+    // The crawl running now is flagged: the list of earlier crawls leaves it out while it runs.
+    const running = this.isRunning() ? this.inView.file : null;
+    return listCrawlFiles(this.crawlsDir).map((c) => (running !== null && path.resolve(c.file) === running ? { ...c, running: true } : c));
   }
 
   /** Makes `file` the crawl whose results are queried and exported. Refused while a crawl runs. */
@@ -355,6 +357,10 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   async queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage> {
     return this.analysis().queueSearch(query);
+  }
+
+  async queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen> {
+    return this.analysis().queueScreen(query);
   }
 
   async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {

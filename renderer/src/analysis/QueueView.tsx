@@ -1,10 +1,12 @@
 // Inside the running crawl: the URLs still queued, by host (with counts), then by path prefix within a host, and
 // searchable; "Exclude this pattern" from a prefix or the search adds a live exclude and says how many it dropped.
-import { useEffect, useState } from 'react';
+// Hosts, prefixes and URLs come from one read (queueScreen), so the numbers on screen agree with each other and
+// with the Queue tab's badge while this view is open; "Later" marks the prefixes it pushed back.
+import { useEffect, useMemo, useState } from 'react';
 import type { QueueCursor, QueueHost, QueuedUrl } from '../../../shared/analysis.ts';
 import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
-import { useApi } from '../store/context.tsx';
+import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useLive, useHasCrawl, useLiveQuery } from './use-live.ts';
 import { prefixPattern, searchPattern } from './analysis-model.ts';
 
@@ -29,30 +31,29 @@ export function QueueView() {
     return () => clearTimeout(t);
   }, [text]);
 
-  const hosts = useLiveQuery('hosts', () => api.queueHosts({ offset: 0, limit: 200, text: '' }), REFRESH_MS, { enabled: hasCrawl });
-  const prefixes = useLiveQuery(
-    `prefixes|${host?.host_id}|${under}`,
-    () => api.queuePrefixes({ hostId: host!.host_id, segments: under === null ? 1 : 2, under, limit: 100 }),
-    REFRESH_MS,
-    { enabled: hasCrawl && host !== null },
-  );
-  const searchKey = `search|${host?.host_id}|${under}|${appliedText}`;
-  const search = useLiveQuery(
-    searchKey,
-    () =>
-      api.queueSearch({ text: appliedText, hostId: host?.host_id ?? null, under: host ? under : null, after: null, limit: SEARCH_PAGE }),
+  const store = useCrawlStore();
+  const screen = useLiveQuery(
+    `screen|${host?.host_id}|${under}|${appliedText}`,
+    () => api.queueScreen({ hostId: host?.host_id ?? null, under: host ? under : null, text: appliedText, limit: SEARCH_PAGE }),
     REFRESH_MS,
     { enabled: hasCrawl },
   );
-  useEffect(() => setMore({ rows: [], next: null }), [search.data]);
+  const hosts = { data: screen.data?.hosts ?? null, error: screen.error };
+  const prefixes = { data: screen.data?.prefixes ?? null };
+  const search = { data: screen.data?.urls ?? null };
+  useEffect(() => setMore({ rows: [], next: null }), [screen.data]);
+  // While this view is open, the Queue tab's badge shows the same read's total as its header.
+  const shownQueued = screen.data?.hosts.queued ?? null;
+  // When the figures on screen were read: the top bar's counters are live, these are of this moment.
+  const readAt = useMemo(() => new Date().toLocaleTimeString(), [screen.data]);
+  useEffect(() => store.setState({ queueShown: shownQueued }), [store, shownQueued]);
+  useEffect(() => () => store.setState({ queueShown: null }), [store]);
 
   const exclude = async (pattern: string) => {
     try {
       const { dropped } = await api.addExclude(pattern);
       setOutcome({ pattern, dropped });
-      hosts.reload();
-      prefixes.reload();
-      search.reload();
+      screen.reload();
     } catch (err) {
       setOutcome({ pattern, error: errorMessage(err) });
     }
@@ -62,7 +63,7 @@ export function QueueView() {
     try {
       const { moved } = await api.deprioritise(pattern);
       setOutcome({ pattern, moved });
-      search.reload();
+      screen.reload();
     } catch (err) {
       setOutcome({ pattern, error: errorMessage(err) });
     }
@@ -82,6 +83,11 @@ export function QueueView() {
   };
   const urls = [...(search.data?.rows ?? []), ...more.rows];
   const hasMore = (more.rows.length ? more.next : search.data?.next) != null;
+  // What the URL list is: which host and prefix (or every host), which text, how many of how many, in which order.
+  const scope = host ? `of ${host.origin}${under ?? ''}` : 'of every host';
+  const caption = screen.data
+    ? `${urls.length < screen.data.matching ? `First ${formatInt(urls.length)} of ` : ''}${formatInt(screen.data.matching)} queued URL${screen.data.matching === 1 ? '' : 's'} ${scope}${appliedText ? ` containing "${appliedText}"` : ''}, in discovery order${host ? '' : ': choose a host to see its prefixes'}`
+    : '';
 
   return (
     <section className="panel analysis-panel queue-view" aria-label="queue inspector">
@@ -91,6 +97,7 @@ export function QueueView() {
           {hosts.data
             ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}`
             : ''}
+          {hosts.data && live && <span className="queue-read"> · read at {readAt}</span>}
           {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
         </span>
         {outcome && (
@@ -149,7 +156,11 @@ export function QueueView() {
             <ul className="pick-list" data-testid="queue-prefixes">
               {host !== null &&
                 (prefixes.data?.groups ?? []).map((g) => (
-                  <li key={g.prefix} className="prefix-row">
+                  <li
+                    key={g.prefix}
+                    className="prefix-row"
+                    data-deprioritised={g.deprioritised ? (g.deprioritised >= g.count ? 'all' : 'some') : undefined}
+                  >
                     <button
                       type="button"
                       className="pick"
@@ -159,6 +170,15 @@ export function QueueView() {
                       title="Show these URLs (and the prefixes below)"
                     >
                       <span className="pick-label">{g.prefix}</span>
+                      {g.deprioritised ? (
+                        <span
+                          className="later-tag"
+                          data-testid="prefix-later"
+                          title={`${formatInt(g.deprioritised)} of these ${formatInt(g.count)} URLs were pushed back ("Later"): fetched after the rest of the host`}
+                        >
+                          {g.deprioritised >= g.count ? 'later' : `${formatInt(g.deprioritised)} later`}
+                        </span>
+                      ) : null}
                       <span className="count-badge">{formatInt(g.count)}</span>
                     </button>
                     <button
@@ -209,12 +229,17 @@ export function QueueView() {
                 Exclude this pattern
               </button>
             </div>
+            {caption && (
+              <div className="queue-caption" data-testid="queue-urls-caption" data-matching={screen.data?.matching}>
+                {caption}
+              </div>
+            )}
             <ul className="url-list" data-testid="queue-urls">
               {urls.map((u) => (
-                <li key={u.url_id} data-queued-url={u.url}>
+                <li key={u.url_id} data-queued-url={u.url} data-later={u.later || undefined}>
                   <span className="link-url">{u.url}</span>
                   <span className="link-note">
-                    depth {u.depth}
+                    {u.later ? 'later · ' : ''}depth {u.depth}
                     {u.kind !== 'page' ? ` · ${u.kind}` : ''}
                     {u.attempts > 0 ? ` · ${u.attempts} attempt${u.attempts === 1 ? '' : 's'} so far` : ''}
                   </span>

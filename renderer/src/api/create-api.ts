@@ -6,7 +6,20 @@ import { createWsApi } from './ws-transport.ts';
 
 export function createApi(): CrawlerApi {
   if (window.trawl) return window.trawl;
-  return createWsApi(webConsoleUrls(window.location, takeToken()));
+  return createWsApi({ ...webConsoleUrls(window.location, takeToken()), probe: () => probeHost(window.location.href) });
+}
+
+/**
+ * Whether the host that served this page is up and still accepts its token (the cookie): a 403 means it runs but
+ * refuses it, as a console restarted with a new token does; no answer at all, that it is down.
+ */
+export async function probeHost(pageUrl: string, fetcher: typeof fetch = fetch): Promise<'refused' | 'up' | 'down'> {
+  try {
+    const response = await fetcher(new URL('/', pageUrl).href, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin' });
+    return response.status === 403 ? 'refused' : 'up';
+  } catch {
+    return 'down';
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CommandMethods, CrawlerApi, ExportResult } from '../../../shared/c
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import type { CommandFrame } from '../../../shared/ws-protocol.ts';
 import { EXPORT_PATH } from '../../../shared/ws-protocol.ts';
-import type { ConnectionSource, ConnectionStatus } from './connection.ts';
+import type { ConnectionSource, ConnectionStatus, HostProbe } from './connection.ts';
 
 /** The part of the browser's WebSocket this transport uses (the `ws` package's client has it too). */
 export interface SocketLike {
@@ -37,6 +37,11 @@ export interface WsApiOptions {
   reconnect?: { initialMs?: number; maxMs?: number };
   /** Starts the CSV download; defaults to clicking a hidden <a download>. */
   download?: (url: string) => void;
+  /**
+   * Asked while the socket is down: whether the host is up but refuses the token (a console restarted with a new
+   * one), so the page can say so instead of reconnecting silently. None: never asked.
+   */
+  probe?: HostProbe;
 }
 
 export type WsApi = CrawlerApi &
@@ -86,6 +91,9 @@ export function createWsApi(options: WsApiOptions): WsApi {
   const outbox = new Map<number, Pending>();
 
   let status: ConnectionStatus = { state: 'connecting', detail: null };
+  /** When the last open connection was lost (null while connected). */
+  let lostAt: number | null = null;
+  let probing = false;
   const connectionListeners = new Set<(status: ConnectionStatus) => void>();
   const snapshotListeners = new Set<(snapshot: CrawlSnapshot) => void>();
   const stateListeners = new Set<(change: StateChange) => void>();
@@ -111,6 +119,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
     ws.onopen = () => {
       if (socket !== ws) return;
       attempt = 0;
+      lostAt = null;
       setStatus({ state: 'connected', detail: null });
       flushOutbox();
     };
@@ -124,6 +133,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
       if (socket !== ws) return;
       socket = null;
       const why = describeClose(event.code, event.reason);
+      if (lostAt === null) lostAt = Date.now();
       for (const p of [...inFlight.values()]) {
         inFlight.delete(p.id);
         if (commandSpec(p.cmd).retryable) outbox.set(p.id, p);
@@ -146,8 +156,26 @@ export function createWsApi(options: WsApiOptions): WsApi {
     attempt++;
     // A little jitter so that many open consoles do not all come back at the same instant.
     const delay = Math.round(base * (0.85 + Math.random() * 0.15));
-    setStatus({ state: 'reconnecting', detail: why });
+    // Refused stays refused (the probe says when it is not any more): each failed attempt must not hide it.
+    if (status.state !== 'refused') setStatus({ state: 'reconnecting', detail: why, ...(lostAt !== null ? { since: lostAt } : {}) });
     reconnectTimer = setTimeout(connect, delay);
+    void probeHost();
+  }
+
+  /** Asks the host over HTTP whether it refuses this page's token, while the socket cannot connect. */
+  async function probeHost(): Promise<void> {
+    if (!options.probe || probing) return;
+    probing = true;
+    try {
+      const verdict = await options.probe().catch(() => 'down' as const);
+      if (closedForGood || status.state === 'connected') return;
+      const since = lostAt !== null ? { since: lostAt } : {};
+      if (verdict === 'refused') setStatus({ state: 'refused', detail: "the host no longer accepts this page's access token", ...since });
+      else if (status.state === 'refused')
+        setStatus({ state: 'reconnecting', detail: verdict === 'down' ? 'the host is not reachable' : 'reconnecting', ...since });
+    } finally {
+      probing = false;
+    }
   }
 
   function flushOutbox(): void {

@@ -89,6 +89,10 @@ export function CrawlList() {
     return () => clearTimeout(timer);
   }, [armed]);
 
+  // The crawl running now is the live view's, not an earlier crawl: it is listed once it is over.
+  const isShown = (c: CrawlFileInfo) => shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
+  const earlier = crawls?.filter((c) => !c.running && !(live && isShown(c))) ?? null;
+
   return (
     <section className="panel crawl-list" aria-label="earlier crawls">
       <div className="panel-bar">
@@ -109,7 +113,7 @@ export function CrawlList() {
           </button>
         </div>
       </div>
-      {crawls !== null && crawls.length > 0 && (
+      {earlier !== null && earlier.length > 0 && (
         <div className="crawl-search">
           <input
             type="search"
@@ -122,18 +126,20 @@ export function CrawlList() {
           />
           {query.trim() !== '' && (
             <span className="crawl-search-count" data-testid="crawl-search-count">
-              {crawls.filter((c) => crawlMatches(c, query)).length} of {crawls.length}
+              {earlier.filter((c) => crawlMatches(c, query)).length} of {earlier.length}
             </span>
           )}
         </div>
       )}
-      {crawls === null ? (
+      {earlier === null ? (
         <p className="list-empty">{loading ? 'Loading…' : 'Not loaded yet.'}</p>
-      ) : crawls.length === 0 ? (
-        <p className="list-empty">No crawls yet.</p>
+      ) : earlier.length === 0 ? (
+        <p className="list-empty">
+          {(crawls ?? []).length > 0 ? 'No earlier crawls: the crawl running is the live view.' : 'No crawls yet.'}
+        </p>
       ) : (
         <ul className="crawls">
-          {crawls.map((c) => {
+          {earlier.map((c) => {
             const first = c.seeds[0] ?? '';
             const current = shown !== null && (shown === c.file || fileName(shown) === fileName(c.file));
             if (!crawlMatches(c, query)) return null;
@@ -176,7 +182,7 @@ export function CrawlList() {
                   <div className="crawl-item-meta" title={c.file}>
                     <span>{formatWhen(c.createdAt)}</span>
                     <span className="crawl-item-state" data-state={c.state}>
-                      {c.finishReason ?? c.state}
+                      {c.finishReason ?? (c.state === 'finished' ? c.state : 'interrupted')}
                     </span>
                   </div>
                   <div className="crawl-item-meta">

@@ -8,6 +8,7 @@ import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
 import { useBusyCommand } from './use-command.ts';
+import { isOffline } from '../api/connection.ts';
 
 /** LIMITS.maxUrlsPerSecond of the settings. */
 export const MAX_RATE = 10_000;
@@ -44,7 +45,8 @@ export function LiveSettings() {
   const cap = useCrawl((s) => s.maxUrlsPerSecond);
   const excludes = useCrawl((s) => s.liveExcludes);
   const cluster = useCrawl((s) => s.cluster !== null);
-  const live = !opened && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
+  const offline = useCrawl((s) => isOffline(s.connection));
+  const live = !opened && !offline && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   const [rate, setRate] = useState('');
   const [rateProblem, setRateProblem] = useState<string | null>(null);
   const [pattern, setPattern] = useState('');
@@ -99,7 +101,7 @@ export function LiveSettings() {
       </div>
     );
   }
-  const why = live ? undefined : 'Can be changed while a crawl runs';
+  const why = live ? undefined : offline && !opened ? 'No connection to the Trawl host' : 'Can be changed while a crawl runs';
   return (
     <div className="live-settings" role="group" aria-label="live settings" data-live={live || undefined}>
       <div className="live-field" title={why ?? 'At most this many fetches started per second, over all hosts; applies at once'}>

@@ -37,12 +37,18 @@ function NoticeItem({ notice }: { notice: Notice }) {
 
 export function ConnectionBanner() {
   const connection = useCrawl((s) => s.connection);
+  const known = useCrawl((s) => s.hasSnapshot);
   if (connection.state === 'connected') return null;
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const since = connection.since ? ` at ${new Date(connection.since).toLocaleTimeString()}` : '';
+  const frozen = known ? ` This page shows the crawl as it was when the connection was lost${since}: it may have gone on, or stopped.` : '';
   return (
-    <div className="connection-banner" role="status" data-connection={connection.state}>
+    <div className="connection-banner" role="alert" data-connection={connection.state}>
       {connection.state === 'connecting'
         ? 'Connecting to the Trawl host…'
-        : `Connection to the Trawl host lost${connection.detail ? ` (${connection.detail})` : ''}; reconnecting…`}
+        : connection.state === 'refused'
+          ? `The Trawl console at ${origin} runs again but no longer accepts this page's access token: it was restarted with a new one. Open the link it printed when it started (${origin}/?token=…); this page reconnects once that link was opened in this browser.${frozen}`
+          : `Connection to the Trawl host lost${connection.detail ? ` (${connection.detail})` : ''}; reconnecting…${frozen} If you restarted the console, open the link it printed.`}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { PROCESSOR_CHAIN } from '../../../shared/processors.ts';
 import type { NodeStatus, ThreadStatus } from '../../../shared/snapshot.ts';
 import { STEP_LABELS, THREAD_STEPS } from '../../../shared/steps.ts';
 import { formatBytes, formatInt, formatStepTime } from '../format.ts';
+import { isOffline } from '../api/connection.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import type { ThreadKey } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useStuck, useThread } from '../store/context.tsx';
@@ -16,8 +17,18 @@ import { LiveSettings } from './LiveSettings.tsx';
 
 export function ThreadsPanel() {
   const cluster = useCrawl((s) => s.cluster !== null);
+  // A live crawl's panel keeps one height whatever the pool's size (its grid scrolls), so resizing the pool does
+  // not move the results below.
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
+  const offline = useCrawl((s) => isOffline(s.connection) && s.hasSnapshot);
   return (
-    <section className="panel threads-panel" aria-label="crawl threads" data-cluster={cluster || undefined}>
+    <section
+      className="panel threads-panel"
+      aria-label="crawl threads"
+      data-cluster={cluster || undefined}
+      data-live={live || undefined}
+      data-offline={offline || undefined}
+    >
       <div className="panel-bar">
         <h2 className="panel-title">{cluster ? 'Cluster threads' : 'Threads'}</h2>
         <ThreadSlider />
@@ -43,7 +54,8 @@ export function ThreadSlider() {
   const localLimits = useCrawl((s) => s.defaults?.limits.threads) ?? { min: 1, max: 200 };
   // A cluster's slider sets the total of every node's threads, which may go beyond one machine's.
   const limits = cluster ? CLUSTER_THREAD_LIMITS : localLimits;
-  const live = !opened && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
+  const offline = useCrawl((s) => isOffline(s.connection));
+  const live = !opened && !offline && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   const [value, setValue] = useState(target);
   // What we asked for last: snapshots still carrying the old target must not snap the slider back.
   const asked = useRef<{ value: number; until: number } | null>(null);

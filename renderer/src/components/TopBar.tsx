@@ -1,5 +1,7 @@
 // Always on screen: which crawl, its state, its counters and throughput, and Pause / Resume / Stop.
+import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import type { CrawlCounters, CrawlState } from '../../../shared/snapshot.ts';
+import { isOffline } from '../api/connection.ts';
 import { fileName, formatClock, formatInt, formatRate } from '../format.ts';
 import { useApi, useCrawl, useCrawlShallow } from '../store/context.tsx';
 import { Sparkline } from './Sparkline.tsx';
@@ -74,10 +76,41 @@ const STATE_TEXT: Record<CrawlState, string> = {
 };
 
 export function StateBadge() {
-  const { state, reason, error, opened } = useCrawlShallow((s) => ({ state: s.state, reason: s.reason, error: s.error, opened: s.opened }));
-  const shown = opened ? opened.state : (state ?? 'idle');
-  const why = opened ? opened.finishReason : reason;
-  const label = (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown);
+  const { state, reason, error, opened, connection, known } = useCrawlShallow((s) => ({
+    state: s.state,
+    reason: s.reason,
+    error: s.error,
+    opened: s.opened,
+    connection: s.connection,
+    known: s.hasSnapshot,
+  }));
+  // Cut off from the host, the crawl's last known state is no longer true: the badge says so instead.
+  if (!opened && known && isOffline(connection)) {
+    const last = state ? ((STATE_TEXT as Record<string, string>)[state] ?? state) : null;
+    return (
+      <div
+        className="state-badge"
+        data-state="disconnected"
+        data-connection={connection.state}
+        data-last-state={state ?? undefined}
+        role="status"
+        aria-live="polite"
+        title={last ? `Last known state: ${last}, when the connection to the Trawl host was lost` : undefined}
+      >
+        <span className="state-dot" aria-hidden="true" />
+        <span className="state-word">Disconnected</span>
+        <span className="state-reason">{connection.state === 'refused' ? 'token refused' : 'no host'}</span>
+        {last && <span className="state-error">was {last.toLowerCase()}</span>}
+      </div>
+    );
+  }
+  // An earlier crawl's file that does not say it finished was interrupted (its host stopped or died): it is not
+  // running, whatever state the file last noted; it can be resumed.
+  const interrupted = opened !== null && opened.state !== 'finished';
+  const shown = interrupted ? 'interrupted' : opened ? opened.state : (state ?? 'idle');
+  const why = interrupted ? `was ${opened.state}` : opened ? opened.finishReason : reason;
+  const label =
+    (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown === 'interrupted' ? 'Interrupted' : shown);
   return (
     <div
       className="state-badge"
@@ -110,20 +143,37 @@ const COUNTERS: CounterSpec[] = [
   { key: 'elapsedMs', label: 'elapsed', format: formatClock },
 ];
 
+/**
+ * An earlier crawl's final figures, from its file: nothing in flight, its failures, its elapsed time (paused time
+ * left out) and its average pages/s over it. Null for a figure its file does not know (an older file's elapsed time).
+ */
+export function openedCounters(opened: CrawlFileInfo): Record<keyof CrawlCounters, number | null> {
+  const elapsedMs = opened.elapsedMs ?? null;
+  const failed = opened.failed ?? null;
+  const done = opened.crawled + (failed ?? 0);
+  return {
+    crawled: opened.crawled,
+    queued: opened.queued,
+    inFlight: 0,
+    failed,
+    pagesPerSecond: elapsedMs ? Math.round((done / elapsedMs) * 10_000) / 10 : null,
+    elapsedMs,
+  };
+}
+
 export function Counters() {
   const counters = useCrawl((s) => s.counters);
   const opened = useCrawl((s) => s.opened);
-  const values: CrawlCounters = opened
-    ? { crawled: opened.crawled, queued: opened.queued, inFlight: 0, failed: 0, pagesPerSecond: 0, elapsedMs: 0 }
-    : counters;
+  const offline = useCrawl((s) => isOffline(s.connection) && s.hasSnapshot && s.opened === null);
+  const values: Record<keyof CrawlCounters, number | null> = opened ? openedCounters(opened) : counters;
   return (
-    <dl className="counters">
+    <dl className="counters" data-offline={offline || undefined} title={offline ? 'As they were when the connection was lost' : undefined}>
       {COUNTERS.map((c) => {
-        const hidden = opened !== null && c.key !== 'crawled' && c.key !== 'queued';
+        const value = values[c.key];
         return (
-          <div key={c.key} className="counter" data-counter={c.key} data-value={values[c.key]} data-dim={hidden || undefined}>
+          <div key={c.key} className="counter" data-counter={c.key} data-value={value ?? undefined} data-dim={value === null || undefined}>
             <dt>{c.label}</dt>
-            <dd>{hidden ? '–' : c.format(values[c.key])}</dd>
+            <dd>{value === null ? '–' : c.format(value)}</dd>
           </div>
         );
       })}
@@ -144,8 +194,10 @@ export function CrawlControls() {
   const api = useApi();
   const state = useCrawl((s) => s.state);
   const opened = useCrawl((s) => s.opened !== null);
+  const offline = useCrawl((s) => isOffline(s.connection));
   const [busy, run] = useBusyCommand();
-  const live = !opened;
+  // Cut off from the host, nothing can be paused or stopped: the buttons say so rather than fail.
+  const live = !opened && !offline;
   const canPause = live && state === 'running';
   const canResume = live && (state === 'paused' || state === 'pausing');
   const canStop = live && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');

@@ -14,8 +14,10 @@ export const VIEWS = [
 export type ViewId = (typeof VIEWS)[number]['id'];
 
 export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) => void }) {
-  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
-  const queued = useCrawl((s) => s.counters.queued);
+  // Cut off from the host, nothing says "running" (the tab's dot included).
+  const live = useCrawl((s) => isLiveState(s.state) && s.opened === null && s.connection.state === 'connected');
+  // The queue view, when open, says which read its badge shows (its own): the numbers on one screen agree.
+  const queued = useCrawl((s) => s.queueShown ?? s.counters.queued);
   return (
     <nav className="view-tabs" aria-label="views">
       {VIEWS.map((v) => (

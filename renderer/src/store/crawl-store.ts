@@ -5,7 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { CrawlerApi, CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState, StateChange, ThreadStatus } from '../../../shared/snapshot.ts';
-import { hasConnection } from '../api/connection.ts';
+import { hasConnection, isOffline } from '../api/connection.ts';
 import { CLOCK_TICK_MS, HISTORY_POINTS, PATIENT_STEPS, STUCK_AFTER_MS, initialView, isLiveState } from './crawl-view.ts';
 import type { CrawlStore, CrawlView, Notice, ThreadKey } from './crawl-view.ts';
 import { reduceSnapshot, reduceStateChange } from './snapshot-reducer.ts';
@@ -94,9 +94,12 @@ export function connectCrawlStore(store: CrawlStore, api: CrawlerApi, options: C
     store.setState({ now: localNow() + s.clockOffset });
   };
 
+  // The clock behind "time in step" ticks while a crawl is live and the host is reachable: cut off from it, the
+  // page shows the threads as they were when the connection was lost, not timers that go on counting.
   const updateTicker = (state: CrawlState | null) => {
-    if (isLiveState(state) && !ticker) ticker = setInterval(tick, tickMs);
-    else if (!isLiveState(state) && ticker) {
+    const ticking = isLiveState(state) && !isOffline(store.getState().connection);
+    if (ticking && !ticker) ticker = setInterval(tick, tickMs);
+    else if (!ticking && ticker) {
       clearInterval(ticker);
       ticker = null;
     }
@@ -135,7 +138,12 @@ export function connectCrawlStore(store: CrawlStore, api: CrawlerApi, options: C
     updateTicker(null);
   });
 
-  const offConnection = hasConnection(api) ? api.onConnection((connection) => store.setState({ connection })) : () => {};
+  const offConnection = hasConnection(api)
+    ? api.onConnection((connection) => {
+        store.setState({ connection });
+        updateTicker(store.getState().state);
+      })
+    : () => {};
 
   return () => {
     offSnapshot();

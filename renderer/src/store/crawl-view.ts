@@ -21,8 +21,8 @@ export const HISTORY_POINTS = 120;
 export const STUCK_AFTER_MS = 10_000;
 /** How often the shared clock behind "time in step" ticks. */
 export const CLOCK_TICK_MS = 250;
-/** Steps in which a long stay is normal (nothing to fetch, a host's politeness delay, a paused crawl). */
-export const PATIENT_STEPS: ReadonlySet<ThreadStep> = new Set(['waiting', 'politeness', 'paused']);
+/** Steps in which a long stay is normal (nothing to fetch, a host's politeness delay, the URLs/s cap, a paused crawl). */
+export const PATIENT_STEPS: ReadonlySet<ThreadStep> = new Set(['waiting', 'politeness', 'ratelimit', 'paused']);
 
 /**
  * What a thread is known by in the store: its id in a local crawl; in a cluster, where every node numbers its own
@@ -80,6 +80,8 @@ export interface CrawlView {
   notices: readonly Notice[];
   /** Every setting's default and the thread limits, from the host (null until it answers). */
   defaults: CrawlDefaults | null;
+  /** While the queue view is open: the total of its last read, which the Queue tab's badge shows too. */
+  queueShown: number | null;
 }
 
 export type CrawlStore = StoreApi<CrawlView>;
@@ -116,6 +118,7 @@ export function initialView(): CrawlView {
     opened: null,
     notices: [],
     defaults: null,
+    queueShown: null,
   };
 }
 

@@ -17,6 +17,9 @@ import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { closeCrawlFile, writeMeta, writeSettings } from './crawl-file.ts';
 import { Frontier } from './frontier.ts';
+
+/** The meta key of the crawl's elapsed time in ms, paused time left out (ActiveClock, controller/timers.ts). */
+export const ELAPSED_META = 'elapsed_ms';
 import type { Claim, FrontierCounts, PageClaim, RobotsClaim } from '../model.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 
@@ -90,6 +93,11 @@ export class SqliteFrontierStore implements FrontierStore {
   async noteState(state: CrawlState): Promise<void> {
     this.commit();
     if (this.db.open && state !== 'finished') writeMeta(this.db, 'state', state);
+  }
+
+  async noteElapsed(elapsedMs: number): Promise<void> {
+    // Joins the open group commit rather than forcing one.
+    if (this.db.open) this.write(() => writeMeta(this.db, ELAPSED_META, String(Math.round(elapsedMs))));
   }
 
   async finish(reason: FinishReason): Promise<void> {
