@@ -1,4 +1,6 @@
 // Entry point: one api (preload or WebSocket), one store fed by it, one React root.
+// First: the interface's language is settled before anything renders.
+import './i18n/i18n.ts';
 import { createRoot } from 'react-dom/client';
 import { createApi } from './api/create-api.ts';
 import { connectCrawlStore, createCrawlStore } from './store/crawl-store.ts';

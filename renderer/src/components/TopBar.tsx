@@ -4,6 +4,7 @@ import type { CrawlCounters, CrawlState } from '../../../shared/snapshot.ts';
 import { isOffline } from '../api/connection.ts';
 import { fileName, formatClock, formatInt, formatRate } from '../format.ts';
 import { useApi, useCrawl, useCrawlShallow } from '../store/context.tsx';
+import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
 import { Sparkline } from './Sparkline.tsx';
 import { useBusyCommand } from './use-command.ts';
 
@@ -29,6 +30,7 @@ export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggl
       <Counters />
       <Throughput />
       <CrawlControls />
+      <LanguageSwitch />
     </header>
   );
 }

@@ -2,15 +2,10 @@
 import { formatInt } from '../format.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 
-export const VIEWS = [
-  { id: 'live', label: 'Live crawl', title: 'The threads at work and every row as it is fetched' },
-  { id: 'explorer', label: 'Results explorer', title: 'Screaming Frog-style filters with counts, and every detail of a URL' },
-  { id: 'queue', label: 'Queue', title: 'The URLs still queued, by host, path prefix and text; exclude a pattern' },
-  { id: 'hosts', label: 'Hosts', title: 'Per host: crawled, queued, bytes, errors, politeness and robots.txt' },
-  { id: 'reports', label: 'Reports', title: 'Status codes, depths, response times and throughput as charts' },
-  { id: 'compare', label: 'Compare', title: 'Two crawls of a site: URLs added, removed and changed' },
-] as const;
+// Each view's label and title are the strings views.<id> and views.<id>Title (i18n/en/common.ts).
+export const VIEWS = [{ id: 'live' }, { id: 'explorer' }, { id: 'queue' }, { id: 'hosts' }, { id: 'reports' }, { id: 'compare' }] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 
 export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) => void }) {
@@ -18,8 +13,9 @@ export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) 
   const live = useCrawl((s) => isLiveState(s.state) && s.opened === null && s.connection.state === 'connected');
   // The queue view, when open, says which read its badge shows (its own): the numbers on one screen agree.
   const queued = useCrawl((s) => s.queueShown ?? s.counters.queued);
+  const { t } = useTranslation();
   return (
-    <nav className="view-tabs" aria-label="views">
+    <nav className="view-tabs" aria-label={t('views.label')}>
       {VIEWS.map((v) => (
         <button
           key={v.id}
@@ -27,12 +23,12 @@ export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) 
           className="view-tab"
           data-testid={`view-${v.id}`}
           aria-pressed={view === v.id}
-          title={v.title}
+          title={t(`views.${v.id}Title`)}
           onClick={() => onView(v.id)}
         >
-          {v.label}
+          {t(`views.${v.id}`)}
           {v.id === 'queue' && live && <span className="count-badge">{formatInt(queued)}</span>}
-          {v.id === 'live' && live && <span className="live-dot" aria-label="running" />}
+          {v.id === 'live' && live && <span className="live-dot" aria-label={t('views.running')} />}
         </button>
       ))}
     </nav>

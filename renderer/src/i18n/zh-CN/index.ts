@@ -1,0 +1,5 @@
+// The Simplified Chinese strings: the same namespaces and keys as English (typed by en/index.ts).
+import type { Messages } from '../en/index.ts';
+import { common } from './common.ts';
+
+export const zhCN: Messages = { common };
