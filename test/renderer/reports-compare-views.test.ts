@@ -10,6 +10,7 @@ import {
   drawnChartData,
   labelSpacePx,
   overTimeLegend,
+  timeRange,
   timeSplits,
   visibleBarValues,
 } from '../../renderer/src/analysis/chart-layout.ts';
@@ -37,6 +38,12 @@ describe('reports: the time axis', () => {
       for (const t of ticks) expect(t).toBeGreaterThanOrEqual(min);
       for (const t of ticks) expect(t).toBeLessThanOrEqual(min + span);
     }
+    // uPlot's range for a single time is a thousand days: still a few ticks, not a thousand run together.
+    expect(timeSplits(1_800_000_000, 1_800_000_000 + 86_400_000, 430, labelSpacePx(LABEL)).length).toBeLessThanOrEqual(5);
+    // And the range drawn for a single time is a second either side of it.
+    expect(timeRange([1_800_000_000], 1_800_000_000, 1_800_000_000 + 86_400_000)).toEqual([1_799_999_999, 1_800_000_001]);
+    expect(timeRange([5, 9], 5, 9)).toEqual([5, 9]);
+    expect(timeRange([], 1, 2)).toEqual([1, 2]);
     // The 1-second ticks the axis allowed before (a label per second over a minute in 400 px) are not taken.
     expect(timeSplits(1_800_000_000, 1_800_000_060, 400, labelSpacePx(LABEL)).length).toBeLessThanOrEqual(5);
   });

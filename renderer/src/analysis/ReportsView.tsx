@@ -11,7 +11,7 @@ import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
-import { categoryStride, drawnChartData, labelSpacePx, overTimeLegend, timeSplits, visibleBarValues } from './chart-layout.ts';
+import { categoryStride, drawnChartData, labelSpacePx, overTimeLegend, timeRange, timeSplits, visibleBarValues } from './chart-layout.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 
 /** Charts update at most this often while the crawl runs. */
@@ -83,7 +83,8 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
       className="chart-card"
       data-chart={kind}
       data-total={total ?? undefined}
-      data-drawn={drawn && 'rows' in drawn ? drawn.rows.length : undefined}
+      data-buckets={chart.data?.kind === 'over-time' ? chart.data.rows.length : undefined}
+      data-drawn={drawn?.kind === 'over-time' ? drawn.rows.length : undefined}
       data-open-bucket={chart.data?.kind === 'over-time' ? String(!!chart.data.open_bucket) : undefined}
     >
       <figcaption className="chart-head">
@@ -144,7 +145,9 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
       cursor: { drag: { x: false, y: false } },
       hooks: { setCursor: [(u) => hover.current(u.cursor.idx ?? null)] },
       scales: {
-        x: timeline ? { time: true } : { time: false, range: () => [-0.5, Math.max(1, labels.current.length) - 0.5] },
+        x: timeline
+          ? { time: true, range: (u, min, max) => timeRange(u.data[0], min, max) }
+          : { time: false, range: () => [-0.5, Math.max(1, labels.current.length) - 0.5] },
         y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
       },
       axes: [

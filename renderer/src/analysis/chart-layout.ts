@@ -23,10 +23,23 @@ export function labelSpacePx(sample: string): number {
 export function timeSplits(min: number, max: number, widthPx: number, spacePx: number): number[] {
   if (!(max > min) || !(widthPx > 0)) return Number.isFinite(min) ? [min] : [];
   const pxPerSecond = widthPx / (max - min);
-  const step = TIME_INCRS_S.find((s) => s * pxPerSecond >= spacePx) ?? TIME_INCRS_S[TIME_INCRS_S.length - 1]!;
+  // Past the largest step (a span of years: uPlot's range for a single point), whole multiples of it.
+  const largest = TIME_INCRS_S[TIME_INCRS_S.length - 1]!;
+  const step = TIME_INCRS_S.find((s) => s * pxPerSecond >= spacePx) ?? largest * Math.ceil(spacePx / pxPerSecond / largest);
   const out: number[] = [];
   for (let t = Math.ceil(min / step) * step; t <= max; t += step) out.push(t);
   return out;
+}
+
+/**
+ * The time axis's range for the times drawn (seconds): first to last, or a second either side of a single one
+ * (uPlot would otherwise stretch a single time over a thousand days).
+ */
+export function timeRange(xs: ArrayLike<number>, min: number, max: number): [number, number] {
+  if (xs.length === 0) return [min, max];
+  const first = xs[0]!;
+  const last = xs[xs.length - 1]!;
+  return last - first < 1 ? [first - 1, last + 1] : [first, last];
 }
 
 /** Every how many bars a label is written so that labels of `maxChars` characters do not run together. */
