@@ -135,6 +135,10 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         await openGroup(page, 'request');
         await page.getByTestId('setting-headers').fill('X-Token: secret-value');
         await crawl('the first crawl of /r/');
+        // In this session the form keeps what was typed, the header too; the line says where it came from.
+        expect(await page.getByTestId('setting-headers').inputValue()).toBe('X-Token: secret-value');
+        expect(await page.getByTestId('setting-threads').inputValue()).toBe('3');
+        expect(await page.getByTestId('settings-origin').getAttribute('data-origin')).toBe('last');
         await page.reload();
         await page.getByTestId('settings-origin').waitFor();
         expect(await page.getByTestId('settings-origin').getAttribute('data-origin')).toBe('last');

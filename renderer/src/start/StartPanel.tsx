@@ -49,12 +49,14 @@ export function StartPanel() {
   // A cluster crawl in view is not in the way: starting a local crawl detaches from it.
   const live = useCrawl((s) => isLiveState(s.state) && s.opened === null && s.cluster === null);
   // The form starts from the last crawl's settings, kept across reloads (last-settings.ts), or the defaults.
-  const [last, setLast] = useState(() => loadLastSettings(browserStorage()));
+  const [last] = useState(() => loadLastSettings(browserStorage()));
   const [origin, setOrigin] = useState<Origin>(() =>
     last ? { kind: 'last', at: last.savedAt, seedsKept: last.seedsKept } : { kind: 'defaults' },
   );
   const [form, setForm] = useState<StartForm>(() => formWithLast(formFromDefaults(defaults), last));
   const [touched, setTouched] = useState(false);
+  // Changed since the settings the line above the form names (the last crawl's, a preset's, the defaults).
+  const [edited, setEdited] = useState(false);
   // Start crawl was refused: say how many fields are invalid beside it, and take the analyst to the first.
   const [refused, setRefused] = useState(false);
   const focusFirstInvalid = useRef(false);
@@ -66,10 +68,13 @@ export function StartPanel() {
   const [busy, run] = useBusyCommand();
   const ids = useId();
 
-  // The host's defaults arrive after the first render; fill them in unless the analyst already typed.
+  // The host's defaults arrive after the first render; fill them in, under the last crawl's settings the page loaded
+  // with (until Reset to defaults), unless the analyst already typed. A crawl started since changes the line above
+  // the form, not the form: what was typed stays, headers and password included.
+  const lastAtLoad = useRef(last);
   useEffect(() => {
-    if (defaults && !touched) setForm((f) => ({ ...formWithLast(formFromDefaults(defaults), last), seeds: f.seeds }));
-  }, [defaults, touched, last]);
+    if (defaults && !touched) setForm((f) => ({ ...formWithLast(formFromDefaults(defaults), lastAtLoad.current), seeds: f.seeds }));
+  }, [defaults, touched]);
 
   const seeds = useMemo(() => seedLines(form.seeds).seeds, [form.seeds]);
   const lines = useMemo(() => lineNumbers(form), [form]);
@@ -90,6 +95,7 @@ export function StartPanel() {
 
   const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => {
     setTouched(true);
+    setEdited(true);
     setForm((f) => ({ ...f, [key]: value }));
     if (problems.length) setProblems((ps) => ps.filter((p) => p.field.split('.')[0] !== key));
   };
@@ -103,6 +109,7 @@ export function StartPanel() {
 
   const loadPreset = (preset: CrawlPreset) => {
     setTouched(true);
+    setEdited(false);
     setOrigin({ kind: 'preset', name: preset.name });
     setProblems([]);
     // Over the defaults: a setting newer than the preset takes its default. A preset keeps no credentials: the
@@ -152,8 +159,8 @@ export function StartPanel() {
       const storage = browserStorage();
       saveLastSettings(storage, form);
       const kept = loadLastSettings(storage);
-      setLast(kept);
-      setTouched(false);
+      // The form stays as it is (its headers and password too, for this session): it now holds the last crawl's settings.
+      setEdited(false);
       setOrigin(kept ? { kind: 'last', at: kept.savedAt, seedsKept: kept.seedsKept } : { kind: 'defaults' });
       showCrawl(store, result.file, null);
     } else {
@@ -165,11 +172,12 @@ export function StartPanel() {
   const resetToDefaults = () => {
     setForm((f) => ({ ...formFromDefaults(defaults), seeds: f.seeds }));
     setTouched(false);
+    setEdited(false);
     setProblems([]);
     setRefused(false);
     // Reset means reset: a reload starts from the defaults too, until the next crawl starts.
     forgetLastSettings(browserStorage());
-    setLast(null);
+    lastAtLoad.current = null;
     setOrigin({ kind: 'defaults' });
   };
   const invalidCount = refused ? errors.size : 0;
@@ -199,8 +207,8 @@ export function StartPanel() {
       </div>
       <div className="form-body">
         <p className="form-origin" data-testid="settings-origin" data-origin={origin.kind}>
-          <span>{originText(origin, touched)}</span>
-          {(origin.kind !== 'defaults' || touched) && (
+          <span>{originText(origin, edited)}</span>
+          {(origin.kind !== 'defaults' || edited) && (
             <>
               {' · '}
               <button type="button" className="link-button" data-testid="reset-settings" onClick={resetToDefaults}>
