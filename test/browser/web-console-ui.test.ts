@@ -56,6 +56,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       url = await server.url;
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+      // These flows each set up their form from the defaults: forget the last crawl's settings, which the form
+      // otherwise starts from after a reload (workbench-forms.test.ts tests that).
+      await page.addInitScript("window.localStorage.removeItem('trawl.lastCrawlSettings')");
       fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
     });
 
