@@ -5,10 +5,11 @@ import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData, ChartKind } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
@@ -95,18 +96,19 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   );
 }
 
-const COLORS = { bar: '#2563eb', pages: '#2563eb', errors: '#c62828' };
-
 function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const labels = useRef<string[]>(series.labels);
   labels.current = series.labels;
   const timeline = kind === 'over-time';
+  // Drawn again in the theme's colours (styles/theme.css) when the theme changes.
+  const theme = useTheme();
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const c = themeColors();
     const bars = uPlot.paths.bars!({ size: [0.7, 80] });
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
@@ -120,27 +122,23 @@ function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
       axes: [
         timeline
           ? {
-              stroke: '#4a5568',
-              grid: { stroke: '#eef0f3' },
+              stroke: c.axis,
+              grid: { stroke: c.grid },
               // Whole seconds at the least (buckets are 1 s or more), as clock times.
               incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400],
-              values: (_u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
+              values: (_u, splits) => splits.map((t) => formatTime(t * 1000)),
             }
           : {
-              stroke: '#4a5568',
+              stroke: c.axis,
               grid: { show: false },
               splits: (u) => labels.current.map((_, i) => i),
               values: (_u, splits) => splits.map((i) => labels.current[i] ?? ''),
             },
-        { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
+        { stroke: c.axis, grid: { stroke: c.grid }, size: 50 },
       ],
       series: timeline
-        ? [
-            {},
-            { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' },
-            { label: 'errors', stroke: COLORS.errors, width: 1.5 },
-          ]
-        : [{}, { label: 'URLs', stroke: COLORS.bar, fill: 'rgba(37,99,235,0.55)', paths: bars, points: { show: false } }],
+        ? [{}, { label: 'pages/s', stroke: c.line, width: 2, fill: c.lineFill }, { label: 'errors', stroke: c.errors, width: 1.5 }]
+        : [{}, { label: 'URLs', stroke: c.line, fill: c.bar, paths: bars, points: { show: false } }],
     };
     const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);
     plot.current = u;
@@ -151,11 +149,11 @@ function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
       u.destroy();
       plot.current = null;
     };
-  }, [timeline]);
+  }, [timeline, theme]);
 
   useEffect(() => {
     plot.current?.setData([series.xs, ...series.series.map((s) => s.values)] as uPlot.AlignedData);
-  }, [series]);
+  }, [series, theme]);
 
-  return <div className="plot" ref={box} />;
+  return <div className="plot" ref={box} data-theme={theme} />;
 }
