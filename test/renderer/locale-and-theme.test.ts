@@ -245,4 +245,32 @@ describe('colours in the stylesheets', () => {
     }
     expect(low).toEqual([]);
   });
+
+  it("keeps every thread step's label readable on its tint in both themes", () => {
+    const css = fs.readFileSync(path.join(STYLES, 'threads.css'), 'utf8');
+    const base = /\[data-step\] \{([^}]*)\}/.exec(css)![1]!;
+    const ink =
+      /--step-ink: light-dark\(color-mix\(in srgb, var\(--step\) (\d+)%, black\), color-mix\(in srgb, var\(--step\) (\d+)%, white\)\)/.exec(
+        base,
+      )!;
+    const tint = /--step-bg-dark: color-mix\(in srgb, var\(--step\) (\d+)%, var\(--tint-base\)\)/.exec(base)!;
+    const darkPanel = themePairs().get('--tint-base')?.[1] ?? '#171c24';
+    const mix = (a: string, b: string, pa: number): string =>
+      `#${[1, 3, 5]
+        .map((i) => Math.round(Number.parseInt(a.slice(i, i + 2), 16) * pa + Number.parseInt(b.slice(i, i + 2), 16) * (1 - pa)))
+        .map((v) => v.toString(16).padStart(2, '0'))
+        .join('')}`;
+    const low: string[] = [];
+    const steps = [
+      ...css.matchAll(/\[data-step(?:="([\w-]+)")?\] \{[^}]*?--step: (#[0-9a-f]{6});[^}]*?--step-bg: light-dark\((#[0-9a-f]{6}),/g),
+    ];
+    expect(steps.length).toBeGreaterThanOrEqual(11);
+    for (const [, name, step, lightBg] of steps) {
+      const light = contrast(mix(step!, '#000000', Number(ink[1]) / 100), lightBg!);
+      const dark = contrast(mix(step!, '#ffffff', Number(ink[2]) / 100), mix(step!, darkPanel, Number(tint[1]) / 100));
+      if (light < 4.5) low.push(`light ${name ?? 'default'}: ${light.toFixed(2)}`);
+      if (dark < 4.5) low.push(`dark ${name ?? 'default'}: ${dark.toFixed(2)}`);
+    }
+    expect(low).toEqual([]);
+  });
 });
