@@ -198,5 +198,23 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(luminance(await light.evaluate<string>(BODY_BG))).toBeLessThan(0.05);
       await light.getByTestId('theme-switch').selectOption('system');
     });
+
+    it('shows the other views and an invalid form in the dark theme, errors readable', async () => {
+      const page = pages.get('dark')!;
+      for (const view of ['hosts', 'queue', 'compare'] as const) {
+        await page.getByTestId(`view-${view}`).click();
+        await page.waitForTimeout(300);
+        await shot('dark', view);
+      }
+      await page.getByTestId('view-live').click();
+      await page.locator('textarea[name="seeds"]').fill('not a url');
+      await page.locator('input[id$="-threads"]').fill('0');
+      await page.getByTestId('start').click();
+      await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(2);
+      const [error] = await colourPairs(page, ['.field-error']);
+      expect(error, 'a field error on the page').toBeDefined();
+      expect(contrast(error!.fg, error!.bg)).toBeGreaterThanOrEqual(4.5);
+      await shot('dark', 'invalid-form');
+    });
   },
 );
