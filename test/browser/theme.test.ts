@@ -82,7 +82,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     const shotsDir = path.join(ROOT, ARTIFACTS);
 
     beforeAll(async () => {
-      site = await startFixtureSite({ pages: 40, linksPerPage: 4, delayMs: 150 });
+      // Slow pages: the crawl runs long enough to see its threads from both pages, even on a loaded machine.
+      site = await startFixtureSite({ pages: 60, linksPerPage: 4, delayMs: 400 });
       server = startServe(tempDir('trawl-theme-'));
       url = await server.url;
       browser = await launchChromium();
@@ -144,7 +145,11 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         );
         await shot(scheme, 'live');
         // A thread's step keeps readable text on its tinted background.
-        const steps = await page.evaluate<{ fg: string; bg: string; step: string }[]>(STEPS);
+        const steps = await until(
+          () => page.evaluate<{ fg: string; bg: string; step: string }[]>(STEPS),
+          (cells) => cells.length > 0,
+          `thread cells (${scheme})`,
+        );
         expect(steps.length).toBeGreaterThan(0);
         for (const s of steps) {
           expect(contrast(s.fg, s.bg), `${scheme}: step ${s.step}`).toBeGreaterThanOrEqual(4.5);
@@ -215,6 +220,19 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(error, 'a field error on the page').toBeDefined();
       expect(contrast(error!.fg, error!.bg)).toBeGreaterThanOrEqual(4.5);
       await shot('dark', 'invalid-form');
+    });
+    it("applies a stored choice before the app's script runs (no flash of the other theme)", async () => {
+      const page = await contexts.get('light')!.newPage();
+      await page.goto(url);
+      await page.evaluate("localStorage.setItem('trawl.theme', 'dark')");
+      // Without the app's bundle only theme-boot.js can have set the theme.
+      await page.route(/\/assets\/[^/]+\.js$/, (route) => route.abort());
+      await page.reload();
+      expect(await page.locator('#root').innerHTML()).toBe('');
+      expect(await dataTheme(page)).toBe('dark');
+      expect(luminance(await page.evaluate<string>(BODY_BG))).toBeLessThan(0.05);
+      await page.evaluate("localStorage.removeItem('trawl.theme')");
+      await page.close();
     });
   },
 );

@@ -2,6 +2,7 @@
 // in storage), and the stylesheets' colours: declared once in theme.css with a light and a dark value, used through
 // variables everywhere else, and readable (WCAG AA) in both themes.
 import fs from 'node:fs';
+import vm from 'node:vm';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -139,6 +140,36 @@ describe('theme choice', () => {
     expect(attrs.get('data-theme')).toBe('dark');
     applyThemeChoice('system', root);
     expect(attrs.has('data-theme')).toBe(false);
+  });
+
+  it('has a boot script that applies the stored choice before the first paint, with the same key and values', () => {
+    const source = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/public/theme-boot.js'), 'utf8');
+    const html = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/index.html'), 'utf8');
+    // Loaded in <head>, before the app's module script and before <body> is painted.
+    expect(html.indexOf('theme-boot.js')).toBeGreaterThan(-1);
+    expect(html.indexOf('theme-boot.js')).toBeLessThan(html.indexOf('<body>'));
+    const run = (stored: string | null | Error) => {
+      const attrs = new Map<string, string>();
+      const storage = memoryStorage(typeof stored === 'string' ? { [THEME_STORAGE_KEY]: stored } : {});
+      const localStorage =
+        stored instanceof Error
+          ? {
+              getItem: () => {
+                throw stored;
+              },
+            }
+          : storage;
+      vm.runInNewContext(source, {
+        localStorage,
+        document: { documentElement: { setAttribute: (n: string, v: string) => attrs.set(n, v) } },
+      });
+      return attrs.get('data-theme') ?? null;
+    };
+    expect(run('dark')).toBe('dark');
+    expect(run('light')).toBe('light');
+    expect(run(null)).toBeNull();
+    expect(run('sepia')).toBeNull();
+    expect(run(new Error('SecurityError'))).toBeNull();
   });
 
   it('gives the charts light colours where there is no page to ask', () => {
