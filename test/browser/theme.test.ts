@@ -68,7 +68,7 @@ function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-const TEXT = ['body', '.panel-title', '.btn', '.view-tab[aria-pressed="true"]', '.crawl-title-name', '.theme-switch select'];
+const TEXT = ['body', '.panel-title', '.btn', '.view-tab[aria-pressed="true"]', '.crawl-title-name', '.theme-switch'];
 
 describe.skipIf(!chromiumAvailable && !process.env['CI'])(
   `dark and light themes in Chromium${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM})`}`,
@@ -233,6 +233,16 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(luminance(await page.evaluate<string>(BODY_BG))).toBeLessThan(0.05);
       await page.evaluate("localStorage.removeItem('trawl.theme')");
       await page.close();
+    });
+
+    it('keeps the switch on screen at 1280 px with the sidebar open, beside the view tabs', async () => {
+      const page = pages.get('dark')!;
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const box = await page.getByTestId('theme-switch').boundingBox();
+      const compare = await page.getByTestId('view-compare').boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(1280);
+      expect(compare!.x + compare!.width).toBeLessThanOrEqual(box!.x);
+      await shot('dark', 'topbar-1280');
     });
   },
 );

@@ -1,19 +1,24 @@
-// System / Light / Dark, in the top bar; the choice is kept in localStorage (theme.ts).
+// System / Light / Dark, at the right end of the view tabs; the choice is kept in localStorage (theme.ts). No visible
+// label, for room: the select is named for screen readers and explained in its tooltip.
 import { THEME_CHOICES, THEME_LABEL, setThemeChoice, useThemeChoice } from '../theme.ts';
 import type { ThemeChoice } from '../theme.ts';
 
 export function ThemeSwitch() {
   const choice = useThemeChoice();
   return (
-    <label className="theme-switch" title="Colour theme: System follows the system's light or dark setting">
-      <span className="theme-switch-label">Theme</span>
-      <select data-testid="theme-switch" value={choice} onChange={(e) => setThemeChoice(e.currentTarget.value as ThemeChoice)}>
-        {THEME_CHOICES.map((c) => (
-          <option key={c} value={c}>
-            {THEME_LABEL[c]}
-          </option>
-        ))}
-      </select>
-    </label>
+    <select
+      className="theme-switch"
+      data-testid="theme-switch"
+      aria-label="Theme"
+      title="Colour theme: System follows the system's light or dark setting"
+      value={choice}
+      onChange={(e) => setThemeChoice(e.currentTarget.value as ThemeChoice)}
+    >
+      {THEME_CHOICES.map((c) => (
+        <option key={c} value={c}>
+          {THEME_LABEL[c]}
+        </option>
+      ))}
+    </select>
   );
 }

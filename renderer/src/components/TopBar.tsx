@@ -3,7 +3,6 @@ import type { CrawlCounters, CrawlState } from '../../../shared/snapshot.ts';
 import { fileName, formatClock, formatInt, formatRate } from '../format.ts';
 import { useApi, useCrawl, useCrawlShallow } from '../store/context.tsx';
 import { Sparkline } from './Sparkline.tsx';
-import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { useBusyCommand } from './use-command.ts';
 
 export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggleSidebar: () => void }) {
@@ -28,7 +27,6 @@ export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggl
       <Counters />
       <Throughput />
       <CrawlControls />
-      <ThemeSwitch />
     </header>
   );
 }

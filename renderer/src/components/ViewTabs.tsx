@@ -2,6 +2,7 @@
 import { formatInt } from '../format.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
+import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 export const VIEWS = [
   { id: 'live', label: 'Live crawl', title: 'The threads at work and every row as it is fetched' },
@@ -33,6 +34,7 @@ export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) 
           {v.id === 'live' && live && <span className="live-dot" aria-label="running" />}
         </button>
       ))}
+      <ThemeSwitch />
     </nav>
   );
 }
