@@ -92,6 +92,7 @@ const NOT_YET_TRANSLATED = new Set([
   'start/setting-groups.tsx',
   'schedules/SchedulesPanel.tsx',
   'shortcuts/ShortcutsHelp.tsx',
+  'components/ThemeSwitch.tsx',
 ]);
 
 /** Attributes whose value a person reads (or a screen reader says). */

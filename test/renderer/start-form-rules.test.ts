@@ -1,6 +1,7 @@
 // The start form's rules that are not its fields: it starts from the last crawl's settings, kept in storage across
 // reloads without credentials (last-settings.ts), says so above the form, and when Start crawl is refused it says
 // beside the button how many fields are invalid.
+import { formatWhen } from '../../renderer/src/format.ts';
 import { describe, expect, it } from 'vitest';
 import { formFromDefaults, formFromSettings } from '../../renderer/src/start/start-form-model.ts';
 import type { StartForm } from '../../renderer/src/start/start-form-model.ts';
@@ -115,7 +116,7 @@ describe('start form: the last crawl settings', () => {
     );
     const at = new Date(2026, 0, 2, 3, 4).getTime();
     expect(originText({ kind: 'last', at, seedsKept: true }, false)).toBe(
-      'Settings of your last crawl (started 2026-01-02 03:04); its headers and password are never kept',
+      `Settings of your last crawl (started ${formatWhen(new Date(at).toISOString())}); its headers and password are never kept`,
     );
     expect(originText({ kind: 'last', at, seedsKept: true }, true)).toContain(', changed since;');
     expect(originText({ kind: 'preset', name: 'Docs' }, false)).toBe('Settings of the preset "Docs"');

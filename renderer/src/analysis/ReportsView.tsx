@@ -5,10 +5,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartData, ChartKind, OverTime } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
 import { categoryStride, drawnChartData, labelSpacePx, overTimeLegend, timeRange, timeSplits, visibleBarValues } from './chart-layout.ts';
@@ -122,8 +123,6 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   );
 }
 
-const COLORS = { bar: '#2563eb', pages: '#2563eb', errors: '#c62828' };
-
 function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries; onHover: (index: number | null) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -132,10 +131,13 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
   const hover = useRef(onHover);
   hover.current = onHover;
   const timeline = kind === 'over-time';
+  // Drawn again in the theme's colours (styles/theme.css) when the theme changes.
+  const theme = useTheme();
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const c = themeColors();
     const bars = uPlot.paths.bars!({ size: [0.7, 80] });
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
@@ -153,16 +155,15 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
       axes: [
         timeline
           ? {
-              stroke: '#4a5568',
-              grid: { stroke: '#eef0f3' },
+              stroke: c.axis,
+              grid: { stroke: c.grid },
               // Whole seconds at the least (buckets are 1 s or more), as clock times, far enough apart that the
               // labels never run together.
-              splits: (u, _axis, min, max) =>
-                timeSplits(min, max, u.bbox.width / devicePixelRatio, labelSpacePx(new Date(max * 1000).toLocaleTimeString())),
-              values: (_u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
+              splits: (u, _axis, min, max) => timeSplits(min, max, u.bbox.width / devicePixelRatio, labelSpacePx(formatTime(max * 1000))),
+              values: (_u, splits) => splits.map((t) => formatTime(t * 1000)),
             }
           : {
-              stroke: '#4a5568',
+              stroke: c.axis,
               grid: { show: false },
               splits: () => labels.current.map((_, i) => i),
               // Every label when they fit; else every second, third... so they do not run together.
@@ -172,15 +173,11 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
                 return splits.map((i) => (i % stride === 0 ? (labels.current[i] ?? '') : ''));
               },
             },
-        { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
+        { stroke: c.axis, grid: { stroke: c.grid }, size: 50 },
       ],
       series: timeline
-        ? [
-            {},
-            { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' },
-            { label: 'errors', stroke: COLORS.errors, width: 1.5 },
-          ]
-        : [{}, { label: 'URLs', stroke: COLORS.bar, fill: 'rgba(37,99,235,0.55)', paths: bars, points: { show: false } }],
+        ? [{}, { label: 'pages/s', stroke: c.line, width: 2, fill: c.lineFill }, { label: 'errors', stroke: c.errors, width: 1.5 }]
+        : [{}, { label: 'URLs', stroke: c.line, fill: c.bar, paths: bars, points: { show: false } }],
     };
     const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);
     plot.current = u;
@@ -191,13 +188,13 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
       u.destroy();
       plot.current = null;
     };
-  }, [timeline]);
+  }, [timeline, theme]);
 
   useEffect(() => {
     // Bars: a count above zero is drawn at least a few pixels high, so a bar of one URL beside thousands shows.
     const values = series.series.map((s) => (timeline ? s.values : visibleBarValues(s.values)));
     plot.current?.setData([series.xs, ...values] as uPlot.AlignedData);
-  }, [series, timeline]);
+  }, [series, timeline, theme]);
 
-  return <div className="plot" ref={box} />;
+  return <div className="plot" ref={box} data-theme={theme} />;
 }

@@ -1,5 +1,6 @@
 // Pages per second over the last snapshots, as an inline SVG (no canvas, no library).
 import { memo } from 'react';
+import { formatDecimal } from '../format.ts';
 
 const W = 120;
 const H = 28;
@@ -27,10 +28,10 @@ export const Sparkline = memo(function Sparkline({ points }: { points: readonly 
       viewBox={`0 0 ${W} ${H}`}
       preserveAspectRatio="none"
       role="img"
-      aria-label={`pages per second over the last ${points.length} snapshots, peak ${max.toFixed(1)}`}
+      aria-label={`pages per second over the last ${points.length} snapshots, peak ${formatDecimal(max, 1)}`}
       data-points={points.length}
     >
-      <title>{`pages/s, last ${points.length} snapshots (peak ${max.toFixed(1)})`}</title>
+      <title>{`pages/s, last ${points.length} snapshots (peak ${formatDecimal(max, 1)})`}</title>
       {area && <path className="sparkline-area" d={area} />}
       {line && <path className="sparkline-line" d={line} vectorEffect="non-scaling-stroke" />}
     </svg>
