@@ -65,7 +65,7 @@ describe('column layout', () => {
   });
 
   it('shifts a column past hidden ones to its visible neighbour', () => {
-    const hidden = setHidden(COLUMNS, DEFAULT_LAYOUT, 'indexability', true);
+    const hidden = setHidden(COLUMNS, setHidden(COLUMNS, DEFAULT_LAYOUT, 'indexability', true), 'title', true);
     const shifted = shiftColumn(COLUMNS, hidden, 'kind', -1);
     expect(ids(visibleColumns(COLUMNS, shifted)).slice(0, 3)).toEqual(['url', 'kind', 'status']);
     // At the edge nothing moves.
@@ -85,7 +85,7 @@ describe('column layout', () => {
     const layout = moveColumn(COLUMNS, DEFAULT_LAYOUT, 'status', 5);
     const withRule = ids(orderedColumns(columnsFor(['price']), layout));
     // Status (its default predecessor) was moved to 6th place: the rule's column follows it there.
-    expect(withRule.slice(0, 7)).toEqual(['url', 'indexability', 'kind', 'type', 'size', 'status', 'x0']);
+    expect(withRule.slice(0, 7)).toEqual(['url', 'indexability', 'title', 'kind', 'type', 'status', 'x0']);
     expect(withRule).toHaveLength(COLUMNS.length + 1);
   });
 

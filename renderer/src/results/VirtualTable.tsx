@@ -353,6 +353,11 @@ function HeaderRow<R>({
   };
 
   const onDragStart = (e: DragEvent, id: string) => {
+    // A press on the resize handle resizes: no move.
+    if (resizing.current) {
+      e.preventDefault();
+      return;
+    }
     dragged.current = id;
     e.dataTransfer.effectAllowed = 'move';
     e.dataTransfer.setData(DRAG_TYPE, id);
