@@ -62,15 +62,17 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     /** Scrolls a table to a fraction of its height in steps, giving the longest gap between animation frames meanwhile. */
     const scrollThrough = (table: string, to: number) =>
       page.locator(table).evaluate(async (el, fraction) => {
+        // (Runs in the page; the tests' types have no DOM.)
+        const raf = (globalThis as unknown as { requestAnimationFrame(cb: (t: number) => void): number }).requestAnimationFrame.bind(globalThis);
         let longest = 0;
         let last = performance.now();
         let running = true;
         const tick = (t: number) => {
           longest = Math.max(longest, t - last);
           last = t;
-          if (running) requestAnimationFrame(tick);
+          if (running) raf(tick);
         };
-        requestAnimationFrame(tick);
+        raf(tick);
         const target = (el.scrollHeight - el.clientHeight) * fraction;
         for (let i = 1; i <= 30; i++) {
           el.scrollTop = (target * i) / 30;
