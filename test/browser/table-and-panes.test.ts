@@ -63,7 +63,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     const scrollThrough = (table: string, to: number) =>
       page.locator(table).evaluate(async (el, fraction) => {
         // (Runs in the page; the tests' types have no DOM.)
-        const raf = (globalThis as unknown as { requestAnimationFrame(cb: (t: number) => void): number }).requestAnimationFrame.bind(globalThis);
+        const raf = (globalThis as unknown as { requestAnimationFrame(cb: (t: number) => void): number }).requestAnimationFrame.bind(
+          globalThis,
+        );
         let longest = 0;
         let last = performance.now();
         let running = true;
