@@ -7,11 +7,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildSyntheticCrawl } from '../../electron/engine/analysis/synthetic-crawl.ts';
+import { startFixtureSite } from '../helpers/fixture-site.ts';
+import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
 import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
-import { ARTIFACTS, until } from './workbench-flow.ts';
+import { ARTIFACTS, until, waitForState } from './workbench-flow.ts';
 
 const ROWS = 100_000;
 /** A window of rows the tables ask the host for at most (PAGE_SIZE in results-window.ts). */
@@ -21,6 +23,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
   `the table and the detail pane in Chromium${chromiumAvailable ? '' : ` (skipped: no Chromium at ${CHROMIUM})`}`,
   () => {
     let server: ServeProcess;
+    let site: FixtureSite;
     let browser: Browser;
     let page: Page;
     const crawlsDir = tempDir('trawl-table-');
@@ -30,6 +33,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     beforeAll(async () => {
       const built = buildSyntheticCrawl(path.join(crawlsDir, 'big.trawl'), { results: ROWS, queued: 0 });
       built.db.close();
+      site = await startFixtureSite({ pages: 60, linksPerPage: 4, delayMs: 400 });
       server = startServe(crawlsDir);
       const url = await server.url;
       browser = await launchChromium();
@@ -49,6 +53,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     afterAll(async () => {
       await browser?.close();
       await server?.stop();
+      await site?.close();
       fs.rmSync(crawlsDir, { recursive: true, force: true });
     });
 
@@ -240,6 +245,23 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.getByTestId('view-live').click();
       await page.locator('.results-panel .vtable [data-row-url]').first().waitFor();
       expect(await headers('.results-panel .vtable')).toContain('words');
+    });
+
+    it("shows each thread cell's whole footer at 1440 px with the sidebar open", async () => {
+      await page.locator('textarea[name="seeds"]').fill(site.url('/p/0'));
+      await page.locator('input[id$="-threads"]').fill('4');
+      await page.getByTestId('start').click();
+      await waitForState(page, 'running');
+      await page.locator('[data-thread-id][data-processor="fetch-http"]').first().waitFor();
+      expect(await page.locator('.sidebar').isVisible()).toBe(true);
+      // Nothing in a footer is cut short (a cut text is wider than its box).
+      const cut = await page
+        .locator('.cell-foot > span')
+        .evaluateAll((spans) => spans.filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => s.textContent));
+      await shot('threads-1440');
+      expect(cut).toEqual([]);
+      await page.getByTestId('stop').click();
+      await waitForState(page, 'finished', 30_000);
     });
   },
 );

@@ -76,8 +76,8 @@ export const COLUMNS: Column[] = [
   },
   {
     id: 'status',
-    track: '64px',
-    minPx: 64,
+    track: '68px',
+    minPx: 68,
     label: 'Status',
     sort: 'status_code',
     numeric: true,
