@@ -1,7 +1,7 @@
 // The one virtual table of the workbench (the live results and the explorer): fixed row height, only the visible
 // rows in the DOM, a spacer for the full height, rows fetched from the host in windows as they scroll into view
 // (ResultsWindow: a bounded cache), columns the user resizes, reorders and hides (column-layout.ts, kept per view).
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { CSSProperties, DragEvent, KeyboardEvent, PointerEvent, ReactNode } from 'react';
 import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { errorMessage } from '../api/connection.ts';
@@ -220,7 +220,7 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
     reveal(index);
   };
 
-  const renderRow = props.renderRow ?? ((p: RowProps<R>) => <GridRow key={p.index} {...p} attrs={props.rowAttrs?.(p.row)} />);
+  const renderRow = props.renderRow ?? ((p: RowProps<R>) => <MemoGridRow key={p.index} {...p} attrs={props.rowAttrs?.(p.row)} />);
   const rows = [];
   for (let i = vp.first; i <= vp.last; i++) {
     const row = win.row(i);
@@ -298,6 +298,12 @@ export function GridRow<R>({
     </div>
   );
 }
+
+/** A row is drawn again only when it changes (its attributes follow from the row). */
+const MemoGridRow = memo(
+  GridRow,
+  (a, b) => a.row === b.row && a.index === b.index && a.selected === b.selected && a.columns === b.columns && a.onSelect === b.onSelect,
+) as typeof GridRow;
 
 const DRAG_TYPE = 'application/x-trawl-column';
 
