@@ -180,7 +180,7 @@ export function ExplorerView() {
           </button>
         </div>
       </div>
-      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={[...rules]} onClose={() => setExporting(false)} />}
+      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={rules} onClose={() => setExporting(false)} />}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
         <nav className="filter-list" aria-label="filters">
           {groups.map((g) => (
