@@ -231,3 +231,23 @@ function cellText(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '(none)';
   return typeof v === 'number' ? String(v) : v === '' ? '(empty)' : v;
 }
+
+// ---- the URL detail pane's history ----
+
+/** The URLs the detail pane showed, as a browser's history: opening a link drops what was ahead. */
+export interface DetailHistory<T> {
+  entries: readonly T[];
+  index: number;
+}
+
+export const startHistory = <T>(first: T): DetailHistory<T> => ({ entries: [first], index: 0 });
+
+export function openInHistory<T>(h: DetailHistory<T>, next: T): DetailHistory<T> {
+  return { entries: [...h.entries.slice(0, h.index + 1), next], index: h.index + 1 };
+}
+
+export const canGoBack = (h: DetailHistory<unknown>): boolean => h.index > 0;
+export const canGoForward = (h: DetailHistory<unknown>): boolean => h.index < h.entries.length - 1;
+export const goBack = <T>(h: DetailHistory<T>): DetailHistory<T> => (canGoBack(h) ? { ...h, index: h.index - 1 } : h);
+export const goForward = <T>(h: DetailHistory<T>): DetailHistory<T> => (canGoForward(h) ? { ...h, index: h.index + 1 } : h);
+export const currentEntry = <T>(h: DetailHistory<T>): T => h.entries[h.index]!;
