@@ -215,17 +215,22 @@ export async function liveExcludeDuringCrawl(
   await page.getByTestId('setting-mode-spider').check();
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('2');
+  // A URLs/s cap from the start, and a lower one set live, keep URLs queued through every step below however
+  // slow the machine: uncapped, the crawl could end before the exclude is added (it did under load).
+  await openGroup(page, 'politeness');
+  await page.getByTestId('setting-max-urls-per-second').fill('4');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
+  await page.getByTestId('setting-max-urls-per-second').fill(''); // the next crawls start uncapped
   await until(
     () => counter(page, 'queued'),
     (n) => n >= 8,
     'URLs queued',
   );
 
-  await page.getByTestId('live-max-rate').fill('50');
+  await page.getByTestId('live-max-rate').fill('3');
   await page.getByTestId('live-max-rate-apply').click();
-  await expect.poll(() => page.getByTestId('live-max-rate-now').getAttribute('data-value')).toBe('50');
+  await expect.poll(() => page.getByTestId('live-max-rate-now').getAttribute('data-value')).toBe('3');
 
   await page.getByTestId('live-exclude').fill('(unclosed');
   await page.getByTestId('live-exclude-add').click();
