@@ -143,7 +143,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         await page.getByTestId('settings-origin').waitFor();
         expect(await page.getByTestId('settings-origin').getAttribute('data-origin')).toBe('last');
         expect(await page.getByTestId('settings-origin').textContent()).toMatch(
-          /^Settings of your last crawl \(started \d{4}-\d\d-\d\d \d\d:\d\d\); its headers and password are never kept · Reset to defaults$/,
+          /^Settings of your last crawl \(started [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s?[AP]M\); its headers and password are never kept · Reset to defaults$/,
         );
         expect(await page.getByTestId('setting-threads').inputValue()).toBe('3');
         expect(await page.locator('textarea[name="seeds"]').inputValue()).toBe(site.url('/r/start'));
