@@ -13,6 +13,7 @@ import { notify, showCrawl } from '../store/crawl-store.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { useTranslation } from '../i18n/i18n.ts';
 import { BasicSettings } from './BasicSettings.tsx';
 import type { FormBinding } from './form-fields.tsx';
 import { browserStorage, forgetLastSettings, formWithLast, loadLastSettings, saveLastSettings } from './last-settings.ts';
@@ -31,6 +32,7 @@ import {
   seedLines,
   settingsFromForm,
   settingsWithoutSeeds,
+  t as startT,
 } from './start-form-model.ts';
 import type { FormGroup, StartForm } from './start-form-model.ts';
 
@@ -39,7 +41,7 @@ type Origin = { kind: 'defaults' } | { kind: 'last'; at: number; seedsKept: bool
 
 /** "3 fields are invalid": said beside Start crawl when it refused to start. */
 export function invalidFieldsText(count: number): string {
-  return `${formatInt(count)} ${count === 1 ? 'field is' : 'fields are'} invalid: fix ${count === 1 ? 'it' : 'them'} to start.`;
+  return startT('panel.invalidCount', { count, n: formatInt(count) });
 }
 
 export function StartPanel() {
@@ -67,6 +69,7 @@ export function StartPanel() {
   const presets = usePresets();
   const [busy, run] = useBusyCommand();
   const ids = useId();
+  const { t } = useTranslation('start');
 
   // The host's defaults arrive after the first render; fill them in, under the last crawl's settings the page loaded
   // with (until Reset to defaults), unless the analyst already typed. A crawl started since changes the line above
@@ -120,15 +123,15 @@ export function StartPanel() {
       headers: f.headers,
       basicAuth: f.basicAuth,
     }));
-    notify(store, 'info', `Loaded preset "${preset.name}"`);
+    notify(store, 'info', t('panel.loadedPreset', { name: preset.name }));
   };
 
   const copyCommand = async () => {
     const command = cliCommandFromForm(form, defaults);
     if (command === null) return;
     const ok = await copyText(command);
-    const note = command.includes('***') ? ' (credentials shown as ***: fill them in)' : '';
-    notify(store, ok ? 'info' : 'error', ok ? `Copied: ${command}${note}` : 'Could not copy the command');
+    const copied = command.includes('***') ? t('panel.copiedWithCredentials', { command }) : t('panel.copied', { command });
+    notify(store, ok ? 'info' : 'error', ok ? copied : t('panel.copyFailed'));
   };
 
   const toggleGroup = (group: FormGroup, isOpen: boolean) =>
@@ -150,7 +153,7 @@ export function StartPanel() {
     };
     const local = formProblems(form);
     if (local.length) return refuse(local);
-    const result = await run('Start', () => api.start(settingsFromForm(form)));
+    const result = await run(t('panel.commandStart'), () => api.start(settingsFromForm(form)));
     if (!result) return;
     if (result.ok) {
       setProblems([]);
@@ -200,10 +203,10 @@ export function StartPanel() {
   );
 
   return (
-    <form ref={formRef} className="panel start-panel" onSubmit={(e) => void submit(e)} aria-label="new crawl" noValidate>
+    <form ref={formRef} className="panel start-panel" onSubmit={(e) => void submit(e)} aria-label={t('panel.formLabel')} noValidate>
       <div className="panel-bar">
-        <h2 className="panel-title">New crawl</h2>
-        <span className="panel-note">{seeds.length ? `${formatInt(seeds.length)} seed URL${seeds.length === 1 ? '' : 's'}` : ''}</span>
+        <h2 className="panel-title">{t('panel.title')}</h2>
+        <span className="panel-note">{seeds.length ? t('panel.seedCount', { count: seeds.length, n: formatInt(seeds.length) }) : ''}</span>
       </div>
       <div className="form-body">
         <p className="form-origin" data-testid="settings-origin" data-origin={origin.kind}>
@@ -212,7 +215,7 @@ export function StartPanel() {
             <>
               {' · '}
               <button type="button" className="link-button" data-testid="reset-settings" onClick={resetToDefaults}>
-                Reset to defaults
+                {t('panel.resetToDefaults')}
               </button>
             </>
           )}
@@ -224,7 +227,7 @@ export function StartPanel() {
           onToggle={(e) => setPresetsOpen(e.currentTarget.open)}
         >
           <summary>
-            <span className="group-title">Presets</span>
+            <span className="group-title">{t('panel.presets')}</span>
             <span className="group-summary">{presetsSummary(presets.presets, presets.error)}</span>
           </summary>
           <div className="group-body">
@@ -241,11 +244,11 @@ export function StartPanel() {
 
         <BasicSettings binding={binding} onSubmit={() => void submit()} />
 
-        {group('scope', 'Scope', <ScopeSettings binding={binding} />)}
-        {group('request', 'Headers & authentication', <RequestSettings binding={binding} />)}
+        {group('scope', t('groups.scope'), <ScopeSettings binding={binding} />)}
+        {group('request', t('groups.request'), <RequestSettings binding={binding} />)}
         {group(
           'extraction',
-          'Custom extraction',
+          t('groups.extraction'),
           <ExtractionSettings
             binding={binding}
             firstSeed={seeds[0] ?? ''}
@@ -253,9 +256,9 @@ export function StartPanel() {
             onProblems={showProblems}
           />,
         )}
-        {group('check', 'What to check', <CheckSettings binding={binding} />)}
-        {group('politeness', 'Politeness & retries', <PolitenessSettings binding={binding} />)}
-        {group('more', 'More settings', <MoreSettings binding={binding} />)}
+        {group('check', t('groups.check'), <CheckSettings binding={binding} />)}
+        {group('politeness', t('groups.politeness'), <PolitenessSettings binding={binding} />)}
+        {group('more', t('groups.more'), <MoreSettings binding={binding} />)}
 
         {otherProblems.length > 0 && (
           <ul className="form-problems" role="alert">
@@ -273,10 +276,10 @@ export function StartPanel() {
           className="btn btn-primary"
           data-testid="start"
           disabled={busy || live}
-          title={live ? 'A crawl is running; stop it first' : 'Start crawling (Ctrl+Enter)'}
+          title={live ? t('panel.runningTitle') : t('panel.startTitle')}
         >
           <span className="icon icon-play" aria-hidden="true" />
-          {busy ? 'Starting…' : 'Start crawl'}
+          {busy ? t('panel.starting') : t('panel.startCrawl')}
         </button>
         {invalidCount > 0 && (
           <span className="form-invalid-count" data-testid="start-invalid" data-count={invalidCount} role="alert">
@@ -289,10 +292,10 @@ export function StartPanel() {
             className="btn btn-quiet btn-small"
             data-testid="copy-cli"
             disabled={!defaults}
-            title="Copy the npm run crawl -- … line that runs these settings (the password and header values as ***: fill them in)"
+            title={t('panel.copyCliTitle')}
             onClick={() => void copyCommand()}
           >
-            Copy as CLI command
+            {t('panel.copyCli')}
           </button>
         </div>
       </div>
@@ -302,13 +305,15 @@ export function StartPanel() {
 
 /** The line above the form: where its settings came from, and the rule (kept from the last crawl, across reloads). */
 export function originText(origin: Origin, edited: boolean): string {
-  const changed = edited ? ', changed since' : '';
   switch (origin.kind) {
     case 'defaults':
-      return `Default settings${edited ? ', changed' : ''}. Each crawl's settings are kept for the next one, after a reload too.`;
-    case 'last':
-      return `Settings of your last crawl (started ${formatWhen(new Date(origin.at).toISOString())}${origin.seedsKept ? '' : '; its URL list was too long to keep'})${changed}; its headers and password are never kept`;
+      return edited ? startT('origin.defaultsChanged') : startT('origin.defaults');
+    case 'last': {
+      const when = formatWhen(new Date(origin.at).toISOString());
+      if (origin.seedsKept) return edited ? startT('origin.lastChanged', { when }) : startT('origin.last', { when });
+      return edited ? startT('origin.lastNoSeedsChanged', { when }) : startT('origin.lastNoSeeds', { when });
+    }
     case 'preset':
-      return `Settings of the preset "${origin.name}"${changed}`;
+      return edited ? startT('origin.presetChanged', { name: origin.name }) : startT('origin.preset', { name: origin.name });
   }
 }

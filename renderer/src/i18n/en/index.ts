@@ -1,8 +1,9 @@
 // The English strings, one namespace per part of the interface. A namespace is a file of its own, so that
 // several parts can be translated at once.
 import { common } from './common.ts';
+import { start } from './start.ts';
 
-export const en = { common };
+export const en = { common, start };
 
 /** The shape every language's strings have: English's keys, each a string. */
 export type Messages = StringsOf<typeof en>;

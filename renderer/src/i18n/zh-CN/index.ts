@@ -1,5 +1,6 @@
 // The Simplified Chinese strings: the same namespaces and keys as English (typed by en/index.ts).
 import type { Messages } from '../en/index.ts';
 import { common } from './common.ts';
+import { start } from './start.ts';
 
-export const zhCN: Messages = { common };
+export const zhCN: Messages = { common, start };
