@@ -9,20 +9,11 @@ import { useBusyCommand } from '../components/use-command.ts';
 import { useTranslation } from '../i18n/i18n.ts';
 import type { RuleForm } from './rule-form.ts';
 import { newRule } from './rule-form.ts';
-import { t as startT } from './start-form-model.ts';
+import { labelled } from './start-form-model.ts';
 
-// The settings schema's enums, restated so the page does not import the validation library (as in start-form-model.ts).
+// The settings schema's enums, restated so the page does not import the validation library (as in
+// start-form-model.ts); their labels are read in the language shown when asked for.
 /** Kinds of extraction rule. */
-// Labels are strings of the 'start' namespace, read in the language shown when asked for.
-const labelled = <V extends string>(
-  value: V,
-  key: 'rules.typeCss' | 'rules.typeRegex' | `rules.output${'Text' | 'Attribute' | 'Html'}`,
-) => ({
-  value,
-  get label() {
-    return startT(key);
-  },
-});
 export const EXTRACTION_TYPE_OPTIONS = [
   labelled('css', 'rules.typeCss'),
   labelled('regex', 'rules.typeRegex'),

@@ -14,6 +14,16 @@ export const t = i18next.getFixedT(null, 'start');
 /** A key of the start form's strings. */
 export type StartKey = ParseKeys<'start'>;
 
+/** A choice of the form whose label is read in the language shown when asked for. */
+export function labelled<V extends string>(value: V, label: StartKey): { value: V; label: string } {
+  return {
+    value,
+    get label() {
+      return t(label);
+    },
+  };
+}
+
 /** A choice of the form whose label and explanation are read in the language shown when asked for. */
 export function option<V extends string>(value: V, label: StartKey, explain: StartKey): { value: V; label: string; explain: string } {
   return {
@@ -45,27 +55,9 @@ export const SCOPE_OPTIONS = [
 ] as const satisfies readonly { value: Scope; label: string; explain: string }[];
 /** Resource types that can be checked, in the form's order. */
 export const RESOURCE_OPTIONS = [
-  {
-    value: 'images',
-    get label() {
-      return t('resources.images');
-    },
-    explain: '<img src>, srcset',
-  },
-  {
-    value: 'scripts',
-    get label() {
-      return t('resources.scripts');
-    },
-    explain: '<script src>',
-  },
-  {
-    value: 'stylesheets',
-    get label() {
-      return t('resources.stylesheets');
-    },
-    explain: '<link rel="stylesheet">',
-  },
+  Object.assign(labelled('images', 'resources.images'), { explain: '<img src>, srcset' }),
+  Object.assign(labelled('scripts', 'resources.scripts'), { explain: '<script src>' }),
+  Object.assign(labelled('stylesheets', 'resources.stylesheets'), { explain: '<link rel="stylesheet">' }),
 ] as const satisfies readonly { value: ResourceType; label: string; explain: string }[];
 export interface StartForm {
   seeds: string;
