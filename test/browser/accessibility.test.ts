@@ -277,6 +277,12 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         await focusShot('close-details');
         await kb.keyboard.press('Enter');
         await kb.getByTestId('url-detail').waitFor({ state: 'hidden' });
+        // The focus back on the table the pane was opened from, not at the start of the page.
+        expect((await kb.evaluate<Focused | null>(FOCUS))?.className ?? '').toContain('vtable');
+        // A focus ring in the dark theme too.
+        await kb.evaluate("document.documentElement.setAttribute('data-theme', 'dark')");
+        await tabTo(byTestId('explorer-search'), 'the explorer search', true);
+        await focusShot('dark-search');
         console.log(`keyboard path: ${stops} Tab stops`);
         expect([...noRing], 'focused by Tab without a visible focus ring').toEqual([]);
       } finally {
