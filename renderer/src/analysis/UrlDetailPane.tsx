@@ -1,7 +1,7 @@
 // The one URL detail pane, opened from the live results and from the explorer: everything about a URL (every
 // field, extracted values, response headers, redirect chain, inlinks and outlinks), read from the host and read
 // again while the crawl runs. A link in the pane opens that URL in the pane; Back and Forward walk its history.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ResultRow } from '../../../shared/crawler-api.ts';
 import type { UrlRef } from '../../../shared/analysis.ts';
 import { copyText } from '../clipboard.ts';
@@ -27,6 +27,7 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   const startKey = refKey(start.ref);
   const [history, setHistory] = useState<{ key: string; h: DetailHistory<UrlRef> }>(() => ({ key: startKey, h: startHistory(start.ref) }));
   const h = history.key === startKey ? history.h : startHistory(start.ref);
+  useReturnFocus();
   const set = (next: DetailHistory<UrlRef>) => setHistory({ key: startKey, h: next });
   const ref = currentEntry(h);
   const atStart = h.index === 0;
@@ -99,4 +100,20 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
       {!fallback && detail.data === null && !detail.error && <div className="analysis-empty">Loading…</div>}
     </aside>
   );
+}
+
+/**
+ * When the pane closes with the focus in it (its close button, or Escape in the table), the focus goes back where it
+ * was when the pane opened (the table), not to the start of the page: a keyboard user keeps their place.
+ */
+function useReturnFocus(): void {
+  const opener = useRef<Element | null>(null);
+  useEffect(() => {
+    opener.current = document.activeElement;
+    return () => {
+      const el = opener.current;
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && el instanceof HTMLElement && el.isConnected) el.focus({ preventScroll: true });
+    };
+  }, []);
 }
