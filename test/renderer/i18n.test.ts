@@ -75,12 +75,6 @@ const NOT_YET_TRANSLATED = new Set([
   'analysis/ReportsView.tsx',
   'analysis/UrlDetailBody.tsx',
   'analysis/UrlDetailPane.tsx',
-  'components/ClusterAttach.tsx',
-  'components/CrawlList.tsx',
-  'components/LiveSettings.tsx',
-  'components/Notices.tsx',
-  'components/ThreadGrid.tsx',
-  'components/TopBar.tsx',
   'results/ResultRowView.tsx',
   'results/ResultsPanel.tsx',
   'results/RowDetails.tsx',
@@ -90,8 +84,6 @@ const NOT_YET_TRANSLATED = new Set([
   'start/RuleEditor.tsx',
   'start/StartPanel.tsx',
   'start/setting-groups.tsx',
-  'schedules/SchedulesPanel.tsx',
-  'shortcuts/ShortcutsHelp.tsx',
 ]);
 
 /** Attributes whose value a person reads (or a screen reader says). */
