@@ -74,7 +74,7 @@ interface Pending {
 
 export function createWsApi(options: WsApiOptions): WsApi {
   const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined);
-  if (!Socket) throw new Error('this browser has no WebSocket');
+  if (!Socket) throw new Error(i18next.t('transport.noWebSocket', { ns: 'live' }));
   const timeoutMs = options.timeoutMs ?? 20_000;
   const slowTimeoutMs = options.slowTimeoutMs ?? 90_000;
   const initialMs = options.reconnect?.initialMs ?? 250;
@@ -314,7 +314,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
       socket = null;
       ws?.close(1000, 'closed by the page');
       for (const p of [...inFlight.values(), ...outbox.values()]) {
-        settle(p, new CommandError(p.cmd, 'the connection to the Trawl host is closed'));
+        settle(p, new CommandError(p.cmd, i18next.t('transport.closed', { ns: 'live' })));
       }
     },
   };

@@ -282,6 +282,7 @@ export const live = {
     unreachable: 'the host is not reachable',
     reconnecting: 'reconnecting',
     lostBefore: 'the connection to the Trawl host was lost before "{{cmd}}" replied ({{why}}); it may or may not have happened',
+    noWebSocket: 'this browser has no WebSocket',
     closed: 'the connection to the Trawl host is closed',
     noReply: 'no reply to "{{cmd}}" from the Trawl host within {{seconds}} s',
     notSent: 'could not send "{{cmd}}": no connection to the Trawl host for {{seconds}} s{{detail}}',

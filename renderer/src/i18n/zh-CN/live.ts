@@ -270,6 +270,7 @@ export const live: Messages['live'] = {
     unreachable: '无法连接到主程序',
     reconnecting: '正在重新连接',
     lostBefore: '在“{{cmd}}”返回结果之前，与 Trawl 主程序的连接已断开（{{why}}）；该操作可能已执行，也可能没有',
+    noWebSocket: '此浏览器不支持 WebSocket',
     closed: '与 Trawl 主程序的连接已关闭',
     noReply: 'Trawl 主程序在 {{seconds}} 秒内没有回复“{{cmd}}”',
     notSent: '无法发送“{{cmd}}”：已 {{seconds}} 秒未连接到 Trawl 主程序{{detail}}',
