@@ -9,6 +9,7 @@ import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { ProcessorLegend, ThreadCellView, processorTitle } from '../../renderer/src/components/ThreadGrid.tsx';
 import { Counters, CrawlControls, StateBadge } from '../../renderer/src/components/TopBar.tsx';
 import { droppedText, parseRate } from '../../renderer/src/components/LiveSettings.tsx';
+import { ConnectionBanner } from '../../renderer/src/components/Notices.tsx';
 import { changesText, timingText } from '../../renderer/src/schedules/SchedulesPanel.tsx';
 import { i18next } from '../../renderer/src/i18n/i18n.ts';
 import { render, thread } from './helpers.ts';
@@ -78,6 +79,22 @@ describe('the live view in Simplified Chinese', () => {
     expect(controls).toContain('aria-label="抓取控制"');
     for (const word of ['暂停', '继续', '停止']) expect(controls).toContain(word);
     expect(controls).not.toMatch(/Pause|Resume|Stop/);
+
+    const lost = render(createElement(ConnectionBanner), {
+      hasSnapshot: true,
+      state: 'running',
+      connection: { state: 'reconnecting', detail: 'connection dropped', since: 0 },
+    });
+    expect(lost).toContain('与 Trawl 主程序的连接已断开（connection dropped）；正在重新连接…');
+    expect(lost).not.toContain('Connection to the Trawl host lost');
+    const offline = render(createElement(StateBadge), {
+      hasSnapshot: true,
+      state: 'running',
+      connection: { state: 'refused', detail: null },
+    });
+    expect(offline).toContain('>已断开<');
+    expect(offline).toContain('>令牌被拒绝<');
+    expect(offline).toContain('>之前为运行中<');
 
     expect(parseRate('20000')).toMatchObject({ ok: false, problem: '上限最多为 10,000' });
     expect(droppedText(1234)).toBe('已丢弃 1,234 个排队中的 URL');

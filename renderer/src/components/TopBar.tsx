@@ -86,14 +86,12 @@ const STATES: ReadonlySet<string> = new Set<CrawlState | 'idle' | 'interrupted'>
   'interrupted',
 ]);
 
-/** A crawl state in words: capitalised for the badge, else in lower case for a sentence. */
-function stateText(state: string, lower = false): string {
-  if (!STATES.has(state)) return state;
-  const key = state as CrawlState | 'idle' | 'interrupted';
-  return lower ? i18next.t(`stateLower.${key}`, { ns: 'live' }) : i18next.t(`state.${key}`, { ns: 'live' });
+/** A crawl state in a word, as the badge says it. */
+function stateText(state: string): string {
+  return STATES.has(state) ? i18next.t(`state.${state as CrawlState | 'idle' | 'interrupted'}`, { ns: 'live' }) : state;
 }
 
-/** A crawl's or a node's state in lower case words, when the interface knows it (else as it is said). */
+/** A crawl's or a node's state in lower case words, for a sentence, when the interface knows it (else as it is said). */
 export function stateWord(state: string): string {
   return i18next.exists(`stateLower.${state}`, { ns: 'live' })
     ? i18next.t(`stateLower.${state}` as 'stateLower.left', { ns: 'live' })
@@ -139,7 +137,7 @@ export function StateBadge() {
         <span className="state-dot" aria-hidden="true" />
         <span className="state-word">{t('topBar.disconnected')}</span>
         <span className="state-reason">{connection.state === 'refused' ? t('topBar.tokenRefused') : t('topBar.noHost')}</span>
-        {last && <span className="state-error">{t('topBar.was', { state: stateText(last, true) })}</span>}
+        {last && <span className="state-error">{t('topBar.was', { state: stateWord(last) })}</span>}
       </div>
     );
   }
@@ -148,8 +146,7 @@ export function StateBadge() {
   const interrupted = opened !== null && opened.state !== 'finished';
   const shown = interrupted ? 'interrupted' : opened ? opened.state : (state ?? 'idle');
   const why = interrupted ? opened.state : opened ? opened.finishReason : reason;
-  const whyText =
-    why === null || why === undefined ? null : interrupted ? t('topBar.was', { state: stateText(why, true) }) : reasonText(why);
+  const whyText = why === null || why === undefined ? null : interrupted ? t('topBar.was', { state: stateWord(why) }) : reasonText(why);
   const label = stateText(shown);
   return (
     <div
