@@ -51,9 +51,9 @@ export const schedules: Messages['schedules'] = {
     fields: '（{{fields}}）',
   },
   outcome: {
-    completed: '全部完成',
+    completed: '正常结束',
     pageLimit: '达到页面上限',
-    stopped: '已手动停止',
+    stopped: '已停止',
     failed: '失败',
   },
 };
