@@ -128,37 +128,47 @@ export interface ExplorerPage {
   extractionRules: string[];
 }
 
-/** The export's columns, in order (the CSV's, electron/engine/export/csv-export.ts); extraction rules come after. */
-export const EXPORT_COLUMNS = [
-  'url',
-  'kind',
-  'status_code',
-  'content_type',
-  'size_bytes',
-  'response_time_ms',
-  'crawl_depth',
-  'indexability',
-  'indexability_reason',
-  'title',
-  'meta_description',
-  'h1',
-  'h1_count',
-  'h2',
-  'h2_count',
-  'canonical',
-  'lang',
-  'hreflang',
-  'meta_robots',
-  'x_robots_tag',
-  'meta_refresh',
-  'word_count',
-  'inlinks',
-  'outlinks',
-  'redirect_url',
-  'attempts',
-  'robots_disallowed',
-  'error',
-] as const;
+/**
+ * The export's columns, in order, declared once: the CSV header name (`id`, also what the export command takes),
+ * the label the column choosers show, and, for the columns that have one, the header Screaming Frog writes (the
+ * Screaming Frog preset: electron/engine/export/csv-writer.ts). Extraction rules come after, under their names.
+ */
+export const EXPORT_COLUMN_INFO = [
+  { id: 'url', label: 'URL', sf: 'Address' },
+  { id: 'kind', label: 'Kind (page, image, script, stylesheet)' },
+  { id: 'status_code', label: 'Status code', sf: 'Status Code' },
+  { id: 'content_type', label: 'Content type', sf: 'Content Type' },
+  { id: 'size_bytes', label: 'Size (bytes)', sf: 'Size (bytes)' },
+  { id: 'response_time_ms', label: 'Response time (ms)', sf: 'Response Time' },
+  { id: 'crawl_depth', label: 'Crawl depth', sf: 'Crawl Depth' },
+  { id: 'indexability', label: 'Indexability', sf: 'Indexability' },
+  { id: 'indexability_reason', label: 'Why not indexable', sf: 'Indexability Status' },
+  { id: 'title', label: 'Title', sf: 'Title 1' },
+  { id: 'meta_description', label: 'Meta description', sf: 'Meta Description 1' },
+  { id: 'h1', label: 'H1', sf: 'H1-1' },
+  { id: 'h1_count', label: 'H1 count' },
+  { id: 'h2', label: 'H2', sf: 'H2-1' },
+  { id: 'h2_count', label: 'H2 count' },
+  { id: 'canonical', label: 'Canonical link', sf: 'Canonical Link Element 1' },
+  { id: 'lang', label: 'Language', sf: 'Language' },
+  { id: 'hreflang', label: 'Hreflang alternates' },
+  { id: 'meta_robots', label: 'Meta robots', sf: 'Meta Robots 1' },
+  { id: 'x_robots_tag', label: 'X-Robots-Tag', sf: 'X-Robots-Tag 1' },
+  { id: 'meta_refresh', label: 'Meta refresh', sf: 'Meta Refresh 1' },
+  { id: 'word_count', label: 'Word count', sf: 'Word Count' },
+  { id: 'inlinks', label: 'Inlinks', sf: 'Inlinks' },
+  { id: 'outlinks', label: 'Outlinks', sf: 'Outlinks' },
+  { id: 'redirect_url', label: 'Redirect URL', sf: 'Redirect URL' },
+  { id: 'attempts', label: 'Fetch attempts' },
+  { id: 'robots_disallowed', label: 'Disallowed by robots.txt (fetched anyway)' },
+  { id: 'error', label: 'Error' },
+] as const satisfies readonly { id: string; label: string; sf?: string }[];
+export type ExportColumn = (typeof EXPORT_COLUMN_INFO)[number]['id'];
+/** The export's columns' CSV names, in order (the CSV's, electron/engine/export/csv-export.ts). */
+export const EXPORT_COLUMNS: readonly ExportColumn[] = EXPORT_COLUMN_INFO.map((c) => c.id);
+const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(EXPORT_COLUMN_INFO.map((c) => [c.id, c.label]));
+/** A column as a person reads it: its label, or the name itself (an extraction rule's). */
+export const exportColumnLabel = (column: string): string => EXPORT_LABELS.get(column) ?? column;
 export const HEADER_PRESETS = ['trawl', 'screaming-frog'] as const;
 export type HeaderPreset = (typeof HEADER_PRESETS)[number];
 

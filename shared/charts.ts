@@ -35,6 +35,11 @@ export interface OverTime {
   bucket_ms: number;
   /** Consecutive buckets (empty ones included) from the first row fetched (or fromMs) to the last. */
   rows: { at: number; pages: number; errors: number; pages_per_second: number }[];
+  /**
+   * The last row's bucket had not ended when this was answered: its count is partial, and its rate would show a
+   * false dip (the live chart leaves it out until it ends).
+   */
+  open_bucket?: boolean;
   last_seq: number;
 }
 

@@ -16,6 +16,20 @@ export interface FieldValues {
   word_count: number | null;
 }
 
+/**
+ * Why a URL the older crawl fetched was not fetched by the newer one, from what the newer crawl knew of it
+ * (its urls.state, or that it never met the URL).
+ */
+export const REMOVED_REASONS = {
+  'not-linked': 'no longer linked: the newer crawl found no link to it',
+  'out-of-scope': 'out of scope: excluded by the newer crawl\u2019s settings (scope, include or exclude patterns)',
+  'too-deep': 'beyond the newer crawl\u2019s maximum depth',
+  nofollow: 'only linked with nofollow',
+  'redirect-cut': 'behind a redirect chain cut short (too long, or a loop)',
+  'not-reached': 'not reached: still queued when the newer crawl ended (stopped, or at its page limit)',
+} as const;
+export type RemovedReason = keyof typeof REMOVED_REASONS;
+
 export interface ComparisonRow {
   change: ChangeKind;
   url: string;
@@ -24,6 +38,8 @@ export interface ComparisonRow {
   /** The URL's row in the old crawl (null when added) and in the new one (null when removed). */
   old: FieldValues | null;
   new: FieldValues | null;
+  /** Why a removed URL is gone (REMOVED_REASONS); null for added and changed URLs. */
+  removed_reason?: RemovedReason | null;
 }
 
 export interface ComparisonPage {

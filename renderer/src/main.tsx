@@ -7,6 +7,10 @@ import { connectCrawlStore, createCrawlStore } from './store/crawl-store.ts';
 import { TrawlProvider } from './store/context.tsx';
 import { App } from './components/App.tsx';
 import './styles.css';
+import { initTheme } from './theme.ts';
+
+// The stored theme goes on <html> before the first render.
+initTheme();
 
 const api = createApi();
 const store = createCrawlStore();

@@ -56,6 +56,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       url = await server.url;
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+      // These flows each set up their form from the defaults: forget the last crawl's settings, which the form
+      // otherwise starts from after a reload (workbench-forms.test.ts tests that).
+      await page.addInitScript("window.localStorage.removeItem('trawl.lastCrawlSettings')");
       fs.mkdirSync(path.join(ROOT, ARTIFACTS), { recursive: true });
     });
 
@@ -176,7 +179,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
       // The preset was kept in the crawls folder, beside the crawls.
       expect(fs.existsSync(path.join(crawlsDir, 'trawl-presets.json'))).toBe(true);
-    });
+      // Four flows and three crawls: a loose bound, to catch a hang, not to time them.
+    }, 180_000);
 
     it('compares two crawls of the site and finds the 4xx of the second in the explorer', async () => {
       await page.goto(url);

@@ -215,17 +215,22 @@ export async function liveExcludeDuringCrawl(
   await page.getByTestId('setting-mode-spider').check();
   await page.locator('textarea[name="seeds"]').fill(seed);
   await page.locator('input[id$="-threads"]').fill('2');
+  // A URLs/s cap from the start, and a lower one set live, keep URLs queued through every step below however
+  // slow the machine: uncapped, the crawl could end before the exclude is added (it did under load).
+  await openGroup(page, 'politeness');
+  await page.getByTestId('setting-max-urls-per-second').fill('4');
   await page.getByTestId('start').click();
   await waitForState(page, 'running');
+  await page.getByTestId('setting-max-urls-per-second').fill(''); // the next crawls start uncapped
   await until(
     () => counter(page, 'queued'),
     (n) => n >= 8,
     'URLs queued',
   );
 
-  await page.getByTestId('live-max-rate').fill('50');
+  await page.getByTestId('live-max-rate').fill('3');
   await page.getByTestId('live-max-rate-apply').click();
-  await expect.poll(() => page.getByTestId('live-max-rate-now').getAttribute('data-value')).toBe('50');
+  await expect.poll(() => page.getByTestId('live-max-rate-now').getAttribute('data-value')).toBe('3');
 
   await page.getByTestId('live-exclude').fill('(unclosed');
   await page.getByTestId('live-exclude-add').click();
@@ -328,7 +333,9 @@ export async function exploreFinishedCrawl(
   const externalUrls = await page
     .locator('[data-explorer-url]')
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-explorer-url') ?? ''));
-  expect(externalUrls.length).toBe(Math.min(external, 100));
+  // The rows in view of the virtual table (it holds them all, scrolled through): outside links only.
+  expect(externalUrls.length).toBeGreaterThan(0);
+  expect(externalUrls.length).toBeLessThanOrEqual(external);
   expect(externalUrls.every((u) => u.startsWith('http://elsewhere.invalid/'))).toBe(true);
 
   // HTML pages, searched: only the matching rows.
@@ -351,7 +358,7 @@ export async function exploreFinishedCrawl(
   const inlinks = await page.getByTestId('detail-inlinks').locator('.link-anchor').allTextContents();
   expect(inlinks).toContain('“Page 1”');
   await screenshot('url-detail');
-  await page.getByLabel('close URL details').click();
+  await page.getByLabel('close details').click();
 
   // Export this view: three columns, Screaming Frog's header names.
   await page.getByTestId('explorer-search').fill('');

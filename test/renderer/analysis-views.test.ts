@@ -132,6 +132,15 @@ describe('explorer model', () => {
     expect(html).toContain('Screaming Frog headers');
     expect(html).toContain('Response codes: Client error (4xx)');
   });
+
+  it('shows the export columns by their labels, the CSV name only as a tooltip', () => {
+    const html = render(createElement(ExportDialog, { filter: 'all', text: '', extractionRules: ['price'], onClose: () => {} }));
+    expect(html).toContain('<span>Meta description</span>');
+    expect(html).toContain('<span>Why not indexable</span>');
+    expect(html).not.toContain('<span>meta_description</span>');
+    expect(html).toContain('title="CSV column: meta_description"');
+    expect(html).toContain('<span>price</span>');
+  });
 });
 
 describe('charts model', () => {

@@ -20,8 +20,8 @@ import {
   extractedText,
   indexabilityText,
 } from '../../renderer/src/results/ResultRowView.tsx';
-import { extractedGridStyle } from '../../renderer/src/results/ResultsPanel.tsx';
-import { RowDetails } from '../../renderer/src/results/RowDetails.tsx';
+import { gridTemplate } from '../../renderer/src/results/column-layout.ts';
+import { RowFields } from '../../renderer/src/results/RowDetails.tsx';
 import { StartPanel } from '../../renderer/src/start/StartPanel.tsx';
 import { MAX_RULES, RuleEditor, RuleTestOutcome } from '../../renderer/src/start/RuleEditor.tsx';
 import { LIMITS, MAX_EXTRACTION_RULES, parseSettings } from '../../shared/settings.ts';
@@ -303,30 +303,33 @@ describe('extracted values in the results', () => {
   });
 
   it('widens the grid by a column per rule, between the lead and the rest', () => {
-    expect(extractedGridStyle(0)).toBeUndefined();
-    expect(extractedGridStyle(2)).toEqual({
-      '--result-cols': 'var(--result-cols-lead) repeat(2, minmax(150px, 1.5fr)) var(--result-cols-rest)',
-      '--result-min-width': 'calc(var(--result-base-min-width) + 300px)',
-    });
-    const css = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/src/styles/base.css'), 'utf8');
-    expect(css).toContain('--result-cols: var(--result-cols-lead) var(--result-cols-rest);');
+    const plain = gridTemplate(columnsFor([]), { order: [], hidden: [], widths: {} });
+    const wider = gridTemplate(columnsFor(['price', 'sku']), { order: [], hidden: [], widths: {} });
+    const tracks = (t: string) => t.match(/minmax\([^)]*\)|\S+/g)!;
+    expect(tracks(wider.template)).toEqual([
+      ...tracks(plain.template).slice(0, 2),
+      'minmax(150px, 1.5fr)',
+      'minmax(150px, 1.5fr)',
+      ...tracks(plain.template).slice(2),
+    ]);
+    expect(wider.minWidth).toBe(plain.minWidth + 300);
+    const css = fs.readFileSync(path.resolve(import.meta.dirname, '../../renderer/src/styles/results.css'), 'utf8');
+    expect(css).toContain('grid-template-columns: var(--result-cols);');
   });
 
   it('lists every rule of the crawl in the row details, a value a line', () => {
-    const html = render(
-      createElement(RowDetails, { row: row({ extracted: { price: ['12', EVIL] } }), rules: ['price', 'sku'], onClose: () => {} }),
-    );
+    const html = render(createElement(RowFields, { row: row({ extracted: { price: ['12', EVIL] } }), rules: ['price', 'sku'] }));
     expect(html).toContain('Custom extraction');
     expect(html).toContain('<dt>price</dt><dd class="detail-lines">12\n&lt;img src=x onerror=alert(1)&gt;</dd>');
     expect(html).toMatch(/<div class="detail" data-empty="true"><dt>sku<\/dt><dd class="detail-lines">—<\/dd>/);
-    expect(render(createElement(RowDetails, { row: row(), onClose: () => {} }))).not.toContain('Custom extraction');
+    expect(render(createElement(RowFields, { row: row() }))).not.toContain('Custom extraction');
   });
 });
 
 describe('row details', () => {
   it('shows every field, hreflang a line each, crawled text escaped', () => {
     const html = render(
-      createElement(RowDetails, {
+      createElement(RowFields, {
         row: row({
           kind: 'page',
           indexability: 'non-indexable',
@@ -344,7 +347,6 @@ describe('row details', () => {
           attempts: 2,
           robots_disallowed: 1,
         }),
-        onClose: () => {},
       }),
     );
     const detail = (label: string) => new RegExp(`<dt>${label}</dt><dd[^>]*>([^<]*)</dd>`).exec(html)?.[1];

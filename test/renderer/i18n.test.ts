@@ -78,12 +78,8 @@ const NOT_YET_TRANSLATED = new Set([
   'results/ResultRowView.tsx',
   'results/ResultsPanel.tsx',
   'results/RowDetails.tsx',
-  'start/BasicSettings.tsx',
-  'start/PatternTester.tsx',
-  'start/PresetsBar.tsx',
-  'start/RuleEditor.tsx',
-  'start/StartPanel.tsx',
-  'start/setting-groups.tsx',
+  'components/ThemeSwitch.tsx',
+  'results/VirtualTable.tsx',
 ]);
 
 /** Attributes whose value a person reads (or a screen reader says). */

@@ -122,6 +122,8 @@ export interface OverTimeOptions {
   /** Only rows fetched at or after this time (epoch ms), e.g. the start of the last bucket already shown. */
   fromMs?: number | null;
   maxBuckets?: number;
+  /** The time of the answer (epoch ms; now by default): a bucket ending after it is still filling (open_bucket). */
+  nowMs?: number;
 }
 
 /**
@@ -163,7 +165,10 @@ export function overTime(db: Db, options: OverTimeOptions = {}): OverTime {
         rows.push({ at: b * bucket, pages, errors: c?.errors ?? 0, pages_per_second: pages / (bucket / 1000) });
       }
     }
-    return { kind: 'over-time', bucket_ms: bucket, rows, last_seq: lastSeq(db) };
+    // The last bucket is still filling while its time runs: its rate so far would read as a dip.
+    const lastRow = rows[rows.length - 1];
+    const open = lastRow !== undefined && lastRow.at + bucket > (options.nowMs ?? Date.now());
+    return { kind: 'over-time', bucket_ms: bucket, rows, open_bucket: open, last_seq: lastSeq(db) };
   });
 }
 

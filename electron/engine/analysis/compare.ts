@@ -13,9 +13,12 @@ import type Database from 'better-sqlite3';
 import { openCrawlFile, readMeta, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import { checkLimit, indexedBy, readTransaction } from './sql.ts';
+import { UrlState } from '../frontier/model.ts';
 import {
   CHANGE_KINDS,
   COMPARED_FIELDS,
+  REMOVED_REASONS,
+  type RemovedReason,
   type ChangeKind,
   type ComparedField,
   type ComparisonPage,
@@ -131,7 +134,9 @@ export class CrawlComparison {
       changed: `SELECT ra.seq AS k, ua.url AS url, ${fieldsOf('ra')}, ${fieldsOf('rb')}, ${flags}
         FROM main.results ra JOIN main.urls ua ON ua.id = ra.url_id ${inNew}
         WHERE ra.seq > @after AND ra.seq <= @last AND (${anyChange}) ORDER BY ra.seq LIMIT @limit`,
-      removed: `SELECT ra.seq AS k, ua.url AS url, ${fieldsOf('ra')}
+      // With what the newer crawl knew of the URL (its state, null when it never met it): why it is gone.
+      removed: `SELECT ra.seq AS k, ua.url AS url, ${fieldsOf('ra')},
+        (SELECT ub.state FROM ${NEW}.urls ub ${keyB} WHERE ub.url_key = ua.url_key AND ub.url = ua.url LIMIT 1) AS new_state
         FROM main.results ra JOIN main.urls ua ON ua.id = ra.url_id
         WHERE ra.seq > @after AND ra.seq <= @last AND NOT ${fetchedInNew} ORDER BY ra.seq LIMIT @limit`,
       added: `SELECT rb.seq AS k, ub.url AS url, ${fieldsOf('rb')}
@@ -269,9 +274,36 @@ function values(r: Record<string, unknown>, alias: string): FieldValues {
 
 function comparisonRow(kind: ChangeKind, r: Record<string, unknown>): ComparisonRow {
   const url = r.url as string;
-  if (kind === 'added') return { change: kind, url, fields: [], old: null, new: values(r, 'rb') };
-  if (kind === 'removed') return { change: kind, url, fields: [], old: values(r, 'ra'), new: null };
-  return { change: kind, url, fields: COMPARED_FIELDS.filter((f) => r[`c_${f}`] === 1), old: values(r, 'ra'), new: values(r, 'rb') };
+  if (kind === 'added') return { change: kind, url, fields: [], old: null, new: values(r, 'rb'), removed_reason: null };
+  if (kind === 'removed')
+    return { change: kind, url, fields: [], old: values(r, 'ra'), new: null, removed_reason: removedReason(r.new_state as number | null) };
+  return {
+    change: kind,
+    url,
+    fields: COMPARED_FIELDS.filter((f) => r[`c_${f}`] === 1),
+    old: values(r, 'ra'),
+    new: values(r, 'rb'),
+    removed_reason: null,
+  };
+}
+
+/** Why a URL is gone from the newer crawl, by its state there (null: the newer crawl never met it). */
+export function removedReason(state: number | null): RemovedReason {
+  switch (state) {
+    case null:
+      return 'not-linked';
+    case UrlState.outOfScope:
+      return 'out-of-scope';
+    case UrlState.tooDeep:
+      return 'too-deep';
+    case UrlState.nofollow:
+      return 'nofollow';
+    case UrlState.redirectCut:
+      return 'redirect-cut';
+    default:
+      // Queued or claimed (done and failed have a results row, so are never removed).
+      return 'not-reached';
+  }
 }
 
 /** The comparison CSV's columns, in order; also its header line. */
@@ -282,6 +314,8 @@ export const COMPARISON_CSV_COLUMNS = [
   ...(['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const).flatMap(
     (f) => [`old_${f}`, `new_${f}`],
   ),
+  // Why a removed URL is gone (REMOVED_REASONS' words); empty for the others.
+  'removed_reason',
 ] as const;
 
 function csvRecord(row: ComparisonRow): string[] {
@@ -291,6 +325,7 @@ function csvRecord(row: ComparisonRow): string[] {
   for (const f of ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const) {
     out.push(cell(row.old?.[f]), cell(row.new?.[f]));
   }
+  out.push(row.removed_reason ? REMOVED_REASONS[row.removed_reason] : '');
   return out;
 }
 

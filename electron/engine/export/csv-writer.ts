@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS, type ExportColumn } from '../../../shared/analysis.ts';
 import { neutraliseCell } from './csv-cell.ts';
 
 /** The CSV columns, in order; also the header line. Declared once, in the contract the export view picks columns from. */
@@ -36,30 +36,39 @@ export function csvRecord(cells: readonly string[]): string {
   return `${out}\r\n`;
 }
 
-/** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there. */
-export const SCREAMING_FROG_HEADERS: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = {
-  url: 'Address',
-  content_type: 'Content Type',
-  status_code: 'Status Code',
-  indexability: 'Indexability',
-  indexability_reason: 'Indexability Status',
-  title: 'Title 1',
-  meta_description: 'Meta Description 1',
-  meta_robots: 'Meta Robots 1',
-  x_robots_tag: 'X-Robots-Tag 1',
-  meta_refresh: 'Meta Refresh 1',
-  canonical: 'Canonical Link Element 1',
-  h1: 'H1-1',
-  h2: 'H2-1',
-  size_bytes: 'Size (bytes)',
-  word_count: 'Word Count',
-  crawl_depth: 'Crawl Depth',
-  inlinks: 'Inlinks',
-  outlinks: 'Outlinks',
-  response_time_ms: 'Response Time',
-  redirect_url: 'Redirect URL',
-  lang: 'Language',
+/** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there (EXPORT_COLUMN_INFO's sf). */
+export const SCREAMING_FROG_HEADERS: Partial<Record<ExportColumn, string>> = Object.fromEntries(
+  EXPORT_COLUMN_INFO.flatMap((c) => ('sf' in c ? [[c.id, c.sf]] : [])),
+);
+
+/**
+ * Values the Screaming Frog preset writes as Screaming Frog does, by column: Indexability is "Indexable" or
+ * "Non-Indexable", Indexability Status is capitalised as its Internal tab shows it ("Canonicalised", "Client
+ * Error", "Blocked by Robots.txt"; "noindex" stays the directive). Trawl's own values are the keys
+ * (electron/engine/frontier/indexability.ts); any other value is written as it is.
+ */
+export const SCREAMING_FROG_VALUES: Partial<Record<ExportColumn, Readonly<Record<string, string>>>> = {
+  indexability: { indexable: 'Indexable', 'non-indexable': 'Non-Indexable' },
+  indexability_reason: {
+    noindex: 'noindex',
+    canonicalised: 'Canonicalised',
+    redirected: 'Redirected',
+    'client error': 'Client Error',
+    'server error': 'Server Error',
+    'blocked by robots.txt': 'Blocked by Robots.txt',
+    'no response': 'No Response',
+    'incomplete response': 'Incomplete Response',
+  },
 };
+
+/** A value as the Screaming Frog preset writes it in `column` (an unusual status as "Status 199", as its other reasons). */
+export function screamingFrogValue(column: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const mapped = SCREAMING_FROG_VALUES[column as ExportColumn]?.[value];
+  if (mapped !== undefined) return mapped;
+  if (column === 'indexability_reason' && /^status \d+$/.test(value)) return `S${value.slice(1)}`;
+  return value;
+}
 
 export type CsvHeaderPreset = 'trawl' | 'screaming-frog';
 
@@ -71,7 +80,7 @@ export interface CsvLayoutOptions {
   columns?: readonly string[];
   /**
    * Header names: Trawl's own, or Screaming Frog's where there is an equivalent (Address, Status Code, Title 1...),
-   * with response times then in seconds as Screaming Frog writes them.
+   * with response times then in seconds and indexability as Screaming Frog writes them ("Non-Indexable", "Canonicalised").
    */
   headerPreset?: CsvHeaderPreset;
 }
@@ -167,6 +176,7 @@ export async function toFileOrStream<R>(
 export interface Layout {
   header: string[];
   pick: number[] | null;
+  /** The Screaming Frog preset: response times in seconds, its values in the columns of SCREAMING_FROG_VALUES. */
   seconds: boolean;
 }
 
@@ -213,7 +223,8 @@ export async function* recordPages(source: CsvRowSource, batchSize: number, layo
     const page: unknown[][] = [];
     for (const row of batch) {
       const full: unknown[] = row.slice(0, CSV_COLUMNS.length);
-      if (layout.seconds) full[RESPONSE_TIME] = seconds(row[RESPONSE_TIME]);
+      // The Screaming Frog preset: response time in seconds, indexability in its words.
+      if (layout.seconds) for (let i = 0; i < CSV_COLUMNS.length; i++) full[i] = screamingFrogCell(i, row[i]);
       if (values) {
         const mine = values.get(row[URL_ID] as number);
         // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
@@ -228,6 +239,11 @@ export async function* recordPages(source: CsvRowSource, batchSize: number, layo
 
 const RESPONSE_TIME = CSV_COLUMNS.indexOf('response_time_ms');
 const URL_ID = CSV_COLUMNS.length;
+
+/** Cell `i` of CSV_COLUMNS as the Screaming Frog preset writes it. */
+function screamingFrogCell(i: number, value: unknown): unknown {
+  return i === RESPONSE_TIME ? seconds(value) : screamingFrogValue(CSV_COLUMNS[i]!, value);
+}
 
 function seconds(ms: unknown): number | null {
   return typeof ms === 'number' ? Math.round(ms) / 1000 : null;
@@ -247,7 +263,7 @@ export function columnLayout(rules: readonly { column: string }[], options: CsvL
     pick = options.columns.map((c) => all.indexOf(c));
   }
   const sf = options.headerPreset === 'screaming-frog';
-  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as (typeof CSV_COLUMNS)[number]] ?? c) : c);
+  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as ExportColumn] ?? c) : c);
   const header = (pick ?? all.map((_, i) => i)).map((i) => name(all[i]!));
   return { header, pick, seconds: sf };
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary } from '../../../shared/analysis.ts';
-import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
+import { COMPARED_FIELDS, REMOVED_REASONS } from '../../../shared/analysis.ts';
 import { fileName, formatInt, formatWhen } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
@@ -14,6 +14,22 @@ import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 export function crawlLabel(c: CrawlFileInfo): string {
   const seed = c.seeds[0] ?? '';
   return `${formatWhen(c.createdAt)} · ${seed}${c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : ''} · ${formatInt(c.crawled)} crawled · ${fileName(c.file)}`;
+}
+
+/** The lists of a comparison in the order shown: what changed on the URLs both crawls have first, then added, removed. */
+export const SHOWN_KINDS: readonly ChangeKind[] = ['changed', 'added', 'removed'];
+
+/** The list a comparison opens on: the first, in the order shown, with any URL in it; null when nothing changed. */
+export function firstKindWithChanges(summary: Pick<ComparisonSummary, ChangeKind>): ChangeKind | null {
+  return SHOWN_KINDS.find((k) => summary[k] > 0) ?? null;
+}
+
+/** What a comparison found, in a sentence: the view's summary line. */
+export function comparisonSentence(s: ComparisonSummary): string {
+  if (s.added + s.removed + s.changed === 0)
+    return `No differences: the same ${formatInt(s.new_urls)} URL${s.new_urls === 1 ? '' : 's'}, none added, removed or changed.`;
+  const part = (n: number, what: string) => `${formatInt(n)} ${what}`;
+  return `${part(s.added, 'added')}, ${part(s.removed, 'removed')}, ${part(s.changed, 'changed')} (of ${formatInt(s.old_urls)} URLs before, ${formatInt(s.new_urls)} after).`;
 }
 
 export function CompareView() {
@@ -28,7 +44,7 @@ export function CompareView() {
   const [threshold, setThreshold] = useState('10');
   const [query, setQuery] = useState<CompareQuery | null>(null);
   const [summary, setSummary] = useState<ComparisonSummary | null>(null);
-  const [kind, setKind] = useState<ChangeKind>('changed');
+  const [kind, setKind] = useState<ChangeKind | null>(null);
   const [comparing, runCompare] = useBusyCommand();
   const [exporting, runExport] = useBusyCommand();
 
@@ -51,7 +67,7 @@ export function CompareView() {
     if (!s) return;
     setQuery(q);
     setSummary(s);
-    setKind(s.changed > 0 ? 'changed' : s.added > 0 ? 'added' : 'removed');
+    setKind(firstKindWithChanges(s));
   };
   const exportCsv = async () => {
     if (!query) return;
@@ -105,7 +121,7 @@ export function CompareView() {
           <div className="compare-summary" data-testid="compare-summary">
             <Stat label="URLs before" title={fileName(summary.old_file)} value={summary.old_urls} />
             <Stat label="URLs after" title={fileName(summary.new_file)} value={summary.new_urls} />
-            {(['added', 'removed', 'changed'] as const).map((k) => (
+            {SHOWN_KINDS.map((k) => (
               <button
                 key={k}
                 type="button"
@@ -134,7 +150,10 @@ export function CompareView() {
           {summary.old_seeds[0] && summary.new_seeds[0] && new URL(summary.old_seeds[0]).host !== new URL(summary.new_seeds[0]).host && (
             <div className="analysis-error">These crawls start on different hosts: the comparison says little.</div>
           )}
-          <ChangeList key={`${JSON.stringify(query)}|${kind}`} query={query} kind={kind} />
+          <p className="compare-sentence" data-testid="compare-sentence">
+            {comparisonSentence(summary)}
+          </p>
+          {kind && <ChangeList key={`${JSON.stringify(query)}|${kind}`} query={query} kind={kind} />}
         </>
       )}
     </section>
@@ -171,6 +190,7 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
             <th className="x-url">URL</th>
             <th className="x-num">Status</th>
             <th>{kind === 'changed' ? 'What changed' : 'Title'}</th>
+            {kind === 'removed' && <th>Why it is gone</th>}
           </tr>
         </thead>
         <tbody>
@@ -195,6 +215,11 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
                       ))
                     : (v?.title ?? '')}
                 </td>
+                {kind === 'removed' && (
+                  <td className="compare-reason" data-reason={r.removed_reason ?? undefined}>
+                    {r.removed_reason ? REMOVED_REASONS[r.removed_reason] : ''}
+                  </td>
+                )}
               </tr>
             );
           })}

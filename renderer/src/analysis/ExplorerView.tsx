@@ -1,81 +1,112 @@
-// The Results explorer: Screaming Frog's tabs and filters (grouped, each with its count), a page of the filter's
-// rows searched and sorted in SQL, the detail pane of the selected URL, and "Export this view" with a column chooser
-// and the Screaming Frog header preset. Crawled content is only ever text.
-import { useEffect, useMemo, useState } from 'react';
+// The Results explorer: Screaming Frog's tabs and filters (grouped, each with its count), the filter's rows searched
+// and sorted in SQL in the workbench's virtual table (scrolled through, fetched a window at a time), the URL detail
+// pane of the selected URL, and "Export this view" with a column chooser and the Screaming Frog header preset.
+// Crawled content is only ever text.
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
-import type { ExplorerRow, FilterId } from '../../../shared/analysis.ts';
+import type { ExplorerQuery, ExplorerRow, FilterId } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
-import { useApi } from '../store/context.tsx';
-import { indexabilityText } from '../results/ResultRowView.tsx';
+import { useApi, useCrawl } from '../store/context.tsx';
+import { COLUMNS, type Column as TableColumn, EXTRACTED_COLUMN_PX, indexabilityText, statusClassOf } from '../results/ResultRowView.tsx';
+import { type ColumnLayout, DEFAULT_LAYOUT } from '../results/column-layout.ts';
+import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../results/VirtualTable.tsx';
 import { filterTitle, groupedFilters, statusText } from './analysis-model.ts';
-import { useHasCrawl, useLiveQuery } from './use-live.ts';
-import { SortableHeader } from './SortableHeader.tsx';
+import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
-import { Pager } from './Pager.tsx';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
 export const COUNT_REFRESH_MS = 3_000;
-const ROWS_REFRESH_MS = 1_000;
-export const EXPLORER_PAGE = 100;
+/** The key the explorer's column layout is kept under. */
+export const EXPLORER_VIEW = 'explorer';
 
-interface Column {
-  id: string;
-  label: string;
-  sort: ResultSortColumn | null;
-  cell: (r: ExplorerRow) => string;
-  className?: string;
-}
+type Column = TableColumn<ExplorerRow>;
 
 export const EXPLORER_COLUMNS: Column[] = [
-  { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, className: 'x-url' },
+  {
+    id: 'url',
+    label: 'URL',
+    track: 'minmax(260px, 3fr)',
+    minPx: 260,
+    required: true,
+    sort: 'url',
+    cell: (r) => r.url,
+    title: (r) => r.url,
+  },
   {
     id: 'status',
     label: 'Status',
+    track: '92px',
+    minPx: 92,
     sort: 'status_code',
+    numeric: true,
     cell: (r) => (r.seq === null ? 'not fetched' : statusText(r.status_code)),
-    className: 'x-num',
   },
   {
     id: 'indexability',
     label: 'Indexability',
+    track: '150px',
+    minPx: 150,
     sort: 'indexability',
-    cell: (r) => indexabilityText(r as never),
-    className: 'x-index x-opt',
+    cell: (r) => indexabilityText(r),
+    title: (r) => indexabilityText(r) || undefined,
   },
-  { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title ?? '' },
-  // x-opt: left out while the detail pane takes the room.
+  {
+    id: 'title',
+    label: 'Title',
+    track: 'minmax(200px, 2fr)',
+    minPx: 200,
+    sort: 'title',
+    cell: (r) => r.title ?? '',
+    title: (r) => r.title ?? undefined,
+  },
   {
     id: 'words',
     label: 'Words',
+    track: '66px',
+    minPx: 66,
     sort: 'word_count',
+    numeric: true,
     cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)),
-    className: 'x-num x-opt',
   },
-  { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', cell: (r) => formatInt(r.inlinks), className: 'x-num x-opt' },
-  { id: 'depth', label: 'Depth', sort: 'crawl_depth', cell: (r) => String(r.crawl_depth), className: 'x-num x-opt' },
+  { id: 'inlinks', label: 'Inlinks', track: '66px', minPx: 66, sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
+  { id: 'depth', label: 'Depth', track: '58px', minPx: 58, sort: 'crawl_depth', numeric: true, cell: (r) => String(r.crawl_depth) },
   {
     id: 'time',
     label: 'Time',
+    track: '80px',
+    minPx: 80,
     sort: 'response_time_ms',
+    numeric: true,
     cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`),
-    className: 'x-num x-opt',
   },
 ];
 
-/** The columns of the view: the fixed ones, with a column per custom extraction rule after the title. */
+/** The live table's other columns, offered in the explorer too, hidden until the user shows them (column menu). */
+const MORE_COLUMNS: Column[] = COLUMNS.filter((c) => !EXPLORER_COLUMNS.some((x) => x.id === c.id)).map((c) => c as unknown as Column);
+
+/** The explorer's layout before the user changes it: its own columns, the live table's other ones hidden. */
+export const EXPLORER_DEFAULT_LAYOUT: ColumnLayout = { ...DEFAULT_LAYOUT, hidden: MORE_COLUMNS.map((c) => c.id) };
+
+/** The columns of the view: the fixed ones, with a column per custom extraction rule after the title, then the rest. */
 export function explorerColumns(extractionRules: readonly string[]): Column[] {
   const title = EXPLORER_COLUMNS.findIndex((c) => c.id === 'title');
   const rules: Column[] = extractionRules.map((rule) => ({
     id: `extract:${rule}`,
     label: rule,
+    track: `minmax(${EXTRACTED_COLUMN_PX}px, 1.5fr)`,
+    minPx: EXTRACTED_COLUMN_PX,
     sort: null,
+    extracted: true,
     // Values are crawled text: shown as text, several joined.
     cell: (r) => (Object.hasOwn(r.extracted ?? {}, rule) ? r.extracted[rule]!.join(' | ') : ''),
-    className: 'x-extract x-opt',
+    title: (r) => (Object.hasOwn(r.extracted ?? {}, rule) ? r.extracted[rule]!.join('\n') : undefined),
   }));
-  return [...EXPLORER_COLUMNS.slice(0, title + 1), ...rules, ...EXPLORER_COLUMNS.slice(title + 1)];
+  return [...EXPLORER_COLUMNS.slice(0, title + 1), ...rules, ...EXPLORER_COLUMNS.slice(title + 1), ...MORE_COLUMNS];
 }
+
+const rowKey = (r: ExplorerRow) => r.url_id;
+const rowAttrs = (r: ExplorerRow) => ({ 'data-explorer-url': r.url, 'data-status-class': statusClassOf(r.status_code) });
 
 export function ExplorerView() {
   const api = useApi();
@@ -83,27 +114,32 @@ export function ExplorerView() {
   const [filter, setFilter] = useState<FilterId>('all');
   const [text, setText] = useState('');
   const [appliedText, setAppliedText] = useState('');
-  const [sort, setSort] = useState<{ column: ResultSortColumn; descending: boolean }>({ column: 'seq', descending: false });
-  const [offset, setOffset] = useState(0);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [sort, setSort] = useState<SortState>({ column: 'seq', descending: false });
+  const [selected, setSelected] = useState<{ row: ExplorerRow; rules: readonly string[] } | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [total, setTotal] = useState<number | null>(null);
+  const [rules, setRules] = useState<readonly string[]>([]);
+  const layout = useColumnLayout(EXPLORER_VIEW, EXPLORER_DEFAULT_LAYOUT);
+  const live = useLive();
+  const version = useCrawl((s) => s.counters.crawled + s.counters.failed + s.counters.queued);
 
   useEffect(() => {
     const t = setTimeout(() => setAppliedText(text.trim()), 250);
     return () => clearTimeout(t);
   }, [text]);
-  // A new view starts at its first page.
-  useEffect(() => setOffset(0), [filter, appliedText, sort]);
 
   const counts = useLiveQuery('counts', () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
-  const query = { filter, text: appliedText, sort: sort.column, descending: sort.descending, offset, limit: EXPLORER_PAGE };
-  const page = useLiveQuery(JSON.stringify(query), () => api.queryFiltered(query), ROWS_REFRESH_MS, { enabled: hasCrawl });
+  const query = useMemo(() => ({ filter, text: appliedText, sort: sort.column, descending: sort.descending }), [filter, appliedText, sort]);
+  const fetchPage = useCallback((q: ExplorerQuery) => api.queryFiltered(q), [api]);
+  const onSelect = useCallback(
+    (row: ExplorerRow | null, _index: number, rowRules: readonly string[]) => setSelected(row ? { row, rules: rowRules } : null),
+    [],
+  );
   const groups = useMemo(() => groupedFilters(counts.data), [counts.data]);
-  const total = page.data?.total ?? null;
-  const columns = useMemo(() => explorerColumns(page.data?.extractionRules ?? []), [page.data?.extractionRules]);
+  const menuColumns = useMemo(() => explorerColumns(rules), [rules]);
 
   const toggleSort = (column: ResultSortColumn) =>
-    setSort((s) =>
+    setSort((s: SortState) =>
       s.column !== column
         ? { column, descending: false }
         : !s.descending
@@ -130,6 +166,7 @@ export function ExplorerView() {
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
           />
+          <ColumnMenu columns={menuColumns} layout={layout} />
           <button
             type="button"
             className="btn"
@@ -143,14 +180,7 @@ export function ExplorerView() {
           </button>
         </div>
       </div>
-      {exporting && (
-        <ExportDialog
-          filter={filter}
-          text={appliedText}
-          extractionRules={page.data?.extractionRules ?? []}
-          onClose={() => setExporting(false)}
-        />
-      )}
+      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={rules} onClose={() => setExporting(false)} />}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
         <nav className="filter-list" aria-label="filters">
           {groups.map((g) => (
@@ -164,10 +194,7 @@ export function ExplorerView() {
                   data-filter={f.id}
                   aria-pressed={filter === f.id}
                   title={f.description}
-                  onClick={() => {
-                    setFilter(f.id);
-                    setSelected(null);
-                  }}
+                  onClick={() => setFilter(f.id)}
                 >
                   <span className="filter-tab-label">{f.label}</span>
                   <span className="count-badge" data-count={f.count ?? undefined} data-zero={f.count === 0 || undefined}>
@@ -180,51 +207,33 @@ export function ExplorerView() {
           {counts.error && <div className="analysis-error">{counts.error}</div>}
         </nav>
         <div className="explorer-table">
-          <div className="xtable-scroll">
-            <table className="xtable" aria-label="URLs of this view">
-              <thead>
-                <tr>
-                  {columns.map((c) => (
-                    <SortableHeader key={c.id} label={c.label} sort={c.sort} current={sort} onSort={toggleSort} className={c.className} />
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {(page.data?.rows ?? []).map((r) => (
-                  <tr
-                    key={r.url_id}
-                    data-explorer-url={r.url}
-                    aria-selected={selected === r.url_id}
-                    tabIndex={0}
-                    onClick={() => setSelected(r.url_id)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') setSelected(r.url_id);
-                    }}
-                  >
-                    {columns.map((c) => (
-                      <td
-                        key={c.id}
-                        className={c.className}
-                        title={c.id === 'url' || c.id === 'title' || c.id.startsWith('extract:') ? c.cell(r) : undefined}
-                      >
-                        {c.cell(r)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {!hasCrawl && <div className="analysis-empty">Start a crawl or open an earlier one to explore its results.</div>}
-            {hasCrawl && total === 0 && <div className="analysis-empty">No URLs in this view.</div>}
-            {page.error && (
-              <div className="analysis-error" role="alert">
-                Could not load this view: {page.error}
-              </div>
-            )}
-          </div>
-          <Pager offset={offset} total={total} pageSize={EXPLORER_PAGE} onOffset={setOffset} />
+          {hasCrawl ? (
+            <VirtualTable<Omit<ExplorerQuery, 'offset' | 'limit'>, ExplorerRow>
+              ariaLabel="URLs of this view"
+              filter={query}
+              fetchPage={fetchPage}
+              columnsFor={explorerColumns}
+              layout={layout}
+              sort={sort}
+              onSort={toggleSort}
+              selectedKey={selected?.row.url_id ?? null}
+              rowKey={rowKey}
+              onSelect={onSelect}
+              rowAttrs={rowAttrs}
+              onTotal={setTotal}
+              onRules={setRules}
+              filtered={appliedText !== ''}
+              empty={() => 'No URLs in this view.'}
+              live={live}
+              version={version}
+            />
+          ) : (
+            <div className="analysis-empty">Start a crawl or open an earlier one to explore its results.</div>
+          )}
         </div>
-        {selected !== null && <UrlDetailPane urlId={selected} onClose={() => setSelected(null)} onOpen={setSelected} />}
+        {selected !== null && (
+          <UrlDetailPane start={{ ref: { id: selected.row.url_id } }} rules={selected.rules} onClose={() => setSelected(null)} />
+        )}
       </div>
     </section>
   );

@@ -2,7 +2,7 @@
 // ticked) and the header preset, for the explorer's filter and search as they stand.
 import { useMemo, useState } from 'react';
 import type { ExportFormat, FilterId, HeaderPreset } from '../../../shared/analysis.ts';
-import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMNS, exportColumnLabel } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
@@ -81,9 +81,9 @@ export function ExportDialog({
       </div>
       <div className="export-columns">
         {all.map((c) => (
-          <label key={c} className="check">
+          <label key={c} className="check" title={`CSV column: ${c}`}>
             <input type="checkbox" data-export-column={c} checked={chosen.has(c)} onChange={() => toggle(c)} />
-            <span>{c}</span>
+            <span>{exportColumnLabel(c)}</span>
           </label>
         ))}
       </div>
@@ -95,7 +95,9 @@ export function ExportDialog({
             checked={preset === 'screaming-frog'}
             onChange={(e) => setPreset(e.currentTarget.checked ? 'screaming-frog' : 'trawl')}
           />
-          <span>Screaming Frog headers (Address, Status Code, Title 1…; response times in seconds)</span>
+          <span>
+            Screaming Frog headers and values (Address, Status Code, Title 1…; response times in seconds; Indexable / Non-Indexable)
+          </span>
         </label>
         <label className="check">
           <span>Format</span>

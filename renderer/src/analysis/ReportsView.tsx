@@ -1,17 +1,19 @@
 // Reports: status codes, depths, response times and throughput (pages/s and errors over time), drawn with uPlot.
 // While the crawl runs each chart asks at most once a second for what came since its last answer (afterSeq, or
 // the buckets from its last one) and adds it. Each has a CSV download of its whole data.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ChartData, ChartKind } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import type { ChartData, ChartKind, OverTime } from '../../../shared/analysis.ts';
+import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
-import { useHasCrawl, useLiveQuery } from './use-live.ts';
+import { categoryStride, drawnChartData, labelSpacePx, overTimeLegend, timeRange, timeSplits, visibleBarValues } from './chart-layout.ts';
+import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 
 /** Charts update at most this often while the crawl runs. */
 export const CHART_REFRESH_MS = 1_000;
@@ -64,7 +66,11 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, {
     merge: mergeChart,
   });
-  const series = useMemo(() => chartSeries(chart.data), [chart.data]);
+  const live = useLive();
+  // While the crawl runs, the bucket still filling is left out (its partial rate would read as a dip).
+  const drawn = useMemo(() => drawnChartData(chart.data, live), [chart.data, live]);
+  const series = useMemo(() => chartSeries(drawn), [drawn]);
+  const [hovered, setHovered] = useState<number | null>(null);
   const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
   const exportCsv = async () => {
     const result = await run(`${title} as CSV`, () => api.exportChartCsv(kind));
@@ -74,7 +80,14 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
       notify(store, 'info', result.file ? `Saved ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
   };
   return (
-    <figure className="chart-card" data-chart={kind} data-total={total ?? undefined}>
+    <figure
+      className="chart-card"
+      data-chart={kind}
+      data-total={total ?? undefined}
+      data-buckets={chart.data?.kind === 'over-time' ? chart.data.rows.length : undefined}
+      data-drawn={drawn?.kind === 'over-time' ? drawn.rows.length : undefined}
+      data-open-bucket={chart.data?.kind === 'over-time' ? String(!!chart.data.open_bucket) : undefined}
+    >
       <figcaption className="chart-head">
         <span className="chart-title">{title}</span>
         <span className="panel-note">{chartTotal(chart.data)}</span>
@@ -89,58 +102,82 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
         </button>
       </figcaption>
       {chart.error && <div className="analysis-error">{chart.error}</div>}
-      <Plot kind={kind} series={series} />
+      <Plot kind={kind} series={series} onHover={setHovered} />
+      {kind === 'over-time' && (
+        <div className="chart-legend" data-testid="chart-legend" aria-live="off">
+          <span className="legend-key">
+            <span className="legend-swatch legend-pages" aria-hidden="true" />
+            pages/s
+          </span>
+          <span className="legend-key">
+            <span className="legend-swatch legend-errors" aria-hidden="true" />
+            errors
+          </span>
+          <span className="legend-value" data-testid="chart-legend-value">
+            {overTimeLegend(drawn as OverTime | null, hovered)}
+          </span>
+        </div>
+      )}
       {chart.data && !series.hasData && <div className="chart-empty">No data yet.</div>}
     </figure>
   );
 }
 
-const COLORS = { bar: '#2563eb', pages: '#2563eb', errors: '#c62828' };
-
-function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
+function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries; onHover: (index: number | null) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const labels = useRef<string[]>(series.labels);
   labels.current = series.labels;
+  const hover = useRef(onHover);
+  hover.current = onHover;
   const timeline = kind === 'over-time';
+  // Drawn again in the theme's colours (styles/theme.css) when the theme changes.
+  const theme = useTheme();
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const c = themeColors();
     const bars = uPlot.paths.bars!({ size: [0.7, 80] });
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height: 220,
-      legend: { show: timeline },
+      // The throughput legend is the card's own (it names the latest bucket when nothing is hovered).
+      legend: { show: false },
       cursor: { drag: { x: false, y: false } },
+      hooks: { setCursor: [(u) => hover.current(u.cursor.idx ?? null)] },
       scales: {
-        x: timeline ? { time: true } : { time: false, range: () => [-0.5, Math.max(1, labels.current.length) - 0.5] },
+        x: timeline
+          ? { time: true, range: (u, min, max) => timeRange(u.data[0], min, max) }
+          : { time: false, range: () => [-0.5, Math.max(1, labels.current.length) - 0.5] },
         y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
       },
       axes: [
         timeline
           ? {
-              stroke: '#4a5568',
-              grid: { stroke: '#eef0f3' },
-              // Whole seconds at the least (buckets are 1 s or more), as clock times.
-              incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400],
-              values: (_u, splits) => splits.map((t) => new Date(t * 1000).toLocaleTimeString()),
+              stroke: c.axis,
+              grid: { stroke: c.grid },
+              // Whole seconds at the least (buckets are 1 s or more), as clock times, far enough apart that the
+              // labels never run together.
+              splits: (u, _axis, min, max) => timeSplits(min, max, u.bbox.width / devicePixelRatio, labelSpacePx(formatTime(max * 1000))),
+              values: (_u, splits) => splits.map((t) => formatTime(t * 1000)),
             }
           : {
-              stroke: '#4a5568',
+              stroke: c.axis,
               grid: { show: false },
-              splits: (u) => labels.current.map((_, i) => i),
-              values: (_u, splits) => splits.map((i) => labels.current[i] ?? ''),
+              splits: () => labels.current.map((_, i) => i),
+              // Every label when they fit; else every second, third... so they do not run together.
+              values: (u, splits) => {
+                const longest = Math.max(0, ...labels.current.map((l) => l.length));
+                const stride = categoryStride(labels.current.length, u.bbox.width / devicePixelRatio, longest);
+                return splits.map((i) => (i % stride === 0 ? (labels.current[i] ?? '') : ''));
+              },
             },
-        { stroke: '#4a5568', grid: { stroke: '#eef0f3' }, size: 50 },
+        { stroke: c.axis, grid: { stroke: c.grid }, size: 50 },
       ],
       series: timeline
-        ? [
-            {},
-            { label: 'pages/s', stroke: COLORS.pages, width: 2, fill: 'rgba(37,99,235,0.08)' },
-            { label: 'errors', stroke: COLORS.errors, width: 1.5 },
-          ]
-        : [{}, { label: 'URLs', stroke: COLORS.bar, fill: 'rgba(37,99,235,0.55)', paths: bars, points: { show: false } }],
+        ? [{}, { label: 'pages/s', stroke: c.line, width: 2, fill: c.lineFill }, { label: 'errors', stroke: c.errors, width: 1.5 }]
+        : [{}, { label: 'URLs', stroke: c.line, fill: c.bar, paths: bars, points: { show: false } }],
     };
     const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);
     plot.current = u;
@@ -151,11 +188,13 @@ function Plot({ kind, series }: { kind: ChartKind; series: ChartSeries }) {
       u.destroy();
       plot.current = null;
     };
-  }, [timeline]);
+  }, [timeline, theme]);
 
   useEffect(() => {
-    plot.current?.setData([series.xs, ...series.series.map((s) => s.values)] as uPlot.AlignedData);
-  }, [series]);
+    // Bars: a count above zero is drawn at least a few pixels high, so a bar of one URL beside thousands shows.
+    const values = series.series.map((s) => (timeline ? s.values : visibleBarValues(s.values)));
+    plot.current?.setData([series.xs, ...values] as uPlot.AlignedData);
+  }, [series, timeline, theme]);
 
-  return <div className="plot" ref={box} />;
+  return <div className="plot" ref={box} data-theme={theme} />;
 }

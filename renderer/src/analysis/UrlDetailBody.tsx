@@ -1,28 +1,65 @@
-// One URL's details as text: its row, response headers, redirect chain, inlinks and outlinks (a page at a time,
-// more on demand) and extracted values. Crawled content is only ever text.
+// One URL's details as text: every field of its row (the table's columns and the rest: meta, headings, canonical,
+// directives), its extracted values, response headers, redirect chain and inlinks and outlinks (a page at a time,
+// more on demand; each opens that URL's details). Crawled content is only ever text.
 import { useEffect, useState } from 'react';
+import type { ResultRow } from '../../../shared/crawler-api.ts';
 import type { Inlink, LinkPage, Outlink, UrlDetail } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
-import { indexabilityText } from '../results/ResultRowView.tsx';
+import { RowFields } from '../results/RowDetails.tsx';
 import { headerLines, statusText } from './analysis-model.ts';
 
-export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (urlId: number) => void }) {
-  const r = detail.row;
+/** The detail's row as a ResultRow with its extracted values (a rule may be named "__proto__": defineProperty). */
+export function detailRow(detail: UrlDetail): ResultRow {
+  const extracted: Record<string, string[]> = {};
+  for (const e of detail.extracted)
+    Object.defineProperty(extracted, e.rule, { value: e.values, enumerable: true, writable: true, configurable: true });
+  return { ...(detail.row as unknown as ResultRow), extracted };
+}
+
+export function UrlDetailBody({
+  detail,
+  onOpen,
+  rules,
+}: {
+  detail: UrlDetail;
+  onOpen: (urlId: number) => void;
+  /** The crawl's extraction rules (each listed, with or without values); by default those the URL has values for. */
+  rules?: readonly string[];
+}) {
   const headers = headerLines(detail.response_headers);
   const chain = detail.redirect_chain;
+  const row = detailRow(detail);
   return (
     <div className="url-detail-body">
-      <div className="row-details-url">{detail.url}</div>
+      <div className="row-details-url" data-testid="detail-url">
+        {detail.url}
+      </div>
       <dl className="row-details-fields">
-        <Field label="Status" value={detail.fetched ? statusText(r.status_code) : detail.state_name} />
-        <Field label="Indexability" value={indexabilityText(r as never)} />
-        <Field label="Title" value={r.title ?? ''} />
-        <Field label="Depth" value={String(detail.depth)} />
-        <Field label="Found on" value={detail.via?.url ?? ''} />
-        {r.error && <Field label="Error" value={r.error} />}
+        <Field label="State" value={detail.state_name} />
+        <div className="detail" data-empty={detail.via === null || undefined}>
+          <dt>Found on</dt>
+          <dd>
+            {detail.via ? (
+              <button
+                type="button"
+                className="link-url link-open"
+                data-open-url={detail.via.url}
+                title={`Details of ${detail.via.url}`}
+                onClick={() => onOpen(detail.via!.url_id)}
+              >
+                {detail.via.url}
+              </button>
+            ) : (
+              '—'
+            )}
+          </dd>
+        </div>
+        {!detail.fetched && <Field label="Kind" value={detail.kind} />}
+        {!detail.fetched && <Field label="Depth" value={String(detail.depth)} />}
       </dl>
+      {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
       <h3 className="row-details-heading">Response headers</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">
@@ -42,7 +79,14 @@ export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (
           <ol className="chain" data-testid="detail-chain">
             {chain.hops.map((h, i) => (
               <li key={`${h.url_id}-${i}`} data-here={i === chain.position || undefined}>
-                <span className="chain-status">{statusText(h.status_code)}</span> {h.url}
+                <span className="chain-status">{statusText(h.status_code)}</span>{' '}
+                {i === chain.position ? (
+                  h.url
+                ) : (
+                  <button type="button" className="link-url link-open" title={`Details of ${h.url}`} onClick={() => onOpen(h.url_id)}>
+                    {h.url}
+                  </button>
+                )}
               </li>
             ))}
           </ol>
@@ -92,16 +136,6 @@ export function UrlDetailBody({ detail, onOpen }: { detail: UrlDetail; onOpen: (
               </li>
             ))}
           </ul>
-        </>
-      )}
-      {detail.extracted.length > 0 && (
-        <>
-          <h3 className="row-details-heading">Custom extraction</h3>
-          <dl className="row-details-fields row-details-extracted" data-testid="detail-extracted">
-            {detail.extracted.map((e) => (
-              <Field key={e.rule} label={e.rule} value={e.values.join('\n')} multiline />
-            ))}
-          </dl>
         </>
       )}
     </div>
@@ -160,7 +194,13 @@ function LinkList<T>({
         <ul className="link-list" data-testid={testId}>
           {rows.map((l) => (
             <li key={l.key}>
-              <button type="button" className="link-url link-open" title={`Details of ${l.url}`} onClick={() => onOpen(l.id)}>
+              <button
+                type="button"
+                className="link-url link-open"
+                data-open-url={l.url}
+                title={`Details of ${l.url}`}
+                onClick={() => onOpen(l.id)}
+              >
                 {l.url}
               </button>
               <span className="link-anchor">{l.anchor ? `“${l.anchor}”` : '(no anchor text)'}</span>

@@ -1,23 +1,102 @@
-// The explorer's detail pane: one URL's details, read from the host (and read again while the crawl runs).
-import { useApi } from '../store/context.tsx';
+// The one URL detail pane, opened from the live results and from the explorer: everything about a URL (every
+// field, extracted values, response headers, redirect chain, inlinks and outlinks), read from the host and read
+// again while the crawl runs. A link in the pane opens that URL in the pane; Back and Forward walk its history.
+import { useState } from 'react';
+import type { ResultRow } from '../../../shared/crawler-api.ts';
+import type { UrlRef } from '../../../shared/analysis.ts';
+import { copyText } from '../clipboard.ts';
+import { notify } from '../store/crawl-store.ts';
+import { useApi, useCrawlStore } from '../store/context.tsx';
+import { RowFields } from '../results/RowDetails.tsx';
+import { canGoBack, canGoForward, currentEntry, goBack, goForward, openInHistory, startHistory } from './analysis-model.ts';
+import type { DetailHistory } from './analysis-model.ts';
 import { useLiveQuery } from './use-live.ts';
 import { UrlDetailBody } from './UrlDetailBody.tsx';
 
-/** Everything about one URL: its row, response headers, redirect chain, links and extracted values. */
-export function UrlDetailPane({ urlId, onClose, onOpen }: { urlId: number; onClose: () => void; onOpen: (urlId: number) => void }) {
+/** What the pane opens on: a URL (by id or text), with the table's row when there is one. */
+export interface DetailStart {
+  ref: UrlRef;
+  /** The table's row: shown as it is when the host cannot give more (a cluster crawl has no link graph here). */
+  row?: ResultRow;
+}
+
+const refKey = (ref: UrlRef) => ('id' in ref ? `id:${ref.id}` : `url:${ref.url}`);
+
+export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; rules?: readonly string[]; onClose: () => void }) {
+  // The history starts over when the table opens another URL.
+  const startKey = refKey(start.ref);
+  const [history, setHistory] = useState<{ key: string; h: DetailHistory<UrlRef> }>(() => ({ key: startKey, h: startHistory(start.ref) }));
+  const h = history.key === startKey ? history.h : startHistory(start.ref);
+  const set = (next: DetailHistory<UrlRef>) => setHistory({ key: startKey, h: next });
+  const ref = currentEntry(h);
+  const atStart = h.index === 0;
+
   const api = useApi();
-  const detail = useLiveQuery(`detail|${urlId}`, () => api.urlDetail({ id: urlId }), 5_000);
+  const store = useCrawlStore();
+  const detail = useLiveQuery(`detail|${refKey(ref)}`, () => api.urlDetail(ref), 5_000);
+  const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
+  // The table's own row, when the host has no details to give (or has not answered yet).
+  const fallback = atStart && start.row && !detail.data ? start.row : null;
+
   return (
-    <aside className="row-details url-detail" aria-label="URL details" data-testid="url-detail">
+    <aside
+      className="row-details url-detail"
+      aria-label="URL details"
+      data-testid="url-detail"
+      data-history={`${h.index + 1}/${h.entries.length}`}
+    >
       <div className="row-details-bar">
+        <button
+          type="button"
+          className="btn btn-quiet btn-small"
+          aria-label="back"
+          title="Back"
+          data-testid="detail-back"
+          disabled={!canGoBack(h)}
+          onClick={() => set(goBack(h))}
+        >
+          ◀
+        </button>
+        <button
+          type="button"
+          className="btn btn-quiet btn-small"
+          aria-label="forward"
+          title="Forward"
+          data-testid="detail-forward"
+          disabled={!canGoForward(h)}
+          onClick={() => set(goForward(h))}
+        >
+          ▶
+        </button>
         <span className="row-details-title">URL details</span>
-        <button type="button" className="btn btn-quiet btn-small" aria-label="close URL details" onClick={onClose}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!url}
+          onClick={() =>
+            url && void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))
+          }
+        >
+          Copy URL
+        </button>
+        <button type="button" className="btn btn-quiet btn-small" aria-label="close details" onClick={onClose}>
           ✕
         </button>
       </div>
-      {detail.error && <div className="analysis-error">{detail.error}</div>}
-      {detail.data === null && !detail.error && <div className="analysis-empty">Loading…</div>}
-      {detail.data && <UrlDetailBody detail={detail.data} onOpen={onOpen} />}
+      {detail.data && (
+        <UrlDetailBody detail={detail.data} onOpen={(id) => set(openInHistory(h, { id }))} rules={atStart ? rules : undefined} />
+      )}
+      {fallback && (
+        <div className="url-detail-body">
+          <div className="row-details-url" data-testid="detail-url">
+            {fallback.url}
+          </div>
+          {detail.error && <p className="detail-none">Links and headers are not available here: {detail.error}</p>}
+          <RowFields row={fallback} rules={rules} />
+        </div>
+      )}
+      {!fallback && detail.error && <div className="analysis-error">{detail.error}</div>}
+      {!fallback && detail.data === null && !detail.error && <div className="analysis-empty">Loading…</div>}
     </aside>
   );
 }

@@ -3,7 +3,7 @@
 // tables show. No React, no DOM: tested on their own (test/renderer/analysis-model.test.ts).
 import type { ChartData, ComparisonRow, FilterCounts, FilterGroupId, FilterId, HostReportRow } from '../../../shared/analysis.ts';
 import { FILTER_GROUPS, RESULT_FILTERS } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { formatDuration, formatInt, formatNumber, formatTime } from '../format.ts';
 
 export interface FilterTab {
   id: FilterId;
@@ -134,7 +134,7 @@ export function chartSeries(data: ChartData | null): ChartSeries {
     case 'over-time':
       return {
         xs: data.rows.map((r) => r.at / 1000),
-        labels: data.rows.map((r) => new Date(r.at).toLocaleTimeString()),
+        labels: data.rows.map((r) => formatTime(r.at)),
         series: [
           { label: 'pages/s', values: data.rows.map((r) => r.pages_per_second) },
           { label: 'errors', values: data.rows.map((r) => r.errors) },
@@ -145,7 +145,7 @@ export function chartSeries(data: ChartData | null): ChartSeries {
 }
 
 /** 100 → "100", 2000 → "2s": short enough for a bar's label. */
-export const shortMs = (ms: number): string => (ms >= 1000 ? `${ms / 1000}s` : String(ms));
+export const shortMs = (ms: number): string => (ms >= 1000 ? `${formatNumber(ms / 1000)}s` : String(ms));
 
 function bars(labels: string[], label: string, values: number[]): ChartSeries {
   return { xs: labels.map((_, i) => i), labels, series: [{ label, values }], hasData: values.some((v) => v > 0) };
@@ -206,7 +206,7 @@ export function robotsText(row: HostReportRow): string {
 }
 
 function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return formatDuration(ms);
 }
 
 // ---- comparison ----
@@ -231,3 +231,23 @@ function cellText(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '(none)';
   return typeof v === 'number' ? String(v) : v === '' ? '(empty)' : v;
 }
+
+// ---- the URL detail pane's history ----
+
+/** The URLs the detail pane showed, as a browser's history: opening a link drops what was ahead. */
+export interface DetailHistory<T> {
+  entries: readonly T[];
+  index: number;
+}
+
+export const startHistory = <T>(first: T): DetailHistory<T> => ({ entries: [first], index: 0 });
+
+export function openInHistory<T>(h: DetailHistory<T>, next: T): DetailHistory<T> {
+  return { entries: [...h.entries.slice(0, h.index + 1), next], index: h.index + 1 };
+}
+
+export const canGoBack = (h: DetailHistory<unknown>): boolean => h.index > 0;
+export const canGoForward = (h: DetailHistory<unknown>): boolean => h.index < h.entries.length - 1;
+export const goBack = <T>(h: DetailHistory<T>): DetailHistory<T> => (canGoBack(h) ? { ...h, index: h.index - 1 } : h);
+export const goForward = <T>(h: DetailHistory<T>): DetailHistory<T> => (canGoForward(h) ? { ...h, index: h.index + 1 } : h);
+export const currentEntry = <T>(h: DetailHistory<T>): T => h.entries[h.index]!;

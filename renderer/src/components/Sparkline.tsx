@@ -1,5 +1,6 @@
 // Pages per second over the last snapshots, as an inline SVG (no canvas, no library).
 import { memo } from 'react';
+import { formatDecimal } from '../format.ts';
 import { useTranslation } from '../i18n/i18n.ts';
 
 const W = 120;
@@ -29,10 +30,10 @@ export const Sparkline = memo(function Sparkline({ points }: { points: readonly 
       viewBox={`0 0 ${W} ${H}`}
       preserveAspectRatio="none"
       role="img"
-      aria-label={t('sparkline.label', { count: points.length, peak: max.toFixed(1) })}
+      aria-label={t('sparkline.label', { count: points.length, peak: formatDecimal(max, 1) })}
       data-points={points.length}
     >
-      <title>{t('sparkline.title', { count: points.length, peak: max.toFixed(1) })}</title>
+      <title>{t('sparkline.title', { count: points.length, peak: formatDecimal(max, 1) })}</title>
       {area && <path className="sparkline-area" d={area} />}
       {line && <path className="sparkline-line" d={line} vectorEffect="non-scaling-stroke" />}
     </svg>

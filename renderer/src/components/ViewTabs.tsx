@@ -3,6 +3,7 @@ import { formatInt } from '../format.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
+import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 // Each view's label and title are the strings views.<id> and views.<id>Title (i18n/en/common.ts).
 export const VIEWS = [{ id: 'live' }, { id: 'explorer' }, { id: 'queue' }, { id: 'hosts' }, { id: 'reports' }, { id: 'compare' }] as const;
@@ -31,6 +32,7 @@ export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) 
           {v.id === 'live' && live && <span className="live-dot" aria-label={t('views.running')} />}
         </button>
       ))}
+      <ThemeSwitch />
     </nav>
   );
 }

@@ -4,24 +4,26 @@ import { memo } from 'react';
 import type { ReactNode } from 'react';
 import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
 import { formatBytes, formatInt, shortContentType } from '../format.ts';
+import type { LayoutColumn } from './column-layout.ts';
 
-export interface Column {
-  id: string;
+/** A column of a virtual table (the live results, the explorer) over rows of type R. */
+export interface Column<R = ResultRow> extends LayoutColumn {
   label: string;
   /** The host's sort key; null: not sortable. */
   sort: ResultSortColumn | null;
   numeric?: boolean;
-  cell: (row: ResultRow) => ReactNode;
+  cell: (row: R) => ReactNode;
   /** Full text on hover, for cells that are cut short. */
-  title?: (row: ResultRow) => string | undefined;
+  title?: (row: R) => string | undefined;
   /** What assistive technology reads, when the cell shows less than it means. */
-  ariaLabel?: (row: ResultRow) => string | undefined;
+  ariaLabel?: (row: R) => string | undefined;
   /** A custom extraction rule's column. */
   extracted?: boolean;
 }
 
 /** The classes of a column's cells. */
-export const cellClass = (c: Column) => `rcell c-${c.id}${c.numeric ? ' num' : ''}${c.extracted ? ' c-extracted' : ''}`;
+export const cellClass = (c: Pick<Column<never>, 'id' | 'numeric' | 'extracted'>) =>
+  `rcell c-${c.id}${c.numeric ? ' num' : ''}${c.extracted ? ' c-extracted' : ''}`;
 
 export function statusClassOf(code: number | null): StatusClass {
   if (code === null) return 'none';
@@ -62,9 +64,20 @@ function h1Cell(r: ResultRow): ReactNode {
 }
 
 export const COLUMNS: Column[] = [
-  { id: 'url', label: 'URL', sort: 'url', cell: (r) => r.url, title: (r) => r.url },
+  {
+    id: 'url',
+    label: 'URL',
+    track: 'minmax(300px, 3fr)',
+    minPx: 300,
+    required: true,
+    sort: 'url',
+    cell: (r) => r.url,
+    title: (r) => r.url,
+  },
   {
     id: 'status',
+    track: '68px',
+    minPx: 68,
     label: 'Status',
     sort: 'status_code',
     numeric: true,
@@ -73,6 +86,8 @@ export const COLUMNS: Column[] = [
   },
   {
     id: 'indexability',
+    track: '150px',
+    minPx: 150,
     label: 'Indexability',
     sort: 'indexability',
     // A non-indexable row shows why (the reason is the news; a ✗ from the stylesheet says the rest), the full
@@ -81,9 +96,21 @@ export const COLUMNS: Column[] = [
     title: (r) => indexabilityText(r) || undefined,
     ariaLabel: (r) => indexabilityText(r) || undefined,
   },
-  { id: 'kind', label: 'Kind', sort: null, cell: (r) => r.kind },
+  // The title early: in view at 1440 px with the sidebar open.
+  {
+    id: 'title',
+    label: 'Title',
+    track: 'minmax(200px, 2fr)',
+    minPx: 200,
+    sort: 'title',
+    cell: (r) => r.title,
+    title: (r) => orBlank(r.title),
+  },
+  { id: 'kind', label: 'Kind', track: '72px', minPx: 72, sort: null, cell: (r) => r.kind },
   {
     id: 'type',
+    track: '118px',
+    minPx: 118,
     label: 'Content type',
     sort: 'content_type',
     cell: (r) => shortContentType(r.content_type),
@@ -91,29 +118,56 @@ export const COLUMNS: Column[] = [
   },
   {
     id: 'size',
+    track: '76px',
+    minPx: 76,
     label: 'Size',
     sort: 'size_bytes',
     numeric: true,
     cell: (r) => formatBytes(r.size_bytes),
     title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`),
   },
-  { id: 'time', label: 'Time ms', sort: 'response_time_ms', numeric: true, cell: (r) => formatInt(r.response_time_ms) },
+  {
+    id: 'time',
+    label: 'Time ms',
+    track: '80px',
+    minPx: 80,
+    sort: 'response_time_ms',
+    numeric: true,
+    cell: (r) => formatInt(r.response_time_ms),
+  },
   {
     id: 'attempts',
+    track: '56px',
+    minPx: 56,
     label: 'Tries',
     sort: 'attempts',
     numeric: true,
     cell: (r) => (r.attempts > 1 ? <span className="attention">{formatInt(r.attempts)}</span> : formatInt(r.attempts)),
     title: (r) => (r.attempts === 0 ? 'never fetched' : `${formatInt(r.attempts)} ${r.attempts === 1 ? 'fetch' : 'fetches'}`),
   },
-  { id: 'depth', label: 'Depth', sort: 'crawl_depth', numeric: true, cell: (r) => r.crawl_depth },
-  { id: 'title', label: 'Title', sort: 'title', cell: (r) => r.title, title: (r) => orBlank(r.title) },
-  { id: 'h1s', label: 'H1s', sort: null, numeric: true, cell: h1Cell, title: (r) => orBlank(r.h1) },
-  { id: 'words', label: 'Words', sort: 'word_count', numeric: true, cell: (r) => formatInt(r.word_count) },
-  { id: 'inlinks', label: 'Inlinks', sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
-  { id: 'outlinks', label: 'Outlinks', sort: 'outlinks', numeric: true, cell: (r) => formatInt(r.outlinks) },
-  { id: 'directives', label: 'Directives', sort: null, cell: directivesText, title: directivesTitle },
-  { id: 'error', label: 'Error', sort: null, cell: (r) => r.error, title: (r) => orBlank(r.error) },
+  { id: 'depth', label: 'Depth', track: '62px', minPx: 62, sort: 'crawl_depth', numeric: true, cell: (r) => r.crawl_depth },
+  { id: 'h1s', label: 'H1s', track: '48px', minPx: 48, sort: null, numeric: true, cell: h1Cell, title: (r) => orBlank(r.h1) },
+  { id: 'words', label: 'Words', track: '66px', minPx: 66, sort: 'word_count', numeric: true, cell: (r) => formatInt(r.word_count) },
+  { id: 'inlinks', label: 'Inlinks', track: '66px', minPx: 66, sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
+  { id: 'outlinks', label: 'Outlinks', track: '74px', minPx: 74, sort: 'outlinks', numeric: true, cell: (r) => formatInt(r.outlinks) },
+  {
+    id: 'directives',
+    label: 'Directives',
+    track: 'minmax(130px, 1fr)',
+    minPx: 130,
+    sort: null,
+    cell: directivesText,
+    title: directivesTitle,
+  },
+  {
+    id: 'error',
+    label: 'Error',
+    track: 'minmax(160px, 1.3fr)',
+    minPx: 160,
+    sort: null,
+    cell: (r) => r.error,
+    title: (r) => orBlank(r.error),
+  },
 ];
 
 /** A rule's values on one row, in one line: " | " between them (the details list them a line each). */
@@ -122,11 +176,16 @@ export function extractedText(row: Pick<ResultRow, 'extracted'>, rule: string): 
   return values.join(' | ');
 }
 
+/** Width of an extraction rule's column at the least. */
+export const EXTRACTED_COLUMN_PX = 150;
+
 /** A column per custom extraction rule of the crawl, as text. */
 export function extractedColumns(rules: readonly string[]): Column[] {
   return rules.map((rule, i) => ({
     id: `x${i}`,
     label: rule,
+    track: `minmax(${EXTRACTED_COLUMN_PX}px, 1.5fr)`,
+    minPx: EXTRACTED_COLUMN_PX,
     sort: null,
     extracted: true,
     cell: (r: ResultRow) => extractedText(r, rule),
@@ -195,7 +254,13 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
 });
 
 /** A row whose page has not arrived yet. */
-export function PlaceholderRow({ index, columns = COLUMNS }: { index: number; columns?: readonly Column[] }) {
+export function PlaceholderRow({
+  index,
+  columns = COLUMNS,
+}: {
+  index: number;
+  columns?: readonly Pick<Column<never>, 'id' | 'numeric' | 'extracted'>[];
+}) {
   return (
     <div
       className={index % 2 ? 'rrow rrow-odd rrow-placeholder' : 'rrow rrow-placeholder'}

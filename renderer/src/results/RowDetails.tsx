@@ -1,10 +1,7 @@
-// A result row's details in the side panel: every field of the row in full (the table's columns and those it has
-// no room for) and the crawl's extracted values, crawled text shown only as text.
+// A result row's fields in full (the table's columns and those it has no room for) and the crawl's extracted
+// values, crawled text shown only as text: what the URL detail pane (analysis/UrlDetailPane.tsx) lists first.
 import type { ResultRow } from '../../../shared/crawler-api.ts';
-import { copyText } from '../clipboard.ts';
 import { formatBytes, formatInt } from '../format.ts';
-import { notify } from '../store/crawl-store.ts';
-import { useCrawlStore } from '../store/context.tsx';
 import { indexabilityText } from './ResultRowView.tsx';
 
 export interface DetailField {
@@ -48,26 +45,10 @@ export const DETAIL_FIELDS: DetailField[] = [
   { label: 'Error', value: (r) => r.error ?? '' },
 ];
 
-export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules?: readonly string[]; onClose: () => void }) {
-  const store = useCrawlStore();
+/** A row's fields in full, its crawl's extraction rules first (every rule, a value a line): the URL detail pane's core. */
+export function RowFields({ row, rules = [] }: { row: ResultRow; rules?: readonly string[] }) {
   return (
-    <aside className="row-details" aria-label="result details">
-      <div className="row-details-bar">
-        <span className="row-details-title">Row {formatInt(row.seq)}</span>
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() =>
-            void copyText(row.url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))
-          }
-        >
-          Copy URL
-        </button>
-        <button type="button" className="btn btn-quiet btn-small" aria-label="close details" onClick={onClose}>
-          ✕
-        </button>
-      </div>
-      <div className="row-details-url">{row.url}</div>
+    <>
       {rules.length > 0 && (
         <>
           <h3 className="row-details-heading">Custom extraction</h3>
@@ -95,6 +76,6 @@ export function RowDetails({ row, rules = [], onClose }: { row: ResultRow; rules
           );
         })}
       </dl>
-    </aside>
+    </>
   );
 }

@@ -1,6 +1,7 @@
-// The rows of the results table, fetched from the host a page at a time as they scroll into view, with a small
-// cache. Filtering and sorting happen in SQL on the host; this only asks for offset/limit windows of one query.
-import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
+// The rows of a virtual table (the live results, the explorer), fetched from the host a page at a time as they
+// scroll into view, with a small cache. Filtering and sorting happen in SQL on the host; this only asks for
+// offset/limit windows of one query.
+import type { ResultRow, ResultsQuery } from '../../../shared/crawler-api.ts';
 
 export const PAGE_SIZE = 100;
 /** Pages kept (least recently used go first): 40 x 100 rows. */
@@ -15,19 +16,27 @@ export type QueryFilter = Omit<ResultsQuery, 'offset' | 'limit'>;
 
 const NO_RULES: readonly string[] = [];
 
-interface Page {
-  rows: ResultRow[];
+/** What the host answers for a window of rows. */
+export interface WindowPage<R> {
+  total: number;
+  rows: R[];
+  /** The crawl's extraction rules (a column each), when the query says. */
+  extractionRules?: readonly string[];
+}
+
+interface Page<R> {
+  rows: R[];
   /** The refresh generation the rows are from; older ones are shown until fresher ones arrive. */
   gen: number;
 }
 
-export class ResultsWindow {
+export class ResultsWindow<F extends object = QueryFilter, R = ResultRow> {
   /** Rows matching the filter; null until the first page arrives. */
   total: number | null = null;
   error: string | null = null;
   /** The crawl's extraction rules (a column each); the same array until they change. */
   rules: readonly string[] = NO_RULES;
-  private pages = new Map<number, Page>();
+  private pages = new Map<number, Page<R>>();
   private inFlight = new Map<number, number>();
   /** Pages whose last request failed, and when: not asked for again for a moment. */
   private failedAt = new Map<number, number>();
@@ -35,13 +44,13 @@ export class ResultsWindow {
   private disposed = false;
 
   constructor(
-    readonly filter: QueryFilter,
-    private readonly fetchPage: (query: ResultsQuery) => Promise<ResultsPage>,
+    readonly filter: F,
+    private readonly fetchPage: (query: F & { offset: number; limit: number }) => Promise<WindowPage<R>>,
     private readonly onChange: () => void,
   ) {}
 
   /** The row at `index`, if its page is here (possibly from before the last refresh). */
-  row(index: number): ResultRow | undefined {
+  row(index: number): R | undefined {
     const page = this.pages.get(Math.floor(index / PAGE_SIZE));
     return page?.rows[index % PAGE_SIZE];
   }
@@ -85,7 +94,7 @@ export class ResultsWindow {
   private load(p: number): void {
     const gen = this.gen;
     this.inFlight.set(p, gen);
-    const query: ResultsQuery = { ...this.filter, offset: p * PAGE_SIZE, limit: PAGE_SIZE };
+    const query = { ...this.filter, offset: p * PAGE_SIZE, limit: PAGE_SIZE };
     this.fetchPage(query).then(
       (res) => {
         if (this.inFlight.get(p) === gen) this.inFlight.delete(p);

@@ -4,6 +4,7 @@ import { userAgentChoiceOf, userAgentChoices } from '../../../shared/user-agents
 import { formatBytes, formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useCrawlStore } from '../store/context.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import { NumberField, fieldAttrs, fieldError, numberInput } from './form-fields.tsx';
 import type { FormBinding } from './form-fields.tsx';
 import { MAX_LIST_FILE_BYTES, MODE_OPTIONS, ROBOTS_MODES, seedLines } from './start-form-model.ts';
@@ -11,30 +12,34 @@ import { MAX_LIST_FILE_BYTES, MODE_OPTIONS, ROBOTS_MODES, seedLines } from './st
 /** The settings above the groups; `onSubmit` starts the crawl (Ctrl+Enter in the seeds). */
 export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onSubmit: () => void }) {
   const store = useCrawlStore();
+  const { t } = useTranslation('start');
   const { form, ids, errors, set } = binding;
   const d = binding.defaults?.settings;
   const uaChoices = userAgentChoices(d?.userAgent ?? form.userAgent);
   const userAgentChoice = d ? userAgentChoiceOf(form.userAgent, d.userAgent) : null;
 
+  const robotsLabel = (mode: (typeof ROBOTS_MODES)[number]) =>
+    mode === 'ignore' ? t('basic.robotsIgnore') : mode === 'report' ? t('basic.robotsReport') : t('basic.robotsRespect');
+
   const readListFile = async (file: File) => {
     if (file.size > MAX_LIST_FILE_BYTES) {
-      notify(store, 'error', `${file.name} is larger than ${formatBytes(MAX_LIST_FILE_BYTES)}; split the list`);
+      notify(store, 'error', t('basic.fileTooLarge', { file: file.name, size: formatBytes(MAX_LIST_FILE_BYTES) }));
       return;
     }
     try {
       const text = await file.text();
       const n = seedLines(text).seeds.length;
       set('seeds', text);
-      notify(store, 'info', `Read ${formatInt(n)} URL${n === 1 ? '' : 's'} from ${file.name}`);
+      notify(store, 'info', t('basic.fileRead', { count: n, n: formatInt(n), file: file.name }));
     } catch (err) {
-      notify(store, 'error', `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+      notify(store, 'error', t('basic.fileUnreadable', { file: file.name, error: err instanceof Error ? err.message : String(err) }));
     }
   };
 
   return (
     <>
       <label className="field field-wide" htmlFor={`${ids}-seeds`}>
-        <span className="field-label">{form.mode === 'list' ? 'URLs to crawl, one per line' : 'Seed URLs, one per line'}</span>
+        <span className="field-label">{form.mode === 'list' ? t('basic.listLabel') : t('basic.seedsLabel')}</span>
         <textarea
           {...fieldAttrs(binding, 'seeds')}
           name="seeds"
@@ -43,7 +48,7 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
           spellCheck={false}
           autoCapitalize="off"
           autoCorrect="off"
-          placeholder={'https://example.com/\nhttps://docs.example.com/start'}
+          placeholder={t('basic.seedsPlaceholder')}
           value={form.seeds}
           onChange={(e) => set('seeds', e.currentTarget.value)}
           onKeyDown={(e) => {
@@ -54,7 +59,7 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
       </label>
       {form.mode === 'list' && (
         <label className="field file-field" htmlFor={`${ids}-list-file`}>
-          <span className="field-label">Or upload a list</span>
+          <span className="field-label">{t('basic.uploadList')}</span>
           <input
             id={`${ids}-list-file`}
             data-testid="list-file"
@@ -66,12 +71,12 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
               if (file) void readListFile(file);
             }}
           />
-          <span className="field-hint">a .txt file of URLs, one per line; read here, replacing the list above</span>
+          <span className="field-hint">{t('basic.uploadHint')}</span>
         </label>
       )}
 
       <fieldset className="check-set" aria-describedby={errors.has('mode') ? `${ids}-mode-error` : undefined}>
-        <legend className="field-label">Mode</legend>
+        <legend className="field-label">{t('basic.mode')}</legend>
         <div className="check-row">
           {MODE_OPTIONS.map((o) => (
             <label key={o.value} className="check" htmlFor={`${ids}-mode-${o.value}`} title={o.explain}>
@@ -90,65 +95,67 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
           ))}
         </div>
         <span className="field-hint">
-          {MODE_OPTIONS.find((o) => o.value === form.mode)?.explain}; default{' '}
-          {MODE_OPTIONS.find((o) => o.value === (d?.mode ?? 'spider'))?.label.toLowerCase()}
+          {t('basic.modeHint', {
+            explain: MODE_OPTIONS.find((o) => o.value === form.mode)?.explain ?? '',
+            default: MODE_OPTIONS.find((o) => o.value === (d?.mode ?? 'spider'))?.label.toLowerCase() ?? '',
+          })}
         </span>
         {fieldError(binding, 'mode')}
       </fieldset>
 
       <div className="field-grid">
         <NumberField
-          label="Threads"
-          hint={`default ${d?.threads ?? 5}, 1–${binding.defaults?.limits.threads.max ?? 200}`}
+          label={t('basic.threads')}
+          hint={t('basic.threadsHint', { default: d?.threads ?? 5, max: binding.defaults?.limits.threads.max ?? 200 })}
           error={fieldError(binding, 'threads')}
           input={numberInput(binding, 'threads')}
         />
         {form.mode === 'list' ? (
           <NumberField
-            label="Max depth"
-            hint="list mode: the listed URLs only"
+            label={t('basic.maxDepth')}
+            hint={t('basic.maxDepthListHint')}
             placeholder="0"
             error={fieldError(binding, 'maxDepth')}
             input={{ ...numberInput(binding, 'maxDepth'), value: '', disabled: true }}
           />
         ) : (
           <NumberField
-            label="Max depth"
-            hint="blank: unlimited"
-            placeholder="unlimited"
+            label={t('basic.maxDepth')}
+            hint={t('basic.blankUnlimited')}
+            placeholder={t('basic.unlimited')}
             error={fieldError(binding, 'maxDepth')}
             input={numberInput(binding, 'maxDepth')}
           />
         )}
         <NumberField
-          label="Max pages"
-          hint="blank: unlimited"
-          placeholder="unlimited"
+          label={t('basic.maxPages')}
+          hint={t('basic.blankUnlimited')}
+          placeholder={t('basic.unlimited')}
           error={fieldError(binding, 'maxPages')}
           input={numberInput(binding, 'maxPages')}
         />
         <label className="field" htmlFor={`${ids}-robots`}>
-          <span className="field-label">robots.txt</span>
+          <span className="field-label">{t('basic.robots')}</span>
           <select
             {...fieldAttrs(binding, 'robots')}
             value={form.robots}
             onChange={(e) => set('robots', ROBOTS_MODES.find((m) => m === e.currentTarget.value) ?? 'respect')}
           >
-            <option value="respect">respect</option>
-            <option value="ignore">ignore</option>
-            <option value="report">fetch all, report disallowed</option>
+            <option value="respect">{t('basic.robotsRespect')}</option>
+            <option value="ignore">{t('basic.robotsIgnore')}</option>
+            <option value="report">{t('basic.robotsReport')}</option>
           </select>
-          <span className="field-hint">default {d?.robots ?? 'respect'}</span>
+          <span className="field-hint">{t('basic.robotsHint', { default: robotsLabel(d?.robots ?? 'respect') })}</span>
           {fieldError(binding, 'robots')}
         </label>
       </div>
 
       <label className="field field-wide" htmlFor={`${ids}-userAgent`}>
-        <span className="field-label">User agent</span>
+        <span className="field-label">{t('basic.userAgent')}</span>
         <select
           id={`${ids}-userAgentChoice`}
           data-testid="setting-user-agent-choice"
-          aria-label="user agent preset"
+          aria-label={t('basic.userAgentPreset')}
           value={userAgentChoice?.id ?? 'custom'}
           onChange={(e) => {
             const choice = uaChoices.find((c) => c.id === e.currentTarget.value);
@@ -161,7 +168,7 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
               {c.label}
             </option>
           ))}
-          <option value="custom">Custom…</option>
+          <option value="custom">{t('basic.custom')}</option>
         </select>
         <input
           {...fieldAttrs(binding, 'userAgent')}
@@ -171,7 +178,7 @@ export function BasicSettings({ binding, onSubmit }: { binding: FormBinding; onS
           placeholder={d?.userAgent ?? ''}
           onChange={(e) => set('userAgent', e.currentTarget.value)}
         />
-        <span className="field-hint">only the header changes; robots.txt is read for Trawl's group or *</span>
+        <span className="field-hint">{t('basic.userAgentHint')}</span>
         {fieldError(binding, 'userAgent')}
       </label>
     </>

@@ -6,7 +6,9 @@ import { mustCompile } from '../../../shared/pattern.ts';
 import { makeScopeReason } from '../../../shared/scope.ts';
 import { DEFAULT_MAX_URL_LENGTH } from '../../../shared/url/canonical.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
+import { useTranslation } from '../i18n/i18n.ts';
 import type { StartForm } from './start-form-model.ts';
+import { t } from './start-form-model.ts';
 
 /** Sample URLs looked at, at most. */
 export const MAX_SAMPLES = 200;
@@ -57,25 +59,22 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
       maxUrlLength,
     });
   } catch (err) {
-    return { ok: false, problem: `${err instanceof Error ? err.message : String(err)}; fix the pattern to test URLs` };
+    return { ok: false, problem: t('tester.fixPattern', { error: err instanceof Error ? err.message : String(err) }) };
   }
   const verdicts = lines(samples)
     .slice(0, MAX_SAMPLES)
     .map((url): PatternVerdict => {
       const normalised = normalise(url);
-      if (normalised === null) return { url, normalised, crawled: false, why: 'not an http(s) URL the crawl can fetch' };
+      if (normalised === null) return { url, normalised, crawled: false, why: t('tester.notHttp') };
       const why = reason(normalised);
-      const shown = normalised === url ? '' : ` (as ${normalised})`;
+      const shown = normalised === url ? '' : t('tester.asNormalised', { url: normalised });
       switch (why) {
         case null:
           return {
             url,
             normalised,
             crawled: true,
-            why:
-              form.mode === 'list'
-                ? `in scope${shown}; list mode fetches only the listed URLs (and their redirects)`
-                : `crawled when linked${shown}`,
+            why: form.mode === 'list' ? t('tester.inScopeList', { shown }) : t('tester.crawledWhenLinked', { shown }),
           };
         case 'host':
           return {
@@ -84,17 +83,22 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
             crawled: false,
             why:
               seeds.length === 0 && lines(form.allowedHosts).length === 0
-                ? 'no seed yet: the hosts crawled come from the seeds'
-                : `host ${new URL(normalised).host} is outside the scope (${scopeLabel})`,
+                ? t('tester.noSeed')
+                : t('tester.outsideScope', { host: new URL(normalised).host, scope: scopeLabel }),
           };
         case 'too long':
-          return { url, normalised, crawled: false, why: `${normalised.length} characters long, over the ${maxUrlLength} limit` };
+          return { url, normalised, crawled: false, why: t('tester.tooLong', { length: normalised.length, max: maxUrlLength }) };
         case 'excluded': {
           const pattern = exclude.find((p) => mustCompile(p).test(normalised));
-          return { url, normalised, crawled: false, why: `matches exclude pattern ${pattern ?? ''}`.trim() };
+          return {
+            url,
+            normalised,
+            crawled: false,
+            why: pattern === undefined ? t('tester.excludedNoPattern') : t('tester.excluded', { pattern }),
+          };
         }
         case 'not included':
-          return { url, normalised, crawled: false, why: `matches no include pattern${shown}` };
+          return { url, normalised, crawled: false, why: t('tester.notIncluded', { shown }) };
         default:
           return { url, normalised, crawled: false, why };
       }
@@ -103,13 +107,19 @@ export function patternVerdicts(form: ScopeForm, samples: string, scopeLabel: st
 }
 
 export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string; form: ScopeForm; scopeLabel: string }) {
+  const { t, i18n } = useTranslation('start');
   const [samples, setSamples] = useState('');
-  const result = useMemo(() => (samples.trim() ? patternVerdicts(form, samples, scopeLabel) : null), [form, samples, scopeLabel]);
+  // The verdicts are sentences: said again in the language shown when it changes.
+  const language = i18n.language;
+  const result = useMemo(
+    () => (samples.trim() && language ? patternVerdicts(form, samples, scopeLabel) : null),
+    [form, samples, scopeLabel, language],
+  );
   const rows = Math.min(6, Math.max(2, samples.split('\n').length));
   return (
     <div className="pattern-tester" data-testid="pattern-tester">
       <label className="field field-wide" htmlFor={`${idPrefix}-samples`}>
-        <span className="field-label">Try sample URLs, one per line</span>
+        <span className="field-label">{t('tester.label')}</span>
         <textarea
           id={`${idPrefix}-samples`}
           data-testid="pattern-samples"
@@ -118,13 +128,11 @@ export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string
           spellCheck={false}
           autoCapitalize="off"
           autoCorrect="off"
-          placeholder="https://example.com/blog/post?utm_source=x"
+          placeholder={t('tester.placeholder')}
           value={samples}
           onChange={(e) => setSamples(e.currentTarget.value)}
         />
-        <span className="field-hint">
-          checked against the scope, patterns, length and stripped parameters above; depth and robots.txt are checked during the crawl
-        </span>
+        <span className="field-hint">{t('tester.hint')}</span>
       </label>
       {result && !result.ok && (
         <div className="field-error" role="alert">
@@ -132,7 +140,7 @@ export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string
         </div>
       )}
       {result?.ok && (
-        <ul className="pattern-verdicts" aria-label="sample URL verdicts">
+        <ul className="pattern-verdicts" aria-label={t('tester.verdicts')}>
           {result.verdicts.map((v, i) => (
             <li key={i} className="pattern-verdict" data-crawled={v.crawled} title={v.normalised ?? v.url}>
               <span className="pattern-mark" aria-hidden="true">
@@ -140,7 +148,7 @@ export function PatternTester({ idPrefix, form, scopeLabel }: { idPrefix: string
               </span>
               <span className="pattern-text">
                 <span className="pattern-url">{v.url}</span>
-                <span className="pattern-why">{v.crawled ? v.why : `not crawled: ${v.why}`}</span>
+                <span className="pattern-why">{v.crawled ? v.why : t('tester.notCrawled', { why: v.why })}</span>
               </span>
             </li>
           ))}

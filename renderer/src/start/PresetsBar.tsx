@@ -9,6 +9,8 @@ import { errorMessage } from '../api/connection.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { useTranslation } from '../i18n/i18n.ts';
+import { t as startT } from './start-form-model.ts';
 
 export interface PresetsProps {
   idPrefix: string;
@@ -23,9 +25,9 @@ export interface PresetsProps {
 
 /** What the Presets group says while closed. */
 export function presetsSummary(presets: readonly CrawlPreset[] | null, error: string | null): string {
-  if (error) return 'presets file unreadable';
+  if (error) return startT('presets.unreadable');
   if (presets === null) return '…';
-  return presets.length ? `${presets.length} saved` : 'none saved';
+  return presets.length ? startT('presets.saved', { count: presets.length }) : startT('presets.noneSaved');
 }
 
 export function usePresets(): { presets: CrawlPreset[] | null; error: string | null; reload: () => void; set: (p: CrawlPreset[]) => void } {
@@ -76,6 +78,7 @@ export function PresetsPanel({
   const [nameProblem, setNameProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('start');
   const selected = presets?.find((p) => p.name === chosen) ?? null;
 
   const save = async () => {
@@ -84,7 +87,7 @@ export function PresetsPanel({
     if (problem) return setNameProblem(problem);
     const local = formProblems();
     if (local.length) return onProblems(local);
-    const result = await run('Save preset', () => api.savePreset(trimmed, current()));
+    const result = await run(t('presets.commandSave'), () => api.savePreset(trimmed, current()));
     if (!result) return;
     if (result.ok) {
       const replaced = presets?.some((p) => p.name.toLowerCase() === trimmed.toLowerCase()) ?? false;
@@ -93,7 +96,7 @@ export function PresetsPanel({
       setName('');
       setNameProblem(null);
       onProblems([]);
-      notify(store, 'info', `${replaced ? 'Replaced' : 'Saved'} preset "${trimmed}"`);
+      notify(store, 'info', replaced ? t('presets.replacedNotice', { name: trimmed }) : t('presets.savedNotice', { name: trimmed }));
     } else {
       setNameProblem(
         result.problems
@@ -108,20 +111,20 @@ export function PresetsPanel({
   const remove = async (preset: CrawlPreset) => {
     if (confirming !== preset.name) return setConfirming(preset.name);
     setConfirming(null);
-    const left = await run('Delete preset', () => api.deletePreset(preset.name));
+    const left = await run(t('presets.commandDelete'), () => api.deletePreset(preset.name));
     if (!left) return;
     set(left);
     setChosen('');
-    notify(store, 'info', `Deleted preset "${preset.name}"`);
+    notify(store, 'info', t('presets.deletedNotice', { name: preset.name }));
   };
 
   return (
     <div className="presets" data-testid="presets">
       {error ? (
         <div className="field-error" role="alert" data-testid="presets-error">
-          <span>Presets could not be read: {error}</span>
+          <span>{t('presets.couldNotRead', { error })}</span>
           <button type="button" className="btn btn-small" onClick={reload}>
-            Try again
+            {t('presets.tryAgain')}
           </button>
         </div>
       ) : (
@@ -129,7 +132,7 @@ export function PresetsPanel({
           <select
             id={`${idPrefix}-preset`}
             data-testid="preset-select"
-            aria-label="saved preset"
+            aria-label={t('presets.savedPreset')}
             value={selected ? selected.name : ''}
             disabled={!presets?.length}
             onChange={(e) => {
@@ -137,7 +140,7 @@ export function PresetsPanel({
               setConfirming(null);
             }}
           >
-            <option value="">{presets?.length ? 'Choose a preset…' : 'No presets saved yet'}</option>
+            <option value="">{presets?.length ? t('presets.choose') : t('presets.noPresets')}</option>
             {presets?.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
@@ -151,7 +154,7 @@ export function PresetsPanel({
             disabled={!selected || busy}
             onClick={() => selected && onLoad(selected)}
           >
-            Load
+            {t('presets.load')}
           </button>
           <button
             type="button"
@@ -160,19 +163,19 @@ export function PresetsPanel({
             disabled={!selected || busy}
             onClick={() => selected && void remove(selected)}
           >
-            {confirming && confirming === selected?.name ? 'Really delete?' : 'Delete'}
+            {confirming && confirming === selected?.name ? t('presets.reallyDelete') : t('presets.delete')}
           </button>
         </div>
       )}
       <label className="field" htmlFor={`${idPrefix}-preset-name`}>
-        <span className="field-label">Save these settings as</span>
+        <span className="field-label">{t('presets.saveAs')}</span>
         <div className="inline-row">
           <input
             id={`${idPrefix}-preset-name`}
             data-testid="preset-name"
             type="text"
             maxLength={PRESET_NAME_MAX_LENGTH}
-            placeholder={selected?.name ?? 'Preset name'}
+            placeholder={selected?.name ?? t('presets.presetName')}
             value={name}
             aria-invalid={nameProblem !== null || undefined}
             onChange={(e) => {
@@ -187,13 +190,10 @@ export function PresetsPanel({
             }}
           />
           <button type="button" className="btn btn-small" data-testid="preset-save" disabled={busy || !!error} onClick={() => void save()}>
-            Save
+            {t('presets.save')}
           </button>
         </div>
-        <span className="field-hint">
-          keeps every setting except the seeds and the credentials (request headers and basic authentication are never saved in a preset,
-          and loading one leaves those of the form as they are); saving under a name in use replaces it
-        </span>
+        <span className="field-hint">{t('presets.hint')}</span>
         {nameProblem && (
           <span className="field-error" role="alert">
             {nameProblem}

@@ -6,20 +6,23 @@ import type { ExtractionTest, ExtractionTestResult } from '../../../shared/crawl
 import type { CrawlSettingsInput, ExtractionRule, SettingsProblem } from '../../../shared/settings.ts';
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { useTranslation } from '../i18n/i18n.ts';
 import type { RuleForm } from './rule-form.ts';
 import { newRule } from './rule-form.ts';
+import { labelled } from './start-form-model.ts';
 
-// The settings schema's enums, restated so the page does not import the validation library (as in start-form-model.ts).
+// The settings schema's enums, restated so the page does not import the validation library (as in
+// start-form-model.ts); their labels are read in the language shown when asked for.
 /** Kinds of extraction rule. */
 export const EXTRACTION_TYPE_OPTIONS = [
-  { value: 'css', label: 'CSS selector' },
-  { value: 'regex', label: 'Regex over the HTML' },
+  labelled('css', 'rules.typeCss'),
+  labelled('regex', 'rules.typeRegex'),
 ] as const satisfies readonly { value: ExtractionRule['type']; label: string }[];
 /** What a CSS rule reads from each element it selects. */
 export const EXTRACTION_OUTPUT_OPTIONS = [
-  { value: 'text', label: 'text' },
-  { value: 'attribute', label: 'an attribute' },
-  { value: 'html', label: 'inner HTML, as text' },
+  labelled('text', 'rules.outputText'),
+  labelled('attribute', 'rules.outputAttribute'),
+  labelled('html', 'rules.outputHtml'),
 ] as const satisfies readonly { value: ExtractionRule['output']; label: string }[];
 
 export interface RuleEditorProps {
@@ -43,6 +46,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
   const api = useApi();
   const [testUrl, setTestUrl] = useState('');
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('start');
   const [outcome, setOutcome] = useState<{ result: ExtractionTest; rules: string[] } | null>(null);
   const [urlProblems, setUrlProblems] = useState<string[]>([]);
 
@@ -51,7 +55,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
 
   const test = async () => {
     setUrlProblems([]);
-    const result: ExtractionTestResult | undefined = await run('Test rules', () => api.testExtraction(url, settingsForTest()));
+    const result: ExtractionTestResult | undefined = await run(t('rules.commandTest'), () => api.testExtraction(url, settingsForTest()));
     if (!result) return;
     if (result.ok) {
       const { ok: _ok, ...tested } = result;
@@ -67,16 +71,16 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
   const err = (field: string) => errors.get(field);
   return (
     <div className="rule-editor" data-testid="rule-editor">
-      {rules.length === 0 && <p className="field-hint">No rules: add one to read a value from every HTML page into a column of its own.</p>}
+      {rules.length === 0 && <p className="field-hint">{t('rules.none')}</p>}
       {rules.map((rule, i) => {
         const id = `${idPrefix}-rule-${i}`;
         const css = rule.type === 'css';
         const fieldErrors = (name: string) => err(`extraction.${i}.${name}`);
         return (
-          <fieldset key={i} className="rule" data-testid={`rule-${i}`} aria-label={`rule ${i + 1}`}>
+          <fieldset key={i} className="rule" data-testid={`rule-${i}`} aria-label={t('rules.ruleLabel', { n: i + 1 })}>
             <div className="rule-head">
               <label className="field rule-name" htmlFor={`${id}-name`}>
-                <span className="field-label">Column name</span>
+                <span className="field-label">{t('rules.columnName')}</span>
                 <input
                   id={`${id}-name`}
                   data-testid={`rule-${i}-name`}
@@ -90,8 +94,8 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
               <button
                 type="button"
                 className="btn btn-quiet btn-small rule-remove"
-                aria-label={`remove rule ${rule.name || i + 1}`}
-                title="Remove this rule"
+                aria-label={t('rules.remove', { name: rule.name || i + 1 })}
+                title={t('rules.removeTitle')}
                 onClick={() => onChange(rules.filter((_, j) => j !== i))}
               >
                 ✕
@@ -100,7 +104,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
             <Messages messages={fieldErrors('name')} />
             <div className="field-grid">
               <label className="field" htmlFor={`${id}-type`}>
-                <span className="field-label">Type</span>
+                <span className="field-label">{t('rules.type')}</span>
                 <select
                   id={`${id}-type`}
                   data-testid={`rule-${i}-type`}
@@ -117,13 +121,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                 </select>
               </label>
               <label className="field" htmlFor={`${id}-output`}>
-                <span className="field-label">Reads</span>
+                <span className="field-label">{t('rules.reads')}</span>
                 <select
                   id={`${id}-output`}
                   data-testid={`rule-${i}-output`}
                   value={css ? rule.output : 'text'}
                   disabled={!css}
-                  title={css ? undefined : 'A regex reads its first group, or the whole match'}
+                  title={css ? undefined : t('rules.regexReadsTitle')}
                   onChange={(e) =>
                     update(i, { output: EXTRACTION_OUTPUT_OPTIONS.find((o) => o.value === e.currentTarget.value)?.value ?? 'text' })
                   }
@@ -135,13 +139,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                       </option>
                     ))
                   ) : (
-                    <option value="text">first group or match</option>
+                    <option value="text">{t('rules.firstGroup')}</option>
                   )}
                 </select>
               </label>
             </div>
             <label className="field" htmlFor={`${id}-expression`}>
-              <span className="field-label">{css ? 'CSS selector' : 'Regular expression'}</span>
+              <span className="field-label">{css ? t('rules.cssSelector') : t('rules.regex')}</span>
               <input
                 id={`${id}-expression`}
                 data-testid={`rule-${i}-expression`}
@@ -150,7 +154,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                 spellCheck={false}
                 autoCapitalize="off"
                 autoCorrect="off"
-                placeholder={css ? 'h1, .price, meta[name="author"]' : 'sku: (\\w+)'}
+                placeholder={css ? t('rules.cssPlaceholder') : t('rules.regexPlaceholder')}
                 value={rule.expression}
                 aria-invalid={!!fieldErrors('expression') || undefined}
                 onChange={(e) => update(i, { expression: e.currentTarget.value })}
@@ -159,13 +163,13 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
             </label>
             {css && rule.output === 'attribute' && (
               <label className="field" htmlFor={`${id}-attribute`}>
-                <span className="field-label">Attribute</span>
+                <span className="field-label">{t('rules.attribute')}</span>
                 <input
                   id={`${id}-attribute`}
                   data-testid={`rule-${i}-attribute`}
                   type="text"
                   spellCheck={false}
-                  placeholder="href, content, data-id…"
+                  placeholder={t('rules.attributePlaceholder')}
                   value={rule.attribute}
                   aria-invalid={!!fieldErrors('attribute') || undefined}
                   onChange={(e) => update(i, { attribute: e.currentTarget.value })}
@@ -181,7 +185,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                 checked={rule.all}
                 onChange={(e) => update(i, { all: e.currentTarget.checked })}
               />
-              <span className="check-label">Every match (default: the first)</span>
+              <span className="check-label">{t('rules.every')}</span>
             </label>
             <Messages messages={[...(err(`extraction.${i}`) ?? []), ...(fieldErrors('output') ?? []), ...(fieldErrors('all') ?? [])]} />
           </fieldset>
@@ -196,14 +200,14 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
           disabled={rules.length >= MAX_RULES}
           onClick={() => onChange([...rules, newRule(rules)])}
         >
-          + Add rule
+          {t('rules.add')}
         </button>
       </div>
 
       {rules.length > 0 && (
         <div className="rule-test">
           <label className="field" htmlFor={`${idPrefix}-test-url`}>
-            <span className="field-label">Test on URL</span>
+            <span className="field-label">{t('rules.testOn')}</span>
             <div className="inline-row">
               <input
                 id={`${idPrefix}-test-url`}
@@ -223,10 +227,10 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
                 }}
               />
               <button type="button" className="btn btn-small" data-testid="rule-test" disabled={busy || !url} onClick={() => void test()}>
-                {busy ? 'Testing…' : 'Test'}
+                {busy ? t('rules.testing') : t('rules.test')}
               </button>
             </div>
-            <span className="field-hint">fetched and parsed by a worker as the crawl would; blank: the first seed</span>
+            <span className="field-hint">{t('rules.testHint')}</span>
             <Messages messages={urlProblems} />
           </label>
           {outcome && <RuleTestOutcome result={outcome.result} rules={outcome.rules} />}
@@ -238,11 +242,12 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
 
 /** What each rule found on the sample page, as text; or why nothing could be read. */
 export function RuleTestOutcome({ result, rules }: { result: ExtractionTest; rules: readonly string[] }) {
+  const { t } = useTranslation('start');
   const names = [...new Set([...rules.filter((r) => Object.hasOwn(result.values, r)), ...Object.keys(result.values)])];
   return (
     <div className="rule-test-result" data-testid="rule-test-result" role="status">
       <div className="rule-test-head">
-        <span className="rule-test-status">{result.statusCode === null ? 'no response' : result.statusCode}</span>
+        <span className="rule-test-status">{result.statusCode === null ? t('rules.noResponse') : result.statusCode}</span>
         <span className="rule-test-url" title={result.url}>
           {result.url}
         </span>
@@ -255,10 +260,7 @@ export function RuleTestOutcome({ result, rules }: { result: ExtractionTest; rul
             return (
               <div key={name} className="rule-test-rule" data-rule={name} data-matches={values.length}>
                 <dt>
-                  {name}{' '}
-                  <span className="rule-test-count">
-                    {values.length === 0 ? 'no match' : values.length === 1 ? '1 match' : `${values.length} matches`}
-                  </span>
+                  {name} <span className="rule-test-count">{t('rules.matches', { count: values.length })}</span>
                 </dt>
                 {values.map((v, i) => (
                   <dd key={i} className="rule-test-value">

@@ -4,29 +4,60 @@
 import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
 import { cliCommandFor } from '../../../shared/cli-command.ts';
 import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
+import type { ParseKeys } from 'i18next';
 import { formatInt } from '../format.ts';
+import { i18next } from '../i18n/i18n.ts';
 import type { RuleForm } from './rule-form.ts';
+
+/** The start form's strings (i18n/en/start.ts), in the language shown when called. */
+export const t = i18next.getFixedT(null, 'start');
+/** A key of the start form's strings. */
+export type StartKey = ParseKeys<'start'>;
+
+/** A choice of the form whose label is read in the language shown when asked for. */
+export function labelled<V extends string>(value: V, label: StartKey): { value: V; label: string } {
+  return {
+    value,
+    get label() {
+      return t(label);
+    },
+  };
+}
+
+/** A choice of the form whose label and explanation are read in the language shown when asked for. */
+export function option<V extends string>(value: V, label: StartKey, explain: StartKey): { value: V; label: string; explain: string } {
+  return {
+    value,
+    get label() {
+      return t(label);
+    },
+    get explain() {
+      return t(explain);
+    },
+  };
+}
+
 // The settings schema's enums, restated so the page does not import the validation library; `satisfies` keeps
 // them in step with it.
 /** Crawl modes, with what each does. */
 export const MODE_OPTIONS = [
-  { value: 'spider', label: 'Follow links', explain: 'crawl the seeds and the pages they link to, within the scope' },
-  { value: 'list', label: 'Only these URLs', explain: 'crawl exactly the URLs listed (redirects followed, links recorded, not followed)' },
+  option('spider', 'modes.spider', 'modes.spiderExplain'),
+  option('list', 'modes.list', 'modes.listExplain'),
 ] as const satisfies readonly { value: CrawlMode; label: string; explain: string }[];
 /** robots.txt modes. */
 export const ROBOTS_MODES = ['respect', 'ignore', 'report'] as const satisfies readonly CrawlSettings['robots'][];
 /** Crawl scopes, with what each means. */
 export const SCOPE_OPTIONS = [
-  { value: 'same-host', label: 'same host', explain: "the seeds' hosts (host:port); http and https count as one" },
-  { value: 'subdomains', label: 'subdomains', explain: "the seeds' host names and every name below them, on any port" },
-  { value: 'domain', label: 'whole domain', explain: "the seeds' registrable domains (example.co.uk) and every name below them" },
-  { value: 'hosts', label: 'listed hosts', explain: "the seeds' hosts and those listed under Allowed hosts" },
+  option('same-host', 'scopes.sameHost', 'scopes.sameHostExplain'),
+  option('subdomains', 'scopes.subdomains', 'scopes.subdomainsExplain'),
+  option('domain', 'scopes.domain', 'scopes.domainExplain'),
+  option('hosts', 'scopes.hosts', 'scopes.hostsExplain'),
 ] as const satisfies readonly { value: Scope; label: string; explain: string }[];
 /** Resource types that can be checked, in the form's order. */
 export const RESOURCE_OPTIONS = [
-  { value: 'images', label: 'Images', explain: '<img src>, srcset' },
-  { value: 'scripts', label: 'Scripts', explain: '<script src>' },
-  { value: 'stylesheets', label: 'Stylesheets', explain: '<link rel="stylesheet">' },
+  Object.assign(labelled('images', 'resources.images'), { explain: '<img src>, srcset' }),
+  Object.assign(labelled('scripts', 'resources.scripts'), { explain: '<script src>' }),
+  Object.assign(labelled('stylesheets', 'resources.stylesheets'), { explain: '<link rel="stylesheet">' }),
 ] as const satisfies readonly { value: ResourceType; label: string; explain: string }[];
 export interface StartForm {
   seeds: string;
@@ -227,11 +258,12 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
   lines.forEach((line, i) => {
     const colon = line.indexOf(':');
     if (colon <= 0) {
-      problems.push({ field: 'headers', message: `line ${lineOf[i]}: write "Name: value"` });
+      problems.push({ field: 'headers', message: t('problems.headerNoColon', { line: lineOf[i] }) });
       return;
     }
     const name = line.slice(0, colon).trim();
-    if (entries.some(([n]) => n === name)) problems.push({ field: 'headers', message: `line ${lineOf[i]}: "${name}" is given twice` });
+    if (entries.some(([n]) => n === name))
+      problems.push({ field: 'headers', message: t('problems.headerTwice', { line: lineOf[i], name }) });
     entries.push([name, line.slice(colon + 1).trim()]);
   });
   // fromEntries: every name is an own property, "__proto__" included.
@@ -278,7 +310,7 @@ export function problemsByField(problems: readonly SettingsProblem[], lines: Lin
       add(keyed[1]!, p.message.includes(`"${keyed[2]}"`) ? p.message : `${keyed[2]}: ${p.message}`);
     } else if (m) {
       const line = (lines as Record<string, readonly number[] | undefined>)[m[1]!]?.[Number(m[2])];
-      add(m[1]!, line ? `line ${line}: ${p.message}` : p.message);
+      add(m[1]!, line ? t('problems.onLine', { line, message: p.message }) : p.message);
     } else add(p.field, p.message);
   }
   return out;
@@ -317,7 +349,8 @@ export function groupsWithProblems(problems: readonly SettingsProblem[]): Set<Fo
   return groups;
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${formatInt(n)} ${n === 1 ? one : many}`;
+/** Options of a count: `count` picks the plural, `n` is shown (formatted as numbers are). */
+const counted = (n: number) => ({ count: n, n: formatInt(n) });
 
 /** What a closed group is set to, in a few words: the form stays short and still shows every setting. */
 export function groupSummary(group: FormGroup, form: StartForm): string {
@@ -326,47 +359,50 @@ export function groupSummary(group: FormGroup, form: StartForm): string {
   switch (group) {
     case 'scope': {
       parts.push(SCOPE_OPTIONS.find((o) => o.value === form.scope)?.label ?? form.scope);
-      if (n('allowedHosts')) parts.push(`+${count(n('allowedHosts'), 'host')}`);
-      if (n('include')) parts.push(`${formatInt(n('include'))} include`);
-      if (n('exclude')) parts.push(`${formatInt(n('exclude'))} exclude`);
-      if (n('stripQueryParams')) parts.push(`${count(n('stripQueryParams'), 'param')} stripped`);
-      if (form.followNofollow) parts.push('follows nofollow');
+      if (n('allowedHosts')) parts.push(t('summary.hosts', counted(n('allowedHosts'))));
+      if (n('include')) parts.push(t('summary.include', counted(n('include'))));
+      if (n('exclude')) parts.push(t('summary.exclude', counted(n('exclude'))));
+      if (n('stripQueryParams')) parts.push(t('summary.stripped', counted(n('stripQueryParams'))));
+      if (form.followNofollow) parts.push(t('summary.followsNofollow'));
       break;
     }
     case 'request': {
       const headers = Object.keys(parseHeaderLines(form.headers).headers).length;
-      parts.push(headers ? count(headers, 'header') : 'none');
-      if (form.basicAuth.username.trim()) parts.push(`basic auth as ${form.basicAuth.username.trim()}`);
+      parts.push(headers ? t('summary.headers', counted(headers)) : t('summary.none'));
+      if (form.basicAuth.username.trim()) parts.push(t('summary.basicAuthAs', { user: form.basicAuth.username.trim() }));
       break;
     }
     case 'extraction': {
       const names = form.extraction.map((r) => r.name.trim()).filter(Boolean);
-      parts.push(form.extraction.length ? `${count(form.extraction.length, 'rule')}: ${names.join(', ')}` : 'none');
+      parts.push(
+        form.extraction.length ? t('summary.rules', { ...counted(form.extraction.length), names: names.join(', ') }) : t('summary.none'),
+      );
       break;
     }
     case 'check': {
       const types = RESOURCE_OPTIONS.filter((o) => form.checkResources.includes(o.value)).map((o) => o.value);
-      parts.push(['pages', ...types].join(', '));
-      if (form.checkExternal) parts.push('external links');
+      parts.push([t('summary.pages'), ...types].join(', '));
+      if (form.checkExternal) parts.push(t('summary.externalLinks'));
       break;
     }
     case 'politeness': {
       const delay = form.delayMs.trim();
-      if (form.polite) parts.push('polite preset');
-      else parts.push(delay === '' || delay === '0' ? 'no delay' : `${delay} ms delay`);
-      if (form.maxUrlsPerSecond.trim()) parts.push(`≤ ${form.maxUrlsPerSecond.trim()} URLs/s`);
-      if (form.maxPerHost.trim()) parts.push(`≤ ${form.maxPerHost.trim()} per host`);
+      if (form.polite) parts.push(t('summary.politePreset'));
+      else parts.push(delay === '' || delay === '0' ? t('summary.noDelay') : t('summary.delay', { ms: delay }));
+      if (form.maxUrlsPerSecond.trim()) parts.push(t('summary.urlsPerSecond', { n: form.maxUrlsPerSecond.trim() }));
+      if (form.maxPerHost.trim()) parts.push(t('summary.perHost', { n: form.maxPerHost.trim() }));
       const attempts = form.maxAttempts.trim();
-      if (attempts) parts.push(attempts === '1' ? 'no retries' : `${attempts} attempts`);
+      if (attempts) parts.push(attempts === '1' ? t('summary.noRetries') : t('summary.attempts', { n: attempts }));
       break;
     }
     case 'more': {
       const processes = form.processes.trim();
-      if (processes) parts.push(`${processes} ${processes === '1' ? 'process' : 'processes'}`);
+      if (processes) parts.push(t('summary.processes', { count: Number(processes), n: processes }));
       const timeout = form.responseTimeoutMs.trim();
       const seconds = Number(timeout) / 1000;
-      if (timeout) parts.push(Number.isFinite(seconds) ? `${seconds} s timeout` : `timeout ${timeout}`);
-      if (!parts.length) parts.push('processes, timeouts, body size');
+      if (timeout)
+        parts.push(Number.isFinite(seconds) ? t('summary.timeoutSeconds', { seconds }) : t('summary.timeout', { value: timeout }));
+      if (!parts.length) parts.push(t('summary.moreNothingSet'));
       break;
     }
   }

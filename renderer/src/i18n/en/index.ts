@@ -4,12 +4,14 @@ import { common } from './common.ts';
 import { live } from './live.ts';
 import { schedules } from './schedules.ts';
 import { shortcuts } from './shortcuts.ts';
+import { start } from './start.ts';
 
 export const en = {
   common,
   live,
   schedules,
   shortcuts,
+  start,
 };
 
 /** The shape every language's strings have: English's keys, each a string. */

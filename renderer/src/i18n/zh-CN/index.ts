@@ -4,10 +4,12 @@ import { common } from './common.ts';
 import { live } from './live.ts';
 import { schedules } from './schedules.ts';
 import { shortcuts } from './shortcuts.ts';
+import { start } from './start.ts';
 
 export const zhCN: Messages = {
   common,
   live,
   schedules,
   shortcuts,
+  start,
 };
