@@ -78,7 +78,6 @@ const NOT_YET_TRANSLATED = new Set([
   'results/ResultRowView.tsx',
   'results/ResultsPanel.tsx',
   'results/RowDetails.tsx',
-  'components/ThemeSwitch.tsx',
   'results/VirtualTable.tsx',
 ]);
 

@@ -292,4 +292,12 @@ export const live = {
     goingAway: 'host going away{{reason}}',
     closedCode: 'closed with code {{code}}{{reason}}',
   },
+  /** The colour theme switch (components/ThemeSwitch.tsx), by choice. */
+  theme: {
+    label: 'Theme',
+    title: "Colour theme: System follows the system's light or dark setting",
+    system: 'System',
+    light: 'Light',
+    dark: 'Dark',
+  },
 };

@@ -280,4 +280,11 @@ export const live: Messages['live'] = {
     goingAway: '主程序正在关闭{{reason}}',
     closedCode: '连接已关闭，代码 {{code}}{{reason}}',
   },
+  theme: {
+    label: '主题',
+    title: '配色主题：“跟随系统”使用系统的浅色或深色设置',
+    system: '跟随系统',
+    light: '浅色',
+    dark: '深色',
+  },
 };
