@@ -58,6 +58,9 @@ describe('the live view in Simplified Chinese', () => {
     );
     // Processor names are the engine's: never translated.
     for (const p of PROCESSOR_CHAIN) expect(title).toContain(p.name);
+    // English says what shared/processors.ts says (the map the CLI and the README follow): the two cannot drift.
+    await i18next.changeLanguage('en');
+    for (const p of PROCESSOR_CHAIN) expect(processorTitle(p.name)).toBe(`${p.name} (${p.stage}): ${p.does}`);
   });
 
   it('shows the top bar, the live settings and the schedules in the language chosen', async () => {
