@@ -4,7 +4,7 @@
 // transport's messages follow the language too.
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { THREAD_STEPS } from '../../shared/steps.ts';
+import { STEP_LABELS, THREAD_STEPS } from '../../shared/steps.ts';
 import { PROCESSOR_CHAIN } from '../../shared/processors.ts';
 import { ProcessorLegend, ThreadCellView, processorTitle } from '../../renderer/src/components/ThreadGrid.tsx';
 import { Counters, CrawlControls, StateBadge } from '../../renderer/src/components/TopBar.tsx';
@@ -34,6 +34,9 @@ describe('the live view in Simplified Chinese', () => {
     expect(html).not.toContain('about to get URI');
     expect(titleOf(html, 'cell-step')).toContain('Heritrix 的术语');
     expect(html).toContain('1,234 页');
+    // English says a step as shared/steps.ts does for the CLI and the engine.
+    await i18next.changeLanguage('en');
+    for (const step of THREAD_STEPS) expect(i18next.t(`steps.${step}`, { ns: 'live' })).toBe(STEP_LABELS[step]);
     // Every step has a word and an explanation of its own, in both languages.
     for (const lng of ['en', 'zh-CN']) {
       await i18next.changeLanguage(lng);
