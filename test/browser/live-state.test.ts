@@ -14,6 +14,8 @@ import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
 import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
 import { counter, openGroup, setSlider, steps, until, waitForState } from './workbench-flow.ts';
+import { STEP_LABELS } from '../../shared/steps.ts';
+import type { ThreadStep } from '../../shared/steps.ts';
 
 const SHOTS = process.env['TRAWL_SHOTS'] ?? path.join(ROOT, 'test-artifacts');
 
@@ -110,6 +112,29 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(await top(page, '.results-panel')).toBe(resultsTop);
       expect(await height(page, '.threads-panel')).toBe(panelHeight);
       await shot('resized-grid');
+
+      // Switched to Simplified Chinese in the top bar, the live view's labels change at once (no reload), the
+      // threads' steps included, each said by its id with what the Heritrix word means; and back to English.
+      await page.getByTestId('language').selectOption('zh-CN');
+      await page.locator('.threads-panel .panel-title', { hasText: '线程' }).waitFor();
+      expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+      expect(await page.locator('.state-badge .state-word').textContent()).toBe('运行中');
+      expect(await page.locator('.counter[data-counter="crawled"] dt').textContent()).toBe('已抓取');
+      expect(await page.getByTestId('pause').textContent()).toBe('暂停');
+      expect(await page.getByTestId('processor-chain').textContent()).toBe('处理器链');
+      expect(await page.locator('.legend-item[data-step="claimed"]').getAttribute('title')).toMatch(/^即将获取 URI（Heritrix 的术语/);
+      const cellSteps = await page
+        .locator('.cell')
+        .evaluateAll((cells) => cells.map((c) => [c.getAttribute('data-step'), c.querySelector('.cell-step')?.textContent ?? '']));
+      expect(cellSteps.length).toBeGreaterThan(0);
+      for (const [step, word] of cellSteps) {
+        expect(word, step!).toMatch(/\p{Script=Han}/u);
+        expect(word, step!).not.toBe(STEP_LABELS[step as ThreadStep]);
+      }
+      await shot('zh-CN');
+      await page.getByTestId('language').selectOption('en');
+      await page.locator('.threads-panel .panel-title', { hasText: 'Threads' }).waitFor();
+      expect(await page.getByTestId('pause').textContent()).toBe('Pause');
 
       // Paused, the clock stops and pages/s keeps its rate; resumed, elapsed goes on from where it was.
       await until(

@@ -75,18 +75,9 @@ const NOT_YET_TRANSLATED = new Set([
   'analysis/ReportsView.tsx',
   'analysis/UrlDetailBody.tsx',
   'analysis/UrlDetailPane.tsx',
-  'components/ClusterAttach.tsx',
-  'components/CrawlList.tsx',
-  'components/LiveSettings.tsx',
-  'components/Notices.tsx',
-  'components/ThreadGrid.tsx',
-  'components/TopBar.tsx',
   'results/ResultRowView.tsx',
   'results/ResultsPanel.tsx',
   'results/RowDetails.tsx',
-  'schedules/SchedulesPanel.tsx',
-  'shortcuts/ShortcutsHelp.tsx',
-  'components/ThemeSwitch.tsx',
   'results/VirtualTable.tsx',
 ]);
 

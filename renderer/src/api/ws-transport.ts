@@ -4,6 +4,7 @@
 // A method per command of the table (shared/commands.ts), whose flags say how long to wait for it, whether to
 // send it again after a reconnect, and whether the browser downloads a file once the host agrees.
 import { COMMAND_NAMES, commandSpec } from '../../../shared/commands.ts';
+import { i18next } from '../i18n/i18n.ts';
 import type { CommandName, DownloadRoute } from '../../../shared/commands.ts';
 import type { CommandMethods, CrawlerApi, ExportResult } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
@@ -73,7 +74,7 @@ interface Pending {
 
 export function createWsApi(options: WsApiOptions): WsApi {
   const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as SocketConstructor | undefined);
-  if (!Socket) throw new Error('this browser has no WebSocket');
+  if (!Socket) throw new Error(i18next.t('transport.noWebSocket', { ns: 'live' }));
   const timeoutMs = options.timeoutMs ?? 20_000;
   const slowTimeoutMs = options.slowTimeoutMs ?? 90_000;
   const initialMs = options.reconnect?.initialMs ?? 250;
@@ -137,14 +138,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
       for (const p of [...inFlight.values()]) {
         inFlight.delete(p.id);
         if (commandSpec(p.cmd).retryable) outbox.set(p.id, p);
-        else
-          settle(
-            p,
-            new CommandError(
-              p.cmd,
-              `the connection to the Trawl host was lost before "${p.cmd}" replied (${why}); it may or may not have happened`,
-            ),
-          );
+        else settle(p, new CommandError(p.cmd, i18next.t('transport.lostBefore', { ns: 'live', cmd: p.cmd, why })));
       }
       scheduleReconnect(why);
     };
@@ -170,9 +164,14 @@ export function createWsApi(options: WsApiOptions): WsApi {
       const verdict = await options.probe().catch(() => 'down' as const);
       if (closedForGood || status.state === 'connected') return;
       const since = lostAt !== null ? { since: lostAt } : {};
-      if (verdict === 'refused') setStatus({ state: 'refused', detail: "the host no longer accepts this page's access token", ...since });
+      if (verdict === 'refused') setStatus({ state: 'refused', detail: i18next.t('transport.tokenRefused', { ns: 'live' }), ...since });
       else if (status.state === 'refused')
-        setStatus({ state: 'reconnecting', detail: verdict === 'down' ? 'the host is not reachable' : 'reconnecting', ...since });
+        setStatus({
+          state: 'reconnecting',
+          detail:
+            verdict === 'down' ? i18next.t('transport.unreachable', { ns: 'live' }) : i18next.t('transport.reconnecting', { ns: 'live' }),
+          ...since,
+        });
     } finally {
       probing = false;
     }
@@ -234,7 +233,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
   }
 
   function request<T>(cmd: CommandName, args: unknown[]): Promise<T> {
-    if (closedForGood) return Promise.reject(new CommandError(cmd, 'the connection to the Trawl host is closed'));
+    if (closedForGood) return Promise.reject(new CommandError(cmd, i18next.t('transport.closed', { ns: 'live' })));
     return new Promise<T>((resolve, reject) => {
       const id = nextId++;
       const frame: CommandFrame = { id, cmd, args };
@@ -252,8 +251,13 @@ export function createWsApi(options: WsApiOptions): WsApi {
             new CommandError(
               cmd,
               sent
-                ? `no reply to "${cmd}" from the Trawl host within ${formatSeconds(limit)}`
-                : `could not send "${cmd}": no connection to the Trawl host for ${formatSeconds(limit)}${status.detail ? ` (${status.detail})` : ''}`,
+                ? i18next.t('transport.noReply', { ns: 'live', cmd, seconds: seconds(limit) })
+                : i18next.t('transport.notSent', {
+                    ns: 'live',
+                    cmd,
+                    seconds: seconds(limit),
+                    detail: status.detail ? i18next.t('connection.detail', { ns: 'live', detail: status.detail }) : '',
+                  }),
             ),
           );
         }, limit),
@@ -310,7 +314,7 @@ export function createWsApi(options: WsApiOptions): WsApi {
       socket = null;
       ws?.close(1000, 'closed by the page');
       for (const p of [...inFlight.values(), ...outbox.values()]) {
-        settle(p, new CommandError(p.cmd, 'the connection to the Trawl host is closed'));
+        settle(p, new CommandError(p.cmd, i18next.t('transport.closed', { ns: 'live' })));
       }
     },
   };
@@ -323,15 +327,18 @@ function isSnapshot(value: unknown): value is CrawlSnapshot {
 }
 
 function describeClose(code: number, reason: string): string {
+  // The host's reason is its own text (English): quoted as it is.
   const text = reason ? `: ${reason}` : '';
-  if (code === 1008 || code === 4401 || code === 4403) return `refused by the host${text || ' (is the access token right?)'}`;
-  if (code === 1006) return 'connection dropped';
-  if (code === 1001) return `host going away${text}`;
-  return `closed with code ${code}${text}`;
+  if (code === 1008 || code === 4401 || code === 4403)
+    return i18next.t('transport.refusedByHost', { ns: 'live', reason: text || i18next.t('transport.tokenRight', { ns: 'live' }) });
+  if (code === 1006) return i18next.t('transport.dropped', { ns: 'live' });
+  if (code === 1001) return i18next.t('transport.goingAway', { ns: 'live', reason: text });
+  return i18next.t('transport.closedCode', { ns: 'live', code, reason: text });
 }
 
-function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
+/** Milliseconds as seconds to a tenth, for a message ("0.2"). */
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }
 
 /** The URL of another download beside the CSV export's, with `params` (and whatever query the export's URL has). */

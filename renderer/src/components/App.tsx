@@ -20,6 +20,7 @@ import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
+import { i18next } from '../i18n/i18n.ts';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
 const VIEW_KEY = 'trawl.view';
@@ -84,7 +85,7 @@ function useDefaults(): void {
         if (!cancelled) store.setState({ defaults });
       },
       (err: unknown) => {
-        if (!cancelled) notify(store, 'error', `Could not load the default settings: ${errorMessage(err)}`);
+        if (!cancelled) notify(store, 'error', i18next.t('notices.defaults', { ns: 'live', error: errorMessage(err) }));
       },
     );
     return () => {

@@ -8,6 +8,11 @@ import { errorMessage } from '../api/connection.ts';
 import { formatInt, formatWhen, hostOf } from '../format.ts';
 import { notify, showCluster } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { reasonText, stateWord } from './TopBar.tsx';
+
+/** The command that starts a node of a cluster crawl: a command, never translated. */
+const JOIN_COMMAND = 'npm run crawl -- --store URL --join ID';
 
 /** The URL with its password replaced by dots, to show what was typed without showing the secret. */
 export function maskStoreUrl(value: string): string {
@@ -24,9 +29,9 @@ export function maskStoreUrl(value: string): string {
 /** What is wrong with a store URL before asking the host (which checks the rest), or null. */
 export function storeUrlProblem(value: string): string | null {
   const t = value.trim();
-  if (t === '') return 'type the store URL, e.g. postgres://user:password@host:5432/database';
-  if (t.length > STORE_URL_MAX_LENGTH) return `a store URL is at most ${formatInt(STORE_URL_MAX_LENGTH)} characters`;
-  if (!/^postgres(?:ql)?:\/\//i.test(t)) return 'a store URL starts with postgres:// or postgresql://';
+  if (t === '') return i18next.t('cluster.typeUrl', { ns: 'live' });
+  if (t.length > STORE_URL_MAX_LENGTH) return i18next.t('cluster.tooLong', { ns: 'live', max: formatInt(STORE_URL_MAX_LENGTH) });
+  if (!/^postgres(?:ql)?:\/\//i.test(t)) return i18next.t('cluster.scheme', { ns: 'live' });
   return null;
 }
 
@@ -41,6 +46,7 @@ export function ClusterAttach() {
   /** What runs: 'list', 'detach' or `attach:<id>`. */
   const [busy, setBusy] = useState<string | null>(null);
   const [open, setOpen] = useState(() => cluster !== null);
+  const { t } = useTranslation('live');
 
   const listCrawls = async () => {
     const bad = storeUrlProblem(url);
@@ -63,7 +69,7 @@ export function ClusterAttach() {
     try {
       const attached = await api.attachStore(url.trim(), id);
       showCluster(store);
-      notify(store, 'info', `Watching cluster crawl ${attached.crawlId} at ${attached.server}`);
+      notify(store, 'info', t('cluster.watchingNotice', { id: attached.crawlId, server: attached.server }));
     } catch (err) {
       setProblem(errorMessage(err));
     } finally {
@@ -85,27 +91,22 @@ export function ClusterAttach() {
 
   const masked = maskStoreUrl(url);
   return (
-    <section className="panel cluster-attach" aria-label="attach to a cluster crawl">
+    <section className="panel cluster-attach" aria-label={t('cluster.panel')}>
       <details className="cluster-details" data-testid="cluster-attach" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary className="panel-bar">
-          <h2 className="panel-title">Attach to a cluster crawl</h2>
+          <h2 className="panel-title">{t('cluster.title')}</h2>
           {cluster && (
-            <span className="cluster-summary" title={`crawl ${cluster.crawlId} at ${cluster.server}`}>
-              watching {cluster.crawlId}
+            <span className="cluster-summary" title={t('cluster.crawlAt', { id: cluster.crawlId, server: cluster.server })}>
+              {t('cluster.watchingId', { id: cluster.crawlId })}
             </span>
           )}
         </summary>
         <div className="cluster-body">
           <p className="cluster-hint">
-            A crawl in a PostgreSQL store, run by nodes started with <code>npm run crawl -- --store URL --join ID</code>. Watch every node's
-            threads and pause, resume, stop or resize the whole cluster from here.
+            {t('cluster.hintBefore')} <code>{JOIN_COMMAND}</code>. {t('cluster.hintAfter')}
           </p>
-          <label
-            className="field-label"
-            htmlFor={`${ids}-url`}
-            title="postgres://user:password@host:5432/database; the password stays with the Trawl host"
-          >
-            Store URL
+          <label className="field-label" htmlFor={`${ids}-url`} title={t('cluster.urlTitle')}>
+            {t('cluster.storeUrl')}
           </label>
           <div className="cluster-url-row">
             <input
@@ -115,7 +116,7 @@ export function ClusterAttach() {
               type="password"
               autoComplete="off"
               spellCheck={false}
-              placeholder="postgres://user:password@host:5432/database"
+              placeholder={t('cluster.urlPlaceholder')}
               value={url}
               maxLength={STORE_URL_MAX_LENGTH}
               aria-invalid={problem !== null || undefined}
@@ -135,7 +136,7 @@ export function ClusterAttach() {
               disabled={busy !== null || url.trim() === ''}
               onClick={() => void listCrawls()}
             >
-              {busy === 'list' ? 'Listing…' : 'List crawls'}
+              {busy === 'list' ? t('cluster.listing') : t('cluster.listCrawls')}
             </button>
           </div>
           {url.trim() !== '' && (
@@ -159,7 +160,7 @@ export function ClusterAttach() {
           {cluster && (
             <div className="cluster-attached" data-testid="cluster-attached">
               <span>
-                Watching <b>{cluster.crawlId}</b> at {cluster.server}
+                {t('cluster.watching')} <b>{cluster.crawlId}</b> {t('cluster.at', { server: cluster.server })}
               </span>
               <button
                 type="button"
@@ -168,7 +169,7 @@ export function ClusterAttach() {
                 disabled={busy !== null}
                 onClick={() => void detach()}
               >
-                Detach
+                {t('cluster.detach')}
               </button>
             </div>
           )}
@@ -189,9 +190,10 @@ function StoreCrawls({
   busy: string | null;
   onAttach: (id: string) => void;
 }) {
-  if (list.crawls.length === 0) return <p className="list-empty">No crawls in the store at {list.server} yet.</p>;
+  const { t } = useTranslation('live');
+  if (list.crawls.length === 0) return <p className="list-empty">{t('cluster.noCrawls', { server: list.server })}</p>;
   return (
-    <ul className="crawls store-crawls" data-testid="store-crawls" aria-label={`crawls in ${list.server}`}>
+    <ul className="crawls store-crawls" data-testid="store-crawls" aria-label={t('cluster.crawlsIn', { server: list.server })}>
       {list.crawls.map((c) => (
         <StoreCrawlItem key={c.id} crawl={c} attached={c.id === attachedId} busy={busy} onAttach={onAttach} />
       ))}
@@ -211,6 +213,7 @@ function StoreCrawlItem({
   onAttach: (id: string) => void;
 }) {
   const first = c.seeds[0] ?? '';
+  const { t } = useTranslation('live');
   return (
     <li className="crawl-item" data-store-crawl={c.id} data-current={attached || undefined}>
       <div className="crawl-item-main">
@@ -221,21 +224,17 @@ function StoreCrawlItem({
         <div className="crawl-item-meta">
           <span>{formatWhen(c.createdAt)}</span>
           <span className="crawl-item-state" data-state={c.state}>
-            {c.finishReason ?? c.state}
+            {c.finishReason ? reasonText(c.finishReason) : stateWord(c.state)}
           </span>
-          <span>{formatInt(c.threads)} threads</span>
+          <span>{t('cluster.threads', { n: formatInt(c.threads) })}</span>
         </div>
         {c.problem ? (
           <div className="crawl-item-meta store-crawl-problem">{c.problem}</div>
         ) : (
           <div className="crawl-item-meta">
-            {c.crawled !== null && <span>{formatInt(c.crawled)} crawled</span>}
-            {c.queued !== null && c.queued > 0 && <span>{formatInt(c.queued)} queued</span>}
-            {c.liveNodes !== null && (
-              <span>
-                {formatInt(c.liveNodes)} {c.liveNodes === 1 ? 'node' : 'nodes'} live
-              </span>
-            )}
+            {c.crawled !== null && <span>{t('cluster.crawled', { n: formatInt(c.crawled) })}</span>}
+            {c.queued !== null && c.queued > 0 && <span>{t('cluster.queued', { n: formatInt(c.queued) })}</span>}
+            {c.liveNodes !== null && <span>{t('cluster.nodesLive', { count: c.liveNodes, formatted: formatInt(c.liveNodes) })}</span>}
           </div>
         )}
       </div>
@@ -247,7 +246,7 @@ function StoreCrawlItem({
           disabled={busy !== null || attached || c.problem !== null}
           onClick={() => onAttach(c.id)}
         >
-          {attached ? 'Shown' : busy === `attach:${c.id}` ? 'Attaching…' : 'Attach'}
+          {attached ? t('cluster.shown') : busy === `attach:${c.id}` ? t('cluster.attaching') : t('cluster.attach')}
         </button>
       </div>
     </li>
@@ -258,10 +257,11 @@ function StoreCrawlItem({
 export function ClusterBanner() {
   const cluster = useCrawl((s) => s.cluster);
   const error = useCrawl((s) => s.error);
+  const { t } = useTranslation('live');
   if (!cluster || !error) return null;
   return (
     <div className="connection-banner cluster-banner" role="status" data-testid="cluster-banner">
-      Cluster crawl {cluster.crawlId}: {error}. The last state known is shown meanwhile.
+      {t('cluster.banner', { id: cluster.crawlId, error })}
     </div>
   );
 }

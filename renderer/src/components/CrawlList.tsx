@@ -9,6 +9,8 @@ import { notify, showCrawl } from '../store/crawl-store.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useCommand } from './use-command.ts';
+import { useTranslation } from '../i18n/i18n.ts';
+import { reasonText } from './TopBar.tsx';
 
 export function CrawlList() {
   const api = useApi();
@@ -27,13 +29,14 @@ export function CrawlList() {
   const [query, setQuery] = useState('');
   /** The crawl whose name, description and tags are being edited. */
   const [editing, setEditing] = useState<string | null>(null);
+  const { t } = useTranslation('live');
 
   const refresh = useCallback(async () => {
     setLoading(true);
-    const list = await command('List crawls', () => api.listCrawls());
+    const list = await command(t('crawlList.listCrawls'), () => api.listCrawls());
     setLoading(false);
     if (list) setCrawls(list);
-  }, [api, command]);
+  }, [api, command, t]);
 
   // Reload when a crawl starts or finishes, and when the connection comes back.
   useEffect(() => {
@@ -43,18 +46,18 @@ export function CrawlList() {
   /** `file` null: the desktop app asks which file (a dialog); the web console only opens crawls from its list. */
   const open = async (file: string | null) => {
     setWorking(file ?? '');
-    const info = await command('Open crawl', () => api.openCrawl(file));
+    const info = await command(t('crawlList.openCrawl'), () => api.openCrawl(file));
     setWorking(null);
     if (info) showCrawl(store, info.file, info);
   };
 
   const resume = async (file: string) => {
     setWorking(file);
-    const result = await command('Resume crawl', () => api.resumeCrawl(file));
+    const result = await command(t('crawlList.resumeCrawl'), () => api.resumeCrawl(file));
     setWorking(null);
     if (!result) return;
     if (result.ok) showCrawl(store, result.file, null);
-    else notify(store, 'error', `Resume crawl: ${result.problems.map((p) => p.message).join('; ')}`);
+    else notify(store, 'error', t('crawlList.resumeProblems', { problems: result.problems.map((p) => p.message).join('; ') }));
   };
 
   const remove = async (file: string) => {
@@ -64,17 +67,17 @@ export function CrawlList() {
     }
     setArmed(null);
     setWorking(file);
-    const left = await command('Delete crawl', () => api.deleteCrawl(file));
+    const left = await command(t('crawlList.deleteCrawl'), () => api.deleteCrawl(file));
     setWorking(null);
     if (left) {
       setCrawls(left);
-      notify(store, 'info', `Deleted ${fileName(file)}`);
+      notify(store, 'info', t('crawlList.deleted', { file: fileName(file) }));
     }
   };
 
   const saveLabel = async (file: string, label: { name: string; description: string; tags: string[] }): Promise<boolean> => {
     setWorking(file);
-    const info = await command('Save the crawl label', () => api.labelCrawl(file, label));
+    const info = await command(t('crawlList.saveLabel'), () => api.labelCrawl(file, label));
     setWorking(null);
     if (!info) return false;
     setCrawls((list) => list?.map((c) => (c.file === file ? info : c)) ?? null);
@@ -94,22 +97,22 @@ export function CrawlList() {
   const earlier = crawls?.filter((c) => !c.running && !(live && isShown(c))) ?? null;
 
   return (
-    <section className="panel crawl-list" aria-label="earlier crawls">
+    <section className="panel crawl-list" aria-label={t('crawlList.panel')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Earlier crawls</h2>
+        <h2 className="panel-title">{t('crawlList.title')}</h2>
         <div className="panel-actions">
           <button
             type="button"
             className="btn btn-quiet btn-small"
             data-testid="open-file"
             disabled={live || working !== null}
-            title="Open a crawl file from disk"
+            title={t('crawlList.openFileTitle')}
             onClick={() => void open(null)}
           >
-            Open file…
+            {t('crawlList.openFile')}
           </button>
           <button type="button" className="btn btn-quiet btn-small" onClick={() => void refresh()} disabled={loading}>
-            {loading ? 'Loading…' : 'Refresh'}
+            {loading ? t('crawlList.loading') : t('crawlList.refresh')}
           </button>
         </div>
       </div>
@@ -119,24 +122,22 @@ export function CrawlList() {
             type="search"
             className="input"
             data-testid="crawl-search"
-            aria-label="Search the crawls by name, seed, description or #tag"
-            placeholder="Search name, seed, #tag"
+            aria-label={t('crawlList.searchLabel')}
+            placeholder={t('crawlList.searchPlaceholder')}
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
           {query.trim() !== '' && (
             <span className="crawl-search-count" data-testid="crawl-search-count">
-              {earlier.filter((c) => crawlMatches(c, query)).length} of {earlier.length}
+              {t('crawlList.matching', { shown: earlier.filter((c) => crawlMatches(c, query)).length, total: earlier.length })}
             </span>
           )}
         </div>
       )}
       {earlier === null ? (
-        <p className="list-empty">{loading ? 'Loading…' : 'Not loaded yet.'}</p>
+        <p className="list-empty">{loading ? t('crawlList.loading') : t('crawlList.notLoaded')}</p>
       ) : earlier.length === 0 ? (
-        <p className="list-empty">
-          {(crawls ?? []).length > 0 ? 'No earlier crawls: the crawl running is the live view.' : 'No crawls yet.'}
-        </p>
+        <p className="list-empty">{(crawls ?? []).length > 0 ? t('crawlList.runningIsLive') : t('crawlList.noCrawls')}</p>
       ) : (
         <ul className="crawls">
           {earlier.map((c) => {
@@ -182,26 +183,30 @@ export function CrawlList() {
                   <div className="crawl-item-meta" title={c.file}>
                     <span>{formatWhen(c.createdAt)}</span>
                     <span className="crawl-item-state" data-state={c.state}>
-                      {c.finishReason ?? (c.state === 'finished' ? c.state : 'interrupted')}
+                      {c.finishReason
+                        ? reasonText(c.finishReason)
+                        : c.state === 'finished'
+                          ? t('stateLower.finished')
+                          : t('stateLower.interrupted')}
                     </span>
                   </div>
                   <div className="crawl-item-meta">
-                    <span>{formatInt(c.crawled)} crawled</span>
-                    {c.failed > 0 && <span>{formatInt(c.failed)} failed</span>}
-                    {c.queued > 0 && <span>{formatInt(c.queued)} queued</span>}
+                    <span>{t('crawlList.crawled', { n: formatInt(c.crawled) })}</span>
+                    {c.failed > 0 && <span>{t('crawlList.failed', { n: formatInt(c.failed) })}</span>}
+                    {c.queued > 0 && <span>{t('crawlList.queued', { n: formatInt(c.queued) })}</span>}
                   </div>
                   {c.tags.length > 0 && (
                     <div className="crawl-item-tags">
-                      {c.tags.map((t) => (
+                      {c.tags.map((tag) => (
                         <button
-                          key={t}
+                          key={tag}
                           type="button"
                           className="crawl-tag"
                           data-testid="crawl-tag"
-                          title={`Show the crawls tagged ${t}`}
-                          onClick={() => setQuery(`#${t}`)}
+                          title={t('crawlList.tagTitle', { tag })}
+                          onClick={() => setQuery(`#${tag}`)}
                         >
-                          {t}
+                          {tag}
                         </button>
                       ))}
                     </div>
@@ -214,17 +219,17 @@ export function CrawlList() {
                       disabled={working !== null}
                       onClick={() => setEditing(c.file)}
                     >
-                      Rename, tag…
+                      {t('crawlList.edit')}
                     </button>
                     <button
                       type="button"
                       className="btn-link"
                       data-testid="schedule-crawl"
                       disabled={working !== null}
-                      title="Run this crawl's settings again on a schedule"
+                      title={t('crawlList.scheduleTitle')}
                       onClick={() => scheduleCrawl({ file: c.file, title: c.name || host })}
                     >
-                      Schedule…
+                      {t('crawlList.schedule')}
                     </button>
                   </div>
                 </div>
@@ -236,7 +241,7 @@ export function CrawlList() {
                     disabled={live || working !== null || current}
                     onClick={() => void open(c.file)}
                   >
-                    {current ? 'Shown' : 'Open'}
+                    {current ? t('crawlList.shown') : t('crawlList.open')}
                   </button>
                   {c.queued > 0 && (
                     <button
@@ -246,7 +251,7 @@ export function CrawlList() {
                       disabled={live || working !== null}
                       onClick={() => void resume(c.file)}
                     >
-                      Resume
+                      {t('crawlList.resume')}
                     </button>
                   )}
                   <button
@@ -254,14 +259,10 @@ export function CrawlList() {
                     className={armed === c.file ? 'btn btn-small btn-danger' : 'btn btn-small btn-quiet'}
                     data-testid="delete-crawl"
                     disabled={(live && current) || working !== null}
-                    title={
-                      armed === c.file
-                        ? 'Press again to delete this crawl file (with its -wal and -shm)'
-                        : 'Delete this crawl file (asks again first)'
-                    }
+                    title={armed === c.file ? t('crawlList.deleteArmedTitle') : t('crawlList.deleteTitle')}
                     onClick={() => void remove(c.file)}
                   >
-                    {armed === c.file ? 'Delete?' : 'Delete'}
+                    {armed === c.file ? t('crawlList.deleteArmed') : t('crawlList.delete')}
                   </button>
                 </div>
               </li>
@@ -291,6 +292,7 @@ function LabelEditor({
   const label = { name, description, tags: parseTagList(tags) };
   const problems = labelProblems(label);
   const id = `label-${fileName(crawl.file).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const { t } = useTranslation('live');
   return (
     <form
       className="label-editor"
@@ -303,7 +305,7 @@ function LabelEditor({
         if (e.key === 'Escape') onCancel();
       }}
     >
-      <label htmlFor={`${id}-name`}>Name</label>
+      <label htmlFor={`${id}-name`}>{t('crawlList.name')}</label>
       <input
         type="text"
         id={`${id}-name`}
@@ -314,7 +316,7 @@ function LabelEditor({
         autoFocus
         onChange={(e) => setName(e.target.value)}
       />
-      <label htmlFor={`${id}-description`}>Description</label>
+      <label htmlFor={`${id}-description`}>{t('crawlList.description')}</label>
       <textarea
         id={`${id}-description`}
         className="input"
@@ -323,7 +325,7 @@ function LabelEditor({
         value={description}
         onChange={(e) => setDescription(e.target.value)}
       />
-      <label htmlFor={`${id}-tags`}>Tags, separated by commas</label>
+      <label htmlFor={`${id}-tags`}>{t('crawlList.tags')}</label>
       <input
         type="text"
         id={`${id}-tags`}
@@ -343,10 +345,10 @@ function LabelEditor({
       )}
       <div className="label-editor-actions">
         <button type="submit" className="btn btn-small btn-primary" data-testid="label-save" disabled={busy || problems.length > 0}>
-          Save
+          {t('crawlList.save')}
         </button>
         <button type="button" className="btn btn-small btn-quiet" onClick={onCancel}>
-          Cancel
+          {t('crawlList.cancel')}
         </button>
       </div>
     </form>

@@ -9,6 +9,7 @@ import { formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
 import { useBusyCommand } from './use-command.ts';
 import { isOffline } from '../api/connection.ts';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 
 /** LIMITS.maxUrlsPerSecond of the settings. */
 export const MAX_RATE = 10_000;
@@ -17,26 +18,24 @@ export const MAX_RATE = 10_000;
 export function parseRate(text: string): { ok: true; value: number } | { ok: false; problem: string } {
   const t = text.trim();
   const n = Number(t);
-  if (t === '' || !Number.isFinite(n)) return { ok: false, problem: 'type a number of URLs per second' };
-  if (n <= 0) return { ok: false, problem: 'the cap must be more than 0 (or remove it)' };
-  if (n > MAX_RATE) return { ok: false, problem: `the cap can be at most ${formatInt(MAX_RATE)}` };
+  if (t === '' || !Number.isFinite(n)) return { ok: false, problem: i18next.t('liveSettings.typeNumber', { ns: 'live' }) };
+  if (n <= 0) return { ok: false, problem: i18next.t('liveSettings.capPositive', { ns: 'live' }) };
+  if (n > MAX_RATE) return { ok: false, problem: i18next.t('liveSettings.capMax', { ns: 'live', max: formatInt(MAX_RATE) }) };
   return { ok: true, value: n };
 }
 
 export function rateText(cap: number | null): string {
-  return cap === null ? 'now: no cap' : `now: ≤ ${cap}/s`;
+  return cap === null ? i18next.t('liveSettings.noCap', { ns: 'live' }) : i18next.t('liveSettings.cap', { ns: 'live', cap });
 }
 
 export function droppedText(dropped: number): string {
-  return `dropped ${formatInt(dropped)} queued URL${dropped === 1 ? '' : 's'}`;
+  return i18next.t('liveSettings.dropped', { ns: 'live', count: dropped, formatted: formatInt(dropped) });
 }
 
 type ExcludeOutcome = { ok: true; pattern: string; dropped: number } | { ok: false; error: string };
 
-/** Said on screen, beside a cluster crawl's cap, in place of the inputs. */
-export const CLUSTER_SETTINGS_NOTE = "cap and excludes: set by the nodes' settings";
-const CLUSTER_SETTINGS_WHY =
-  "A cluster crawl's URLs/s cap and exclude patterns are in its settings in the PostgreSQL store, which its nodes apply; from here only pause, resume, stop and the thread count reach them";
+// Beside a cluster crawl's cap, in place of the inputs, the strings liveSettings.clusterNote and clusterWhy say
+// where they are set.
 
 export function LiveSettings() {
   const api = useApi();
@@ -53,6 +52,7 @@ export function LiveSettings() {
   const [outcome, setOutcome] = useState<ExcludeOutcome | null>(null);
   const [rateBusy, runRate] = useBusyCommand();
   const [excludeBusy, setExcludeBusy] = useState(false);
+  const { t } = useTranslation('live');
 
   /** Sets the cap typed, or (remove) lifts the cap. */
   const applyRate = async (remove: boolean) => {
@@ -63,7 +63,7 @@ export function LiveSettings() {
       value = parsed.value;
     }
     setRateProblem(null);
-    const done = await runRate(value === null ? 'Remove the URLs/s cap' : 'Set the URLs/s cap', () =>
+    const done = await runRate(value === null ? t('liveSettings.removeCap') : t('liveSettings.setCap'), () =>
       api.setMaxRate(value).then(() => true),
     );
     if (done) setRate('');
@@ -88,25 +88,31 @@ export function LiveSettings() {
   const id = useId();
   if (cluster) {
     return (
-      <div className="live-settings" role="group" aria-label="live settings" data-cluster="true" title={CLUSTER_SETTINGS_WHY}>
+      <div
+        className="live-settings"
+        role="group"
+        aria-label={t('liveSettings.group')}
+        data-cluster="true"
+        title={t('liveSettings.clusterWhy')}
+      >
         <div className="live-field">
-          <span className="live-label">URLs/s cap</span>
+          <span className="live-label">{t('liveSettings.capLabel')}</span>
           <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
             {rateText(cap)}
           </span>
         </div>
         <span className="live-note" data-testid="live-settings-cluster">
-          {CLUSTER_SETTINGS_NOTE}
+          {t('liveSettings.clusterNote')}
         </span>
       </div>
     );
   }
-  const why = live ? undefined : offline && !opened ? 'No connection to the Trawl host' : 'Can be changed while a crawl runs';
+  const why = live ? undefined : offline && !opened ? t('liveSettings.noConnection') : t('liveSettings.whileRunning');
   return (
-    <div className="live-settings" role="group" aria-label="live settings" data-live={live || undefined}>
-      <div className="live-field" title={why ?? 'At most this many fetches started per second, over all hosts; applies at once'}>
+    <div className="live-settings" role="group" aria-label={t('liveSettings.group')} data-live={live || undefined}>
+      <div className="live-field" title={why ?? t('liveSettings.capTitle')}>
         <label className="live-label" htmlFor={`${id}-rate`}>
-          URLs/s cap
+          {t('liveSettings.capLabel')}
         </label>
         <input
           id={`${id}-rate`}
@@ -115,7 +121,7 @@ export function LiveSettings() {
           inputMode="decimal"
           autoComplete="off"
           size={5}
-          placeholder="e.g. 20"
+          placeholder={t('liveSettings.capPlaceholder')}
           value={rate}
           disabled={!live}
           aria-invalid={rateProblem !== null || undefined}
@@ -135,7 +141,7 @@ export function LiveSettings() {
           disabled={!live || rateBusy || rate.trim() === ''}
           onClick={() => void applyRate(false)}
         >
-          {cap === null ? 'Set' : 'Change'}
+          {cap === null ? t('liveSettings.set') : t('liveSettings.change')}
         </button>
         {cap !== null && (
           <button
@@ -145,7 +151,7 @@ export function LiveSettings() {
             disabled={!live || rateBusy}
             onClick={() => void applyRate(true)}
           >
-            Remove
+            {t('liveSettings.remove')}
           </button>
         )}
         <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
@@ -157,12 +163,9 @@ export function LiveSettings() {
           </span>
         )}
       </div>
-      <div
-        className="live-field live-exclude"
-        title={why ?? 'A regular expression: matching URLs are no longer crawled, and the queued ones are dropped now'}
-      >
+      <div className="live-field live-exclude" title={why ?? t('liveSettings.excludeTitle')}>
         <label className="live-label" htmlFor={`${id}-exclude`}>
-          Exclude
+          {t('liveSettings.exclude')}
         </label>
         <input
           id={`${id}-exclude`}
@@ -171,7 +174,7 @@ export function LiveSettings() {
           type="text"
           autoComplete="off"
           spellCheck={false}
-          placeholder="regex, e.g. /tag/"
+          placeholder={t('liveSettings.excludePlaceholder')}
           value={pattern}
           disabled={!live}
           aria-invalid={outcome?.ok === false || undefined}
@@ -187,7 +190,7 @@ export function LiveSettings() {
           disabled={!live || excludeBusy || pattern.trim() === ''}
           onClick={() => void addExclude()}
         >
-          Add
+          {t('liveSettings.add')}
         </button>
         {outcome && (
           <span
@@ -195,15 +198,15 @@ export function LiveSettings() {
             data-testid="live-exclude-result"
             data-dropped={outcome.ok ? outcome.dropped : undefined}
             role={outcome.ok ? 'status' : 'alert'}
-            title={outcome.ok ? `excluded ${outcome.pattern}` : outcome.error}
+            title={outcome.ok ? t('liveSettings.excluded', { pattern: outcome.pattern }) : outcome.error}
           >
             {outcome.ok ? droppedText(outcome.dropped) : outcome.error}
           </span>
         )}
       </div>
       {excludes.length > 0 && !opened && (
-        <div className="live-excludes" data-testid="live-excludes" aria-label="exclude patterns added live">
-          <span className="live-label">Excluded live</span>
+        <div className="live-excludes" data-testid="live-excludes" aria-label={t('liveSettings.excludesLabel')}>
+          <span className="live-label">{t('liveSettings.excludedLive')}</span>
           {excludes.map((p) => (
             <code key={p} className="live-pattern" data-pattern={p}>
               {p}

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { Notice } from '../store/crawl-view.ts';
 import { dismissNotice } from '../store/crawl-store.ts';
 import { useCrawl, useCrawlStore } from '../store/context.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 
 const INFO_MS = 4_000;
 
@@ -20,15 +21,16 @@ export function Notices() {
 
 function NoticeItem({ notice }: { notice: Notice }) {
   const store = useCrawlStore();
+  const { t } = useTranslation('live');
   useEffect(() => {
     if (notice.kind !== 'info') return;
-    const t = setTimeout(() => dismissNotice(store, notice.id), INFO_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => dismissNotice(store, notice.id), INFO_MS);
+    return () => clearTimeout(timer);
   }, [notice, store]);
   return (
     <div className="notice" data-kind={notice.kind} role={notice.kind === 'error' ? 'alert' : 'status'}>
       <span className="notice-text">{notice.text}</span>
-      <button type="button" className="notice-close" aria-label="dismiss" onClick={() => dismissNotice(store, notice.id)}>
+      <button type="button" className="notice-close" aria-label={t('notices.dismiss')} onClick={() => dismissNotice(store, notice.id)}>
         ✕
       </button>
     </div>
@@ -38,17 +40,18 @@ function NoticeItem({ notice }: { notice: Notice }) {
 export function ConnectionBanner() {
   const connection = useCrawl((s) => s.connection);
   const known = useCrawl((s) => s.hasSnapshot);
+  const { t, i18n } = useTranslation('live');
   if (connection.state === 'connected') return null;
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
-  const since = connection.since ? ` at ${new Date(connection.since).toLocaleTimeString()}` : '';
-  const frozen = known ? ` This page shows the crawl as it was when the connection was lost${since}: it may have gone on, or stopped.` : '';
+  const since = connection.since ? t('connection.at', { time: new Date(connection.since).toLocaleTimeString(i18n.language) }) : '';
+  const frozen = known ? t('connection.frozen', { since }) : '';
   return (
     <div className="connection-banner" role="alert" data-connection={connection.state}>
       {connection.state === 'connecting'
-        ? 'Connecting to the Trawl host…'
+        ? t('connection.connecting')
         : connection.state === 'refused'
-          ? `The Trawl console at ${origin} runs again but no longer accepts this page's access token: it was restarted with a new one. Open the link it printed when it started (${origin}/?token=…); this page reconnects once that link was opened in this browser.${frozen}`
-          : `Connection to the Trawl host lost${connection.detail ? ` (${connection.detail})` : ''}; reconnecting…${frozen} If you restarted the console, open the link it printed.`}
+          ? t('connection.refused', { origin, frozen })
+          : t('connection.lost', { detail: connection.detail ? t('connection.detail', { detail: connection.detail }) : '', frozen })}
     </div>
   );
 }

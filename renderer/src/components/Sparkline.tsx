@@ -1,6 +1,7 @@
 // Pages per second over the last snapshots, as an inline SVG (no canvas, no library).
 import { memo } from 'react';
 import { formatDecimal } from '../format.ts';
+import { useTranslation } from '../i18n/i18n.ts';
 
 const W = 120;
 const H = 28;
@@ -22,16 +23,17 @@ export function sparklinePath(points: readonly number[], width = W, height = H):
 
 export const Sparkline = memo(function Sparkline({ points }: { points: readonly number[] }) {
   const { line, area, max } = sparklinePath(points);
+  const { t } = useTranslation('live');
   return (
     <svg
       className="sparkline"
       viewBox={`0 0 ${W} ${H}`}
       preserveAspectRatio="none"
       role="img"
-      aria-label={`pages per second over the last ${points.length} snapshots, peak ${formatDecimal(max, 1)}`}
+      aria-label={t('sparkline.label', { count: points.length, peak: formatDecimal(max, 1) })}
       data-points={points.length}
     >
-      <title>{`pages/s, last ${points.length} snapshots (peak ${formatDecimal(max, 1)})`}</title>
+      <title>{t('sparkline.title', { count: points.length, peak: formatDecimal(max, 1) })}</title>
       {area && <path className="sparkline-area" d={area} />}
       {line && <path className="sparkline-line" d={line} vectorEffect="non-scaling-stroke" />}
     </svg>

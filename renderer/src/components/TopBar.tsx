@@ -5,10 +5,15 @@ import { isOffline } from '../api/connection.ts';
 import { fileName, formatClock, formatInt, formatRate } from '../format.ts';
 import { useApi, useCrawl, useCrawlShallow } from '../store/context.tsx';
 import { LanguageSwitch } from '../i18n/LanguageSwitch.tsx';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { useBusyCommand } from './use-command.ts';
 
+/** The product's name, the same in every language. */
+const PRODUCT = 'Trawl';
+
 export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggleSidebar: () => void }) {
+  const { t } = useTranslation('live');
   return (
     <header className="topbar">
       <button
@@ -16,14 +21,14 @@ export function TopBar({ sidebar, onToggleSidebar }: { sidebar: boolean; onToggl
         className="btn btn-quiet sidebar-toggle"
         data-testid="toggle-sidebar"
         aria-pressed={sidebar}
-        title={sidebar ? 'Hide the new crawl and earlier crawls panel' : 'Show the new crawl and earlier crawls panel'}
+        title={sidebar ? t('topBar.hideSidebar') : t('topBar.showSidebar')}
         onClick={onToggleSidebar}
       >
         <span className="icon icon-sidebar" aria-hidden="true" />
       </button>
-      <div className="brand" aria-label="Trawl">
+      <div className="brand" aria-label={PRODUCT}>
         <span className="brand-mark" aria-hidden="true" />
-        Trawl
+        {PRODUCT}
       </div>
       <CrawlTitle />
       <StateBadge />
@@ -42,14 +47,15 @@ function CrawlTitle() {
     known: s.hasSnapshot,
     cluster: s.cluster,
   }));
+  const { t } = useTranslation('live');
   if (cluster && !opened) {
     return (
       <div
         className="crawl-title"
         data-testid="cluster-title"
-        title={`crawl ${cluster.crawlId} in the PostgreSQL store at ${cluster.server}`}
+        title={t('topBar.clusterTitle', { id: cluster.crawlId, server: cluster.server })}
       >
-        <span className="crawl-title-label">Cluster crawl</span>
+        <span className="crawl-title-label">{t('topBar.clusterCrawl')}</span>
         <span className="crawl-title-name">
           {cluster.crawlId}
           <span className="crawl-title-server"> @ {cluster.server}</span>
@@ -60,22 +66,50 @@ function CrawlTitle() {
   const name = fileName(opened?.file ?? file);
   return (
     <div className="crawl-title" title={opened?.file ?? file ?? undefined}>
-      <span className="crawl-title-label">{opened ? 'Earlier crawl' : 'Crawl'}</span>
+      <span className="crawl-title-label">{opened ? t('topBar.earlierCrawl') : t('topBar.crawl')}</span>
       <span className="crawl-title-name" data-unknown={name ? undefined : true}>
-        {name || (known ? 'current crawl' : 'none yet')}
+        {name || (known ? t('topBar.currentCrawl') : t('topBar.noneYet'))}
       </span>
     </div>
   );
 }
 
-const STATE_TEXT: Record<CrawlState, string> = {
-  preparing: 'Preparing',
-  running: 'Running',
-  pausing: 'Pausing',
-  paused: 'Paused',
-  stopping: 'Stopping',
-  finished: 'Finished',
+/** The states the badge names (live.state.<state>); another (a newer engine's) is shown as it is. */
+const STATES: ReadonlySet<string> = new Set<CrawlState | 'idle' | 'interrupted'>([
+  'preparing',
+  'running',
+  'pausing',
+  'paused',
+  'stopping',
+  'finished',
+  'idle',
+  'interrupted',
+]);
+
+/** A crawl state in a word, as the badge says it. */
+function stateText(state: string): string {
+  return STATES.has(state) ? i18next.t(`state.${state as CrawlState | 'idle' | 'interrupted'}`, { ns: 'live' }) : state;
+}
+
+/** A crawl's or a node's state in lower case words, for a sentence, when the interface knows it (else as it is said). */
+export function stateWord(state: string): string {
+  return i18next.exists(`stateLower.${state}`, { ns: 'live' })
+    ? i18next.t(`stateLower.${state}` as 'stateLower.left', { ns: 'live' })
+    : state;
+}
+
+const REASON_KEYS: Record<string, 'completed' | 'pageLimit' | 'stopped' | 'failed'> = {
+  completed: 'completed',
+  'page limit': 'pageLimit',
+  stopped: 'stopped',
+  failed: 'failed',
 };
+
+/** Why a crawl ended, in words (the engine's reason as it is when the interface does not know it). */
+export function reasonText(reason: string): string {
+  const key = Object.hasOwn(REASON_KEYS, reason) ? REASON_KEYS[reason] : undefined;
+  return key ? i18next.t(`reason.${key}`, { ns: 'live' }) : reason;
+}
 
 export function StateBadge() {
   const { state, reason, error, opened, connection, known } = useCrawlShallow((s) => ({
@@ -86,9 +120,10 @@ export function StateBadge() {
     connection: s.connection,
     known: s.hasSnapshot,
   }));
+  const { t } = useTranslation('live');
   // Cut off from the host, the crawl's last known state is no longer true: the badge says so instead.
   if (!opened && known && isOffline(connection)) {
-    const last = state ? ((STATE_TEXT as Record<string, string>)[state] ?? state) : null;
+    const last = state ?? null;
     return (
       <div
         className="state-badge"
@@ -97,12 +132,12 @@ export function StateBadge() {
         data-last-state={state ?? undefined}
         role="status"
         aria-live="polite"
-        title={last ? `Last known state: ${last}, when the connection to the Trawl host was lost` : undefined}
+        title={last ? t('topBar.lastKnown', { state: stateText(last) }) : undefined}
       >
         <span className="state-dot" aria-hidden="true" />
-        <span className="state-word">Disconnected</span>
-        <span className="state-reason">{connection.state === 'refused' ? 'token refused' : 'no host'}</span>
-        {last && <span className="state-error">was {last.toLowerCase()}</span>}
+        <span className="state-word">{t('topBar.disconnected')}</span>
+        <span className="state-reason">{connection.state === 'refused' ? t('topBar.tokenRefused') : t('topBar.noHost')}</span>
+        {last && <span className="state-error">{t('topBar.was', { state: stateWord(last) })}</span>}
       </div>
     );
   }
@@ -110,39 +145,39 @@ export function StateBadge() {
   // running, whatever state the file last noted; it can be resumed.
   const interrupted = opened !== null && opened.state !== 'finished';
   const shown = interrupted ? 'interrupted' : opened ? opened.state : (state ?? 'idle');
-  const why = interrupted ? `was ${opened.state}` : opened ? opened.finishReason : reason;
-  const label =
-    (STATE_TEXT as Record<string, string>)[shown] ?? (shown === 'idle' ? 'Idle' : shown === 'interrupted' ? 'Interrupted' : shown);
+  const why = interrupted ? opened.state : opened ? opened.finishReason : reason;
+  const whyText = why === null || why === undefined ? null : interrupted ? t('topBar.was', { state: stateWord(why) }) : reasonText(why);
+  const label = stateText(shown);
   return (
     <div
       className="state-badge"
       data-state={shown}
-      data-reason={why ?? undefined}
+      data-reason={(interrupted ? `was ${why}` : why) ?? undefined}
       role="status"
       aria-live="polite"
       title={error ?? undefined}
     >
       <span className="state-dot" aria-hidden="true" />
       <span className="state-word">{label}</span>
-      {why && <span className="state-reason">{why}</span>}
+      {whyText && <span className="state-reason">{whyText}</span>}
       {error && !opened && <span className="state-error">{error}</span>}
     </div>
   );
 }
 
 interface CounterSpec {
+  /** Its label is the string counters.<key>. */
   key: keyof CrawlCounters;
-  label: string;
   format: (n: number) => string;
 }
 
 const COUNTERS: CounterSpec[] = [
-  { key: 'crawled', label: 'crawled', format: formatInt },
-  { key: 'queued', label: 'queued', format: formatInt },
-  { key: 'inFlight', label: 'in flight', format: formatInt },
-  { key: 'failed', label: 'failed', format: formatInt },
-  { key: 'pagesPerSecond', label: 'pages/s', format: formatRate },
-  { key: 'elapsedMs', label: 'elapsed', format: formatClock },
+  { key: 'crawled', format: formatInt },
+  { key: 'queued', format: formatInt },
+  { key: 'inFlight', format: formatInt },
+  { key: 'failed', format: formatInt },
+  { key: 'pagesPerSecond', format: formatRate },
+  { key: 'elapsedMs', format: formatClock },
 ];
 
 /**
@@ -168,13 +203,14 @@ export function Counters() {
   const opened = useCrawl((s) => s.opened);
   const offline = useCrawl((s) => isOffline(s.connection) && s.hasSnapshot && s.opened === null);
   const values: Record<keyof CrawlCounters, number | null> = opened ? openedCounters(opened) : counters;
+  const { t } = useTranslation('live');
   return (
-    <dl className="counters" data-offline={offline || undefined} title={offline ? 'As they were when the connection was lost' : undefined}>
+    <dl className="counters" data-offline={offline || undefined} title={offline ? t('topBar.offlineCounters') : undefined}>
       {COUNTERS.map((c) => {
         const value = values[c.key];
         return (
           <div key={c.key} className="counter" data-counter={c.key} data-value={value ?? undefined} data-dim={value === null || undefined}>
-            <dt>{c.label}</dt>
+            <dt>{t(`counters.${c.key}`)}</dt>
             <dd>{value === null ? '–' : c.format(value)}</dd>
           </div>
         );
@@ -185,8 +221,9 @@ export function Counters() {
 
 function Throughput() {
   const history = useCrawl((s) => s.history);
+  const { t } = useTranslation('live');
   return (
-    <div className="throughput" title="pages per second, one point per snapshot">
+    <div className="throughput" title={t('topBar.throughput')}>
       <Sparkline points={history} />
     </div>
   );
@@ -198,42 +235,43 @@ export function CrawlControls() {
   const opened = useCrawl((s) => s.opened !== null);
   const offline = useCrawl((s) => isOffline(s.connection));
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('live');
   // Cut off from the host, nothing can be paused or stopped: the buttons say so rather than fail.
   const live = !opened && !offline;
   const canPause = live && state === 'running';
   const canResume = live && (state === 'paused' || state === 'pausing');
   const canStop = live && (state === 'preparing' || state === 'running' || state === 'pausing' || state === 'paused');
   return (
-    <div className="controls" role="group" aria-label="crawl controls">
+    <div className="controls" role="group" aria-label={t('topBar.controls')}>
       <button
         type="button"
         className="btn"
         data-testid="pause"
         disabled={!canPause || busy}
-        onClick={() => void run('Pause', () => api.pause())}
+        onClick={() => void run(t('topBar.pause'), () => api.pause())}
       >
         <span className="icon icon-pause" aria-hidden="true" />
-        Pause
+        {t('topBar.pause')}
       </button>
       <button
         type="button"
         className="btn"
         data-testid="resume"
         disabled={!canResume || busy}
-        onClick={() => void run('Resume', () => api.resume())}
+        onClick={() => void run(t('topBar.resume'), () => api.resume())}
       >
         <span className="icon icon-play" aria-hidden="true" />
-        Resume
+        {t('topBar.resume')}
       </button>
       <button
         type="button"
         className="btn btn-danger"
         data-testid="stop"
         disabled={!canStop || busy}
-        onClick={() => void run('Stop', () => api.stop())}
+        onClick={() => void run(t('topBar.stop'), () => api.stop())}
       >
         <span className="icon icon-stop" aria-hidden="true" />
-        Stop
+        {t('topBar.stop')}
       </button>
     </div>
   );

@@ -2,10 +2,12 @@
 // keys are read from (shortcuts.ts).
 import { useEffect, useRef, useState } from 'react';
 import { SHORTCUTS, runShortcut, shortcutFor } from './shortcuts.ts';
+import { useTranslation } from '../i18n/i18n.ts';
 
 export function Shortcuts() {
   const [open, setOpen] = useState(false);
   const returnTo = useRef<HTMLElement | null>(null);
+  const { t } = useTranslation('shortcuts');
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -46,8 +48,8 @@ export function Shortcuts() {
         type="button"
         className="btn btn-quiet btn-small shortcuts-button"
         data-testid="shortcuts-open"
-        title="Keyboard shortcuts (?)"
-        aria-label="Keyboard shortcuts"
+        title={t('buttonTitle')}
+        aria-label={t('button')}
         aria-haspopup="dialog"
         onClick={(e) => {
           returnTo.current = e.currentTarget;
@@ -64,14 +66,15 @@ export function Shortcuts() {
 function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => closeButton.current?.focus(), []);
+  const { t } = useTranslation('shortcuts');
   return (
     // A click outside the list closes it, as Escape does.
     <div className="shortcuts-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div className="shortcuts-dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts-overlay">
         <div className="shortcuts-bar">
-          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+          <h2 id="shortcuts-title">{t('title')}</h2>
           <button type="button" ref={closeButton} className="btn btn-quiet btn-small" data-testid="shortcuts-close" onClick={onClose}>
-            Close
+            {t('close')}
           </button>
         </div>
         <table className="shortcuts-table">
@@ -81,19 +84,17 @@ function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
                 <td className="shortcuts-keys">
                   {s.label.map((k, i) => (
                     <span key={k}>
-                      {i > 0 && <span className="shortcuts-or"> or </span>}
+                      {i > 0 && <span className="shortcuts-or">{t('or')}</span>}
                       <kbd>{k}</kbd>
                     </span>
                   ))}
                 </td>
-                <td>{s.description}</td>
+                <td>{t(`actions.${s.action}`)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="shortcuts-note">
-          Shortcuts do nothing while you type in a field: press Tab or click outside it first. Escape closes this list.
-        </p>
+        <p className="shortcuts-note">{t('note')}</p>
       </div>
     </div>
   );

@@ -9,25 +9,19 @@ export interface Shortcut {
   action: ShortcutAction;
   /** KeyboardEvent.key values that trigger it. */
   keys: readonly string[];
-  /** As the overlay shows them. */
+  /** As the overlay shows them (what the action does is the string shortcuts:actions.<action>). */
   label: readonly string[];
-  description: string;
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { action: 'start', keys: ['s'], label: ['S'], description: 'Start the crawl set in New crawl' },
-  { action: 'pauseResume', keys: ['p'], label: ['P'], description: 'Pause the crawl, or resume it' },
-  { action: 'stop', keys: ['x'], label: ['X'], description: 'Stop the crawl (threads finish the URL in hand)' },
-  { action: 'filter', keys: ['/', 'f'], label: ['/', 'F'], description: "Focus the view's filter or search" },
-  { action: 'next', keys: ['j', 'ArrowDown'], label: ['J', '↓'], description: 'Next URL' },
-  { action: 'previous', keys: ['k', 'ArrowUp'], label: ['K', '↑'], description: 'Previous URL' },
-  {
-    action: 'detail',
-    keys: ['Enter', 'o'],
-    label: ['Enter', 'O'],
-    description: "Open the URL's details (the first URL when none is chosen)",
-  },
-  { action: 'help', keys: ['?'], label: ['?'], description: 'Show or hide this list' },
+  { action: 'start', keys: ['s'], label: ['S'] },
+  { action: 'pauseResume', keys: ['p'], label: ['P'] },
+  { action: 'stop', keys: ['x'], label: ['X'] },
+  { action: 'filter', keys: ['/', 'f'], label: ['/', 'F'] },
+  { action: 'next', keys: ['j', 'ArrowDown'], label: ['J', '↓'] },
+  { action: 'previous', keys: ['k', 'ArrowUp'], label: ['K', '↑'] },
+  { action: 'detail', keys: ['Enter', 'o'], label: ['Enter', 'O'] },
+  { action: 'help', keys: ['?'], label: ['?'] },
 ];
 
 /** True when keys typed at `target` are text: an input (but buttons, checkboxes...), a text area, a select, an editable. */

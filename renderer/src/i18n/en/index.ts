@@ -1,9 +1,18 @@
 // The English strings, one namespace per part of the interface. A namespace is a file of its own, so that
 // several parts can be translated at once.
 import { common } from './common.ts';
+import { live } from './live.ts';
+import { schedules } from './schedules.ts';
+import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
 
-export const en = { common, start };
+export const en = {
+  common,
+  live,
+  schedules,
+  shortcuts,
+  start,
+};
 
 /** The shape every language's strings have: English's keys, each a string. */
 export type Messages = StringsOf<typeof en>;
