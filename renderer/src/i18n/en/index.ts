@@ -2,8 +2,10 @@
 // several parts can be translated at once.
 import { common } from './common.ts';
 import { start } from './start.ts';
+import { analysis } from './analysis.ts';
+import { results } from './results.ts';
 
-export const en = { common, start };
+export const en = { common, start, analysis, results };
 
 /** The shape every language's strings have: English's keys, each a string. */
 export type Messages = StringsOf<typeof en>;

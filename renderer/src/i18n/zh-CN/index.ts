@@ -2,5 +2,7 @@
 import type { Messages } from '../en/index.ts';
 import { common } from './common.ts';
 import { start } from './start.ts';
+import { analysis } from './analysis.ts';
+import { results } from './results.ts';
 
-export const zhCN: Messages = { common, start };
+export const zhCN: Messages = { common, start, analysis, results };
