@@ -14,7 +14,7 @@ import { ExportDialog } from '../../renderer/src/analysis/ExportDialog.tsx';
 import { explorerColumns } from '../../renderer/src/analysis/ExplorerView.tsx';
 import { ReportsView } from '../../renderer/src/analysis/ReportsView.tsx';
 import { i18next } from '../../renderer/src/i18n/i18n.ts';
-import { COLUMNS } from '../../renderer/src/results/ResultRowView.tsx';
+import { COLUMNS, indexabilityText } from '../../renderer/src/results/ResultRowView.tsx';
 import { RowFields } from '../../renderer/src/results/RowDetails.tsx';
 import { createCrawlStore } from '../../renderer/src/store/crawl-store.ts';
 import { TrawlProvider } from '../../renderer/src/store/context.tsx';
@@ -129,5 +129,9 @@ describe('the analyst views in Simplified Chinese', () => {
     expect(html).toContain('0（从未抓取）');
     expect(html).toContain('自定义提取');
     expect(html).not.toContain('<dt>Title</dt>');
+    expect(indexabilityText({ indexability: 'non-indexable', indexability_reason: 'client error' })).toBe('不可索引：客户端错误');
+    expect(indexabilityText({ indexability: 'non-indexable', indexability_reason: 'status 199' })).toBe('不可索引：状态码 199');
+    await i18next.changeLanguage('en');
+    expect(indexabilityText({ indexability: 'non-indexable', indexability_reason: 'client error' })).toBe('non-indexable: client error');
   });
 });

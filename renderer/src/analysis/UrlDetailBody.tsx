@@ -11,6 +11,19 @@ import { RowFields } from '../results/RowDetails.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
 
+/** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
+const STATE_KEYS: Record<string, 'queued' | 'inFlight' | 'fetched' | 'failed' | 'outOfScope' | 'tooDeep' | 'nofollowOnly' | 'redirectCut'> =
+  {
+    queued: 'queued',
+    'in flight': 'inFlight',
+    fetched: 'fetched',
+    failed: 'failed',
+    'out of scope': 'outOfScope',
+    'too deep': 'tooDeep',
+    'nofollow only': 'nofollowOnly',
+    'redirect chain cut': 'redirectCut',
+  };
+
 /** The detail's row as a ResultRow with its extracted values (a rule may be named "__proto__": defineProperty). */
 export function detailRow(detail: UrlDetail): ResultRow {
   const extracted: Record<string, string[]> = {};
@@ -39,7 +52,10 @@ export function UrlDetailBody({
         {detail.url}
       </div>
       <dl className="row-details-fields">
-        <Field label={t('detail.state')} value={detail.state_name} />
+        <Field
+          label={t('detail.state')}
+          value={Object.hasOwn(STATE_KEYS, detail.state_name) ? t(`detail.states.${STATE_KEYS[detail.state_name]!}`) : detail.state_name}
+        />
         <div className="detail" data-empty={detail.via === null || undefined}>
           <dt>{t('detail.foundOn')}</dt>
           <dd>

@@ -122,7 +122,8 @@ export function chartSeries(data: ChartData | null): ChartSeries {
   switch (data.kind) {
     case 'status':
       return bars(
-        data.rows.map((r) => r.label),
+        // The label the host gives is English ("no response"): the code, or the interface's words for none.
+        data.rows.map((r) => statusText(r.status_code)),
         t('charts.urls'),
         data.rows.map((r) => r.count),
       );

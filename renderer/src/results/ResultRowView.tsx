@@ -39,10 +39,37 @@ export function statusClassOf(code: number | null): StatusClass {
 
 const orBlank = (v: string | null) => v ?? undefined;
 
+/** The host's reasons a page is not indexable (electron/engine/frontier/indexability.ts), as keys of their words. */
+const REASON_KEYS = {
+  noindex: 'noindex',
+  canonicalised: 'canonicalised',
+  redirected: 'redirected',
+  'client error': 'clientError',
+  'server error': 'serverError',
+  'blocked by robots.txt': 'blockedByRobots',
+  'no response': 'noResponse',
+  'incomplete response': 'incompleteResponse',
+} as const;
+
+/** Why a page is not indexable, in the language shown (a reason the interface does not know, as the host gave it). */
+export function indexabilityReasonText(reason: string): string {
+  if (Object.hasOwn(REASON_KEYS, reason)) return tr(`indexability.reasons.${REASON_KEYS[reason as keyof typeof REASON_KEYS]}`);
+  const status = /^status (\d+)$/.exec(reason);
+  return status ? tr('indexability.reasons.status', { code: status[1] }) : reason;
+}
+
 /** "indexable", "non-indexable: noindex"; blank for resources, checked links and rows without a verdict. */
 export function indexabilityText(r: Pick<ResultRow, 'indexability' | 'indexability_reason'>): string {
   if (r.indexability === null) return '';
-  return r.indexability_reason ? `${r.indexability}: ${r.indexability_reason}` : r.indexability;
+  const verdict =
+    r.indexability === 'indexable'
+      ? tr('indexability.indexable')
+      : r.indexability === 'non-indexable'
+        ? tr('indexability.nonIndexable')
+        : r.indexability;
+  return r.indexability_reason
+    ? tr('indexability.withReason', { verdict, reason: indexabilityReasonText(r.indexability_reason) })
+    : verdict;
 }
 
 /** The page's robots directives from both places: meta robots as written, the X-Robots-Tag header marked so. */
@@ -102,7 +129,8 @@ export const COLUMNS: Column[] = [
     sort: 'indexability',
     // A non-indexable row shows why (the reason is the news; a ✗ from the stylesheet says the rest), the full
     // "non-indexable: noindex" is its tooltip and what a screen reader hears.
-    cell: (r) => (r.indexability === 'non-indexable' && r.indexability_reason ? r.indexability_reason : indexabilityText(r)),
+    cell: (r) =>
+      r.indexability === 'non-indexable' && r.indexability_reason ? indexabilityReasonText(r.indexability_reason) : indexabilityText(r),
     title: (r) => indexabilityText(r) || undefined,
     ariaLabel: (r) => indexabilityText(r) || undefined,
   },

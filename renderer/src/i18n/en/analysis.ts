@@ -328,5 +328,15 @@ export const analysis = {
     none: 'None.',
     noAnchor: '(no anchor text)',
     count: '{{title}} ({{n}})',
+    states: {
+      queued: 'queued',
+      inFlight: 'in flight',
+      fetched: 'fetched',
+      failed: 'failed',
+      outOfScope: 'out of scope',
+      tooDeep: 'too deep',
+      nofollowOnly: 'nofollow only',
+      redirectCut: 'redirect chain cut',
+    },
   },
 };

@@ -69,6 +69,22 @@ export const results = {
     loadFailed: 'Could not load rows: {{error}}',
     retry: 'Retry',
   },
+  indexability: {
+    indexable: 'indexable',
+    nonIndexable: 'non-indexable',
+    withReason: '{{verdict}}: {{reason}}',
+    reasons: {
+      noindex: 'noindex',
+      canonicalised: 'canonicalised',
+      redirected: 'redirected',
+      clientError: 'client error',
+      serverError: 'server error',
+      blockedByRobots: 'blocked by robots.txt',
+      noResponse: 'no response',
+      incompleteResponse: 'incomplete response',
+      status: 'status {{code}}',
+    },
+  },
   fields: {
     status: 'Status',
     kind: 'Kind',

@@ -323,5 +323,15 @@ export const analysis: Messages['analysis'] = {
     none: '无。',
     noAnchor: '（无锚文本）',
     count: '{{title}}（{{n}}）',
+    states: {
+      queued: '在队列中',
+      inFlight: '抓取中',
+      fetched: '已抓取',
+      failed: '失败',
+      outOfScope: '超出范围',
+      tooDeep: '过深',
+      nofollowOnly: '仅 nofollow 链接',
+      redirectCut: '重定向链被截断',
+    },
   },
 };

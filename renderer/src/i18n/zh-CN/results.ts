@@ -70,6 +70,22 @@ export const results: Messages['results'] = {
     loadFailed: '无法加载行：{{error}}',
     retry: '重试',
   },
+  indexability: {
+    indexable: '可索引',
+    nonIndexable: '不可索引',
+    withReason: '{{verdict}}：{{reason}}',
+    reasons: {
+      noindex: 'noindex',
+      canonicalised: '已规范化到其他 URL',
+      redirected: '已重定向',
+      clientError: '客户端错误',
+      serverError: '服务器错误',
+      blockedByRobots: '被 robots.txt 阻止',
+      noResponse: '无响应',
+      incompleteResponse: '响应不完整',
+      status: '状态码 {{code}}',
+    },
+  },
   fields: {
     status: '状态码',
     kind: '类型',
