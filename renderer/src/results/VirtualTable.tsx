@@ -283,6 +283,8 @@ export function GridRow<R>({
   onSelect,
   attrs,
 }: RowProps<R> & { attrs?: Record<string, string | undefined> }) {
+  // Drawn again when the language changes (a memoised row otherwise keeps its cells' words until its data changes).
+  useTranslation();
   return (
     <div
       className={index % 2 ? 'rrow rrow-odd' : 'rrow'}
