@@ -3,17 +3,25 @@
 import { useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary } from '../../../shared/analysis.ts';
-import { COMPARED_FIELDS, REMOVED_REASONS } from '../../../shared/analysis.ts';
+import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
 import { fileName, formatInt, formatWhen } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand, useCommand } from '../components/use-command.ts';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
+
+const ta = i18next.getFixedT(null, 'analysis');
 
 /** A crawl as the pickers name it: its file, when, its first seed and what it crawled. */
 export function crawlLabel(c: CrawlFileInfo): string {
-  const seed = c.seeds[0] ?? '';
-  return `${formatWhen(c.createdAt)} · ${seed}${c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : ''} · ${formatInt(c.crawled)} crawled · ${fileName(c.file)}`;
+  return ta('compare.crawlLabel', {
+    when: formatWhen(c.createdAt),
+    seed: c.seeds[0] ?? '',
+    more: c.seeds.length > 1 ? ` +${c.seeds.length - 1}` : '',
+    crawled: formatInt(c.crawled),
+    file: fileName(c.file),
+  });
 }
 
 /** The lists of a comparison in the order shown: what changed on the URLs both crawls have first, then added, removed. */
@@ -26,10 +34,14 @@ export function firstKindWithChanges(summary: Pick<ComparisonSummary, ChangeKind
 
 /** What a comparison found, in a sentence: the view's summary line. */
 export function comparisonSentence(s: ComparisonSummary): string {
-  if (s.added + s.removed + s.changed === 0)
-    return `No differences: the same ${formatInt(s.new_urls)} URL${s.new_urls === 1 ? '' : 's'}, none added, removed or changed.`;
-  const part = (n: number, what: string) => `${formatInt(n)} ${what}`;
-  return `${part(s.added, 'added')}, ${part(s.removed, 'removed')}, ${part(s.changed, 'changed')} (of ${formatInt(s.old_urls)} URLs before, ${formatInt(s.new_urls)} after).`;
+  if (s.added + s.removed + s.changed === 0) return ta('compare.noDifferences', { count: s.new_urls, n: formatInt(s.new_urls) });
+  return ta('compare.sentence', {
+    added: formatInt(s.added),
+    removed: formatInt(s.removed),
+    changed: formatInt(s.changed),
+    before: formatInt(s.old_urls),
+    after: formatInt(s.new_urls),
+  });
 }
 
 export function CompareView() {
@@ -47,10 +59,11 @@ export function CompareView() {
   const [kind, setKind] = useState<ChangeKind | null>(null);
   const [comparing, runCompare] = useBusyCommand();
   const [exporting, runExport] = useBusyCommand();
+  const { t } = useTranslation('analysis');
 
   useEffect(() => {
     if (!connected) return;
-    void command('List crawls', () => api.listCrawls()).then((list) => {
+    void command(t('compare.listCrawls'), () => api.listCrawls()).then((list) => {
       if (!list) return;
       setCrawls(list);
       // The newest two, older first, unless chosen already.
@@ -63,7 +76,7 @@ export function CompareView() {
   const thresholdOk = threshold.trim() !== '' && Number.isFinite(percent) && percent >= 0;
   const compare = async () => {
     const q: CompareQuery = { oldFile, newFile, wordThresholdPercent: percent };
-    const s = await runCompare('Compare crawls', () => api.compareCrawls(q));
+    const s = await runCompare(t('compare.command'), () => api.compareCrawls(q));
     if (!s) return;
     setQuery(q);
     setSummary(s);
@@ -71,28 +84,28 @@ export function CompareView() {
   };
   const exportCsv = async () => {
     if (!query) return;
-    const result = await runExport('Export the comparison', () => api.exportComparison(query));
+    const result = await runExport(t('compare.exportCommand'), () => api.exportComparison(query));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export the comparison: ${result.error}`);
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: result.error }));
     else
       notify(
         store,
         'info',
-        result.file ? `Exported ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.',
+        result.file ? t('compare.exported', { n: formatInt(result.rows ?? 0), file: result.file }) : t('compare.downloadStarted'),
       );
   };
 
   return (
-    <section className="panel analysis-panel compare-view" aria-label="compare crawls">
+    <section className="panel analysis-panel compare-view" aria-label={t('compare.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Compare crawls</h2>
-        <span className="panel-note">Two crawls of the same site: which URLs were added, removed or changed.</span>
+        <h2 className="panel-title">{t('compare.title')}</h2>
+        <span className="panel-note">{t('compare.note')}</span>
       </div>
       <div className="compare-form">
-        <CrawlPicker label="Older crawl" testId="compare-old" crawls={crawls} value={oldFile} onChange={setOldFile} />
-        <CrawlPicker label="Newer crawl" testId="compare-new" crawls={crawls} value={newFile} onChange={setNewFile} />
+        <CrawlPicker label={t('compare.older')} testId="compare-old" crawls={crawls} value={oldFile} onChange={setOldFile} />
+        <CrawlPicker label={t('compare.newer')} testId="compare-new" crawls={crawls} value={newFile} onChange={setNewFile} />
         <label className="field compare-threshold">
-          <span className="field-label">Word count change over</span>
+          <span className="field-label">{t('compare.threshold')}</span>
           <span className="inline-row">
             <input
               type="number"
@@ -112,15 +125,15 @@ export function CompareView() {
           disabled={comparing || !oldFile || !newFile || oldFile === newFile || !thresholdOk}
           onClick={() => void compare()}
         >
-          {comparing ? 'Comparing…' : 'Compare'}
+          {comparing ? t('compare.comparing') : t('compare.compare')}
         </button>
-        {oldFile !== '' && oldFile === newFile && <span className="field-error">Choose two different crawls.</span>}
+        {oldFile !== '' && oldFile === newFile && <span className="field-error">{t('compare.differentCrawls')}</span>}
       </div>
       {summary && query && (
         <>
           <div className="compare-summary" data-testid="compare-summary">
-            <Stat label="URLs before" title={fileName(summary.old_file)} value={summary.old_urls} />
-            <Stat label="URLs after" title={fileName(summary.new_file)} value={summary.new_urls} />
+            <Stat label={t('compare.urlsBefore')} title={fileName(summary.old_file)} value={summary.old_urls} />
+            <Stat label={t('compare.urlsAfter')} title={fileName(summary.new_file)} value={summary.new_urls} />
             {SHOWN_KINDS.map((k) => (
               <button
                 key={k}
@@ -132,7 +145,7 @@ export function CompareView() {
                 onClick={() => setKind(k)}
               >
                 <span className="stat-value">{formatInt(summary[k])}</span>
-                <span className="stat-label">{k}</span>
+                <span className="stat-label">{t(`compare.kinds.${k}`)}</span>
               </button>
             ))}
             <div className="compare-fields">
@@ -144,11 +157,11 @@ export function CompareView() {
             </div>
             <button type="button" className="btn" data-testid="compare-export" disabled={exporting} onClick={() => void exportCsv()}>
               <span className="icon icon-download" aria-hidden="true" />
-              {exporting ? 'Exporting…' : 'Export CSV'}
+              {exporting ? t('compare.exporting') : t('compare.exportCsv')}
             </button>
           </div>
           {summary.old_seeds[0] && summary.new_seeds[0] && new URL(summary.old_seeds[0]).host !== new URL(summary.new_seeds[0]).host && (
-            <div className="analysis-error">These crawls start on different hosts: the comparison says little.</div>
+            <div className="analysis-error">{t('compare.differentHosts')}</div>
           )}
           <p className="compare-sentence" data-testid="compare-sentence">
             {comparisonSentence(summary)}
@@ -174,8 +187,9 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
   const [rows, setRows] = useState<ComparisonRow[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('analysis');
   const load = async (after: number | null) => {
-    const page = await run(`The ${kind} URLs`, () => api.comparePage(query, kind, after));
+    const page = await run(t(`compare.listCommand.${kind}`), () => api.comparePage(query, kind, after));
     if (!page) return;
     setRows((r) => (after === null ? page.rows : [...r, ...page.rows]));
     setNext(page.next);
@@ -187,10 +201,10 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
       <table className="xtable compare-table" data-testid="compare-rows" data-kind={kind}>
         <thead>
           <tr>
-            <th className="x-url">URL</th>
-            <th className="x-num">Status</th>
-            <th>{kind === 'changed' ? 'What changed' : 'Title'}</th>
-            {kind === 'removed' && <th>Why it is gone</th>}
+            <th className="x-url">{t('compare.url')}</th>
+            <th className="x-num">{t('compare.status')}</th>
+            <th>{kind === 'changed' ? t('compare.whatChanged') : t('compare.titleColumn')}</th>
+            {kind === 'removed' && <th>{t('compare.whyGone')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -217,7 +231,7 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
                 </td>
                 {kind === 'removed' && (
                   <td className="compare-reason" data-reason={r.removed_reason ?? undefined}>
-                    {r.removed_reason ? REMOVED_REASONS[r.removed_reason] : ''}
+                    {r.removed_reason ? t(`compare.removedReasons.${r.removed_reason}`) : ''}
                   </td>
                 )}
               </tr>
@@ -225,11 +239,11 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
           })}
         </tbody>
       </table>
-      {!busy && rows.length === 0 && <div className="analysis-empty">No {kind} URLs.</div>}
+      {!busy && rows.length === 0 && <div className="analysis-empty">{t(`compare.none.${kind}`)}</div>}
       {next !== null && (
         <div className="pager">
           <button type="button" className="btn btn-small" disabled={busy} onClick={() => void load(next)}>
-            More
+            {t('compare.more')}
           </button>
         </div>
       )}
@@ -251,11 +265,12 @@ function CrawlPicker({
   value: string;
   onChange: (file: string) => void;
 }) {
+  const { t } = useTranslation('analysis');
   return (
     <label className="field">
       <span className="field-label">{label}</span>
       <select data-testid={testId} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="">Choose a crawl…</option>
+        <option value="">{t('compare.chooseCrawl')}</option>
         {crawls.map((c) => (
           <option key={c.file} value={c.file}>
             {crawlLabel(c)}

@@ -7,6 +7,7 @@ import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
 import type { ExplorerQuery, ExplorerRow, FilterId } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { COLUMNS, type Column as TableColumn, EXTRACTED_COLUMN_PX, indexabilityText, statusClassOf } from '../results/ResultRowView.tsx';
 import { type ColumnLayout, DEFAULT_LAYOUT } from '../results/column-layout.ts';
 import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../results/VirtualTable.tsx';
@@ -22,10 +23,15 @@ export const EXPLORER_VIEW = 'explorer';
 
 type Column = TableColumn<ExplorerRow>;
 
+/** A column's label, in the language shown when the header is drawn (a getter: read at each render). */
+const ta = i18next.getFixedT(null, 'analysis');
+
 export const EXPLORER_COLUMNS: Column[] = [
   {
     id: 'url',
-    label: 'URL',
+    get label() {
+      return ta('explorer.columns.url');
+    },
     track: 'minmax(260px, 3fr)',
     minPx: 260,
     required: true,
@@ -35,16 +41,20 @@ export const EXPLORER_COLUMNS: Column[] = [
   },
   {
     id: 'status',
-    label: 'Status',
+    get label() {
+      return ta('explorer.columns.status');
+    },
     track: '92px',
     minPx: 92,
     sort: 'status_code',
     numeric: true,
-    cell: (r) => (r.seq === null ? 'not fetched' : statusText(r.status_code)),
+    cell: (r) => (r.seq === null ? ta('notFetched') : statusText(r.status_code)),
   },
   {
     id: 'indexability',
-    label: 'Indexability',
+    get label() {
+      return ta('explorer.columns.indexability');
+    },
     track: '150px',
     minPx: 150,
     sort: 'indexability',
@@ -53,7 +63,9 @@ export const EXPLORER_COLUMNS: Column[] = [
   },
   {
     id: 'title',
-    label: 'Title',
+    get label() {
+      return ta('explorer.columns.title');
+    },
     track: 'minmax(200px, 2fr)',
     minPx: 200,
     sort: 'title',
@@ -62,23 +74,47 @@ export const EXPLORER_COLUMNS: Column[] = [
   },
   {
     id: 'words',
-    label: 'Words',
+    get label() {
+      return ta('explorer.columns.words');
+    },
     track: '66px',
     minPx: 66,
     sort: 'word_count',
     numeric: true,
     cell: (r) => (r.word_count === null ? '' : formatInt(r.word_count)),
   },
-  { id: 'inlinks', label: 'Inlinks', track: '66px', minPx: 66, sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
-  { id: 'depth', label: 'Depth', track: '58px', minPx: 58, sort: 'crawl_depth', numeric: true, cell: (r) => String(r.crawl_depth) },
+  {
+    id: 'inlinks',
+    get label() {
+      return ta('explorer.columns.inlinks');
+    },
+    track: '66px',
+    minPx: 66,
+    sort: 'inlinks',
+    numeric: true,
+    cell: (r) => formatInt(r.inlinks),
+  },
+  {
+    id: 'depth',
+    get label() {
+      return ta('explorer.columns.depth');
+    },
+    track: '58px',
+    minPx: 58,
+    sort: 'crawl_depth',
+    numeric: true,
+    cell: (r) => String(r.crawl_depth),
+  },
   {
     id: 'time',
-    label: 'Time',
+    get label() {
+      return ta('explorer.columns.time');
+    },
     track: '80px',
     minPx: 80,
     sort: 'response_time_ms',
     numeric: true,
-    cell: (r) => (r.response_time_ms === null ? '' : `${formatInt(r.response_time_ms)} ms`),
+    cell: (r) => (r.response_time_ms === null ? '' : ta('ms', { ms: formatInt(r.response_time_ms) })),
   },
 ];
 
@@ -124,9 +160,10 @@ export function ExplorerView() {
   const version = useCrawl((s) => s.counters.crawled + s.counters.failed + s.counters.queued);
 
   useEffect(() => {
-    const t = setTimeout(() => setAppliedText(text.trim()), 250);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setAppliedText(text.trim()), 250);
+    return () => clearTimeout(timer);
   }, [text]);
+  const { t } = useTranslation('analysis');
 
   const counts = useLiveQuery('counts', () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
   const query = useMemo(() => ({ filter, text: appliedText, sort: sort.column, descending: sort.descending }), [filter, appliedText, sort]);
@@ -135,7 +172,8 @@ export function ExplorerView() {
     (row: ExplorerRow | null, _index: number, rowRules: readonly string[]) => setSelected(row ? { row, rules: rowRules } : null),
     [],
   );
-  const groups = useMemo(() => groupedFilters(counts.data), [counts.data]);
+  // Not memoised: the filters' names follow the language.
+  const groups = groupedFilters(counts.data);
   const menuColumns = useMemo(() => explorerColumns(rules), [rules]);
 
   const toggleSort = (column: ResultSortColumn) =>
@@ -148,19 +186,19 @@ export function ExplorerView() {
     );
 
   return (
-    <section className="panel analysis-panel explorer" aria-label="results explorer">
+    <section className="panel analysis-panel explorer" aria-label={t('explorer.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Results explorer</h2>
+        <h2 className="panel-title">{t('explorer.title')}</h2>
         <span className="panel-note" data-testid="explorer-total" data-value={total ?? undefined}>
           {filterTitle(filter)}
-          {total === null ? '' : ` · ${formatInt(total)} ${total === 1 ? 'URL' : 'URLs'}`}
+          {total === null ? '' : t('explorer.total', { count: total, n: formatInt(total) })}
         </span>
         <div className="results-tools">
           <input
             className="filter"
             type="search"
-            placeholder="Search URL, title, error…"
-            aria-label="search this view"
+            placeholder={t('explorer.searchPlaceholder')}
+            aria-label={t('explorer.searchLabel')}
             data-testid="explorer-search"
             spellCheck={false}
             value={text}
@@ -176,13 +214,13 @@ export function ExplorerView() {
             onClick={() => setExporting((x) => !x)}
           >
             <span className="icon icon-download" aria-hidden="true" />
-            Export this view
+            {t('explorer.export')}
           </button>
         </div>
       </div>
       {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={rules} onClose={() => setExporting(false)} />}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
-        <nav className="filter-list" aria-label="filters">
+        <nav className="filter-list" aria-label={t('explorer.filtersLabel')}>
           {groups.map((g) => (
             <div key={g.id} className="filter-group">
               <div className="filter-group-label">{g.label}</div>
@@ -209,7 +247,7 @@ export function ExplorerView() {
         <div className="explorer-table">
           {hasCrawl ? (
             <VirtualTable<Omit<ExplorerQuery, 'offset' | 'limit'>, ExplorerRow>
-              ariaLabel="URLs of this view"
+              ariaLabel={t('explorer.tableLabel')}
               filter={query}
               fetchPage={fetchPage}
               columnsFor={explorerColumns}
@@ -223,12 +261,12 @@ export function ExplorerView() {
               onTotal={setTotal}
               onRules={setRules}
               filtered={appliedText !== ''}
-              empty={() => 'No URLs in this view.'}
+              empty={() => t('explorer.empty')}
               live={live}
               version={version}
             />
           ) : (
-            <div className="analysis-empty">Start a crawl or open an earlier one to explore its results.</div>
+            <div className="analysis-empty">{t('explorer.noCrawl')}</div>
           )}
         </div>
         {selected !== null && (

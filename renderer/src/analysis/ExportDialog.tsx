@@ -2,11 +2,12 @@
 // ticked) and the header preset, for the explorer's filter and search as they stand.
 import { useMemo, useState } from 'react';
 import type { ExportFormat, FilterId, HeaderPreset } from '../../../shared/analysis.ts';
-import { EXPORT_COLUMNS, exportColumnLabel } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { filterTitle } from './analysis-model.ts';
 
 /** Columns ticked when the export dialog first opens. */
@@ -23,6 +24,13 @@ export const DEFAULT_EXPORT_COLUMNS = [
   'inlinks',
 ];
 
+const EXPORT_IDS: ReadonlySet<string> = new Set(EXPORT_COLUMN_INFO.map((c) => c.id));
+
+/** A column as the chooser names it: a standard column by its id (exportColumns), an extraction rule by its name. */
+export function exportColumnText(column: string): string {
+  return EXPORT_IDS.has(column) ? i18next.t(`exportColumns.${column as (typeof EXPORT_COLUMNS)[number]}`, { ns: 'analysis' }) : column;
+}
+
 /** The export's column chooser: the CSV's columns and the crawl's extraction rules, and the header preset. */
 export function ExportDialog({
   filter,
@@ -38,6 +46,7 @@ export function ExportDialog({
   const api = useApi();
   const store = useCrawlStore();
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('analysis');
   const all = useMemo(() => [...EXPORT_COLUMNS, ...extractionRules], [extractionRules]);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(DEFAULT_EXPORT_COLUMNS));
   const [preset, setPreset] = useState<HeaderPreset>('trawl');
@@ -51,39 +60,42 @@ export function ExportDialog({
       return next;
     });
   const doExport = async () => {
-    const result = await run('Export this view', () => api.exportView({ filter, text, columns, headerPreset: preset, format }));
+    const result = await run(t('export.command'), () => api.exportView({ filter, text, columns, headerPreset: preset, format }));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export this view: ${result.error}`);
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('export.failed', { error: result.error }));
     else {
       notify(
         store,
         'info',
         result.file
-          ? `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}`
-          : `The ${format.toUpperCase()} download has started.`,
+          ? result.rows === null
+            ? t('export.exportedAll', { file: result.file })
+            : t('export.exported', { n: formatInt(result.rows), file: result.file })
+          : t('export.downloadStarted', { format: format.toUpperCase() }),
       );
       onClose();
     }
   };
   return (
-    <div className="export-dialog" role="dialog" aria-label="export this view" data-testid="export-dialog">
+    <div className="export-dialog" role="dialog" aria-label={t('export.label')} data-testid="export-dialog">
       <div className="export-head">
         <strong>
-          Export “{filterTitle(filter)}”{text ? ` matching “${text}”` : ''}
+          {t('export.heading', { filter: filterTitle(filter) })}
+          {text ? t('export.matching', { text }) : ''}
         </strong>
-        <span className="panel-note">{columns.length} columns</span>
+        <span className="panel-note">{t('export.columns', { count: columns.length })}</span>
         <button type="button" className="btn btn-small btn-quiet" onClick={() => setChosen(new Set(all))}>
-          All
+          {t('export.all')}
         </button>
         <button type="button" className="btn btn-small btn-quiet" onClick={() => setChosen(new Set())}>
-          None
+          {t('export.none')}
         </button>
       </div>
       <div className="export-columns">
         {all.map((c) => (
-          <label key={c} className="check" title={`CSV column: ${c}`}>
+          <label key={c} className="check" title={t('export.csvColumn', { column: c })}>
             <input type="checkbox" data-export-column={c} checked={chosen.has(c)} onChange={() => toggle(c)} />
-            <span>{exportColumnLabel(c)}</span>
+            <span>{exportColumnText(c)}</span>
           </label>
         ))}
       </div>
@@ -95,15 +107,13 @@ export function ExportDialog({
             checked={preset === 'screaming-frog'}
             onChange={(e) => setPreset(e.currentTarget.checked ? 'screaming-frog' : 'trawl')}
           />
-          <span>
-            Screaming Frog headers and values (Address, Status Code, Title 1…; response times in seconds; Indexable / Non-Indexable)
-          </span>
+          <span>{t('export.sfHeaders')}</span>
         </label>
         <label className="check">
-          <span>Format</span>
+          <span>{t('export.format')}</span>
           <select data-testid="export-format" value={format} onChange={(e) => setFormat(e.currentTarget.value as ExportFormat)}>
-            <option value="csv">CSV</option>
-            <option value="xlsx">XLSX (Excel workbook)</option>
+            <option value="csv">{t('export.csv')}</option>
+            <option value="xlsx">{t('export.xlsx')}</option>
           </select>
         </label>
         <button
@@ -113,10 +123,10 @@ export function ExportDialog({
           disabled={busy || columns.length === 0}
           onClick={() => void doExport()}
         >
-          {busy ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+          {busy ? t('export.exporting') : t('export.run', { format: format.toUpperCase() })}
         </button>
         <button type="button" className="btn btn-quiet" onClick={onClose}>
-          Cancel
+          {t('export.cancel')}
         </button>
       </div>
     </div>

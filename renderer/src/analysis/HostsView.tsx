@@ -4,37 +4,96 @@ import { useEffect, useState } from 'react';
 import type { HostReportRow, HostSortColumn } from '../../../shared/analysis.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { politenessText, robotsText } from './analysis-model.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
 import { SortableHeader } from './SortableHeader.tsx';
 import { Pager } from './Pager.tsx';
 
 const REFRESH_MS = 2_000;
+const ta = i18next.getFixedT(null, 'analysis');
 /** Hosts per page: a crawl with checked external links can reach thousands of hosts. */
 export const HOSTS_PAGE = 200;
 
 export const HOST_COLUMNS: { id: string; label: string; sort: HostSortColumn | null; cell: (r: HostReportRow) => string; num?: boolean }[] =
   [
-    { id: 'origin', label: 'Host', sort: 'origin', cell: (r) => r.origin },
-    { id: 'crawled', label: 'Crawled', sort: 'crawled', cell: (r) => formatInt(r.crawled), num: true },
-    { id: 'queued', label: 'Queued', sort: 'queued', cell: (r) => formatInt(r.queued), num: true },
-    { id: 'in_flight', label: 'In flight', sort: 'in_flight', cell: (r) => formatInt(r.in_flight), num: true },
-    { id: 'bytes', label: 'Bytes', sort: 'bytes', cell: (r) => formatBytes(r.bytes), num: true },
     {
-      id: 'errors',
-      label: 'Errors',
-      sort: 'errors',
-      cell: (r) => (r.errors ? `${formatInt(r.errors)} (${formatInt(r.failed)} no response)` : '0'),
+      id: 'origin',
+      get label() {
+        return ta('hosts.columns.origin');
+      },
+      sort: 'origin',
+      cell: (r) => r.origin,
+    },
+    {
+      id: 'crawled',
+      get label() {
+        return ta('hosts.columns.crawled');
+      },
+      sort: 'crawled',
+      cell: (r) => formatInt(r.crawled),
       num: true,
     },
-    { id: 'politeness', label: 'Politeness', sort: 'next_fetch_at', cell: politenessText },
+    {
+      id: 'queued',
+      get label() {
+        return ta('hosts.columns.queued');
+      },
+      sort: 'queued',
+      cell: (r) => formatInt(r.queued),
+      num: true,
+    },
+    {
+      id: 'in_flight',
+      get label() {
+        return ta('hosts.columns.in_flight');
+      },
+      sort: 'in_flight',
+      cell: (r) => formatInt(r.in_flight),
+      num: true,
+    },
+    {
+      id: 'bytes',
+      get label() {
+        return ta('hosts.columns.bytes');
+      },
+      sort: 'bytes',
+      cell: (r) => formatBytes(r.bytes),
+      num: true,
+    },
+    {
+      id: 'errors',
+      get label() {
+        return ta('hosts.columns.errors');
+      },
+      sort: 'errors',
+      cell: (r) => (r.errors ? ta('hosts.errorsCell', { errors: formatInt(r.errors), failed: formatInt(r.failed) }) : '0'),
+      num: true,
+    },
+    {
+      id: 'politeness',
+      get label() {
+        return ta('hosts.columns.politeness');
+      },
+      sort: 'next_fetch_at',
+      cell: politenessText,
+    },
     {
       id: 'delay',
-      label: 'Crawl-delay',
+      get label() {
+        return ta('hosts.columns.delay');
+      },
       sort: null,
-      cell: (r) => (r.politeness.crawl_delay_ms ? `${r.politeness.crawl_delay_ms / 1000} s` : ''),
+      cell: (r) => (r.politeness.crawl_delay_ms ? ta('hosts.seconds', { seconds: r.politeness.crawl_delay_ms / 1000 }) : ''),
     },
-    { id: 'robots', label: 'robots.txt', sort: null, cell: robotsText },
+    {
+      id: 'robots',
+      get label() {
+        return ta('hosts.columns.robots');
+      },
+      sort: null,
+      cell: robotsText,
+    },
   ];
 
 export function HostsView() {
@@ -49,19 +108,27 @@ export function HostsView() {
   const report = useLiveQuery(JSON.stringify(query), () => api.hostsReport(query), REFRESH_MS, { enabled: hasCrawl });
   const toggle = (column: HostSortColumn) =>
     setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== 'origin' }));
-  const t = report.data?.totals;
+  const totals = report.data?.totals;
+  const { t } = useTranslation('analysis');
   return (
-    <section className="panel analysis-panel hosts-view" aria-label="hosts">
+    <section className="panel analysis-panel hosts-view" aria-label={t('hosts.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Hosts</h2>
+        <h2 className="panel-title">{t('hosts.title')}</h2>
         <span className="panel-note" data-testid="hosts-total" data-value={report.data?.total}>
-          {report.data && t
-            ? `${formatInt(report.data.total)} ${report.data.total === 1 ? 'host' : 'hosts'} · ${formatInt(t.crawled)} crawled · ${formatInt(t.queued)} queued · ${formatBytes(t.bytes)} · ${formatInt(t.errors)} errors`
+          {report.data && totals
+            ? t('hosts.totals', {
+                count: report.data.total,
+                n: formatInt(report.data.total),
+                crawled: formatInt(totals.crawled),
+                queued: formatInt(totals.queued),
+                bytes: formatBytes(totals.bytes),
+                errors: formatInt(totals.errors),
+              })
             : ''}
         </span>
         <label className="check hosts-idle">
           <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
-          <span>Hosts only linked to</span>
+          <span>{t('hosts.includeIdle')}</span>
         </label>
       </div>
       <div className="xtable-scroll">
@@ -97,7 +164,7 @@ export function HostsView() {
             ))}
           </tbody>
         </table>
-        {!hasCrawl && <div className="analysis-empty">Start a crawl or open an earlier one to see its hosts.</div>}
+        {!hasCrawl && <div className="analysis-empty">{t('hosts.noCrawl')}</div>}
         {report.error && <div className="analysis-error">{report.error}</div>}
       </div>
       <Pager offset={offset} total={report.data?.total ?? null} pageSize={HOSTS_PAGE} onOffset={setOffset} />

@@ -7,6 +7,7 @@ import type { QueueCursor, QueueHost, QueuedUrl } from '../../../shared/analysis
 import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import { useLive, useHasCrawl, useLiveQuery } from './use-live.ts';
 import { prefixPattern, searchPattern } from './analysis-model.ts';
 
@@ -27,9 +28,10 @@ export function QueueView() {
   const [more, setMore] = useState<{ rows: QueuedUrl[]; next: QueueCursor | null }>({ rows: [], next: null });
 
   useEffect(() => {
-    const t = setTimeout(() => setAppliedText(text.trim()), 250);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setAppliedText(text.trim()), 250);
+    return () => clearTimeout(timer);
   }, [text]);
+  const { t } = useTranslation('analysis');
 
   const store = useCrawlStore();
   const screen = useLiveQuery(
@@ -84,21 +86,28 @@ export function QueueView() {
   const urls = [...(search.data?.rows ?? []), ...more.rows];
   const hasMore = (more.rows.length ? more.next : search.data?.next) != null;
   // What the URL list is: which host and prefix (or every host), which text, how many of how many, in which order.
-  const scope = host ? `of ${host.origin}${under ?? ''}` : 'of every host';
+  const scope = host ? t('queue.scopeHost', { scope: `${host.origin}${under ?? ''}` }) : t('queue.scopeAll');
   const caption = screen.data
-    ? `${urls.length < screen.data.matching ? `First ${formatInt(urls.length)} of ` : ''}${formatInt(screen.data.matching)} queued URL${screen.data.matching === 1 ? '' : 's'} ${scope}${appliedText ? ` containing "${appliedText}"` : ''}, in discovery order${host ? '' : ': choose a host to see its prefixes'}`
+    ? t('queue.caption', {
+        count: screen.data.matching,
+        first: urls.length < screen.data.matching ? t('queue.first', { n: formatInt(urls.length) }) : '',
+        n: formatInt(screen.data.matching),
+        scope,
+        containing: appliedText ? t('queue.containing', { text: appliedText }) : '',
+        choose: host ? '' : t('queue.chooseForPrefixes'),
+      })
     : '';
 
   return (
-    <section className="panel analysis-panel queue-view" aria-label="queue inspector">
+    <section className="panel analysis-panel queue-view" aria-label={t('queue.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Queue</h2>
+        <h2 className="panel-title">{t('queue.title')}</h2>
         <span className="panel-note" data-testid="queue-total" data-value={hosts.data?.queued}>
           {hosts.data
-            ? `${formatInt(hosts.data.queued)} URLs queued on ${formatInt(hosts.data.total)} ${hosts.data.total === 1 ? 'host' : 'hosts'}`
+            ? t('queue.total', { count: hosts.data.total, n: formatInt(hosts.data.queued), hosts: formatInt(hosts.data.total) })
             : ''}
-          {hosts.data && live && <span className="queue-read"> · read at {readAt}</span>}
-          {!live && hasCrawl ? ' · the crawl is not running: excludes need a running crawl' : ''}
+          {hosts.data && live && <span className="queue-read">{t('queue.readAt', { time: readAt })}</span>}
+          {!live && hasCrawl ? t('queue.notRunning') : ''}
         </span>
         {outcome && (
           <span
@@ -109,18 +118,18 @@ export function QueueView() {
             data-error={'error' in outcome || undefined}
           >
             {'dropped' in outcome
-              ? `Excluded ${outcome.pattern}: dropped ${formatInt(outcome.dropped)} queued URL${outcome.dropped === 1 ? '' : 's'}`
+              ? t('queue.excluded', { count: outcome.dropped, pattern: outcome.pattern, n: formatInt(outcome.dropped) })
               : 'moved' in outcome
-                ? `Deprioritised ${outcome.pattern}: ${formatInt(outcome.moved)} queued URL${outcome.moved === 1 ? '' : 's'} moved to the back of the queue`
+                ? t('queue.deprioritised', { count: outcome.moved, pattern: outcome.pattern, n: formatInt(outcome.moved) })
                 : outcome.error}
           </span>
         )}
       </div>
-      {!hasCrawl && <div className="analysis-empty">Start a crawl to see its queue.</div>}
+      {!hasCrawl && <div className="analysis-empty">{t('queue.noCrawl')}</div>}
       {hasCrawl && (
         <div className="queue-body">
           <div className="queue-col">
-            <h3 className="col-title">Hosts</h3>
+            <h3 className="col-title">{t('queue.hosts')}</h3>
             <ul className="pick-list" data-testid="queue-hosts">
               {(hosts.data?.rows ?? []).map((h) => (
                 <li key={h.host_id}>
@@ -140,19 +149,19 @@ export function QueueView() {
                 </li>
               ))}
             </ul>
-            {hosts.data?.rows.length === 0 && <div className="analysis-empty">Nothing queued.</div>}
+            {hosts.data?.rows.length === 0 && <div className="analysis-empty">{t('queue.nothingQueued')}</div>}
             {hosts.error && <div className="analysis-error">{hosts.error}</div>}
           </div>
           <div className="queue-col">
             <h3 className="col-title">
-              Path prefixes
+              {t('queue.prefixes')}
               {under !== null && (
                 <button type="button" className="btn btn-small btn-quiet" onClick={() => setUnder(null)}>
-                  ‹ all of {host?.origin}
+                  {t('queue.allOf', { origin: host?.origin })}
                 </button>
               )}
             </h3>
-            {host === null && <div className="analysis-empty">Choose a host.</div>}
+            {host === null && <div className="analysis-empty">{t('queue.chooseHost')}</div>}
             <ul className="pick-list" data-testid="queue-prefixes">
               {host !== null &&
                 (prefixes.data?.groups ?? []).map((g) => (
@@ -167,16 +176,16 @@ export function QueueView() {
                       data-prefix={g.prefix}
                       aria-pressed={under === g.prefix}
                       onClick={() => setUnder(g.prefix)}
-                      title="Show these URLs (and the prefixes below)"
+                      title={t('queue.showPrefix')}
                     >
                       <span className="pick-label">{g.prefix}</span>
                       {g.deprioritised ? (
                         <span
                           className="later-tag"
                           data-testid="prefix-later"
-                          title={`${formatInt(g.deprioritised)} of these ${formatInt(g.count)} URLs were pushed back ("Later"): fetched after the rest of the host`}
+                          title={t('queue.laterTitle', { n: formatInt(g.deprioritised), total: formatInt(g.count) })}
                         >
-                          {g.deprioritised >= g.count ? 'later' : `${formatInt(g.deprioritised)} later`}
+                          {g.deprioritised >= g.count ? t('queue.laterAll') : t('queue.laterSome', { n: formatInt(g.deprioritised) })}
                         </span>
                       ) : null}
                       <span className="count-badge">{formatInt(g.count)}</span>
@@ -186,33 +195,33 @@ export function QueueView() {
                       className="btn btn-small"
                       data-exclude-prefix={g.prefix}
                       disabled={!live}
-                      title={`Exclude ${prefixPattern(host.origin, g.prefix)}: drops these queued URLs and skips them from now on`}
+                      title={t('queue.excludeTitle', { pattern: prefixPattern(host.origin, g.prefix) })}
                       onClick={() => void exclude(prefixPattern(host.origin, g.prefix))}
                     >
-                      Exclude
+                      {t('queue.exclude')}
                     </button>
                     <button
                       type="button"
                       className="btn btn-small btn-quiet"
                       data-deprioritise-prefix={g.prefix}
                       disabled={!live}
-                      title={`Deprioritise ${prefixPattern(host.origin, g.prefix)}: these URLs, and those found later, are fetched after the rest of the host`}
+                      title={t('queue.laterButtonTitle', { pattern: prefixPattern(host.origin, g.prefix) })}
                       onClick={() => void pushBack(prefixPattern(host.origin, g.prefix))}
                     >
-                      Later
+                      {t('queue.later')}
                     </button>
                   </li>
                 ))}
             </ul>
-            {prefixes.data?.truncated && <div className="panel-note">Only the largest prefixes are shown.</div>}
+            {prefixes.data?.truncated && <div className="panel-note">{t('queue.truncated')}</div>}
           </div>
           <div className="queue-col queue-urls">
             <div className="queue-search">
               <input
                 className="filter"
                 type="search"
-                placeholder={host ? `Search the queue of ${host.origin}${under ?? ''}…` : 'Search every queued URL…'}
-                aria-label="search the queue"
+                placeholder={host ? t('queue.searchHost', { scope: `${host.origin}${under ?? ''}` }) : t('queue.searchAll')}
+                aria-label={t('queue.searchLabel')}
                 data-testid="queue-search"
                 spellCheck={false}
                 value={text}
@@ -223,10 +232,10 @@ export function QueueView() {
                 className="btn"
                 data-testid="queue-exclude-search"
                 disabled={!live || text.trim() === ''}
-                title="Exclude every URL containing this text"
+                title={t('queue.excludeSearchTitle')}
                 onClick={() => void exclude(searchPattern(text.trim()))}
               >
-                Exclude this pattern
+                {t('queue.excludeSearch')}
               </button>
             </div>
             {caption && (
@@ -239,17 +248,18 @@ export function QueueView() {
                 <li key={u.url_id} data-queued-url={u.url} data-later={u.later || undefined}>
                   <span className="link-url">{u.url}</span>
                   <span className="link-note">
-                    {u.later ? 'later · ' : ''}depth {u.depth}
+                    {u.later ? t('queue.urlLater') : ''}
+                    {t('queue.depth', { depth: u.depth })}
                     {u.kind !== 'page' ? ` · ${u.kind}` : ''}
-                    {u.attempts > 0 ? ` · ${u.attempts} attempt${u.attempts === 1 ? '' : 's'} so far` : ''}
+                    {u.attempts > 0 ? t('queue.attempts', { count: u.attempts }) : ''}
                   </span>
                 </li>
               ))}
             </ul>
-            {search.data && urls.length === 0 && <div className="analysis-empty">No queued URL matches.</div>}
+            {search.data && urls.length === 0 && <div className="analysis-empty">{t('queue.noMatch')}</div>}
             {hasMore && (
               <button type="button" className="btn btn-small" onClick={() => void loadMore()}>
-                More
+                {t('queue.more')}
               </button>
             )}
           </div>

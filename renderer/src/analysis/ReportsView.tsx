@@ -8,6 +8,7 @@ import type { ChartData, ChartKind, OverTime } from '../../../shared/analysis.ts
 import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { useBusyCommand } from '../components/use-command.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
@@ -20,12 +21,22 @@ export const CHART_REFRESH_MS = 1_000;
 /** Past this many buckets the throughput chart is asked for whole again (wider buckets). */
 const MAX_LIVE_BUCKETS = 300;
 
-export const CHARTS: { kind: ChartKind; title: string; x: string }[] = [
-  { kind: 'status', title: 'Status codes', x: 'status' },
-  { kind: 'depth', title: 'Crawl depth', x: 'link hops from a seed' },
-  { kind: 'response-time', title: 'Response time', x: 'response time' },
-  { kind: 'over-time', title: 'Pages/s and errors over time', x: 'time' },
-];
+const ta = i18next.getFixedT(null, 'analysis');
+
+/** The charts; each title is read in the language shown (reports.<key> in the 'analysis' strings). */
+export const CHARTS: { kind: ChartKind; readonly title: string }[] = (
+  [
+    ['status', 'status'],
+    ['depth', 'depth'],
+    ['response-time', 'responseTime'],
+    ['over-time', 'overTime'],
+  ] as const
+).map(([kind, key]) => ({
+  kind,
+  get title() {
+    return ta(`reports.${key}`);
+  },
+}));
 
 /** The query that updates `previous` (or gets it whole). */
 export function chartQueryFor(kind: ChartKind, previous: ChartData | null) {
@@ -40,14 +51,15 @@ export function chartQueryFor(kind: ChartKind, previous: ChartData | null) {
 
 export function ReportsView() {
   const hasCrawl = useHasCrawl();
+  const { t } = useTranslation('analysis');
   return (
-    <section className="panel analysis-panel reports-view" aria-label="reports">
+    <section className="panel analysis-panel reports-view" aria-label={t('reports.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Reports</h2>
-        <span className="panel-note">Updated live while the crawl runs; each chart downloads as CSV.</span>
+        <h2 className="panel-title">{t('reports.title')}</h2>
+        <span className="panel-note">{t('reports.note')}</span>
       </div>
       {!hasCrawl ? (
-        <div className="analysis-empty">Start a crawl or open an earlier one to see its charts.</div>
+        <div className="analysis-empty">{t('reports.noCrawl')}</div>
       ) : (
         <div className="charts">
           {CHARTS.map((c) => (
@@ -63,6 +75,7 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const api = useApi();
   const store = useCrawlStore();
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('analysis');
   const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, {
     merge: mergeChart,
   });
@@ -73,11 +86,15 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const [hovered, setHovered] = useState<number | null>(null);
   const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
   const exportCsv = async () => {
-    const result = await run(`${title} as CSV`, () => api.exportChartCsv(kind));
+    const result = await run(t('reports.csvCommand', { title }), () => api.exportChartCsv(kind));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `${title} as CSV: ${result.error}`);
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('reports.csvFailed', { title, error: result.error }));
     else
-      notify(store, 'info', result.file ? `Saved ${formatInt(result.rows ?? 0)} rows to ${result.file}` : 'The CSV download has started.');
+      notify(
+        store,
+        'info',
+        result.file ? t('reports.saved', { n: formatInt(result.rows ?? 0), file: result.file }) : t('reports.downloadStarted'),
+      );
   };
   return (
     <figure
@@ -98,7 +115,7 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
           disabled={busy || !chart.data}
           onClick={() => void exportCsv()}
         >
-          CSV
+          {t('reports.csv')}
         </button>
       </figcaption>
       {chart.error && <div className="analysis-error">{chart.error}</div>}
@@ -107,18 +124,18 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
         <div className="chart-legend" data-testid="chart-legend" aria-live="off">
           <span className="legend-key">
             <span className="legend-swatch legend-pages" aria-hidden="true" />
-            pages/s
+            {t('charts.pagesPerSecond')}
           </span>
           <span className="legend-key">
             <span className="legend-swatch legend-errors" aria-hidden="true" />
-            errors
+            {t('charts.errors')}
           </span>
           <span className="legend-value" data-testid="chart-legend-value">
             {overTimeLegend(drawn as OverTime | null, hovered)}
           </span>
         </div>
       )}
-      {chart.data && !series.hasData && <div className="chart-empty">No data yet.</div>}
+      {chart.data && !series.hasData && <div className="chart-empty">{t('reports.noData')}</div>}
     </figure>
   );
 }
@@ -176,8 +193,12 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
         { stroke: c.axis, grid: { stroke: c.grid }, size: 50 },
       ],
       series: timeline
-        ? [{}, { label: 'pages/s', stroke: c.line, width: 2, fill: c.lineFill }, { label: 'errors', stroke: c.errors, width: 1.5 }]
-        : [{}, { label: 'URLs', stroke: c.line, fill: c.bar, paths: bars, points: { show: false } }],
+        ? [
+            {},
+            { label: ta('charts.pagesPerSecond'), stroke: c.line, width: 2, fill: c.lineFill },
+            { label: ta('charts.errors'), stroke: c.errors, width: 1.5 },
+          ]
+        : [{}, { label: ta('charts.urls'), stroke: c.line, fill: c.bar, paths: bars, points: { show: false } }],
     };
     const u = new uPlot(opts, [[], ...(timeline ? [[], []] : [[]])] as uPlot.AlignedData, el);
     plot.current = u;

@@ -8,7 +8,21 @@ import { formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { RowFields } from '../results/RowDetails.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
+
+/** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
+const STATE_KEYS: Record<string, 'queued' | 'inFlight' | 'fetched' | 'failed' | 'outOfScope' | 'tooDeep' | 'nofollowOnly' | 'redirectCut'> =
+  {
+    queued: 'queued',
+    'in flight': 'inFlight',
+    fetched: 'fetched',
+    failed: 'failed',
+    'out of scope': 'outOfScope',
+    'too deep': 'tooDeep',
+    'nofollow only': 'nofollowOnly',
+    'redirect chain cut': 'redirectCut',
+  };
 
 /** The detail's row as a ResultRow with its extracted values (a rule may be named "__proto__": defineProperty). */
 export function detailRow(detail: UrlDetail): ResultRow {
@@ -31,22 +45,26 @@ export function UrlDetailBody({
   const headers = headerLines(detail.response_headers);
   const chain = detail.redirect_chain;
   const row = detailRow(detail);
+  const { t } = useTranslation('analysis');
   return (
     <div className="url-detail-body">
       <div className="row-details-url" data-testid="detail-url">
         {detail.url}
       </div>
       <dl className="row-details-fields">
-        <Field label="State" value={detail.state_name} />
+        <Field
+          label={t('detail.state')}
+          value={Object.hasOwn(STATE_KEYS, detail.state_name) ? t(`detail.states.${STATE_KEYS[detail.state_name]!}`) : detail.state_name}
+        />
         <div className="detail" data-empty={detail.via === null || undefined}>
-          <dt>Found on</dt>
+          <dt>{t('detail.foundOn')}</dt>
           <dd>
             {detail.via ? (
               <button
                 type="button"
                 className="link-url link-open"
                 data-open-url={detail.via.url}
-                title={`Details of ${detail.via.url}`}
+                title={t('detail.detailsOf', { url: detail.via.url })}
                 onClick={() => onOpen(detail.via!.url_id)}
               >
                 {detail.via.url}
@@ -56,11 +74,11 @@ export function UrlDetailBody({
             )}
           </dd>
         </div>
-        {!detail.fetched && <Field label="Kind" value={detail.kind} />}
-        {!detail.fetched && <Field label="Depth" value={String(detail.depth)} />}
+        {!detail.fetched && <Field label={t('detail.kind')} value={detail.kind} />}
+        {!detail.fetched && <Field label={t('detail.depth')} value={String(detail.depth)} />}
       </dl>
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
-      <h3 className="row-details-heading">Response headers</h3>
+      <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">
           {headers.map((h, i) => (
@@ -68,13 +86,14 @@ export function UrlDetailBody({
           ))}
         </dl>
       ) : (
-        <p className="detail-none">No response.</p>
+        <p className="detail-none">{t('detail.noResponse')}</p>
       )}
       {chain.hops.length > 1 && (
         <>
           <h3 className="row-details-heading">
-            Redirect chain{chain.loop ? ' (a loop)' : ''}
-            {chain.truncated ? ' (cut)' : ''}
+            {t('detail.redirectChain')}
+            {chain.loop ? t('detail.loop') : ''}
+            {chain.truncated ? t('detail.cut') : ''}
           </h3>
           <ol className="chain" data-testid="detail-chain">
             {chain.hops.map((h, i) => (
@@ -83,7 +102,12 @@ export function UrlDetailBody({
                 {i === chain.position ? (
                   h.url
                 ) : (
-                  <button type="button" className="link-url link-open" title={`Details of ${h.url}`} onClick={() => onOpen(h.url_id)}>
+                  <button
+                    type="button"
+                    className="link-url link-open"
+                    title={t('detail.detailsOf', { url: h.url })}
+                    onClick={() => onOpen(h.url_id)}
+                  >
                     {h.url}
                   </button>
                 )}
@@ -93,7 +117,8 @@ export function UrlDetailBody({
         </>
       )}
       <LinkList<Inlink>
-        title="Inlinks"
+        title={t('detail.inlinks')}
+        more={t('detail.moreInlinks')}
         testId="detail-inlinks"
         first={detail.inlinks}
         direction="in"
@@ -108,7 +133,8 @@ export function UrlDetailBody({
         onOpen={onOpen}
       />
       <LinkList<Outlink>
-        title="Outlinks"
+        title={t('detail.outlinks')}
+        more={t('detail.moreOutlinks')}
         testId="detail-outlinks"
         first={detail.outlinks}
         direction="out"
@@ -118,15 +144,14 @@ export function UrlDetailBody({
           url: l.to_url,
           id: l.to_id,
           anchor: l.anchor,
-          note: `${l.kind}${l.nofollow ? ', nofollow' : ''} · ${l.status_code === null ? 'not fetched' : l.status_code}`,
+          note: `${l.kind}${l.nofollow ? ', nofollow' : ''} · ${l.status_code === null ? t('notFetched') : l.status_code}`,
         })}
         onOpen={onOpen}
       />
       {detail.unfetchable_links.length > 0 && (
         <>
           <h3 className="row-details-heading">
-            Unfetchable links ({formatInt(detail.unfetchable_links.length)}
-            {detail.unfetchable_truncated ? '+' : ''})
+            {t('detail.unfetchable', { n: formatInt(detail.unfetchable_links.length), more: detail.unfetchable_truncated ? '+' : '' })}
           </h3>
           <ul className="link-list">
             {detail.unfetchable_links.map((l, i) => (
@@ -161,6 +186,7 @@ interface LinkRow {
 
 function LinkList<T>({
   title,
+  more: moreLabel,
   testId,
   first,
   direction,
@@ -169,6 +195,8 @@ function LinkList<T>({
   onOpen,
 }: {
   title: string;
+  /** The button that reads the next page. */
+  more: string;
   testId: string;
   first: LinkPage<T>;
   direction: 'in' | 'out';
@@ -181,15 +209,14 @@ function LinkList<T>({
     direction === 'in' ? api.urlInlinks(urlId, after) : api.urlOutlinks(urlId, after);
   const [extra, setExtra] = useState<{ rows: T[]; next: number | null }>({ rows: [], next: first.next });
   const [busy, run] = useBusyCommand();
+  const { t } = useTranslation('analysis');
   useEffect(() => setExtra({ rows: [], next: first.next }), [first]);
   const rows = [...first.rows, ...extra.rows].map(row);
   return (
     <>
-      <h3 className="row-details-heading">
-        {title} ({formatInt(first.total)})
-      </h3>
+      <h3 className="row-details-heading">{t('detail.count', { title, n: formatInt(first.total) })}</h3>
       {rows.length === 0 ? (
-        <p className="detail-none">None.</p>
+        <p className="detail-none">{t('detail.none')}</p>
       ) : (
         <ul className="link-list" data-testid={testId}>
           {rows.map((l) => (
@@ -198,12 +225,12 @@ function LinkList<T>({
                 type="button"
                 className="link-url link-open"
                 data-open-url={l.url}
-                title={`Details of ${l.url}`}
+                title={t('detail.detailsOf', { url: l.url })}
                 onClick={() => onOpen(l.id)}
               >
                 {l.url}
               </button>
-              <span className="link-anchor">{l.anchor ? `“${l.anchor}”` : '(no anchor text)'}</span>
+              <span className="link-anchor">{l.anchor ? `“${l.anchor}”` : t('detail.noAnchor')}</span>
               <span className="link-note">{l.note}</span>
             </li>
           ))}
@@ -215,12 +242,12 @@ function LinkList<T>({
           className="btn btn-small"
           disabled={busy}
           onClick={() =>
-            void run(`More ${title.toLowerCase()}`, () => more(extra.next!)).then((page) => {
+            void run(moreLabel, () => more(extra.next!)).then((page) => {
               if (page) setExtra((x) => ({ rows: [...x.rows, ...(page.rows as T[])], next: page.next }));
             })
           }
         >
-          More {title.toLowerCase()}
+          {moreLabel}
         </button>
       )}
     </>

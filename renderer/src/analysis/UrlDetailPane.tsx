@@ -8,6 +8,7 @@ import { copyText } from '../clipboard.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { RowFields } from '../results/RowDetails.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import { canGoBack, canGoForward, currentEntry, goBack, goForward, openInHistory, startHistory } from './analysis-model.ts';
 import type { DetailHistory } from './analysis-model.ts';
 import { useLiveQuery } from './use-live.ts';
@@ -34,6 +35,7 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
 
   const api = useApi();
   const store = useCrawlStore();
+  const { t } = useTranslation('analysis');
   const detail = useLiveQuery(`detail|${refKey(ref)}`, () => api.urlDetail(ref), 5_000);
   const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
   // The table's own row, when the host has no details to give (or has not answered yet).
@@ -42,7 +44,7 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   return (
     <aside
       className="row-details url-detail"
-      aria-label="URL details"
+      aria-label={t('detail.label')}
       data-testid="url-detail"
       data-history={`${h.index + 1}/${h.entries.length}`}
     >
@@ -50,8 +52,8 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
         <button
           type="button"
           className="btn btn-quiet btn-small"
-          aria-label="back"
-          title="Back"
+          aria-label={t('detail.backLabel')}
+          title={t('detail.back')}
           data-testid="detail-back"
           disabled={!canGoBack(h)}
           onClick={() => set(goBack(h))}
@@ -61,26 +63,26 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
         <button
           type="button"
           className="btn btn-quiet btn-small"
-          aria-label="forward"
-          title="Forward"
+          aria-label={t('detail.forwardLabel')}
+          title={t('detail.forward')}
           data-testid="detail-forward"
           disabled={!canGoForward(h)}
           onClick={() => set(goForward(h))}
         >
           ▶
         </button>
-        <span className="row-details-title">URL details</span>
+        <span className="row-details-title">{t('detail.title')}</span>
         <button
           type="button"
           className="btn btn-small"
           disabled={!url}
           onClick={() =>
-            url && void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'))
+            url && void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? t('detail.copied') : t('detail.copyFailed')))
           }
         >
-          Copy URL
+          {t('detail.copyUrl')}
         </button>
-        <button type="button" className="btn btn-quiet btn-small" aria-label="close details" onClick={onClose}>
+        <button type="button" className="btn btn-quiet btn-small" aria-label={t('detail.close')} onClick={onClose}>
           ✕
         </button>
       </div>
@@ -92,12 +94,12 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
           <div className="row-details-url" data-testid="detail-url">
             {fallback.url}
           </div>
-          {detail.error && <p className="detail-none">Links and headers are not available here: {detail.error}</p>}
+          {detail.error && <p className="detail-none">{t('detail.unavailable', { error: detail.error })}</p>}
           <RowFields row={fallback} rules={rules} />
         </div>
       )}
       {!fallback && detail.error && <div className="analysis-error">{detail.error}</div>}
-      {!fallback && detail.data === null && !detail.error && <div className="analysis-empty">Loading…</div>}
+      {!fallback && detail.data === null && !detail.error && <div className="analysis-empty">{t('detail.loading')}</div>}
     </aside>
   );
 }

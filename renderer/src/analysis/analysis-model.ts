@@ -2,8 +2,13 @@
 // from live updates and laid out as series, exclude patterns from a queue prefix or a search, and the texts the
 // tables show. No React, no DOM: tested on their own (test/renderer/analysis-model.test.ts).
 import type { ChartData, ComparisonRow, FilterCounts, FilterGroupId, FilterId, HostReportRow } from '../../../shared/analysis.ts';
-import { FILTER_GROUPS, RESULT_FILTERS } from '../../../shared/analysis.ts';
+import type { ComparedField } from '../../../shared/analysis.ts';
+import { COMPARED_FIELDS, FILTER_GROUPS, RESULT_FILTERS } from '../../../shared/analysis.ts';
 import { formatDuration, formatInt, formatNumber, formatTime } from '../format.ts';
+import { i18next } from '../i18n/i18n.ts';
+
+// Texts through the 'analysis' strings (i18n/en/analysis.ts), in the language shown now.
+const t = i18next.getFixedT(null, 'analysis');
 
 export interface FilterTab {
   id: FilterId;
@@ -23,11 +28,11 @@ export interface FilterGroupTabs {
 export function groupedFilters(counts: Partial<FilterCounts> | null): FilterGroupTabs[] {
   return FILTER_GROUPS.map((g) => ({
     id: g.id,
-    label: g.label,
+    label: t(`filterGroups.${g.id}`),
     filters: RESULT_FILTERS.filter((f) => f.group === g.id).map((f) => ({
       id: f.id,
-      label: f.label,
-      description: f.description,
+      label: t(`filters.${f.id}.label`),
+      description: t(`filters.${f.id}.description`),
       count: counts?.[f.id] ?? null,
     })),
   }));
@@ -37,8 +42,10 @@ export function groupedFilters(counts: Partial<FilterCounts> | null): FilterGrou
 export function filterTitle(id: FilterId): string {
   const f = RESULT_FILTERS.find((x) => x.id === id);
   if (!f) return id;
-  const group = FILTER_GROUPS.find((g) => g.id === f.group)!;
-  return f.group === 'internal' || f.group === 'external' ? f.label : `${group.label}: ${f.label}`;
+  const label = t(`filters.${f.id}.label`);
+  return f.group === 'internal' || f.group === 'external'
+    ? label
+    : t('filterTitle', { group: t(`filterGroups.${f.group}`), filter: label });
 }
 
 /** Response headers as name/value lines, by name; a repeated header gives a line per value. */
@@ -53,7 +60,7 @@ export function headerLines(headers: Record<string, string | string[]> | null): 
 }
 
 /** A status code as the tables show it. */
-export const statusText = (code: number | null): string => (code === null ? 'no response' : String(code));
+export const statusText = (code: number | null): string => (code === null ? t('noResponse') : String(code));
 
 // ---- charts ----
 
@@ -115,20 +122,21 @@ export function chartSeries(data: ChartData | null): ChartSeries {
   switch (data.kind) {
     case 'status':
       return bars(
-        data.rows.map((r) => r.label),
-        'URLs',
+        // The label the host gives is English ("no response"): the code, or the interface's words for none.
+        data.rows.map((r) => statusText(r.status_code)),
+        t('charts.urls'),
         data.rows.map((r) => r.count),
       );
     case 'depth':
       return bars(
         data.rows.map((r) => String(r.depth)),
-        'URLs',
+        t('charts.urls'),
         data.rows.map((r) => r.count),
       );
     case 'response-time':
       return bars(
         data.rows.map((r) => (r.to_ms === null ? `≥ ${shortMs(r.from_ms)}` : `${shortMs(r.from_ms)}–${shortMs(r.to_ms)}`)),
-        'URLs',
+        t('charts.urls'),
         data.rows.map((r) => r.count),
       );
     case 'over-time':
@@ -136,8 +144,8 @@ export function chartSeries(data: ChartData | null): ChartSeries {
         xs: data.rows.map((r) => r.at / 1000),
         labels: data.rows.map((r) => formatTime(r.at)),
         series: [
-          { label: 'pages/s', values: data.rows.map((r) => r.pages_per_second) },
-          { label: 'errors', values: data.rows.map((r) => r.errors) },
+          { label: t('charts.pagesPerSecond'), values: data.rows.map((r) => r.pages_per_second) },
+          { label: t('charts.errors'), values: data.rows.map((r) => r.errors) },
         ],
         hasData: data.rows.some((r) => r.pages > 0 || r.errors > 0),
       };
@@ -157,9 +165,9 @@ export function chartTotal(data: ChartData | null): string {
   if (data.kind === 'over-time') {
     const pages = data.rows.reduce((n, r) => n + r.pages, 0);
     const errors = data.rows.reduce((n, r) => n + r.errors, 0);
-    return `${formatInt(pages)} URLs, ${formatInt(errors)} errors · ${data.bucket_ms / 1000} s buckets`;
+    return t('charts.overTimeTotal', { pages: formatInt(pages), errors: formatInt(errors), seconds: data.bucket_ms / 1000 });
   }
-  return `${formatInt(data.total)} URLs`;
+  return t('charts.totalUrls', { n: formatInt(data.total) });
 }
 
 // ---- queue ----
@@ -185,23 +193,23 @@ export function politenessText(row: HostReportRow): string {
   const p = row.politeness;
   switch (p.state) {
     case 'idle':
-      return 'idle';
+      return t('hosts.politeness.idle');
     case 'ready':
-      return 'ready';
+      return t('hosts.politeness.ready');
     case 'busy':
-      return 'fetching (one at a time)';
+      return t('hosts.politeness.busy');
     case 'waiting':
-      return `waiting ${formatSeconds(p.wait_ms)}`;
+      return t('hosts.politeness.waiting', { time: formatSeconds(p.wait_ms) });
   }
 }
 
 export function robotsText(row: HostReportRow): string {
   const r = row.robots;
-  if (r.state === 'unknown') return 'not read yet';
-  if (r.state === 'fetching') return 'reading…';
-  if (r.error) return `${r.error}${r.failures ? ` (${r.failures} failed)` : ''}`;
-  if (r.status === null) return 'no response';
-  if (r.status >= 400 && r.status < 500) return `${r.status}: everything allowed`;
+  if (r.state === 'unknown') return t('hosts.robots.unknown');
+  if (r.state === 'fetching') return t('hosts.robots.fetching');
+  if (r.error) return r.failures ? t('hosts.robots.failures', { error: r.error, failures: r.failures }) : r.error;
+  if (r.status === null) return t('noResponse');
+  if (r.status >= 400 && r.status < 500) return t('hosts.robots.allowed', { status: r.status });
   return String(r.status);
 }
 
@@ -211,16 +219,9 @@ function formatSeconds(ms: number): string {
 
 // ---- comparison ----
 
-const FIELD_LABEL: Record<string, string> = {
-  status_code: 'status',
-  title: 'title',
-  meta_description: 'meta description',
-  canonical: 'canonical',
-  indexability: 'indexability',
-  word_count: 'words',
-};
-
-export const fieldLabel = (field: string): string => FIELD_LABEL[field] ?? field;
+/** A compared field as a person reads it (compare.fields in the 'analysis' strings). */
+export const fieldLabel = (field: string): string =>
+  (COMPARED_FIELDS as readonly string[]).includes(field) ? t(`compare.fields.${field as ComparedField}`) : field;
 
 /** Each changed field of a row as "title: Old → New". */
 export function changeLines(row: ComparisonRow): { field: string; before: string; after: string }[] {
@@ -228,8 +229,8 @@ export function changeLines(row: ComparisonRow): { field: string; before: string
 }
 
 function cellText(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '(none)';
-  return typeof v === 'number' ? String(v) : v === '' ? '(empty)' : v;
+  if (v === null || v === undefined) return t('compare.nothing');
+  return typeof v === 'number' ? String(v) : v === '' ? t('compare.empty') : v;
 }
 
 // ---- the URL detail pane's history ----

@@ -3,6 +3,7 @@
 // throughput legend when nothing is hovered, and the live chart without the bucket that is still filling.
 import type { ChartData, OverTime } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
+import { i18next } from '../i18n/i18n.ts';
 
 /** Steps of the time axis in seconds (buckets are 1 s or more). */
 export const TIME_INCRS_S: readonly number[] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
@@ -77,14 +78,15 @@ export function overTimeLegend(
   time: (ms: number) => string = (ms) => new Date(ms).toLocaleTimeString(),
 ): string {
   const rows = data?.rows ?? [];
-  if (rows.length === 0) return 'No pages fetched yet';
+  const t = i18next.getFixedT(null, 'analysis');
+  if (rows.length === 0) return t('charts.noPages');
   const i = hovered !== null && hovered >= 0 && hovered < rows.length ? hovered : rows.length - 1;
   const r = rows[i]!;
   const rate = Math.round(r.pages_per_second * 10) / 10;
-  const what = `${time(r.at)} · ${rate.toLocaleString()} pages/s · ${formatInt(r.errors)} error${r.errors === 1 ? '' : 's'}`;
+  const what = t('charts.legend', { time: time(r.at), rate: rate.toLocaleString(), errors: formatInt(r.errors), count: r.errors });
   if (i !== hovered) {
     const width = (data?.bucket_ms ?? 1000) / 1000;
-    return `Latest ${width === 1 ? 'second' : `${width} s`}: ${what}`;
+    return width === 1 ? t('charts.latestSecond', { what }) : t('charts.latestSeconds', { seconds: width, what });
   }
   return what;
 }

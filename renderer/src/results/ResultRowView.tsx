@@ -5,6 +5,10 @@ import type { ReactNode } from 'react';
 import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
 import { formatBytes, formatInt, shortContentType } from '../format.ts';
 import type { LayoutColumn } from './column-layout.ts';
+import { i18next, useTranslation } from '../i18n/i18n.ts';
+
+// Column labels and cell notes through the 'results' strings, in the language shown when they are drawn.
+const tr = i18next.getFixedT(null, 'results');
 
 /** A column of a virtual table (the live results, the explorer) over rows of type R. */
 export interface Column<R = ResultRow> extends LayoutColumn {
@@ -35,17 +39,44 @@ export function statusClassOf(code: number | null): StatusClass {
 
 const orBlank = (v: string | null) => v ?? undefined;
 
+/** The host's reasons a page is not indexable (electron/engine/frontier/indexability.ts), as keys of their words. */
+const REASON_KEYS = {
+  noindex: 'noindex',
+  canonicalised: 'canonicalised',
+  redirected: 'redirected',
+  'client error': 'clientError',
+  'server error': 'serverError',
+  'blocked by robots.txt': 'blockedByRobots',
+  'no response': 'noResponse',
+  'incomplete response': 'incompleteResponse',
+} as const;
+
+/** Why a page is not indexable, in the language shown (a reason the interface does not know, as the host gave it). */
+export function indexabilityReasonText(reason: string): string {
+  if (Object.hasOwn(REASON_KEYS, reason)) return tr(`indexability.reasons.${REASON_KEYS[reason as keyof typeof REASON_KEYS]}`);
+  const status = /^status (\d+)$/.exec(reason);
+  return status ? tr('indexability.reasons.status', { code: status[1] }) : reason;
+}
+
 /** "indexable", "non-indexable: noindex"; blank for resources, checked links and rows without a verdict. */
 export function indexabilityText(r: Pick<ResultRow, 'indexability' | 'indexability_reason'>): string {
   if (r.indexability === null) return '';
-  return r.indexability_reason ? `${r.indexability}: ${r.indexability_reason}` : r.indexability;
+  const verdict =
+    r.indexability === 'indexable'
+      ? tr('indexability.indexable')
+      : r.indexability === 'non-indexable'
+        ? tr('indexability.nonIndexable')
+        : r.indexability;
+  return r.indexability_reason
+    ? tr('indexability.withReason', { verdict, reason: indexabilityReasonText(r.indexability_reason) })
+    : verdict;
 }
 
 /** The page's robots directives from both places: meta robots as written, the X-Robots-Tag header marked so. */
 export function directivesText(r: Pick<ResultRow, 'meta_robots' | 'x_robots_tag'>): string {
   const parts: string[] = [];
   if (r.meta_robots) parts.push(r.meta_robots);
-  if (r.x_robots_tag) parts.push(`${r.x_robots_tag} (header)`);
+  if (r.x_robots_tag) parts.push(tr('cells.header', { value: r.x_robots_tag }));
   return parts.join('; ');
 }
 
@@ -66,7 +97,9 @@ function h1Cell(r: ResultRow): ReactNode {
 export const COLUMNS: Column[] = [
   {
     id: 'url',
-    label: 'URL',
+    get label() {
+      return tr('columns.url');
+    },
     track: 'minmax(300px, 3fr)',
     minPx: 300,
     required: true,
@@ -78,7 +111,9 @@ export const COLUMNS: Column[] = [
     id: 'status',
     track: '68px',
     minPx: 68,
-    label: 'Status',
+    get label() {
+      return tr('columns.status');
+    },
     sort: 'status_code',
     numeric: true,
     cell: (r) => (r.status_code === null ? '—' : r.status_code),
@@ -88,30 +123,46 @@ export const COLUMNS: Column[] = [
     id: 'indexability',
     track: '150px',
     minPx: 150,
-    label: 'Indexability',
+    get label() {
+      return tr('columns.indexability');
+    },
     sort: 'indexability',
     // A non-indexable row shows why (the reason is the news; a ✗ from the stylesheet says the rest), the full
     // "non-indexable: noindex" is its tooltip and what a screen reader hears.
-    cell: (r) => (r.indexability === 'non-indexable' && r.indexability_reason ? r.indexability_reason : indexabilityText(r)),
+    cell: (r) =>
+      r.indexability === 'non-indexable' && r.indexability_reason ? indexabilityReasonText(r.indexability_reason) : indexabilityText(r),
     title: (r) => indexabilityText(r) || undefined,
     ariaLabel: (r) => indexabilityText(r) || undefined,
   },
   // The title early: in view at 1440 px with the sidebar open.
   {
     id: 'title',
-    label: 'Title',
+    get label() {
+      return tr('columns.title');
+    },
     track: 'minmax(200px, 2fr)',
     minPx: 200,
     sort: 'title',
     cell: (r) => r.title,
     title: (r) => orBlank(r.title),
   },
-  { id: 'kind', label: 'Kind', track: '72px', minPx: 72, sort: null, cell: (r) => r.kind },
+  {
+    id: 'kind',
+    get label() {
+      return tr('columns.kind');
+    },
+    track: '72px',
+    minPx: 72,
+    sort: null,
+    cell: (r) => r.kind,
+  },
   {
     id: 'type',
     track: '118px',
     minPx: 118,
-    label: 'Content type',
+    get label() {
+      return tr('columns.type');
+    },
     sort: 'content_type',
     cell: (r) => shortContentType(r.content_type),
     title: (r) => orBlank(r.content_type),
@@ -120,15 +171,19 @@ export const COLUMNS: Column[] = [
     id: 'size',
     track: '76px',
     minPx: 76,
-    label: 'Size',
+    get label() {
+      return tr('columns.size');
+    },
     sort: 'size_bytes',
     numeric: true,
     cell: (r) => formatBytes(r.size_bytes),
-    title: (r) => (r.size_bytes === null ? undefined : `${formatInt(r.size_bytes)} bytes`),
+    title: (r) => (r.size_bytes === null ? undefined : tr('cells.bytes', { n: formatInt(r.size_bytes) })),
   },
   {
     id: 'time',
-    label: 'Time ms',
+    get label() {
+      return tr('columns.time');
+    },
     track: '80px',
     minPx: 80,
     sort: 'response_time_ms',
@@ -139,20 +194,75 @@ export const COLUMNS: Column[] = [
     id: 'attempts',
     track: '56px',
     minPx: 56,
-    label: 'Tries',
+    get label() {
+      return tr('columns.attempts');
+    },
     sort: 'attempts',
     numeric: true,
     cell: (r) => (r.attempts > 1 ? <span className="attention">{formatInt(r.attempts)}</span> : formatInt(r.attempts)),
-    title: (r) => (r.attempts === 0 ? 'never fetched' : `${formatInt(r.attempts)} ${r.attempts === 1 ? 'fetch' : 'fetches'}`),
+    title: (r) => (r.attempts === 0 ? tr('cells.neverFetched') : tr('cells.fetches', { count: r.attempts, n: formatInt(r.attempts) })),
   },
-  { id: 'depth', label: 'Depth', track: '62px', minPx: 62, sort: 'crawl_depth', numeric: true, cell: (r) => r.crawl_depth },
-  { id: 'h1s', label: 'H1s', track: '48px', minPx: 48, sort: null, numeric: true, cell: h1Cell, title: (r) => orBlank(r.h1) },
-  { id: 'words', label: 'Words', track: '66px', minPx: 66, sort: 'word_count', numeric: true, cell: (r) => formatInt(r.word_count) },
-  { id: 'inlinks', label: 'Inlinks', track: '66px', minPx: 66, sort: 'inlinks', numeric: true, cell: (r) => formatInt(r.inlinks) },
-  { id: 'outlinks', label: 'Outlinks', track: '74px', minPx: 74, sort: 'outlinks', numeric: true, cell: (r) => formatInt(r.outlinks) },
+  {
+    id: 'depth',
+    get label() {
+      return tr('columns.depth');
+    },
+    track: '62px',
+    minPx: 62,
+    sort: 'crawl_depth',
+    numeric: true,
+    cell: (r) => r.crawl_depth,
+  },
+  {
+    id: 'h1s',
+    get label() {
+      return tr('columns.h1s');
+    },
+    track: '48px',
+    minPx: 48,
+    sort: null,
+    numeric: true,
+    cell: h1Cell,
+    title: (r) => orBlank(r.h1),
+  },
+  {
+    id: 'words',
+    get label() {
+      return tr('columns.words');
+    },
+    track: '66px',
+    minPx: 66,
+    sort: 'word_count',
+    numeric: true,
+    cell: (r) => formatInt(r.word_count),
+  },
+  {
+    id: 'inlinks',
+    get label() {
+      return tr('columns.inlinks');
+    },
+    track: '66px',
+    minPx: 66,
+    sort: 'inlinks',
+    numeric: true,
+    cell: (r) => formatInt(r.inlinks),
+  },
+  {
+    id: 'outlinks',
+    get label() {
+      return tr('columns.outlinks');
+    },
+    track: '74px',
+    minPx: 74,
+    sort: 'outlinks',
+    numeric: true,
+    cell: (r) => formatInt(r.outlinks),
+  },
   {
     id: 'directives',
-    label: 'Directives',
+    get label() {
+      return tr('columns.directives');
+    },
     track: 'minmax(130px, 1fr)',
     minPx: 130,
     sort: null,
@@ -161,7 +271,9 @@ export const COLUMNS: Column[] = [
   },
   {
     id: 'error',
-    label: 'Error',
+    get label() {
+      return tr('columns.error');
+    },
     track: 'minmax(160px, 1.3fr)',
     minPx: 160,
     sort: null,
@@ -191,7 +303,7 @@ export function extractedColumns(rules: readonly string[]): Column[] {
     cell: (r: ResultRow) => extractedText(r, rule),
     title: (r: ResultRow) => {
       const values = Object.hasOwn(r.extracted ?? {}, rule) ? r.extracted[rule]! : [];
-      return values.length ? `${rule} (${values.length} ${values.length === 1 ? 'value' : 'values'}):\n${values.join('\n')}` : undefined;
+      return values.length ? `${tr('cells.values', { rule, count: values.length })}\n${values.join('\n')}` : undefined;
     },
   }));
 }
@@ -213,6 +325,7 @@ export interface ResultRowProps {
 }
 
 export const ResultRowView = memo(function ResultRowView({ row, index, selected, onSelect, onCopy, columns = COLUMNS }: ResultRowProps) {
+  const { t } = useTranslation('results');
   return (
     <div
       className={index % 2 ? 'rrow rrow-odd' : 'rrow'}
@@ -235,8 +348,8 @@ export const ResultRowView = memo(function ResultRowView({ row, index, selected,
                 <button
                   type="button"
                   className="copy-btn"
-                  title="Copy URL"
-                  aria-label="Copy URL"
+                  title={t('cells.copyUrl')}
+                  aria-label={t('cells.copyUrl')}
                   onClick={(e) => {
                     e.stopPropagation();
                     onCopy(row.url);

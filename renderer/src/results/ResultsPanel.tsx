@@ -10,6 +10,7 @@ import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { UrlDetailPane } from '../analysis/UrlDetailPane.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import { ResultRowView, columnsFor } from './ResultRowView.tsx';
 import type { QueryFilter } from './results-window.ts';
 import { ColumnMenu, type RowProps, type SortState, VirtualTable, useColumnLayout } from './VirtualTable.tsx';
@@ -44,9 +45,10 @@ export function ResultsPanel() {
   const menuColumns = useMemo(() => columnsFor(rules), [rules]);
 
   useEffect(() => {
-    const t = setTimeout(() => setAppliedText(text.trim()), FILTER_DEBOUNCE_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setAppliedText(text.trim()), FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
   }, [text]);
+  const { t } = useTranslation('results');
 
   const filter: QueryFilter = useMemo(
     () => ({ sort: sort.column, descending: sort.descending, text: appliedText, statusClass }),
@@ -54,11 +56,18 @@ export function ResultsPanel() {
   );
 
   const exportCsv = async () => {
-    const result = await runExport('Export CSV', () => api.exportCsv());
+    const result = await runExport(t('panel.exportCommand'), () => api.exportCsv());
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', `Export CSV: ${result.error}`);
-    else if (result.file) notify(store, 'info', `Exported ${result.rows === null ? 'the' : formatInt(result.rows)} rows to ${result.file}`);
-    else notify(store, 'info', 'The CSV download has started.');
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('panel.exportFailed', { error: result.error }));
+    else if (result.file)
+      notify(
+        store,
+        'info',
+        result.rows === null
+          ? t('panel.exportedAll', { file: result.file })
+          : t('panel.exported', { n: formatInt(result.rows), file: result.file }),
+      );
+    else notify(store, 'info', t('panel.downloadStarted'));
   };
 
   const fetchPage = useCallback((q: Parameters<typeof api.queryResults>[0]) => api.queryResults(q), [api]);
@@ -68,9 +77,9 @@ export function ResultsPanel() {
   );
   const onCopy = useCallback(
     (url: string) => {
-      void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? 'URL copied' : 'Could not copy the URL'));
+      void copyText(url).then((ok) => notify(store, ok ? 'info' : 'error', ok ? t('panel.copied') : t('panel.copyFailed')));
     },
-    [store],
+    [store, t],
   );
   const renderRow = useCallback(
     (p: RowProps<ResultRow>) => (
@@ -91,18 +100,18 @@ export function ResultsPanel() {
     setSort((s) => (s.column !== column ? { column, descending: false } : !s.descending ? { column, descending: true } : CRAWL_ORDER));
 
   return (
-    <section className="panel results-panel" aria-label="results">
+    <section className="panel results-panel" aria-label={t('panel.label')}>
       <div className="panel-bar">
-        <h2 className="panel-title">Results</h2>
+        <h2 className="panel-title">{t('panel.title')}</h2>
         <span className="panel-note" data-testid="results-total" data-value={total ?? undefined}>
-          {total === null ? '' : `${formatInt(total)} ${total === 1 ? 'row' : 'rows'}${appliedText || statusClass ? ' match' : ''}`}
+          {total === null ? '' : t(appliedText || statusClass ? 'panel.match' : 'panel.rows', { count: total, n: formatInt(total) })}
         </span>
         <div className="results-tools">
           <input
             className="filter"
             type="search"
-            placeholder="Filter URL, title, error…"
-            aria-label="filter results"
+            placeholder={t('panel.filterPlaceholder')}
+            aria-label={t('panel.filterLabel')}
             data-testid="results-filter"
             spellCheck={false}
             value={text}
@@ -111,7 +120,7 @@ export function ResultsPanel() {
               if (e.key === 'Escape') setText('');
             }}
           />
-          <div className="segmented" role="group" aria-label="status class">
+          <div className="segmented" role="group" aria-label={t('panel.statusClass')}>
             {STATUS_CLASSES.map((c) => (
               <button
                 key={c}
@@ -119,7 +128,7 @@ export function ResultsPanel() {
                 className="seg"
                 data-status-class={c}
                 aria-pressed={statusClass === c}
-                title={c === 'none' ? 'URLs that got no response' : `HTTP ${c}`}
+                title={c === 'none' ? t('panel.noResponseTitle') : t('panel.httpClass', { class: c })}
                 onClick={() => setStatusClass((s) => (s === c ? null : c))}
               >
                 {c}
@@ -129,13 +138,13 @@ export function ResultsPanel() {
           <ColumnMenu columns={menuColumns} layout={layout} />
           <button type="button" className="btn" data-testid="export" disabled={!canExport || exporting} onClick={() => void exportCsv()}>
             <span className="icon icon-download" aria-hidden="true" />
-            {exporting ? 'Exporting…' : 'Export CSV'}
+            {exporting ? t('panel.exporting') : t('panel.exportCsv')}
           </button>
         </div>
       </div>
       <div className="results-body">
         <VirtualTable<QueryFilter, ResultRow>
-          ariaLabel="crawled URLs"
+          ariaLabel={t('panel.tableLabel')}
           filter={filter}
           fetchPage={fetchPage}
           columnsFor={columnsFor}
@@ -149,9 +158,7 @@ export function ResultsPanel() {
           onTotal={setTotal}
           onRules={setRules}
           filtered={!!(appliedText || statusClass)}
-          empty={(filtered) =>
-            filtered ? 'No rows match the filter.' : live ? 'No results yet…' : 'No results. Start a crawl or open an earlier one.'
-          }
+          empty={(filtered) => (filtered ? t('panel.noMatch') : live ? t('panel.noneYet') : t('panel.none'))}
           live={live}
           version={version}
         />

@@ -6,6 +6,7 @@ import type { CSSProperties, DragEvent, KeyboardEvent, PointerEvent, ReactNode }
 import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { errorMessage } from '../api/connection.ts';
 import { useCrawl } from '../store/context.tsx';
+import { useTranslation } from '../i18n/i18n.ts';
 import {
   browserStorage,
   type ColumnLayout,
@@ -92,6 +93,7 @@ export interface VirtualTableProps<F extends object, R> {
 export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>) {
   const { filter, fetchPage, layout, sort, onSort, selectedKey, rowKey, onSelect, live, version } = props;
   const crawlKey = useCrawl((s) => s.crawlKey);
+  const { t } = useTranslation('results');
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -255,7 +257,7 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
       {win.total === 0 && <div className="results-empty">{props.empty(props.filtered)}</div>}
       {win.error && (
         <div className="results-error" role="alert">
-          Could not load rows: {errorMessage(win.error)}
+          {t('table.loadFailed', { error: errorMessage(win.error) })}
           <button
             type="button"
             className="btn btn-small"
@@ -264,7 +266,7 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
               rerender();
             }}
           >
-            Retry
+            {t('table.retry')}
           </button>
         </div>
       )}
@@ -281,6 +283,8 @@ export function GridRow<R>({
   onSelect,
   attrs,
 }: RowProps<R> & { attrs?: Record<string, string | undefined> }) {
+  // Drawn again when the language changes (a memoised row otherwise keeps its cells' words until its data changes).
+  useTranslation();
   return (
     <div
       className={index % 2 ? 'rrow rrow-odd' : 'rrow'}
@@ -321,6 +325,7 @@ function HeaderRow<R>({
   onSort: (column: ResultSortColumn) => void;
 }) {
   const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const { t } = useTranslation('results');
   const dragged = useRef<string | null>(null);
   // A resize in progress: the width follows the pointer and is saved when the button is let go.
   const resizing = useRef<{ id: string; startX: number; startWidth: number; latest: ColumnLayout } | null>(null);
@@ -423,9 +428,9 @@ function HeaderRow<R>({
                 title={
                   active
                     ? sort.descending
-                      ? 'Click: back to crawl order'
-                      : 'Click: descending'
-                    : `Sort by ${c.label.toLowerCase()} (drag to move)`
+                      ? t('table.backToCrawlOrder')
+                      : t('table.descending')
+                    : t('table.sortBy', { column: c.label.toLowerCase() })
                 }
               >
                 <span className="sort-label">{c.label}</span>
@@ -434,7 +439,7 @@ function HeaderRow<R>({
                 </span>
               </button>
             ) : (
-              <span className="sort-btn sort-none" title={c.extracted ? `Custom extraction rule "${c.label}"` : undefined}>
+              <span className="sort-btn sort-none" title={c.extracted ? t('table.extractionRule', { rule: c.label }) : undefined}>
                 <span className="sort-label">{c.label}</span>
               </span>
             )}
@@ -442,7 +447,7 @@ function HeaderRow<R>({
               className="col-resize"
               role="separator"
               aria-orientation="vertical"
-              aria-label={`Resize ${c.label} column (arrow keys; double-click: default width)`}
+              aria-label={t('table.resize', { column: c.label })}
               aria-valuenow={layout.layout.widths[c.id] ?? 0}
               tabIndex={0}
               data-resize={c.id}
@@ -470,6 +475,7 @@ function HeaderRow<R>({
 export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>[]; layout: LayoutState }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
+  const { t } = useTranslation('results');
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent) => {
@@ -490,14 +496,14 @@ export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>
         aria-haspopup="true"
         onClick={() => setOpen((o) => !o)}
       >
-        Columns
+        {t('table.columns')}
       </button>
       {open && (
         <div
           className="column-menu"
           data-testid="column-menu"
           role="group"
-          aria-label="columns"
+          aria-label={t('table.columnsLabel')}
           onKeyDown={(e) => {
             if (e.key === 'Escape') setOpen(false);
           }}
@@ -517,7 +523,7 @@ export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>
                 <button
                   type="button"
                   className="btn btn-quiet btn-small"
-                  aria-label={`Move ${c.label} left`}
+                  aria-label={t('table.moveLeft', { column: c.label })}
                   disabled={i === 0}
                   data-move-left={c.id}
                   onClick={() => layout.setLayout(moveColumn(columns, layout.layout, c.id, i - 1))}
@@ -527,7 +533,7 @@ export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>
                 <button
                   type="button"
                   className="btn btn-quiet btn-small"
-                  aria-label={`Move ${c.label} right`}
+                  aria-label={t('table.moveRight', { column: c.label })}
                   disabled={i === ordered.length - 1}
                   data-move-right={c.id}
                   onClick={() => layout.setLayout(moveColumn(columns, layout.layout, c.id, i + 1))}
@@ -538,7 +544,7 @@ export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>
             ))}
           </ul>
           <button type="button" className="btn btn-small" data-testid="columns-reset" onClick={layout.reset}>
-            Reset layout
+            {t('table.reset')}
           </button>
         </div>
       )}

@@ -5,6 +5,8 @@ import { live } from './live.ts';
 import { schedules } from './schedules.ts';
 import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
+import { analysis } from './analysis.ts';
+import { results } from './results.ts';
 
 export const en = {
   common,
@@ -12,6 +14,8 @@ export const en = {
   schedules,
   shortcuts,
   start,
+  analysis,
+  results,
 };
 
 /** The shape every language's strings have: English's keys, each a string. */

@@ -5,6 +5,8 @@ import { live } from './live.ts';
 import { schedules } from './schedules.ts';
 import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
+import { analysis } from './analysis.ts';
+import { results } from './results.ts';
 
 export const zhCN: Messages = {
   common,
@@ -12,4 +14,6 @@ export const zhCN: Messages = {
   schedules,
   shortcuts,
   start,
+  analysis,
+  results,
 };
