@@ -5,12 +5,12 @@
 // authentication (shared/credentials.ts): a presets file is not sealed as a crawl file's credentials are, and is
 // copied between machines and shown around; those stay in the form when a preset is loaded. A file of an older
 // version holding some has them taken out the first time it is read. Plain Node.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlPreset, SavePresetResult } from '../../../shared/crawler-api.ts';
 import { presetNameProblem } from '../../../shared/crawler-api.ts';
 import { validateSettings } from '../../../shared/settings.ts';
+import { writePrivateJsonFile } from './private-json-file.ts';
 import type { CrawlSettings, SettingsProblem } from '../../../shared/settings.ts';
 
 export const PRESETS_FILE = 'trawl-presets.json';
@@ -104,21 +104,7 @@ export class PresetStore {
   }
 
   private write(presets: CrawlPreset[]): void {
-    const data = { version: FILE_VERSION, presets };
-    const tmp = `${this.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const fd = fs.openSync(tmp, 'wx', 0o600);
-      try {
-        fs.writeFileSync(fd, `${JSON.stringify(data, null, 2)}\n`);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, this.file);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
+    writePrivateJsonFile(this.file, { version: FILE_VERSION, presets });
   }
 }
 

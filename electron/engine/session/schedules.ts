@@ -11,6 +11,7 @@ import type { CrawlSchedule, ScheduleChange, ScheduleRun, ScheduleTiming } from 
 import { DAILY_TIME, SCHEDULE_LIMITS, nextRunAfter } from '../../../shared/schedules.ts';
 import { CrawlComparison } from '../analysis/compare.ts';
 import { readCrawlFileInfo } from './crawl-files.ts';
+import { writePrivateJsonFile } from './private-json-file.ts';
 
 export const SCHEDULES_FILE = 'trawl-schedules.json';
 const FILE_VERSION = 1;
@@ -241,20 +242,7 @@ export class Scheduler {
   }
 
   private write(schedules: CrawlSchedule[]): void {
-    const tmp = `${this.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const fd = fs.openSync(tmp, 'wx', 0o600);
-      try {
-        fs.writeFileSync(fd, `${JSON.stringify({ version: FILE_VERSION, schedules }, null, 2)}\n`);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, this.file);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
+    writePrivateJsonFile(this.file, { version: FILE_VERSION, schedules });
   }
 }
 
