@@ -141,8 +141,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
 
     it('resizes, moves and hides columns, keeps the layout after a reload, and resets it', async () => {
       const table = '.results-panel .vtable';
+      await expect.poll(async () => (await headers(table)).slice(0, 3)).toEqual(['url', 'status', 'x0']);
       const before = await headers(table);
-      expect(before.slice(0, 3)).toEqual(['url', 'status', 'x0']);
 
       // Resize the title by dragging its right edge.
       const titleWidth = await headerWidth(table, 'title');
@@ -196,7 +196,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.reload();
       await page.locator('.crawl-item[data-crawl-file="big.trawl"]').getByTestId('open-crawl').click();
       await page.locator(`${table} [data-row-url]`).first().waitFor();
-      expect(await headers(table)).toEqual(before);
+      // The extraction rule's column (x0) comes with the crawl's settings, which may arrive after its first rows.
+      await expect.poll(() => headers(table)).toEqual(before);
     });
 
     it('scrolls the explorer through every row of a view, and opens the same detail pane there', async () => {
