@@ -6,40 +6,9 @@ import { ActiveClock, averageRate } from '../../electron/engine/controller/timer
 import { idleStep } from '../../electron/engine/controller/dispatch.ts';
 import type { PoolListener } from '../../electron/engine/pool/worker-pool.ts';
 import { WorkerPool } from '../../electron/engine/pool/worker-pool.ts';
-import { BaseWorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
 import type { WorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
-import type { ParentToWorker } from '../../shared/protocol.ts';
 import { parseSettings } from '../../shared/settings.ts';
-
-/** A worker that gets ready at once and takes jobs (answering none: the test decides who is busy). */
-class ReadyHandle extends BaseWorkerHandle {
-  constructor(
-    name: string,
-    readonly pidValue: number,
-  ) {
-    super(name);
-  }
-  get pid(): number {
-    return this.pidValue;
-  }
-  protected get connected(): boolean {
-    return true;
-  }
-  protected post(batch: ParentToWorker[]): void {
-    for (const message of batch) {
-      if (message.t === 'init') queueMicrotask(() => this.emitMessages({ t: 'ready', pid: this.pidValue }));
-      if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
-    }
-  }
-  kill(): void {
-    queueMicrotask(() => this.emitExit(null, 'SIGKILL'));
-  }
-}
-
-async function settle(): Promise<void> {
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setTimeout(r, 0));
-}
+import { SilentWorkerHandle, settle } from '../helpers/silent-worker.ts';
 
 function pool(): WorkerPool {
   const listener: PoolListener = {
@@ -52,7 +21,7 @@ function pool(): WorkerPool {
     },
   };
   let n = 0;
-  const spawner = { spawn: (name: string): WorkerHandle => new ReadyHandle(name, 2000 + n++) };
+  const spawner = { spawn: (name: string): WorkerHandle => new SilentWorkerHandle(name, 2000 + n++) };
   return new WorkerPool(spawner, parseSettings({ seeds: ['https://a.test/'] }), 2, listener);
 }
 

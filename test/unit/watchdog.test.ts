@@ -5,10 +5,10 @@ import { fetchAllowanceMs, watchdogVerdict } from '../../electron/engine/pool/wa
 import type { OverranJob, PoolListener } from '../../electron/engine/pool/worker-pool.ts';
 import { WorkerPool } from '../../electron/engine/pool/worker-pool.ts';
 import type { ThreadJob } from '../../electron/engine/pool/crawl-thread.ts';
-import { BaseWorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
 import type { WorkerExit, WorkerHandle } from '../../electron/engine/pool/worker-spawner.ts';
 import type { ParentToWorker } from '../../shared/protocol.ts';
 import { parseSettings } from '../../shared/settings.ts';
+import { SilentWorkerHandle, settle } from '../helpers/silent-worker.ts';
 
 const timing = { responseTimeoutMs: 1_000, processingBudgetMs: 500 };
 
@@ -38,42 +38,9 @@ describe('job deadline', () => {
   });
 });
 
-/** A worker that gets ready and takes jobs, but never answers one (its loop spins); killed only by a kill. */
-class SilentHandle extends BaseWorkerHandle {
-  kills = 0;
-  constructor(
-    name: string,
-    readonly pidValue: number,
-  ) {
-    super(name);
-  }
-  get pid(): number {
-    return this.pidValue;
-  }
-  protected get connected(): boolean {
-    return true;
-  }
-  protected post(batch: ParentToWorker[]): void {
-    for (const message of batch) {
-      if (message.t === 'init') queueMicrotask(() => this.emitMessages({ t: 'ready', pid: this.pidValue }));
-      if (message.t === 'shutdown') queueMicrotask(() => this.emitExit(0, null));
-    }
-  }
-  kill(): void {
-    this.kills++;
-    queueMicrotask(() => this.emitExit(null, 'SIGKILL'));
-  }
-}
-
-/** Lets queued messages go both ways: to the worker after a turn of the event loop (shared/message-batch.ts), back in a microtask. */
-async function settle(): Promise<void> {
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setTimeout(r, 0));
-}
-
 describe("the pool's watchdog", () => {
   it('flags an overdue thread, then kills its process past the deadline and reports that job alone as overran', async () => {
-    const handles: SilentHandle[] = [];
+    const handles: SilentWorkerHandle[] = [];
     const deaths: { exit: WorkerExit; lost: ThreadJob[]; overran: OverranJob[] }[] = [];
     let progress = 0;
     const listener: PoolListener = {
@@ -88,7 +55,7 @@ describe("the pool's watchdog", () => {
     const settings = parseSettings({ seeds: ['https://a.test/'], ...timing });
     const spawner = {
       spawn: (name: string): WorkerHandle => {
-        const h = new SilentHandle(name, 1000 + handles.length);
+        const h = new SilentWorkerHandle(name, 1000 + handles.length);
         handles.push(h);
         return h;
       },
@@ -144,7 +111,7 @@ describe("the pool's watchdog", () => {
 });
 
 /** A worker whose result for its job was already in the pipe when the watchdog decided to kill it. */
-class LateResultHandle extends SilentHandle {
+class LateResultHandle extends SilentWorkerHandle {
   job: { jobId: number; threadId: number; url: string } | null = null;
   protected override post(batch: ParentToWorker[]): void {
     super.post(batch);
