@@ -9,6 +9,8 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand, useCommand } from '../components/use-command.ts';
 import { formatArgs, useExportCommand } from '../components/use-export.ts';
+import { useStore } from 'zustand';
+import { compareRequest, crawlNamed } from './compare-request.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 
@@ -73,10 +75,34 @@ export function CompareView() {
     });
   }, [api, command, connected, finishedKey]);
 
+  // A comparison asked for elsewhere (a scheduled run's Compare): its two crawls picked and compared, the list
+  // read again first when it does not have them yet (a run that has just finished).
+  const asked = useStore(compareRequest, (s) => s.request);
+  useEffect(() => {
+    if (!asked || !connected) return;
+    compareRequest.setState({ request: null });
+    void (async () => {
+      let list = crawls;
+      if (!crawlNamed(list, asked.oldName) || !crawlNamed(list, asked.newName)) {
+        const fresh = await command(t('compare.listCrawls'), () => api.listCrawls());
+        if (!fresh) return;
+        setCrawls(fresh);
+        list = fresh;
+      }
+      const older = crawlNamed(list, asked.oldName);
+      const newer = crawlNamed(list, asked.newName);
+      if (!older || !newer) return notify(store, 'error', t('compare.askedGone', { file: older ? asked.newName : asked.oldName }));
+      setOldFile(older);
+      setNewFile(newer);
+      await compareFiles(older, newer);
+    })();
+  }, [asked, connected]);
+
   const percent = Number(threshold);
   const thresholdOk = threshold.trim() !== '' && Number.isFinite(percent) && percent >= 0;
-  const compare = async () => {
-    const q: CompareQuery = { oldFile, newFile, wordThresholdPercent: percent };
+  const compare = () => compareFiles(oldFile, newFile);
+  const compareFiles = async (older: string, newer: string) => {
+    const q: CompareQuery = { oldFile: older, newFile: newer, wordThresholdPercent: percent };
     const s = await runCompare(t('compare.command'), () => api.compareCrawls(q));
     if (!s) return;
     setQuery(q);

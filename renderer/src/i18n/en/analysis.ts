@@ -252,6 +252,7 @@ export const analysis = {
     compare: 'Compare',
     command: 'Compare crawls',
     differentCrawls: 'Choose two different crawls.',
+    askedGone: 'The crawl {{file}} is no longer in the crawls folder.',
     urlsBefore: 'URLs before',
     urlsAfter: 'URLs after',
     exportCommand: 'Export the comparison',

@@ -247,6 +247,7 @@ export const analysis: Messages['analysis'] = {
     compare: '比较',
     command: '比较抓取',
     differentCrawls: '请选择两次不同的抓取。',
+    askedGone: '抓取 {{file}} 已不在抓取文件夹中。',
     urlsBefore: '之前的 URL',
     urlsAfter: '之后的 URL',
     exportCommand: '导出比较结果',
