@@ -17,6 +17,9 @@ export interface DesktopDialogs {
   saveCsv(title: string, defaultPath: string, format?: ExportFormat): Promise<string | null>;
 }
 
+/** The session's format argument: none for CSV (its default, so a CSV export is asked of it as it always was). */
+const formatArg = (format: ExportFormat): [] | [ExportFormat] => (format === 'csv' ? [] : [format]);
+
 export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, ids: CrawlFileIds = crawlFileIds()): Handlers {
   // A CSV's dialog is asked as it always was (no format); an XLSX's names its format, for the dialog's file filter.
   const saveAs = (title: string, stem: string, format: ExportFormat) =>
@@ -31,13 +34,13 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const problem = session.exportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveAs(format === 'csv' ? 'Export CSV' : 'Export XLSX', 'crawl', format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file, format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file, ...formatArg(format));
     },
     exportChartCsv: async (kind, format = 'csv') => {
       const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveAs(`Export the ${kind} chart as ${format.toUpperCase()}`, `${kind}-chart`, format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file, format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file, ...formatArg(format));
     },
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
@@ -48,7 +51,7 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
     },
     exportComparison: async (query, format = 'csv') => {
       const file = await saveAs(`Export the comparison as ${format.toUpperCase()}`, 'comparison', format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file, format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file, ...formatArg(format));
     },
     currentSnapshot: async () => session.snapshot(),
   });
