@@ -80,6 +80,9 @@ const urlRef = z.union([z.object({ url: z.string().min(1).max(8192) }).strict(),
 
 const queueCursor = z.object({ host_id: id, url_id: id }).strict();
 
+/** An export's format, after its other arguments: CSV when left out. */
+const exportFormat = z.enum(EXPORT_FORMATS).optional();
+
 export const compareQuerySchema = z.object({ oldFile: path, newFile: path, wordThresholdPercent: z.number().min(0).max(1e6) }).strict();
 
 export const chartQuerySchema = z
@@ -154,7 +157,7 @@ export const COMMAND_ARGS = {
   resumeCrawl: z.tuple([path]),
   deleteCrawl: z.tuple([path]),
   queryResults: z.tuple([resultsQuerySchema]),
-  exportCsv: z.tuple([]),
+  exportCsv: z.tuple([exportFormat]),
   filterCounts: z.tuple([]),
   queryFiltered: z.tuple([explorerQuerySchema]),
   urlDetail: z.tuple([urlRef]),
@@ -183,11 +186,11 @@ export const COMMAND_ARGS = {
       .strict(),
   ]),
   chartData: z.tuple([chartQuerySchema]),
-  exportChartCsv: z.tuple([z.enum(CHART_KINDS)]),
+  exportChartCsv: z.tuple([z.enum(CHART_KINDS), exportFormat]),
   exportView: z.tuple([viewExportSchema]),
   compareCrawls: z.tuple([compareQuerySchema]),
   comparePage: z.tuple([compareQuerySchema, z.enum(CHANGE_KINDS), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable()]),
-  exportComparison: z.tuple([compareQuerySchema]),
+  exportComparison: z.tuple([compareQuerySchema, exportFormat]),
   listStoreCrawls: z.tuple([storeUrl]),
   attachStore: z.tuple([storeUrl, storeCrawlId]),
   detachStore: z.tuple([]),

@@ -72,6 +72,10 @@ export interface CommandSpec {
   readonly download?: DownloadRoute;
 }
 
+/** A download's `format` parameter: none for CSV (the default, so a CSV's address is as it always was), else the format. */
+const formatQuery = (format: unknown): Record<string, string> =>
+  format === undefined || format === null || format === 'csv' ? {} : { format: String(format) };
+
 export const COMMANDS = {
   defaults: { result: returns<CrawlDefaults>(), retryable: true },
   /** Validates and starts a new crawl; invalid settings come back as problems, field by field. */
@@ -110,8 +114,15 @@ export const COMMANDS = {
   /** Continues an interrupted crawl. */
   resumeCrawl: { result: returns<StartResult>(), slow: true, changesCrawl: true, crawlFiles: { args: [{ arg: 0 }], result: 'start' } },
   queryResults: { result: returns<ResultsPage>(), retryable: true },
-  /** The crawl in view as CSV. Desktop: a save dialog, then the file is written. Web console: the browser downloads it. */
-  exportCsv: { result: returns<ExportResult>(), hostHandler: true, download: { path: '/export.csv' } },
+  /**
+   * The crawl in view as CSV (or, given 'xlsx', an XLSX workbook). Desktop: a save dialog, then the file is written.
+   * Web console: the browser downloads it.
+   */
+  exportCsv: {
+    result: returns<ExportResult>(),
+    hostHandler: true,
+    download: { path: '/export.csv', query: ([format]) => formatQuery(format) },
+  },
   // ---- analyst workbench: over the crawl in view (running or opened), through read-only connections ----
   /** The Results explorer's badges: rows per filter. */
   filterCounts: { result: returns<FilterCounts>(), retryable: true },
@@ -135,11 +146,11 @@ export const COMMANDS = {
   hostsReport: { result: returns<HostsReport>(), retryable: true },
   /** One chart's data, whole or (afterSeq / fromMs) what came since. */
   chartData: { result: returns<ChartData>(), retryable: true },
-  /** A chart's data as CSV. Desktop: a save dialog. Web console: a download. */
+  /** A chart's data as CSV (or, given 'xlsx', XLSX). Desktop: a save dialog. Web console: a download. */
   exportChartCsv: {
     result: returns<ExportResult>(),
     hostHandler: true,
-    download: { path: '/chart.csv', query: ([kind]) => ({ kind: String(kind) }) },
+    download: { path: '/chart.csv', query: ([kind, format]) => ({ kind: String(kind), ...formatQuery(format) }) },
   },
   /** A view of the results as CSV (filter, text, columns, header preset). Desktop: a save dialog. Web console: a download. */
   exportView: {
@@ -156,13 +167,13 @@ export const COMMANDS = {
   },
   /** A page of the added, removed or changed URLs, after a page's `next`. */
   comparePage: { result: returns<ComparisonPage>(), retryable: true, crawlFiles: { args: [{ arg: 0, fields: ['oldFile', 'newFile'] }] } },
-  /** The comparison as CSV. Desktop: a save dialog. Web console: a download. */
+  /** The comparison as CSV (or, given 'xlsx', XLSX). Desktop: a save dialog. Web console: a download. */
   exportComparison: {
     result: returns<ExportResult>(),
     slow: true,
     hostHandler: true,
     crawlFiles: { args: [{ arg: 0, fields: ['oldFile', 'newFile'] }] },
-    download: { path: '/compare.csv', query: ([query]) => ({ query: JSON.stringify(query) }) },
+    download: { path: '/compare.csv', query: ([query, format]) => ({ query: JSON.stringify(query), ...formatQuery(format) }) },
   },
   // ---- a crawl in a PostgreSQL store, run by a cluster of headless nodes (each connects first, up to 5 s) ----
   /** The crawls of a PostgreSQL store (postgres://user:password@host:port/database), newest first. */

@@ -111,14 +111,18 @@ console.log(JSON.stringify(summary));
 time('page: changed, 100', () => cmp.page('changed', { limit: 100 }));
 time('page: removed, 100', () => cmp.page('removed', { limit: 100 }));
 time('page: added, 100', () => cmp.page('added', { limit: 100 }));
-const out = path.join(dir, 'diff.csv');
-const rssBefore = process.memoryUsage().rss;
-let rssPeak = rssBefore;
-const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
-const started = performance.now();
-const exported = await cmp.exportCsv(out);
-clearInterval(sampler);
-console.log(
-  `${'exportCsv (every change)'.padEnd(58)} ${(performance.now() - started).toFixed(0)} ms, ${exported.rows} rows, RSS ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssPeak / 1e6).toFixed(0)} MB at most during`,
-);
+// Each format's export of every change, with the process's memory before and at most during it.
+for (const format of ['csv', 'xlsx'] as const) {
+  const out = path.join(dir, `diff.${format}`);
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+  const started = performance.now();
+  const exported = await cmp.exportCsv(out, { format });
+  clearInterval(sampler);
+  const what = format === 'csv' ? 'exportCsv (every change)' : 'exportCsv as XLSX (every change)';
+  console.log(
+    `${what.padEnd(58)} ${(performance.now() - started).toFixed(0)} ms, ${exported.rows} rows, RSS ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssPeak / 1e6).toFixed(0)} MB at most during`,
+  );
+}
 cmp.close();

@@ -1,20 +1,22 @@
-// `npm run compare -- OLD.trawl NEW.trawl [--out diff.csv] [--word-threshold N|N%]`: what the command does, kept
+// `npm run compare -- OLD.trawl NEW.trawl [--out diff.csv|diff.xlsx] [--word-threshold N|N%]`: what the command does, kept
 // apart from its entry point (electron/cli/compare.ts) so tests can run it in-process.
 import fs from 'node:fs';
 import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { CrawlComparison, type ComparisonSummary, type WordThreshold } from '../engine/analysis/compare.ts';
+import { exportFormatOf } from '../engine/export/export-format.ts';
 
 export const COMPARE_USAGE = `Usage: npm run compare -- OLD.trawl NEW.trawl [options]
 
 Lists the URLs added, removed and changed (status code, title, meta description, canonical, indexability, word
 count) between two crawls of the same site, and prints one summary line.
 
-  --out FILE.csv          write every change as CSV (change, url, changed_fields, then old_ and new_ values)
+  --out FILE.csv          write every change as CSV (change, url, changed_fields, then old_ and new_ values); a
+                          name ending in .xlsx writes an XLSX workbook instead
   --word-threshold N      a word count changes when it moves by more than N words; with a % sign (10%), by
                           more than that share of the old count (default 10%)
   --help                  this text
 
-Exit status: 0 when compared, 1 when the CSV could not be written, 2 for bad arguments.`;
+Exit status: 0 when compared, 1 when the file could not be written, 2 for bad arguments.`;
 
 export class CompareUsageError extends Error {
   constructor(readonly problems: string[]) {
@@ -135,8 +137,9 @@ export async function runCompare(argv: readonly string[], stdout: NodeJS.Writabl
     stdout.write(`${summaryLine(summary)}\n`);
     if (request.out !== null) {
       try {
-        const { rows } = await comparison.exportCsv(request.out);
-        stdout.write(`CSV: ${request.out} (${rows} rows)\n`);
+        const format = exportFormatOf(request.out);
+        const { rows } = await comparison.exportCsv(request.out, { format });
+        stdout.write(`${format.toUpperCase()}: ${request.out} (${rows} rows)\n`);
       } catch (err) {
         stderr.write(`trawl compare: could not write ${request.out}: ${(err as Error).message}\n`);
         return 1;

@@ -17,24 +17,30 @@ export interface DesktopDialogs {
   saveCsv(title: string, defaultPath: string, format?: ExportFormat): Promise<string | null>;
 }
 
+/** The session's format argument: none for CSV (its default, so a CSV export is asked of it as it always was). */
+const formatArg = (format: ExportFormat): [] | [ExportFormat] => (format === 'csv' ? [] : [format]);
+
 export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, ids: CrawlFileIds = crawlFileIds()): Handlers {
+  // A CSV's dialog is asked as it always was (no format); an XLSX's names its format, for the dialog's file filter.
+  const saveAs = (title: string, stem: string, format: ExportFormat) =>
+    format === 'csv' ? dialogs.saveCsv(title, `${stem}.csv`) : dialogs.saveCsv(title, `${stem}.${format}`, format);
   return ids.wrap({
     ...sessionHandlers(session),
     openCrawl: async (file) => {
       const chosen = file ?? (await dialogs.openCrawl());
       return chosen === null ? null : session.openCrawl(chosen);
     },
-    exportCsv: async () => {
+    exportCsv: async (format = 'csv') => {
       const problem = session.exportProblem();
       if (problem) return { ok: false, error: problem };
-      const file = await dialogs.saveCsv('Export CSV', 'crawl.csv');
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file);
+      const file = await saveAs(format === 'csv' ? 'Export CSV' : 'Export XLSX', 'crawl', format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file, ...formatArg(format));
     },
-    exportChartCsv: async (kind) => {
+    exportChartCsv: async (kind, format = 'csv') => {
       const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
-      const file = await dialogs.saveCsv(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);
+      const file = await saveAs(`Export the ${kind} chart as ${format.toUpperCase()}`, `${kind}-chart`, format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file, ...formatArg(format));
     },
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
@@ -43,9 +49,9 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const file = await dialogs.saveCsv(`Export this view as ${format.toUpperCase()}`, `crawl-${view.filter}.${format}`, format);
       return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
     },
-    exportComparison: async (query) => {
-      const file = await dialogs.saveCsv('Export the comparison as CSV', 'comparison.csv');
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
+    exportComparison: async (query, format = 'csv') => {
+      const file = await saveAs(`Export the comparison as ${format.toUpperCase()}`, 'comparison', format);
+      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file, ...formatArg(format));
     },
     currentSnapshot: async () => session.snapshot(),
   });

@@ -62,6 +62,12 @@ function jsonParam(query: URLSearchParams, key: string): unknown {
   }
 }
 
+/** `?format=`, when given, as the command's last argument (the table's `download.query` leaves it out for CSV). */
+function formatArg(query: URLSearchParams): string[] {
+  const format = query.get('format');
+  return format === null ? [] : [format];
+}
+
 export function createDownloads(session: CrawlSession, names: CrawlNames): Downloads {
   const crawlName = () => path.basename(session.currentFile() ?? 'crawl', CRAWL_FILE_EXT);
 
@@ -70,9 +76,10 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     exportChartCsv: {
       check: async () => session.chartExportProblem(),
       route: {
-        argsOf: (query) => [query.get('kind')],
+        argsOf: (query) => [query.get('kind'), ...formatArg(query)],
         fileName: (kind) => `${crawlName()}-${kind}`,
-        write: (out, kind) => session.exportChartCsv(kind, out),
+        format: (_kind, format) => format ?? 'csv',
+        write: (out, kind, format) => session.exportChartCsv(kind, out, format),
       },
     },
     exportView: {
@@ -89,9 +96,10 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
       // download starts.
       check: async (query) => (await session.compareCrawls(query), null),
       route: {
-        argsOf: (query) => [jsonParam(query, 'query')],
+        argsOf: (query) => [jsonParam(query, 'query'), ...formatArg(query)],
         fileName: (q) => `compare-${path.basename(q.oldFile, CRAWL_FILE_EXT)}-${path.basename(q.newFile, CRAWL_FILE_EXT)}`,
-        write: (out, query) => session.exportComparison(query, out),
+        format: (_q, format) => format ?? 'csv',
+        write: (out, query, format) => session.exportComparison(query, out, format),
       },
     },
   };
@@ -107,8 +115,19 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     };
   }
 
-  /** The crawl in view as CSV: refused with a 404 when nothing is in view. */
-  async function sendCrawlCsv(req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): Promise<void> {
+  /** The crawl in view as CSV (or, with ?format=xlsx, XLSX): refused with a 404 when nothing is in view. */
+  async function sendCrawlCsv(
+    query: URLSearchParams,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    headers: http.OutgoingHttpHeaders,
+  ): Promise<void> {
+    let format: ExportFormat;
+    try {
+      format = parseCommandArgs('exportCsv', formatArg(query))[0] ?? 'csv';
+    } catch (err) {
+      return text(res, 400, `${names.publicMessage(err)}\n`, headers);
+    }
     const current = session.currentFile();
     const attached = session.attachedStore();
     if (current === null && attached === null) return text(res, 404, 'No crawl is open: start or open a crawl first.\n', headers);
@@ -116,12 +135,12 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     const name = stem.replace(/[^A-Za-z0-9._-]+/g, '_') || 'crawl';
     res.writeHead(200, {
       ...headers,
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${name}.csv"`,
+      'Content-Type': CONTENT_TYPES[format],
+      'Content-Disposition': `attachment; filename="${name}.${format}"`,
       'Cache-Control': 'no-store',
     });
     if (req.method === 'HEAD') return void res.end();
-    const result = await session.exportCsv(res);
+    const result = await session.exportCsv(res, format);
     // The status line is gone already; a failed export can only cut the download short, which the browser shows.
     if (!result.ok) res.destroy();
   }
@@ -164,7 +183,7 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     handlers: handlers as Downloads['handlers'],
     async serve(pathname, query, req, res, headers) {
       if (pathname === COMMANDS.exportCsv.download.path) {
-        await sendCrawlCsv(req, res, headers);
+        await sendCrawlCsv(query, req, res, headers);
         return true;
       }
       const name = commandNames.find((n) => downloads[n].route && COMMANDS[n].download.path === pathname);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
+import ExcelJS from 'exceljs';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { startWebConsole } from '../../electron/server/web-console.ts';
 import type { WebConsole } from '../../electron/server/web-console.ts';
@@ -145,6 +146,22 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     const csv = await res.text();
     expect(csv).toContain('https://shop.test/done-2');
     expect(csv.trim().split('\r\n')).toHaveLength(4);
+  });
+
+  it("exports the cluster crawl's results as XLSX: ?format=xlsx on the same download, numbers typed, header frozen", async () => {
+    const c = await open();
+    expect(await c.ok('exportCsv', ['xlsx'])).toEqual({ ok: true, rows: null, file: null });
+    const res = await fetch(`${new URL(server.url).origin}${EXPORT_PATH}?format=xlsx&token=${server.token}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="cluster-shop.xlsx"');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await res.arrayBuffer());
+    const sheet = book.worksheets[0]!;
+    expect(sheet.rowCount).toBe(4);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const status = (sheet.getRow(1).values as unknown[]).indexOf('status_code');
+    expect(sheet.getRow(2).getCell(status).type).toBe(ExcelJS.ValueType.Number);
   });
 
   it('detaches on request, and every connected client learns that nothing is in view any more', async () => {

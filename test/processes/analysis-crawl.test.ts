@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type http from 'node:http';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../../electron/engine/frontier/model.ts';
@@ -22,6 +23,7 @@ import {
 import { hostsReport } from '../../electron/engine/analysis/hosts-report.ts';
 import { COMPARISON_CSV_COLUMNS, CrawlComparison } from '../../electron/engine/analysis/compare.ts';
 import { parseCompareArgs, parseWordThreshold } from '../../electron/cli/compare-command.ts';
+import { columnLetters } from '../../electron/engine/export/xlsx-writer.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { newCrawl, ROOT, tempDir } from '../helpers/engine.ts';
 
@@ -319,6 +321,28 @@ describe('comparison of two crawls of the changed site', () => {
       new_status_code: '200',
       changed_fields: 'status_code title indexability word_count',
     });
+  });
+
+  it("exports the comparison as an XLSX workbook for --out FILE.xlsx: the CSV's columns, numbers typed, header frozen and filtered", async () => {
+    const out = path.join(scratch(), 'diff.xlsx');
+    const run = await runCompareCli([oldFile, newFile, '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.endsWith(`\nXLSX: ${out} (7 rows)\n`)).toBe(true);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(out);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual([...COMPARISON_CSV_COLUMNS]);
+    expect(sheet.rowCount).toBe(8);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBe(`A1:${columnLetters(header.length)}8`);
+    const missing = Array.from({ length: 7 }, (_, i) => sheet.getRow(i + 2)).find((r) => r.getCell(2).value === u('/missing'))!;
+    const cell = (name: string) => missing.getCell(header.indexOf(name) + 1);
+    expect(cell('old_status_code').value).toBe(404);
+    expect(cell('old_status_code').type).toBe(ExcelJS.ValueType.Number);
+    expect(cell('new_status_code').value).toBe(200);
+    expect(cell('changed_fields').value).toBe('status_code title indexability word_count');
   });
 
   it('neutralises crawled text that a spreadsheet would run as a formula in the comparison CSV', async () => {

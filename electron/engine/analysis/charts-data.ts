@@ -174,7 +174,7 @@ export function overTime(db: Db, options: OverTimeOptions = {}): OverTime {
 
 /** A chart's data as CSV text: UTF-8 with a byte-order mark, CRLF line ends, text cells neutralised. */
 export function chartCsv(data: ChartData): string {
-  const [header, rows] = table(data);
+  const [header, rows] = chartTable(data);
   return stringify(
     [header, ...rows.map((row) => row.map((v) => (v === null ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v))))],
     {
@@ -187,10 +187,14 @@ export function chartCsv(data: ChartData): string {
 
 type Cell = string | number | null;
 
-function table(data: ChartData): [string[], Cell[][]] {
+/**
+ * A chart's data as a table: its header and rows, numbers as numbers (what the XLSX export writes as numeric
+ * cells, and chartCsv as their digits), text as it is (each writer neutralises it).
+ */
+export function chartTable(data: ChartData): [string[], Cell[][]] {
   switch (data.kind) {
     case 'status':
-      return [['status_code', 'count'], data.rows.map((r) => [r.label, r.count])];
+      return [['status_code', 'count'], data.rows.map((r) => [r.status_code ?? r.label, r.count])];
     case 'depth':
       return [['depth', 'count'], data.rows.map((r) => [r.depth, r.count])];
     case 'response-time':

@@ -12,6 +12,7 @@ import { stringify } from 'csv-stringify';
 import type Database from 'better-sqlite3';
 import { openCrawlFile, readMeta, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
+import { inPages, writeXlsxTable } from '../export/xlsx-writer.ts';
 import { checkLimit, indexedBy, readTransaction } from './sql.ts';
 import { UrlState } from '../frontier/model.ts';
 import {
@@ -24,6 +25,7 @@ import {
   type ComparisonPage,
   type ComparisonRow,
   type ComparisonSummary,
+  type ExportFormat,
   type FieldValues,
 } from '../../../shared/analysis.ts';
 
@@ -218,14 +220,22 @@ export class CrawlComparison {
   }
 
   /**
-   * Writes every change as CSV (UTF-8 with a BOM, CRLF, text cells neutralised): to a file path (written to
-   * `<out>.part` and renamed when complete) or a stream (ended when done). Added, then removed, then changed.
+   * Writes every change as CSV (UTF-8 with a BOM, CRLF, text cells neutralised), or with `format: 'xlsx'` as an XLSX
+   * workbook (xlsx-writer.ts: the same columns and cells, numbers as numbers, a frozen header row, an autofilter):
+   * to a file path (written to `<out>.part` and renamed when complete) or a stream (ended when done). Added, then
+   * removed, then changed.
    */
-  async exportCsv(out: string | NodeJS.WritableStream): Promise<{ rows: number }> {
-    if (typeof out !== 'string') return writeComparisonCsv(this.rows(), out);
-    for (const f of [this.oldFile, this.newFile]) {
-      if (path.resolve(out) === path.resolve(f)) throw new Error(`refusing to write the comparison over ${f}; choose another output file`);
+  async exportCsv(out: string | NodeJS.WritableStream, options: { format?: ExportFormat } = {}): Promise<{ rows: number }> {
+    if (typeof out === 'string') {
+      for (const f of [this.oldFile, this.newFile]) {
+        if (path.resolve(out) === path.resolve(f))
+          throw new Error(`refusing to write the comparison over ${f}; choose another output file`);
+      }
     }
+    if (options.format === 'xlsx') {
+      return writeXlsxTable(COMPARISON_CSV_COLUMNS, inPages(comparisonRecords(this.rows())), out, { sheetName: 'Comparison' });
+    }
+    if (typeof out !== 'string') return writeComparisonCsv(this.rows(), out);
     const part = `${out}.part`;
     try {
       const result = await writeComparisonCsv(this.rows(), fs.createWriteStream(part));
@@ -317,6 +327,26 @@ export const COMPARISON_CSV_COLUMNS = [
   // Why a removed URL is gone (REMOVED_REASONS' words); empty for the others.
   'removed_reason',
 ] as const;
+
+/** The comparison's records, each cell as the store gave it (null, a number, text): what the XLSX export writes. */
+function* comparisonRecords(rows: Iterable<ComparisonRow>): Generator<(string | number | null)[]> {
+  for (const row of rows) {
+    const out: (string | number | null)[] = [row.change, row.url, row.fields.join(' ') || null];
+    for (const f of [
+      'status_code',
+      'title',
+      'meta_description',
+      'canonical',
+      'indexability',
+      'indexability_reason',
+      'word_count',
+    ] as const) {
+      out.push(row.old?.[f] ?? null, row.new?.[f] ?? null);
+    }
+    out.push(row.removed_reason ? REMOVED_REASONS[row.removed_reason] : null);
+    yield out;
+  }
+}
 
 function csvRecord(row: ComparisonRow): string[] {
   const cell = (v: string | number | null | undefined) =>

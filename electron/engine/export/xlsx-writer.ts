@@ -59,10 +59,33 @@ export async function writeXlsxExport(
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
   const layout = columnLayout(source.rules, options);
+  return writeXlsxTable(layout.header, recordPages(source, batchSize, layout), out, options);
+}
+
+export interface XlsxTableOptions {
+  /** Rows per worksheet, the header included (tests make it small); at most XLSX_MAX_ROWS. */
+  maxRowsPerSheet?: number;
+  /** The first worksheet's name (Excel's limit: 31 characters); a further one is "<name> (2)" and so on. */
+  sheetName?: string;
+}
+
+/**
+ * Any table as XLSX, the way the results export writes it: `header`, then `pages` of records (each cell as xlsxCell
+ * takes it: null, a number, or text to neutralise), to a file path (through `<out>.part`) or a stream, ended when
+ * done. Every export offered as XLSX (the results, a view, a chart's data, a comparison) goes through here, so
+ * they share the frozen header, the autofilter, the typed numbers, the neutralised text and the backpressure.
+ */
+export async function writeXlsxTable(
+  header: readonly string[],
+  pages: AsyncIterable<readonly unknown[][]> | Iterable<readonly unknown[][]>,
+  out: string | NodeJS.WritableStream,
+  options: XlsxTableOptions = {},
+): Promise<CsvExportResult> {
   const perSheet = options.maxRowsPerSheet ?? XLSX_MAX_ROWS;
   if (!Number.isInteger(perSheet) || perSheet < 2 || perSheet > XLSX_MAX_ROWS) {
     throw new RangeError(`maxRowsPerSheet must be a whole number from 2 to ${XLSX_MAX_ROWS}, got ${options.maxRowsPerSheet}`);
   }
+  const sheetName = options.sheetName ?? 'Results';
   return toFileOrStream(out, async (dest) => {
     let failed: Error | null = null;
     const fail = (err: Error) => {
@@ -84,9 +107,9 @@ export async function writeXlsxExport(
     // The archiver behind the workbook (not in exceljs's types): its errors, and abort when the export fails.
     const zip = (book as unknown as { zip: NodeJS.EventEmitter & { abort(): void } }).zip;
     zip.on('error', fail);
-    const width = layout.header.length;
+    const width = header.length;
     const lastColumn = columnLetters(width);
-    const columns = layout.header.map((h) => ({ width: WIDE[h] ?? Math.min(Math.max(h.length + 2, 10), 30) }));
+    const columns = header.map((h) => ({ width: WIDE[h] ?? Math.min(Math.max(h.length + 2, 10), 30) }));
 
     let sheet: ExcelJS.Worksheet | null = null;
     let sheetRows = 0;
@@ -99,11 +122,11 @@ export async function writeXlsxExport(
     const openSheet = () => {
       closeSheet();
       sheets++;
-      sheet = book.addWorksheet(sheets === 1 ? 'Results' : `Results (${sheets})`, {
+      sheet = book.addWorksheet(sheets === 1 ? sheetName : `${sheetName} (${sheets})`, {
         views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
       });
       sheet.columns = columns;
-      sheet.addRow(layout.header).commit();
+      sheet.addRow([...header]).commit();
       sheetRows = 1;
       return sheet;
     };
@@ -111,7 +134,7 @@ export async function writeXlsxExport(
     let rows = 0;
     let current = openSheet();
     try {
-      for await (const page of recordPages(source, batchSize, layout)) {
+      for await (const page of pages) {
         for (const record of page) {
           if (sheetRows === perSheet) current = openSheet();
           current.addRow(record.map(xlsxCell)).commit();
@@ -131,6 +154,19 @@ export async function writeXlsxExport(
     if (failed) throw failed;
     return { rows };
   });
+}
+
+/** Records in pages of `size` (for writeXlsxTable's backpressure, which it applies once a page). */
+export function* inPages<T>(records: Iterable<T>, size = 1000): Generator<T[]> {
+  let page: T[] = [];
+  for (const record of records) {
+    page.push(record);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
 }
 
 /** The XML waiting for the zip's compression, in bytes, past which the writer waits for it. */

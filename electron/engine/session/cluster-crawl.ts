@@ -2,6 +2,7 @@
 // commands (pause, resume, stop, the thread count) go through the observer, its results table and CSV export through
 // a results reader of its own; what needs a local crawl file (the URLs/s cap, patterns, the analysis views) is
 // refused, saying what can be done from here.
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
@@ -78,8 +79,8 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     return this.results.query(query);
   }
 
-  exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
-    return this.results.exportCsv(dest);
+  exportCsv(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<CsvExportResult> {
+    return this.results.exportCsv(dest, format);
   }
 
   /** Its results are exported from the store, as a crawl file's are. */

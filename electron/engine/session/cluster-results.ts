@@ -1,6 +1,7 @@
 // The Results table of a cluster crawl, read from its schema in the PostgreSQL store with the same SQL as a crawl
 // file's (analysis/result-rows.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -56,9 +57,9 @@ export class ClusterResults implements ResultsReader {
   }
 
   /** As a crawl file's export, through a connection of its own: the live view goes on meanwhile. */
-  async exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
+  async exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
-    return exportCsvFromStore(this.storeUrl, this.crawlId, dest);
+    return exportCsvFromStore(this.storeUrl, this.crawlId, dest, { format });
   }
 
   async close(): Promise<void> {

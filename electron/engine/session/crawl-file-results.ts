@@ -1,5 +1,6 @@
 // The Results table of a crawl file: a read-only connection (it works while the crawl writes, through the WAL) that
 // reads pages of results with analysis/result-rows.ts's SQL, and exports the file as CSV.
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import {
   addExtracted,
@@ -46,8 +47,8 @@ export class CrawlFileResults implements ResultsReader {
   }
 
   /** Through a connection of the export's own. */
-  exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
-    return exportCsv(this.file, dest);
+  exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
+    return exportCsv(this.file, dest, { format });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // The crawl the session shows: what the views and commands act on, whoever runs it. A local crawl (local-crawl.ts:
 // one this app runs, or a crawl file opened to look at) and a crawl of the PostgreSQL store run by its nodes
 // (cluster-crawl.ts) answer the same calls; each refuses what it cannot do, saying why.
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import type { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState, StateChange } from '../../../shared/snapshot.ts';
@@ -32,7 +33,7 @@ export interface CrawlInView extends EventEmitter<CrawlInViewEvents> {
   deprioritise(pattern: string): Promise<{ moved: number }>;
 
   queryResults(query: ResultsQuery): Promise<ResultsPage>;
-  exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult>;
+  exportCsv(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<CsvExportResult>;
   /** Why the results cannot be exported as CSV, or null. */
   exportProblem(): string | null;
   /** Why the analysis views cannot `what` (e.g. "look into it here"), or null. */

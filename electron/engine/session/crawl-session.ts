@@ -320,9 +320,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.inView.queryResults(query);
   }
 
-  /** Writes the crawl in view's results as CSV to a file path or a stream (ended when done). */
-  async exportCsv(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
-    return exportResult(dest, () => this.inView.exportCsv(dest));
+  /** Writes the crawl in view's results as CSV (or XLSX) to a file path or a stream (ended when done). */
+  async exportCsv(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<Api.ExportResult> {
+    return exportResult(dest, () => this.inView.exportCsv(dest, format));
   }
 
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
@@ -371,9 +371,13 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.analysis().chartData(query);
   }
 
-  /** A chart's whole data as CSV, to a file path or a stream (ended when done). */
-  async exportChartCsv(kind: Analysis.ChartKind, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
-    return exportResult(dest, () => exportChart(this.analysis(), kind, dest));
+  /** A chart's whole data as CSV (or XLSX), to a file path or a stream (ended when done). */
+  async exportChartCsv(
+    kind: Analysis.ChartKind,
+    dest: string | NodeJS.WritableStream,
+    format?: Analysis.ExportFormat,
+  ): Promise<Api.ExportResult> {
+    return exportResult(dest, () => exportChart(this.analysis(), kind, dest, format));
   }
 
   /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */
@@ -397,9 +401,13 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.comparisons.of(query).page(kind, { after, limit: 100 });
   }
 
-  /** The comparison as CSV, to a file path or a stream (ended when done). */
-  async exportComparison(query: Analysis.CompareQuery, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
-    return exportResult(dest, () => this.comparisons.of(query).exportCsv(dest));
+  /** The comparison as CSV (or XLSX), to a file path or a stream (ended when done). */
+  async exportComparison(
+    query: Analysis.CompareQuery,
+    dest: string | NodeJS.WritableStream,
+    format?: Analysis.ExportFormat,
+  ): Promise<Api.ExportResult> {
+    return exportResult(dest, () => this.comparisons.of(query).exportCsv(dest, { format }));
   }
 
   snapshot(): CrawlSnapshot | null {

@@ -1,11 +1,12 @@
 // The session's CSV exports beyond the Results table's (a results reader's): a view of the explorer, a chart, and
 // how any export's outcome is told (ExportResult: the rows and the file written, or why it failed).
 import fs from 'node:fs';
-import type { ChartKind, ViewExport } from '../../../shared/analysis.ts';
+import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analysis.ts';
 import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
-import { chartCsv, viewWhere } from '../analysis/index.ts';
+import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
+import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 /** Runs an export to `dest`: its rows and file, or the error it threw. */
@@ -40,13 +41,18 @@ export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: stri
   });
 }
 
-/** A chart's whole data as CSV, to a file path or a stream (ended when done). */
+/** A chart's whole data as CSV (or XLSX), to a file path or a stream (ended when done). */
 export async function exportChart(
   analysis: CrawlAnalysis,
   kind: ChartKind,
   dest: string | NodeJS.WritableStream,
+  format: ExportFormat = 'csv',
 ): Promise<{ rows: number }> {
   const data = analysis.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
+  if (format === 'xlsx') {
+    const [header, rows] = chartTable(data);
+    return writeXlsxTable(header, [rows], dest, { sheetName: kind });
+  }
   const csv = chartCsv(data);
   if (typeof dest === 'string') fs.writeFileSync(dest, csv);
   else dest.end(csv);

@@ -1,6 +1,7 @@
 // A local crawl in view: a crawl file, with the controller that runs it when this session started or resumed it
 // (kept once finished, for its final snapshot), or without one when the file was opened to look at. With neither
 // (LocalCrawl.nothing()), it is what the session shows before any crawl: every call says there is none.
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import { checkThreadCount, type ParsedSettings } from '../../../shared/settings.ts';
@@ -104,9 +105,9 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     return this.results.query(query);
   }
 
-  async exportCsv(dest: string | NodeJS.WritableStream): Promise<CsvExportResult> {
+  async exportCsv(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<CsvExportResult> {
     if (!this.results) throw new Error(NO_CRAWL_OPEN);
-    return this.results.exportCsv(dest);
+    return this.results.exportCsv(dest, format);
   }
 
   exportProblem(): string | null {

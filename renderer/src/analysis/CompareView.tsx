@@ -2,12 +2,15 @@
 // per field), pages of each list with the changed fields' old and new values, and the whole comparison as CSV.
 import { useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary } from '../../../shared/analysis.ts';
+import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary, ExportFormat } from '../../../shared/analysis.ts';
 import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
 import { fileName, formatInt, formatWhen } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand, useCommand } from '../components/use-command.ts';
+import { formatArgs, useExportCommand } from '../components/use-export.ts';
+import { useStore } from 'zustand';
+import { compareRequest, crawlNamed } from './compare-request.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 
@@ -58,7 +61,7 @@ export function CompareView() {
   const [summary, setSummary] = useState<ComparisonSummary | null>(null);
   const [kind, setKind] = useState<ChangeKind | null>(null);
   const [comparing, runCompare] = useBusyCommand();
-  const [exporting, runExport] = useBusyCommand();
+  const [exporting, runExport] = useExportCommand();
   const { t } = useTranslation('analysis');
 
   useEffect(() => {
@@ -72,26 +75,52 @@ export function CompareView() {
     });
   }, [api, command, connected, finishedKey]);
 
+  // A comparison asked for elsewhere (a scheduled run's Compare): its two crawls picked and compared, the list
+  // read again first when it does not have them yet (a run that has just finished).
+  const asked = useStore(compareRequest, (s) => s.request);
+  useEffect(() => {
+    if (!asked || !connected) return;
+    compareRequest.setState({ request: null });
+    void (async () => {
+      let list = crawls;
+      if (!crawlNamed(list, asked.oldName) || !crawlNamed(list, asked.newName)) {
+        const fresh = await command(t('compare.listCrawls'), () => api.listCrawls());
+        if (!fresh) return;
+        setCrawls(fresh);
+        list = fresh;
+      }
+      const older = crawlNamed(list, asked.oldName);
+      const newer = crawlNamed(list, asked.newName);
+      if (!older || !newer) return notify(store, 'error', t('compare.askedGone', { file: older ? asked.newName : asked.oldName }));
+      setOldFile(older);
+      setNewFile(newer);
+      await compareFiles(older, newer);
+    })();
+  }, [asked, connected]);
+
   const percent = Number(threshold);
   const thresholdOk = threshold.trim() !== '' && Number.isFinite(percent) && percent >= 0;
-  const compare = async () => {
-    const q: CompareQuery = { oldFile, newFile, wordThresholdPercent: percent };
+  const compare = () => compareFiles(oldFile, newFile);
+  const compareFiles = async (older: string, newer: string) => {
+    const q: CompareQuery = { oldFile: older, newFile: newer, wordThresholdPercent: percent };
     const s = await runCompare(t('compare.command'), () => api.compareCrawls(q));
     if (!s) return;
     setQuery(q);
     setSummary(s);
     setKind(firstKindWithChanges(s));
   };
-  const exportCsv = async () => {
+  const exportAs = async (format: ExportFormat) => {
     if (!query) return;
-    const result = await runExport(t('compare.exportCommand'), () => api.exportComparison(query));
+    const result = await runExport(format, t('compare.exportCommand'), () => api.exportComparison(query, ...formatArgs(format)));
     if (!result) return;
     if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: result.error }));
     else
       notify(
         store,
         'info',
-        result.file ? t('compare.exported', { n: formatInt(result.rows ?? 0), file: result.file }) : t('compare.downloadStarted'),
+        result.file
+          ? t('compare.exported', { n: formatInt(result.rows ?? 0), file: result.file })
+          : t(format === 'xlsx' ? 'compare.xlsxDownloadStarted' : 'compare.downloadStarted'),
       );
   };
 
@@ -155,9 +184,19 @@ export function CompareView() {
                 </span>
               ))}
             </div>
-            <button type="button" className="btn" data-testid="compare-export" disabled={exporting} onClick={() => void exportCsv()}>
+            <button type="button" className="btn" data-testid="compare-export" disabled={!!exporting} onClick={() => void exportAs('csv')}>
               <span className="icon icon-download" aria-hidden="true" />
-              {exporting ? t('compare.exporting') : t('compare.exportCsv')}
+              {exporting === 'csv' ? t('compare.exporting') : t('compare.exportCsv')}
+            </button>
+            <button
+              type="button"
+              className="btn"
+              data-testid="compare-export-xlsx"
+              disabled={!!exporting}
+              onClick={() => void exportAs('xlsx')}
+            >
+              <span className="icon icon-download" aria-hidden="true" />
+              {exporting === 'xlsx' ? t('compare.exporting') : t('compare.exportXlsx')}
             </button>
           </div>
           {summary.old_seeds[0] && summary.new_seeds[0] && new URL(summary.old_seeds[0]).host !== new URL(summary.new_seeds[0]).host && (

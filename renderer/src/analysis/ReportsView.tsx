@@ -4,12 +4,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ChartData, ChartKind, OverTime } from '../../../shared/analysis.ts';
+import type { ChartData, ChartKind, ExportFormat, OverTime } from '../../../shared/analysis.ts';
 import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
-import { useBusyCommand } from '../components/use-command.ts';
+import { formatArgs, useExportCommand } from '../components/use-export.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
@@ -74,7 +74,7 @@ export function ReportsView() {
 function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const api = useApi();
   const store = useCrawlStore();
-  const [busy, run] = useBusyCommand();
+  const [busy, run] = useExportCommand();
   const { t } = useTranslation('analysis');
   const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, {
     merge: mergeChart,
@@ -85,15 +85,25 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const series = useMemo(() => chartSeries(drawn), [drawn]);
   const [hovered, setHovered] = useState<number | null>(null);
   const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
-  const exportCsv = async () => {
-    const result = await run(t('reports.csvCommand', { title }), () => api.exportChartCsv(kind));
+  const exportAs = async (format: ExportFormat) => {
+    const xlsx = format === 'xlsx';
+    const result = await run(format, t(xlsx ? 'reports.xlsxCommand' : 'reports.csvCommand', { title }), () =>
+      api.exportChartCsv(kind, ...formatArgs(format)),
+    );
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('reports.csvFailed', { title, error: result.error }));
+    if (!result.ok)
+      notify(
+        store,
+        /cancel/i.test(result.error) ? 'info' : 'error',
+        t(xlsx ? 'reports.xlsxFailed' : 'reports.csvFailed', { title, error: result.error }),
+      );
     else
       notify(
         store,
         'info',
-        result.file ? t('reports.saved', { n: formatInt(result.rows ?? 0), file: result.file }) : t('reports.downloadStarted'),
+        result.file
+          ? t('reports.saved', { n: formatInt(result.rows ?? 0), file: result.file })
+          : t(xlsx ? 'reports.xlsxDownloadStarted' : 'reports.downloadStarted'),
       );
   };
   return (
@@ -112,10 +122,21 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
           type="button"
           className="btn btn-small"
           data-testid={`chart-csv-${kind}`}
-          disabled={busy || !chart.data}
-          onClick={() => void exportCsv()}
+          title={t('reports.csvCommand', { title })}
+          disabled={!!busy || !chart.data}
+          onClick={() => void exportAs('csv')}
         >
           {t('reports.csv')}
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid={`chart-xlsx-${kind}`}
+          title={t('reports.xlsxCommand', { title })}
+          disabled={!!busy || !chart.data}
+          onClick={() => void exportAs('xlsx')}
+        >
+          {t('reports.xlsx')}
         </button>
       </figcaption>
       {chart.error && <div className="analysis-error">{chart.error}</div>}

@@ -267,9 +267,16 @@ export function createWsApi(options: WsApiOptions): WsApi {
     });
   }
 
-  /** Where the browser downloads a command's file: exportUrl itself for the crawl's CSV, a route beside it otherwise. */
-  const downloadTarget = (route: DownloadRoute, args: unknown[]): string =>
-    route.path === EXPORT_PATH ? options.exportUrl : downloadUrl(options.exportUrl, route.path, route.query?.(args) ?? {});
+  /**
+   * Where the browser downloads a command's file: exportUrl itself for the crawl's CSV, a route beside it otherwise
+   * (the crawl's export in another format too: exportUrl with its ?format=).
+   */
+  const downloadTarget = (route: DownloadRoute, args: unknown[]): string => {
+    const params = route.query?.(args) ?? {};
+    return route.path === EXPORT_PATH && Object.keys(params).length === 0
+      ? options.exportUrl
+      : downloadUrl(options.exportUrl, route.path, params);
+  };
 
   function commandMethod(cmd: CommandName): (...args: unknown[]) => Promise<unknown> {
     const route = commandSpec(cmd).download;

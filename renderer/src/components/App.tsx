@@ -19,6 +19,8 @@ import { CompareView } from '../analysis/CompareView.tsx';
 import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
+import { useStore } from 'zustand';
+import { compareRequest } from '../analysis/compare-request.ts';
 import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
 import { i18next } from '../i18n/i18n.ts';
 
@@ -33,6 +35,11 @@ export function App() {
     writePref(VIEW_KEY, id);
     setView(id);
   };
+  // A comparison asked for elsewhere (a scheduled run's Compare) opens in the Compare view.
+  const compareAsked = useStore(compareRequest, (s) => s.request);
+  useEffect(() => {
+    if (compareAsked) chooseView('compare');
+  }, [compareAsked]);
   const toggleSidebar = () =>
     setSidebar((shown) => {
       writePref(SIDEBAR_KEY, shown ? 'hidden' : 'shown');

@@ -3,12 +3,13 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ResultRow, ResultSortColumn, StatusClass } from '../../../shared/crawler-api.ts';
 import { STATUS_CLASSES } from '../../../shared/crawler-api.ts';
+import type { ExportFormat } from '../../../shared/analysis.ts';
 import { copyText } from '../clipboard.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
-import { useBusyCommand } from '../components/use-command.ts';
+import { formatArgs, useExportCommand } from '../components/use-export.ts';
 import { UrlDetailPane } from '../analysis/UrlDetailPane.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { ResultRowView, columnsFor } from './ResultRowView.tsx';
@@ -36,7 +37,7 @@ export function ResultsPanel() {
   const [statusClass, setStatusClass] = useState<StatusClass | null>(null);
   const [selected, setSelected] = useState<Selection | null>(null);
   const [total, setTotal] = useState<number | null>(null);
-  const [exporting, runExport] = useBusyCommand();
+  const [exporting, runExport] = useExportCommand();
   const canExport = useCrawl((s) => s.file !== null || s.opened !== null || s.hasSnapshot);
   const version = useCrawl((s) => s.counters.crawled + s.counters.failed);
   const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
@@ -55,10 +56,18 @@ export function ResultsPanel() {
     [sort, appliedText, statusClass],
   );
 
-  const exportCsv = async () => {
-    const result = await runExport(t('panel.exportCommand'), () => api.exportCsv());
+  const exportAs = async (format: ExportFormat) => {
+    const xlsx = format === 'xlsx';
+    const result = await runExport(format, t(xlsx ? 'panel.exportXlsx' : 'panel.exportCommand'), () =>
+      api.exportCsv(...formatArgs(format)),
+    );
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('panel.exportFailed', { error: result.error }));
+    if (!result.ok)
+      notify(
+        store,
+        /cancel/i.test(result.error) ? 'info' : 'error',
+        t(xlsx ? 'panel.exportXlsxFailed' : 'panel.exportFailed', { error: result.error }),
+      );
     else if (result.file)
       notify(
         store,
@@ -67,7 +76,7 @@ export function ResultsPanel() {
           ? t('panel.exportedAll', { file: result.file })
           : t('panel.exported', { n: formatInt(result.rows), file: result.file }),
       );
-    else notify(store, 'info', t('panel.downloadStarted'));
+    else notify(store, 'info', t(xlsx ? 'panel.xlsxDownloadStarted' : 'panel.downloadStarted'));
   };
 
   const fetchPage = useCallback((q: Parameters<typeof api.queryResults>[0]) => api.queryResults(q), [api]);
@@ -136,9 +145,25 @@ export function ResultsPanel() {
             ))}
           </div>
           <ColumnMenu columns={menuColumns} layout={layout} />
-          <button type="button" className="btn" data-testid="export" disabled={!canExport || exporting} onClick={() => void exportCsv()}>
+          <button
+            type="button"
+            className="btn"
+            data-testid="export"
+            disabled={!canExport || !!exporting}
+            onClick={() => void exportAs('csv')}
+          >
             <span className="icon icon-download" aria-hidden="true" />
-            {exporting ? t('panel.exporting') : t('panel.exportCsv')}
+            {exporting === 'csv' ? t('panel.exporting') : t('panel.exportCsv')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            data-testid="export-xlsx"
+            disabled={!canExport || !!exporting}
+            onClick={() => void exportAs('xlsx')}
+          >
+            <span className="icon icon-download" aria-hidden="true" />
+            {exporting === 'xlsx' ? t('panel.exporting') : t('panel.exportXlsx')}
           </button>
         </div>
       </div>

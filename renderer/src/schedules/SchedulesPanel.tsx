@@ -11,6 +11,7 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useCommand } from '../components/use-command.ts';
 import { scheduleDraft } from './schedule-draft.ts';
+import { requestComparison } from '../analysis/compare-request.ts';
 
 const POLL_MS = 10_000;
 const RUNS_SHOWN = 3;
@@ -226,6 +227,17 @@ function RunLine({ run }: { run: ScheduleRun }) {
       <span className="schedule-run-changes" data-testid="schedule-run-changes">
         {what}
       </span>
+      {run.changes && run.previous && run.file && (
+        <button
+          type="button"
+          className="btn-link"
+          data-testid="schedule-run-compare"
+          title={t('compareTitle', { previous: run.previous, file: run.file })}
+          onClick={() => requestComparison({ oldName: run.previous!, newName: run.file })}
+        >
+          {t('compare')}
+        </button>
+      )}
     </li>
   );
 }

@@ -20,6 +20,8 @@ export const schedules = {
   remove: 'Remove',
   running: 'running…',
   crawled: '{{n}} crawled',
+  compare: 'Compare',
+  compareTitle: 'Open this run’s comparison with the run before in the Compare view ({{previous}} → {{file}})',
   listSchedules: 'List schedules',
   scheduleCrawl: 'Schedule the crawl',
   changeSchedule: 'Change the schedule',

@@ -22,6 +22,8 @@ export const schedules: Messages['schedules'] = {
   remove: '移除',
   running: '运行中…',
   crawled: '已抓取 {{n}}',
+  compare: '比较',
+  compareTitle: '在“比较”视图中打开此次运行与上一次运行的比较（{{previous}} → {{file}}）',
   listSchedules: '列出定时任务',
   scheduleCrawl: '为抓取设置定时',
   changeSchedule: '修改定时',
