@@ -4,6 +4,7 @@
 // files go to and from the window as opaque ids (crawl-file-ids.ts): it can name only files the main process listed,
 // created or had picked in a dialog, never a path of its own.
 import type { ExportFormat } from '../../shared/analysis.ts';
+import { englishText } from '../../shared/messages.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { sessionHandlers } from '../host/command-handlers.ts';
 import type { Handlers } from '../host/command-handlers.ts';
@@ -28,24 +29,24 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const problem = session.exportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await dialogs.saveCsv('Export CSV', 'crawl.csv');
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportCsv(file);
     },
     exportChartCsv: async (kind) => {
       const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await dialogs.saveCsv(`Export the ${kind} chart as CSV`, `${kind}-chart.csv`);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportChartCsv(kind, file);
     },
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
       if (problem) return { ok: false, error: problem };
       const format = view.format ?? 'csv';
       const file = await dialogs.saveCsv(`Export this view as ${format.toUpperCase()}`, `crawl-${view.filter}.${format}`, format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportView(view, file);
     },
     exportComparison: async (query) => {
       const file = await dialogs.saveCsv('Export the comparison as CSV', 'comparison.csv');
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportComparison(query, file);
     },
     currentSnapshot: async () => session.snapshot(),
   });

@@ -9,6 +9,7 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand, useCommand } from '../components/use-command.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 
 const ta = i18next.getFixedT(null, 'analysis');
@@ -86,7 +87,8 @@ export function CompareView() {
     if (!query) return;
     const result = await runExport(t('compare.exportCommand'), () => api.exportComparison(query));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: result.error }));
+    if (!result.ok)
+      notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: hostText(result.error) }));
     else
       notify(
         store,

@@ -9,6 +9,7 @@ import { formatInt, formatTime } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { useBusyCommand } from '../components/use-command.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
@@ -88,7 +89,8 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const exportCsv = async () => {
     const result = await run(t('reports.csvCommand', { title }), () => api.exportChartCsv(kind));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('reports.csvFailed', { title, error: result.error }));
+    if (!result.ok)
+      notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('reports.csvFailed', { title, error: hostText(result.error) }));
     else
       notify(
         store,

@@ -11,6 +11,7 @@ import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { UrlDetailPane } from '../analysis/UrlDetailPane.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { ResultRowView, columnsFor } from './ResultRowView.tsx';
 import type { QueryFilter } from './results-window.ts';
 import { ColumnMenu, type RowProps, type SortState, VirtualTable, useColumnLayout } from './VirtualTable.tsx';
@@ -58,7 +59,8 @@ export function ResultsPanel() {
   const exportCsv = async () => {
     const result = await runExport(t('panel.exportCommand'), () => api.exportCsv());
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('panel.exportFailed', { error: result.error }));
+    if (!result.ok)
+      notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('panel.exportFailed', { error: hostText(result.error) }));
     else if (result.file)
       notify(
         store,
