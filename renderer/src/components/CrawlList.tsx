@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import { crawlMatches, labelProblems, parseTagList } from '../../../shared/crawl-label.ts';
-import { messageText, problemText } from '../i18n/host-messages.ts';
+import { crawlSummaryText, problemText } from '../i18n/host-messages.ts';
 import { scheduleCrawl } from '../schedules/schedule-draft.ts';
 import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
 import { notify, showCrawl } from '../store/crawl-store.ts';
@@ -177,8 +177,8 @@ export function CrawlList() {
                     </div>
                   )}
                   {c.summary && (
-                    <div className="crawl-item-summary" data-testid="crawl-summary" title={summaryText(c)}>
-                      {summaryText(c)}
+                    <div className="crawl-item-summary" data-testid="crawl-summary" title={crawlSummaryText(c)}>
+                      {crawlSummaryText(c)}
                     </div>
                   )}
                   <div className="crawl-item-meta" title={c.file}>
@@ -354,9 +354,4 @@ function LabelEditor({
       </div>
     </form>
   );
-}
-
-/** A crawl's settings on one line, in the interface's language (the host's English line for a host without the parts). */
-function summaryText(c: CrawlFileInfo): string {
-  return c.summaryParts ? c.summaryParts.map(messageText).join(' · ') : c.summary;
 }

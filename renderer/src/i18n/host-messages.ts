@@ -2,6 +2,7 @@
 // problems, a schedule's wait, the session's refusals), said in the interface's language: a message by its code
 // (the "messages" namespace), else its English text as it came.
 import { isMessageCode, type Message, type MessageParams, messageFromText } from '../../../shared/messages.ts';
+import type { CrawlFileInfo } from '../../../shared/crawl-info.ts';
 import type { SettingsProblem } from '../../../shared/settings.ts';
 import { i18next } from './i18n.ts';
 
@@ -31,4 +32,9 @@ export const problemText = (p: Pick<SettingsProblem, 'message' | 'code' | 'param
 export function hostText(text: string): string {
   const msg = messageFromText(text);
   return msg ? messageText(msg) : text;
+}
+
+/** A crawl's settings on one line, in the interface's language (the host's English line from a host without the parts). */
+export function crawlSummaryText(c: Pick<CrawlFileInfo, 'summary' | 'summaryParts'>): string {
+  return c.summaryParts ? c.summaryParts.map(messageText).join(' · ') : c.summary;
 }
