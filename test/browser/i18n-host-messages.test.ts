@@ -13,7 +13,7 @@ import { ROOT, tempDir } from '../helpers/engine.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
 import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
-import { ARTIFACTS, until } from './workbench-flow.ts';
+import { ARTIFACTS, openGroup, until } from './workbench-flow.ts';
 
 function finishedCrawl(dir: string, name: string, settings: Record<string, unknown>): string {
   const file = path.join(dir, name);
@@ -82,6 +82,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     });
 
     it("shows the host's problems with the settings in Chinese under the start form's fields", async () => {
+      // A long form: two groups open put Start far below the seeds, the first invalid field.
+      await openGroup(page, 'scope');
+      await openGroup(page, 'request');
       await page.locator('textarea[name="seeds"]').fill('https://a.test/\nnope\nftp://b.test/');
       await page.getByTestId('start').click();
       const errors = page.locator('.field-error');
@@ -94,6 +97,15 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(texts.join('\n')).toContain('第 2 行：“nope”不是有效的 URL（应类似 https://example.com/）');
       expect(texts.join('\n')).toContain('第 3 行：“ftp://b.test/”不是 http 或 https URL');
       expect(texts.join('\n')).not.toMatch(/not a valid URL|is not an http/);
+      // Scrolled to the seeds, the analyst still sees Start and how many fields are invalid, at the sidebar's foot.
+      const count = page.getByTestId('start-invalid');
+      expect(await count.textContent()).toBe('1 个字段无效：修正后才能开始。');
+      const height = page.viewportSize()!.height;
+      for (const id of ['start-invalid', 'start']) {
+        const box = (await page.getByTestId(id).boundingBox())!;
+        expect(box.y, id).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height, id).toBeLessThanOrEqual(height);
+      }
       await shot('start-error');
       // Nothing was started.
       expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(2);

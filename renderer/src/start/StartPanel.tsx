@@ -271,7 +271,8 @@ export function StartPanel() {
           </ul>
         )}
       </div>
-      <div className="form-actions">
+      {/* Refused: the actions keep to the foot of the sidebar, so the count of invalid fields stays in sight. */}
+      <div className="form-actions" data-sticky={invalidCount > 0 || undefined}>
         <button
           type="submit"
           className="btn btn-primary"
