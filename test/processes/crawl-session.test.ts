@@ -500,7 +500,14 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     });
     expect(await session.testExtraction(site.url('/p/3'), { extraction: [{ name: 'bad', type: 'css', expression: 'h1[[' }] })).toEqual({
       ok: false,
-      problems: [{ field: 'extraction.0.expression', message: expect.stringMatching(/^invalid CSS selector/) }],
+      problems: [
+        {
+          field: 'extraction.0.expression',
+          message: expect.stringMatching(/^invalid CSS selector/),
+          code: 'badSelector',
+          params: { error: expect.any(String) },
+        },
+      ],
     });
     expect(await session.testExtraction(site.url('/p/3'), {})).toEqual({
       ok: false,
