@@ -159,8 +159,9 @@ export function messageFromText(text: string): Message | null {
         .join('');
       return { code, names, pattern: new RegExp(`^${source}$`) };
     })
-    // A template of placeholders only would read any text as itself.
-    .filter(({ code }) => MESSAGES[code].replace(PLACEHOLDER, '').trim() !== '')
+    // A template of placeholders only would read any text as itself; a summary's parts never travel as text (and
+    // "{{n}} threads" would read any text that ends so).
+    .filter(({ code }) => MESSAGES[code].replace(PLACEHOLDER, '').trim() !== '' && !code.startsWith('summary'))
     .sort((a, b) => a.names.length - b.names.length);
   for (const { code, names, pattern } of matchers) {
     const m = pattern.exec(text);

@@ -116,5 +116,7 @@ describe('the messages built by the host', () => {
     expect(hostText(notCrawl)).toBe('x.trawl 不是 Trawl 抓取文件（file is not a database）');
     expect(hostText('export cancelled')).toBe('导出已取消');
     expect(hostText('EACCES: permission denied')).toBe('EACCES: permission denied');
+    // Read back only as a whole message, never a summary's part.
+    expect(hostText('cannot export: 5 threads')).toBe('cannot export: 5 threads');
   });
 });
