@@ -15,6 +15,9 @@ import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
 import { ARTIFACTS, openGroup, until } from './workbench-flow.ts';
 
+/** A loose bound for each test: a loaded machine runs Chromium slowly. */
+const TEST_MS = 180_000;
+
 function finishedCrawl(dir: string, name: string, settings: Record<string, unknown>): string {
   const file = path.join(dir, name);
   const db = createCrawlFile(file, parseSettings(settings));
@@ -70,45 +73,53 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       page.screenshot({ path: path.join(ROOT, ARTIFACTS, `i18n-host-${name}.png`), fullPage: false }).then(() => undefined);
     const summaryOf = (file: string) => page.locator(`.crawl-item[data-crawl-file="${file}"]`).getByTestId('crawl-summary');
 
-    it("lists the crawls with their settings' summaries in Chinese, and a schedule's wait", async () => {
-      expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
-      await summaryOf('docs.test-20260101-090000.trawl').waitFor();
-      expect(await summaryOf('docs.test-20260101-090000.trawl').textContent()).toBe('爬虫 · 同一主机 · 3 个线程 · 深度 ≤ 4');
-      expect(await summaryOf('shop.test-20260102-090000.trawl').textContent()).toBe('列表 · 5 个线程 · 礼貌模式');
-      const waiting = page.locator('[data-schedule-id="f00dfeedbeef"]').getByTestId('schedule-waiting');
-      expect(await waiting.textContent()).toBe('正在等待进行中的抓取（运行中）结束');
-      await page.locator('.crawl-list').scrollIntoViewIfNeeded();
-      await shot('crawls');
-    });
+    it(
+      "lists the crawls with their settings' summaries in Chinese, and a schedule's wait",
+      async () => {
+        expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+        await summaryOf('docs.test-20260101-090000.trawl').waitFor({ timeout: 120_000 });
+        expect(await summaryOf('docs.test-20260101-090000.trawl').textContent()).toBe('爬虫 · 同一主机 · 3 个线程 · 深度 ≤ 4');
+        expect(await summaryOf('shop.test-20260102-090000.trawl').textContent()).toBe('列表 · 5 个线程 · 礼貌模式');
+        const waiting = page.locator('[data-schedule-id="f00dfeedbeef"]').getByTestId('schedule-waiting');
+        expect(await waiting.textContent()).toBe('正在等待进行中的抓取（运行中）结束');
+        await page.locator('.crawl-list').scrollIntoViewIfNeeded();
+        await shot('crawls');
+      },
+      TEST_MS,
+    );
 
-    it("shows the host's problems with the settings in Chinese under the start form's fields", async () => {
-      // A long form: two groups open put Start far below the seeds, the first invalid field.
-      await openGroup(page, 'scope');
-      await openGroup(page, 'request');
-      await page.locator('textarea[name="seeds"]').fill('https://a.test/\nnope\nftp://b.test/');
-      await page.getByTestId('start').click();
-      const errors = page.locator('.field-error');
-      await until(
-        () => errors.allTextContents(),
-        (texts) => texts.length > 0,
-        'the problems under the fields',
-      );
-      const texts = await errors.allTextContents();
-      expect(texts.join('\n')).toContain('第 2 行：“nope”不是有效的 URL（应类似 https://example.com/）');
-      expect(texts.join('\n')).toContain('第 3 行：“ftp://b.test/”不是 http 或 https URL');
-      expect(texts.join('\n')).not.toMatch(/not a valid URL|is not an http/);
-      // Scrolled to the seeds, the analyst still sees Start and how many fields are invalid, at the sidebar's foot.
-      const count = page.getByTestId('start-invalid');
-      expect(await count.textContent()).toBe('1 个字段无效：修正后才能开始。');
-      const height = page.viewportSize()!.height;
-      for (const id of ['start-invalid', 'start']) {
-        const box = (await page.getByTestId(id).boundingBox())!;
-        expect(box.y, id).toBeGreaterThanOrEqual(0);
-        expect(box.y + box.height, id).toBeLessThanOrEqual(height);
-      }
-      await shot('start-error');
-      // Nothing was started.
-      expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(2);
-    });
+    it(
+      "shows the host's problems with the settings in Chinese under the start form's fields",
+      async () => {
+        // A long form: two groups open put Start far below the seeds, the first invalid field.
+        await openGroup(page, 'scope');
+        await openGroup(page, 'request');
+        await page.locator('textarea[name="seeds"]').fill('https://a.test/\nnope\nftp://b.test/');
+        await page.getByTestId('start').click();
+        const errors = page.locator('.field-error');
+        await until(
+          () => errors.allTextContents(),
+          (texts) => texts.length > 0,
+          'the problems under the fields',
+        );
+        const texts = await errors.allTextContents();
+        expect(texts.join('\n')).toContain('第 2 行：“nope”不是有效的 URL（应类似 https://example.com/）');
+        expect(texts.join('\n')).toContain('第 3 行：“ftp://b.test/”不是 http 或 https URL');
+        expect(texts.join('\n')).not.toMatch(/not a valid URL|is not an http/);
+        // Scrolled to the seeds, the analyst still sees Start and how many fields are invalid, at the sidebar's foot.
+        const count = page.getByTestId('start-invalid');
+        expect(await count.textContent()).toBe('1 个字段无效：修正后才能开始。');
+        const height = page.viewportSize()!.height;
+        for (const id of ['start-invalid', 'start']) {
+          const box = (await page.getByTestId(id).boundingBox())!;
+          expect(box.y, id).toBeGreaterThanOrEqual(0);
+          expect(box.y + box.height, id).toBeLessThanOrEqual(height);
+        }
+        await shot('start-error');
+        // Nothing was started.
+        expect(fs.readdirSync(crawlsDir).filter((f) => f.endsWith('.trawl'))).toHaveLength(2);
+      },
+      TEST_MS,
+    );
   },
 );
