@@ -1,5 +1,6 @@
 // What the session answers about crawls and their files: the crawl files listed, the defaults shown before a
 // start, a start's outcome, an extraction test and an export. No node:, no electron: the renderer imports this.
+import type { Message } from './messages.ts';
 import type { CrawlSettings, SettingsProblem } from './settings.ts';
 
 /** A crawl file the app knows about. */
@@ -20,6 +21,8 @@ export interface CrawlFileInfo {
   tags: string[];
   /** Its settings on one line (mode, scope, threads, limits...). */
   summary: string;
+  /** The same, part by part, for the renderer to say in its language (its parts joined with " · " are `summary`). */
+  summaryParts?: Message[];
   /** Time the crawl ran, paused time left out, over all its sessions; null when its file does not say (an older file). */
   elapsedMs?: number | null;
   /** The crawl this host runs now (listCrawls says so): not an earlier crawl while it runs. */

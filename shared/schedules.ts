@@ -2,6 +2,7 @@
 // compared with the one before. The types both sides share and the timing rules. No node:, no electron: the
 // renderer imports this.
 import type { ComparedField } from './comparison.ts';
+import type { Message } from './messages.ts';
 
 /** Every N minutes (the app offers minutes and hours), or every day at a local time "HH:MM". */
 export type ScheduleTiming = { every: 'minutes'; minutes: number } | { every: 'day'; at: string };
@@ -40,6 +41,8 @@ export interface CrawlSchedule {
   nextRunAt: string | null;
   /** Why a run that is due has not started yet (another crawl running), or null. */
   waiting: string | null;
+  /** The same as the catalogue's message (messages.ts), for the renderer to say in its language (absent in older files). */
+  waitingReason?: Message | null;
   /** Newest first, at most SCHEDULE_LIMITS.runsKept. */
   runs: ScheduleRun[];
 }

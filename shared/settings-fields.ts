@@ -4,7 +4,32 @@
 import { z } from 'zod';
 import { parse as parseCssSelector } from 'css-what';
 import { compilePattern } from './pattern.ts';
+import { type Message, type MessageCode, type MessageParams, message } from './messages.ts';
 import { hostKey } from './scope.ts';
+
+// Every message of a setting is the catalogue's (messages.ts): a schema's fixed message is its English text, whose
+// code is remembered here; a refinement's problem carries its code and parameters in its issue.
+const CODED = new Map<string, Message>();
+
+/** A schema's fixed message: the catalogue's English text of `code`, remembered so its problem names the code. */
+export function m(code: MessageCode, params?: MessageParams): string {
+  const msg = message(code, params);
+  CODED.set(msg.text, msg);
+  return msg.text;
+}
+
+/** Adds the catalogue's message `code` as a problem of a refinement, at `path` under the value refined. */
+export function addProblem(ctx: z.RefinementCtx, path: PropertyKey[], code: MessageCode, params?: MessageParams): void {
+  const msg = message(code, params);
+  ctx.addIssue({ code: 'custom', message: msg.text, params: { message: msg }, ...(path.length ? { path } : {}) });
+}
+
+/** The catalogue's message an issue of these schemas says (null for zod's own messages, in English only). */
+export function issueMessage(issue: { message: string; params?: Record<string, unknown> | undefined }): Message | null {
+  const carried = issue.params?.['message'] as Message | undefined;
+  if (carried && carried.text === issue.message) return carried;
+  return CODED.get(issue.message) ?? null;
+}
 
 // RFC 9110 field-value: visible ASCII, space, tab and obs-text; no CR, LF or NUL.
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -26,28 +51,19 @@ const RESERVED_HEADERS = new Set([
 export const MAX_CUSTOM_HEADERS = 30;
 
 export const customHeaders = z
-  .record(z.string(), z.string({ error: 'must be a text value' }), { error: 'must be an object of header names and values' })
+  .record(z.string(), z.string({ error: m('mustBeTextValue') }), { error: m('headersObject') })
   .default({})
   .superRefine((headers, ctx) => {
     const entries = Object.entries(headers);
-    if (entries.length > MAX_CUSTOM_HEADERS) ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CUSTOM_HEADERS} headers` });
+    if (entries.length > MAX_CUSTOM_HEADERS) addProblem(ctx, [], 'atMostHeaders', { max: MAX_CUSTOM_HEADERS });
     const seen = new Set<string>();
     for (const [name, value] of entries) {
       const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
+      if (!HEADER_NAME.test(name)) addProblem(ctx, [name], 'badHeaderName', { name });
       else if (RESERVED_HEADERS.has(lower))
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: lower === 'user-agent' ? 'set the user agent with userAgent' : `"${name}" is set by Trawl itself`,
-        });
-      else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is given twice` });
-      if (!HEADER_VALUE.test(value) || value.length > 8192)
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'must be a valid HTTP header value (no line breaks or control characters, at most 8192 characters)',
-        });
+        addProblem(ctx, [name], lower === 'user-agent' ? 'userAgentHeader' : 'headerSetByTrawl', { name });
+      else if (seen.has(lower)) addProblem(ctx, [name], 'headerTwice', { name });
+      if (!HEADER_VALUE.test(value) || value.length > 8192) addProblem(ctx, [name], 'badHeaderValueLong');
       seen.add(lower);
     }
   });
@@ -56,16 +72,16 @@ export const basicAuth = z
   .object(
     {
       username: z
-        .string({ error: 'must be text' })
-        .min(1, 'must not be empty')
-        .max(256, 'must be at most 256 characters')
-        .regex(/^[^:\x00-\x1f\x7f]*$/, 'must not contain ":" or control characters'),
+        .string({ error: m('mustBeText') })
+        .min(1, m('notEmpty'))
+        .max(256, m('atMostChars', { max: 256 }))
+        .regex(/^[^:\x00-\x1f\x7f]*$/, m('noColonOrControl')),
       password: z
-        .string({ error: 'must be text' })
-        .max(1024, 'must be at most 1024 characters')
-        .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters'),
+        .string({ error: m('mustBeText') })
+        .max(1024, m('atMostChars', { max: 1024 }))
+        .regex(/^[^\x00-\x1f\x7f]*$/, m('noControl')),
     },
-    { error: 'must be {"username": ..., "password": ...} or null' },
+    { error: m('basicAuthShape') },
   )
   .strict()
   .nullable()
@@ -76,25 +92,22 @@ export const seedUrl = z.string().superRefine((value, ctx) => {
   try {
     parsed = new URL(value);
   } catch {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid URL (expected something like https://example.com/)` });
+    addProblem(ctx, [], 'badUrl', { value });
     return;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not an http or https URL` });
+    addProblem(ctx, [], 'notHttpUrl', { value });
   }
 });
 
 /** A host name, IP address or [IPv6] address, with an optional :port; lower-cased. */
 export const allowedHost = z
-  .string({ error: 'must be a host name' })
+  .string({ error: m('hostName') })
   .trim()
   .toLowerCase()
   .superRefine((value, ctx) => {
     if (hostKey(value) === null) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${value}" is not a valid host name (expected a host such as example.com or example.com:8080, without http:// or a path)`,
-      });
+      addProblem(ctx, [], 'badHostName', { value });
     }
   });
 
@@ -102,17 +115,17 @@ export const allowedHost = z
  * A regular expression (RE2 syntax: JavaScript's without backreferences or lookaround; see pattern.ts), matched
  * against the URL in its normal form.
  */
-export const urlPattern = z.string({ error: 'must be a regular expression' }).superRefine((value, ctx) => {
-  if (value === '') return void ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+export const urlPattern = z.string({ error: m('regex') }).superRefine((value, ctx) => {
+  if (value === '') return addProblem(ctx, [], 'notEmpty');
   const compiled = compilePattern(value);
-  if (!compiled.ok) ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${compiled.error} in "${value}"` });
+  if (!compiled.ok) addProblem(ctx, [], 'badRegexIn', { error: compiled.error, value });
 });
 
 /** A query parameter name, or a prefix with a trailing * (utm_*). */
-export const paramName = z.string({ error: 'must be a query parameter name' }).superRefine((value, ctx) => {
-  if (value === '') return void ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+export const paramName = z.string({ error: m('paramName') }).superRefine((value, ctx) => {
+  if (value === '') return addProblem(ctx, [], 'notEmpty');
   if (/[&=#]/.test(value) || value.slice(0, -1).includes('*')) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a query parameter name (no &, = or #; a * only at the end, as in utm_*)` });
+    addProblem(ctx, [], 'badParamName', { value });
   }
 });
 
@@ -125,22 +138,26 @@ export const extractionRule = z
   .object({
     /** The column's name: letters, digits, spaces and - _ . only, up to 60 characters. */
     name: z
-      .string({ error: 'must be a column name' })
+      .string({ error: m('columnName') })
       .trim()
-      .min(1, 'must not be empty')
-      .max(60, 'must be at most 60 characters')
-      .regex(/^[\p{L}\p{N} _.-]+$/u, 'may hold letters, digits, spaces and - _ . only'),
+      .min(1, m('notEmpty'))
+      .max(60, m('atMostChars', { max: 60 }))
+      .regex(/^[\p{L}\p{N} _.-]+$/u, m('columnChars')),
     /** css: a CSS selector over the page; regex: a regular expression over the HTML source. */
-    type: z.enum(EXTRACTION_TYPES, { error: 'must be css or regex' }),
+    type: z.enum(EXTRACTION_TYPES, { error: m('ruleType') }),
     /** The CSS selector (type css) or the regular expression (type regex: the first group if it has one). */
     expression: z
-      .string({ error: 'must be a CSS selector or a regular expression' })
-      .min(1, 'must not be empty')
-      .max(1000, 'must be at most 1000 characters'),
+      .string({ error: m('ruleExpression') })
+      .min(1, m('notEmpty'))
+      .max(1000, m('atMostChars', { max: 1000 })),
     /** For css: the element's text, an attribute's value, or its inner HTML (as text, never rendered). */
-    output: z.enum(EXTRACTION_OUTPUTS, { error: 'must be text, attribute or html' }).default('text'),
+    output: z.enum(EXTRACTION_OUTPUTS, { error: m('ruleOutput') }).default('text'),
     /** The attribute read when output is "attribute". */
-    attribute: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+    attribute: z
+      .string()
+      .trim()
+      .max(100, m('atMostChars', { max: 100 }))
+      .optional(),
     /** Every match (up to MAX_EXTRACTED_VALUES) instead of the first. */
     all: z.boolean().default(false),
   })
@@ -148,13 +165,13 @@ export const extractionRule = z
   .superRefine((rule, ctx) => {
     if (rule.type === 'regex') {
       const compiled = compilePattern(rule.expression);
-      if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['expression'], message: `invalid regular expression: ${compiled.error}` });
+      if (!compiled.ok) addProblem(ctx, ['expression'], 'badRegex', { error: compiled.error });
     } else {
       const problem = cssSelectorProblem(rule.expression);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['expression'], message: `invalid CSS selector: ${problem}` });
+      if (problem) addProblem(ctx, ['expression'], 'badSelector', { error: problem });
     }
     if (rule.type === 'css' && rule.output === 'attribute' && !rule.attribute) {
-      ctx.addIssue({ code: 'custom', path: ['attribute'], message: 'name the attribute to read (e.g. href) when output is "attribute"' });
+      addProblem(ctx, ['attribute'], 'attributeNeeded');
     }
   });
 

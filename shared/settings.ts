@@ -7,12 +7,16 @@ import {
   basicAuth,
   customHeaders,
   extractionRule,
+  addProblem,
   HEADER_VALUE,
+  issueMessage,
+  m,
   MAX_EXTRACTION_RULES,
   paramName,
   seedUrl,
   urlPattern,
 } from './settings-fields.ts';
+import { message, type MessageCode, type MessageParams } from './messages.ts';
 import { DEFAULT_MAX_URL_LENGTH, MAX_URL_LENGTH } from './url/canonical.ts';
 import { makeNormaliser } from './url/normalise.ts';
 
@@ -43,24 +47,24 @@ export { SCOPES, type Scope };
 
 export { EXTRACTION_OUTPUTS, EXTRACTION_TYPES, MAX_CUSTOM_HEADERS, MAX_EXTRACTION_RULES, type ExtractionRule } from './settings-fields.ts';
 
-const list = <T extends z.ZodType>(item: T, what: string) => z.array(item, { error: `must be a list of ${what}` }).default([]);
+const list = <T extends z.ZodType>(item: T, code: MessageCode) => z.array(item, { error: m(code) }).default([]);
 
 const int = (min: number, max: number) =>
   z
-    .number({ error: `must be a whole number from ${min} to ${max}` })
-    .int(`must be a whole number from ${min} to ${max}`)
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`);
+    .number({ error: m('wholeNumber', { min, max }) })
+    .int(m('wholeNumber', { min, max }))
+    .min(min, m('atLeast', { min }))
+    .max(max, m('atMost', { max }));
 
 export const crawlSettingsSchema = z
   .object({
     /** Where the crawl starts; at least one http(s) URL. In list mode, the URLs crawled. */
-    seeds: z.array(seedUrl, { error: 'must be a list of URLs' }).min(1, 'give at least one seed URL'),
+    seeds: z.array(seedUrl, { error: m('listOfUrls') }).min(1, m('oneSeed')),
     /**
      * spider: follow links from the seeds; list: crawl exactly the seeds (depth 0: their links are recorded, not
      * followed; redirects are followed, as they name the same page).
      */
-    mode: z.enum(CRAWL_MODES, { error: `must be one of ${CRAWL_MODES.join(', ')}` }).default('spider'),
+    mode: z.enum(CRAWL_MODES, { error: m('oneOf', { choices: CRAWL_MODES.join(', ') }) }).default('spider'),
     /** Crawl threads: URLs in progress at once. */
     threads: int(LIMITS.threads.min, LIMITS.threads.max).default(5),
     /** Worker OS processes hosting the threads; null = one per CPU core but one (at least one), never more than threads. */
@@ -73,28 +77,28 @@ export const crawlSettingsSchema = z
      * Which hosts are crawled: same-host (a seed's host[:port]), subdomains (a seed's host and its subdomains),
      * domain (a seed's registrable domain and its subdomains), hosts (a seed's host or one in allowedHosts).
      */
-    scope: z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` }).default('same-host'),
+    scope: z.enum(SCOPES, { error: m('oneOf', { choices: SCOPES.join(', ') }) }).default('same-host'),
     /** Hosts (host or host:port) crawled besides the seeds' in every scope; scope "hosts" needs at least one. */
-    allowedHosts: list(allowedHost, 'host names'),
+    allowedHosts: list(allowedHost, 'listOfHosts'),
     /** Regular expressions; when any are given, a URL must match one of them to be crawled. */
-    include: list(urlPattern, 'regular expressions'),
+    include: list(urlPattern, 'listOfPatterns'),
     /** Regular expressions; a URL matching any of them is not crawled. */
-    exclude: list(urlPattern, 'regular expressions'),
+    exclude: list(urlPattern, 'listOfPatterns'),
     /** URLs longer than this (in their normal form) are not crawled. */
     maxUrlLength: int(LIMITS.maxUrlLength.min, LIMITS.maxUrlLength.max).default(LIMITS.maxUrlLength.default),
     /** Query parameters removed from every URL before dedup; a trailing * matches a prefix (utm_*). */
-    stripQueryParams: list(paramName, 'query parameter names'),
+    stripQueryParams: list(paramName, 'listOfParams'),
     userAgent: z
       .string()
       .trim()
-      .min(1, 'must not be empty')
-      .max(512, 'must be at most 512 characters')
-      .regex(HEADER_VALUE, 'must be a valid HTTP header value (no line breaks or control characters)')
+      .min(1, m('notEmpty'))
+      .max(512, m('atMostChars', { max: 512 }))
+      .regex(HEADER_VALUE, m('badHeaderValue'))
       .default(DEFAULT_USER_AGENT),
     /** Resources fetched for their status (img/srcset, script src, link rel=stylesheet); none by default. */
     checkResources: z
-      .array(z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }), {
-        error: `must be a list of ${RESOURCE_TYPES.join(', ')}`,
+      .array(z.enum(RESOURCE_TYPES, { error: m('oneOf', { choices: RESOURCE_TYPES.join(', ') }) }), {
+        error: m('listOfChoices', { choices: RESOURCE_TYPES.join(', ') }),
       })
       .default([])
       .transform((types) => [...new Set(types)]),
@@ -102,8 +106,8 @@ export const crawlSettingsSchema = z
     checkExternal: z.boolean().default(false),
     /** Custom extraction rules: each adds a column of values read from every HTML page. */
     extraction: z
-      .array(extractionRule, { error: 'must be a list of extraction rules' })
-      .max(MAX_EXTRACTION_RULES, `must hold at most ${MAX_EXTRACTION_RULES} rules`)
+      .array(extractionRule, { error: m('listOfRules') })
+      .max(MAX_EXTRACTION_RULES, m('atMostRules', { max: MAX_EXTRACTION_RULES }))
       .default([])
       // Run even when a rule is invalid, so a duplicate name is named along with everything else.
       .superRefine(
@@ -113,7 +117,7 @@ export const crawlSettingsSchema = z
             const name = (r as { name?: unknown } | null)?.name;
             if (typeof name !== 'string') return;
             const key = name.trim().toLowerCase();
-            if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${name.trim()}" is the name of another rule` });
+            if (seen.has(key)) addProblem(ctx, [i, 'name'], 'ruleNameTaken', { name: name.trim() });
             seen.add(key);
           });
         },
@@ -132,7 +136,7 @@ export const crawlSettingsSchema = z
      * respect: never fetch what robots.txt disallows; ignore: fetch everything without reading robots.txt;
      * report: fetch everything, and mark what robots.txt disallows (results.robots_disallowed).
      */
-    robots: z.enum(['respect', 'ignore', 'report'], { error: 'must be respect, ignore or report' }).default('respect'),
+    robots: z.enum(['respect', 'ignore', 'report'], { error: m('robotsChoice') }).default('respect'),
     /** Fixed wait between two fetches from one host (one fetch at a time per host when > 0). */
     delayMs: int(0, LIMITS.delayMs.max).default(0),
     /** Fetches in flight to one host at most; null = as many as there are threads. A delay means one at a time. */
@@ -142,8 +146,8 @@ export const crawlSettingsSchema = z
     /** Global cap on fetches started per second across all hosts; null = no cap. */
     maxUrlsPerSecond: z
       .number()
-      .positive('must be more than 0')
-      .max(LIMITS.maxUrlsPerSecond, `must be at most ${LIMITS.maxUrlsPerSecond}`)
+      .positive(m('moreThanZero'))
+      .max(LIMITS.maxUrlsPerSecond, m('atMost', { max: LIMITS.maxUrlsPerSecond }))
       .nullable()
       .default(null),
     connectTimeoutMs: int(100, 120_000).default(10_000),
@@ -187,10 +191,10 @@ function checkScope(settings: ScopeFields & { seeds: unknown; headers?: unknown;
     typeof headers === 'object' &&
     Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')
   ) {
-    ctx.addIssue({ code: 'custom', path: ['basicAuth'], message: 'give either basic authentication or an Authorization header, not both' });
+    addProblem(ctx, ['basicAuth'], 'authTwice');
   }
   if (settings.scope === 'hosts' && settings.allowedHosts.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['allowedHosts'], message: 'list at least one host when scope is "hosts"' });
+    addProblem(ctx, ['allowedHosts'], 'hostsNeeded');
   }
   // Seeds are held to the same include/exclude patterns and length as every other URL (the host rule always
   // lets them through: it is built from them). Seeds that are not valid URLs are reported on their own.
@@ -204,20 +208,14 @@ function checkScope(settings: ScopeFields & { seeds: unknown; headers?: unknown;
     const url = normalise(seed); // null only when longer than a URL may ever be
     const length = url?.length ?? seed.length;
     if (url === null || length > settings.maxUrlLength) {
-      const message = `"${shorten(seed)}" is ${length} characters long, more than maxUrlLength (${settings.maxUrlLength})`;
-      return void ctx.addIssue({ code: 'custom', path: ['seeds', i], message });
+      return addProblem(ctx, ['seeds', i], 'seedTooLong', { seed: shorten(seed), length, max: settings.maxUrlLength });
     }
     const verdict = patterns(url);
     if (verdict !== null) {
-      const why =
-        verdict === 'excluded'
-          ? `it matches exclude pattern "${settings.exclude.find((p) => new RegExp(p).test(url))}"`
-          : 'it matches no include pattern';
-      ctx.addIssue({
-        code: 'custom',
-        path: ['seeds', i],
-        message: `"${shorten(seed)}" is excluded by your include/exclude patterns (${why})`,
-      });
+      if (verdict === 'excluded') {
+        const pattern = String(settings.exclude.find((p) => new RegExp(p).test(url)));
+        addProblem(ctx, ['seeds', i], 'seedExcluded', { seed: shorten(seed), pattern });
+      } else addProblem(ctx, ['seeds', i], 'seedNotIncluded', { seed: shorten(seed) });
     }
   });
 }
@@ -244,7 +242,11 @@ export type CrawlSettingsInput = z.input<typeof crawlSettingsSchema>;
 export interface SettingsProblem {
   /** Dotted path of the setting, e.g. "seeds.0" or "threads". */
   field: string;
+  /** In English (the CLI prints it); the renderer shows `code` in its language when it has one. */
   message: string;
+  /** The catalogue's message (messages.ts) this is, with its parameters; none for zod's own messages. */
+  code?: MessageCode;
+  params?: MessageParams;
 }
 
 /** Thrown when settings are invalid; lists every problem at once. */
@@ -267,13 +269,19 @@ export function validateSettings(input: unknown): ValidationResult {
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       // A setting named "" is named as such: a problem always names a field.
-      for (const key of issue.keys) problems.push({ field: [...issue.path, key].join('.') || '""', message: 'unknown setting' });
+      for (const key of issue.keys) problems.push({ field: [...issue.path, key].join('.') || '""', ...coded(message('unknownSetting')) });
       continue;
     }
     const field = issue.path.length ? issue.path.join('.') : '(settings)';
-    problems.push({ field, message: issue.message });
+    const known = issueMessage(issue);
+    problems.push({ field, ...(known ? coded(known) : { message: issue.message }) });
   }
   return { ok: false, problems };
+}
+
+/** A problem's message and its code (and parameters, if any). */
+function coded(msg: { code: MessageCode; params?: MessageParams; text: string }): Pick<SettingsProblem, 'message' | 'code' | 'params'> {
+  return msg.params === undefined ? { message: msg.text, code: msg.code } : { message: msg.text, code: msg.code, params: msg.params };
 }
 
 /** Validates and fills in defaults, or throws a SettingsError naming every invalid field. */

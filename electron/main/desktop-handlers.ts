@@ -4,6 +4,7 @@
 // files go to and from the window as opaque ids (crawl-file-ids.ts): it can name only files the main process listed,
 // created or had picked in a dialog, never a path of its own.
 import type { ExportFormat } from '../../shared/analysis.ts';
+import { englishText } from '../../shared/messages.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { sessionHandlers } from '../host/command-handlers.ts';
 import type { Handlers } from '../host/command-handlers.ts';
@@ -34,24 +35,24 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const problem = session.exportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveAs(format === 'csv' ? 'Export CSV' : 'Export XLSX', 'crawl', format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportCsv(file, ...formatArg(format));
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportCsv(file, ...formatArg(format));
     },
     exportChartCsv: async (kind, format = 'csv') => {
       const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveAs(`Export the ${kind} chart as ${format.toUpperCase()}`, `${kind}-chart`, format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportChartCsv(kind, file, ...formatArg(format));
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportChartCsv(kind, file, ...formatArg(format));
     },
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
       if (problem) return { ok: false, error: problem };
       const format = view.format ?? 'csv';
       const file = await dialogs.saveCsv(`Export this view as ${format.toUpperCase()}`, `crawl-${view.filter}.${format}`, format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportView(view, file);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportView(view, file);
     },
     exportComparison: async (query, format = 'csv') => {
       const file = await saveAs(`Export the comparison as ${format.toUpperCase()}`, 'comparison', format);
-      return file === null ? { ok: false, error: 'export cancelled' } : session.exportComparison(query, file, ...formatArg(format));
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportComparison(query, file, ...formatArg(format));
     },
     currentSnapshot: async () => session.snapshot(),
   });

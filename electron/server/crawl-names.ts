@@ -46,7 +46,14 @@ export function crawlNames(crawlsDir: string): CrawlNames {
     fileInfos: (list: CrawlFileInfo[]) => list.map(named),
     start: (result: StartResult): StartResult => {
       if (result.ok) return { ok: true, file: path.basename(result.file) };
-      return { ok: false, problems: result.problems.map((p) => ({ field: p.field, message: publicMessage(new Error(p.message)) })) };
+      return {
+        ok: false,
+        problems: result.problems.map((p) => {
+          const message = publicMessage(new Error(p.message));
+          // The message's code goes along (for the renderer to say it in its language) unless a path had to be hidden.
+          return message === p.message ? { ...p } : { field: p.field, message };
+        }),
+      };
     },
     comparison: (s: ComparisonSummary): ComparisonSummary => ({
       ...s,

@@ -133,9 +133,9 @@ describe('CrawlSession', () => {
     if (bad.ok) return;
     expect(bad.problems).toEqual(
       expect.arrayContaining([
-        { field: 'seeds.0', message: expect.stringContaining('not a valid URL') },
-        { field: 'threads', message: 'must be at least 1' },
-        { field: 'bogus', message: 'unknown setting' },
+        { field: 'seeds.0', message: expect.stringContaining('not a valid URL'), code: 'badUrl', params: { value: 'notaurl' } },
+        { field: 'threads', message: 'must be at least 1', code: 'atLeast', params: { min: 1 } },
+        { field: 'bogus', message: 'unknown setting', code: 'unknownSetting' },
       ]),
     );
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -496,11 +496,18 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
 
     expect(await session.testExtraction('not a url', { extraction: [heading] })).toEqual({
       ok: false,
-      problems: [{ field: 'url', message: expect.stringContaining('not a valid URL') }],
+      problems: [{ field: 'url', message: expect.stringContaining('not a valid URL'), code: 'badUrl', params: { value: 'not a url' } }],
     });
     expect(await session.testExtraction(site.url('/p/3'), { extraction: [{ name: 'bad', type: 'css', expression: 'h1[[' }] })).toEqual({
       ok: false,
-      problems: [{ field: 'extraction.0.expression', message: expect.stringMatching(/^invalid CSS selector/) }],
+      problems: [
+        {
+          field: 'extraction.0.expression',
+          message: expect.stringMatching(/^invalid CSS selector/),
+          code: 'badSelector',
+          params: { error: expect.any(String) },
+        },
+      ],
     });
     expect(await session.testExtraction(site.url('/p/3'), {})).toEqual({
       ok: false,
@@ -585,8 +592,13 @@ describe('CrawlSession: live settings, rule tests, extracted values and presets'
     expect(await presets.savePreset('Bad', { threads: 0, exclude: ['('] })).toEqual({
       ok: false,
       problems: [
-        { field: 'threads', message: 'must be at least 1' },
-        { field: 'exclude.0', message: expect.stringMatching(/^invalid regular expression/) },
+        { field: 'threads', message: 'must be at least 1', code: 'atLeast', params: { min: 1 } },
+        {
+          field: 'exclude.0',
+          message: expect.stringMatching(/^invalid regular expression/),
+          code: 'badRegexIn',
+          params: expect.objectContaining({ value: '(' }),
+        },
       ],
     });
     expect(await presets.savePreset('Seeds', { seeds: ['https://a.test/'] })).toEqual({

@@ -109,6 +109,12 @@ describe('scheduled recrawls', () => {
       await session.scheduler.tick();
       [s] = await session.listSchedules();
       expect(s!.waiting).toMatch(/waiting for the crawl in progress \((preparing|running)\) to finish/);
+      // The same reason as the catalogue's message, for the renderer to say in its language.
+      expect(s!.waitingReason).toEqual({
+        code: 'waitingForCrawl',
+        params: { state: expect.stringMatching(/preparing|running/) },
+        text: s!.waiting,
+      });
       expect(s!.runs).toHaveLength(1);
       await session.stop();
       slow = false;
@@ -119,6 +125,7 @@ describe('scheduled recrawls', () => {
       await session.scheduler.whenIdle();
       [s] = await session.listSchedules();
       expect(s!.waiting).toBeNull();
+      expect(s!.waitingReason).toBeNull();
       expect(s!.runs).toHaveLength(2);
       // Compared with the run before it, not with the crawl in between: nothing changed.
       expect(s!.runs[0]).toMatchObject({ previous: run.file, outcome: 'completed', changes: { added: 0, removed: 0, changed: 0 } });

@@ -170,7 +170,10 @@ describe('web console', () => {
     expect(await ws.ok('exportCsv')).toEqual({ ok: false, error: expect.stringContaining('no crawl is open') });
 
     const invalid = await ws.ok<StartResult>('start', [{ seeds: ['nope'] }]);
-    expect(invalid).toEqual({ ok: false, problems: [{ field: 'seeds.0', message: expect.stringContaining('not a valid URL') }] });
+    expect(invalid).toEqual({
+      ok: false,
+      problems: [{ field: 'seeds.0', message: expect.stringContaining('not a valid URL'), code: 'badUrl', params: { value: 'nope' } }],
+    });
 
     const started = await ws.ok<StartResult>('start', [{ seeds: [site.url('/p/0')], threads: 3 }]);
     expect(started).toEqual({ ok: true, file: expect.stringMatching(/^127\.0\.0\.1-\d{8}-\d{6}(-\d+)?\.trawl$/) });
@@ -305,7 +308,7 @@ describe('web console', () => {
     });
     expect(await ws.ok('testExtraction', [site.url('/p/4'), { extraction: [{ ...rule, expression: '' }] }])).toEqual({
       ok: false,
-      problems: [{ field: 'extraction.0.expression', message: 'must not be empty' }],
+      problems: [{ field: 'extraction.0.expression', message: 'must not be empty', code: 'notEmpty' }],
     });
 
     expect(await ws.ok('listPresets')).toEqual([]);

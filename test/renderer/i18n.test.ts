@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ViewTabs } from '../../renderer/src/components/ViewTabs.tsx';
 import { i18next, RESOURCES } from '../../renderer/src/i18n/i18n.ts';
 import { LANGUAGES, pickLanguage } from '../../renderer/src/i18n/languages.ts';
+import { MESSAGES } from '../../shared/messages.ts';
 import { render } from './helpers.ts';
 
 /** Every leaf of a resource tree, as "namespace.key.key" -> string. */
@@ -40,6 +41,11 @@ describe('the interface languages', () => {
       expect((value as string).trim(), key).not.toBe('');
       expect(placeholders(value as string), key).toEqual(placeholders(english.get(key) as string));
     }
+  });
+
+  it("covers the host's message catalogue (shared/messages.ts): it is English's messages namespace", () => {
+    expect(RESOURCES.en.messages).toBe(MESSAGES);
+    expect([...english.keys()]).toEqual(expect.arrayContaining(Object.keys(MESSAGES).map((code) => `messages.${code}`)));
   });
 
   it('follows the system language unless the user chose one', () => {

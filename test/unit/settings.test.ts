@@ -199,7 +199,7 @@ describe('bad settings name the field', () => {
 
   // Found by fuzzing (fuzz-settings.test.ts): a setting named "" came back with an empty field name.
   it('names an unknown setting with an empty name', () => {
-    expect(problemsOf({ seeds: [SEED], '': 1 })).toEqual([{ field: '""', message: 'unknown setting' }]);
+    expect(problemsOf({ seeds: [SEED], '': 1 })).toEqual([{ field: '""', message: 'unknown setting', code: 'unknownSetting' }]);
   });
 
   it('reports a non-object as a whole', () => {
@@ -375,7 +375,7 @@ describe('request headers and basic authentication', () => {
   it('refuses basic authentication and an Authorization header together', () => {
     const result = validateSettings({ seeds, headers: { authorization: 'Bearer t' }, basicAuth: { username: 'a', password: 'b' } });
     expect(result.ok ? [] : result.problems).toEqual([
-      { field: 'basicAuth', message: 'give either basic authentication or an Authorization header, not both' },
+      { field: 'basicAuth', message: 'give either basic authentication or an Authorization header, not both', code: 'authTwice' },
     ]);
   });
 });

@@ -2,6 +2,7 @@
 // the same two files (and word threshold) are asked about.
 import path from 'node:path';
 import type { CompareQuery } from '../../../shared/analysis.ts';
+import { MessageError } from '../../../shared/messages.ts';
 import { CrawlComparison } from '../analysis/compare.ts';
 
 export class CrawlComparisons {
@@ -11,7 +12,7 @@ export class CrawlComparisons {
   of(query: CompareQuery): CrawlComparison {
     const oldFile = path.resolve(query.oldFile);
     const newFile = path.resolve(query.newFile);
-    if (oldFile === newFile) throw new Error('choose two different crawls to compare');
+    if (oldFile === newFile) throw new MessageError('compareSame');
     const key = JSON.stringify([oldFile, newFile, query.wordThresholdPercent]);
     if (this.last?.key !== key) {
       this.close();

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
-import { EMPTY_LABEL, type CrawlLabel, labelProblems, normaliseLabel, settingsSummary } from '../../../shared/crawl-label.ts';
+import type { Message } from '../../../shared/messages.ts';
+import { EMPTY_LABEL, type CrawlLabel, labelProblems, normaliseLabel, settingsSummaryParts } from '../../../shared/crawl-label.ts';
 import { type Db, closeCrawlFile, openCrawlFile, readMeta } from '../frontier/sqlite/crawl-file.ts';
 import { ELAPSED_META } from '../frontier/sqlite/sqlite-store.ts';
 import { UrlState } from '../frontier/model.ts';
@@ -20,11 +21,11 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
   try {
     return db.transaction(() => {
       let seeds: string[] = [];
-      let summary = '';
+      let summaryParts: Message[] = [];
       try {
         const settings = JSON.parse(readMeta(db, 'settings') ?? '{}') as Record<string, unknown>;
         if (Array.isArray(settings['seeds'])) seeds = settings['seeds'].filter((s): s is string => typeof s === 'string');
-        summary = settingsSummary(settings);
+        summaryParts = settingsSummaryParts(settings);
       } catch {
         // unreadable settings: show the file without seeds rather than hide it
       }
@@ -43,7 +44,8 @@ export function readCrawlFileInfo(file: string): CrawlFileInfo {
         queued,
         failed: counts.failed,
         ...readCrawlLabel(db),
-        summary,
+        summary: summaryParts.map((p) => p.text).join(' · '),
+        summaryParts,
         elapsedMs: Number.isFinite(elapsed) && elapsed >= 0 ? elapsed : null,
       };
     })();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as Analysis from '../../../shared/analysis.ts';
 import type * as Api from '../../../shared/crawler-api.ts';
+import { MessageError, message } from '../../../shared/messages.ts';
 import { LIMITS, SettingsError, parseSettings, validateSettings } from '../../../shared/settings.ts';
 import type { CrawlSnapshot, StateChange } from '../../../shared/snapshot.ts';
 import { ExtractionRuleTests } from '../extraction/try-extraction-rules.ts';
@@ -89,8 +90,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       {
         busy: () => {
           const state = this.inView.runningState();
-          if (state !== null) return `waiting for the crawl in progress (${state}) to finish`;
-          return this.inView.attachment() === null ? null : 'waiting: a cluster crawl is in view';
+          if (state !== null) return message('waitingForCrawl', { state });
+          return this.inView.attachment() === null ? null : message('waitingForCluster');
         },
         startFrom: (file) => this.startFrom(file),
       },
@@ -107,7 +108,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async start(input: unknown): Promise<Api.StartResult> {
     const checked = validateSettings(input);
     if (!checked.ok) return { ok: false, problems: checked.problems };
-    this.refuseWhileRunning('start a new crawl');
+    this.refuseWhileRunning('refuseStart');
     await this.detachStore();
     const file = newCrawlPath(this.crawlsDir, checked.settings.seeds[0] ?? '');
     await this.run(LocalCrawl.create(checked.settings, file, this.runOptions));
@@ -163,12 +164,12 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
    * previous attachment is kept when this one fails (a StoreError says why).
    */
   async attachStore(storeUrl: string, crawlId: string): Promise<Api.StoreAttachment> {
-    this.refuseWhileRunning('attach to a cluster crawl');
+    this.refuseWhileRunning('refuseAttach');
     const crawl = await ClusterCrawl.open(storeUrl, crawlId, this.observerOptions);
     if (this.isRunning()) {
       // A local crawl started while we connected: it stays in view.
       await crawl.close();
-      this.refuseWhileRunning('attach to a cluster crawl');
+      this.refuseWhileRunning('refuseAttach');
     }
     await this.detachStore();
     await this.show(crawl);
@@ -237,7 +238,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async openCrawl(file: string): Promise<Api.CrawlFileInfo> {
     const abs = path.resolve(file);
     if (this.isRunning() && abs !== this.inView.file) {
-      throw new Error('a crawl is running; stop it before opening another crawl');
+      throw new MessageError('refuseOpen');
     }
     const info = readCrawlFileInfo(abs);
     await this.detachStore();
@@ -299,7 +300,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Continues an interrupted crawl from its file (its settings are kept). */
   async resumeCrawl(file: string): Promise<Api.StartResult> {
-    this.refuseWhileRunning('resume a crawl');
+    this.refuseWhileRunning('refuseResume');
     const abs = path.resolve(file);
     await this.detachStore();
     let crawl: LocalCrawl;
@@ -446,7 +447,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     }
     const checked = validateSettings(input);
     if (!checked.ok) throw new Error(checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
-    this.refuseWhileRunning('start a scheduled crawl');
+    this.refuseWhileRunning('refuseScheduled');
     const target = newCrawlPath(this.crawlsDir, checked.settings.seeds[0] ?? '');
     const crawl = LocalCrawl.create(checked.settings, target, this.runOptions);
     const finished = new Promise<void>((resolve) => {
@@ -482,8 +483,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.inView.analysis('look into it here');
   }
 
-  private refuseWhileRunning(what: string): void {
+  private refuseWhileRunning(refusal: 'refuseStart' | 'refuseResume' | 'refuseAttach' | 'refuseScheduled'): void {
     const state = this.inView.runningState();
-    if (state !== null) throw new Error(`cannot ${what}: a crawl is already running (${state}); stop it first`);
+    if (state !== null) throw new MessageError(refusal, { state });
   }
 }

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlSchedule, ScheduleChange, ScheduleRun, ScheduleTiming } from '../../../shared/schedules.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS, nextRunAfter } from '../../../shared/schedules.ts';
+import type { Message } from '../../../shared/messages.ts';
 import { CrawlComparison } from '../analysis/compare.ts';
 import { readCrawlFileInfo } from './crawl-files.ts';
 import { writePrivateJsonFile } from './private-json-file.ts';
@@ -24,7 +25,7 @@ const WORD_THRESHOLD_PERCENT = 10;
 /** What the scheduler needs of the session. */
 export interface ScheduleHost {
   /** Why a run cannot start now (a crawl running, a cluster crawl in view), or null. */
-  busy(): string | null;
+  busy(): Message | null;
   /** Starts a crawl of `file`'s settings in a new file of the crawls folder; `finished` resolves when it has finished. */
   startFrom(file: string): Promise<{ file: string; finished: Promise<void> }>;
 }
@@ -96,7 +97,7 @@ export class Scheduler {
       s.timing = change.timing;
       s.enabled = change.enabled;
       s.nextRunAt = change.enabled ? nextRunAfter(change.timing, new Date(this.now())).toISOString() : null;
-      if (!change.enabled) s.waiting = null;
+      if (!change.enabled) setWaiting(s, null);
     });
     return this.list();
   }
@@ -122,7 +123,7 @@ export class Scheduler {
       if (!due) return;
       const busy = this.host.busy();
       if (busy) {
-        if (due.waiting !== busy) this.change(due.id, (s) => void (s.waiting = busy));
+        if (due.waiting !== busy.text) this.change(due.id, (s) => setWaiting(s, busy));
         return;
       }
       await this.startRun(due, now);
@@ -153,7 +154,7 @@ export class Scheduler {
     } catch (err) {
       this.change(schedule.id, (s) => {
         s.nextRunAt = next;
-        s.waiting = null;
+        setWaiting(s, null);
         addRun(s, { ...emptyRun('', startedAt), error: `could not start: ${(err as Error).message}` });
       });
       return;
@@ -161,7 +162,7 @@ export class Scheduler {
     const name = path.basename(started.file);
     this.change(schedule.id, (s) => {
       s.nextRunAt = next;
-      s.waiting = null;
+      setWaiting(s, null);
       addRun(s, { ...emptyRun(name, startedAt), previous: schedule.crawl });
     });
     this.running = started.finished
@@ -244,6 +245,12 @@ export class Scheduler {
   private write(schedules: CrawlSchedule[]): void {
     writePrivateJsonFile(this.file, { version: FILE_VERSION, schedules });
   }
+}
+
+/** Why a schedule waits: in English (the file keeps it, a log says it), and as the catalogue's message for the renderer. */
+function setWaiting(s: CrawlSchedule, reason: Message | null): void {
+  s.waiting = reason?.text ?? null;
+  s.waitingReason = reason;
 }
 
 function emptyRun(file: string, startedAt: Date): ScheduleRun {

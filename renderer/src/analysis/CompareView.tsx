@@ -12,6 +12,7 @@ import { formatArgs, useExportCommand } from '../components/use-export.ts';
 import { useStore } from 'zustand';
 import { compareRequest, crawlNamed } from './compare-request.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { changeLines, fieldLabel, statusText } from './analysis-model.ts';
 
 const ta = i18next.getFixedT(null, 'analysis');
@@ -113,7 +114,8 @@ export function CompareView() {
     if (!query) return;
     const result = await runExport(format, t('compare.exportCommand'), () => api.exportComparison(query, ...formatArgs(format)));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: result.error }));
+    if (!result.ok)
+      notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('compare.exportFailed', { error: hostText(result.error) }));
     else
       notify(
         store,

@@ -8,6 +8,7 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { filterTitle } from './analysis-model.ts';
 
 /** Columns ticked when the export dialog first opens. */
@@ -62,7 +63,7 @@ export function ExportDialog({
   const doExport = async () => {
     const result = await run(t('export.command'), () => api.exportView({ filter, text, columns, headerPreset: preset, format }));
     if (!result) return;
-    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('export.failed', { error: result.error }));
+    if (!result.ok) notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('export.failed', { error: hostText(result.error) }));
     else {
       notify(
         store,

@@ -10,6 +10,7 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { formatArgs, useExportCommand } from '../components/use-export.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
@@ -95,7 +96,7 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
       notify(
         store,
         /cancel/i.test(result.error) ? 'info' : 'error',
-        t(xlsx ? 'reports.xlsxFailed' : 'reports.csvFailed', { title, error: result.error }),
+        t(xlsx ? 'reports.xlsxFailed' : 'reports.csvFailed', { title, error: hostText(result.error) }),
       );
     else
       notify(

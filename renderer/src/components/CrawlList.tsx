@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import { crawlMatches, labelProblems, parseTagList } from '../../../shared/crawl-label.ts';
+import { crawlSummaryText, problemText } from '../i18n/host-messages.ts';
 import { scheduleCrawl } from '../schedules/schedule-draft.ts';
 import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
 import { notify, showCrawl } from '../store/crawl-store.ts';
@@ -57,7 +58,7 @@ export function CrawlList() {
     setWorking(null);
     if (!result) return;
     if (result.ok) showCrawl(store, result.file, null);
-    else notify(store, 'error', t('crawlList.resumeProblems', { problems: result.problems.map((p) => p.message).join('; ') }));
+    else notify(store, 'error', t('crawlList.resumeProblems', { problems: result.problems.map(problemText).join('; ') }));
   };
 
   const remove = async (file: string) => {
@@ -176,8 +177,8 @@ export function CrawlList() {
                     </div>
                   )}
                   {c.summary && (
-                    <div className="crawl-item-summary" title={c.summary}>
-                      {c.summary}
+                    <div className="crawl-item-summary" data-testid="crawl-summary" title={crawlSummaryText(c)}>
+                      {crawlSummaryText(c)}
                     </div>
                   )}
                   <div className="crawl-item-meta" title={c.file}>
@@ -338,7 +339,7 @@ function LabelEditor({
         <ul className="form-problems" role="alert">
           {problems.map((p) => (
             <li key={`${p.field}${p.message}`}>
-              {p.field}: {p.message}
+              {t(`crawlList.${p.field}`)}: {problemText(p)}
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@ import { errorMessage } from '../api/connection.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useCrawlStore } from '../store/context.tsx';
 import { i18next } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 
 export function useCommand(): <T>(what: string, run: () => Promise<T>) => Promise<T | undefined> {
   const store = useCrawlStore();
@@ -12,7 +13,7 @@ export function useCommand(): <T>(what: string, run: () => Promise<T>) => Promis
       try {
         return await run();
       } catch (err) {
-        notify(store, 'error', i18next.t('notices.failed', { ns: 'live', what, error: errorMessage(err) }));
+        notify(store, 'error', i18next.t('notices.failed', { ns: 'live', what, error: hostText(errorMessage(err)) }));
         return undefined;
       }
     },

@@ -12,6 +12,7 @@ import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { formatArgs, useExportCommand } from '../components/use-export.ts';
 import { UrlDetailPane } from '../analysis/UrlDetailPane.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
+import { hostText } from '../i18n/host-messages.ts';
 import { ResultRowView, columnsFor } from './ResultRowView.tsx';
 import type { QueryFilter } from './results-window.ts';
 import { ColumnMenu, type RowProps, type SortState, VirtualTable, useColumnLayout } from './VirtualTable.tsx';
@@ -66,7 +67,7 @@ export function ResultsPanel() {
       notify(
         store,
         /cancel/i.test(result.error) ? 'info' : 'error',
-        t(xlsx ? 'panel.exportXlsxFailed' : 'panel.exportFailed', { error: result.error }),
+        t(xlsx ? 'panel.exportXlsxFailed' : 'panel.exportFailed', { error: hostText(result.error) }),
       );
     else if (result.file)
       notify(

@@ -6,6 +6,7 @@ import { useStore } from 'zustand';
 import type { CrawlSchedule, ScheduleRun, ScheduleTiming } from '../../../shared/schedules.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS } from '../../../shared/schedules.ts';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
+import { messageText } from '../i18n/host-messages.ts';
 import { fileName, formatInt, formatWhen, hostOf } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
@@ -170,7 +171,11 @@ export function SchedulesPanel() {
                     <span className="schedule-paused">{t('paused')}</span>
                   )}
                 </div>
-                {s.waiting && <div className="schedule-waiting">{s.waiting}</div>}
+                {s.waiting && (
+                  <div className="schedule-waiting" data-testid="schedule-waiting">
+                    {s.waitingReason ? messageText(s.waitingReason) : s.waiting}
+                  </div>
+                )}
                 <ol className="schedule-runs" aria-label={t('latestRuns')}>
                   {s.runs.slice(0, RUNS_SHOWN).map((r) => (
                     <RunLine key={`${r.startedAt}${r.file}`} run={r} />

@@ -10,6 +10,7 @@ import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { useTranslation } from '../i18n/i18n.ts';
+import { problemText } from '../i18n/host-messages.ts';
 import { t as startT } from './start-form-model.ts';
 
 export interface PresetsProps {
@@ -101,7 +102,7 @@ export function PresetsPanel({
       setNameProblem(
         result.problems
           .filter((p) => p.field === 'name')
-          .map((p) => p.message)
+          .map(problemText)
           .join('; ') || null,
       );
       onProblems(result.problems.filter((p) => p.field !== 'name'));

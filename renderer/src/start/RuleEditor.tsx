@@ -7,6 +7,7 @@ import type { CrawlSettingsInput, ExtractionRule, SettingsProblem } from '../../
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { useTranslation } from '../i18n/i18n.ts';
+import { problemText } from '../i18n/host-messages.ts';
 import type { RuleForm } from './rule-form.ts';
 import { newRule } from './rule-form.ts';
 import { labelled } from './start-form-model.ts';
@@ -63,7 +64,7 @@ export function RuleEditor({ idPrefix, rules, onChange, errors, firstSeed, setti
       onProblems([]);
     } else {
       setOutcome(null);
-      setUrlProblems(result.problems.filter((p) => p.field === 'url').map((p) => p.message));
+      setUrlProblems(result.problems.filter((p) => p.field === 'url').map(problemText));
       onProblems(result.problems.filter((p) => p.field !== 'url'));
     }
   };

@@ -14,6 +14,7 @@ import { isLiveState } from '../store/crawl-view.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { useTranslation } from '../i18n/i18n.ts';
+import { problemText } from '../i18n/host-messages.ts';
 import { BasicSettings } from './BasicSettings.tsx';
 import type { FormBinding } from './form-fields.tsx';
 import { browserStorage, forgetLastSettings, formWithLast, loadLastSettings, saveLastSettings } from './last-settings.ts';
@@ -264,13 +265,14 @@ export function StartPanel() {
           <ul className="form-problems" role="alert">
             {otherProblems.map((p, i) => (
               <li key={i}>
-                {p.field}: {p.message}
+                {p.field}: {problemText(p)}
               </li>
             ))}
           </ul>
         )}
       </div>
-      <div className="form-actions">
+      {/* Refused: the actions keep to the foot of the sidebar, so the count of invalid fields stays in sight. */}
+      <div className="form-actions" data-sticky={invalidCount > 0 || undefined}>
         <button
           type="submit"
           className="btn btn-primary"

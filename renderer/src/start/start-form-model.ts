@@ -7,6 +7,7 @@ import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope,
 import type { ParseKeys } from 'i18next';
 import { formatInt } from '../format.ts';
 import { i18next } from '../i18n/i18n.ts';
+import { problemText } from '../i18n/host-messages.ts';
 import type { RuleForm } from './rule-form.ts';
 
 /** The start form's strings (i18n/en/start.ts), in the language shown when called. */
@@ -307,11 +308,12 @@ export function problemsByField(problems: readonly SettingsProblem[], lines: Lin
     const keyed = /^(headers|basicAuth)\.(.+)$/.exec(p.field);
     if (keyed) {
       // "headers.X-Token", "basicAuth.username": under the field, naming the header or the part.
-      add(keyed[1]!, p.message.includes(`"${keyed[2]}"`) ? p.message : `${keyed[2]}: ${p.message}`);
+      const message = problemText(p);
+      add(keyed[1]!, message.includes(`"${keyed[2]}"`) ? message : `${keyed[2]}: ${message}`);
     } else if (m) {
       const line = (lines as Record<string, readonly number[] | undefined>)[m[1]!]?.[Number(m[2])];
-      add(m[1]!, line ? t('problems.onLine', { line, message: p.message }) : p.message);
-    } else add(p.field, p.message);
+      add(m[1]!, line ? t('problems.onLine', { line, message: problemText(p) }) : problemText(p));
+    } else add(p.field, problemText(p));
   }
   return out;
 }

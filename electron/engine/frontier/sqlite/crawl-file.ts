@@ -4,6 +4,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/credentials.ts';
+import { englishText } from '../../../../shared/messages.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import { openSecrets, plainSecretStore, sealSecrets, type SecretStore } from '../../secrets/secret-store.ts';
 
@@ -304,7 +305,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
   }
   try {
     const format = readMeta(db, 'format');
-    if (format !== FILE_FORMAT) throw new CrawlFileError(`${path} is not a Trawl crawl file`);
+    if (format !== FILE_FORMAT) throw new CrawlFileError(englishText('notCrawlFile', { file: path }));
     let version = Number(readMeta(db, 'schema_version'));
     if (version < SCHEMA_VERSION && version >= 1) {
       // An older file opened to crawl is upgraded in place (columns added, nothing removed). One opened only to
@@ -320,7 +321,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
   } catch (err) {
     db.close();
     if (err instanceof CrawlFileError) throw err;
-    throw new CrawlFileError(`${path} is not a Trawl crawl file (${(err as Error).message})`);
+    throw new CrawlFileError(englishText('notCrawlFileWhy', { file: path, error: (err as Error).message }));
   }
   return db;
 }

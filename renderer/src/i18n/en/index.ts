@@ -7,6 +7,8 @@ import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
 import { analysis } from './analysis.ts';
 import { results } from './results.ts';
+// The messages built outside the renderer: their English is the shared catalogue itself.
+import { MESSAGES as messages } from '../../../../shared/messages.ts';
 
 export const en = {
   common,
@@ -16,6 +18,7 @@ export const en = {
   start,
   analysis,
   results,
+  messages,
 };
 
 /** The shape every language's strings have: English's keys, each a string. */

@@ -7,6 +7,7 @@ import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
 import { analysis } from './analysis.ts';
 import { results } from './results.ts';
+import { messages } from './messages.ts';
 
 export const zhCN: Messages = {
   common,
@@ -16,4 +17,5 @@ export const zhCN: Messages = {
   start,
   analysis,
   results,
+  messages,
 };
