@@ -24,9 +24,12 @@ import {
   blockRules,
   documentHeaders,
   documentStatus,
+  DENIED_PERMISSIONS,
+  QUIET_POLL_MS,
   errorText,
   isNavigationAway,
   resourceHeaders,
+  sleep,
   waitForQuiet,
 } from './render-policy.ts';
 import type { RenderRequest, RenderResult, ResourceFetcher } from './renderer.ts';
@@ -240,12 +243,19 @@ async function renderInContext(
     void download.cancel().catch(() => {});
   });
 
-  try {
-    await page.goto(request.url, { waitUntil: 'load', timeout: 0 });
-  } catch (err) {
-    // A script that navigated away before load aborted the load; the page stays as it was.
-    if (!log.jsRedirect) throw err;
-  }
+  await denyPermissions(context, page);
+  await page.goto(request.url, { waitUntil: 'commit', timeout: 0 });
+  // The load event, at most the wait long; a script navigating away before it stops the load (the navigation
+  // is refused, the page stays as far as it got), so that ends this wait too.
+  const loadWait = new AbortController();
+  const onAbort = () => loadWait.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const redirected = (async () => {
+    while (!loadWait.signal.aborted && log.jsRedirect === null) await sleep(QUIET_POLL_MS, loadWait.signal);
+  })();
+  await Promise.race([page.waitForLoadState('load', { timeout: 0 }).catch(() => {}), sleep(request.options.waitMs, loadWait.signal), redirected]);
+  loadWait.abort();
+  signal.removeEventListener('abort', onAbort);
   if (signal.aborted) throw signal.reason;
   const current = page;
   await waitForQuiet(
@@ -257,6 +267,32 @@ async function renderInContext(
   if (signal.aborted) throw signal.reason;
   const html = String(await page.evaluate(SERIALISE_EXPRESSION));
   return log.result(html, elapsed(), null);
+}
+
+/**
+ * Denies every permission request of the page's context (geolocation, notifications, camera...): headless Chromium
+ * has no prompt to answer them, so left alone they would stay pending. Set through the DevTools protocol, for the
+ * context only (playwright can grant permissions, not deny them).
+ */
+async function denyPermissions(context: BrowserContext, page: Page): Promise<void> {
+  const session = await context.newCDPSession(page);
+  try {
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    const browserContextId = targetInfo.browserContextId;
+    if (!browserContextId) return;
+    const browserSession = await (context.browser() as Browser).newBrowserCDPSession();
+    try {
+      await Promise.all(
+        DENIED_PERMISSIONS.map((name) =>
+          browserSession.send('Browser.setPermission', { permission: { name }, setting: 'denied', browserContextId }).catch(() => {}),
+        ),
+      );
+    } finally {
+      await browserSession.detach().catch(() => {});
+    }
+  } finally {
+    await session.detach().catch(() => {});
+  }
 }
 
 /** Launches one Chromium for the pool. */

@@ -14,10 +14,38 @@ export const QUIET_POLL_MS = 100;
 /** The hard limit on one render beyond its wait: loading the document and its scripts, serialising the DOM. */
 export const RENDER_OVERHEAD_MS = 20_000;
 
-/** A render's hard timeout: past it the page is crashed (or its browser killed) and the render fails. */
+/**
+ * A render's hard timeout: past it the page is torn down (or its browser killed) and the render fails. A render
+ * waits for the load event at most `waitMs`, then for quiet at most `waitMs` again.
+ */
 export function renderTimeoutMs(options: RenderOptions): number {
-  return options.waitMs + RENDER_OVERHEAD_MS;
+  return 2 * options.waitMs + RENDER_OVERHEAD_MS;
 }
+
+/** Permissions a rendered page asks for and is refused (names of the Permissions API). */
+export const DENIED_PERMISSIONS = [
+  'geolocation',
+  'notifications',
+  'push',
+  'midi',
+  'camera',
+  'microphone',
+  'background-sync',
+  'background-fetch',
+  'persistent-storage',
+  'clipboard-read',
+  'clipboard-write',
+  'display-capture',
+  'idle-detection',
+  'storage-access',
+  'window-management',
+  'local-fonts',
+  'screen-wake-lock',
+  'accelerometer',
+  'gyroscope',
+  'magnetometer',
+  'ambient-light-sensor',
+] as const;
 
 /**
  * Request kinds, as both browsers name them mapped to one vocabulary (playwright's resourceType names: document,
