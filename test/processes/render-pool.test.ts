@@ -77,14 +77,20 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
           document.title = 'went on';`),
       },
       '/popup-target': { body: '<title>popup</title>' },
-      '/file.bin': { type: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename=file.bin' }, body: 'x'.repeat(1000) },
+      '/file.bin': {
+        type: 'application/octet-stream',
+        headers: { 'content-disposition': 'attachment; filename=file.bin' },
+        body: 'x'.repeat(1000),
+      },
       '/tracked': {
         body: '<!DOCTYPE html><html><head><title>t</title><script src="/js/analytics.js"></script><script src="/js/app.js"></script></head><body></body></html>',
       },
       '/js/analytics.js': { type: 'text/javascript', body: 'document.documentElement.dataset.tracked = "yes";' },
       '/js/app.js': { type: 'text/javascript', body: 'document.documentElement.dataset.app = "ran";' },
       '/leaves': { body: SHELL(`setTimeout(() => { location.href = '/elsewhere?from=script'; }, 50);`) },
-      '/leaves-at-once': { body: '<!DOCTYPE html><html><head><script>location.replace("/target");</script></head><body>stay</body></html>' },
+      '/leaves-at-once': {
+        body: '<!DOCTYPE html><html><head><script>location.replace("/target");</script></head><body>stay</body></html>',
+      },
       '/elsewhere': { body: '<title>elsewhere</title>' },
       '/target': { body: '<title>target</title>' },
       '/set-state': {
@@ -193,7 +199,11 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
 
   it('does not load sub-resources matching the block patterns, and records them', async () => {
     const fetcher = countingFetcher();
-    const result = await pool.render(await fetchDocument(`${site.origin}/tracked`, { blockPatterns: ['/analytics\\.js$'] }), fetcher, never);
+    const result = await pool.render(
+      await fetchDocument(`${site.origin}/tracked`, { blockPatterns: ['/analytics\\.js$'] }),
+      fetcher,
+      never,
+    );
     expect(result.error).toBeNull();
     expect(result.blockedResources).toEqual([{ url: `${site.origin}/js/analytics.js`, reason: 'block pattern' }]);
     expect(result.html).toContain('data-app="ran"');
