@@ -253,7 +253,11 @@ async function renderInContext(
   const redirected = (async () => {
     while (!loadWait.signal.aborted && log.jsRedirect === null) await sleep(QUIET_POLL_MS, loadWait.signal);
   })();
-  await Promise.race([page.waitForLoadState('load', { timeout: 0 }).catch(() => {}), sleep(request.options.waitMs, loadWait.signal), redirected]);
+  await Promise.race([
+    page.waitForLoadState('load', { timeout: 0 }).catch(() => {}),
+    sleep(request.options.waitMs, loadWait.signal),
+    redirected,
+  ]);
   loadWait.abort();
   signal.removeEventListener('abort', onAbort);
   if (signal.aborted) throw signal.reason;
