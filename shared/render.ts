@@ -9,6 +9,8 @@ export interface RenderOptions {
   userAgent: string;
   /** Regular expressions (the crawl's pattern dialect, already checked) of sub-resource URLs never loaded. */
   blockPatterns: string[];
+  /** Web fonts are not loaded either (media never is). */
+  blockFonts?: boolean;
 }
 
 /** The document as the crawl fetched it. */
