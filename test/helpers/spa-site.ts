@@ -50,10 +50,17 @@ const APP = `
     nav.appendChild(a);
   }
   root.appendChild(nav);
+  if (RESTLESS) setInterval(() => { const p = document.createElement('p'); p.textContent = Date.now(); root.appendChild(p); fetch('/api/tick?' + Date.now()); }, 100);
 })();
 `;
 
-export async function serveSpaSite(count = 5): Promise<SpaSite> {
+export interface SpaOptions {
+  /** Scripts that never go quiet: the DOM changes and a request starts every 100 ms. */
+  restless?: boolean;
+}
+
+export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise<SpaSite> {
+  const app = `const RESTLESS = ${options.restless === true};${APP}`;
   const pages = ['/', ...Array.from({ length: count }, (_, i) => `/p/${i + 1}`)];
   const list = pages.map((path, i) => ({ path, title: i === 0 ? 'Home of the SPA' : `SPA page ${i}`, noindex: path === '/p/3' }));
   const hits = new Map<string, number>();
@@ -61,7 +68,8 @@ export async function serveSpaSite(count = 5): Promise<SpaSite> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(APP);
+    if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
+    if (path === '/api/tick') return void res.writeHead(204).end();
     if (path === '/api/pages.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
     if (pages.includes(path)) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHELL);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

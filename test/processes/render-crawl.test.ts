@@ -6,9 +6,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, startCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/engine.ts';
 import { chromiumProcesses, testChromium } from '../helpers/render-fixtures.ts';
+
+/**
+ * Browser processes started by the CLI runs of this file: they inherit this mark in their environment (other tests
+ * and other programs on the machine run Chromium too, at the same time).
+ */
+const MARK = `trawl-render-crawl-${process.pid}-${Date.now()}`;
+function ourBrowsers(): number[] {
+  return chromiumProcesses()
+    .map((p) => p.pid)
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`TRAWL_TEST_MARK=${MARK}`);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    });
+}
+const env = { TRAWL_TEST_MARK: MARK };
 import { serveSpaSite, type SpaSite } from '../helpers/spa-site.ts';
 
 const chromium = testChromium();
@@ -40,10 +58,9 @@ describe.skipIf(!chromium.path)('crawling with --render', () => {
   });
 
   it('renders every page, reads what the scripts made, and leaves no browser behind', async () => {
-    const before = new Set(chromiumProcesses().map((p) => p.pid));
     site.hits.clear();
     const db = path.join(dir, 'rendered.trawl');
-    const run = await runCli([`${site.origin}/`, '--render', '--chromium', chromium.path!, '--db', db, '--quiet']);
+    const run = await runCli([`${site.origin}/`, '--render', '--chromium', chromium.path!, '--db', db, '--quiet'], env);
     expect(run.code, run.stderr).toBe(0);
     const file = new Database(db, { readonly: true });
     try {
@@ -78,8 +95,7 @@ describe.skipIf(!chromium.path)('crawling with --render', () => {
     // Six pages load the script and its JSON: the crawl fetched each once.
     expect(site.hits.get('/app.js')).toBe(1);
     expect(site.hits.get('/api/pages.json')).toBe(1);
-    const left = chromiumProcesses().filter((p) => !before.has(p.pid));
-    expect(left).toEqual([]);
+    expect(ourBrowsers()).toEqual([]);
   });
 
   it('refuses --render without a browser, saying how to get one', async () => {
@@ -89,4 +105,46 @@ describe.skipIf(!chromium.path)('crawling with --render', () => {
     expect(run.stderr).toMatch(/--render needs a Chromium: --chromium .*no-such-chromium: no executable file there; install one/);
     expect(fs.existsSync(db)).toBe(false);
   });
+});
+
+describe.skipIf(!chromium.path)('a rendering crawl stopped or killed', () => {
+  let site: SpaSite;
+  let dir: string;
+  beforeAll(async () => {
+    // Pages that never go quiet: each render waits out --render-wait, so the crawl is mid-render when it is stopped.
+    site = await serveSpaSite(8, { restless: true });
+    dir = tempDir('trawl-render-stop-');
+  });
+  afterAll(async () => {
+    await site?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Polls (loosely bounded) until `done` says yes of our browsers; returns them. */
+  async function browsersWhen(done: (pids: number[]) => boolean, ms: number): Promise<number[]> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const pids = ourBrowsers();
+      if (done(pids) || Date.now() > end) return pids;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  for (const how of ['SIGINT', 'SIGKILL'] as const) {
+    it(`leaves no browser when the CLI gets ${how} mid-render`, async () => {
+      const db = path.join(dir, `${how}.trawl`);
+      const { child, done } = startCli(
+        [`${site.origin}/`, '--render', '--render-wait', '20000', '--chromium', chromium.path!, '--db', db, '--quiet'],
+        env,
+      );
+      expect((await browsersWhen((pids) => pids.length > 0, 30_000)).length).toBeGreaterThan(0);
+      // Let a render start in the browser.
+      await new Promise((r) => setTimeout(r, 1_500));
+      child.kill(how);
+      const run = await done;
+      if (how === 'SIGINT') expect(run.code, run.stderr).toBe(130);
+      else expect(run.signal).toBe('SIGKILL');
+      expect(await browsersWhen((pids) => pids.length === 0, 15_000)).toEqual([]);
+    });
+  }
 });
