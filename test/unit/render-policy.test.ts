@@ -61,6 +61,7 @@ describe('how the crawl answers the browser', () => {
     expect(documentStatus(200)).toBe(200);
     expect(documentStatus(404)).toBe(404);
     expect(documentStatus(301)).toBe(200);
+    expect(documentStatus(204)).toBe(200);
     expect(resourceHeaders({ 'Content-Encoding': 'br', 'content-type': 'text/javascript', 'Transfer-Encoding': 'chunked' })).toEqual({
       'content-type': 'text/javascript',
     });
