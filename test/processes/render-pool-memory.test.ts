@@ -42,7 +42,10 @@ describeWithChromium('render pool memory over a few hundred renders', () => {
           window.leak = new Array(200000).fill(d.title);
         });`,
       },
-      '/data.json': (url) => ({ type: 'application/json', body: JSON.stringify({ title: `Page ${url.search}`, links: ['/page?a', '/page?b'] }) }),
+      '/data.json': (url) => ({
+        type: 'application/json',
+        body: JSON.stringify({ title: `Page ${url.search}`, links: ['/page?a', '/page?b'] }),
+      }),
     });
     pool = createPlaywrightRenderer({ executablePath: chromium.path as string, concurrency: 2, pagesPerBrowser: 50 });
   });
