@@ -123,9 +123,10 @@ export function resourceHeaders(headers: Record<string, string>): Record<string,
   return out;
 }
 
-/** The document's status as the browser gets it: a redirect or an informational status shows its body instead. */
+/** The document's status as the browser gets it: a redirect, an informational or a no-content status shows the body as 200. */
 export function documentStatus(status: number): number {
-  return status >= 200 && status <= 599 && !(status >= 300 && status < 400) ? status : 200;
+  // 204 and 205 have no body by definition; the crawl's body is shown all the same.
+  return status >= 200 && status <= 599 && !(status >= 300 && status < 400) && status !== 204 && status !== 205 ? status : 200;
 }
 
 /** Whether a main-frame navigation of the rendered page to `target` is a script navigating away (a JS redirect). */

@@ -129,18 +129,18 @@ export class RenderPool implements Renderer {
       // The render ends by itself, or, once aborted, within KILL_GRACE_MS; otherwise its browser is killed.
       const aborted = new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
       const first = await Promise.race([rendering, aborted.then(() => null)]);
+      const reason = abort.signal.aborted ? errorText(abort.signal.reason) : null;
+      if (reason === 'render timeout') this.stats.timedOut++;
       if (first) return first;
       const grace = delay(KILL_GRACE_MS);
       const late = await Promise.race([rendering, grace.promise.then(() => null)]);
       grace.cancel();
-      const reason = errorText(abort.signal.reason);
-      if (reason === 'render timeout') this.stats.timedOut++;
       if (late) return late.error ? late : { ...late, error: reason };
       // The page did not let go: kill its browser (its other renders fail and are recorded so).
       this.stats.killed++;
       this.retire(slot);
       slot.browser.kill();
-      return failedRender(reason, this.timeoutFor(request) + KILL_GRACE_MS);
+      return failedRender(reason ?? 'render timeout', this.timeoutFor(request) + KILL_GRACE_MS);
     } finally {
       clearTimeout(timeout);
       signal.removeEventListener('abort', onCallerAbort);
