@@ -9,7 +9,7 @@
 // headless Chromium denies permission requests (no permission is granted to the context).
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Dialog, Download, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { killGroup, trackBrowser, untrackBrowser } from './browser-process.ts';
 import { findProcessWithArg, groupMembers, readProc } from './proc.ts';
 import type { ProcInfo } from './proc.ts';
@@ -67,9 +67,41 @@ export interface PlaywrightLaunchOptions {
   launchTimeoutMs?: number;
 }
 
+/** Contexts made ahead per browser, each with its page (a renderer process). */
+const MAX_SPARES = 2;
+
+/** A fresh context with its page, made ready for the next render (see PlaywrightBrowser.spare). */
+interface Prepared {
+  key: string;
+  context: BrowserContext;
+  page: Page;
+  /** Where the page's listeners send what happens: the render in progress (none before it starts). */
+  hooks: { current: RenderHooks | null };
+}
+
+/** What a render does with each request and event of its page (renderInContext). */
+interface RenderHooks {
+  route(route: Route, req: Request): Promise<void>;
+  websocket(ws: WebSocketRoute): void;
+  request(): void;
+  done(): void;
+  console(message: ConsoleMessage): void;
+  pageError(err: Error): void;
+  dialog(dialog: Dialog): void;
+  download(download: Download): void;
+}
+
 class PlaywrightBrowser implements PooledBrowser {
   dead = false;
   private readonly contexts = new Set<BrowserContext>();
+  /**
+   * The next render's context and page, made while the current one renders. A fresh context per page keeps pages
+   * from seeing each other's cookies and storage, but its page costs a renderer process of its own: 0.4 s to start
+   * here, the largest part of a render of a static page, and idle time (the browser's CPU was 38% busy at 4 renders
+   * at once). Made ahead, a render starts with its page already there. A render never waits for a spare another
+   * render is making: with none on hand it makes its own; at most MAX_SPARES wait (a renderer process each).
+   */
+  private readonly spares: Promise<Prepared | null>[] = [];
 
   constructor(
     private readonly browser: Browser,
@@ -95,6 +127,8 @@ class PlaywrightBrowser implements PooledBrowser {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    this.spares.length = 0;
     await this.browser.close().catch(() => {});
     if (this.tracked) {
       // browser.close() resolves when the browser's connection ends; wait for its processes to be reaped.
@@ -104,6 +138,68 @@ class PlaywrightBrowser implements PooledBrowser {
       untrackBrowser(this.tracked);
     }
   }
+
+  /** A fresh context and page for `options`, permissions denied, nothing loaded yet. */
+  private async prepare(options: RenderRequest['options']): Promise<Prepared> {
+    const { viewport, userAgent } = options;
+    const context = await this.browser.newContext({
+      viewport: { width: viewport.width, height: viewport.height },
+      screen: { width: viewport.width, height: viewport.height },
+      isMobile: viewport.mobile,
+      hasTouch: viewport.mobile,
+      userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
+    this.contexts.add(context);
+    try {
+      // Every listener is set up here, ahead of the render: each costs a round trip to the browser (together
+      // about 0.4 s here), and the render then only says where they report (hooks.current).
+      const hooks: Prepared['hooks'] = { current: null };
+      await context.addInitScript({ content: QUIET_INIT_SCRIPT });
+      await context.route('**/*', (route, req) => hooks.current?.route(route, req) ?? route.abort('blockedbyclient').catch(() => {}));
+      await context.routeWebSocket(/.*/, (ws) =>
+        hooks.current ? hooks.current.websocket(ws) : void ws.close({ code: 1008 }).catch(() => {}),
+      );
+      const page = await context.newPage();
+      // A pop-up is closed at once (its requests are refused by the route: they are not the page's).
+      context.on('page', (other) => {
+        if (other !== page) void other.close().catch(() => {});
+      });
+      page.on('request', () => hooks.current?.request());
+      page.on('requestfinished', () => hooks.current?.done());
+      page.on('requestfailed', () => hooks.current?.done());
+      page.on('console', (message) => hooks.current?.console(message));
+      page.on('pageerror', (err) => hooks.current?.pageError(err));
+      page.on('dialog', (dialog) => (hooks.current ? hooks.current.dialog(dialog) : void dialog.dismiss().catch(() => {})));
+      page.on('download', (download) => (hooks.current ? hooks.current.download(download) : void download.cancel().catch(() => {})));
+      await denyPermissions(context, page);
+      return { key: preparedKey(options), context, page, hooks };
+    } catch (err) {
+      this.contexts.delete(context);
+      await context.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** A spare made for these options, or a new one; and the next spare started. */
+  private async take(options: RenderRequest['options']): Promise<Prepared> {
+    const spare = this.spares.shift();
+    if (!this.dead && !this.closing && this.spares.length < MAX_SPARES) this.spares.push(this.prepare(options).catch(() => null));
+    const ready = spare ? await spare : null;
+    let prepared: Prepared;
+    if (ready && ready.key === preparedKey(options)) prepared = ready;
+    else {
+      if (ready) {
+        this.contexts.delete(ready.context);
+        void ready.context.close().catch(() => {});
+      }
+      prepared = await this.prepare(options);
+    }
+    return prepared;
+  }
+
+  private closing = false;
 
   async render(request: RenderRequest, fetcher: ResourceFetcher, signal: AbortSignal): Promise<RenderResult> {
     const started = performance.now();
@@ -119,19 +215,10 @@ class PlaywrightBrowser implements PooledBrowser {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       if (signal.aborted) throw signal.reason;
-      const { viewport, userAgent } = request.options;
-      context = await this.browser.newContext({
-        viewport: { width: viewport.width, height: viewport.height },
-        screen: { width: viewport.width, height: viewport.height },
-        isMobile: viewport.mobile,
-        hasTouch: viewport.mobile,
-        userAgent,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-      });
-      this.contexts.add(context);
+      const prepared = await this.take(request.options);
+      context = prepared.context;
       if (signal.aborted) throw signal.reason;
-      return await renderInContext(context, request, fetcher, fetches.signal, signal, log, elapsed);
+      return await renderInContext(prepared, request, fetcher, fetches.signal, signal, log, elapsed);
     } catch (err) {
       const reason = signal.aborted ? errorText(signal.reason) : this.dead ? 'browser crashed' : errorText(err);
       return log.result(null, elapsed(), reason);
@@ -146,8 +233,13 @@ class PlaywrightBrowser implements PooledBrowser {
   }
 }
 
+/** Renders made with the same options can use the same spare. */
+function preparedKey(options: RenderRequest['options']): string {
+  return JSON.stringify([options.viewport, options.userAgent]);
+}
+
 async function renderInContext(
-  context: BrowserContext,
+  prepared: Prepared,
   request: RenderRequest,
   fetcher: ResourceFetcher,
   fetchSignal: AbortSignal,
@@ -156,7 +248,7 @@ async function renderInContext(
   elapsed: () => number,
 ): Promise<RenderResult> {
   const rules = blockRules(request.options);
-  let page: Page | undefined;
+  const page = prepared.page;
   let documentServed = false;
   let inFlight = 0;
   let lastNetwork = performance.now();
@@ -170,7 +262,7 @@ async function renderInContext(
       } catch {
         owner = null;
       }
-      if (page === undefined || owner !== page) {
+      if (owner !== page) {
         log.blocked(url, 'pop-up');
         return await route.abort('blockedbyclient');
       }
@@ -206,44 +298,38 @@ async function renderInContext(
       // The page or context closed under the request.
     }
   };
-  await context.route('**/*', route);
-  await context.routeWebSocket(/.*/, (ws) => {
-    log.blocked(ws.url(), 'websocket');
-    void ws.close({ code: 1008, reason: 'blocked' }).catch(() => {});
-  });
-  await context.addInitScript({ content: QUIET_INIT_SCRIPT });
-  context.on('page', (other) => {
-    if (page !== undefined && other !== page) void other.close().catch(() => {});
-  });
-  page = await context.newPage();
-  page.on('request', () => {
-    inFlight++;
-    lastNetwork = performance.now();
-  });
   const done = () => {
     inFlight = Math.max(0, inFlight - 1);
     lastNetwork = performance.now();
   };
-  page.on('requestfinished', done);
-  page.on('requestfailed', done);
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    // The browser's own note on a resource that did not load: recorded as a failed or blocked resource instead.
-    if (text.startsWith('Failed to load resource')) return;
-    log.consoleError(text);
-  });
-  page.on('pageerror', (err) => log.pageError(err.stack?.split('\n')[0] ?? `${err.name}: ${err.message}`));
-  page.on('dialog', (dialog) => {
-    log.blocked(request.url, `dialog (${dialog.type()})`);
-    void dialog.dismiss().catch(() => {});
-  });
-  page.on('download', (download) => {
-    log.blocked(download.url(), 'download');
-    void download.cancel().catch(() => {});
-  });
-
-  await denyPermissions(context, page);
+  prepared.hooks.current = {
+    route,
+    websocket(ws) {
+      log.blocked(ws.url(), 'websocket');
+      void ws.close({ code: 1008, reason: 'blocked' }).catch(() => {});
+    },
+    request() {
+      inFlight++;
+      lastNetwork = performance.now();
+    },
+    done,
+    console(message) {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      // The browser's own note on a resource that did not load: recorded as a failed or blocked resource instead.
+      if (text.startsWith('Failed to load resource')) return;
+      log.consoleError(text);
+    },
+    pageError: (err) => log.pageError(err.stack?.split('\n')[0] ?? `${err.name}: ${err.message}`),
+    dialog(dialog) {
+      log.blocked(request.url, `dialog (${dialog.type()})`);
+      void dialog.dismiss().catch(() => {});
+    },
+    download(download) {
+      log.blocked(download.url(), 'download');
+      void download.cancel().catch(() => {});
+    },
+  };
   await page.goto(request.url, { waitUntil: 'commit', timeout: 0 });
   // The load event, at most the wait long; a script navigating away before it stops the load (the navigation
   // is refused, the page stays as far as it got), so that ends this wait too.
