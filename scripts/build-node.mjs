@@ -36,8 +36,9 @@ export async function buildNode() {
     legalComments: 'external',
     metafile: true,
     // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables and exceljs (the
-    // XLSX export) are loaded from node_modules when a page or an export needs them, not parsed at every start.
-    external: ['better-sqlite3', 'electron', 'iconv-lite', 'exceljs'],
+    // XLSX export) are loaded from node_modules when a page or an export needs them, not parsed at every start;
+    // so is playwright-core, when a crawl first renders (electron/engine/render/playwright-renderer.ts).
+    external: ['better-sqlite3', 'electron', 'iconv-lite', 'exceljs', 'playwright-core'],
     // The sources are ES modules that locate files beside themselves with import.meta.url.
     define: { 'import.meta.url': '__trawlImportMetaUrl' },
     banner: { js: "var __trawlImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

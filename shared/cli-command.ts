@@ -43,6 +43,11 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   maxAttempts: { option: '--max-attempts', kind: 'number' },
   retryDelayMs: { option: '--retry-delay', kind: 'number' },
   maxRetryAfterMs: { option: '--max-retry-after', kind: 'number' },
+  render: { option: '--render', kind: 'flag' },
+  renderWaitMs: { option: '--render-wait', kind: 'number' },
+  viewport: { option: '--viewport', kind: 'text' },
+  renderPages: { option: '--render-pages', kind: 'number' },
+  renderBlock: { option: '--render-block', kind: 'list' },
 };
 
 /** A word for a POSIX shell: as it is when it is safe, else in single quotes. */

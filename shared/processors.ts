@@ -32,6 +32,16 @@ export const PROCESSOR_CHAIN: readonly ProcessorInfo[] = [
   },
   { name: 'extract-html', stage: 'extract', does: "the page's fields and links, read by the HTML extractors in one pass (worker/html/)" },
   {
+    name: 'render',
+    stage: 'extract',
+    does: "with --render: the page loaded in the engine's browsers, its sub-resources fetched by the crawl (worker/chain/render-page.ts, engine/render)",
+  },
+  {
+    name: 'extract-rendered',
+    stage: 'extract',
+    does: 'the HTML extractors again, over the DOM the scripts made (worker/chain/render-page.ts)',
+  },
+  {
     name: 'disposition',
     stage: 'disposition',
     does: 'record the result and link graph, retry or schedule the candidates (engine/frontier)',

@@ -1,5 +1,6 @@
 // Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
 // structured-clone safe (plain objects, strings and numbers only).
+import type { RenderedPage, RenderRequest, RenderResult } from './render.ts';
 import type { CrawlSettings } from './settings.ts';
 
 export type Job =
@@ -21,6 +22,8 @@ export const LINK_KINDS = [
   'image',
   'script',
   'stylesheet',
+  // A script sent the page there (a location change seen when rendering).
+  'javascript',
 ] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 /** Link kinds that name a resource of the page rather than another page. */
@@ -37,6 +40,8 @@ export interface FoundLink {
   inScope: boolean;
   /** rel="nofollow" on every link to it on the page, or the page says nofollow (meta robots, X-Robots-Tag). */
   nofollow?: boolean;
+  /** Only in the rendered DOM: the page's scripts made it (the raw HTML does not have it). */
+  rendered?: boolean;
 }
 
 export const ANCHOR_MAX = 200;
@@ -112,6 +117,8 @@ export interface PageFetchResult {
   xRobotsTag: string | null;
   /** Response headers (lower-case names), at most RESPONSE_HEADERS_MAX characters in all; null without a response. */
   responseHeaders: Record<string, string> | null;
+  /** The render's findings, when the crawl renders and this page was rendered. */
+  rendered?: RenderedPage;
 }
 
 /** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */
@@ -133,7 +140,7 @@ export type JobResult = PageFetchResult | RobotsFetchResult;
 export interface ThreadStepReport {
   threadId: number;
   jobId: number;
-  step: 'fetching' | 'processing';
+  step: 'fetching' | 'processing' | 'rendering';
   /** The processor of the chain the thread is in (shared/processors.ts), e.g. "fetch-http" or "extract-html". */
   processor: string;
   bytes: number;
@@ -156,11 +163,18 @@ export const STEP_REPORT_MS = 100;
  */
 export const WORKER_EXTRA_CA_ENV = 'TRAWL_EXTRA_CA_CERTS';
 
-export type ParentToWorker = { t: 'init'; workerName: string; settings: CrawlSettings } | { t: 'job'; job: Job } | { t: 'shutdown' };
+export type ParentToWorker =
+  | { t: 'init'; workerName: string; settings: CrawlSettings }
+  | { t: 'job'; job: Job }
+  /** The answer to a worker's render request. */
+  | { t: 'rendered'; requestId: number; result: RenderResult }
+  | { t: 'shutdown' };
 
 export type WorkerToParent =
   | { t: 'ready'; pid: number }
   /** Current steps of the worker's busy threads, sent at most every STEP_REPORT_MS, only what changed. */
   | { t: 'steps'; steps: ThreadStepReport[] }
   | { t: 'result'; result: JobResult }
+  /** A thread's page to render: the browsers are the engine's (one render pool for the crawl), answered by 'rendered'. */
+  | { t: 'render'; requestId: number; threadId: number; jobId: number; request: RenderRequest }
   | { t: 'fatal'; message: string };

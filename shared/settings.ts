@@ -33,6 +33,8 @@ export const LIMITS = {
   maxUrlsPerSecond: 10_000,
   /** Longer URLs are out of scope: recorded in the link graph, never fetched. */
   maxUrlLength: { min: 64, max: MAX_URL_LENGTH, default: DEFAULT_MAX_URL_LENGTH },
+  renderWaitMs: { max: 60_000 },
+  renderPages: { max: 32 },
 } as const;
 
 /** Resource types that can be checked (fetched for their status, never parsed), as Screaming Frog's "check images/CSS/JS". */
@@ -169,6 +171,22 @@ export const crawlSettingsSchema = z
     retryDelayMs: int(0, 600_000).default(1_000),
     /** A server's Retry-After (429, 503) is honoured up to this long. */
     maxRetryAfterMs: int(0, 3_600_000).default(60_000),
+    /**
+     * JavaScript rendering: each HTML page fetched is also loaded in a browser (its sub-resources fetched by the
+     * crawl), and what its scripts made is read too: fields, links and directives (issue 16; electron/engine/render).
+     */
+    render: z.boolean().default(false),
+    /** Longest wait for a page's scripts after its load event; a render ends earlier once network and DOM are quiet. */
+    renderWaitMs: int(0, LIMITS.renderWaitMs.max).default(5_000),
+    /** desktop, mobile, or WIDTHxHEIGHT. */
+    viewport: z
+      .string()
+      .regex(/^(desktop|mobile|[1-9]\d{1,4}x[1-9]\d{1,4})$/, 'must be desktop, mobile or a size such as 1280x800')
+      .default('desktop'),
+    /** Pages rendering at once; null = the machine's default (renderPagesDefault in electron/engine/render). */
+    renderPages: int(1, LIMITS.renderPages.max).nullable().default(null),
+    /** Regular expressions of sub-resource URLs a render never loads (analytics, ads); recorded as blocked. */
+    renderBlock: list(urlPattern, 'regular expressions'),
   })
   .strict()
   // Checks across fields; run even when other fields are invalid (so every problem is named at once), but

@@ -8,6 +8,7 @@ export const THREAD_STEPS = [
   'claimed', // about to get URI: claimed from the frontier, handed to the worker
   'fetching', // fetching (bytes so far in ThreadStatus.bytes)
   'processing', // parsing and extracting
+  'rendering', // its page is loading in a browser (JavaScript rendering), or waiting for one
   'returning', // about to return URI: the result is being recorded and its links scheduled
   'paused', // holding because the crawl is paused
   'retiring', // finishing its current URL, then leaving the pool
@@ -24,6 +25,7 @@ export const STEP_LABELS: Record<ThreadStep, string> = {
   claimed: 'about to get URI',
   fetching: 'fetching',
   processing: 'processing',
+  rendering: 'rendering',
   returning: 'about to return URI',
   paused: 'paused',
   retiring: 'retiring',

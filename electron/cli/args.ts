@@ -68,6 +68,13 @@ Options (defaults in brackets):
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --max-retry-after MS longest Retry-After honoured [60000]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
+  --render             also render each HTML page in a browser (a system Chromium, see --chromium) and read
+                       what its scripts make: fields, links, directives, errors [off]
+  --render-wait MS     longest wait for a page's scripts after load; ends earlier when quiet [5000]
+  --viewport V         desktop, mobile or WIDTHxHEIGHT [desktop]
+  --render-pages N     pages rendering at once [the machine's cores minus one, at most 4]
+  --render-block REGEX a sub-resource a render never loads, e.g. analytics (repeatable) [none]
+  --chromium PATH      the Chromium or Chrome that renders [found on the machine]
   --store URL          keep the crawl in this PostgreSQL database (postgres://user:password@host:5432/db)
                        instead of a file, so other nodes can --join it; prints the crawl's ID
   --join CRAWL_ID      work on a crawl of the --store as one more node (its settings are the crawl's);
@@ -123,6 +130,12 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'max-attempts': { type: 'string' },
   'retry-delay': { type: 'string' },
+  render: { type: 'boolean' },
+  'render-wait': { type: 'string' },
+  viewport: { type: 'string' },
+  'render-pages': { type: 'string' },
+  'render-block': { type: 'string', multiple: true },
+  chromium: { type: 'string' },
   store: { type: 'string' },
   join: { type: 'string' },
   'node-name': { type: 'string' },
@@ -170,6 +183,8 @@ interface CliOptions {
   db: string | null;
   out: string | null;
   resume: string | null;
+  /** --chromium: the browser that renders (--render); null: found on the machine. */
+  chromium: string | null;
   quiet: boolean;
   help: boolean;
 }
@@ -265,6 +280,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     db: v.db ?? null,
     out: v.out ?? null,
     resume: v.resume ?? null,
+    chromium: v.chromium ?? null,
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };
@@ -306,6 +322,11 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     maxBodyBytes: number(v['max-body']),
     maxAttempts: number(v['max-attempts']),
     retryDelayMs: number(v['retry-delay']),
+    render: v.render ? true : undefined,
+    renderWaitMs: number(v['render-wait']),
+    viewport: v.viewport,
+    renderPages: number(v['render-pages']),
+    renderBlock: v['render-block'],
   };
   for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
   // A --config file underneath: what the command line says wins.

@@ -13,6 +13,8 @@ import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
 import { createPgCrawl, joinPgCrawl } from '../engine/frontier/postgres/pg-crawl.ts';
 import { ChildProcessSpawner } from '../engine/pool/child-process-spawner.ts';
 import { CLUSTER_KEY_ENV } from '../engine/secrets/cluster-key.ts';
+import { findChromium } from '../engine/render/find-chromium.ts';
+import { systemRenderer } from '../engine/render/system-renderer.ts';
 import type { CliRequest } from './args.ts';
 
 export interface CrawlRun {
@@ -32,7 +34,9 @@ export function openLocalRun(request: CliRequest): CrawlRun {
   const cleanup = () => tempDir && fs.rmSync(tempDir, { recursive: true, force: true });
   let controller: CrawlController;
   try {
-    const options = { dbPath, spawner: new ChildProcessSpawner() };
+    const options = { dbPath, spawner: new ChildProcessSpawner(), renderer: systemRenderer(request.chromium) };
+    // A crawl that renders needs a browser: said before its file is made (a resumed crawl's settings say it later).
+    if (request.mode === 'new' && request.settings.render) findChromium({ explicit: request.chromium });
     if (request.mode === 'new') controller = CrawlController.create(request.settings, options);
     else if (request.mode === 'resume') controller = CrawlController.resume(options, request.settings);
     else throw new Error(`a crawl file is for a new or a resumed crawl, not "${request.mode}"`);
@@ -58,7 +62,7 @@ export function openLocalRun(request: CliRequest): CrawlRun {
 /** A new crawl in the --store, or one more node on one (--join): the controller over the shared store. */
 export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
   const store = request.store!;
-  const options = { dbPath: '', spawner: new ChildProcessSpawner() };
+  const options = { dbPath: '', spawner: new ChildProcessSpawner(), renderer: systemRenderer(request.chromium) };
   // Seals and opens the crawl's credentials in the store; from the environment, never the command line (ps shows it).
   const clusterKey = process.env[CLUSTER_KEY_ENV] ?? null;
   let controller: CrawlController;

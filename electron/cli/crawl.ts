@@ -5,6 +5,7 @@ import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/p
 import { USAGE, UsageError, parseCli } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';
+import { ChromiumNotFoundError } from '../engine/render/find-chromium.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
 import { progressLine, summaryLine } from './progress.ts';
 
@@ -43,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     run = request.store ? await openClusterRun(request) : openLocalRun(request);
   } catch (err) {
-    if (err instanceof SettingsError || err instanceof CrawlFileError || err instanceof StoreError) {
-      process.stderr.write(`trawl: ${err.message}\n`);
+    if (err instanceof SettingsError || err instanceof CrawlFileError || err instanceof StoreError || err instanceof ChromiumNotFoundError) {
+      process.stderr.write(`trawl: ${err instanceof ChromiumNotFoundError ? `--render needs a Chromium: ${err.message}` : err.message}\n`);
       return EXIT.usage;
     }
     throw err;

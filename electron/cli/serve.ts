@@ -1,5 +1,6 @@
 // `npm run serve -- [--port 8420] [--host 127.0.0.1] [--dir DIR] [--token TOKEN]`: the web console, the desktop
 // app's UI in a browser, driving crawls on this machine. Prints one line, the URL to open (with its token).
+import { systemRenderer } from '../engine/render/system-renderer.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
 
   let session: CrawlSession;
   try {
-    session = new CrawlSession({ crawlsDir: request.dir, spawner: new ChildProcessSpawner() });
+    session = new CrawlSession({ crawlsDir: request.dir, spawner: new ChildProcessSpawner(), renderer: systemRenderer() });
   } catch (err) {
     process.stderr.write(`trawl serve: cannot use ${request.dir} for the crawl files: ${(err as Error).message}\n`);
     return EXIT.failed;

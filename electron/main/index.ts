@@ -1,5 +1,7 @@
 // The Electron main process: one window, the crawl session (controller, frontier, worker pool of utility
 // processes) and the IPC wiring. Everything else lives in the engine, which runs the same under the CLI.
+import { ElectronRenderer } from './render/electron-renderer.ts';
+import { renderPagesDefault } from '../engine/render/system-renderer.ts';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,9 @@ async function main(): Promise<void> {
     spawner: new UtilityProcessSpawner(path.join(here, 'worker.js')),
     // Credentials are kept encrypted by the OS keychain, not in clear in the crawl files.
     secrets: desktopSecretStore(safeStorage),
+    // Crawls that render use the app's own Chromium: hidden windows in in-memory partitions of their own.
+    renderer: (settings) =>
+      new ElectronRenderer({ crawlId: `${process.pid}-${Date.now()}`, concurrency: settings.renderPages ?? renderPagesDefault() }),
   });
   const send = (channel: string, payload: unknown) => {
     if (win && !win.isDestroyed()) win.webContents.send(channel, payload);

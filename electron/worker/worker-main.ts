@@ -2,6 +2,7 @@
 // It hosts several crawl threads at once: the engine sends jobs, the worker fetches and parses them concurrently
 // (the engine decides how many are in flight) and streams back steps and results.
 import type { Job, ParentToWorker } from '../../shared/protocol.ts';
+import type { RenderRequest, RenderResult } from '../../shared/render.ts';
 import type { CrawlSettings } from '../../shared/settings.ts';
 import { makeScope, type ScopeTest } from '../../shared/scope.ts';
 import { makeNormaliser, type Normaliser } from '../../shared/url/normalise.ts';
@@ -24,6 +25,9 @@ let ctx: {
   headersFor: (url: string) => Record<string, string> | undefined;
 } | null = null;
 let shuttingDown = false;
+/** Render requests sent to the engine and not answered yet, by request id. */
+const renders = new Map<number, (result: RenderResult) => void>();
+let nextRenderId = 1;
 
 const SAVE_CODE_CACHE = Symbol.for('trawl.saveCodeCache');
 
@@ -47,6 +51,11 @@ link.onMessage((msg: ParentToWorker) => {
       return init(msg.workerName, msg.settings);
     case 'job':
       return void handleJob(msg.job);
+    case 'rendered': {
+      const answer = renders.get(msg.requestId);
+      renders.delete(msg.requestId);
+      return answer?.(msg.result);
+    }
     case 'shutdown':
       return void shutdown();
   }
@@ -86,9 +95,19 @@ async function handleJob(job: Job): Promise<void> {
   const result = await runJob(job, {
     ...ctx,
     report: (step, processor, bytes) => steps.set({ threadId: job.threadId, jobId: job.jobId, step, processor, bytes }),
+    ...(ctx.settings.render ? { render: (request: RenderRequest) => askRender(job, request) } : {}),
   });
   steps.clear(job.threadId);
   link.send({ t: 'result', result });
+}
+
+/** Asks the engine's render pool for a page's render; the engine answers every request (or ends this process). */
+function askRender(job: Job, request: RenderRequest): Promise<RenderResult> {
+  const requestId = nextRenderId++;
+  return new Promise((resolve) => {
+    renders.set(requestId, resolve);
+    link.send({ t: 'render', requestId, threadId: job.threadId, jobId: job.jobId, request });
+  });
 }
 
 async function shutdown(): Promise<void> {

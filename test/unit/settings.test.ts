@@ -63,6 +63,11 @@ describe('parseSettings defaults', () => {
       maxPerHost: null,
       retryDelayMs: 1_000,
       maxRetryAfterMs: 60_000,
+      render: false,
+      renderWaitMs: 5_000,
+      viewport: 'desktop',
+      renderPages: null,
+      renderBlock: [],
     });
   });
 

@@ -16,6 +16,8 @@
 // About 490 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
 // start, pause, resume, stop, setThreads, snapshot) and the wiring between its parts; each job it had is a module
 // of this folder already, and splitting the wiring would only spread one object's state across files.
+import { CrawlResourceFetcher } from '../render/resource-fetcher.ts';
+import type { Renderer } from '../render/renderer.ts';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { ParsedSettings, CrawlSettings } from '../../../shared/settings.ts';
@@ -68,6 +70,12 @@ export interface ControllerOptions {
   cpuCount?: number;
   /** Seals the crawl's credentials in its file (the plain store when missing; the desktop app passes safeStorage's). */
   secrets?: SecretStore;
+  /**
+   * The browsers that render pages when the crawl's settings say so (the CLI and web console pass a playwright-core
+   * pool, the desktop app its own Chromium's); called once, with the crawl's settings, only when they render.
+   * Without it such a crawl records every render as failed ("rendering is not available").
+   */
+  renderer?: (settings: ParsedSettings) => Renderer;
 }
 
 export class CrawlController extends EventEmitter<ControllerEvents> {
@@ -79,6 +87,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   private readonly calls: StoreCalls;
   private readonly steering: Steering;
   private readonly pool: WorkerPool;
+  /** The crawl's browsers and the fetcher of what they load (settings.render), ended with the crawl. */
+  private readonly rendering: { renderer: Renderer; resources: CrawlResourceFetcher; ended: AbortController } | null = null;
   /** Set while the shared store is unreachable (its message). */
   private storeError: string | null = null;
   private readonly rate = new RateMeter();
@@ -172,6 +182,15 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       processDied: (name, exit, lost, overran) => this.onProcessDied(name, exit, lost, overran),
       failed: (message) => void this.finish('failed', message),
     });
+    if (settings.render && options.renderer) {
+      const rendering = {
+        renderer: options.renderer(settings),
+        resources: new CrawlResourceFetcher(settings),
+        ended: new AbortController(),
+      };
+      this.rendering = rendering;
+      this.pool.renderWith((request) => rendering.renderer.render(request, rendering.resources.fetch, rendering.ended.signal));
+    }
     this.dispatcher = new Dispatcher(store, this.pool, this.calls, this.steering, settings, this.live, {
       state: () => this.state,
       changed: () => this.changed(),
@@ -396,7 +415,10 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         });
       }
       if (this.pool.busyCount() > 0) this.pool.killAll();
+      this.rendering?.ended.abort();
       await this.pool.close();
+      // No browser outlives its crawl.
+      await this.rendering?.renderer.close().catch(() => undefined);
       // Every result handed to the store is recorded before it is closed.
       await this.calls.drained();
       this.clock.hold();

@@ -97,7 +97,15 @@ export function errorRowOf(
 /** The row of a fetched page; `redirect` is the verdict on its redirect ('follow' or why not), null without one. */
 export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect: string | null, attempts: number, now: number): ResultRow {
   const robotsDisallowed = claim.robotsDisallowed === true;
-  const index = indexabilityOf({ ...result, url: claim.url, kind: claim.urlKind, checkOnly: claim.checkOnly, robotsDisallowed });
+  const index = indexabilityOf({
+    ...result,
+    // A rendered page is indexed as rendered: its scripts' robots directives and canonical are what search engines read.
+    ...(result.rendered?.error === null ? { metaRobots: result.rendered.metaRobots, canonical: result.rendered.canonical } : {}),
+    url: claim.url,
+    kind: claim.urlKind,
+    checkOnly: claim.checkOnly,
+    robotsDisallowed,
+  });
   return {
     urlId: claim.urlId,
     statusCode: result.statusCode,
@@ -139,6 +147,8 @@ export interface PageTarget {
   linkKind: string;
   anchor: string | null;
   nofollow: boolean;
+  /** Only in the rendered DOM (links.rendered). */
+  rendered?: boolean;
 }
 
 /**
@@ -181,6 +191,7 @@ export function pageTargetsOf(
       linkKind: link.kind,
       anchor: link.anchor || null,
       nofollow: link.nofollow === true,
+      ...(link.rendered ? { rendered: true } : {}),
     });
   }
   return out;
@@ -195,4 +206,50 @@ export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeB
 } {
   const ok = result.statusCode !== null;
   return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
+}
+
+/** The renders row of a rendered page: its rendered fields, and the raw HTML's indexability when that differs. */
+export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[] | null {
+  const r = result.rendered;
+  if (!r) return null;
+  const json = (list: unknown[]) => (list.length ? JSON.stringify(list) : null);
+  const raw = indexabilityOf({
+    ...result,
+    url: claim.url,
+    kind: claim.urlKind,
+    checkOnly: claim.checkOnly,
+    robotsDisallowed: claim.robotsDisallowed === true,
+  });
+  const rendered =
+    r.error === null
+      ? indexabilityOf({
+          ...result,
+          metaRobots: r.metaRobots,
+          canonical: r.canonical,
+          url: claim.url,
+          kind: claim.urlKind,
+          checkOnly: claim.checkOnly,
+          robotsDisallowed: claim.robotsDisallowed === true,
+        })
+      : raw;
+  const differs = raw.status !== rendered.status || raw.reason !== rendered.reason;
+  return [
+    claim.urlId,
+    r.title,
+    r.metaDescription,
+    r.h1,
+    r.h1Count,
+    r.canonical,
+    r.metaRobots,
+    r.wordCount,
+    r.renderedLinks,
+    r.jsRedirect,
+    json(r.consoleErrors),
+    json(r.pageErrors),
+    json(r.failedResources),
+    json(r.blockedResources),
+    Math.round(r.renderMs),
+    r.error,
+    differs ? [raw.status, raw.reason].filter(Boolean).join(': ') : null,
+  ];
 }

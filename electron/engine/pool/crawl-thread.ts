@@ -20,6 +20,11 @@ export class CrawlThread {
   job: ThreadJob | null = null;
   /** Epoch ms when its current job was handed to it (the watchdog's clock starts here). */
   jobStartedAt = 0;
+  /**
+   * Epoch ms since its page is with the render pool (0: it is not): the pool bounds a render itself, so that
+   * time does not count against the job's deadline (the watchdog's clock stops).
+   */
+  renderingSince = 0;
   /** Its job is past its fetch allowance, spending its processing budget (watchdog.ts): the grid flags it. */
   overdue = false;
   /** Leaves the pool once its current URL is done. */
@@ -30,6 +35,11 @@ export class CrawlThread {
     public workerName: string,
     public pid: number | null,
   ) {}
+
+  /** How long its current job has run by the watchdog's clock: its renders left out. */
+  jobElapsedMs(now = Date.now()): number {
+    return now - this.jobStartedAt - (this.renderingSince === 0 ? 0 : now - this.renderingSince);
+  }
 
   /** Sets the step (and the processor within it); true when anything changed. */
   setStep(step: ThreadStep, processor: string | null = null, now = Date.now()): boolean {

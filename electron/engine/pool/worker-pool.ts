@@ -4,6 +4,7 @@
 // past it is killed and replaced the same way, and that job is handed back as overran, not to be tried again.
 import type { ParsedSettings } from '../../../shared/settings.ts';
 import type { Job, JobResult, WorkerToParent } from '../../../shared/protocol.ts';
+import type { RenderRequest, RenderResult } from '../../../shared/render.ts';
 import { CrawlThread } from './crawl-thread.ts';
 import type { ThreadJob } from './crawl-thread.ts';
 import { watchdogTickMs, watchdogVerdict } from './watchdog.ts';
@@ -26,6 +27,14 @@ export interface PoolListener {
   processDied(name: string, exit: WorkerExit, lost: ThreadJob[], overran: OverranJob[]): void;
   /** Worker processes cannot be started at all. */
   failed(message: string): void;
+}
+
+/** Renders a page for a thread (the controller's render pool with the crawl's resource fetcher). */
+export type RenderService = (request: RenderRequest) => Promise<RenderResult>;
+
+/** A render that could not be made, as its answer. */
+export function renderFailure(error: string): RenderResult {
+  return { html: null, jsRedirect: null, consoleErrors: [], pageErrors: [], failedResources: [], blockedResources: [], renderMs: 0, error };
 }
 
 /** A job the watchdog killed its worker for, with the thread that held it. */
@@ -56,6 +65,8 @@ export class WorkerPool {
   private closed = false;
   private lastFailure = '';
   private watchdog: NodeJS.Timeout | null = null;
+  /** Renders the workers ask for (crawls with rendering on); null: every request is answered with an error. */
+  private renderService: RenderService | null = null;
   /** When the watchdog's timer last fired, and whether that tick judged nothing (see watchdogTick). */
   private lastTickAt = 0;
   private skippedTick = false;
@@ -67,6 +78,11 @@ export class WorkerPool {
     private readonly maxProcesses: number,
     private readonly listener: PoolListener,
   ) {}
+
+  /** Where the workers' render requests go from now on. */
+  renderWith(service: RenderService | null): void {
+    this.renderService = service;
+  }
 
   /** Threads in the pool (retiring ones included), by id. */
   threads(): CrawlThread[] {
@@ -219,10 +235,31 @@ export class WorkerPool {
         this.listener.result(t, job, message.result);
         return;
       }
+      case 'render':
+        return this.render(proc, message);
       case 'fatal':
         this.lastFailure = message.message;
         return;
     }
+  }
+
+  /** A worker's render request: answered when the render is done (its time off the job's watchdog clock). */
+  private render(proc: WorkerProcess, message: Extract<WorkerToParent, { t: 'render' }>): void {
+    const t = this.threadsById.get(message.threadId);
+    if (!t || t.job?.jobId !== message.jobId) return;
+    const since = Date.now();
+    t.renderingSince = since;
+    const service = this.renderService;
+    const answer = service ? service(message.request) : Promise.resolve(renderFailure('rendering is not available'));
+    void answer
+      .catch((err: unknown) => renderFailure(`render failed: ${err instanceof Error ? err.message : String(err)}`))
+      .then((result) => {
+        if (t.job?.jobId === message.jobId && t.renderingSince === since) {
+          t.jobStartedAt += Date.now() - since;
+          t.renderingSince = 0;
+        }
+        if (this.processes.has(proc)) proc.handle.send({ t: 'rendered', requestId: message.requestId, result });
+      });
   }
 
   private onExit(proc: WorkerProcess, died: WorkerExit): void {
@@ -272,6 +309,7 @@ export class WorkerPool {
     if (!proc || !proc.ready) return false;
     thread.job = job;
     thread.jobStartedAt = Date.now();
+    thread.renderingSince = 0;
     thread.overdue = false;
     thread.setStep('claimed', 'preconditions');
     const sent = proc.handle.send({ t: 'job', job: jobMessage(thread.id, job) });
@@ -304,7 +342,7 @@ export class WorkerPool {
       const overran: OverranJob[] = [];
       for (const t of proc.threads) {
         if (!t.job) continue;
-        const verdict = watchdogVerdict(t.job.claim.kind, now - t.jobStartedAt, this.settings);
+        const verdict = watchdogVerdict(t.job.claim.kind, t.jobElapsedMs(now), this.settings);
         if (verdict === 'overran') overran.push({ thread: t, job: t.job });
         else if (verdict === 'overdue' && !t.overdue) {
           t.overdue = true;

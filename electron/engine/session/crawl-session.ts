@@ -27,6 +27,7 @@ import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
+import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
 
@@ -47,6 +48,8 @@ export interface CrawlSessionOptions {
   secrets?: SecretStore;
   /** The scheduled recrawls' clock and polling (tests drive them). */
   schedules?: SchedulerOptions;
+  /** The browsers of crawls that render (settings.render): the desktop app's Chromium, or a system one. */
+  renderer?: ControllerOptions['renderer'];
 }
 
 export interface CrawlSessionEvents {
@@ -81,6 +84,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
       spawner: options.spawner,
       ...(options.cpuCount === undefined ? {} : { cpuCount: options.cpuCount }),
       ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+      ...(options.renderer === undefined ? {} : { renderer: options.renderer }),
     };
     this.ruleTests = new ExtractionRuleTests(options.spawner);
     this.observerOptions = options.storeObserver ?? {};

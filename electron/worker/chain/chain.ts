@@ -9,15 +9,18 @@ import { extractLocation } from './extract-location.ts';
 import { fetchHttp, requestHeadersFor } from './fetch-http.ts';
 import { makeScope } from '../../../shared/scope.ts';
 import { extractCustom } from './extract-custom.ts';
+import { renderPage } from './render-page.ts';
 import type { ChainContext, CrawlUri, Processor } from './processor.ts';
 
 export function buildFetchChain(settings: CrawlSettings): Processor[] {
+  const extractors = htmlExtractorsFor(settings);
   const chain = [
     fetchHttp(requestHeadersFor(settings, makeScope(settings))),
     extractHttpHeaders,
     extractLocation,
-    extractHtmlProcessor(htmlExtractorsFor(settings)),
+    extractHtmlProcessor(extractors),
   ];
+  if (settings.render) chain.push(renderPage(settings, extractors));
   if (settings.extraction.length > 0) chain.push(extractCustom(settings.extraction));
   return chain;
 }

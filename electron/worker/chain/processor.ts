@@ -3,12 +3,13 @@
 // chain for its URL (a redirect is not parsed). The chain is assembled from the crawl's settings (chain.ts), and
 // the thread's live step names the processor it is in.
 import type { Job, PageFetchResult } from '../../../shared/protocol.ts';
+import type { RenderRequest, RenderResult } from '../../../shared/render.ts';
 import type { ScopeTest } from '../../../shared/scope.ts';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
 import type { FetchOutcome, Fetcher } from '../fetch-url.ts';
 
-export type JobStep = 'fetching' | 'processing';
+export type JobStep = 'fetching' | 'processing' | 'rendering';
 
 export type PageJob = Extract<Job, { kind: 'page' }>;
 
@@ -32,6 +33,8 @@ export interface ChainContext {
   normalise: Normaliser;
   /** The thread's step, the processor it is in and the bytes received so far, for the live thread view. */
   report(step: JobStep, processor: string, bytes: number): void;
+  /** Renders a page in the engine's render pool (present when the crawl renders). */
+  render?: (request: RenderRequest) => Promise<RenderResult>;
 }
 
 /** 'next': on to the following processor; 'done': the URL's result is complete. */

@@ -136,6 +136,8 @@ const PROCESSOR_KEYS = {
   'extract-http-headers': 'extractHttpHeaders',
   'extract-location': 'extractLocation',
   'extract-html': 'extractHtml',
+  render: 'render',
+  'extract-rendered': 'extractRendered',
   disposition: 'disposition',
 } as const;
 

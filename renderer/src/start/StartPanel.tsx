@@ -19,7 +19,15 @@ import { BasicSettings } from './BasicSettings.tsx';
 import type { FormBinding } from './form-fields.tsx';
 import { browserStorage, forgetLastSettings, formWithLast, loadLastSettings, saveLastSettings } from './last-settings.ts';
 import { PresetsPanel, presetsSummary, usePresets } from './PresetsBar.tsx';
-import { CheckSettings, ExtractionSettings, MoreSettings, PolitenessSettings, RequestSettings, ScopeSettings } from './setting-groups.tsx';
+import {
+  CheckSettings,
+  ExtractionSettings,
+  MoreSettings,
+  PolitenessSettings,
+  RenderSettings,
+  RequestSettings,
+  ScopeSettings,
+} from './setting-groups.tsx';
 import {
   FORM_FIELDS,
   cliCommandFromForm,
@@ -258,6 +266,7 @@ export function StartPanel() {
           />,
         )}
         {group('check', t('groups.check'), <CheckSettings binding={binding} />)}
+        {group('render', t('groups.render'), <RenderSettings binding={binding} />)}
         {group('politeness', t('groups.politeness'), <PolitenessSettings binding={binding} />)}
         {group('more', t('groups.more'), <MoreSettings binding={binding} />)}
 

@@ -17,7 +17,7 @@ export interface FormBinding {
 
 /** The form fields typed as numbers. */
 export type NumberFieldName = {
-  [K in keyof StartForm]: StartForm[K] extends string ? (K extends ListField | 'userAgent' | 'headers' ? never : K) : never;
+  [K in keyof StartForm]: StartForm[K] extends string ? (K extends ListField | 'userAgent' | 'headers' | 'viewport' ? never : K) : never;
 }[keyof StartForm];
 
 interface FieldAttrs {

@@ -194,6 +194,61 @@ export function CheckSettings({ binding }: { binding: FormBinding }) {
   );
 }
 
+/** JavaScript rendering: pages loaded in a browser too, and what their scripts make read (issue 16). */
+export function RenderSettings({ binding }: { binding: FormBinding }) {
+  const { t } = useTranslation('start');
+  const { form, set } = binding;
+  const d = binding.defaults?.settings;
+  const preset = form.viewport === 'desktop' || form.viewport === 'mobile' ? form.viewport : 'custom';
+  return (
+    <>
+      <Check
+        label={t('render.render')}
+        hint={t('render.renderHint')}
+        error={fieldError(binding, 'render')}
+        input={{ ...fieldAttrs(binding, 'render'), checked: form.render, onChange: (v) => set('render', v) }}
+      />
+      <div className="field-grid">
+        <NumberField
+          label={t('render.wait')}
+          hint={t('render.waitHint', { default: formatInt(d?.renderWaitMs ?? 5000) })}
+          error={fieldError(binding, 'renderWaitMs')}
+          input={numberInput(binding, 'renderWaitMs')}
+        />
+        <NumberField
+          label={t('render.pages')}
+          hint={t('render.pagesHint')}
+          placeholder={t('render.pagesDefault')}
+          error={fieldError(binding, 'renderPages')}
+          input={numberInput(binding, 'renderPages')}
+        />
+        <label className="field" htmlFor={`${binding.ids}-viewport`}>
+          <span className="field-label">{t('render.viewport')}</span>
+          <select
+            data-testid="setting-viewport-choice"
+            aria-label={t('render.viewportPreset')}
+            value={preset}
+            onChange={(e) => set('viewport', e.currentTarget.value === 'custom' ? '1280x800' : e.currentTarget.value)}
+          >
+            <option value="desktop">{t('render.desktop')}</option>
+            <option value="mobile">{t('render.mobile')}</option>
+            <option value="custom">{t('render.custom')}</option>
+          </select>
+          <input
+            {...fieldAttrs(binding, 'viewport')}
+            type="text"
+            value={form.viewport}
+            onChange={(e) => set('viewport', e.currentTarget.value)}
+          />
+          <span className="field-hint">{t('render.viewportHint')}</span>
+          {fieldError(binding, 'viewport')}
+        </label>
+      </div>
+      {linesField(binding, 'renderBlock', t('render.block'), t('render.blockHint'), t('render.none'))}
+    </>
+  );
+}
+
 /** How hard hosts are pressed, and how failures are retried. */
 export function PolitenessSettings({ binding }: { binding: FormBinding }) {
   const { t } = useTranslation('start');

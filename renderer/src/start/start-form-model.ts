@@ -86,6 +86,12 @@ export interface StartForm {
   // What to check
   checkResources: readonly ResourceType[];
   checkExternal: boolean;
+  // JavaScript rendering
+  render: boolean;
+  renderWaitMs: string;
+  viewport: string;
+  renderPages: string;
+  renderBlock: string;
   // Politeness and retries
   delayMs: string;
   polite: boolean;
@@ -104,7 +110,7 @@ export interface StartForm {
 }
 
 /** Form fields typed one item a line; the host names their problems "<field>.<index among the non-blank lines>". */
-export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams'] as const;
+export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'renderBlock'] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 
 export function formFromDefaults(d: CrawlDefaults | null): StartForm {
@@ -142,6 +148,11 @@ export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): S
     followNofollow: s?.followNofollow ?? false,
     checkResources: s?.checkResources ?? [],
     checkExternal: s?.checkExternal ?? false,
+    render: s?.render ?? false,
+    renderWaitMs: str(s?.renderWaitMs),
+    viewport: s?.viewport ?? 'desktop',
+    renderPages: str(s?.renderPages),
+    renderBlock: lines(s?.renderBlock),
     delayMs: str(s?.delayMs ?? 0),
     polite: s?.polite ?? false,
     maxUrlsPerSecond: str(s?.maxUrlsPerSecond),
@@ -203,6 +214,11 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
     // In the form's order, whatever order they were ticked in.
     checkResources: RESOURCE_OPTIONS.map((o) => o.value).filter((t) => form.checkResources.includes(t)),
     checkExternal: form.checkExternal,
+    render: form.render,
+    renderWaitMs: numeric(form.renderWaitMs, undefined),
+    viewport: form.viewport.trim() || undefined,
+    renderPages: numeric(form.renderPages, null),
+    renderBlock: lines(form.renderBlock),
     delayMs: numeric(form.delayMs, undefined),
     polite: form.polite,
     maxUrlsPerSecond: numeric(form.maxUrlsPerSecond, null),
@@ -324,6 +340,7 @@ export const FORM_GROUPS = {
   request: ['headers', 'basicAuth'],
   extraction: ['extraction'],
   check: ['checkResources', 'checkExternal'],
+  render: ['render', 'renderWaitMs', 'viewport', 'renderPages', 'renderBlock'],
   politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
   more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'processingBudgetMs', 'maxBodyBytes'],
 } as const satisfies Record<string, readonly (keyof StartForm)[]>;
@@ -385,6 +402,10 @@ export function groupSummary(group: FormGroup, form: StartForm): string {
       const types = RESOURCE_OPTIONS.filter((o) => form.checkResources.includes(o.value)).map((o) => o.value);
       parts.push([t('summary.pages'), ...types].join(', '));
       if (form.checkExternal) parts.push(t('summary.externalLinks'));
+      break;
+    }
+    case 'render': {
+      parts.push(form.render ? t('summary.rendering', { viewport: form.viewport }) : t('summary.notRendering'));
       break;
     }
     case 'politeness': {

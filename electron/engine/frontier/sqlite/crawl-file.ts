@@ -27,7 +27,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -112,6 +112,33 @@ const LABEL_TABLES = `CREATE TABLE IF NOT EXISTS crawl_label (
 -- In the order the analyst gave them (by rowid).
 CREATE TABLE IF NOT EXISTS crawl_tags (
   tag TEXT NOT NULL UNIQUE COLLATE NOCASE
+);`;
+// Added in version 4: JavaScript rendering (settings.render). A link only the rendered DOM has is marked; a rendered
+// page's rendered fields, script errors and resources are kept beside its results row (which keeps the raw fields).
+const LINKS_V4_COLUMNS = ['rendered INTEGER NOT NULL DEFAULT 0'];
+const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
+  url_id            INTEGER PRIMARY KEY,
+  title             TEXT,
+  meta_description  TEXT,
+  h1                TEXT,
+  h1_count          INTEGER,
+  canonical         TEXT,
+  meta_robots       TEXT,
+  word_count        INTEGER,
+  -- Links the rendered DOM has that the raw HTML had not (links.rendered = 1).
+  rendered_links    INTEGER NOT NULL DEFAULT 0,
+  -- Where a script sent the page (a location change), in normal form.
+  js_redirect       TEXT,
+  -- JSON lists: console errors and uncaught exceptions (strings), failed and blocked resources ({url, reason}).
+  console_errors    TEXT,
+  page_errors       TEXT,
+  failed_resources  TEXT,
+  blocked_resources TEXT,
+  render_ms         INTEGER,
+  -- Why the render failed or was cut, or null.
+  error             TEXT,
+  -- The raw HTML's indexability ("indexable" or "non-indexable: reason") when the rendered one differs.
+  raw_indexability  TEXT
 );`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
@@ -205,6 +232,7 @@ CREATE TABLE links (
   to_id   INTEGER NOT NULL,
   anchor  TEXT,
   ${LINKS_V2_COLUMNS.join(',\n  ')},
+  ${LINKS_V4_COLUMNS.join(',\n  ')},
   PRIMARY KEY (from_id, to_id)
 ) WITHOUT ROWID;
 CREATE INDEX links_to ON links(to_id);
@@ -213,6 +241,7 @@ ${EXTRACTED_TABLE}
 ${CRAWL_RESULTS_VIEW}
 ${ANALYSIS_INDEXES.join('\n')}
 ${LABEL_TABLES}
+${RENDERS_TABLE}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -404,6 +433,10 @@ function upgradeSteps(db: Db, from: number): void {
       for (const index of ANALYSIS_INDEXES) db.exec(index);
     }
     if (from < 3) db.exec(LABEL_TABLES);
+    if (from < 4) {
+      addColumns(db, 'links', LINKS_V4_COLUMNS);
+      db.exec(RENDERS_TABLE);
+    }
     writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
     writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
   })();

@@ -66,7 +66,12 @@ export function prepareFrontierStatements(db: Db) {
         @robotsDisallowed, @at, @h1Count, @h2, @h2Count, @lang, @hreflang, @metaRefresh, @indexability, @indexabilityReason,
         @responseHeaders)`,
     ),
-    insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)'),
+    insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow, rendered) VALUES (?, ?, ?, ?, ?, ?)'),
+    insertRender: db.prepare(
+      `INSERT OR REPLACE INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
+        rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error,
+        raw_indexability) VALUES (${Array(17).fill('?').join(', ')})`,
+    ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),

@@ -43,7 +43,7 @@ import {
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
-import { errorRowOf, hostCountsOf, pageTargetsOf, resultRowOf } from '../page-outcome.ts';
+import { errorRowOf, hostCountsOf, pageTargetsOf, renderRowOf, resultRowOf } from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
 
@@ -351,6 +351,8 @@ export class Frontier {
       const redirect = result.redirectUrl === null ? null : redirectVerdict(claim, result.redirectUrl, (id) => this.q.chainLink.get(id));
       this.q.setUrlState.run(ok ? UrlState.done : UrlState.failed, claim.urlId);
       this.q.insertResult.run(resultRowOf(claim, result, redirect, attempts, now));
+      const render = renderRowOf(claim, result);
+      if (render !== null) this.q.insertRender.run(render);
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
       const counts = hostCountsOf(result);
@@ -361,7 +363,7 @@ export class Frontier {
       // keeps the hop either way; a chain that is too long or loops is not followed further.
       for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
         const target = this.enqueue(t.url, t.candidate, t.depth, claim.urlId, now, t.hops);
-        this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0);
+        this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0, t.rendered ? 1 : 0);
       }
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {

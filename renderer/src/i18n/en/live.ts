@@ -115,6 +115,7 @@ export const live = {
     claimed: 'about to get URI',
     fetching: 'fetching',
     processing: 'processing',
+    rendering: 'rendering',
     returning: 'about to return URI',
     paused: 'paused',
     retiring: 'retiring',
@@ -132,6 +133,8 @@ export const live = {
       "About to get URI (Heritrix's word; a URI is the URL here): the thread has taken a URL from the frontier, its preconditions passed, and hands it to its worker process.",
     fetching: 'Fetching: the HTTP request is under way (the bytes received so far are shown below).',
     processing: 'Processing: the response is parsed and its fields and links extracted.',
+    rendering:
+      'Rendering: the page is loading in a browser so its scripts can run (or waits for a free one); its sub-resources are fetched by the crawl.',
     returning:
       "About to return URI (Heritrix's word): the URL is done; its result is being recorded and the links found are scheduled in the frontier.",
     paused: 'Paused: the crawl is paused; the thread holds until it resumes.',
@@ -158,6 +161,9 @@ export const live = {
       extractHttpHeaders: 'Retry-After and X-Robots-Tag (worker/chain/extract-http-headers.ts)',
       extractLocation: 'the target of a redirect; a redirect is not parsed (worker/chain/extract-location.ts)',
       extractHtml: "the page's fields and links, read by the HTML extractors in one pass (worker/html/)",
+      render:
+        "with --render: the page loaded in the engine's browsers, its sub-resources fetched by the crawl (worker/chain/render-page.ts, engine/render)",
+      extractRendered: 'the HTML extractors again, over the DOM the scripts made (worker/chain/render-page.ts)',
       disposition: 'record the result and link graph, retry or schedule the candidates (engine/frontier)',
     },
   },
