@@ -106,6 +106,7 @@ export function settingsSummaryParts(settings: Record<string, unknown>): Message
   if (typeof settings['maxUrlsPerSecond'] === 'number') add('summaryRate', settings['maxUrlsPerSecond']);
   const checks = Array.isArray(settings['checkResources']) ? (settings['checkResources'] as unknown[]).length : 0;
   if (checks > 0 || settings['checkExternal'] === true) add('summaryChecks');
+  if (settings['render'] === true) add('summaryRenders');
   const rules = Array.isArray(settings['extraction']) ? settings['extraction'].length : 0;
   if (rules > 0) add(rules === 1 ? 'summaryRule' : 'summaryRules', rules);
   return parts;

@@ -25,6 +25,7 @@ export const MESSAGES = {
   summaryDelay: '{{n}} ms delay',
   summaryRate: '≤ {{n}} URLs/s',
   summaryChecks: 'checks resources',
+  summaryRenders: 'renders JavaScript',
   summaryRule: '{{n}} extraction rule',
   summaryRules: '{{n}} extraction rules',
 
@@ -70,6 +71,7 @@ export const MESSAGES = {
   headerTwice: '"{{name}}" is given twice',
   badHeaderValueLong: 'must be a valid HTTP header value (no line breaks or control characters, at most 8192 characters)',
   badHeaderValue: 'must be a valid HTTP header value (no line breaks or control characters)',
+  badViewport: 'must be desktop, mobile or a size such as 1280x800',
   basicAuthShape: 'must be {"username": ..., "password": ...} or null',
   noColonOrControl: 'must not contain ":" or control characters',
   noControl: 'must not contain control characters',

@@ -181,12 +181,12 @@ export const crawlSettingsSchema = z
     /** desktop, mobile, or WIDTHxHEIGHT. */
     viewport: z
       .string()
-      .regex(/^(desktop|mobile|[1-9]\d{1,4}x[1-9]\d{1,4})$/, 'must be desktop, mobile or a size such as 1280x800')
+      .regex(/^(desktop|mobile|[1-9]\d{1,4}x[1-9]\d{1,4})$/, m('badViewport'))
       .default('desktop'),
     /** Pages rendering at once; null = the machine's default (renderPagesDefault in electron/engine/render). */
     renderPages: int(1, LIMITS.renderPages.max).nullable().default(null),
     /** Regular expressions of sub-resource URLs a render never loads (analytics, ads); recorded as blocked. */
-    renderBlock: list(urlPattern, 'regular expressions'),
+    renderBlock: list(urlPattern, 'listOfPatterns'),
   })
   .strict()
   // Checks across fields; run even when other fields are invalid (so every problem is named at once), but

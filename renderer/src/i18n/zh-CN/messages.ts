@@ -20,6 +20,7 @@ export const messages: Messages['messages'] = {
   summaryDelay: '延迟 {{n}} 毫秒',
   summaryRate: '≤ {{n}} 个 URL/秒',
   summaryChecks: '检查资源',
+  summaryRenders: '渲染 JavaScript',
   summaryRule: '{{n}} 条提取规则',
   summaryRules: '{{n}} 条提取规则',
 
@@ -63,6 +64,7 @@ export const messages: Messages['messages'] = {
   headerTwice: '“{{name}}”重复出现',
   badHeaderValueLong: '必须是有效的 HTTP 请求头值（不含换行或控制字符，最多 8192 个字符）',
   badHeaderValue: '必须是有效的 HTTP 请求头值（不含换行或控制字符）',
+  badViewport: '必须是 desktop、mobile 或尺寸，例如 1280x800',
   basicAuthShape: '必须是 {"username": ..., "password": ...} 或 null',
   noColonOrControl: '不能包含“:”或控制字符',
   noControl: '不能包含控制字符',
