@@ -44,7 +44,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     run = request.store ? await openClusterRun(request) : openLocalRun(request);
   } catch (err) {
-    if (err instanceof SettingsError || err instanceof CrawlFileError || err instanceof StoreError || err instanceof ChromiumNotFoundError) {
+    if (
+      err instanceof SettingsError ||
+      err instanceof CrawlFileError ||
+      err instanceof StoreError ||
+      err instanceof ChromiumNotFoundError
+    ) {
       process.stderr.write(`trawl: ${err instanceof ChromiumNotFoundError ? `--render needs a Chromium: ${err.message}` : err.message}\n`);
       return EXIT.usage;
     }

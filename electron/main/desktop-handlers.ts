@@ -41,7 +41,9 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const problem = session.chartExportProblem();
       if (problem) return { ok: false, error: problem };
       const file = await saveAs(`Export the ${kind} chart as ${format.toUpperCase()}`, `${kind}-chart`, format);
-      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportChartCsv(kind, file, ...formatArg(format));
+      return file === null
+        ? { ok: false, error: englishText('exportCancelled') }
+        : session.exportChartCsv(kind, file, ...formatArg(format));
     },
     exportView: async (view) => {
       const problem = session.viewExportProblem(view);
@@ -52,7 +54,9 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
     },
     exportComparison: async (query, format = 'csv') => {
       const file = await saveAs(`Export the comparison as ${format.toUpperCase()}`, 'comparison', format);
-      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportComparison(query, file, ...formatArg(format));
+      return file === null
+        ? { ok: false, error: englishText('exportCancelled') }
+        : session.exportComparison(query, file, ...formatArg(format));
     },
     currentSnapshot: async () => session.snapshot(),
   });
