@@ -2,6 +2,7 @@
 // a hub page on 127.0.0.1 links to HOSTS other servers (one port each, so one host:port each), checked for their
 // status. The Hosts view scrolls through every host in the workbench's virtual table, asking the host for windows of
 // rows only, sorted in SQL, with no paging control; its columns are the virtual table's (resized, moved, hidden).
+// And the same crawl's throughput chart keeps its time axis's last label whole at the chart's right edge.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -133,7 +134,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await expect.poll(() => tab.locator(`${table} .rhead [data-column="origin"]`).getAttribute('aria-sort')).toBe('descending');
       await tab.locator(`${table} [data-host-row]`).first().waitFor();
       await expect.poll(() => tab.locator(`${table} [data-host-row]`).first().getAttribute('data-host-row')).toBe(last);
-    });
+    }, 240_000);
 
     it('has the virtual table’s column layout: a column hidden from the menu and resized by its handle', async () => {
       const headers = () =>
@@ -155,6 +156,35 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await tab.locator('.hosts-view').getByTestId('columns-open').click();
       await tab.locator('.hosts-view').getByTestId('columns-reset').click();
       await expect.poll(headers).toContain('delay');
-    });
+    }, 60_000);
+
+    it('keeps the time axis’s last label whole at the right edge of the throughput chart', async () => {
+      await tab.getByTestId('view-reports').click();
+      const card = tab.locator('.chart-card[data-chart="over-time"]');
+      await until(
+        async () => Number(await card.getAttribute('data-total')),
+        (n) => n > 0,
+        'the throughput chart',
+      );
+      await tab.waitForTimeout(300);
+      await card.screenshot({ path: path.join(ROOT, ARTIFACTS, 'hosts-reports-over-time.png') });
+      // Ink in the canvas's last columns, below the plot (where the time axis writes its labels): a label cut short.
+      const ink = await card.locator('canvas').evaluate((canvas) => {
+        // (Runs in the page; the tests' types have no DOM.)
+        const c = canvas as unknown as {
+          width: number;
+          height: number;
+          getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+        };
+        const dpr = (globalThis as unknown as { devicePixelRatio: number }).devicePixelRatio;
+        const cols = Math.ceil(4 * dpr);
+        const rows = Math.ceil(40 * dpr);
+        const data = c.getContext('2d').getImageData(c.width - cols, c.height - rows, cols, rows).data;
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+        return n;
+      });
+      expect(ink).toBe(0);
+    }, 60_000);
   },
 );
