@@ -186,5 +186,53 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       });
       expect(ink).toBe(0);
     }, 60_000);
+
+    it('keeps the explorer table usable beside the URL detail pane at 1440 px with the sidebar open', async () => {
+      await tab.getByTestId('view-explorer').click();
+      const explorer = '.explorer .vtable';
+      await tab.locator(`${explorer} [data-explorer-url]`).first().click();
+      await tab.locator('.url-detail').waitFor();
+      expect(await tab.locator('.sidebar').isVisible()).toBe(true);
+      await tab.waitForTimeout(300);
+      await shot('explorer-detail');
+      const m = await tab.locator(explorer).evaluate((el) => {
+        const view = el.getBoundingClientRect();
+        const head = (id: string) => el.querySelector(`.rhead [data-column="${id}"]`)!.getBoundingClientRect();
+        return {
+          width: view.width,
+          right: view.right,
+          url: head('url').right,
+          status: head('status').right,
+          indexability: head('indexability').right,
+          title: head('title').right,
+          scroll: el.scrollWidth > el.clientWidth,
+        };
+      });
+      // URL, status and indexability whole, the title begun, the rest a sideways scroll away; the pane whole in the window.
+      expect(m.width).toBeGreaterThanOrEqual(560);
+      expect(m.status).toBeLessThanOrEqual(m.right);
+      expect(m.indexability).toBeLessThanOrEqual(m.right);
+      expect(m.scroll).toBe(true);
+      const pane = await tab.locator('.url-detail').boundingBox();
+      expect(pane!.width).toBeGreaterThanOrEqual(320);
+      expect(pane!.x + pane!.width).toBeLessThanOrEqual(1440);
+      expect(pane!.x).toBeGreaterThanOrEqual(m.right - 1);
+      // A window too narrow for both: the pane lies over the table, whole.
+      await tab.setViewportSize({ width: 1100, height: 900 });
+      await expect
+        .poll(() =>
+          tab
+            .locator('.url-detail')
+            .evaluate(
+              (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { position: string } }).getComputedStyle(el).position,
+            ),
+        )
+        .toBe('absolute');
+      const over = await tab.locator('.url-detail').boundingBox();
+      expect(over!.width).toBeGreaterThanOrEqual(320);
+      expect(over!.x + over!.width).toBeLessThanOrEqual(1100);
+      await shot('explorer-detail-1100');
+      await tab.setViewportSize({ width: 1440, height: 900 });
+    }, 60_000);
   },
 );
