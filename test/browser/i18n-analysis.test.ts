@@ -81,7 +81,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await shot('reports');
       await page.getByTestId('view-hosts').click();
       await page.locator('.hosts-view .panel-title', { hasText: '主机' }).waitFor();
-      expect(await page.locator('.hosts-table th').allTextContents()).toEqual(expect.arrayContaining(['主机', '队列中', '礼貌延迟']));
+      expect(await page.locator('.hosts-table .rhead .sort-label').allTextContents()).toEqual(
+        expect.arrayContaining(['主机', '队列中', '礼貌延迟']),
+      );
       await shot('hosts');
       // Back in English, nothing Chinese is left in the view.
       await page.getByTestId('language').selectOption('en');

@@ -10,6 +10,7 @@ import {
   drawnChartData,
   labelSpacePx,
   overTimeLegend,
+  timeAxisRightPx,
   timeRange,
   timeSplits,
   visibleBarValues,
@@ -46,6 +47,24 @@ describe('reports: the time axis', () => {
     expect(timeRange([], 1, 2)).toEqual([1, 2]);
     // The 1-second ticks the axis allowed before (a label per second over a minute in 400 px) are not taken.
     expect(timeSplits(1_800_000_000, 1_800_000_060, 400, labelSpacePx(LABEL)).length).toBeLessThanOrEqual(5);
+  });
+
+  it('leaves room right of the plot for the last label, centred on a tick at the right edge', () => {
+    // uPlot's own room there is half its y axis (25 px): "12:03:04 PM" needs more than that.
+    expect((LABEL.length * AXIS_CHAR_PX) / 2).toBeGreaterThan(25);
+    for (const label of [LABEL, '12:03:04', '下午12:03:04']) {
+      const room = timeAxisRightPx(label);
+      for (const [span, width] of [
+        [3, 500],
+        [60, 400],
+        [3600, 900],
+      ] as const) {
+        const min = 1_800_000_000;
+        const ticks = timeSplits(min, min + span, width, labelSpacePx(label));
+        // A tick's label ends half its width right of the tick: within the plot and the room right of it.
+        for (const t of ticks) expect(((t - min) * width) / span + (label.length * AXIS_CHAR_PX) / 2).toBeLessThanOrEqual(width + room);
+      }
+    }
   });
 
   it('writes every bar label when they fit, else every second or third', () => {

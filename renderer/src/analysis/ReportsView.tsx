@@ -14,7 +14,16 @@ import { hostText } from '../i18n/host-messages.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
-import { categoryStride, drawnChartData, labelSpacePx, overTimeLegend, timeRange, timeSplits, visibleBarValues } from './chart-layout.ts';
+import {
+  categoryStride,
+  drawnChartData,
+  labelSpacePx,
+  overTimeLegend,
+  timeAxisRightPx,
+  timeRange,
+  timeSplits,
+  visibleBarValues,
+} from './chart-layout.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 
 /** Charts update at most this often while the crawl runs. */
@@ -183,6 +192,8 @@ function Plot({ kind, series, onHover }: { kind: ChartKind; series: ChartSeries;
       height: 220,
       // The throughput legend is the card's own (it names the latest bucket when nothing is hovered).
       legend: { show: false },
+      // The time axis's last label whole: room for half of it right of the plot.
+      ...(timeline ? { padding: [null, () => timeAxisRightPx(formatTime(Date.now())), null, null] as uPlot.Padding } : {}),
       cursor: { drag: { x: false, y: false } },
       hooks: { setCursor: [(u) => hover.current(u.cursor.idx ?? null)] },
       scales: {

@@ -1,6 +1,7 @@
 // How the Reports charts are laid out, with no uPlot in it (ReportsView.tsx draws): where the time axis puts its
-// ticks so their labels never run together, which bar labels fit, the least height a bar of one URL gets, the
-// throughput legend when nothing is hovered, and the live chart without the bucket that is still filling.
+// ticks so their labels never run together, room for its last label at the right edge, which bar labels fit, the
+// least height a bar of one URL gets, the throughput legend when nothing is hovered, and the live chart without
+// the bucket that is still filling.
 import type { ChartData, OverTime } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { i18next } from '../i18n/i18n.ts';
@@ -15,6 +16,14 @@ export const AXIS_LABEL_GAP_PX = 16;
 /** The least distance between two ticks whose labels are `sample`-long: the label's width and a gap. */
 export function labelSpacePx(sample: string): number {
   return Math.ceil(sample.length * AXIS_CHAR_PX) + AXIS_LABEL_GAP_PX;
+}
+
+/**
+ * Room right of the plot for the time axis's last label, centred on a tick that may fall on the plot's right edge:
+ * half a label and a little (uPlot's own, half its y axis's width, cut "12:03:04 PM" short at the chart's edge).
+ */
+export function timeAxisRightPx(sample: string): number {
+  return Math.ceil((sample.length * AXIS_CHAR_PX) / 2) + 4;
 }
 
 /**

@@ -11,10 +11,10 @@ import { i18next, useTranslation } from '../i18n/i18n.ts';
 const tr = i18next.getFixedT(null, 'results');
 
 /** A column of a virtual table (the live results, the explorer) over rows of type R. */
-export interface Column<R = ResultRow> extends LayoutColumn {
+export interface Column<R = ResultRow, S extends string = ResultSortColumn> extends LayoutColumn {
   label: string;
   /** The host's sort key; null: not sortable. */
-  sort: ResultSortColumn | null;
+  sort: S | null;
   numeric?: boolean;
   cell: (row: R) => ReactNode;
   /** Full text on hover, for cells that are cut short. */

@@ -28,8 +28,8 @@ import { HEADER_HEIGHT, OVERSCAN, ROW_HEIGHT, computeViewport } from './viewport
 /** While a crawl runs the table refreshes at most this often. */
 export const REFRESH_MS = 1_000;
 
-export interface SortState {
-  column: ResultSortColumn;
+export interface SortState<S extends string = ResultSortColumn> {
+  column: S;
   descending: boolean;
 }
 
@@ -52,30 +52,32 @@ export function useColumnLayout(view: string, fallback: ColumnLayout = DEFAULT_L
 
 export type LayoutState = ReturnType<typeof useColumnLayout>;
 
-export interface RowProps<R> {
+export interface RowProps<R, S extends string = ResultSortColumn> {
   row: R;
   index: number;
   selected: boolean;
-  columns: readonly Column<R>[];
+  columns: readonly Column<R, S>[];
   onSelect: (row: R, index: number) => void;
 }
 
-export interface VirtualTableProps<F extends object, R> {
+export interface VirtualTableProps<F extends object, R, S extends string = ResultSortColumn> {
   ariaLabel: string;
   /** The query (filter, sort): a new one starts a new window of rows at the top. */
   filter: F;
   fetchPage: (query: F & { offset: number; limit: number }) => Promise<WindowPage<R>>;
   /** The columns for the crawl's extraction rules. */
-  columnsFor: (rules: readonly string[]) => readonly Column<R>[];
+  columnsFor: (rules: readonly string[]) => readonly Column<R, S>[];
   layout: LayoutState;
-  sort: SortState;
-  onSort: (column: ResultSortColumn) => void;
+  sort: SortState<S>;
+  onSort: (column: S) => void;
+  /** What a click on the sorted column's header does, said in its tooltip (default: descending, then the crawl's order). */
+  activeSortTitle?: (descending: boolean) => string;
   /** The selected row's key (rowKey), or null. */
   selectedKey: string | number | null;
   rowKey: (row: R) => string | number;
   onSelect: (row: R | null, index: number, rules: readonly string[]) => void;
   /** One row (default: GridRow). */
-  renderRow?: (props: RowProps<R>) => ReactNode;
+  renderRow?: (props: RowProps<R, S>) => ReactNode;
   /** Data attributes of a row (GridRow). */
   rowAttrs?: (row: R) => Record<string, string | undefined>;
   onTotal?: (total: number | null) => void;
@@ -90,7 +92,7 @@ export interface VirtualTableProps<F extends object, R> {
   version: number;
 }
 
-export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>) {
+export function VirtualTable<F extends object, R, S extends string = ResultSortColumn>(props: VirtualTableProps<F, R, S>) {
   const { filter, fetchPage, layout, sort, onSort, selectedKey, rowKey, onSelect, live, version } = props;
   const crawlKey = useCrawl((s) => s.crawlKey);
   const { t } = useTranslation('results');
@@ -222,7 +224,7 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
     reveal(index);
   };
 
-  const renderRow = props.renderRow ?? ((p: RowProps<R>) => <MemoGridRow key={p.index} {...p} attrs={props.rowAttrs?.(p.row)} />);
+  const renderRow = props.renderRow ?? ((p: RowProps<R, S>) => <MemoGridRow key={p.index} {...p} attrs={props.rowAttrs?.(p.row)} />);
   const rows = [];
   for (let i = vp.first; i <= vp.last; i++) {
     const row = win.row(i);
@@ -248,7 +250,14 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
       data-rows-rendered={rows.length}
       style={style}
     >
-      <HeaderRow columns={columns} allColumns={allColumns} layout={layout} sort={sort} onSort={onSort} />
+      <HeaderRow
+        columns={columns}
+        allColumns={allColumns}
+        layout={layout}
+        sort={sort}
+        onSort={onSort}
+        activeSortTitle={props.activeSortTitle}
+      />
       <div className="rbody" style={{ height: Math.max(vp.height, 0) }}>
         <div className="rrows" style={{ transform: `translateY(${Math.round(vp.offsetY)}px)` }}>
           {rows}
@@ -275,14 +284,14 @@ export function VirtualTable<F extends object, R>(props: VirtualTableProps<F, R>
 }
 
 /** A row of any table: its cells as text, data attributes for tests and styles. */
-export function GridRow<R>({
+export function GridRow<R, S extends string = ResultSortColumn>({
   row,
   index,
   selected,
   columns,
   onSelect,
   attrs,
-}: RowProps<R> & { attrs?: Record<string, string | undefined> }) {
+}: RowProps<R, S> & { attrs?: Record<string, string | undefined> }) {
   // Drawn again when the language changes (a memoised row otherwise keeps its cells' words until its data changes).
   useTranslation();
   return (
@@ -295,7 +304,7 @@ export function GridRow<R>({
       {...attrs}
     >
       {columns.map((c) => (
-        <div key={c.id} role="cell" className={cellClass(c)} title={c.title?.(row)} aria-label={c.ariaLabel?.(row)}>
+        <div key={c.id} role="cell" className={cellClass(c)} data-col={c.id} title={c.title?.(row)} aria-label={c.ariaLabel?.(row)}>
           {c.cell(row)}
         </div>
       ))}
@@ -311,18 +320,20 @@ const MemoGridRow = memo(
 
 const DRAG_TYPE = 'application/x-trawl-column';
 
-function HeaderRow<R>({
+function HeaderRow<R, S extends string>({
   columns,
   allColumns,
   layout,
   sort,
   onSort,
+  activeSortTitle,
 }: {
-  columns: readonly Column<R>[];
-  allColumns: readonly Column<R>[];
+  columns: readonly Column<R, S>[];
+  allColumns: readonly Column<R, S>[];
   layout: LayoutState;
-  sort: SortState;
-  onSort: (column: ResultSortColumn) => void;
+  sort: SortState<S>;
+  onSort: (column: S) => void;
+  activeSortTitle?: (descending: boolean) => string;
 }) {
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const { t } = useTranslation('results');
@@ -427,9 +438,11 @@ function HeaderRow<R>({
                 onClick={() => onSort(c.sort!)}
                 title={
                   active
-                    ? sort.descending
-                      ? t('table.backToCrawlOrder')
-                      : t('table.descending')
+                    ? activeSortTitle
+                      ? activeSortTitle(sort.descending)
+                      : sort.descending
+                        ? t('table.backToCrawlOrder')
+                        : t('table.descending')
                     : t('table.sortBy', { column: c.label.toLowerCase() })
                 }
               >
@@ -472,7 +485,13 @@ function HeaderRow<R>({
 }
 
 /** The column chooser: show or hide each column, move it left or right, and go back to the view's default layout. */
-export function ColumnMenu<R>({ columns, layout }: { columns: readonly Column<R>[]; layout: LayoutState }) {
+export function ColumnMenu<R, S extends string = ResultSortColumn>({
+  columns,
+  layout,
+}: {
+  columns: readonly Column<R, S>[];
+  layout: LayoutState;
+}) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const { t } = useTranslation('results');

@@ -163,6 +163,8 @@ export const analysis = {
     totals_other: '{{n}} hosts · {{crawled}} crawled · {{queued}} queued · {{bytes}} · {{errors}} errors',
     includeIdle: 'Hosts only linked to',
     noCrawl: 'Start a crawl or open an earlier one to see its hosts.',
+    tableLabel: 'hosts of this crawl',
+    empty: 'No hosts yet.',
     errorsCell: '{{errors}} ({{failed}} no response)',
     seconds: '{{seconds}} s',
     columns: {
@@ -188,11 +190,6 @@ export const analysis = {
       failures: '{{error}} ({{failures}} failed)',
       allowed: '{{status}}: everything allowed',
     },
-  },
-  pager: {
-    previous: '‹ Previous',
-    next: 'Next ›',
-    range: '{{from}}–{{to}} of {{total}}',
   },
   queue: {
     label: 'queue inspector',

@@ -61,6 +61,7 @@ export const results = {
   table: {
     backToCrawlOrder: 'Click: back to crawl order',
     descending: 'Click: descending',
+    ascending: 'Click: ascending',
     sortBy: 'Sort by {{column}} (drag to move)',
     extractionRule: 'Custom extraction rule "{{rule}}"',
     resize: 'Resize {{column}} column (arrow keys; double-click: default width)',

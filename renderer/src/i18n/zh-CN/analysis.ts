@@ -158,6 +158,8 @@ export const analysis: Messages['analysis'] = {
     totals_other: '{{n}} 个主机 · 已抓取 {{crawled}} · 队列中 {{queued}} · {{bytes}} · {{errors}} 个错误',
     includeIdle: '仅被链接的主机',
     noCrawl: '开始一次抓取或打开之前的抓取，即可查看其主机。',
+    tableLabel: '本次抓取的主机',
+    empty: '暂无主机。',
     errorsCell: '{{errors}}（{{failed}} 个无响应）',
     seconds: '{{seconds}} 秒',
     columns: {
@@ -183,11 +185,6 @@ export const analysis: Messages['analysis'] = {
       failures: '{{error}}（失败 {{failures}} 次）',
       allowed: '{{status}}：全部允许',
     },
-  },
-  pager: {
-    previous: '‹ 上一页',
-    next: '下一页 ›',
-    range: '第 {{from}}–{{to}} 条，共 {{total}} 条',
   },
   queue: {
     label: '队列检查',

@@ -62,6 +62,7 @@ export const results: Messages['results'] = {
   table: {
     backToCrawlOrder: '点击：恢复抓取顺序',
     descending: '点击：降序',
+    ascending: '点击：升序',
     sortBy: '按{{column}}排序（拖动可移动列）',
     extractionRule: '自定义提取规则“{{rule}}”',
     resize: '调整“{{column}}”列宽（方向键；双击：默认宽度）',
