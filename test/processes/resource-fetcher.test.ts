@@ -51,7 +51,10 @@ describe('the crawl resource fetcher', () => {
 
   it('fetches a resource once for the whole crawl, and passes redirects to the browser', async () => {
     const fetcher = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`] }));
-    const [a, b] = await Promise.all([fetcher.fetch(`${own.origin}/app.js`, 'script', signal), fetcher.fetch(`${own.origin}/app.js`, 'script', signal)]);
+    const [a, b] = await Promise.all([
+      fetcher.fetch(`${own.origin}/app.js`, 'script', signal),
+      fetcher.fetch(`${own.origin}/app.js`, 'script', signal),
+    ]);
     const c = await fetcher.fetch(`${own.origin}/app.js`, 'script', signal);
     expect(a).toMatchObject({ kind: 'response', status: 200 });
     expect(b).toBe(a);
@@ -66,7 +69,10 @@ describe('the crawl resource fetcher', () => {
   it("records what the host's robots.txt forbids as blocked, without fetching it", async () => {
     const fetcher = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`] }));
     own.hits.delete('/private/x.js');
-    expect(await fetcher.fetch(`${own.origin}/private/x.js`, 'script', signal)).toEqual({ kind: 'blocked', reason: 'blocked by robots.txt' });
+    expect(await fetcher.fetch(`${own.origin}/private/x.js`, 'script', signal)).toEqual({
+      kind: 'blocked',
+      reason: 'blocked by robots.txt',
+    });
     expect(own.hits.get('/private/x.js')).toBeUndefined();
     // robots.txt "ignore" fetches it.
     const ignoring = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`], robots: 'ignore' }));
