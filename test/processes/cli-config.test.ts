@@ -58,6 +58,11 @@ describe('copy as CLI command', () => {
       maxAttempts: 5,
       retryDelayMs: 50,
       maxRetryAfterMs: 7000,
+      render: true,
+      renderWaitMs: 2000,
+      viewport: '800x600',
+      renderPages: 3,
+      renderBlock: ['google-analytics\\.com', "it's an ad"],
       headers: { Cookie: 'session=a b; x=1', 'X-Api-Key': "it's" },
       basicAuth: { username: 'ana', password: 'p:ss word' },
       extraction: [
