@@ -22,6 +22,7 @@ export const FILTER_GROUPS = [
   { id: 'directives', label: 'Directives' },
   { id: 'indexability', label: 'Indexability' },
   { id: 'external', label: 'External' },
+  { id: 'javascript', label: 'JavaScript' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -102,6 +103,68 @@ export const RESULT_FILTERS = [
     label: 'Outside the scope',
     description:
       'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
+  },
+  // Raw versus rendered (a crawl with settings.render): shown only when the crawl rendered pages (js-rendered > 0).
+  { id: 'js-rendered', group: 'javascript', label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
+  {
+    id: 'js-rendered-links',
+    group: 'javascript',
+    label: 'Links only in rendered HTML',
+    description: 'Rendered pages with links that only the rendered DOM has, not the raw HTML.',
+  },
+  {
+    id: 'js-title-changed',
+    group: 'javascript',
+    label: 'Title changed by JavaScript',
+    description: 'Rendered pages whose rendered title differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-description-changed',
+    group: 'javascript',
+    label: 'Meta description changed by JavaScript',
+    description: 'Rendered pages whose rendered meta description differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-canonical-changed',
+    group: 'javascript',
+    label: 'Canonical changed by JavaScript',
+    description: 'Rendered pages whose rendered canonical link differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-robots-changed',
+    group: 'javascript',
+    label: 'Robots directives changed by JavaScript',
+    description: 'Rendered pages whose rendered meta robots differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-noindex-rendered',
+    group: 'javascript',
+    label: 'Noindex only in rendered HTML',
+    description: 'Rendered pages that say noindex (or none) after their scripts ran, and not in the raw HTML or X-Robots-Tag.',
+  },
+  {
+    id: 'js-errors',
+    group: 'javascript',
+    label: 'JavaScript errors',
+    description: 'Rendered pages with console errors or uncaught exceptions.',
+  },
+  {
+    id: 'js-blocked',
+    group: 'javascript',
+    label: 'Blocked resources',
+    description: 'Rendered pages with resource requests blocked (robots.txt, blocked patterns).',
+  },
+  {
+    id: 'js-render-failed',
+    group: 'javascript',
+    label: 'Render failed',
+    description: 'Pages whose render failed or was cut (a timeout, a crash); their raw fields stand.',
+  },
+  {
+    id: 'js-redirect',
+    group: 'javascript',
+    label: 'JavaScript redirects',
+    description: 'Rendered pages whose script changed the location: a redirect of kind javascript.',
   },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];

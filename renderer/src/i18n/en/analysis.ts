@@ -40,6 +40,7 @@ export const analysis = {
     directives: 'Directives',
     indexability: 'Indexability',
     external: 'External',
+    javascript: 'JavaScript',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -70,6 +71,44 @@ export const analysis = {
       label: 'Outside the scope',
       description:
         'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
+    },
+    'js-rendered': { label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
+    'js-rendered-links': {
+      label: 'Links only in rendered HTML',
+      description: 'Rendered pages with links that only the rendered DOM has, not the raw HTML.',
+    },
+    'js-title-changed': {
+      label: 'Title changed by JavaScript',
+      description: 'Rendered pages whose rendered title differs from the raw HTML\u2019s.',
+    },
+    'js-description-changed': {
+      label: 'Meta description changed by JavaScript',
+      description: 'Rendered pages whose rendered meta description differs from the raw HTML\u2019s.',
+    },
+    'js-canonical-changed': {
+      label: 'Canonical changed by JavaScript',
+      description: 'Rendered pages whose rendered canonical link differs from the raw HTML\u2019s.',
+    },
+    'js-robots-changed': {
+      label: 'Robots directives changed by JavaScript',
+      description: 'Rendered pages whose rendered meta robots differs from the raw HTML\u2019s.',
+    },
+    'js-noindex-rendered': {
+      label: 'Noindex only in rendered HTML',
+      description: 'Rendered pages that say noindex (or none) after their scripts ran, and not in the raw HTML or X-Robots-Tag.',
+    },
+    'js-errors': { label: 'JavaScript errors', description: 'Rendered pages with console errors or uncaught exceptions.' },
+    'js-blocked': {
+      label: 'Blocked resources',
+      description: 'Rendered pages with resource requests blocked (robots.txt, blocked patterns).',
+    },
+    'js-render-failed': {
+      label: 'Render failed',
+      description: 'Pages whose render failed or was cut (a timeout, a crash); their raw fields stand.',
+    },
+    'js-redirect': {
+      label: 'JavaScript redirects',
+      description: 'Rendered pages whose script changed the location: a redirect of kind javascript.',
     },
   },
   exportColumns: {
@@ -337,6 +376,37 @@ export const analysis = {
       tooDeep: 'too deep',
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
+    },
+    render: {
+      heading: 'JavaScript rendering',
+      renderTime: 'Render time',
+      error: 'Render error',
+      renderedLinks: 'Links only in rendered HTML',
+      jsRedirect: 'JavaScript redirect',
+      failedNote: 'The render failed: the raw HTML\u2019s fields stand.',
+      tableLabel: 'raw HTML and rendered values',
+      noneChanged: 'JavaScript changed none of these fields.',
+      changedCount_one: 'JavaScript changed {{n}} field.',
+      changedCount_other: 'JavaScript changed {{n}} fields.',
+      field: 'Field',
+      raw: 'Raw HTML',
+      rendered: 'Rendered',
+      changed: 'changed',
+      consoleErrors: 'Console errors',
+      pageErrors: 'Uncaught exceptions',
+      failedResources: 'Failed resources',
+      blockedResources: 'Blocked resources',
+      firstOnly: 'The first {{shown}} of {{n}}.',
+      fields: {
+        title: 'Title',
+        meta_description: 'Meta description',
+        h1: 'H1',
+        h1_count: 'H1 count',
+        canonical: 'Canonical',
+        meta_robots: 'Meta robots',
+        word_count: 'Word count',
+        indexability: 'Indexability',
+      },
     },
   },
 };
