@@ -229,7 +229,34 @@ export const EXPORT_COLUMN_INFO = [
 export type ExportColumn = (typeof EXPORT_COLUMN_INFO)[number]['id'];
 /** The export's columns' CSV names, in order (the CSV's, electron/engine/export/csv-export.ts). */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = EXPORT_COLUMN_INFO.map((c) => c.id);
-const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(EXPORT_COLUMN_INFO.map((c) => [c.id, c.label]));
+/**
+ * The columns of a rendered crawl's export (after EXPORT_COLUMN_INFO's, before the extraction rules), present only
+ * when the crawl rendered pages: the rendered fields beside the raw ones, and what the render found (the lists as
+ * counts). Empty for a row that was not rendered.
+ */
+export const RENDER_EXPORT_COLUMN_INFO = [
+  { id: 'rendered_title', label: 'Rendered title' },
+  { id: 'rendered_meta_description', label: 'Rendered meta description' },
+  { id: 'rendered_h1', label: 'Rendered H1' },
+  { id: 'rendered_h1_count', label: 'Rendered H1 count' },
+  { id: 'rendered_canonical', label: 'Rendered canonical link' },
+  { id: 'rendered_meta_robots', label: 'Rendered meta robots' },
+  { id: 'rendered_word_count', label: 'Rendered word count' },
+  { id: 'rendered_links', label: 'Links only in rendered HTML' },
+  { id: 'js_redirect', label: 'JavaScript redirect' },
+  { id: 'raw_indexability', label: 'Raw HTML indexability (where it differs)' },
+  { id: 'render_ms', label: 'Render time (ms)' },
+  { id: 'render_error', label: 'Render error' },
+  { id: 'console_errors', label: 'Console errors' },
+  { id: 'page_errors', label: 'Uncaught exceptions' },
+  { id: 'failed_resources', label: 'Failed resources' },
+  { id: 'blocked_resources', label: 'Blocked resources' },
+] as const satisfies readonly { id: string; label: string }[];
+export type RenderExportColumn = (typeof RENDER_EXPORT_COLUMN_INFO)[number]['id'];
+export const RENDER_EXPORT_COLUMNS: readonly RenderExportColumn[] = RENDER_EXPORT_COLUMN_INFO.map((c) => c.id);
+const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(
+  [...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].map((c) => [c.id, c.label]),
+);
 /** A column as a person reads it: its label, or the name itself (an extraction rule's). */
 export const exportColumnLabel = (column: string): string => EXPORT_LABELS.get(column) ?? column;
 export const HEADER_PRESETS = ['trawl', 'screaming-frog'] as const;

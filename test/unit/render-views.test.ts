@@ -1,6 +1,7 @@
 // Raw versus rendered as the analyst reads it, on a crawl file written directly: a rendered page's detail (raw and
 // rendered values side by side, indexability with the raw one when it differs, the render's time, error and
-// bounded lists of errors and resources), a page not rendered, and a file older than the renders table.
+// bounded lists of errors and resources), a page not rendered, and a file older than the renders table; and the
+// export's render columns (CSV and XLSX), present only when the crawl rendered.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,21 @@ import { MAX_RENDER_ITEMS, MAX_RENDER_TEXT, urlDetail } from '../../electron/eng
 import { urlKey } from '../../shared/url/url-key.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import { downgradeToVersion3 } from '../helpers/old-crawl-file.ts';
+import ExcelJS from 'exceljs';
+import { CSV_COLUMNS, exportCsv } from '../../electron/engine/export/csv-export.ts';
+import { RENDER_EXPORT_COLUMNS, exportColumnLabel } from '../../shared/analysis.ts';
+
+/** A CSV's records as lists of cells (no quoted newlines in these fixtures). */
+function csvRows(file: string): string[][] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n')
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].slice(0, -1).map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')),
+    );
+}
 
 const E = 'https://spa.example';
 let dir: string;
@@ -25,7 +41,10 @@ let n = 0;
 /** Three pages: / rendered (its script's title, noindex and canonical), /plain not rendered, /broken whose render failed. */
 function buildRenderedCrawl(): { file: string; writer: Db } {
   const file = path.join(dir, `${++n}.trawl`);
-  const writer = createCrawlFile(file, parseSettings({ seeds: [`${E}/`] }));
+  const writer = createCrawlFile(
+    file,
+    parseSettings({ seeds: [`${E}/`], extraction: [{ name: 'price', type: 'regex', expression: '\\$\\d+' }] }),
+  );
   writer.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run(E);
   const addUrl = writer.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at) VALUES (?, ?, ?, 1, 0, ?, 0)');
   const addResult = writer.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, title, meta_description,
@@ -133,5 +152,63 @@ describe('a rendered page in the URL detail', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('the export of a rendered crawl', () => {
+  it('has the render columns after the raw ones and before the extraction rules, empty for a page not rendered', async () => {
+    const { file, writer } = buildRenderedCrawl();
+    writer.close();
+    const out = path.join(dir, 'rendered.csv');
+    expect(await exportCsv(file, out)).toEqual({ rows: 3 });
+    const [header, home, plain, broken] = csvRows(out);
+    expect(header).toEqual([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS, 'price']);
+    const cells = (row: string[]) => Object.fromEntries(header!.map((h, i) => [h, row[i]]));
+    expect(cells(home!)).toMatchObject({
+      title: 'Loading…',
+      indexability: 'non-indexable',
+      rendered_title: 'Home of the SPA',
+      rendered_meta_description: 'Made by script',
+      rendered_h1: 'Home of the SPA',
+      rendered_h1_count: '1',
+      rendered_canonical: `${E}/p/1`,
+      rendered_meta_robots: 'noindex',
+      rendered_word_count: '120',
+      rendered_links: '6',
+      js_redirect: `${E}/next`,
+      raw_indexability: 'indexable',
+      render_ms: '812',
+      render_error: '',
+      console_errors: '150',
+      page_errors: '1',
+      failed_resources: '1',
+      blocked_resources: '1',
+    });
+    for (const c of RENDER_EXPORT_COLUMNS) expect({ c, v: cells(plain!)[c] }).toEqual({ c, v: '' });
+    expect(cells(broken!)).toMatchObject({ render_error: 'render timeout', render_ms: '5000', rendered_title: '', console_errors: '0' });
+    // Labelled for people in the column choosers.
+    expect(RENDER_EXPORT_COLUMNS.map(exportColumnLabel)).toContain('Links only in rendered HTML');
+    expect(RENDER_EXPORT_COLUMNS.every((c) => exportColumnLabel(c) !== c)).toBe(true);
+
+    // Chosen columns, in XLSX: typed numbers.
+    const xlsx = path.join(dir, 'rendered.xlsx');
+    await exportCsv(file, xlsx, { format: 'xlsx', columns: ['url', 'title', 'rendered_title', 'render_ms', 'render_error'] });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(xlsx);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'url', 'title', 'rendered_title', 'render_ms', 'render_error']);
+    expect(sheet.getRow(2).values).toEqual([undefined, `${E}/`, 'Loading…', 'Home of the SPA', 812]);
+  });
+
+  it('has no render columns when the crawl rendered nothing, and refuses them by name', async () => {
+    const { file, writer } = buildRenderedCrawl();
+    writer.exec('DELETE FROM renders');
+    writer.close();
+    const out = path.join(dir, 'plain.csv');
+    await exportCsv(file, out);
+    expect(csvRows(out)[0]).toEqual([...CSV_COLUMNS, 'price']);
+    await expect(exportCsv(file, path.join(dir, 'x.csv'), { columns: ['url', 'rendered_title'] })).rejects.toThrow(
+      /unknown column "rendered_title"/,
+    );
   });
 });

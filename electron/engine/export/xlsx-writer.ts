@@ -58,7 +58,7 @@ export async function writeXlsxExport(
   options: XlsxLayoutOptions = {},
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
-  const layout = columnLayout(source.rules, options);
+  const layout = columnLayout(source.rules, options, source.renders !== undefined);
   const perSheet = options.maxRowsPerSheet ?? XLSX_MAX_ROWS;
   if (!Number.isInteger(perSheet) || perSheet < 2 || perSheet > XLSX_MAX_ROWS) {
     throw new RangeError(`maxRowsPerSheet must be a whole number from 2 to ${XLSX_MAX_ROWS}, got ${options.maxRowsPerSheet}`);

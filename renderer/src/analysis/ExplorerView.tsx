@@ -218,7 +218,15 @@ export function ExplorerView() {
           </button>
         </div>
       </div>
-      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={rules} onClose={() => setExporting(false)} />}
+      {exporting && (
+        <ExportDialog
+          filter={filter}
+          text={appliedText}
+          extractionRules={rules}
+          rendered={(counts.data?.['js-rendered'] ?? 0) > 0}
+          onClose={() => setExporting(false)}
+        />
+      )}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
         <nav className="filter-list" aria-label={t('explorer.filtersLabel')}>
           {groups.map((g) => (
