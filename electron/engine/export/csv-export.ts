@@ -106,9 +106,7 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
   );
   const KEY = CSV_COLUMNS.length + 1; // after the CSV's columns and the url id
   // A rendered crawl's render columns, by renders' primary key (url_id), a page of rows at a time.
-  const rendersOf = crawlRendered(db)
-    ? db.prepare<[string], unknown[]>(RENDERS_SQL).raw(true)
-    : null;
+  const rendersOf = crawlRendered(db) ? db.prepare<[string], unknown[]>(RENDERS_SQL).raw(true) : null;
   let after = 0;
   return {
     ...(rendersOf ? { renders: (urlIds: number[]) => rendersOf.all(JSON.stringify(urlIds)) } : {}),
