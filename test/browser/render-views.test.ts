@@ -3,6 +3,7 @@
 // one, with the engine's counts; "Links only in rendered HTML" lists its pages; a URL's detail shows the raw and
 // rendered values side by side, as the engine has them, with the render's errors and resources as text.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -17,6 +18,14 @@ import { startServe, type ServeProcess } from './serve.ts';
 import { until } from './workbench-flow.ts';
 
 const SHOTS = '/work/wt/notes/shots';
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** axe (WCAG 2.0/2.1 A and AA) over the render section only; page-side code as text (no DOM types here). */
+const RUN_AXE = `(async () => {
+  if (!window.axe) (0, eval)(${JSON.stringify(AXE_SOURCE)});
+  const r = await window.axe.run({ include: [['[data-testid="detail-render"]']] },
+    { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' ' + v.nodes.map((n) => n.target.join(' ')).join(' | '));
+})()`;
 const JS_FILTERS = FILTER_IDS.filter((id) => id.startsWith('js-'));
 
 describe.skipIf(!chromiumAvailable && !process.env['CI'])(
@@ -45,7 +54,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       server = startServe(crawlsDir);
       const url = await server.url;
       browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      // bypassCSP: axe is evaluated in the page, which the console's CSP would refuse.
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US', bypassCSP: true });
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.goto(url);
     }, 240_000);
@@ -130,6 +140,23 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(await render.getByTestId('detail-render-console').locator('li').allTextContents()).toEqual(want.console_errors.items);
       await render.scrollIntoViewIfNeeded();
       await shot('detail');
+      // No serious or critical accessibility problem in the section, light or dark.
+      for (const theme of ['light', 'dark'] as const) {
+        await page.evaluate(`document.documentElement.setAttribute('data-theme', '${theme}')`);
+        expect({ theme, violations: await page.evaluate<string[]>(RUN_AXE) }).toEqual({ theme, violations: [] });
+      }
+      await page.evaluate("document.documentElement.removeAttribute('data-theme')");
+      // In Chinese: the group, the filter and the section.
+      await page.getByTestId('language').selectOption('zh-CN');
+      await until(
+        () => render.locator('.row-details-heading').first().textContent(),
+        (t) => t === 'JavaScript 渲染',
+        'the section in Chinese',
+      );
+      expect(await page.locator('[data-filter="js-rendered-links"] .filter-tab-label').textContent()).toBe('仅在渲染后 HTML 中的链接');
+      expect(await table.locator('thead th').allTextContents()).toEqual(['字段', '原始 HTML', '渲染后']);
+      await shot('detail-zh');
+      await page.getByTestId('language').selectOption('en');
     });
   },
 );

@@ -4,8 +4,18 @@
 import type { BoundedList, RenderDetail, RenderResource } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { useTranslation } from '../i18n/i18n.ts';
+import { indexabilityText } from '../results/ResultRowView.tsx';
 
 const text = (v: string | number | null): string => (v === null ? '' : typeof v === 'number' ? formatInt(v) : v);
+
+/** An indexability as the engine writes it ("non-indexable: noindex"), in the language shown, as the tables show it. */
+function indexabilityOf(v: string | number | null): string {
+  if (typeof v !== 'string' || v === '') return text(v);
+  const at = v.indexOf(': ');
+  return indexabilityText(
+    at < 0 ? { indexability: v, indexability_reason: null } : { indexability: v.slice(0, at), indexability_reason: v.slice(at + 2) },
+  );
+}
 
 export function RenderDetailSection({ render }: { render: RenderDetail }) {
   const { t } = useTranslation('analysis');
@@ -38,8 +48,8 @@ export function RenderDetailSection({ render }: { render: RenderDetail }) {
                 {t(`detail.render.fields.${f.field}`)}
                 {f.changed && <span className="render-changed">{t('detail.render.changed')}</span>}
               </th>
-              <td data-empty={f.raw === null || f.raw === '' || undefined}>{text(f.raw) || '—'}</td>
-              <td data-empty={f.rendered === null || f.rendered === '' || undefined}>{text(f.rendered) || '—'}</td>
+              <td data-empty={f.raw === null || f.raw === '' || undefined}>{shown(f.field, f.raw) || '—'}</td>
+              <td data-empty={f.rendered === null || f.rendered === '' || undefined}>{shown(f.field, f.rendered) || '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -51,6 +61,8 @@ export function RenderDetailSection({ render }: { render: RenderDetail }) {
     </section>
   );
 }
+
+const shown = (field: string, v: string | number | null): string => (field === 'indexability' ? indexabilityOf(v) : text(v));
 
 function Line({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
