@@ -76,7 +76,9 @@ const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 const RENDERED_OK = 'j.error IS NULL';
 const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(r.${column}, '')`;
 const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(r.meta_robots, '')))";
-const NOINDEX_RENDERED_ONLY = `${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex')}`;
+// The cheap test first (noindex and none both hold "no"): the token lists are built only for the pages it lets through.
+const NOINDEX_RENDERED_ONLY = `instr(lower(coalesce(j.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0
+  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex')}`;
 /** The JavaScript filters answered from a partial index of renders alone, with its condition (word for word). */
 const RENDER_FLAGS = {
   'js-rendered-links': { index: 'renders_links', where: 'j.rendered_links > 0' },
