@@ -435,6 +435,10 @@ describe('result filters', () => {
     for (const index of ['renders_fields', 'renders_links', 'renders_js_errors', 'renders_blocked', 'renders_js_redirect'])
       expect(js.some((d) => d.includes(`INDEX ${index}`))).toBe(true);
     expect(js.filter((d) => /SCAN (j|r)\b(?! USING)/.test(d))).toEqual([]);
+    // Searched and sorted like any other view.
+    expect(ids(page(writer, 'js-errors', { text: 'example.com/b' }).rows)).toEqual([3]);
+    expect(ids(page(writer, 'js-rendered', { sort: 'url', descending: true }).rows)).toEqual([4, 5, 3, 2, 1]);
+    expect(ids(page(writer, 'js-rendered', { sort: 'title', offset: 1, limit: 2 }).rows)).toEqual([4, 2]);
     // A rendered page's filter as an export's condition on its results row.
     const where = viewWhere(writer, 'js-title-changed')!;
     expect(writer.prepare(`SELECT r.url_id FROM results r JOIN urls u ON u.id = r.url_id WHERE ${where.sql}`).all()).toEqual([
