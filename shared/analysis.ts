@@ -22,6 +22,7 @@ export const FILTER_GROUPS = [
   { id: 'directives', label: 'Directives' },
   { id: 'indexability', label: 'Indexability' },
   { id: 'external', label: 'External' },
+  { id: 'javascript', label: 'JavaScript' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -103,6 +104,68 @@ export const RESULT_FILTERS = [
     description:
       'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
   },
+  // Raw versus rendered (a crawl with settings.render): shown only when the crawl rendered pages (js-rendered > 0).
+  { id: 'js-rendered', group: 'javascript', label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
+  {
+    id: 'js-rendered-links',
+    group: 'javascript',
+    label: 'Links only in rendered HTML',
+    description: 'Rendered pages with links that only the rendered DOM has, not the raw HTML.',
+  },
+  {
+    id: 'js-title-changed',
+    group: 'javascript',
+    label: 'Title changed by JavaScript',
+    description: 'Rendered pages whose rendered title differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-description-changed',
+    group: 'javascript',
+    label: 'Meta description changed by JavaScript',
+    description: 'Rendered pages whose rendered meta description differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-canonical-changed',
+    group: 'javascript',
+    label: 'Canonical changed by JavaScript',
+    description: 'Rendered pages whose rendered canonical link differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-robots-changed',
+    group: 'javascript',
+    label: 'Robots directives changed by JavaScript',
+    description: 'Rendered pages whose rendered meta robots differs from the raw HTML\u2019s.',
+  },
+  {
+    id: 'js-noindex-rendered',
+    group: 'javascript',
+    label: 'Noindex only in rendered HTML',
+    description: 'Rendered pages that say noindex (or none) after their scripts ran, and not in the raw HTML or X-Robots-Tag.',
+  },
+  {
+    id: 'js-errors',
+    group: 'javascript',
+    label: 'JavaScript errors',
+    description: 'Rendered pages with console errors or uncaught exceptions.',
+  },
+  {
+    id: 'js-blocked',
+    group: 'javascript',
+    label: 'Blocked resources',
+    description: 'Rendered pages with resource requests blocked (robots.txt, blocked patterns).',
+  },
+  {
+    id: 'js-render-failed',
+    group: 'javascript',
+    label: 'Render failed',
+    description: 'Pages whose render failed or was cut (a timeout, a crash); their raw fields stand.',
+  },
+  {
+    id: 'js-redirect',
+    group: 'javascript',
+    label: 'JavaScript redirects',
+    description: 'Rendered pages whose script changed the location: a redirect of kind javascript.',
+  },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];
 export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
@@ -166,7 +229,34 @@ export const EXPORT_COLUMN_INFO = [
 export type ExportColumn = (typeof EXPORT_COLUMN_INFO)[number]['id'];
 /** The export's columns' CSV names, in order (the CSV's, electron/engine/export/csv-export.ts). */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = EXPORT_COLUMN_INFO.map((c) => c.id);
-const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(EXPORT_COLUMN_INFO.map((c) => [c.id, c.label]));
+/**
+ * The columns of a rendered crawl's export (after EXPORT_COLUMN_INFO's, before the extraction rules), present only
+ * when the crawl rendered pages: the rendered fields beside the raw ones, and what the render found (the lists as
+ * counts). Empty for a row that was not rendered.
+ */
+export const RENDER_EXPORT_COLUMN_INFO = [
+  { id: 'rendered_title', label: 'Rendered title' },
+  { id: 'rendered_meta_description', label: 'Rendered meta description' },
+  { id: 'rendered_h1', label: 'Rendered H1' },
+  { id: 'rendered_h1_count', label: 'Rendered H1 count' },
+  { id: 'rendered_canonical', label: 'Rendered canonical link' },
+  { id: 'rendered_meta_robots', label: 'Rendered meta robots' },
+  { id: 'rendered_word_count', label: 'Rendered word count' },
+  { id: 'rendered_links', label: 'Links only in rendered HTML' },
+  { id: 'js_redirect', label: 'JavaScript redirect' },
+  { id: 'raw_indexability', label: 'Raw HTML indexability (where it differs)' },
+  { id: 'render_ms', label: 'Render time (ms)' },
+  { id: 'render_error', label: 'Render error' },
+  { id: 'console_errors', label: 'Console errors' },
+  { id: 'page_errors', label: 'Uncaught exceptions' },
+  { id: 'failed_resources', label: 'Failed resources' },
+  { id: 'blocked_resources', label: 'Blocked resources' },
+] as const satisfies readonly { id: string; label: string }[];
+export type RenderExportColumn = (typeof RENDER_EXPORT_COLUMN_INFO)[number]['id'];
+export const RENDER_EXPORT_COLUMNS: readonly RenderExportColumn[] = RENDER_EXPORT_COLUMN_INFO.map((c) => c.id);
+const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(
+  [...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].map((c) => [c.id, c.label]),
+);
 /** A column as a person reads it: its label, or the name itself (an extraction rule's). */
 export const exportColumnLabel = (column: string): string => EXPORT_LABELS.get(column) ?? column;
 export const HEADER_PRESETS = ['trawl', 'screaming-frog'] as const;

@@ -71,6 +71,55 @@ export interface ExtractedValues {
   values: string[];
 }
 
+/** The fields a rendered page's detail shows raw (the HTML as fetched) beside rendered (the DOM after its scripts). */
+export const RENDER_COMPARED_FIELDS = [
+  'title',
+  'meta_description',
+  'h1',
+  'h1_count',
+  'canonical',
+  'meta_robots',
+  'word_count',
+  'indexability',
+] as const;
+export type RenderComparedField = (typeof RENDER_COMPARED_FIELDS)[number];
+
+export interface RenderComparison {
+  field: RenderComparedField;
+  raw: string | number | null;
+  rendered: string | number | null;
+  /** The two differ (an empty text and none are the same); never after a failed render. */
+  changed: boolean;
+}
+
+/** A list of a render's findings, bounded: its first items, and how many there were. */
+export interface BoundedList<T> {
+  items: T[];
+  total: number;
+}
+
+export interface RenderResource {
+  url: string;
+  reason: string;
+}
+
+/** What rendering a page found (crawl file table renders), beside its raw row. */
+export interface RenderDetail {
+  /** Raw and rendered values side by side, in RENDER_COMPARED_FIELDS order. Indexability "non-indexable: reason". */
+  fields: RenderComparison[];
+  /** Links only the rendered DOM has. */
+  rendered_links: number;
+  /** Where a script sent the page (a location change), or null. */
+  js_redirect: string | null;
+  render_ms: number | null;
+  /** Why the render failed or was cut, or null (a failed render leaves the raw fields in force). */
+  error: string | null;
+  console_errors: BoundedList<string>;
+  page_errors: BoundedList<string>;
+  failed_resources: BoundedList<RenderResource>;
+  blocked_resources: BoundedList<RenderResource>;
+}
+
 export interface UrlDetail {
   url_id: number;
   url: string;
@@ -94,4 +143,6 @@ export interface UrlDetail {
   unfetchable_links: UnfetchableLink[];
   unfetchable_truncated: boolean;
   extracted: ExtractedValues[];
+  /** What its render found, for a page the crawl rendered; null (or absent, from an older host) otherwise. */
+  render?: RenderDetail | null;
 }

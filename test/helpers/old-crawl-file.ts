@@ -2,8 +2,14 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
-/** Turns a file made by createCrawlFile into schema version 2: version 3's label tables go. */
+/** Turns a file made by createCrawlFile into schema version 3: version 4's renders table and rendered links go. */
+export function downgradeToVersion3(db: Db): void {
+  db.exec(`DROP TABLE renders; ALTER TABLE links DROP COLUMN rendered; UPDATE meta SET value = '3' WHERE key = 'schema_version'`);
+}
+
+/** Turns a file made by createCrawlFile into schema version 2: version 3's label tables go (and version 4's renders). */
 export function downgradeToVersion2(db: Db): void {
+  downgradeToVersion3(db);
   db.exec(`DROP TABLE crawl_label; DROP TABLE crawl_tags; UPDATE meta SET value = '2' WHERE key = 'schema_version'`);
 }
 

@@ -33,7 +33,7 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-scale-'));
   oldFile = path.join(dir, 'old.trawl');
   newFile = path.join(dir, 'new.trawl');
-  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1 }).db.close();
+  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1, rendered: true }).db.close();
   buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
   db = openCrawlFile(oldFile, { readonly: true });
 }, 120_000);
@@ -48,7 +48,7 @@ function plan(sql: string, params: unknown = {}): string {
   return rows.map((r) => r.detail).join(' | ');
 }
 /** A table walked whole, row by row: what the hot queries must not do (an index walked whole is another thing). */
-const TABLE_SCAN = /\bSCAN (r|u|d|l|ra|rb|ua|ub|results|urls|links)\b(?! USING)/;
+const TABLE_SCAN = /\bSCAN (r|u|d|j|l|ra|rb|ua|ub|results|urls|links|renders)\b(?! USING)/;
 
 /** The counts a walk over every row gives, computed in JavaScript from the rows themselves. */
 function walkedCounts(): FilterCounts {
@@ -98,17 +98,46 @@ function walkedCounts(): FilterCounts {
     if (title && titles.get(title)! > 1) c['title-duplicate']++;
     if (d && descriptions.get(d)! > 1) c['description-duplicate']++;
   }
+  // The JavaScript filters: each renders row against its results row, in JavaScript.
+  const renders = db
+    .prepare(`SELECT j.*, r.title AS raw_title, r.meta_description AS raw_description, r.canonical AS raw_canonical,
+      r.meta_robots AS raw_robots, r.x_robots_tag AS xr FROM renders j JOIN results r NOT INDEXED ON r.url_id = j.url_id`)
+    .all() as Record<string, string | number | null>[];
+  const differs = (a: unknown, b: unknown) => (a ?? '') !== (b ?? '');
+  for (const j of renders) {
+    c['js-rendered']++;
+    if ((j.rendered_links as number) > 0) c['js-rendered-links']++;
+    if (j.console_errors !== null || j.page_errors !== null) c['js-errors']++;
+    if (j.blocked_resources !== null) c['js-blocked']++;
+    if (j.js_redirect !== null) c['js-redirect']++;
+    if (j.error !== null) {
+      c['js-render-failed']++;
+      continue;
+    }
+    if (differs(j.title, j.raw_title)) c['js-title-changed']++;
+    if (differs(j.meta_description, j.raw_description)) c['js-description-changed']++;
+    if (differs(j.canonical, j.raw_canonical)) c['js-canonical-changed']++;
+    if (differs(String(j.meta_robots ?? '').toLowerCase(), String(j.raw_robots ?? '').toLowerCase())) c['js-robots-changed']++;
+    const noindex = (t: string[]) => t.includes('noindex') || t.includes('none');
+    if (
+      noindex(tokens(j.meta_robots as string | null, j.xr as string | null)) &&
+      !noindex(tokens(j.raw_robots as string | null, j.xr as string | null))
+    )
+      c['js-noindex-rendered']++;
+  }
   c.external = (
     db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }
   ).n;
   return c;
 }
 
+const JS_FILTERS = FILTER_IDS.filter((id) => id.startsWith('js-'));
+
 describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
   it('counts every filter as a walk over the rows does, and each filter page agrees with its count', () => {
     const counts = filterCounts(db);
     expect(counts).toEqual(walkedCounts());
-    for (const id of ['status-4xx', 'title-duplicate', 'canonical-elsewhere', 'directive-noindex', 'external'] as const) {
+    for (const id of ['status-4xx', 'title-duplicate', 'canonical-elsewhere', 'directive-noindex', 'external', ...JS_FILTERS] as const) {
       const page = queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 50 });
       expect({ id, total: page.total }).toEqual({ id, total: counts[id] });
       expect(page.rows.length).toBe(Math.min(50, counts[id]));

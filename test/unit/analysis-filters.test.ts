@@ -9,7 +9,10 @@ import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/f
 import { UrlState } from '../../electron/engine/frontier/model.ts';
 import { urlKey } from '../../shared/url/url-key.ts';
 import { parseSettings } from '../../shared/settings.ts';
+import { downgradeToVersion2 } from '../helpers/old-crawl-file.ts';
 import {
+  countSql,
+  viewWhere,
   FILTER_GROUPS,
   FILTER_IDS,
   RESULT_FILTERS,
@@ -171,6 +174,35 @@ const LINKS: [number, number, string][] = [
   [3, 11, 'a'],
 ];
 
+// Renders of the parsed pages (a crawl with settings.render), beside their raw results rows above.
+const RENDERS: Record<string, unknown>[] = [
+  // Home: a description written by script, links only in the rendered DOM, a console error.
+  { url_id: 1, title: 'Home', meta_description: 'Welcome, rendered', canonical: `${E}/`, rendered_links: 2, console_errors: '["boom"]' },
+  // /a: a new title, the same noindex, a blocked script and a script's redirect.
+  {
+    url_id: 2,
+    title: 'Rendered A',
+    meta_description: 'Same desc',
+    canonical: `${E}/a`,
+    meta_robots: 'noindex, follow',
+    blocked_resources: '[{"url":"https://ads.example/x.js","reason":"blocked by pattern"}]',
+    js_redirect: `${E}/b`,
+  },
+  // /b: a script's noindex (the raw HTML and X-Robots-Tag say none) and canonical, an uncaught exception.
+  {
+    url_id: 3,
+    title: 'Same',
+    meta_description: 'Same desc',
+    canonical: `${E}/a`,
+    meta_robots: 'noindex',
+    page_errors: '["ReferenceError: x"]',
+  },
+  // /long: the render timed out; its fields are empty but nothing "changed".
+  { url_id: 4, error: 'render timed out after 5 s' },
+  // /empty: no title either way (null raw, empty rendered), NONE as none: nothing changed.
+  { url_id: 5, title: '', canonical: `${E}/empty`, meta_robots: 'none' },
+];
+
 /** What each filter lists, by url id in seq order (seq follows the id here). */
 const EXPECTED: Record<FilterId, number[]> = {
   all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
@@ -196,6 +228,17 @@ const EXPECTED: Record<FilterId, number[]> = {
   indexable: [1, 3],
   'non-indexable': [2, 4, 5, 6, 7, 8, 9],
   external: [11, 12, 14],
+  'js-rendered': [1, 2, 3, 4, 5],
+  'js-rendered-links': [1],
+  'js-title-changed': [2],
+  'js-description-changed': [1],
+  'js-canonical-changed': [3],
+  'js-robots-changed': [3],
+  'js-noindex-rendered': [3],
+  'js-errors': [1, 3],
+  'js-blocked': [2],
+  'js-render-failed': [4],
+  'js-redirect': [2],
 };
 
 let dir: string;
@@ -247,6 +290,23 @@ function buildFixture(): { file: string; writer: Db } {
       });
     }
     for (const [from, to, kind] of LINKS) addLink.run(from, to, `to ${to}`, kind);
+    const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
+      js_redirect, console_errors, page_errors, blocked_resources, render_ms, error) VALUES (@url_id, @title, @meta_description, @canonical,
+      @meta_robots, @rendered_links, @js_redirect, @console_errors, @page_errors, @blocked_resources, 100, @error)`);
+    for (const r of RENDERS)
+      addRender.run({
+        title: null,
+        meta_description: null,
+        canonical: null,
+        meta_robots: null,
+        rendered_links: 0,
+        js_redirect: null,
+        console_errors: null,
+        page_errors: null,
+        blocked_resources: null,
+        error: null,
+        ...r,
+      });
   })();
   return { file, writer };
 }
@@ -352,7 +412,7 @@ describe('result filters', () => {
     const { file, writer } = buildFixture();
     for (const { name } of writer
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'results_%' OR name IN ('urls_external', 'links_redirect_to'))",
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'results_%' OR name LIKE 'renders_%' OR name IN ('urls_external', 'links_redirect_to'))",
       )
       .all() as { name: string }[]) {
       writer.exec(`DROP INDEX ${name}`);
@@ -364,6 +424,41 @@ describe('result filters', () => {
       expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: EXPECTED[id], count: EXPECTED[id].length });
     }
     db.close();
+  });
+
+  it('answers the JavaScript filters from the renders indexes, and with none on a file older than renders (read as stored)', () => {
+    const { file, writer } = buildFixture();
+    const plans = countSql(writer).map((sql) =>
+      (writer.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail),
+    );
+    const js = plans.filter((p) => p.some((d) => / j\b/.test(d))).flat();
+    for (const index of ['renders_fields', 'renders_links', 'renders_js_errors', 'renders_blocked', 'renders_js_redirect'])
+      expect(js.some((d) => d.includes(`INDEX ${index}`))).toBe(true);
+    expect(js.filter((d) => /SCAN (j|r)\b(?! USING)/.test(d))).toEqual([]);
+    // Searched and sorted like any other view.
+    expect(ids(page(writer, 'js-errors', { text: 'example.com/b' }).rows)).toEqual([3]);
+    expect(ids(page(writer, 'js-rendered', { sort: 'url', descending: true }).rows)).toEqual([4, 5, 3, 2, 1]);
+    expect(ids(page(writer, 'js-rendered', { sort: 'title', offset: 1, limit: 2 }).rows)).toEqual([4, 2]);
+    // A rendered page's filter as an export's condition on its results row.
+    const where = viewWhere(writer, 'js-title-changed')!;
+    expect(writer.prepare(`SELECT r.url_id FROM results r JOIN urls u ON u.id = r.url_id WHERE ${where.sql}`).all()).toEqual([
+      { url_id: 2 },
+    ]);
+    downgradeToVersion2(writer);
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true, asStored: true });
+    try {
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'renders'").get()).toEqual({ n: 0 });
+      const counts = filterCounts(db);
+      for (const id of FILTER_IDS) {
+        const want = id.startsWith('js-') ? [] : EXPECTED[id];
+        expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: want, count: want.length });
+      }
+      expect(page(db, 'js-errors', { text: 'example' }).total).toBe(0);
+      expect(viewWhere(db, 'js-blocked')).toEqual({ sql: '0', params: {} });
+    } finally {
+      db.close();
+    }
   });
 
   it('sees rows a crawl writes after the reader opened (WAL), each answer from one state of the file', () => {

@@ -9,13 +9,17 @@
 //   the crawl read. A redirect or an error page is never read, so it is not "missing" a title.
 // - Directives read meta robots and X-Robots-Tag as comma-separated tokens ("googlebot: noindex" counts;
 //   "max-image-preview:none" does not mean "none").
+// - JavaScript (a rendered crawl): the renders table (j) beside each rendered page's results row (r), which keeps the
+//   raw fields. "Changed by JavaScript" compares the rendered field with the raw one on pages whose render
+//   succeeded; "noindex only in rendered HTML" is a rendered meta robots saying noindex (or none) where neither the
+//   raw meta robots nor X-Robots-Tag does. Files older than version 4 have no renders table: these count 0.
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
-import { checkLimit, checkOffset, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
 export { FILTER_GROUPS, FILTER_IDS, RESULT_FILTERS } from '../../../shared/analysis.ts';
@@ -56,19 +60,45 @@ const HTML_SQL = `${MEDIA_TYPE_SQL} IN ('text/html', 'application/xhtml+xml')`;
 /** The condition of the partial index results_directives: some directive starting with "no". */
 const HAS_NO_DIRECTIVE = "instr(lower(coalesce(r.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0";
 /** Meta robots and X-Robots-Tag as one space-separated token list, padded with spaces: ' noindex follow '. */
-const DIRECTIVE_TOKENS = `(' ' || replace(replace(replace(replace(replace(replace(
-  lower(coalesce(r.meta_robots, '') || ',' || coalesce(r.x_robots_tag, '')),
+const directiveTokens = (metaRobots: string) => `(' ' || replace(replace(replace(replace(replace(replace(
+  lower(coalesce(${metaRobots}, '') || ',' || coalesce(r.x_robots_tag, '')),
   'max-image-preview:none', ''), 'max-image-preview: none', ''), ',', ' '), ':', ' '), char(9), ' '), char(10), ' ') || ' ')`;
-const saysDirective = (word: 'noindex' | 'nofollow') => `(${DIRECTIVE_TOKENS} LIKE '% ${word} %' OR ${DIRECTIVE_TOKENS} LIKE '% none %')`;
+const DIRECTIVE_TOKENS = directiveTokens('r.meta_robots');
+const saysDirective = (word: 'noindex' | 'nofollow', tokens = DIRECTIVE_TOKENS) =>
+  `(${tokens} LIKE '% ${word} %' OR ${tokens} LIKE '% none %')`;
 const PARSED = 'r.h1_count IS NOT NULL';
 const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
 const duplicated = (column: 'title' | 'meta_description', hint: string) =>
   `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
 const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 
+// The JavaScript filters, over renders j and the page's results row r (renders_fields covers j's side).
+const RENDERED_OK = 'j.error IS NULL';
+const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(r.${column}, '')`;
+const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(r.meta_robots, '')))";
+// The cheap test first (noindex and none both hold "no"): the token lists are built only for the pages it lets through.
+const NOINDEX_RENDERED_ONLY = `instr(lower(coalesce(j.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0
+  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex')}`;
+/** The JavaScript filters answered from a partial index of renders alone, with its condition (word for word). */
+const RENDER_FLAGS = {
+  'js-rendered-links': { index: 'renders_links', where: 'j.rendered_links > 0' },
+  'js-errors': { index: 'renders_js_errors', where: 'j.console_errors IS NOT NULL OR j.page_errors IS NOT NULL' },
+  'js-blocked': { index: 'renders_blocked', where: 'j.blocked_resources IS NOT NULL' },
+  'js-redirect': { index: 'renders_js_redirect', where: 'j.js_redirect IS NOT NULL' },
+} as const satisfies Partial<Record<FilterId, { index: string; where: string }>>;
+
+const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
+  source: 'renders',
+  index: RENDER_FLAGS[id].index,
+  where: () => `(${RENDER_FLAGS[id].where})`,
+});
+
 interface FilterSql {
-  /** results: one row per results row; urls: the external view, one row per URL. */
-  source: 'results' | 'urls';
+  /**
+   * results: one row per results row; urls: the external view, one row per URL; renders: one row per rendered page,
+   * its predicate over renders j and its results row r.
+   */
+  source: 'results' | 'urls' | 'renders';
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
@@ -124,7 +154,27 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
+  'js-rendered': { source: 'renders', index: 'renders_fields', where: null },
+  'js-rendered-links': renderFlag('js-rendered-links'),
+  'js-errors': renderFlag('js-errors'),
+  'js-blocked': renderFlag('js-blocked'),
+  'js-redirect': renderFlag('js-redirect'),
+  'js-title-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${changed('title')}` },
+  'js-description-changed': {
+    source: 'renders',
+    index: 'renders_fields',
+    where: () => `${RENDERED_OK} AND ${changed('meta_description')}`,
+  },
+  'js-canonical-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${changed('canonical')}` },
+  'js-robots-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
+  'js-noindex-rendered': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
+  'js-render-failed': { source: 'renders', index: 'renders_fields', where: () => 'j.error IS NOT NULL' },
 };
+
+/** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
+function available(db: Db, f: FilterSql): boolean {
+  return f.source !== 'renders' || hasTable(db, 'renders');
+}
 
 function filterSql(id: unknown): FilterSql {
   const f = typeof id === 'string' && Object.hasOwn(FILTER_SQL, id) ? FILTER_SQL[id as FilterId] : undefined;
@@ -135,7 +185,11 @@ function filterSql(id: unknown): FilterSql {
 /** The WHERE predicate of a filter on this connection (index hints only where the file has the index). */
 export function filterPredicate(db: Db, id: FilterId): string | null {
   const f = filterSql(id);
-  return f.where ? f.where((index) => indexedBy(db, index)) : null;
+  if (!available(db, f)) return '0';
+  const where = f.where ? f.where((index) => indexedBy(db, index)) : null;
+  // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
+  if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+  return where;
 }
 
 /**
@@ -159,6 +213,8 @@ export function viewWhere(db: Db, filter: FilterId, text?: string | null): { sql
 /** One SQL pass over one index that counts several filters at once. */
 interface CountPass {
   ids: readonly FilterId[];
+  /** Reads the renders table: on a file without it (older than version 4) its counts are 0. */
+  needsRenders?: boolean;
   sql: (db: Db) => string;
 }
 
@@ -215,11 +271,38 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
   },
   { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
+  {
+    // The rendered pages and the failed renders: a covering walk of renders_fields, renders' rows never read.
+    ids: ['js-rendered', 'js-render-failed'],
+    needsRenders: true,
+    sql: (db) => `SELECT count(*) AS "js-rendered", count(*) FILTER (WHERE j.error IS NOT NULL) AS "js-render-failed"
+      FROM renders j ${indexedBy(db, 'renders_fields')}`,
+  },
+  {
+    // Each flag from its partial index: the cost grows with the pages flagged.
+    ids: Object.keys(RENDER_FLAGS) as (keyof typeof RENDER_FLAGS)[],
+    needsRenders: true,
+    sql: (db) =>
+      `SELECT ${Object.entries(RENDER_FLAGS)
+        .map(([id, f]) => `(SELECT count(*) FROM renders j ${indexedBy(db, f.index)} WHERE ${f.where}) AS "${id}"`)
+        .join(',\n      ')}`,
+  },
+  {
+    // Rendered against raw: the successful renders (a range of renders_fields), each with its results row by key.
+    ids: ['js-title-changed', 'js-description-changed', 'js-canonical-changed', 'js-robots-changed', 'js-noindex-rendered'],
+    needsRenders: true,
+    sql: (db) => `SELECT count(*) FILTER (WHERE ${changed('title')}) AS "js-title-changed",
+      count(*) FILTER (WHERE ${changed('meta_description')}) AS "js-description-changed",
+      count(*) FILTER (WHERE ${changed('canonical')}) AS "js-canonical-changed",
+      count(*) FILTER (WHERE ${ROBOTS_CHANGED}) AS "js-robots-changed",
+      count(*) FILTER (WHERE ${NOINDEX_RENDERED_ONLY}) AS "js-noindex-rendered"
+      FROM renders j ${indexedBy(db, 'renders_fields')} CROSS JOIN results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
+  },
 ];
 
 /** The SQL of every count pass on this connection, for plan checks. */
 export function countSql(db: Db): string[] {
-  return COUNT_PASSES.map((p) => p.sql(db));
+  return COUNT_PASSES.filter((p) => !p.needsRenders || hasTable(db, 'renders')).map((p) => p.sql(db));
 }
 
 /**
@@ -234,7 +317,10 @@ export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<Filter
   const passes = only ? COUNT_PASSES.filter((p) => p.ids.some((id) => only.includes(id))) : COUNT_PASSES;
   return readTransaction(db, () => {
     const out: Partial<FilterCounts> = {};
-    for (const pass of passes) Object.assign(out, prepared(db, pass.sql(db)).get() as Partial<FilterCounts>);
+    for (const pass of passes) {
+      if (pass.needsRenders && !hasTable(db, 'renders')) for (const id of pass.ids) out[id] = 0;
+      else Object.assign(out, prepared(db, pass.sql(db)).get() as Partial<FilterCounts>);
+    }
     return out;
   });
 }
@@ -293,6 +379,18 @@ export function pageSql(
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
   const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined].filter((t): t is string => !!t);
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+  if (f.source === 'renders') {
+    // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
+    // renders outermost: never a walk of results looking each row up in renders).
+    const order = orderSql(sort, SORT_SQL[sort], descending);
+    const joined = `FROM renders j ${hint} CROSS JOIN results r ON r.url_id = j.url_id`;
+    const from = `${joined}${hasText || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+    return {
+      count: `SELECT count(*) AS total ${hasText ? `${joined} JOIN urls u ON u.id = r.url_id` : /\br\./.test(where) ? joined : `FROM renders j ${hint}`} ${where}`,
+      ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+    };
+  }
   if (f.source === 'urls') {
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
     const order = orderSql(sort, sortSql, descending, 'u.id');
@@ -325,6 +423,7 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
   const hasText = typeof q.text === 'string' && q.text.length > 0;
   const params: Record<string, unknown> = {};
   if (hasText) params.text = likePattern(q.text as string);
+  if (!available(db, filterSql(q.filter))) return { filter: q.filter, total: 0, offset: q.offset, rows: [] };
   return readTransaction(db, () => {
     const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, hasText ? textPlan(db, q.filter) : 'index');
     const { total } = prepared(db, sqls.count).get(params) as { total: number };

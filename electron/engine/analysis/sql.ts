@@ -35,6 +35,18 @@ export function hasIndex(db: Db, name: string, schema = 'main'): boolean {
   return names.has(name);
 }
 
+const tableNames = new WeakMap<Db, Set<string>>();
+
+/** Whether the table exists (a file read as stored may be older than the table: renders came in version 4). */
+export function hasTable(db: Db, name: string): boolean {
+  let names = tableNames.get(db);
+  if (!names) {
+    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    tableNames.set(db, (names = new Set(rows.map((r) => r.name))));
+  }
+  return names.has(name);
+}
+
 /**
  * `INDEXED BY name` when the file has the index: the analysis queries name the index their plan is built on, so
  * SQLite (which has no statistics in a crawl file) never prefers a smaller partial index that is not covering.

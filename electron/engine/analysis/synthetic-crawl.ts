@@ -25,6 +25,12 @@ export interface SyntheticCrawlOptions {
    * changed, every 101st page now a 404, every 41st word count doubled (for the comparison).
    */
   variant?: 0 | 1;
+  /**
+   * Every 5th parsed page rendered with JavaScript (a renders row), some with their title, description, canonical or
+   * robots changed by script, links only in the rendered DOM, errors, blocked resources, a script redirect or a
+   * failed render; the results row indexed by the rendered directives. Default false.
+   */
+  rendered?: boolean;
 }
 
 export interface SyntheticCrawl {
@@ -64,6 +70,29 @@ export function syntheticUrl(i: number): string {
   return `${SYNTHETIC_ORIGIN}/${SECTIONS[i % SECTIONS.length]}/g${i % 97}/page-${i}`;
 }
 
+/** The renders row of synthetic page i (a multiple of 5), from the raw fields: what its scripts changed, by i. */
+function syntheticRender(
+  i: number,
+  raw: { title: string | null; description: string | null; canonical: string | null; metaRobots: string | null },
+) {
+  const failed = i % 55 === 0;
+  const list = (on: boolean, items: unknown[]) => (on ? JSON.stringify(items) : null);
+  return {
+    title: failed ? null : i % 15 === 0 ? `Rendered page ${i}` : raw.title,
+    description: failed ? null : i % 25 === 0 ? `Rendered description ${i}` : raw.description,
+    canonical: failed ? null : i % 35 === 0 ? syntheticUrl(i + 1) : raw.canonical,
+    metaRobots: failed ? null : i % 45 === 0 ? 'noindex' : raw.metaRobots,
+    links: failed ? 0 : i % 10 === 0 ? 3 : 0,
+    redirect: !failed && i % 85 === 0 ? syntheticUrl(i + 2) : null,
+    console: list(!failed && i % 20 === 0, [`TypeError: cannot read properties of undefined (page ${i})`]),
+    pageErrors: list(!failed && i % 30 === 15, [`ReferenceError: app is not defined`]),
+    failed: list(i % 65 === 0, [{ url: `${SYNTHETIC_ORIGIN}/api/data-${i}.json`, reason: '404' }]),
+    blocked: list(i % 40 === 0, [{ url: 'https://www.google-analytics.com/analytics.js', reason: 'blocked by pattern' }]),
+    ms: 150 + (i % 900),
+    error: failed ? 'render timed out after 30 s' : null,
+  };
+}
+
 /** Creates `file` and fills it, in one transaction of prepared inserts. */
 export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions): SyntheticCrawl {
   const n = options.results;
@@ -91,6 +120,10 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const insertLink = db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)');
   const insertExtracted = db.prepare('INSERT INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)');
   const insertUnfetchable = db.prepare('INSERT INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)');
+  const insertRender = db.prepare(`INSERT INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
+      rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability)
+    VALUES (@urlId, @title, @description, @h1, @h1Count, @canonical, @metaRobots, @words, @links, @redirect, @console, @pageErrors,
+      @failed, @blocked, @ms, @error, @rawIndexability)`);
 
   // urls.id: 1..n the fetched URLs (page i is id i + 1), then the queued ones, then the out-of-scope ones.
   const queuedBase = n + 1;
@@ -158,17 +191,23 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const xRobots = parsed && m > 0.995 ? 'noindex' : null;
       const redirect = status === 301 ? syntheticUrl((i * 7 + 3) % n) : null;
       const error = status === null ? 'connection reset' : null;
-      const index = indexabilityOf({
-        url,
-        kind,
-        checkOnly: kind === 'image',
-        statusCode: status,
-        error,
-        robotsDisallowed: false,
-        metaRobots,
-        xRobotsTag: xRobots,
-        canonical,
-      });
+      // Drawn from i alone (no rnd()), so a rendered crawl's other rows are those of the same crawl unrendered.
+      const render =
+        options.rendered === true && parsed && i % 5 === 0 ? syntheticRender(i, { title, description, canonical, metaRobots }) : null;
+      const indexOf = (robots: string | null, canonicalUrl: string | null) =>
+        indexabilityOf({
+          url,
+          kind,
+          checkOnly: kind === 'image',
+          statusCode: status,
+          error,
+          robotsDisallowed: false,
+          metaRobots: robots,
+          xRobotsTag: xRobots,
+          canonical: canonicalUrl,
+        });
+      const rawIndex = indexOf(metaRobots, canonical);
+      const index = render && render.error === null ? indexOf(render.metaRobots, render.canonical) : rawIndex;
       const outlinks = parsed ? linksPerPage : 0;
       const w = rnd();
       const words = parsed ? Math.floor(50 + w * 2000) * (variant === 1 && i % 41 === 0 ? 2 : 1) : null;
@@ -201,6 +240,17 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
         reason: index.reason,
         headers: status === null ? null : HEADERS,
       });
+      if (render) {
+        const differs = rawIndex.status !== index.status || rawIndex.reason !== index.reason;
+        insertRender.run({
+          ...render,
+          urlId: i + 1,
+          h1: h1Count ? `Heading ${i}` : null,
+          h1Count,
+          words: words === null ? null : words + 40,
+          rawIndexability: differs ? [rawIndex.status, rawIndex.reason].filter(Boolean).join(': ') : null,
+        });
+      }
       if (redirect) {
         insertLink.run(i + 1, ((i * 7 + 3) % n) + 1, null, 'redirect', 0);
         links++;

@@ -11,6 +11,9 @@ import type {
   Inlink,
   LinkPage,
   Outlink,
+  RenderComparison,
+  RenderDetail,
+  RenderResource,
   RedirectChain,
   RedirectHop,
   UnfetchableLink,
@@ -18,7 +21,7 @@ import type {
   UrlRef,
 } from '../../../shared/analysis.ts';
 import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
-import { checkLimit, indexedBy, prepared, readTransaction } from './sql.ts';
+import { checkLimit, hasTable, indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** Redirect hops followed each way from the URL at most. */
 export const MAX_CHAIN_HOPS = 20;
@@ -26,6 +29,10 @@ export const MAX_CHAIN_HOPS = 20;
 export const DEFAULT_LINKS_PAGE = 100;
 /** Unfetchable links and redirect sources listed at most. */
 export const MAX_LISTED = 1000;
+/** Items of each of a render's lists (console errors, page errors, failed and blocked resources) listed at most. */
+export const MAX_RENDER_ITEMS = 100;
+/** Characters of one console message or resource URL shown at most (the rest is cut, marked with …). */
+export const MAX_RENDER_TEXT = 2000;
 
 export const STATE_NAMES: Record<number, string> = {
   [UrlState.queued]: 'queued',
@@ -66,6 +73,13 @@ export function detailSql(db: Db) {
     row: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
     extracted: 'SELECT rule, value FROM extracted WHERE url_id = ? ORDER BY rule, n',
     unfetchable: 'SELECT href, scheme, anchor FROM unfetchable_links WHERE from_id = ? ORDER BY href LIMIT ?',
+    // Only on a file with the renders table (version 4): renderDetail checks.
+    render: `SELECT j.title, j.meta_description, j.h1, j.h1_count, j.canonical, j.meta_robots, j.word_count, j.rendered_links,
+       j.js_redirect, j.console_errors, j.page_errors, j.failed_resources, j.blocked_resources, j.render_ms, j.error, j.raw_indexability,
+       r.title AS raw_title, r.meta_description AS raw_meta_description, r.h1 AS raw_h1, r.h1_count AS raw_h1_count,
+       r.canonical AS raw_canonical, r.meta_robots AS raw_meta_robots, r.word_count AS raw_word_count, r.indexability,
+       r.indexability_reason
+       FROM renders j LEFT JOIN results r ON r.url_id = j.url_id WHERE j.url_id = ?`,
   };
 }
 
@@ -134,8 +148,70 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
       unfetchable_links: unfetchable.slice(0, MAX_LISTED),
       unfetchable_truncated: unfetchable.length > MAX_LISTED,
       extracted: extractedValues(db, id),
+      render: renderDetail(db, id),
     };
   });
+}
+
+type RenderRow = Record<string, string | number | null>;
+
+/** What rendering the page found, raw beside rendered; null when the crawl did not render it (or the file predates renders). */
+export function renderDetail(db: Db, urlId: number): RenderDetail | null {
+  if (!hasTable(db, 'renders')) return null;
+  const j = prepared(db, detailSql(db).render).get(urlId) as RenderRow | undefined;
+  if (!j) return null;
+  const indexability = (status: unknown, reason: unknown) =>
+    typeof status === 'string' ? [status, reason].filter((x) => typeof x === 'string' && x !== '').join(': ') : null;
+  const renderedIndexability = indexability(j.indexability, j.indexability_reason);
+  const failed = j.error !== null;
+  // A failed render changed nothing: its fields are empty and the raw ones stand.
+  const pair = (field: RenderComparison['field'], raw: string | number | null, rendered: string | number | null): RenderComparison => ({
+    field,
+    raw,
+    rendered,
+    changed: !failed && (raw ?? '') !== (rendered ?? ''),
+  });
+  return {
+    // A failed render's fields are empty: the raw ones stand, shown as rendered "—".
+    fields: [
+      pair('title', j.raw_title ?? null, j.title ?? null),
+      pair('meta_description', j.raw_meta_description ?? null, j.meta_description ?? null),
+      pair('h1', j.raw_h1 ?? null, j.h1 ?? null),
+      pair('h1_count', j.raw_h1_count ?? null, failed ? null : (j.h1_count ?? null)),
+      pair('canonical', j.raw_canonical ?? null, j.canonical ?? null),
+      pair('meta_robots', j.raw_meta_robots ?? null, j.meta_robots ?? null),
+      pair('word_count', j.raw_word_count ?? null, failed ? null : (j.word_count ?? null)),
+      // results.indexability is the rendered one; renders.raw_indexability the raw one, kept only when it differs.
+      pair('indexability', (j.raw_indexability as string | null) ?? renderedIndexability, renderedIndexability),
+    ],
+    rendered_links: (j.rendered_links as number | null) ?? 0,
+    js_redirect: (j.js_redirect as string | null) ?? null,
+    render_ms: (j.render_ms as number | null) ?? null,
+    error: (j.error as string | null) ?? null,
+    console_errors: boundedList(j.console_errors, messageOf),
+    page_errors: boundedList(j.page_errors, messageOf),
+    failed_resources: boundedList(j.failed_resources, resourceOf),
+    blocked_resources: boundedList(j.blocked_resources, resourceOf),
+  };
+}
+
+const cut = (text: string) => (text.length > MAX_RENDER_TEXT ? `${text.slice(0, MAX_RENDER_TEXT)}…` : text);
+const messageOf = (item: unknown): string => cut(typeof item === 'string' ? item : (JSON.stringify(item) ?? String(item)));
+const resourceOf = (item: unknown): RenderResource => {
+  const o = item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+  return { url: cut(String(o.url ?? item)), reason: cut(String(o.reason ?? '')) };
+};
+
+/** A JSON list of renders (null for none) as its first MAX_RENDER_ITEMS items and its length; unreadable JSON as none. */
+function boundedList<T>(json: unknown, item: (x: unknown) => T): { items: T[]; total: number } {
+  if (typeof json !== 'string') return { items: [], total: 0 };
+  try {
+    const list = JSON.parse(json) as unknown;
+    if (!Array.isArray(list)) return { items: [], total: 0 };
+    return { items: list.slice(0, MAX_RENDER_ITEMS).map(item), total: list.length };
+  } catch {
+    return { items: [], total: 0 };
+  }
 }
 
 function parseHeaders(json: string | null): Record<string, string | string[]> | null {

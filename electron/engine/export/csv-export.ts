@@ -16,6 +16,7 @@ import {
   type ExtractionColumn,
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
+import { hasTable } from '../analysis/sql.ts';
 
 export {
   CSV_COLUMNS,
@@ -104,8 +105,11 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
     'SELECT url_id, rule, value FROM extracted WHERE url_id IN (SELECT value FROM json_each(?)) ORDER BY url_id, rule, n',
   );
   const KEY = CSV_COLUMNS.length + 1; // after the CSV's columns and the url id
+  // A rendered crawl's render columns, by renders' primary key (url_id), a page of rows at a time.
+  const rendersOf = crawlRendered(db) ? db.prepare<[string], unknown[]>(RENDERS_SQL).raw(true) : null;
   let after = 0;
   return {
+    ...(rendersOf ? { renders: (urlIds: number[]) => rendersOf.all(JSON.stringify(urlIds)) } : {}),
     rules: extractionColumns(db),
     nextPage(limit) {
       const batch = (options.where ? page.all(after, last, params, limit) : page.all(after, last, limit)) as unknown[][];
@@ -114,6 +118,18 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
     },
     extracted: (urlIds) => extractedOf.all(JSON.stringify(urlIds)),
   };
+}
+
+// RENDER_EXPORT_COLUMNS of a page of URLs, after each one's url id; the lists as their lengths.
+const RENDERS_SQL = `
+SELECT url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count, rendered_links, js_redirect, raw_indexability,
+       render_ms, error, coalesce(json_array_length(console_errors), 0), coalesce(json_array_length(page_errors), 0),
+       coalesce(json_array_length(failed_resources), 0), coalesce(json_array_length(blocked_resources), 0)
+FROM renders WHERE url_id IN (SELECT value FROM json_each(?))`;
+
+/** Whether the crawl rendered pages (its export then has the render columns): a file older than renders did not. */
+export function crawlRendered(db: Db): boolean {
+  return hasTable(db, 'renders') && (db.prepare('SELECT EXISTS (SELECT 1 FROM renders) AS yes').get() as { yes: number }).yes === 1;
 }
 
 /** The crawl's extraction rules as CSV columns: the rule's name, unless a built-in column has it already. */

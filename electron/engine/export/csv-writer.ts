@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS, type ExportColumn } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS, type ExportColumn } from '../../../shared/analysis.ts';
 import { neutraliseCell } from './csv-cell.ts';
 
 /** The CSV columns, in order; also the header line. Declared once, in the contract the export view picks columns from. */
@@ -118,12 +118,17 @@ export interface CsvRowSource {
   nextPage(limit: number): unknown[][] | Promise<unknown[][]>;
   /** The extracted values of these URLs, ordered by url_id, rule, n. Only asked for when there are rules. */
   extracted(urlIds: number[]): ExtractedValue[] | Promise<ExtractedValue[]>;
+  /**
+   * A rendered crawl's: the RENDER_EXPORT_COLUMNS of these URLs' renders, each row its url id then the values in
+   * order (a URL not rendered has none). Absent when the crawl rendered nothing: those columns are then left out.
+   */
+  renders?(urlIds: number[]): unknown[][] | Promise<unknown[][]>;
 }
 
 /** The crawl's extraction rules (settings.extraction) as CSV columns: the rule's name, unless a built-in column has it. */
 export function extractionColumnsOf(settings: unknown): ExtractionColumn[] {
   const rules = (settings as { extraction?: { name: string }[] } | null)?.extraction ?? [];
-  const builtIn = new Set<string>(CSV_COLUMNS.map((c) => c.toLowerCase()));
+  const builtIn = new Set<string>([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS].map((c) => c.toLowerCase()));
   return rules.map(({ name }) => ({ name, column: builtIn.has(name.toLowerCase()) ? `${name} (extracted)` : name }));
 }
 
@@ -145,7 +150,7 @@ export async function writeCsvExport(
   options: CsvLayoutOptions = {},
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
-  const layout = columnLayout(source.rules, options);
+  const layout = columnLayout(source.rules, options, source.renders !== undefined);
   return toFileOrStream(out, (dest) => writeRows(source, dest, batchSize, layout));
 }
 
@@ -220,11 +225,19 @@ export async function* recordPages(source: CsvRowSource, batchSize: number, layo
   for (;;) {
     const batch = await source.nextPage(batchSize);
     const values = rules.length && batch.length ? groupExtracted(await source.extracted(batch.map((row) => row[URL_ID] as number))) : null;
+    const renders =
+      source.renders && batch.length
+        ? new Map((await source.renders(batch.map((row) => row[URL_ID] as number))).map((r) => [r[0] as number, r.slice(1)]))
+        : null;
     const page: unknown[][] = [];
     for (const row of batch) {
       const full: unknown[] = row.slice(0, CSV_COLUMNS.length);
       // The Screaming Frog preset: response time in seconds, indexability in its words.
       if (layout.seconds) for (let i = 0; i < CSV_COLUMNS.length; i++) full[i] = screamingFrogCell(i, row[i]);
+      if (renders) {
+        const mine = renders.get(row[URL_ID] as number);
+        for (let i = 0; i < RENDER_EXPORT_COLUMNS.length; i++) full.push(mine?.[i] ?? null);
+      }
       if (values) {
         const mine = values.get(row[URL_ID] as number);
         // Several values of one rule share its cell, a line each (Excel shows them as lines of the cell).
@@ -250,8 +263,8 @@ function seconds(ms: unknown): number | null {
 }
 
 /** Which of the full record's cells are written, under which header names. Throws naming an unknown column. */
-export function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions): Layout {
-  const all = [...CSV_COLUMNS, ...rules.map((r) => r.column)];
+export function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions, rendered = false): Layout {
+  const all = [...CSV_COLUMNS, ...(rendered ? RENDER_EXPORT_COLUMNS : []), ...rules.map((r) => r.column)];
   let pick: number[] | null = null;
   if (options.columns) {
     if (options.columns.length === 0) throw new Error('choose at least one column to export');

@@ -2,10 +2,10 @@
 // how any export's outcome is told (ExportResult: the rows and the file written, or why it failed).
 import fs from 'node:fs';
 import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analysis.ts';
-import { EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
-import { exportCsv, extractionColumns } from '../export/csv-export.ts';
+import { crawlRendered, exportCsv, extractionColumns } from '../export/csv-export.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
@@ -21,7 +21,11 @@ export async function exportResult(dest: string | NodeJS.WritableStream, run: ()
 
 /** What is wrong with a view export's columns (none chosen, a column the crawl does not have), or null. */
 export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): string | null {
-  const known = new Set<string>([...EXPORT_COLUMNS, ...extractionColumns(analysis.db).map((r) => r.column)]);
+  const known = new Set<string>([
+    ...EXPORT_COLUMNS,
+    ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
+    ...extractionColumns(analysis.db).map((r) => r.column),
+  ]);
   const unknown = view.columns.filter((c) => !known.has(c));
   if (view.columns.length === 0) return 'choose at least one column to export';
   return unknown.length ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}` : null;

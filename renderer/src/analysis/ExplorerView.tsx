@@ -11,7 +11,7 @@ import { i18next, useTranslation } from '../i18n/i18n.ts';
 import { COLUMNS, type Column as TableColumn, EXTRACTED_COLUMN_PX, indexabilityText, statusClassOf } from '../results/ResultRowView.tsx';
 import { type ColumnLayout, DEFAULT_LAYOUT } from '../results/column-layout.ts';
 import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../results/VirtualTable.tsx';
-import { filterTitle, groupedFilters, statusText } from './analysis-model.ts';
+import { filterTitle, groupedFilters, shownGroups, statusText } from './analysis-model.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
@@ -173,7 +173,7 @@ export function ExplorerView() {
     [],
   );
   // Not memoised: the filters' names follow the language.
-  const groups = groupedFilters(counts.data);
+  const groups = shownGroups(groupedFilters(counts.data), counts.data, filter);
   const menuColumns = useMemo(() => explorerColumns(rules), [rules]);
 
   const toggleSort = (column: ResultSortColumn) =>
@@ -218,7 +218,15 @@ export function ExplorerView() {
           </button>
         </div>
       </div>
-      {exporting && <ExportDialog filter={filter} text={appliedText} extractionRules={rules} onClose={() => setExporting(false)} />}
+      {exporting && (
+        <ExportDialog
+          filter={filter}
+          text={appliedText}
+          extractionRules={rules}
+          rendered={(counts.data?.['js-rendered'] ?? 0) > 0}
+          onClose={() => setExporting(false)}
+        />
+      )}
       <div className="explorer-body" data-detail={selected !== null || undefined}>
         <nav className="filter-list" aria-label={t('explorer.filtersLabel')}>
           {groups.map((g) => (

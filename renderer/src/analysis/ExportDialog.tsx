@@ -2,7 +2,7 @@
 // ticked) and the header preset, for the explorer's filter and search as they stand.
 import { useMemo, useState } from 'react';
 import type { ExportFormat, FilterId, HeaderPreset } from '../../../shared/analysis.ts';
-import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS, RENDER_EXPORT_COLUMN_INFO, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
@@ -25,11 +25,13 @@ export const DEFAULT_EXPORT_COLUMNS = [
   'inlinks',
 ];
 
-const EXPORT_IDS: ReadonlySet<string> = new Set(EXPORT_COLUMN_INFO.map((c) => c.id));
+const EXPORT_IDS: ReadonlySet<string> = new Set([...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].map((c) => c.id));
 
 /** A column as the chooser names it: a standard column by its id (exportColumns), an extraction rule by its name. */
 export function exportColumnText(column: string): string {
-  return EXPORT_IDS.has(column) ? i18next.t(`exportColumns.${column as (typeof EXPORT_COLUMNS)[number]}`, { ns: 'analysis' }) : column;
+  return EXPORT_IDS.has(column)
+    ? i18next.t(`exportColumns.${column as (typeof EXPORT_COLUMNS)[number] | (typeof RENDER_EXPORT_COLUMNS)[number]}`, { ns: 'analysis' })
+    : column;
 }
 
 /** The export's column chooser: the CSV's columns and the crawl's extraction rules, and the header preset. */
@@ -37,18 +39,24 @@ export function ExportDialog({
   filter,
   text,
   extractionRules,
+  rendered = false,
   onClose,
 }: {
   filter: FilterId;
   text: string;
   extractionRules: readonly string[];
+  /** The crawl rendered pages: its export has the render columns (RENDER_EXPORT_COLUMNS) too. */
+  rendered?: boolean;
   onClose: () => void;
 }) {
   const api = useApi();
   const store = useCrawlStore();
   const [busy, run] = useBusyCommand();
   const { t } = useTranslation('analysis');
-  const all = useMemo(() => [...EXPORT_COLUMNS, ...extractionRules], [extractionRules]);
+  const all = useMemo(
+    () => [...EXPORT_COLUMNS, ...(rendered ? RENDER_EXPORT_COLUMNS : []), ...extractionRules],
+    [extractionRules, rendered],
+  );
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(DEFAULT_EXPORT_COLUMNS));
   const [preset, setPreset] = useState<HeaderPreset>('trawl');
   const [format, setFormat] = useState<ExportFormat>('csv');

@@ -10,6 +10,7 @@ import { useBusyCommand } from '../components/use-command.ts';
 import { RowFields } from '../results/RowDetails.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
+import { RenderDetailSection } from './RenderDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<string, 'queued' | 'inFlight' | 'fetched' | 'failed' | 'outOfScope' | 'tooDeep' | 'nofollowOnly' | 'redirectCut'> =
@@ -77,6 +78,7 @@ export function UrlDetailBody({
         {!detail.fetched && <Field label={t('detail.kind')} value={detail.kind} />}
         {!detail.fetched && <Field label={t('detail.depth')} value={String(detail.depth)} />}
       </dl>
+      {detail.render && <RenderDetailSection render={detail.render} />}
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
       <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (

@@ -38,6 +38,14 @@ export function groupedFilters(counts: Partial<FilterCounts> | null): FilterGrou
   }));
 }
 
+/**
+ * The groups the explorer shows: the JavaScript group only for a crawl that rendered pages (a crawl without rendering
+ * would show a list of zeros that say nothing), or while one of its filters is the one chosen.
+ */
+export function shownGroups(groups: FilterGroupTabs[], counts: Partial<FilterCounts> | null, chosen: FilterId): FilterGroupTabs[] {
+  return groups.filter((g) => g.id !== 'javascript' || (counts?.['js-rendered'] ?? 0) > 0 || g.filters.some((f) => f.id === chosen));
+}
+
 /** The filter's name as a heading: "Page titles: Missing", "All". */
 export function filterTitle(id: FilterId): string {
   const f = RESULT_FILTERS.find((x) => x.id === id);

@@ -140,6 +140,17 @@ const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
   -- The raw HTML's indexability ("indexable" or "non-indexable: reason") when the rendered one differs.
   raw_indexability  TEXT
 );`;
+// What the explorer's JavaScript filters (electron/engine/analysis/result-filters.ts) count and list, so they read index
+// entries rather than the renders rows (which hold the JSON lists): renders_fields covers the comparisons of rendered
+// with raw fields (by render error, then url_id, so a failed render or a successful one is a range); the partial ones
+// hold only the pages their filter lists. They cost only rendered pages a write, and a render takes far longer.
+const RENDERS_INDEXES = [
+  'CREATE INDEX IF NOT EXISTS renders_fields ON renders(error, url_id, title, meta_description, canonical, meta_robots);',
+  'CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links > 0;',
+  'CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;',
+  'CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;',
+  'CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;',
+];
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -242,6 +253,7 @@ ${CRAWL_RESULTS_VIEW}
 ${ANALYSIS_INDEXES.join('\n')}
 ${LABEL_TABLES}
 ${RENDERS_TABLE}
+${RENDERS_INDEXES.join('\n')}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -436,6 +448,7 @@ function upgradeSteps(db: Db, from: number): void {
     if (from < 4) {
       addColumns(db, 'links', LINKS_V4_COLUMNS);
       db.exec(RENDERS_TABLE);
+      for (const index of RENDERS_INDEXES) db.exec(index);
     }
     writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
     writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
