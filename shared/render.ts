@@ -56,8 +56,11 @@ export const RENDER_LIMITS = {
   htmlChars: 20 * 1024 * 1024,
 } as const;
 
+/** What a render says of itself beside its DOM, passed on as it is in a page's result. */
+export type RenderReport = Pick<RenderResult, 'consoleErrors' | 'pageErrors' | 'failedResources' | 'blockedResources' | 'renderMs' | 'error'>;
+
 /** What a page's render found (beside the raw fields of its result), as a worker reports it. */
-export interface RenderedPage {
+export interface RenderedPage extends RenderReport {
   title: string | null;
   metaDescription: string | null;
   h1: string | null;
@@ -69,13 +72,6 @@ export interface RenderedPage {
   renderedLinks: number;
   /** Where a script sent the page (a location change), in normal form; also a link of kind "javascript". */
   jsRedirect: string | null;
-  consoleErrors: string[];
-  pageErrors: string[];
-  failedResources: { url: string; reason: string }[];
-  blockedResources: { url: string; reason: string }[];
-  renderMs: number;
-  /** Why the render failed or was cut ("render timeout", "browser crashed"...), or null. */
-  error: string | null;
 }
 
 /** Viewport presets (a custom size is written WIDTHxHEIGHT). */
