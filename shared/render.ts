@@ -1,6 +1,8 @@
 // JavaScript rendering's data, as the engine, its workers and the views share it (electron/engine/render has the
 // browsers). Plain types: structured-clone safe.
 
+import type { Hreflang } from './protocol.ts';
+
 /** How a page is rendered: part of the crawl's settings. */
 export interface RenderOptions {
   /** Longest wait for scripts after the load event; ends earlier once the network and the DOM are quiet. */
@@ -57,7 +59,10 @@ export const RENDER_LIMITS = {
 } as const;
 
 /** What a render says of itself beside its DOM, passed on as it is in a page's result. */
-export type RenderReport = Pick<RenderResult, 'consoleErrors' | 'pageErrors' | 'failedResources' | 'blockedResources' | 'renderMs' | 'error'>;
+export type RenderReport = Pick<
+  RenderResult,
+  'consoleErrors' | 'pageErrors' | 'failedResources' | 'blockedResources' | 'renderMs' | 'error'
+>;
 
 /** What a page's render found (beside the raw fields of its result), as a worker reports it. */
 export interface RenderedPage extends RenderReport {
@@ -65,8 +70,14 @@ export interface RenderedPage extends RenderReport {
   metaDescription: string | null;
   h1: string | null;
   h1Count: number;
+  h2: string | null;
+  h2Count: number;
   canonical: string | null;
   metaRobots: string | null;
+  /** <html lang>, trimmed, or null. */
+  lang: string | null;
+  /** <link rel="alternate" hreflang> entries in document order, in normal form. */
+  hreflang: Hreflang[];
   wordCount: number;
   /** Links in the rendered DOM that the raw HTML did not have (they are in the result's links, marked rendered). */
   renderedLinks: number;

@@ -77,8 +77,12 @@ export const RENDER_COMPARED_FIELDS = [
   'meta_description',
   'h1',
   'h1_count',
+  'h2',
+  'h2_count',
   'canonical',
   'meta_robots',
+  'lang',
+  'hreflang',
   'word_count',
   'indexability',
 ] as const;

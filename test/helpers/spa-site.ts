@@ -24,6 +24,7 @@ const APP = `
   const here = location.pathname;
   const page = pages.find((p) => p.path === here) || pages[0];
   document.title = page.title;
+  document.documentElement.lang = 'en-GB';
   const meta = document.createElement('meta');
   meta.name = 'description';
   meta.content = 'About ' + page.title;
@@ -42,6 +43,9 @@ const APP = `
   const h1 = document.createElement('h1');
   h1.textContent = page.title;
   root.appendChild(h1);
+  const h2 = document.createElement('h2');
+  h2.textContent = 'Section of ' + page.title;
+  root.appendChild(h2);
   const nav = document.createElement('nav');
   for (const p of pages) {
     const a = document.createElement('a');

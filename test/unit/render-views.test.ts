@@ -102,8 +102,13 @@ describe('a rendered page in the URL detail', () => {
         { field: 'meta_description', raw: null, rendered: 'Made by script', changed: true },
         { field: 'h1', raw: null, rendered: 'Home of the SPA', changed: true },
         { field: 'h1_count', raw: 0, rendered: 1, changed: true },
+        // Neither the raw row nor the render written here has an h2, a language or hreflang.
+        { field: 'h2', raw: null, rendered: null, changed: false },
+        { field: 'h2_count', raw: null, rendered: null, changed: false },
         { field: 'canonical', raw: null, rendered: `${E}/p/1`, changed: true },
         { field: 'meta_robots', raw: null, rendered: 'noindex', changed: true },
+        { field: 'lang', raw: null, rendered: null, changed: false },
+        { field: 'hreflang', raw: null, rendered: null, changed: false },
         { field: 'word_count', raw: 2, rendered: 120, changed: true },
         { field: 'indexability', raw: 'indexable', rendered: 'non-indexable: noindex', changed: true },
       ]);

@@ -74,9 +74,10 @@ export function detailSql(db: Db) {
     extracted: 'SELECT rule, value FROM extracted WHERE url_id = ? ORDER BY rule, n',
     unfetchable: 'SELECT href, scheme, anchor FROM unfetchable_links WHERE from_id = ? ORDER BY href LIMIT ?',
     // Only on a file with the renders table (version 4): renderDetail checks.
-    render: `SELECT j.title, j.meta_description, j.h1, j.h1_count, j.canonical, j.meta_robots, j.word_count, j.rendered_links,
+    render: `SELECT j.title, j.meta_description, j.h1, j.h1_count, j.h2, j.h2_count, j.canonical, j.meta_robots, j.lang, j.hreflang, j.word_count, j.rendered_links,
        j.js_redirect, j.console_errors, j.page_errors, j.failed_resources, j.blocked_resources, j.render_ms, j.error, j.raw_indexability,
        r.title AS raw_title, r.meta_description AS raw_meta_description, r.h1 AS raw_h1, r.h1_count AS raw_h1_count,
+       r.h2 AS raw_h2, r.h2_count AS raw_h2_count, r.lang AS raw_lang, r.hreflang AS raw_hreflang,
        r.canonical AS raw_canonical, r.meta_robots AS raw_meta_robots, r.word_count AS raw_word_count, r.indexability,
        r.indexability_reason
        FROM renders j LEFT JOIN results r ON r.url_id = j.url_id WHERE j.url_id = ?`,
@@ -178,8 +179,12 @@ export function renderDetail(db: Db, urlId: number): RenderDetail | null {
       pair('meta_description', j.raw_meta_description ?? null, j.meta_description ?? null),
       pair('h1', j.raw_h1 ?? null, j.h1 ?? null),
       pair('h1_count', j.raw_h1_count ?? null, failed ? null : (j.h1_count ?? null)),
+      pair('h2', j.raw_h2 ?? null, j.h2 ?? null),
+      pair('h2_count', j.raw_h2_count ?? null, failed ? null : (j.h2_count ?? null)),
       pair('canonical', j.raw_canonical ?? null, j.canonical ?? null),
       pair('meta_robots', j.raw_meta_robots ?? null, j.meta_robots ?? null),
+      pair('lang', j.raw_lang ?? null, j.lang ?? null),
+      pair('hreflang', j.raw_hreflang ?? null, j.hreflang ?? null),
       pair('word_count', j.raw_word_count ?? null, failed ? null : (j.word_count ?? null)),
       // results.indexability is the rendered one; renders.raw_indexability the raw one, kept only when it differs.
       pair('indexability', (j.raw_indexability as string | null) ?? renderedIndexability, renderedIndexability),

@@ -121,7 +121,7 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
     h2Count: result.h2Count,
     canonical: result.canonical,
     lang: result.lang,
-    hreflang: result.hreflang.length ? result.hreflang.map((h) => `${h.lang}=${h.url}`).join('; ') : null,
+    hreflang: hreflangText(result.hreflang),
     metaRefresh: result.metaRefresh,
     wordCount: result.wordCount,
     outlinks: result.links.length,
@@ -239,8 +239,12 @@ export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[
     r.metaDescription,
     r.h1,
     r.h1Count,
+    r.h2,
+    r.h2Count,
     r.canonical,
     r.metaRobots,
+    r.lang,
+    hreflangText(r.hreflang),
     r.wordCount,
     r.renderedLinks,
     r.jsRedirect,
@@ -252,4 +256,9 @@ export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[
     r.error,
     differs ? [raw.status, raw.reason].filter(Boolean).join(': ') : null,
   ];
+}
+
+/** hreflang alternates as the crawl file keeps them: "en=https://…; de=https://…", or null when there are none. */
+function hreflangText(list: readonly { lang: string; url: string }[]): string | null {
+  return list.length ? list.map((h) => `${h.lang}=${h.url}`).join('; ') : null;
 }

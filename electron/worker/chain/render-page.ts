@@ -40,8 +40,12 @@ export function renderPage(settings: CrawlSettings, extractors: readonly HtmlExt
         metaDescription: null,
         h1: null,
         h1Count: 0,
+        h2: null,
+        h2Count: 0,
         canonical: null,
         metaRobots: null,
+        lang: null,
+        hreflang: [],
         wordCount: 0,
         renderedLinks: 0,
         jsRedirect: null,
@@ -61,8 +65,12 @@ export function renderPage(settings: CrawlSettings, extractors: readonly HtmlExt
         rendered.metaDescription = page.metaDescription;
         rendered.h1 = page.h1;
         rendered.h1Count = page.h1Count;
+        rendered.h2 = page.h2;
+        rendered.h2Count = page.h2Count;
         rendered.canonical = page.canonical;
         rendered.metaRobots = page.metaRobots;
+        rendered.lang = page.lang;
+        rendered.hreflang = page.hreflang;
         rendered.wordCount = page.wordCount;
         const nofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);
         for (const link of page.links) {

@@ -122,8 +122,13 @@ const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
   meta_description  TEXT,
   h1                TEXT,
   h1_count          INTEGER,
+  h2                TEXT,
+  h2_count          INTEGER,
   canonical         TEXT,
   meta_robots       TEXT,
+  lang              TEXT,
+  -- As results.hreflang: "en=https://…; de=https://…".
+  hreflang          TEXT,
   word_count        INTEGER,
   -- Links the rendered DOM has that the raw HTML had not (links.rendered = 1).
   rendered_links    INTEGER NOT NULL DEFAULT 0,

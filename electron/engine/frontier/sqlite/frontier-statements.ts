@@ -68,9 +68,9 @@ export function prepareFrontierStatements(db: Db) {
     ),
     insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow, rendered) VALUES (?, ?, ?, ?, ?, ?)'),
     insertRender: db.prepare(
-      `INSERT OR REPLACE INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
-        rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error,
-        raw_indexability) VALUES (${Array(17).fill('?').join(', ')})`,
+      `INSERT OR REPLACE INTO renders (url_id, title, meta_description, h1, h1_count, h2, h2_count, canonical, meta_robots,
+        lang, hreflang, word_count, rendered_links, js_redirect, console_errors, page_errors, failed_resources,
+        blocked_resources, render_ms, error, raw_indexability) VALUES (${Array(21).fill('?').join(', ')})`,
     ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
