@@ -1,8 +1,6 @@
 // JavaScript rendering's data, as the engine, its workers and the views share it (electron/engine/render has the
 // browsers). Plain types: structured-clone safe.
 
-import type { Hreflang } from './protocol.ts';
-
 /** How a page is rendered: part of the crawl's settings. */
 export interface RenderOptions {
   /** Longest wait for scripts after the load event; ends earlier once the network and the DOM are quiet. */
@@ -76,8 +74,8 @@ export interface RenderedPage extends RenderReport {
   metaRobots: string | null;
   /** <html lang>, trimmed, or null. */
   lang: string | null;
-  /** <link rel="alternate" hreflang> entries in document order, in normal form. */
-  hreflang: Hreflang[];
+  /** <link rel="alternate" hreflang> entries in document order, in normal form (protocol.ts's Hreflang). */
+  hreflang: { lang: string; url: string }[];
   wordCount: number;
   /** Links in the rendered DOM that the raw HTML did not have (they are in the result's links, marked rendered). */
   renderedLinks: number;
