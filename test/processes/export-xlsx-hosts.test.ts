@@ -2,7 +2,6 @@
 // download is a workbook named .xlsx with its content type, the desktop's save dialog is asked for an .xlsx file and
 // the workbook is written there, and a format neither knows is refused like any bad argument.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,28 +14,12 @@ import { VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { connect, type WsClient } from '../helpers/ws-client.ts';
+import { getBytes, worksheetsOf } from '../helpers/xlsx-download.ts';
 
 const PAGES = 12;
 
-function getBytes(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
-
 async function sheetOf(bytes: Buffer): Promise<ExcelJS.Worksheet> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  return book.worksheets[0]!;
+  return (await worksheetsOf(bytes))[0]!;
 }
 
 describe('XLSX export of a view, from the web console and the desktop app', () => {

@@ -4,7 +4,6 @@
 // autofilter spans the columns, and formula-like text is neutralised as the CSV neutralises it. The desktop's
 // save dialog is asked for an .xlsx file for each of them; an unknown format is refused; the CSV's address is kept.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,30 +20,15 @@ import { CHART_EXPORT_PATH, COMPARE_EXPORT_PATH, EXPORT_PATH, WS_PATH } from '..
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { connect, type WsClient } from '../helpers/ws-client.ts';
+import { getBytes, worksheetsOf } from '../helpers/xlsx-download.ts';
 
 const PAGES = 8;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-function getBytes(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
-
 async function sheetOf(bytes: Buffer): Promise<ExcelJS.Worksheet> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  expect(book.worksheets).toHaveLength(1);
-  return book.worksheets[0]!;
+  const sheets = await worksheetsOf(bytes);
+  expect(sheets).toHaveLength(1);
+  return sheets[0]!;
 }
 
 const values = (sheet: ExcelJS.Worksheet, n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
