@@ -1,7 +1,7 @@
 // The Electron main process: one window, the crawl session (controller, frontier, worker pool of utility
 // processes) and the IPC wiring. Everything else lives in the engine, which runs the same under the CLI.
 import { ElectronRenderer } from './render/electron-renderer.ts';
-import { renderPagesDefault } from '../engine/render/system-renderer.ts';
+import { renderPagesDefault } from '../engine/render/render-policy.ts';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';

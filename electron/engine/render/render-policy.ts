@@ -2,6 +2,7 @@
 // electron/main/render): which requests are never loaded, how the crawl's answers are handed to the browser,
 // what a render records (bounded), how long it may take, and the two scripts run in the page (quiet tracking and
 // the DOM's serialisation). Plain functions, so both implementations share them and the tests call them directly.
+import os from 'node:os';
 import { compileSaved, matchesAny } from '../../../shared/pattern.ts';
 import type { UserPattern } from '../../../shared/pattern.ts';
 import { RENDER_LIMITS } from './renderer.ts';
@@ -269,4 +270,12 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * Pages rendering at once when the settings leave it to the machine: a browser page takes about a core while its
+ * scripts run, and the crawl's own processes need one, so the cores but one, from 1 to 4.
+ */
+export function renderPagesDefault(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
