@@ -33,7 +33,7 @@ export function readHtmlReference(html: string, extractors: readonly HtmlExtract
         for (const h of opens) h.open!(name, attribs, state);
       },
       ontext(text) {
-        for (const h of texts) h.text!(text, state);
+        for (const h of texts) h.text!(text, 0, text.length, state);
       },
       onclosetag(name) {
         for (const h of closes) h.close!(name, state);

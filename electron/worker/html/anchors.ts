@@ -53,7 +53,7 @@ export const anchorsExtractor: HtmlExtractor = {
             break;
         }
       },
-      text: (text) => capture.text(text),
+      text: (source, from, to) => capture.text(source, from, to),
       close: (name) => capture.close(name),
     };
   },

@@ -44,7 +44,11 @@ export interface ParseState {
 
 export interface HtmlHandlers {
   open?(name: string, attribs: Record<string, string>, state: ParseState): void;
-  text?(text: string, state: ParseState): void;
+  /**
+   * Text source.slice(from, to). Most of a page's text arrives as a range of the page itself, so a handler that
+   * only looks at it (word count) or ignores it (a capture with nothing open) copies nothing.
+   */
+  text?(source: string, from: number, to: number, state: ParseState): void;
   close?(name: string, state: ParseState): void;
   /** The page has ended (implied closes already reported). */
   end?(): void;
@@ -99,8 +103,8 @@ export class TextCapture {
     return (this.openCount.get(element) ?? 0) > 0;
   }
 
-  text(text: string): void {
-    if (this.parts.length > 0) this.chunks.push(text);
+  text(source: string, from: number, to: number): void {
+    if (this.parts.length > 0) this.chunks.push(from === 0 && to === source.length ? source : source.slice(from, to));
   }
 
   close(element: string): void {

@@ -16,7 +16,7 @@ export const headingsExtractor: HtmlExtractor = {
           if (draft.h2 === undefined && !capture.isOpen('h2')) capture.start('h2', (text) => (draft.h2 ??= text));
         }
       },
-      text: (text) => capture.text(text),
+      text: (source, from, to) => capture.text(source, from, to),
       close: (name) => capture.close(name),
     };
   },

@@ -194,13 +194,14 @@ class HtmlReader {
     state.inSvg = this.svgDepth > 0;
   }
 
-  private emit(text: string): void {
-    for (const h of this.texts) h.text!(text, this.state);
+  /** Text source[from, to): a range of the page itself (no copy made unless a handler keeps it) or an entity's piece. */
+  private emit(source: string, from: number, to: number): void {
+    for (const h of this.texts) h.text!(source, from, to, this.state);
   }
 
   /** Text as written (what htmlparser2 reports for an unterminated construct at the end). */
   private raw(from: number, to: number): void {
-    if (from < to && this.texts.length > 0) this.emit(this.html.slice(from, to));
+    if (from < to && this.texts.length > 0) this.emit(this.html, from, to);
   }
 
   /** Text, entities decoded (in the pieces htmlparser2 reports: before, at and after each entity). */
@@ -210,8 +211,8 @@ class HtmlReader {
       const k = this.html.indexOf('&', from);
       this.amp = k === -1 ? Number.POSITIVE_INFINITY : k;
     }
-    if (this.amp >= to) this.emit(this.html.slice(from, to));
-    else for (const chunk of entities().text(prefix, this.html.slice(from, to))) this.emit(chunk);
+    if (this.amp >= to) this.emit(this.html, from, to);
+    else for (const chunk of entities().text(prefix, this.html.slice(from, to))) this.emit(chunk, 0, chunk.length);
   }
 
   /** htmlparser2 Parser's emitOpenTag: implied closes, then the element is open (before its attributes are read). */

@@ -12,7 +12,7 @@ export const titleExtractor: HtmlExtractor = {
           capture.start('title', (text) => (draft.title ??= text));
         }
       },
-      text: (text) => capture.text(text),
+      text: (source, from, to) => capture.text(source, from, to),
       close: (name) => capture.close(name),
     };
   },

@@ -43,8 +43,8 @@ export const wordCountExtractor: HtmlExtractor = {
       open(name) {
         if (!INLINE.has(name)) words.boundary();
       },
-      text(text, state) {
-        if (!state.hidden) words.feed(text);
+      text(source, from, to, state) {
+        if (!state.hidden) words.feed(source, from, to);
       },
       close(name) {
         if (!INLINE.has(name)) words.boundary();
@@ -67,11 +67,11 @@ export class WordCounter {
    * regular expression. Word counting was the costliest extractor: a method call per character, and then a regular
    * expression match per token (an array each, for the garbage collector), cost 5 to 10 times this.
    */
-  feed(text: string): void {
+  feed(text: string, from = 0, to = text.length): void {
     let inToken = this.inToken;
     let hasWordChar = this.tokenHasWordChar;
     let count = this.count;
-    for (let i = 0, n = text.length; i < n; i++) {
+    for (let i = from, n = to; i < n; i++) {
       const c = text.charCodeAt(i);
       let kind: number;
       if (c < 128) kind = ASCII_KIND[c]!;
