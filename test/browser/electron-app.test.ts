@@ -8,12 +8,14 @@ import type { ElectronApplication, Page } from 'playwright-core';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
+import { serveSpaSite, spaPages } from '../helpers/spa-site.ts';
 import {
   ARTIFACTS,
   exploreFinishedCrawl,
   inspectQueueDuringCrawl,
   listCrawlWithExtraction,
   liveExcludeDuringCrawl,
+  renderCrawlFromForm,
   startPauseResizeFinish,
   tryScopeAndHeaders,
 } from './workbench-flow.ts';
@@ -111,4 +113,15 @@ describe.skipIf(why !== '')(`desktop app in Electron${why ? ` (${why})` : ''}`, 
     await liveExcludeDuringCrawl(page, site.url('/p/0'), '/p/\\d*[13579]$', shot);
     await inspectQueueDuringCrawl(page, site.url('/p/0'), shot);
   });
+
+  it('renders a client-rendered site with its own Chromium (no browser download), a thread showing "rendering"', async () => {
+    const spa = await serveSpaSite(5);
+    try {
+      await page.reload();
+      const shot = (name: string) => page.screenshot({ path: path.join(ROOT, ARTIFACTS, `electron-${name}.png`) }).then(() => undefined);
+      await renderCrawlFromForm(page, spaPages(spa), shot);
+    } finally {
+      await spa.close();
+    }
+  }, 240_000);
 });

@@ -565,3 +565,49 @@ export async function compareTwoCrawls(
   await screenshot('explorer-4xx');
   await page.getByTestId('view-live').click();
 }
+
+/**
+ * A rendering crawl started from the form: the seed of a client-rendered site (every page the same empty shell
+ * until its script runs), "JavaScript rendering" ticked. A thread shows the step "rendering"; every page the script
+ * links is found and shows the title its script made (unrendered, the crawl finds the shell alone); the explorer's
+ * JavaScript group counts them as rendered. `pages` are the site's pages (URL and script-made title).
+ */
+export async function renderCrawlFromForm(
+  page: Page,
+  pages: { url: string; title: string }[],
+  screenshot: (name: string) => Promise<void>,
+): Promise<void> {
+  await page.locator('textarea[name="seeds"]').fill(pages[0]!.url);
+  await openGroup(page, 'render');
+  await page.getByTestId('setting-render').check();
+  await page.getByTestId('group-render').scrollIntoViewIfNeeded();
+  await screenshot('render-form');
+  await page.getByTestId('start').click();
+  await waitForState(page, 'running');
+  const seen = new Set<string>();
+  await until(
+    async () => {
+      (await steps(page)).forEach((s) => seen.add(s));
+      return seen.has('rendering') || (await crawlState(page)) === 'finished';
+    },
+    (done) => done,
+    'a thread rendering',
+    120_000,
+  );
+  expect([...seen]).toContain('rendering');
+  await screenshot('render-live');
+  await waitForState(page, 'finished', 120_000);
+  expect(await page.locator('.state-badge').getAttribute('data-reason')).toBe('completed');
+  expect(await counter(page, 'crawled')).toBe(pages.length);
+  for (const { url, title } of pages) {
+    await expect.poll(() => cellOf(page, url, 'c-title'), { timeout: 10_000 }).toBe(title);
+  }
+  await screenshot('render-results');
+  await page.getByTestId('view-explorer').click();
+  await until(
+    async () => Number((await page.locator('[data-filter="js-rendered"] .count-badge').getAttribute('data-count')) ?? -1),
+    (n) => n === pages.length,
+    'the explorer counting every page as rendered',
+  );
+  await screenshot('render-explorer');
+}

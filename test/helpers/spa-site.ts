@@ -66,7 +66,7 @@ export interface SpaOptions {
 export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise<SpaSite> {
   const app = `const RESTLESS = ${options.restless === true};${APP}`;
   const pages = ['/', ...Array.from({ length: count }, (_, i) => `/p/${i + 1}`)];
-  const list = pages.map((path, i) => ({ path, title: i === 0 ? 'Home of the SPA' : `SPA page ${i}`, noindex: path === '/p/3' }));
+  const list = pages.map((path, i) => ({ path, title: spaTitle(i), noindex: path === '/p/3' }));
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -91,3 +91,11 @@ export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise
       }),
   };
 }
+
+/** The site's pages as its script titles them: URL and title. */
+export function spaPages(spa: SpaSite): { url: string; title: string }[] {
+  return spa.pages.map((p, i) => ({ url: `${spa.origin}${p}`, title: spaTitle(i) }));
+}
+
+/** The title the script gives the site's i-th page ("/" first). */
+const spaTitle = (i: number): string => (i === 0 ? 'Home of the SPA' : `SPA page ${i}`);

@@ -66,8 +66,8 @@ describe.skipIf(!chromium.path)('crawling with --render', () => {
     try {
       const renders = file
         .prepare(
-          `SELECT u.url, r.title, r.h1, r.h2, r.h2_count AS h2Count, r.lang, s.lang AS rawLang, r.meta_robots AS robots, r.canonical, r.error, r.raw_indexability AS raw, s.title AS rawTitle,
-                  s.indexability, s.indexability_reason AS reason
+          `SELECT u.url, r.title, r.h1, r.h2, r.h2_count AS h2Count, r.lang, r.raw_lang AS rawLang, r.meta_robots AS robots, r.canonical, r.error, r.raw_indexability AS raw, r.raw_title AS rawTitle,
+                  s.title AS shownTitle, s.h1 AS shownH1, s.lang AS shownLang, s.indexability, s.indexability_reason AS reason
            FROM renders r JOIN urls u ON u.id = r.url_id JOIN results s ON s.url_id = r.url_id ORDER BY u.url`,
         )
         .all() as Record<string, string | null>[];
@@ -78,6 +78,8 @@ describe.skipIf(!chromium.path)('crawling with --render', () => {
         expect(r.title).toBe(r.url === `${site.origin}/` ? 'Home of the SPA' : `SPA page ${r.url!.split('/').pop()}`);
         expect(r.h1).toBe(r.title);
         expect(r).toMatchObject({ h2: `Section of ${r.title}`, h2Count: 1, lang: 'en-GB', rawLang: 'en' });
+        // The results row shows the page as rendered (what search engines read); the shell's fields stay in renders.
+        expect(r).toMatchObject({ shownTitle: r.title, shownH1: r.title, shownLang: 'en-GB' });
       }
       const noindex = renders.find((r) => r.url!.endsWith('/p/3'))!;
       expect(noindex).toMatchObject({

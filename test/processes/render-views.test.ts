@@ -60,8 +60,11 @@ describe.skipIf(!chromium.path)('a rendered crawl as the analyst reads it', () =
         const rows = queryFiltered(file, { filter: id, sort: 'url', descending: false, offset: 0, limit: 100 }).rows.map((r) => r.url);
         expect({ id, rows, count: counts[id] }).toEqual({ id, rows: [...expected[id]!].sort(), count: expected[id]!.length });
       }
-      // The results rows keep the raw fields: the script's noindex makes the page non-indexable all the same.
-      expect(counts['directive-noindex']).toBe(0);
+      // The results rows show the pages as rendered: the script's titles are distinct (the shell's "Loading…" on every
+      // page would be one duplicate title), and its noindex is a directive that makes the page non-indexable.
+      expect(counts['title-duplicate']).toBe(0);
+      expect(counts['title-missing']).toBe(0);
+      expect(counts['directive-noindex']).toBe(1);
       expect(
         queryFiltered(file, { filter: 'non-indexable', sort: 'url', descending: false, offset: 0, limit: 10 }).rows.map((r) => r.url),
       ).toEqual(p3);
@@ -106,9 +109,9 @@ describe.skipIf(!chromium.path)('a rendered crawl as the analyst reads it', () =
     expect(header).toEqual([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS]);
     const p3 = lines.find((l) => l.startsWith(`${site.origin}/p/3,`))!.split(',');
     const cell = (c: string) => p3[header.indexOf(c)];
-    expect([cell('title'), cell('rendered_title'), cell('rendered_meta_robots'), cell('raw_indexability'), cell('render_error')]).toEqual([
-      'Loading…',
+    expect([cell('title'), cell('raw_title'), cell('meta_robots'), cell('raw_indexability'), cell('render_error')]).toEqual([
       'SPA page 3',
+      'Loading…',
       'noindex',
       'indexable',
       '',

@@ -67,8 +67,8 @@ describe('raw versus rendered in the renderer', () => {
   it('offers the render columns in the export dialog for a rendered crawl only', () => {
     const dialog = (rendered: boolean) =>
       render(createElement(ExportDialog, { filter: 'js-errors', text: '', extractionRules: [], rendered, onClose: () => {} }));
-    expect(dialog(true)).toContain('data-export-column="rendered_title"');
+    expect(dialog(true)).toContain('data-export-column="raw_title"');
     expect(dialog(true)).toContain('<span>Links only in rendered HTML</span>');
-    expect(dialog(false)).not.toContain('data-export-column="rendered_title"');
+    expect(dialog(false)).not.toContain('data-export-column="raw_title"');
   });
 });

@@ -291,10 +291,17 @@ function buildFixture(): { file: string; writer: Db } {
     }
     for (const [from, to, kind] of LINKS) addLink.run(from, to, `to ${to}`, kind);
     const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
-      js_redirect, console_errors, page_errors, blocked_resources, render_ms, error) VALUES (@url_id, @title, @meta_description, @canonical,
-      @meta_robots, @rendered_links, @js_redirect, @console_errors, @page_errors, @blocked_resources, 100, @error)`);
+      js_redirect, console_errors, page_errors, blocked_resources, render_ms, error, raw_title, raw_meta_description, raw_canonical,
+      raw_meta_robots) VALUES (@url_id, @title, @meta_description, @canonical, @meta_robots, @rendered_links, @js_redirect,
+      @console_errors, @page_errors, @blocked_resources, 100, @error, @raw_title, @raw_meta_description, @raw_canonical, @raw_meta_robots)`);
+    // The raw HTML's fields beside the rendered ones: the results row's here (the fixture's rows are what the raw HTML said).
+    const rawOf = (id: unknown) => (ROWS.find((row) => row.id === id)?.r ?? {}) as Record<string, unknown>;
     for (const r of RENDERS)
       addRender.run({
+        raw_title: rawOf(r.url_id).title ?? null,
+        raw_meta_description: rawOf(r.url_id).meta_description ?? null,
+        raw_canonical: rawOf(r.url_id).canonical ?? null,
+        raw_meta_robots: rawOf(r.url_id).meta_robots ?? null,
         title: null,
         meta_description: null,
         canonical: null,
@@ -432,7 +439,7 @@ describe('result filters', () => {
       (writer.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail),
     );
     const js = plans.filter((p) => p.some((d) => / j\b/.test(d))).flat();
-    for (const index of ['renders_fields', 'renders_links', 'renders_js_errors', 'renders_blocked', 'renders_js_redirect'])
+    for (const index of ['renders_compared', 'renders_links', 'renders_js_errors', 'renders_blocked', 'renders_js_redirect'])
       expect(js.some((d) => d.includes(`INDEX ${index}`))).toBe(true);
     expect(js.filter((d) => /SCAN (j|r)\b(?! USING)/.test(d))).toEqual([]);
     // Searched and sorted like any other view.

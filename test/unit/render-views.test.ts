@@ -51,8 +51,11 @@ function buildRenderedCrawl(): { file: string; writer: Db } {
     h1, h1_count, canonical, meta_robots, word_count, indexability, indexability_reason, fetched_at)
     VALUES (?, ?, 200, 'text/html', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`);
   const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
-    rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability,
+    raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_canonical, raw_meta_robots, raw_word_count)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  /** The shell's own fields (raw_title ... raw_word_count): what the raw HTML of / and /broken says. */
+  const SHELL = ['Loading…', null, null, 0, null, null, 2] as const;
   const consoleErrors = Array.from({ length: 150 }, (_, i) => (i === 0 ? `<b>${'x'.repeat(MAX_RENDER_TEXT + 10)}</b>` : `error ${i}`));
   writer.transaction(() => {
     for (const [id, p] of [
@@ -62,8 +65,9 @@ function buildRenderedCrawl(): { file: string; writer: Db } {
     ] as const) {
       addUrl.run(id, `${E}${p}`, urlKey(`${E}${p}`), UrlState.done);
     }
-    // The raw HTML is the shell; the results row's indexability is the rendered one (the script's noindex).
-    addResult.run(1, 1, 'Loading…', null, null, 0, null, null, 2, 'non-indexable', 'noindex');
+    // The raw HTML is the shell; the results row shows the rendered page (the script's title, noindex and all), the
+    // renders row keeps the shell's fields beside the rendered ones. A failed render leaves the results row raw.
+    addResult.run(1, 1, 'Home of the SPA', 'Made by script', 'Home of the SPA', 1, `${E}/p/1`, 'noindex', 120, 'non-indexable', 'noindex');
     addResult.run(2, 2, 'Plain', 'A page', 'Plain', 1, `${E}/plain`, null, 300, 'indexable', null);
     addResult.run(3, 3, 'Loading…', null, null, 0, null, null, 2, 'indexable', null);
     addRender.run(
@@ -84,8 +88,9 @@ function buildRenderedCrawl(): { file: string; writer: Db } {
       812,
       null,
       'indexable',
+      ...SHELL,
     );
-    addRender.run(3, null, null, null, 0, null, null, 0, 0, null, null, null, null, null, 5000, 'render timeout', null);
+    addRender.run(3, null, null, null, 0, null, null, 0, 0, null, null, null, null, null, 5000, 'render timeout', null, ...SHELL);
   })();
   return { file, writer };
 }
@@ -152,7 +157,7 @@ describe('a rendered page in the URL detail', () => {
     const db = openCrawlFile(file, { readonly: true, asStored: true });
     try {
       const detail = urlDetail(db, { url: `${E}/` })!;
-      expect(detail.row.title).toBe('Loading…');
+      expect(detail.row.title).toBe('Home of the SPA');
       expect(detail.render).toBeNull();
     } finally {
       db.close();
@@ -170,15 +175,19 @@ describe('the export of a rendered crawl', () => {
     expect(header).toEqual([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS, 'price']);
     const cells = (row: string[]) => Object.fromEntries(header!.map((h, i) => [h, row[i]]));
     expect(cells(home!)).toMatchObject({
-      title: 'Loading…',
+      title: 'Home of the SPA',
+      meta_description: 'Made by script',
+      canonical: `${E}/p/1`,
+      meta_robots: 'noindex',
+      word_count: '120',
       indexability: 'non-indexable',
-      rendered_title: 'Home of the SPA',
-      rendered_meta_description: 'Made by script',
-      rendered_h1: 'Home of the SPA',
-      rendered_h1_count: '1',
-      rendered_canonical: `${E}/p/1`,
-      rendered_meta_robots: 'noindex',
-      rendered_word_count: '120',
+      raw_title: 'Loading…',
+      raw_meta_description: '',
+      raw_h1: '',
+      raw_h1_count: '0',
+      raw_canonical: '',
+      raw_meta_robots: '',
+      raw_word_count: '2',
       rendered_links: '6',
       js_redirect: `${E}/next`,
       raw_indexability: 'indexable',
@@ -190,19 +199,25 @@ describe('the export of a rendered crawl', () => {
       blocked_resources: '1',
     });
     for (const c of RENDER_EXPORT_COLUMNS) expect({ c, v: cells(plain!)[c] }).toEqual({ c, v: '' });
-    expect(cells(broken!)).toMatchObject({ render_error: 'render timeout', render_ms: '5000', rendered_title: '', console_errors: '0' });
+    expect(cells(broken!)).toMatchObject({
+      render_error: 'render timeout',
+      render_ms: '5000',
+      title: 'Loading…',
+      raw_title: 'Loading…',
+      console_errors: '0',
+    });
     // Labelled for people in the column choosers.
     expect(RENDER_EXPORT_COLUMNS.map(exportColumnLabel)).toContain('Links only in rendered HTML');
     expect(RENDER_EXPORT_COLUMNS.every((c) => exportColumnLabel(c) !== c)).toBe(true);
 
     // Chosen columns, in XLSX: typed numbers.
     const xlsx = path.join(dir, 'rendered.xlsx');
-    await exportCsv(file, xlsx, { format: 'xlsx', columns: ['url', 'title', 'rendered_title', 'render_ms', 'render_error'] });
+    await exportCsv(file, xlsx, { format: 'xlsx', columns: ['url', 'title', 'raw_title', 'render_ms', 'render_error'] });
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(xlsx);
     const sheet = book.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'url', 'title', 'rendered_title', 'render_ms', 'render_error']);
-    expect(sheet.getRow(2).values).toEqual([undefined, `${E}/`, 'Loading…', 'Home of the SPA', 812]);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'url', 'title', 'raw_title', 'render_ms', 'render_error']);
+    expect(sheet.getRow(2).values).toEqual([undefined, `${E}/`, 'Home of the SPA', 'Loading…', 812]);
   });
 
   it('has no render columns when the crawl rendered nothing, and refuses them by name', async () => {
@@ -212,8 +227,6 @@ describe('the export of a rendered crawl', () => {
     const out = path.join(dir, 'plain.csv');
     await exportCsv(file, out);
     expect(csvRows(out)[0]).toEqual([...CSV_COLUMNS, 'price']);
-    await expect(exportCsv(file, path.join(dir, 'x.csv'), { columns: ['url', 'rendered_title'] })).rejects.toThrow(
-      /unknown column "rendered_title"/,
-    );
+    await expect(exportCsv(file, path.join(dir, 'x.csv'), { columns: ['url', 'raw_title'] })).rejects.toThrow(/unknown column "raw_title"/);
   });
 });

@@ -72,13 +72,14 @@ const duplicated = (column: 'title' | 'meta_description', hint: string) =>
   `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
 const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 
-// The JavaScript filters, over renders j and the page's results row r (renders_fields covers j's side).
+// The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
+// the page's results row r.
 const RENDERED_OK = 'j.error IS NULL';
-const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(r.${column}, '')`;
-const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(r.meta_robots, '')))";
+const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(j.raw_${column}, '')`;
+const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(j.raw_meta_robots, '')))";
 // The cheap test first (noindex and none both hold "no"): the token lists are built only for the pages it lets through.
 const NOINDEX_RENDERED_ONLY = `instr(lower(coalesce(j.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0
-  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex')}`;
+  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex', directiveTokens('j.raw_meta_robots'))}`;
 /** The JavaScript filters answered from a partial index of renders alone, with its condition (word for word). */
 const RENDER_FLAGS = {
   'js-rendered-links': { index: 'renders_links', where: 'j.rendered_links > 0' },
@@ -154,21 +155,21 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
-  'js-rendered': { source: 'renders', index: 'renders_fields', where: null },
+  'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
   'js-rendered-links': renderFlag('js-rendered-links'),
   'js-errors': renderFlag('js-errors'),
   'js-blocked': renderFlag('js-blocked'),
   'js-redirect': renderFlag('js-redirect'),
-  'js-title-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${changed('title')}` },
+  'js-title-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('title')}` },
   'js-description-changed': {
     source: 'renders',
-    index: 'renders_fields',
+    index: 'renders_compared',
     where: () => `${RENDERED_OK} AND ${changed('meta_description')}`,
   },
-  'js-canonical-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${changed('canonical')}` },
-  'js-robots-changed': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
-  'js-noindex-rendered': { source: 'renders', index: 'renders_fields', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
-  'js-render-failed': { source: 'renders', index: 'renders_fields', where: () => 'j.error IS NOT NULL' },
+  'js-canonical-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('canonical')}` },
+  'js-robots-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
+  'js-noindex-rendered': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
+  'js-render-failed': { source: 'renders', index: 'renders_compared', where: () => 'j.error IS NOT NULL' },
 };
 
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
@@ -272,11 +273,11 @@ const COUNT_PASSES: readonly CountPass[] = [
   },
   { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
   {
-    // The rendered pages and the failed renders: a covering walk of renders_fields, renders' rows never read.
+    // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
     ids: ['js-rendered', 'js-render-failed'],
     needsRenders: true,
     sql: (db) => `SELECT count(*) AS "js-rendered", count(*) FILTER (WHERE j.error IS NOT NULL) AS "js-render-failed"
-      FROM renders j ${indexedBy(db, 'renders_fields')}`,
+      FROM renders j ${indexedBy(db, 'renders_compared')}`,
   },
   {
     // Each flag from its partial index: the cost grows with the pages flagged.
@@ -288,7 +289,7 @@ const COUNT_PASSES: readonly CountPass[] = [
         .join(',\n      ')}`,
   },
   {
-    // Rendered against raw: the successful renders (a range of renders_fields), each with its results row by key.
+    // Rendered against raw: the successful renders (a range of renders_compared), each with its results row by key.
     ids: ['js-title-changed', 'js-description-changed', 'js-canonical-changed', 'js-robots-changed', 'js-noindex-rendered'],
     needsRenders: true,
     sql: (db) => `SELECT count(*) FILTER (WHERE ${changed('title')}) AS "js-title-changed",
@@ -296,7 +297,7 @@ const COUNT_PASSES: readonly CountPass[] = [
       count(*) FILTER (WHERE ${changed('canonical')}) AS "js-canonical-changed",
       count(*) FILTER (WHERE ${ROBOTS_CHANGED}) AS "js-robots-changed",
       count(*) FILTER (WHERE ${NOINDEX_RENDERED_ONLY}) AS "js-noindex-rendered"
-      FROM renders j ${indexedBy(db, 'renders_fields')} CROSS JOIN results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
+      FROM renders j ${indexedBy(db, 'renders_compared')} CROSS JOIN results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
   },
 ];
 

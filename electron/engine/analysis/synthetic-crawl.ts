@@ -121,9 +121,11 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const insertExtracted = db.prepare('INSERT INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)');
   const insertUnfetchable = db.prepare('INSERT INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)');
   const insertRender = db.prepare(`INSERT INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
-      rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability)
+      rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability,
+      raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_canonical, raw_meta_robots, raw_word_count)
     VALUES (@urlId, @title, @description, @h1, @h1Count, @canonical, @metaRobots, @words, @links, @redirect, @console, @pageErrors,
-      @failed, @blocked, @ms, @error, @rawIndexability)`);
+      @failed, @blocked, @ms, @error, @rawIndexability, @rawTitle, @rawDescription, @rawH1, @rawH1Count, @rawCanonical, @rawMetaRobots,
+      @rawWords)`);
 
   // urls.id: 1..n the fetched URLs (page i is id i + 1), then the queued ones, then the out-of-scope ones.
   const queuedBase = n + 1;
@@ -217,6 +219,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const drawn = Array.from({ length: linksPerPage }, (_, k) => (k === 0 ? 1 : Math.floor(rnd() * n) + 1));
       const targets = parsed ? drawn : [];
       if (gone) continue;
+      // A page that rendered shows its rendered fields (the raw ones are in its renders row).
+      const shown = render && render.error === null ? render : { title, description, canonical, metaRobots };
+      const shownWords = render && render.error === null && words !== null ? words + 40 : words;
       insertResult.run({
         urlId: i + 1,
         status,
@@ -224,16 +229,16 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
         size,
         time,
         depth,
-        title,
-        description,
+        title: shown.title,
+        description: shown.description,
         h1: h1Count ? `Heading ${i}` : null,
         h1Count,
-        canonical,
-        words,
+        canonical: shown.canonical,
+        words: shownWords,
         outlinks,
         redirect,
         error,
-        metaRobots,
+        metaRobots: shown.metaRobots,
         xRobots,
         at: startAt + i * 2,
         indexability: index.status,
@@ -249,6 +254,13 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           h1Count,
           words: words === null ? null : words + 40,
           rawIndexability: differs ? [rawIndex.status, rawIndex.reason].filter(Boolean).join(': ') : null,
+          rawTitle: title,
+          rawDescription: description,
+          rawH1: h1Count ? `Heading ${i}` : null,
+          rawH1Count: h1Count,
+          rawCanonical: canonical,
+          rawMetaRobots: metaRobots,
+          rawWords: words,
         });
       }
       if (redirect) {

@@ -76,9 +76,8 @@ export function detailSql(db: Db) {
     // Only on a file with the renders table (version 4): renderDetail checks.
     render: `SELECT j.title, j.meta_description, j.h1, j.h1_count, j.h2, j.h2_count, j.canonical, j.meta_robots, j.lang, j.hreflang, j.word_count, j.rendered_links,
        j.js_redirect, j.console_errors, j.page_errors, j.failed_resources, j.blocked_resources, j.render_ms, j.error, j.raw_indexability,
-       r.title AS raw_title, r.meta_description AS raw_meta_description, r.h1 AS raw_h1, r.h1_count AS raw_h1_count,
-       r.h2 AS raw_h2, r.h2_count AS raw_h2_count, r.lang AS raw_lang, r.hreflang AS raw_hreflang,
-       r.canonical AS raw_canonical, r.meta_robots AS raw_meta_robots, r.word_count AS raw_word_count, r.indexability,
+       j.raw_title, j.raw_meta_description, j.raw_h1, j.raw_h1_count, j.raw_h2, j.raw_h2_count, j.raw_lang, j.raw_hreflang,
+       j.raw_canonical, j.raw_meta_robots, j.raw_word_count, r.indexability,
        r.indexability_reason
        FROM renders j LEFT JOIN results r ON r.url_id = j.url_id WHERE j.url_id = ?`,
   };

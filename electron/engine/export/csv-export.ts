@@ -122,7 +122,8 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
 
 // RENDER_EXPORT_COLUMNS of a page of URLs, after each one's url id; the lists as their lengths.
 const RENDERS_SQL = `
-SELECT url_id, title, meta_description, h1, h1_count, h2, h2_count, canonical, meta_robots, lang, hreflang, word_count, rendered_links,
+SELECT url_id, raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_h2, raw_h2_count, raw_canonical, raw_meta_robots, raw_lang,
+       raw_hreflang, raw_word_count, rendered_links,
        js_redirect, raw_indexability,
        render_ms, error, coalesce(json_array_length(console_errors), 0), coalesce(json_array_length(page_errors), 0),
        coalesce(json_array_length(failed_resources), 0), coalesce(json_array_length(blocked_resources), 0)

@@ -94,13 +94,27 @@ export function errorRowOf(
   };
 }
 
+/** A page's fields as a results row shows them: what its render read when it rendered, else its raw HTML's. */
+export function shownFields(
+  result: PageFetchResult,
+): Pick<
+  PageFetchResult,
+  'title' | 'metaDescription' | 'h1' | 'h1Count' | 'h2' | 'h2Count' | 'canonical' | 'metaRobots' | 'lang' | 'hreflang' | 'wordCount'
+> {
+  const rendered = result.rendered;
+  return rendered && rendered.error === null ? rendered : result;
+}
+
 /** The row of a fetched page; `redirect` is the verdict on its redirect ('follow' or why not), null without one. */
 export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect: string | null, attempts: number, now: number): ResultRow {
   const robotsDisallowed = claim.robotsDisallowed === true;
+  // A rendered page is recorded and indexed as rendered: what its scripts made is what search engines read (its raw
+  // HTML's fields are kept in its renders row, renderRowOf).
+  const page = shownFields(result);
   const index = indexabilityOf({
     ...result,
-    // A rendered page is indexed as rendered: its scripts' robots directives and canonical are what search engines read.
-    ...(result.rendered?.error === null ? { metaRobots: result.rendered.metaRobots, canonical: result.rendered.canonical } : {}),
+    metaRobots: page.metaRobots,
+    canonical: page.canonical,
     url: claim.url,
     kind: claim.urlKind,
     checkOnly: claim.checkOnly,
@@ -113,22 +127,22 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
     sizeBytes: result.sizeBytes,
     responseTimeMs: Math.round(result.responseTimeMs),
     depth: claim.depth,
-    title: result.title,
-    metaDescription: result.metaDescription,
-    h1: result.h1,
-    h1Count: result.h1Count,
-    h2: result.h2,
-    h2Count: result.h2Count,
-    canonical: result.canonical,
-    lang: result.lang,
-    hreflang: hreflangText(result.hreflang),
+    title: page.title,
+    metaDescription: page.metaDescription,
+    h1: page.h1,
+    h1Count: page.h1Count,
+    h2: page.h2,
+    h2Count: page.h2Count,
+    canonical: page.canonical,
+    lang: page.lang,
+    hreflang: hreflangText(page.hreflang),
     metaRefresh: result.metaRefresh,
-    wordCount: result.wordCount,
+    wordCount: page.wordCount,
     outlinks: result.links.length,
     redirectUrl: result.redirectUrl,
     error: result.error ?? (redirect === null || redirect === 'follow' ? null : redirect),
     attempts,
-    metaRobots: result.metaRobots,
+    metaRobots: page.metaRobots,
     xRobotsTag: result.xRobotsTag,
     robotsDisallowed: robotsDisallowed ? 1 : 0,
     indexability: index.status,
@@ -208,7 +222,10 @@ export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeB
   return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
 }
 
-/** The renders row of a rendered page: its rendered fields, and the raw HTML's indexability when that differs. */
+/**
+ * The renders row of a rendered page: its rendered fields, what it found (errors, resources, time), the raw HTML's
+ * fields (the results row shows the rendered ones) and the raw HTML's indexability when that differs.
+ */
 export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[] | null {
   const r = result.rendered;
   if (!r) return null;
@@ -255,6 +272,17 @@ export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[
     Math.round(r.renderMs),
     r.error,
     differs ? [raw.status, raw.reason].filter(Boolean).join(': ') : null,
+    result.title,
+    result.metaDescription,
+    result.h1,
+    result.h1Count,
+    result.h2,
+    result.h2Count,
+    result.canonical,
+    result.metaRobots,
+    result.lang,
+    hreflangText(result.hreflang),
+    result.wordCount,
   ];
 }
 

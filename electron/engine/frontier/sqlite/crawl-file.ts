@@ -116,6 +116,20 @@ CREATE TABLE IF NOT EXISTS crawl_tags (
 // Added in version 4: JavaScript rendering (settings.render). A link only the rendered DOM has is marked; a rendered
 // page's rendered fields, script errors and resources are kept beside its results row (which keeps the raw fields).
 const LINKS_V4_COLUMNS = ['rendered INTEGER NOT NULL DEFAULT 0'];
+/** The raw HTML's fields of a rendered page, beside the rendered ones (a results row shows the rendered ones). */
+export const RENDERS_RAW_COLUMNS = [
+  'raw_title TEXT',
+  'raw_meta_description TEXT',
+  'raw_h1 TEXT',
+  'raw_h1_count INTEGER',
+  'raw_h2 TEXT',
+  'raw_h2_count INTEGER',
+  'raw_canonical TEXT',
+  'raw_meta_robots TEXT',
+  'raw_lang TEXT',
+  'raw_hreflang TEXT',
+  'raw_word_count INTEGER',
+] as const;
 const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
   url_id            INTEGER PRIMARY KEY,
   title             TEXT,
@@ -143,14 +157,16 @@ const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
   -- Why the render failed or was cut, or null.
   error             TEXT,
   -- The raw HTML's indexability ("indexable" or "non-indexable: reason") when the rendered one differs.
-  raw_indexability  TEXT
+  raw_indexability  TEXT,
+  -- The raw HTML's fields (the results row shows the rendered ones when the render succeeded).
+  ${RENDERS_RAW_COLUMNS.join(',\n  ')}
 );`;
 // What the explorer's JavaScript filters (electron/engine/analysis/result-filters.ts) count and list, so they read index
-// entries rather than the renders rows (which hold the JSON lists): renders_fields covers the comparisons of rendered
+// entries rather than the renders rows (which hold the JSON lists): renders_compared covers the comparisons of rendered
 // with raw fields (by render error, then url_id, so a failed render or a successful one is a range); the partial ones
 // hold only the pages their filter lists. They cost only rendered pages a write, and a render takes far longer.
 const RENDERS_INDEXES = [
-  'CREATE INDEX IF NOT EXISTS renders_fields ON renders(error, url_id, title, meta_description, canonical, meta_robots);',
+  'CREATE INDEX IF NOT EXISTS renders_compared ON renders(error, url_id, title, raw_title, meta_description, raw_meta_description, canonical, raw_canonical, meta_robots, raw_meta_robots);',
   'CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links > 0;',
   'CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;',
   'CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;',
@@ -453,8 +469,11 @@ function upgradeSteps(db: Db, from: number): void {
     if (from < 4) {
       addColumns(db, 'links', LINKS_V4_COLUMNS);
       db.exec(RENDERS_TABLE);
-      for (const index of RENDERS_INDEXES) db.exec(index);
     }
+    // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
+    addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
+    db.exec('DROP INDEX IF EXISTS renders_fields');
+    for (const index of RENDERS_INDEXES) db.exec(index);
     writeMeta(db, 'schema_version', String(SCHEMA_VERSION));
     writeMeta(db, `upgraded_from_v${from}_at`, new Date().toISOString());
   })();
