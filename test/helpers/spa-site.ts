@@ -9,6 +9,8 @@ export interface SpaSite {
   origin: string;
   /** Requests per path. */
   hits: Map<string, number>;
+  /** Every request in order: its path and when it arrived (ms, performance.now()). */
+  log: { path: string; at: number }[];
   /** The pages the script knows (paths). */
   pages: string[];
   close(): Promise<void>;
@@ -61,6 +63,10 @@ const APP = `
 export interface SpaOptions {
   /** Scripts that never go quiet: the DOM changes and a request starts every 100 ms. */
   restless?: boolean;
+  /** The site's robots.txt (default: allow all). */
+  robots?: string;
+  /** More script URLs the shell loads (each path of this site answers with an empty script). */
+  scripts?: string[];
 }
 
 export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise<SpaSite> {
@@ -68,14 +74,19 @@ export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise
   const pages = ['/', ...Array.from({ length: count }, (_, i) => `/p/${i + 1}`)];
   const list = pages.map((path, i) => ({ path, title: spaTitle(i), noindex: path === '/p/3' }));
   const hits = new Map<string, number>();
+  const log: { path: string; at: number }[] = [];
+  const shell = SHELL.replace('</head>', `${(options.scripts ?? []).map((src) => `<script src="${src}"></script>`).join('')}</head>`);
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    log.push({ path, at: performance.now() });
+    if (path === '/robots.txt')
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end(options.robots ?? 'User-agent: *\nAllow: /\n');
+    if (path.startsWith('/js/')) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('// nothing');
     if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     if (path === '/api/tick') return void res.writeHead(204).end();
     if (path === '/api/pages.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
-    if (pages.includes(path)) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHELL);
+    if (pages.includes(path)) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shell);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,6 +94,7 @@ export async function serveSpaSite(count = 5, options: SpaOptions = {}): Promise
   return {
     origin: `http://127.0.0.1:${port}`,
     hits,
+    log,
     pages,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,8 +4,28 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlResourceFetcher } from '../../electron/engine/render/resource-fetcher.ts';
-import { parseSettings } from '../../shared/settings.ts';
+import { robotsRulesFrom, robotsUrlOf, type RobotsRules } from '../../electron/engine/frontier/robots-rules.ts';
+import { CrawlResourceFetcher, type CrawlHosts } from '../../electron/engine/render/resource-fetcher.ts';
+import { parseSettings, type CrawlSettings } from '../../shared/settings.ts';
+
+/** A crawl's hosts as a store keeps them, without politeness: robots.txt recorded once fetched (the fetcher fetches it). */
+function crawlHosts(settings: CrawlSettings): CrawlHosts {
+  const known = new Map<number, RobotsRules>();
+  const ids = new Map<string, number>();
+  const idOf = (origin: string) => ids.get(origin) ?? (ids.set(origin, ids.size + 1), ids.size);
+  return {
+    reserveFetch: async (_origin, now = Date.now()) => now,
+    robotsFor: async (origin) => {
+      const rules = known.get(idOf(origin));
+      return rules ? { rules } : { fetch: { kind: 'robots', hostId: idOf(origin), url: robotsUrlOf(origin) } };
+    },
+    recordRobots: async (claim, r) =>
+      void known.set(claim.hostId, robotsRulesFrom(claim.url, r.statusCode, r.body, settings.userAgent, r.error)),
+  };
+}
+function fetcherFor(settings: CrawlSettings): CrawlResourceFetcher {
+  return new CrawlResourceFetcher(settings, crawlHosts(settings));
+}
 
 interface Site {
   origin: string;
@@ -50,7 +70,7 @@ describe('the crawl resource fetcher', () => {
   const signal = new AbortController().signal;
 
   it('fetches a resource once for the whole crawl, and passes redirects to the browser', async () => {
-    const fetcher = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`] }));
+    const fetcher = fetcherFor(parseSettings({ seeds: [`${own.origin}/`] }));
     const [a, b] = await Promise.all([
       fetcher.fetch(`${own.origin}/app.js`, 'script', signal),
       fetcher.fetch(`${own.origin}/app.js`, 'script', signal),
@@ -67,7 +87,7 @@ describe('the crawl resource fetcher', () => {
   });
 
   it("records what the host's robots.txt forbids as blocked, without fetching it", async () => {
-    const fetcher = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`] }));
+    const fetcher = fetcherFor(parseSettings({ seeds: [`${own.origin}/`] }));
     own.hits.delete('/private/x.js');
     expect(await fetcher.fetch(`${own.origin}/private/x.js`, 'script', signal)).toEqual({
       kind: 'blocked',
@@ -75,12 +95,12 @@ describe('the crawl resource fetcher', () => {
     });
     expect(own.hits.get('/private/x.js')).toBeUndefined();
     // robots.txt "ignore" fetches it.
-    const ignoring = new CrawlResourceFetcher(parseSettings({ seeds: [`${own.origin}/`], robots: 'ignore' }));
+    const ignoring = fetcherFor(parseSettings({ seeds: [`${own.origin}/`], robots: 'ignore' }));
     expect(await ignoring.fetch(`${own.origin}/private/x.js`, 'script', signal)).toMatchObject({ kind: 'response', status: 200 });
   });
 
   it("sends the crawl's credentials to its own hosts only, and keeps to its size limit", async () => {
-    const fetcher = new CrawlResourceFetcher(
+    const fetcher = fetcherFor(
       parseSettings({ seeds: [`${own.origin}/`], basicAuth: { username: 'u', password: 'p' }, maxBodyBytes: 1024 }),
     );
     await fetcher.fetch(`${own.origin}/own.js`, 'script', signal);

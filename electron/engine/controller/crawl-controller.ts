@@ -16,7 +16,8 @@
 // About 490 lines, kept whole on purpose: what is left is the controller's public face (create, resume, withStore,
 // start, pause, resume, stop, setThreads, snapshot) and the wiring between its parts; each job it had is a module
 // of this folder already, and splitting the wiring would only spread one object's state across files.
-import { CrawlResourceFetcher } from '../render/resource-fetcher.ts';
+import { CrawlResourceFetcher, type CrawlHosts } from '../render/resource-fetcher.ts';
+import { robotsRulesFrom, robotsUrlOf } from '../frontier/robots-rules.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
@@ -183,10 +184,11 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
       failed: (message) => void this.finish('failed', message),
     });
     if (settings.render && options.renderer) {
+      const ended = new AbortController();
       const rendering = {
         renderer: options.renderer(settings),
-        resources: new CrawlResourceFetcher(settings),
-        ended: new AbortController(),
+        resources: new CrawlResourceFetcher(settings, this.hostsForRenders(ended.signal)),
+        ended,
       };
       this.rendering = rendering;
       this.pool.renderWith((request) => rendering.renderer.render(request, rendering.resources.fetch, rendering.ended.signal));
@@ -355,6 +357,36 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   }
 
   /** After a result or a lost worker: the next step for the lifecycle state the crawl is in. */
+  /**
+   * The store's hosts as a render's sub-resource fetches reach them: through the one line of store calls, and not
+   * after the crawl has ended. A robots.txt a render claimed keeps the crawl from ending until it is recorded.
+   */
+  private hostsForRenders(ended: AbortSignal): CrawlHosts {
+    const claimed = new Map<number, () => void>();
+    const unavailable = (origin: string) => ({
+      rules: robotsRulesFrom(robotsUrlOf(origin), null, null, this.settings.userAgent, 'the crawl has ended'),
+    });
+    return {
+      reserveFetch: async (origin) =>
+        ended.aborted ? Date.now() : ((await this.calls.run(() => this.store.reserveFetch(origin))) ?? Date.now()),
+      robotsFor: async (origin) => {
+        if (ended.aborted) return unavailable(origin);
+        const answer = (await this.calls.run(() => this.store.robotsFor(origin))) ?? unavailable(origin);
+        if ('fetch' in answer)
+          claimed.set(
+            answer.fetch.hostId,
+            this.calls.begin(() => this.afterWork()),
+          );
+        return answer;
+      },
+      recordRobots: async (claim, result) => {
+        if (!ended.aborted) await this.calls.run(() => this.store.recordRobots(claim, result));
+        claimed.get(claim.hostId)?.();
+        claimed.delete(claim.hostId);
+      },
+    };
+  }
+
   private afterWork(): void {
     if (this.state === 'stopping') return this.checkStopped();
     if (this.state === 'pausing' || this.state === 'paused') {

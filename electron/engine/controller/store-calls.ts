@@ -60,6 +60,21 @@ export class StoreCalls {
     });
   }
 
+  /**
+   * Work outside the store that ends in a write (a robots.txt a render claimed, until it is recorded): counted from
+   * now until the returned function is called, then `after` runs.
+   */
+  begin(after: () => void): () => void {
+    this.writes++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.writes--;
+      after();
+    };
+  }
+
   /** A thread's result: recorded with the others that arrive while the store is busy, in one store call. */
   record(thread: CrawlThread, job: ThreadJob, result: JobResult, after: () => void): void {
     this.writes++;

@@ -10,7 +10,8 @@ import type { EventEmitter } from 'node:events';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
-import type { Claim, FrontierCounts } from './model.ts';
+import type { Claim, FrontierCounts, RobotsClaim } from './model.ts';
+import type { RobotsRules } from './robots-rules.ts';
 
 export type { Claim, FrontierCounts } from './model.ts';
 
@@ -61,7 +62,24 @@ export interface ClusterCoordination extends EventEmitter<ClusterEvents> {
   leave(state: 'left' | 'finished'): Promise<void>;
 }
 
-export interface FrontierStore {
+/**
+ * What fetches the frontier does not hand out (a render's sub-resources, issue 16) share with the crawl's own: each
+ * host's one politeness clock and its one robots.txt. Both stores keep them where they keep the host's schedule.
+ */
+export interface HostAccess {
+  /**
+   * Takes the host's next fetch slot: resolves to when the fetch may start (this machine's clock, at least `now`).
+   * The host's next fetch of any kind, a page or another such fetch, waits the crawl's delay after that slot.
+   */
+  reserveFetch(origin: string, now?: number): Promise<number>;
+  /**
+   * The host's robots.txt as the crawl has it: its rules; `wait` while the crawl is fetching it; or a claim on fetching
+   * it (the caller fetches it and records it with recordRobots, and the frontier does not fetch it again).
+   */
+  robotsFor(origin: string, now?: number): Promise<{ rules: RobotsRules } | { wait: true } | { fetch: RobotsClaim }>;
+}
+
+export interface FrontierStore extends HostAccess {
   /** Where the crawl lives, for messages: a file path, or the crawl ID at a server. */
   readonly label: string;
   /** Set for a store shared with other nodes. */

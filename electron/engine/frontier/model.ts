@@ -67,6 +67,8 @@ export interface HostRow {
   robots_txt: string | null;
   robots_error: string | null;
   crawl_delay_ms: number;
+  /** How long the host's last fetch took (the polite delay is a multiple of it); null before its first. */
+  last_fetch_ms?: number | null;
   /** Only read where claiming needs it (readyHosts). */
   in_flight?: number;
 }

@@ -3,20 +3,29 @@
 // where the host's robots.txt allows it (what it forbids is recorded as blocked), no faster than the crawl's
 // politeness allows per host, with the crawl's credentials only for its own hosts, and within its size and time
 // limits. The browser never reaches the network itself.
+// Politeness and robots.txt are the crawl's own, kept by its frontier store (HostAccess): each fetch takes its
+// host's next slot on the one clock the crawl's page fetches keep too, and each host's robots.txt is the one the
+// crawl reads (fetched here only when the crawl has not, and then stored for the crawl, so it is fetched once).
+import type { RobotsFetchResult } from '../../../shared/protocol.ts';
 import type { ResourceAnswer, ResourceFetcher } from '../../../shared/render.ts';
 import { makeScope } from '../../../shared/scope.ts';
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { requestHeadersFor } from '../../worker/chain/fetch-http.ts';
-import { robotsRulesFrom, robotsUrlOf, type RobotsRules } from '../frontier/robots-rules.ts';
+import type { FrontierStore, HostAccess } from '../frontier/frontier-store.ts';
+import { robotsRulesFrom, type RobotsRules } from '../frontier/robots-rules.ts';
+import { ROBOTS_MAX_BYTES } from '../frontier/robots-txt.ts';
+
+/** The crawl's side of each host, as the fetcher reaches it: its store's HostAccess and where a robots.txt is recorded. */
+export type CrawlHosts = HostAccess & Pick<FrontierStore, 'recordRobots'>;
 
 /** Bytes of responses kept for the crawl's renders; the least recently used go first. */
 export const RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 /** A response larger than this is fetched for the render but not kept. */
 const LARGEST_CACHED = 8 * 1024 * 1024;
-/** robots.txt files kept (one per host a render reached). */
+/** robots.txt rules kept (one per host a render reached); the crawl's store keeps every one. */
 const ROBOTS_KEPT = 500;
-/** RFC 9309: at least 500 KiB of robots.txt is read. */
-const ROBOTS_MAX_BYTES = 500 * 1024;
+/** How often a render asks again for a robots.txt the crawl is fetching. */
+const ROBOTS_WAIT_MS = 50;
 
 type Response = Extract<ResourceAnswer, { kind: 'response' }>;
 
@@ -36,11 +45,12 @@ export class CrawlResourceFetcher {
   private cachedBytes = 0;
   private readonly inFlight = new Map<string, Promise<ResourceAnswer>>();
   private readonly robots = new Map<string, Promise<RobotsRules>>();
-  /** Per host: when its next fetch may start (the crawl's delay or polite rule), chained so fetches queue. */
-  private readonly hostTurn = new Map<string, Promise<void>>();
   private readonly headersFor: (url: string) => Record<string, string> | undefined;
 
-  constructor(private readonly settings: CrawlSettings) {
+  constructor(
+    private readonly settings: CrawlSettings,
+    private readonly hosts: CrawlHosts,
+  ) {
     this.headersFor = requestHeadersFor(settings, makeScope(settings));
   }
 
@@ -73,7 +83,7 @@ export class CrawlResourceFetcher {
       const refusal = (await this.rulesFor(parsed.origin)).refusal(url);
       if (refusal !== null) return this.blocked(refusal);
     }
-    await this.waitTurn(parsed.host);
+    await waitUntil(await this.hosts.reserveFetch(parsed.origin), signal);
     if (signal.aborted) return this.failed('render ended');
     const answer = await this.get(url, signal);
     if (answer.kind === 'response') {
@@ -104,39 +114,58 @@ export class CrawlResourceFetcher {
     }
   }
 
-  /** The host's robots.txt rules for our user agent, fetched once per host. */
+  /** The host's robots.txt rules for our user agent: the crawl's, asked for once per host. */
   private rulesFor(origin: string): Promise<RobotsRules> {
     let rules = this.robots.get(origin);
     if (!rules) {
       if (this.robots.size >= ROBOTS_KEPT) this.robots.delete(this.robots.keys().next().value!);
-      rules = this.fetchRobots(origin);
+      rules = this.crawlRules(origin);
       this.robots.set(origin, rules);
     }
     return rules;
   }
 
-  private async fetchRobots(origin: string): Promise<RobotsRules> {
-    const url = robotsUrlOf(origin);
+  /** The crawl's rules for the host; when the crawl has not read its robots.txt, it is fetched here and stored for the crawl. */
+  private async crawlRules(origin: string): Promise<RobotsRules> {
+    for (;;) {
+      const answer = await this.hosts.robotsFor(origin);
+      if ('rules' in answer) return answer.rules;
+      if ('fetch' in answer) {
+        const result = await this.fetchRobots(answer.fetch.url);
+        await this.hosts.recordRobots(answer.fetch, result);
+        return robotsRulesFrom(answer.fetch.url, result.statusCode, result.body, this.settings.userAgent, result.error);
+      }
+      // The crawl is fetching it: its answer is at most a fetch away.
+      await new Promise((resolve) => setTimeout(resolve, ROBOTS_WAIT_MS));
+    }
+  }
+
+  private async fetchRobots(url: string): Promise<RobotsFetchResult> {
+    const result: RobotsFetchResult = {
+      kind: 'robots',
+      jobId: 0,
+      threadId: 0,
+      url,
+      statusCode: null,
+      body: null,
+      responseTimeMs: 0,
+      error: null,
+    };
+    const started = performance.now();
     try {
       const res = await fetch(url, {
         headers: { 'user-agent': this.settings.userAgent, ...this.headersFor(url) },
         signal: AbortSignal.timeout(this.settings.responseTimeoutMs),
       });
       const body = await readAtMost(res, ROBOTS_MAX_BYTES, true);
-      return robotsRulesFrom(url, res.status, body === null ? null : new TextDecoder().decode(body), this.settings.userAgent);
+      result.statusCode = res.status;
+      if (res.status >= 200 && res.status < 300 && body !== null) result.body = new TextDecoder().decode(body);
     } catch (err) {
-      return robotsRulesFrom(url, null, null, this.settings.userAgent, (err as Error).message);
+      const e = err as Error;
+      result.error = e.name === 'TimeoutError' ? 'timeout' : e.message;
     }
-  }
-
-  /** Waits until the host may be fetched again: the crawl's fixed delay between two fetches of one host. */
-  private waitTurn(host: string): Promise<void> {
-    const gap = this.settings.polite ? 3_000 : this.settings.delayMs;
-    if (gap <= 0) return Promise.resolve();
-    const before = this.hostTurn.get(host) ?? Promise.resolve();
-    const mine = before.then(() => new Promise<void>((resolve) => setTimeout(resolve, gap).unref?.()));
-    this.hostTurn.set(host, mine);
-    return before;
+    result.responseTimeMs = Math.round(performance.now() - started);
+    return result;
   }
 
   private keep(url: string, answer: Response): void {
@@ -160,6 +189,21 @@ export class CrawlResourceFetcher {
     this.stats.failed++;
     return { kind: 'failed', reason };
   }
+}
+
+/** Resolves at `at` (epoch ms), or at once when the signal aborts first. */
+function waitUntil(at: number, signal: AbortSignal): Promise<void> {
+  const wait = at - Date.now();
+  if (wait <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, wait);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** The body, or null when it is longer than `max` bytes (`cut`: its first `max` bytes instead). */

@@ -7,7 +7,7 @@ import { HELD, RobotsState, UrlState, type Claim, type HostRow, type UrlKindName
 import { errorRowOf } from '../page-outcome.ts';
 import { robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsVerdict } from '../robots-policy.ts';
-import { hostCap, hostShare, nextFetchAfterClaim } from '../politeness.ts';
+import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim } from '../politeness.ts';
 import type { PgQuerier } from './pg-client.ts';
 import { insertResults } from './pg-writes.ts';
 
@@ -61,7 +61,7 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
     progressed = false;
     // Hosts another node is claiming from or recording for right now are skipped, not waited for.
     const { rows: hosts } = await c.query<Required<HostRow>>(
-      `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
+      `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms, in_flight FROM hosts
        WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [at, want - out.length],
     );
@@ -137,12 +137,17 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
       }
       if (taken.length + blocked > 0) {
         // A host at its cap is held until one of its fetches returns (on whichever node).
-        await c.query('UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3 WHERE id = $4', [
-          taken.length + blocked,
-          taken.length,
-          nextFetchAfterClaim(taken.length, room, at),
-          host.id,
-        ]);
+        // A page fetch starts now: a render's fetch from the host waits the delay after it (fetch_due).
+        await c.query(
+          'UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3, fetch_due = greatest(fetch_due, $4) WHERE id = $5',
+          [
+            taken.length + blocked,
+            taken.length,
+            nextFetchAfterClaim(taken.length, room, at),
+            taken.length > 0 ? nextFetchAfter(settings, host.last_fetch_ms ?? 0, rules?.crawlDelayMs ?? 0, at) : 0,
+            host.id,
+          ],
+        );
         blockedTotal += blocked;
         progressed = true;
       }

@@ -225,7 +225,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
        ), per_host AS (SELECT host_id, count(*)::int AS n FROM freed GROUP BY host_id),
        updated AS (
          UPDATE hosts h SET queued = h.queued + p.n, in_flight = greatest(h.in_flight - p.n, 0),
-           next_fetch_at = CASE WHEN h.next_fetch_at >= ${HELD} THEN $1 ELSE h.next_fetch_at END
+           next_fetch_at = CASE WHEN h.next_fetch_at >= ${HELD} THEN greatest($1, h.fetch_due) ELSE h.next_fetch_at END
          FROM per_host p WHERE h.id = p.host_id RETURNING p.n
        )
        SELECT coalesce(sum(n), 0)::int AS n FROM updated`,

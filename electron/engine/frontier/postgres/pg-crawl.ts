@@ -147,6 +147,8 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
     if (record.state === 'stopped') {
       await client.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = $1 AND state = 'stopped'`, [crawlId]);
     }
+    // A crawl created before renders shared the hosts' clock lacks the column.
+    await client.query(`ALTER TABLE ${crawlSchema(crawlId)}.hosts ADD COLUMN IF NOT EXISTS fetch_due bigint NOT NULL DEFAULT 0`);
   } finally {
     await client.end().catch(() => undefined);
   }

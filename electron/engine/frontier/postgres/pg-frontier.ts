@@ -23,15 +23,16 @@ import {
   UrlState,
   type Claim,
   type FrontierCounts,
+  type HostRow,
   type PageClaim,
   type RobotsClaim,
 } from '../model.ts';
 import { SEED, candidateSettingsOf, matchesAny, type CandidateSettings } from '../candidates.ts';
 import { errorRowOf, pageTargetsOf } from '../page-outcome.ts';
-import { RobotsCache, robotsRulesFrom, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
+import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { ROBOTS_WORKER_CRASHED, robotsCrashSettles, robotsFetchFailed, robotsRetryWaitMs } from '../robots-policy.ts';
 import { retryDelayMs } from '../retry-policy.ts';
-import { nextReadyFrom } from '../politeness.ts';
+import { nextFetchAfter, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdictAsync, type ChainLink } from '../redirect-chain.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgConnection } from './pg-reconnecting-connection.ts';
@@ -246,6 +247,65 @@ export class PgFrontierStore implements FrontierStore {
     };
   }
 
+  /**
+   * Takes the host's next fetch slot for a fetch the frontier does not hand out (a render's sub-resource), on the
+   * database's clock so every node of the cluster keeps it: the host's next page and next slot wait the delay after it.
+   */
+  async reserveFetch(origin: string, now = Date.now()): Promise<number> {
+    const at = this.dbTime(now);
+    const slot = await this.tx(async (c) => {
+      const host = await this.hostClock(c, origin);
+      const open = host.next_fetch_at < HELD ? host.next_fetch_at : 0;
+      const slot = Math.max(at, open, host.fetch_due);
+      const due = nextFetchAfter(this.settings, host.last_fetch_ms ?? 0, this.rulesFor(host)?.crawlDelayMs ?? 0, slot);
+      if (due > slot) {
+        await c.query(
+          'UPDATE hosts SET fetch_due = $1, next_fetch_at = CASE WHEN next_fetch_at < $1 THEN $1 ELSE next_fetch_at END WHERE id = $2',
+          [due, host.id],
+        );
+      }
+      return slot;
+    });
+    return slot - this.cluster.clockOffsetMs;
+  }
+
+  /**
+   * The host's robots.txt for a fetch the frontier does not hand out: its rules once known, `wait` while a node
+   * fetches it, otherwise a claim on fetching it under this node's lease, as claiming takes one.
+   */
+  async robotsFor(origin: string, now = Date.now()): Promise<{ rules: RobotsRules } | { wait: true } | { fetch: RobotsClaim }> {
+    const at = this.dbTime(now);
+    const answer = await this.tx(async (c): Promise<{ rules: RobotsRules } | { wait: true } | { fetch: RobotsClaim }> => {
+      const host = await this.hostClock(c, origin);
+      if (host.robots_state === RobotsState.known) {
+        const rules = this.rulesFor(host);
+        if (rules) return { rules };
+      }
+      if (host.robots_state === RobotsState.fetching) return { wait: true };
+      await c.query('UPDATE hosts SET robots_state = $1, next_fetch_at = $2, robots_node = $3, robots_lease_until = $4 WHERE id = $5', [
+        RobotsState.fetching,
+        HELD,
+        this.cluster.nodeName,
+        at + this.leaseMs,
+        host.id,
+      ]);
+      return { fetch: { kind: 'robots', hostId: host.id, url: robotsUrlOf(origin) } };
+    });
+    if ('fetch' in answer) this.cluster.hold(answer.fetch);
+    return answer;
+  }
+
+  /** A host's row for its clock and robots.txt, locked for the transaction (added when the crawl did not know it). */
+  private async hostClock(c: PgQuerier, origin: string) {
+    await c.query('INSERT INTO hosts (origin) VALUES ($1) ON CONFLICT (origin) DO NOTHING', [origin]);
+    const { rows } = await c.query<HostRow & { next_fetch_at: number; fetch_due: number }>(
+      `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms,
+              next_fetch_at, fetch_due FROM hosts WHERE origin = $1 FOR UPDATE`,
+      [origin],
+    );
+    return rows[0]!;
+  }
+
   async recordRobots(claim: RobotsClaim, result: RobotsFetchResult, now = Date.now()): Promise<void> {
     const at = this.dbTime(now);
     const me = this.cluster.nodeName;
@@ -287,7 +347,7 @@ export class PgFrontierStore implements FrontierStore {
     this.robots.set(claim.hostId, rules);
     await c.query(
       `UPDATE hosts SET robots_state = ${RobotsState.known}, robots_status = $1, robots_txt = $2, robots_error = $3, crawl_delay_ms = $4,
-         next_fetch_at = $5, robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
+         next_fetch_at = greatest($5, fetch_due), robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
       [status, body, error, rules.crawlDelayMs, at, claim.hostId],
     );
     await this.notifyWork(c);
@@ -326,7 +386,7 @@ export class PgFrontierStore implements FrontierStore {
       if (failed) await insertResults(c, [errorRowOf(claim, 'worker crashed', at)], me);
       await c.query(
         `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), failed = failed + $1, queued = queued + $2,
-           next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN $3 ELSE next_fetch_at END WHERE id = $4`,
+           next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN greatest($3, fetch_due) ELSE next_fetch_at END WHERE id = $4`,
         [failed ? 1 : 0, failed ? 0 : 1, at, claim.hostId],
       );
       await this.notifyWork(c);

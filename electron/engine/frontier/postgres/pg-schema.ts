@@ -61,6 +61,9 @@ CREATE TABLE hosts (
   in_flight       integer NOT NULL DEFAULT 0,
   -- Epoch ms (the database's clock) before which no node fetches from the host: politeness is the cluster's.
   next_fetch_at   bigint NOT NULL DEFAULT 0,
+  -- The earliest start of the host's next fetch as the fetches started so far allow (page claims and a render's
+  -- sub-resource slots), kept while next_fetch_at is held: a host given back waits for it too.
+  fetch_due       bigint NOT NULL DEFAULT 0,
   robots_state    smallint NOT NULL DEFAULT 0,
   robots_status   integer,
   robots_txt      text,

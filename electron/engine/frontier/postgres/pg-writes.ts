@@ -132,7 +132,7 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
   await c.query(
     `UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
        failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
-       next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN v.next ELSE h.next_fetch_at END, v.backoff),
+       next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN greatest(v.next, h.fetch_due) ELSE h.next_fetch_at END, v.backoff),
        last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
        AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)

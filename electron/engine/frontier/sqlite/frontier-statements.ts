@@ -5,7 +5,7 @@ import { HELD, RobotsState, UrlState, type HostRow, type UrlKindName } from '../
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
-  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, in_flight FROM hosts
+  readyHosts: `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms, in_flight FROM hosts
     WHERE queued > 0 AND next_fetch_at <= ? ORDER BY next_fetch_at, id LIMIT ?`,
   nextReady: 'SELECT min(next_fetch_at) AS at FROM hosts WHERE queued > 0',
   queuedOfHost:
@@ -30,6 +30,11 @@ export function prepareFrontierStatements(db: Db) {
     host: db.prepare<[number], HostRow>(
       'SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms FROM hosts WHERE id = ?',
     ),
+    // A host's clock, for a fetch slot taken outside the frontier (reserveFetch).
+    hostClock: db.prepare<[number], HostRow & { next_fetch_at: number }>(
+      'SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms, next_fetch_at FROM hosts WHERE id = ?',
+    ),
+    setNextFetch: db.prepare('UPDATE hosts SET next_fetch_at = ? WHERE id = ?'),
     hostQueued: db.prepare('UPDATE hosts SET queued = queued + ? WHERE id = ?'),
     readyHosts: db.prepare<[number, number], HostRow>(CLAIM_SQL.readyHosts),
     nextReady: db.prepare<[], { at: number | null }>(CLAIM_SQL.nextReady),

@@ -19,6 +19,7 @@ import {
   UrlState,
   type Claim,
   type FrontierCounts,
+  type HostRow,
   type PageClaim,
   type RobotsClaim,
   type UrlKindName,
@@ -61,6 +62,12 @@ export class Frontier {
   private readonly pendingQueued = new Map<number, number>();
   private counts: FrontierCounts;
   private readonly q: FrontierStatements;
+  /**
+   * Per host: the earliest start of its next fetch as the fetches started so far allow (page claims and slots taken by
+   * reserveFetch), kept while hosts.next_fetch_at says HELD, so that a host given back waits for it too. In memory:
+   * a reopened crawl starts without it (nothing is in flight then).
+   */
+  private readonly fetchDue = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -288,6 +295,7 @@ export class Frontier {
           if (taken + blocked > 0) {
             // A host at its cap is held until one of its fetches returns (returnToHost reopens it).
             this.q.claimFromHost.run(taken + blocked, taken, nextFetchAfterClaim(taken, room, now), host.id);
+            if (taken > 0) this.fetchStarts(host, now);
             this.counts.queued -= taken + blocked;
             progressed = true;
           }
@@ -331,7 +339,52 @@ export class Frontier {
   private nextFetchAt(hostId: number, fetchMs: number, now: number): number {
     const host = this.q.host.get(hostId);
     const crawlDelay = host ? (this.rulesFor(host)?.crawlDelayMs ?? 0) : 0;
-    return nextFetchAfter(this.settings, fetchMs, crawlDelay, now);
+    return Math.max(nextFetchAfter(this.settings, fetchMs, crawlDelay, now), this.notBefore(hostId, now));
+  }
+
+  /** The host's next fetch, at `now` at the soonest, waits for the slots already taken. */
+  private notBefore(hostId: number, now: number): number {
+    return Math.max(now, this.fetchDue.get(hostId) ?? 0);
+  }
+
+  /** A fetch of the host starts at `at`: its next one waits the delay after it (as after a fetch as long as its last). */
+  private fetchStarts(host: HostRow, at: number): number {
+    const due = nextFetchAfter(this.settings, host.last_fetch_ms ?? 0, this.rulesFor(host)?.crawlDelayMs ?? 0, at);
+    if (due > at) {
+      if (this.fetchDue.size >= HOST_ID_CACHE) for (const [id, at2] of this.fetchDue) if (at2 <= at) this.fetchDue.delete(id);
+      this.fetchDue.set(host.id, Math.max(due, this.fetchDue.get(host.id) ?? 0));
+    }
+    return due;
+  }
+
+  /**
+   * Takes the host's next fetch slot for a fetch the frontier does not hand out (a render's sub-resource): returns
+   * when it may start; the host's next page (held now or claimed later) and the next slot wait the delay after it.
+   */
+  reserveFetch(origin: string, now = Date.now()): number {
+    const hostId = this.hostIdFor(origin);
+    const host = this.q.hostClock.get(hostId)!;
+    const open = host.next_fetch_at < HELD ? host.next_fetch_at : 0;
+    const slot = Math.max(open, this.notBefore(hostId, now));
+    const due = this.fetchStarts(host, slot);
+    if (host.next_fetch_at < due) this.q.setNextFetch.run(due, hostId);
+    return slot;
+  }
+
+  /**
+   * The host's robots.txt for a fetch the frontier does not hand out: its rules once known, `wait` while a fetch of
+   * it is under way, otherwise a claim on fetching it (held as the frontier holds a host for its robots.txt).
+   */
+  robotsFor(origin: string): { rules: RobotsRules } | { wait: true } | { fetch: RobotsClaim } {
+    const hostId = this.hostIdFor(origin);
+    const host = this.q.hostClock.get(hostId)!;
+    if (host.robots_state === RobotsState.known) {
+      const rules = this.rulesFor(host);
+      if (rules) return { rules };
+    }
+    if (host.robots_state === RobotsState.fetching) return { wait: true };
+    this.q.holdHost.run(RobotsState.fetching, HELD, hostId);
+    return { fetch: { kind: 'robots', hostId, url: robotsUrlOf(origin) } };
   }
 
   /** Records a fetched page (or its failure) and schedules its links and redirect target. */
@@ -396,7 +449,7 @@ export class Frontier {
   private storeRobots(claim: RobotsClaim, status: number | null, body: string | null, error: string | null, now: number): void {
     const rules = robotsRulesFrom(claim.url, status, body, this.settings.userAgent, error);
     this.robots.set(claim.hostId, rules);
-    this.q.storeRobots.run(status, body, error, rules.crawlDelayMs, now, claim.hostId);
+    this.q.storeRobots.run(status, body, error, rules.crawlDelayMs, this.notBefore(claim.hostId, now), claim.hostId);
   }
 
   /**
@@ -422,11 +475,11 @@ export class Frontier {
       if (crashes >= MAX_WORKER_CRASHES) {
         this.q.setUrlState.run(UrlState.failed, claim.urlId);
         this.insertErrorRow(claim, 'worker crashed', now);
-        this.q.returnToHost.run(0, now, null, claim.hostId);
+        this.q.returnToHost.run(0, this.notBefore(claim.hostId, now), null, claim.hostId);
         return 'failed' as const;
       }
       this.q.setUrlState.run(UrlState.queued, claim.urlId);
-      this.q.returnToHost.run(1, now, null, claim.hostId);
+      this.q.returnToHost.run(1, this.notBefore(claim.hostId, now), null, claim.hostId);
       this.counts.queued++;
       return 'requeued' as const;
     })();

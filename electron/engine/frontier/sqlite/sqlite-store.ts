@@ -24,6 +24,7 @@ import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { closeCrawlFile, writeMeta, writeSettings } from './crawl-file.ts';
 import { Frontier } from './frontier.ts';
+import type { RobotsRules } from '../robots-rules.ts';
 
 /** The meta key of the crawl's elapsed time in ms, paused time left out (ActiveClock, controller/timers.ts). */
 export const ELAPSED_META = 'elapsed_ms';
@@ -68,6 +69,14 @@ export class SqliteFrontierStore implements FrontierStore {
 
   async nextReadyAt(): Promise<number | null> {
     return this.frontier.nextReadyAt();
+  }
+
+  async reserveFetch(origin: string, now = Date.now()): Promise<number> {
+    return this.write(() => this.frontier.reserveFetch(origin, now));
+  }
+
+  async robotsFor(origin: string): Promise<{ rules: RobotsRules } | { wait: true } | { fetch: RobotsClaim }> {
+    return this.write(() => this.frontier.robotsFor(origin));
   }
 
   async recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): Promise<RecordOutcome> {
