@@ -232,20 +232,21 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = EXPORT_COLUMN_INFO.map((c
 /**
  * The columns of a rendered crawl's export (after EXPORT_COLUMN_INFO's, before the extraction rules), present only
  * when the crawl rendered pages: the rendered fields beside the raw ones, and what the render found (the lists as
- * counts). Empty for a row that was not rendered.
+ * counts). Empty for a row that was not rendered. `sf`: the header of Screaming Frog's JavaScript tab for the same
+ * value (its "Rendered HTML ..." columns), where it has one.
  */
 export const RENDER_EXPORT_COLUMN_INFO = [
-  { id: 'rendered_title', label: 'Rendered title' },
-  { id: 'rendered_meta_description', label: 'Rendered meta description' },
-  { id: 'rendered_h1', label: 'Rendered H1' },
+  { id: 'rendered_title', label: 'Rendered title', sf: 'Rendered HTML Title' },
+  { id: 'rendered_meta_description', label: 'Rendered meta description', sf: 'Rendered HTML Meta Description' },
+  { id: 'rendered_h1', label: 'Rendered H1', sf: 'Rendered HTML H1' },
   { id: 'rendered_h1_count', label: 'Rendered H1 count' },
   { id: 'rendered_h2', label: 'Rendered H2' },
   { id: 'rendered_h2_count', label: 'Rendered H2 count' },
-  { id: 'rendered_canonical', label: 'Rendered canonical link' },
-  { id: 'rendered_meta_robots', label: 'Rendered meta robots' },
+  { id: 'rendered_canonical', label: 'Rendered canonical link', sf: 'Rendered HTML Canonical' },
+  { id: 'rendered_meta_robots', label: 'Rendered meta robots', sf: 'Rendered HTML Meta Robots 1' },
   { id: 'rendered_lang', label: 'Rendered language' },
   { id: 'rendered_hreflang', label: 'Rendered hreflang' },
-  { id: 'rendered_word_count', label: 'Rendered word count' },
+  { id: 'rendered_word_count', label: 'Rendered word count', sf: 'Rendered HTML Word Count' },
   { id: 'rendered_links', label: 'Links only in rendered HTML' },
   { id: 'js_redirect', label: 'JavaScript redirect' },
   { id: 'raw_indexability', label: 'Raw HTML indexability (where it differs)' },
@@ -255,7 +256,7 @@ export const RENDER_EXPORT_COLUMN_INFO = [
   { id: 'page_errors', label: 'Uncaught exceptions' },
   { id: 'failed_resources', label: 'Failed resources' },
   { id: 'blocked_resources', label: 'Blocked resources' },
-] as const satisfies readonly { id: string; label: string }[];
+] as const satisfies readonly { id: string; label: string; sf?: string }[];
 export type RenderExportColumn = (typeof RENDER_EXPORT_COLUMN_INFO)[number]['id'];
 export const RENDER_EXPORT_COLUMNS: readonly RenderExportColumn[] = RENDER_EXPORT_COLUMN_INFO.map((c) => c.id);
 const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(

@@ -208,7 +208,35 @@ export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeB
   return { crawled: ok ? 1 : 0, failed: ok ? 0 : 1, httpErrors: (result.statusCode ?? 0) >= 400 ? 1 : 0, bytes: result.sizeBytes ?? 0 };
 }
 
-/** The renders row of a rendered page: its rendered fields, and the raw HTML's indexability when that differs. */
+/**
+ * The renders table's columns, in the order renderRowOf gives their values, with their PostgreSQL types: both stores
+ * build their INSERT from it (sqlite/frontier-statements.ts, postgres/pg-writes.ts).
+ */
+export const RENDER_COLUMNS = [
+  ['url_id', 'bigint'],
+  ['title', 'text'],
+  ['meta_description', 'text'],
+  ['h1', 'text'],
+  ['h1_count', 'int'],
+  ['h2', 'text'],
+  ['h2_count', 'int'],
+  ['canonical', 'text'],
+  ['meta_robots', 'text'],
+  ['lang', 'text'],
+  ['hreflang', 'text'],
+  ['word_count', 'int'],
+  ['rendered_links', 'int'],
+  ['js_redirect', 'text'],
+  ['console_errors', 'text'],
+  ['page_errors', 'text'],
+  ['failed_resources', 'text'],
+  ['blocked_resources', 'text'],
+  ['render_ms', 'int'],
+  ['error', 'text'],
+  ['raw_indexability', 'text'],
+] as const;
+
+/** The renders row of a rendered page (RENDER_COLUMNS' values): its rendered fields, and the raw HTML's indexability when that differs. */
 export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[] | null {
   const r = result.rendered;
   if (!r) return null;

@@ -1,7 +1,7 @@
 // The PostgreSQL store's tables. One database holds any number of crawls: a registry (schema `trawl`, table
 // `crawls`: one row per crawl with its settings and the cluster's commands) and, per crawl, a schema of its own
 // (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
-// extracted, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
+// extracted, renders, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
 // nodes working on the crawl. Column names and meanings follow sqlite/crawl-file.ts (states: model.ts), so the same queries read both.
 
 /** The version of the tables below; a node refuses a crawl made with another. */
@@ -49,6 +49,41 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
 );
 -- A registry made before credentials were sealed apart.
 ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;`;
+
+// JavaScript rendering (settings.render), as the crawl file's version 4: a rendered page's rendered fields, script
+// errors and resources beside its results row (which keeps the raw fields); the lists are JSON text, as in the file.
+const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
+  url_id            bigint PRIMARY KEY,
+  title             text,
+  meta_description  text,
+  h1                text,
+  h1_count          integer,
+  h2                text,
+  h2_count          integer,
+  canonical         text,
+  meta_robots       text,
+  lang              text,
+  hreflang          text,
+  word_count        integer,
+  rendered_links    integer NOT NULL DEFAULT 0,
+  js_redirect       text,
+  console_errors    text,
+  page_errors       text,
+  failed_resources  text,
+  blocked_resources text,
+  render_ms         integer,
+  error             text,
+  raw_indexability  text
+);`;
+
+/**
+ * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table), added in place
+ * when a node joins it: the same additive, idempotent upgrade as the registry's secrets column. Run in a transaction
+ * holding REGISTRY_LOCK, with the crawl's schema on the search_path.
+ */
+export const CRAWL_UPGRADE_DDL = `
+ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
+${RENDERS_TABLE}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -143,6 +178,8 @@ CREATE TABLE links (
   anchor   text,
   kind     text NOT NULL DEFAULT 'a',
   nofollow integer NOT NULL DEFAULT 0,
+  -- Only in the rendered DOM (the crawl file's links.rendered).
+  rendered integer NOT NULL DEFAULT 0,
   PRIMARY KEY (from_id, to_id)
 );
 CREATE INDEX links_to ON links(to_id);
@@ -176,6 +213,7 @@ CREATE TABLE nodes (
   status     text NOT NULL DEFAULT '[]',
   pages_done integer NOT NULL DEFAULT 0
 );
+${RENDERS_TABLE}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,
