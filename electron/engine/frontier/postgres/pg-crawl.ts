@@ -161,9 +161,9 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
 async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: string): Promise<void> {
   const schema = crawlSchema(crawlId);
   const { rows } = await client.query<{ ok: boolean }>(
-    `SELECT to_regclass($1) IS NOT NULL AND EXISTS (
-       SELECT 1 FROM information_schema.columns WHERE table_schema = $2 AND table_name = 'links' AND column_name = 'rendered') AS ok`,
-    [`${schema}.renders`, schema],
+    `SELECT to_regclass($1) IS NOT NULL
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped) AS ok`,
+    [`${schema}.renders`, `${schema}.links`],
   );
   if (rows[0]!.ok) return;
   try {
