@@ -231,8 +231,10 @@ export type ExportColumn = (typeof EXPORT_COLUMN_INFO)[number]['id'];
 export const EXPORT_COLUMNS: readonly ExportColumn[] = EXPORT_COLUMN_INFO.map((c) => c.id);
 /**
  * The columns of a rendered crawl's export (after EXPORT_COLUMN_INFO's, before the extraction rules), present only
- * when the crawl rendered pages: the rendered fields beside the raw ones, and what the render found (the lists as
- * counts). Empty for a row that was not rendered.
+ * when the crawl rendered pages: the raw HTML's fields (a rendered page's own columns, title, meta_description...,
+ * hold its rendered values, named as Screaming Frog names them), and what the render found (the lists as counts).
+ * Empty for a row that was not rendered. `sf`: a Screaming Frog header for the same value, where it has one (none of
+ * these has: they keep Trawl's).
  */
 export const RENDER_EXPORT_COLUMN_INFO = [
   { id: 'raw_title', label: 'Raw HTML title' },
@@ -255,7 +257,7 @@ export const RENDER_EXPORT_COLUMN_INFO = [
   { id: 'page_errors', label: 'Uncaught exceptions' },
   { id: 'failed_resources', label: 'Failed resources' },
   { id: 'blocked_resources', label: 'Blocked resources' },
-] as const satisfies readonly { id: string; label: string }[];
+] as const satisfies readonly { id: string; label: string; sf?: string }[];
 export type RenderExportColumn = (typeof RENDER_EXPORT_COLUMN_INFO)[number]['id'];
 export const RENDER_EXPORT_COLUMNS: readonly RenderExportColumn[] = RENDER_EXPORT_COLUMN_INFO.map((c) => c.id);
 const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(

@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_COLUMNS, EXPORT_COLUMN_INFO, exportColumnLabel } from '../../shared/analysis.ts';
+import { EXPORT_COLUMNS, EXPORT_COLUMN_INFO, RENDER_EXPORT_COLUMN_INFO, exportColumnLabel } from '../../shared/analysis.ts';
 import {
   CSV_COLUMNS,
   SCREAMING_FROG_HEADERS,
@@ -72,8 +72,13 @@ describe('export columns', () => {
   });
 
   it('derives the Screaming Frog headers from the same declaration, and maps values only in columns that preset names', () => {
-    expect(SCREAMING_FROG_HEADERS).toEqual(Object.fromEntries(EXPORT_COLUMN_INFO.flatMap((c) => ('sf' in c ? [[c.id, c.sf]] : []))));
+    expect(SCREAMING_FROG_HEADERS).toEqual(
+      Object.fromEntries([...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].flatMap((c) => ('sf' in c ? [[c.id, c.sf]] : []))),
+    );
     expect(SCREAMING_FROG_HEADERS.indexability).toBe('Indexability');
+    // A rendered page's title is its Title 1 (the results row holds the rendered value); the raw HTML's keeps Trawl's name.
+    expect(SCREAMING_FROG_HEADERS.title).toBe('Title 1');
+    expect(SCREAMING_FROG_HEADERS.raw_title).toBeUndefined();
     expect(SCREAMING_FROG_HEADERS.indexability_reason).toBe('Indexability Status');
     for (const column of Object.keys(SCREAMING_FROG_VALUES)) expect(SCREAMING_FROG_HEADERS).toHaveProperty(column);
   });

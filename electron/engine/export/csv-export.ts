@@ -17,6 +17,7 @@ import {
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
 import { hasTable } from '../analysis/sql.ts';
+import { renderExportSelect } from './render-export-sql.ts';
 
 export {
   CSV_COLUMNS,
@@ -121,13 +122,7 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
 }
 
 // RENDER_EXPORT_COLUMNS of a page of URLs, after each one's url id; the lists as their lengths.
-const RENDERS_SQL = `
-SELECT url_id, raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_h2, raw_h2_count, raw_canonical, raw_meta_robots, raw_lang,
-       raw_hreflang, raw_word_count, rendered_links,
-       js_redirect, raw_indexability,
-       render_ms, error, coalesce(json_array_length(console_errors), 0), coalesce(json_array_length(page_errors), 0),
-       coalesce(json_array_length(failed_resources), 0), coalesce(json_array_length(blocked_resources), 0)
-FROM renders WHERE url_id IN (SELECT value FROM json_each(?))`;
+const RENDERS_SQL = `SELECT ${renderExportSelect((c) => `json_array_length(${c})`)} FROM renders WHERE url_id IN (SELECT value FROM json_each(?))`;
 
 /** Whether the crawl rendered pages (its export then has the render columns): a file older than renders did not. */
 export function crawlRendered(db: Db): boolean {

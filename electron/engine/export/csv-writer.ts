@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_COLUMN_INFO, EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS, type ExportColumn } from '../../../shared/analysis.ts';
+import {
+  EXPORT_COLUMN_INFO,
+  EXPORT_COLUMNS,
+  RENDER_EXPORT_COLUMN_INFO,
+  RENDER_EXPORT_COLUMNS,
+  type ExportColumn,
+  type RenderExportColumn,
+} from '../../../shared/analysis.ts';
 import { neutraliseCell } from './csv-cell.ts';
 
 /** The CSV columns, in order; also the header line. Declared once, in the contract the export view picks columns from. */
@@ -36,9 +43,12 @@ export function csvRecord(cells: readonly string[]): string {
   return `${out}\r\n`;
 }
 
-/** Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there (EXPORT_COLUMN_INFO's sf). */
-export const SCREAMING_FROG_HEADERS: Partial<Record<ExportColumn, string>> = Object.fromEntries(
-  EXPORT_COLUMN_INFO.flatMap((c) => ('sf' in c ? [[c.id, c.sf]] : [])),
+/**
+ * Headers of the Screaming Frog-compatible preset, for the columns that have an equivalent there (the sf of
+ * EXPORT_COLUMN_INFO and RENDER_EXPORT_COLUMN_INFO).
+ */
+export const SCREAMING_FROG_HEADERS: Partial<Record<ExportColumn | RenderExportColumn, string>> = Object.fromEntries(
+  [...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].flatMap((c) => ('sf' in c ? [[c.id, c.sf]] : [])),
 );
 
 /**
@@ -276,7 +286,7 @@ export function columnLayout(rules: readonly { column: string }[], options: CsvL
     pick = options.columns.map((c) => all.indexOf(c));
   }
   const sf = options.headerPreset === 'screaming-frog';
-  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as ExportColumn] ?? c) : c);
+  const name = (c: string) => (sf ? (SCREAMING_FROG_HEADERS[c as ExportColumn | RenderExportColumn] ?? c) : c);
   const header = (pick ?? all.map((_, i) => i)).map((i) => name(all[i]!));
   return { header, pick, seconds: sf };
 }

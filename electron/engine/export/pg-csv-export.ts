@@ -21,6 +21,7 @@ import {
   type ExtractedValue,
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
+import { renderExportSelect } from './render-export-sql.ts';
 
 /** The PostgreSQL export's options: page size, columns, header names and format (a row filter and rowsFrom are SQLite-only). */
 export type PgCsvExportOptions = CsvLayoutOptions & FormatOption;
@@ -111,9 +112,21 @@ WHERE r.seq > $1 AND r.seq <= $2
 ORDER BY r.seq
 LIMIT $3`;
   const extractedSql = `SELECT url_id, rule, value FROM ${s}.extracted WHERE url_id = ANY($1) ORDER BY url_id, rule, n`;
+  // A rendering crawl's render columns (as the crawl file's export has them), a page of rows at a time by renders'
+  // primary key. A crawl made before the store kept renders has no table, and rendered nothing it kept.
+  const rendered = await crawlRendered(client, s);
+  const rendersSql = `SELECT ${renderExportSelect((c) => `json_array_length(${c}::json)`)} FROM ${s}.renders WHERE url_id = ANY($1)`;
   const KEY = CSV_COLUMNS.length + 1;
   let after = 0;
   return {
+    ...(rendered
+      ? {
+          async renders(urlIds: number[]) {
+            const { rows } = await client.query<unknown[]>({ text: rendersSql, values: [urlIds], rowMode: 'array', types: NUMBER_TYPES });
+            return rows;
+          },
+        }
+      : {}),
     rules: extractionColumnsOf(crawl.settings),
     async nextPage(limit) {
       const { rows } = await client.query<unknown[]>({
@@ -130,4 +143,12 @@ LIMIT $3`;
       return rows;
     },
   };
+}
+
+/** Whether the crawl in schema `s` rendered pages (its export then has the render columns); one made before the store kept renders did not. */
+async function crawlRendered(client: PgClient, s: string): Promise<boolean> {
+  const { rows: table } = await client.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${s}.renders`]);
+  if (!table[0]!.ok) return false;
+  const { rows } = await client.query<{ yes: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.renders) AS yes`);
+  return rows[0]!.yes;
 }

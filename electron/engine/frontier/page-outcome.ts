@@ -223,8 +223,48 @@ export function hostCountsOf(result: Pick<PageFetchResult, 'statusCode' | 'sizeB
 }
 
 /**
- * The renders row of a rendered page: its rendered fields, what it found (errors, resources, time), the raw HTML's
- * fields (the results row shows the rendered ones) and the raw HTML's indexability when that differs.
+ * The renders table's columns, in the order renderRowOf gives their values, with their PostgreSQL types: both stores
+ * build their INSERT from it (sqlite/frontier-statements.ts, postgres/pg-writes.ts).
+ */
+export const RENDER_COLUMNS = [
+  ['url_id', 'bigint'],
+  ['title', 'text'],
+  ['meta_description', 'text'],
+  ['h1', 'text'],
+  ['h1_count', 'int'],
+  ['h2', 'text'],
+  ['h2_count', 'int'],
+  ['canonical', 'text'],
+  ['meta_robots', 'text'],
+  ['lang', 'text'],
+  ['hreflang', 'text'],
+  ['word_count', 'int'],
+  ['rendered_links', 'int'],
+  ['js_redirect', 'text'],
+  ['console_errors', 'text'],
+  ['page_errors', 'text'],
+  ['failed_resources', 'text'],
+  ['blocked_resources', 'text'],
+  ['render_ms', 'int'],
+  ['error', 'text'],
+  ['raw_indexability', 'text'],
+  // The raw HTML's fields (the results row shows the rendered ones when the render succeeded).
+  ['raw_title', 'text'],
+  ['raw_meta_description', 'text'],
+  ['raw_h1', 'text'],
+  ['raw_h1_count', 'int'],
+  ['raw_h2', 'text'],
+  ['raw_h2_count', 'int'],
+  ['raw_canonical', 'text'],
+  ['raw_meta_robots', 'text'],
+  ['raw_lang', 'text'],
+  ['raw_hreflang', 'text'],
+  ['raw_word_count', 'int'],
+] as const;
+
+/**
+ * The renders row of a rendered page (RENDER_COLUMNS' values): its rendered fields, what it found (errors, resources,
+ * time), the raw HTML's indexability when that differs and the raw HTML's fields (the results row shows the rendered ones).
  */
 export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[] | null {
   const r = result.rendered;

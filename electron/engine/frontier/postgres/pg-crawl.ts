@@ -7,12 +7,21 @@ import { hasSecrets, splitSecrets } from '../../../../shared/credentials.ts';
 import { parseSettings, type ParsedSettings } from '../../../../shared/settings.ts';
 import { CLUSTER_KEY_ENV, ClusterKeyError, clusterKeyProblem, openWithClusterKey, sealWithClusterKey } from '../../secrets/cluster-key.ts';
 import { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
-import { connect, type PgQuerier } from './pg-client.ts';
+import { connect, type PgClient, type PgQuerier } from './pg-client.ts';
 import { StoreError, parseStoreUrl, serverLabel } from './pg-store-url.ts';
 import { readCrawl } from './pg-control.ts';
 import { PgCluster, type NodeOptions } from './pg-cluster.ts';
 import { PgFrontierStore } from './pg-frontier.ts';
-import { CRAWL_ID_PATTERN, PG_SCHEMA_VERSION, REGISTRY_DDL, REGISTRY_LOCK, crawlDdl, crawlSchema } from './pg-schema.ts';
+import {
+  CRAWL_ID_PATTERN,
+  CRAWL_UPGRADE_DDL,
+  PG_SCHEMA_VERSION,
+  REGISTRY_DDL,
+  REGISTRY_LOCK,
+  RENDERS_NEWEST_COLUMN,
+  crawlDdl,
+  crawlSchema,
+} from './pg-schema.ts';
 
 /** How long a claimed URL stays a node's without a heartbeat, by default. */
 const DEFAULT_LEASE_MS = 30_000;
@@ -144,6 +153,7 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
     settings = parseSettings(record.settings);
     if (record.sealedSecrets !== null) settings = { ...settings, ...openSealedSecrets(record.sealedSecrets, crawlId, options.clusterKey) };
     else if (hasSecrets(settings)) await sealOlderCrawl(client, crawlId, settings, options.clusterKey);
+    await upgradeCrawlTables(client, crawlId, storeUrl);
     if (record.state === 'stopped') {
       await client.query(`UPDATE trawl.crawls SET state = 'running' WHERE id = $1 AND state = 'stopped'`, [crawlId]);
     }
@@ -153,6 +163,31 @@ export async function joinPgCrawl(storeUrl: string, crawlId: string, options: No
     await client.end().catch(() => undefined);
   }
   return openNode(storeUrl, crawlId, settings, options);
+}
+
+/**
+ * Adds what the tables of a crawl made by an older Trawl lack (CRAWL_UPGRADE_DDL: what a render records), so this
+ * node records all it finds. Checked first, so joining a crawl that has them takes no lock.
+ */
+async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: string): Promise<void> {
+  const schema = crawlSchema(crawlId);
+  const { rows } = await client.query<{ ok: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped) AS ok`,
+    [`${schema}.renders`, `${schema}.links`, RENDERS_NEWEST_COLUMN],
+  );
+  if (rows[0]!.ok) return;
+  try {
+    await client.query('BEGIN');
+    // Two nodes joining at once: one adds them, the other finds them there.
+    await client.query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
+    await client.query(`SET LOCAL search_path TO ${schema}`);
+    await client.query(CRAWL_UPGRADE_DDL);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw new StoreError(`cannot add the render tables to crawl "${crawlId}" in ${serverLabel(storeUrl)}: ${(err as Error).message}`);
+  }
 }
 
 /** The credentials of a crawl of the store, opened with the node's cluster key; a StoreError saying what is missing. */

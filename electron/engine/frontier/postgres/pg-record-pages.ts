@@ -5,7 +5,7 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
-import { hostCountsOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import { hostCountsOf, renderRowOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
@@ -15,10 +15,12 @@ import {
   emptyHostDelta,
   insertExtracted,
   insertLinks,
+  insertRenders,
   insertResults,
   insertUnfetchable,
   updateHosts,
   type HostDelta,
+  type LinkRow,
 } from './pg-writes.ts';
 
 /** Where a fetched page leads: the verdict on its redirect, its targets, and those as URLs to discover. */
@@ -79,7 +81,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const requeued: { id: number; attempts: number }[] = [];
   const finished: { id: number; state: number; attempts: number }[] = [];
   const rows: ResultRow[] = [];
-  const links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[] = [];
+  const renders: unknown[][] = [];
+  const links: LinkRow[] = [];
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
   let reclaimed = 0;
@@ -121,13 +124,22 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
     const redirect = plan.redirect;
     finished.push({ id: claim.urlId, state: result.statusCode !== null ? UrlState.done : UrlState.failed, attempts });
     rows.push(resultRowOf(claim, result, redirect, attempts, now));
+    const render = renderRowOf(claim, result);
+    if (render !== null) renders.push(render);
     const counts = hostCountsOf(result);
     h.crawled += counts.crawled;
     h.failed += counts.failed;
     h.httpErrors += counts.httpErrors;
     h.bytes += counts.bytes;
     for (const t of plan.targets) {
-      links.push({ from: claim.urlId, url: t.url, anchor: t.anchor, kind: t.linkKind, nofollow: t.nofollow });
+      links.push({
+        from: claim.urlId,
+        url: t.url,
+        anchor: t.anchor,
+        kind: t.linkKind,
+        nofollow: t.nofollow,
+        rendered: t.rendered === true,
+      });
     }
     for (const l of result.unfetchableLinks)
       unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
@@ -149,6 +161,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
     );
     await insertResults(c, rows, me);
+    await insertRenders(c, renders);
   }
   await insertLinks(c, links, ids);
   await insertUnfetchable(c, unfetchable);

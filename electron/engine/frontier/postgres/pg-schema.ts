@@ -1,8 +1,9 @@
 // The PostgreSQL store's tables. One database holds any number of crawls: a registry (schema `trawl`, table
 // `crawls`: one row per crawl with its settings and the cluster's commands) and, per crawl, a schema of its own
 // (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
-// extracted, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
+// extracted, renders, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
 // nodes working on the crawl. Column names and meanings follow sqlite/crawl-file.ts (states: model.ts), so the same queries read both.
+import { RENDER_COLUMNS } from '../page-outcome.ts';
 
 /** The version of the tables below; a node refuses a crawl made with another. */
 export const PG_SCHEMA_VERSION = 1;
@@ -49,6 +50,35 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
 );
 -- A registry made before credentials were sealed apart.
 ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;`;
+
+// JavaScript rendering (settings.render), as the crawl file's version 4: a rendered page's rendered fields beside the
+// raw HTML's (its results row shows the rendered ones), script errors and resources; the lists are JSON text, as in
+// the file. The columns are RENDER_COLUMNS', which both stores write.
+const renderColumnDdl = ([name, type]: (typeof RENDER_COLUMNS)[number]): string =>
+  name === 'url_id'
+    ? 'url_id bigint PRIMARY KEY'
+    : name === 'rendered_links'
+      ? 'rendered_links integer NOT NULL DEFAULT 0'
+      : `${name} ${type === 'int' ? 'integer' : type}`;
+const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
+  ${RENDER_COLUMNS.map(renderColumnDdl).join(',\n  ')}
+);`;
+/** The raw HTML's columns, which a renders table of a build before them lacks. */
+const RENDERS_RAW_DDL = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_') && name !== 'raw_indexability')
+  .map((c) => `ALTER TABLE renders ADD COLUMN IF NOT EXISTS ${renderColumnDdl(c)};`)
+  .join('\n');
+/** A column the renders table has only since the raw HTML's fields were kept (upgradeCrawlTables checks for it). */
+export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![0];
+
+/**
+ * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
+ * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
+ * secrets column. Run in a transaction holding REGISTRY_LOCK, with the crawl's schema on the search_path.
+ */
+export const CRAWL_UPGRADE_DDL = `
+ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
+${RENDERS_TABLE}
+${RENDERS_RAW_DDL}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -146,6 +176,8 @@ CREATE TABLE links (
   anchor   text,
   kind     text NOT NULL DEFAULT 'a',
   nofollow integer NOT NULL DEFAULT 0,
+  -- Only in the rendered DOM (the crawl file's links.rendered).
+  rendered integer NOT NULL DEFAULT 0,
   PRIMARY KEY (from_id, to_id)
 );
 CREATE INDEX links_to ON links(to_id);
@@ -179,6 +211,7 @@ CREATE TABLE nodes (
   status     text NOT NULL DEFAULT '[]',
   pages_done integer NOT NULL DEFAULT 0
 );
+${RENDERS_TABLE}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -1,7 +1,8 @@
 // What recording writes to the PostgreSQL store, in batches (one statement per table for a whole batch, with unnest):
-// results rows, the link graph, pages' unfetchable links and extracted values, and what a batch did to its hosts.
+// results rows, the link graph, rendered pages' renders rows, pages' unfetchable links and extracted values, and what a
+// batch did to its hosts.
 import { HELD } from '../model.ts';
-import { RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
+import { RENDER_COLUMNS, RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
@@ -76,26 +77,47 @@ export function insertResults(c: PgQuerier, rows: ResultRow[], node: string): Pr
   return c.query(INSERT_RESULTS, [...RESULT_FIELDS.map((f) => rows.map((r) => r[f])), node]);
 }
 
+/** A row of the link graph to write: its target by URL (ids maps it), and whether only the rendered DOM has it. */
+export interface LinkRow {
+  from: number;
+  url: string;
+  anchor: string | null;
+  kind: string;
+  nofollow: boolean;
+  rendered: boolean;
+}
+
 /** The link graph's rows: one per linking page and target, the first anchor seen winning (as the crawl file's). */
-export async function insertLinks(
-  c: PgQuerier,
-  links: { from: number; url: string; anchor: string | null; kind: string; nofollow: boolean }[],
-  ids: Map<string, number>,
-): Promise<void> {
+export async function insertLinks(c: PgQuerier, links: LinkRow[], ids: Map<string, number>): Promise<void> {
   if (links.length === 0) return;
   const rows = uniqueBy(
     links.map((l) => ({ ...l, to: ids.get(l.url)! })),
     (l) => `${l.from} ${l.to}`,
   );
   await c.query(
-    'INSERT INTO links (from_id, to_id, anchor, kind, nofollow) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[]) ON CONFLICT DO NOTHING',
+    `INSERT INTO links (from_id, to_id, anchor, kind, nofollow, rendered)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[]) ON CONFLICT DO NOTHING`,
     [
       rows.map((l) => l.from),
       rows.map((l) => l.to),
       rows.map((l) => l.anchor),
       rows.map((l) => l.kind),
       rows.map((l) => (l.nofollow ? 1 : 0)),
+      rows.map((l) => (l.rendered ? 1 : 0)),
     ],
+  );
+}
+
+const INSERT_RENDERS = `INSERT INTO renders (${RENDER_COLUMNS.map(([name]) => name).join(', ')})
+  SELECT * FROM unnest(${RENDER_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (url_id) DO NOTHING`;
+
+/** Rendered pages' renders rows (renderRowOf's, in RENDER_COLUMNS' order), beside their results rows. */
+export async function insertRenders(c: PgQuerier, rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    INSERT_RENDERS,
+    RENDER_COLUMNS.map((_, i) => rows.map((r) => r[i])),
   );
 }
 

@@ -7,6 +7,7 @@ import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/
 import { englishText } from '../../../../shared/messages.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import { openSecrets, plainSecretStore, sealSecrets, type SecretStore } from '../../secrets/secret-store.ts';
+import { RENDER_COLUMNS } from '../page-outcome.ts';
 
 export type Db = Database.Database;
 
@@ -117,19 +118,9 @@ CREATE TABLE IF NOT EXISTS crawl_tags (
 // page's rendered fields, script errors and resources are kept beside its results row (which keeps the raw fields).
 const LINKS_V4_COLUMNS = ['rendered INTEGER NOT NULL DEFAULT 0'];
 /** The raw HTML's fields of a rendered page, beside the rendered ones (a results row shows the rendered ones). */
-export const RENDERS_RAW_COLUMNS = [
-  'raw_title TEXT',
-  'raw_meta_description TEXT',
-  'raw_h1 TEXT',
-  'raw_h1_count INTEGER',
-  'raw_h2 TEXT',
-  'raw_h2_count INTEGER',
-  'raw_canonical TEXT',
-  'raw_meta_robots TEXT',
-  'raw_lang TEXT',
-  'raw_hreflang TEXT',
-  'raw_word_count INTEGER',
-] as const;
+export const RENDERS_RAW_COLUMNS = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_') && name !== 'raw_indexability').map(
+  ([name, type]) => `${name} ${type === 'int' ? 'INTEGER' : 'TEXT'}`,
+);
 const RENDERS_TABLE = `CREATE TABLE IF NOT EXISTS renders (
   url_id            INTEGER PRIMARY KEY,
   title             TEXT,

@@ -1,7 +1,8 @@
 // The SQLite frontier's statements, prepared once per crawl file connection: what claiming, recording and giving
 // work back read and write in the urls, hosts, results and link tables (frontier.ts runs them in its transactions).
-import { RENDERS_RAW_COLUMNS, type Db } from './crawl-file.ts';
+import type { Db } from './crawl-file.ts';
 import { HELD, RobotsState, UrlState, type HostRow, type UrlKindName } from '../model.ts';
+import { RENDER_COLUMNS } from '../page-outcome.ts';
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
@@ -73,12 +74,7 @@ export function prepareFrontierStatements(db: Db) {
     ),
     insertLink: db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow, rendered) VALUES (?, ?, ?, ?, ?, ?)'),
     insertRender: db.prepare(
-      `INSERT OR REPLACE INTO renders (url_id, title, meta_description, h1, h1_count, h2, h2_count, canonical, meta_robots,
-        lang, hreflang, word_count, rendered_links, js_redirect, console_errors, page_errors, failed_resources,
-        blocked_resources, render_ms, error, raw_indexability, ${RENDERS_RAW_COLUMNS.map((c) => c.split(' ')[0]).join(', ')})
-        VALUES (${Array(21 + RENDERS_RAW_COLUMNS.length)
-          .fill('?')
-          .join(', ')})`,
+      `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
