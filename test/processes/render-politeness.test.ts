@@ -4,12 +4,11 @@
 // once for the whole crawl, by the frontier or by a render, whichever needs it first; a script robots.txt forbids is
 // recorded as blocked, never fetched. Real loopback sites, the CLI, Debian's Chromium.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { CHAIN_REQUESTS, CHAIN_TIMEOUT_MS, crawlChainSite, SHARED_DELAY_MS, SHARED_SLACK_MS } from '../helpers/chain-site.ts';
 import { tempDir } from '../helpers/engine.ts';
 import { testChromium } from '../helpers/render-fixtures.ts';
 import { serveSpaSite, type SpaSite } from '../helpers/spa-site.ts';
@@ -94,87 +93,24 @@ describe.skipIf(!chromium.path)('a rendering crawl with a crawl delay', () => {
   });
 });
 
-/**
- * The case a clock per kind of fetch gets wrong: a page fetch and a sub-resource fetch of the same host. Once the
- * browser is up (the first page's render starts it), a page's render asks for its script at once, right after the
- * page's fetch; only a clock the page fetches share holds it back for the delay. Without it, that gap is how long a
- * warm render takes to ask: tens of ms, but 0.5-2.5 s on two cores loaded twelve deep; with it, the gap can lose
- * against the delay what sending the page's request late costs (up to 0.7 s seen there). The delay is long beside
- * both, so that the check tells the two apart even under load.
- */
-const SHARED_DELAY_MS = 5_000;
-const SHARED_SLACK_MS = 1_000;
-
-/**
- * Three plain pages in a chain: "/" (no script: its render starts the browser), then /p/1 and /p/2, each loading a
- * script of its own (no render can take it from the fetcher's cache). Every request is logged with its arrival time.
- */
-async function serveChain(): Promise<{ origin: string; log: { path: string; at: number }[]; close(): Promise<void> }> {
-  const pages: Record<string, string> = {
-    '/': '<a href="/p/1">one</a>',
-    '/p/1': '<script src="/js/1.js"></script><a href="/p/2">two</a>',
-    '/p/2': '<script src="/js/2.js"></script><p>end</p>',
-  };
-  const log: { path: string; at: number }[] = [];
-  const server = http.createServer((req, res) => {
-    const at = performance.now();
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    log.push({ path, at });
-    const page = pages[path];
-    if (page !== undefined)
-      return void res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><html lang="en"><head><title>${path}</title></head><body>${page}</body></html>`);
-    if (path.startsWith('/js/')) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('// nothing');
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    log,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.skipIf(!chromium.path)('a rendering crawl whose warm renders load a script right after their page', () => {
-  let site: Awaited<ReturnType<typeof serveChain>>;
   let dir: string;
-  beforeAll(async () => {
-    site = await serveChain();
+  beforeAll(() => {
     dir = tempDir('trawl-render-shared-clock-');
   });
-  afterAll(async () => {
-    await site?.close();
+  afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('waits the delay between a page fetch and a sub-resource fetch of its host, in either order', async () => {
-    const run = await runCli([
-      `${site.origin}/`,
-      '--render',
-      '--chromium',
-      chromium.path!,
-      '--delay',
-      String(SHARED_DELAY_MS),
-      // A script waits for its slot before the load event: the render waits for it longer than that.
-      '--render-wait',
-      String(3 * SHARED_DELAY_MS),
-      '--db',
-      path.join(dir, 'shared.trawl'),
-      '--quiet',
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-
-    const requests = site.log.filter((r) => r.path !== '/robots.txt').sort((a, b) => a.at - b.at);
-    expect(requests.map((r) => r.path)).toEqual(['/', '/p/1', '/js/1.js', '/p/2', '/js/2.js']);
-    const gaps = requests
-      .slice(1)
-      .map((r, i) => ({ between: `${requests[i]!.path} -> ${r.path}`, ms: Math.round(r.at - requests[i]!.at) }));
-    // Every pair is a page and a sub-resource, in one order or the other (so the check is about them).
-    for (const gap of gaps) expect(gap.ms, JSON.stringify(gaps)).toBeGreaterThanOrEqual(SHARED_DELAY_MS - SHARED_SLACK_MS);
-  }, 180_000);
+  it(
+    'waits the delay between a page fetch and a sub-resource fetch of its host, in either order',
+    async () => {
+      const { run, requests, gaps } = await crawlChainSite(chromium.path!, ['--db', path.join(dir, 'shared.trawl')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(requests).toEqual(CHAIN_REQUESTS);
+      // Every pair is a page and a sub-resource, in one order or the other (so the check is about them).
+      for (const gap of gaps) expect(gap.ms, JSON.stringify(gaps)).toBeGreaterThanOrEqual(SHARED_DELAY_MS - SHARED_SLACK_MS);
+    },
+    CHAIN_TIMEOUT_MS,
+  );
 });
