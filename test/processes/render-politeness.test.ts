@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { CHAIN_REQUESTS, CHAIN_TIMEOUT_MS, crawlChainSite, SHARED_DELAY_MS, SHARED_SLACK_MS } from '../helpers/chain-site.ts';
 import { tempDir } from '../helpers/engine.ts';
 import { testChromium } from '../helpers/render-fixtures.ts';
 import { serveSpaSite, type SpaSite } from '../helpers/spa-site.ts';
@@ -90,4 +91,26 @@ describe.skipIf(!chromium.path)('a rendering crawl with a crawl delay', () => {
       file.close();
     }
   });
+});
+
+describe.skipIf(!chromium.path)('a rendering crawl whose warm renders load a script right after their page', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('trawl-render-shared-clock-');
+  });
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(
+    'waits the delay between a page fetch and a sub-resource fetch of its host, in either order',
+    async () => {
+      const { run, requests, gaps } = await crawlChainSite(chromium.path!, ['--db', path.join(dir, 'shared.trawl')]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(requests).toEqual(CHAIN_REQUESTS);
+      // Every pair is a page and a sub-resource, in one order or the other (so the check is about them).
+      for (const gap of gaps) expect(gap.ms, JSON.stringify(gaps)).toBeGreaterThanOrEqual(SHARED_DELAY_MS - SHARED_SLACK_MS);
+    },
+    CHAIN_TIMEOUT_MS,
+  );
 });
