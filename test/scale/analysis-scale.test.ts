@@ -98,10 +98,10 @@ function walkedCounts(): FilterCounts {
     if (title && titles.get(title)! > 1) c['title-duplicate']++;
     if (d && descriptions.get(d)! > 1) c['description-duplicate']++;
   }
-  // The JavaScript filters: each renders row against its results row, in JavaScript.
+  // The JavaScript filters: each renders row's rendered fields against its raw HTML's, in JavaScript.
   const renders = db
-    .prepare(`SELECT j.*, r.title AS raw_title, r.meta_description AS raw_description, r.canonical AS raw_canonical,
-      r.meta_robots AS raw_robots, r.x_robots_tag AS xr FROM renders j JOIN results r NOT INDEXED ON r.url_id = j.url_id`)
+    .prepare(`SELECT j.*, j.raw_meta_description AS raw_description, j.raw_meta_robots AS raw_robots, r.x_robots_tag AS xr
+      FROM renders j JOIN results r NOT INDEXED ON r.url_id = j.url_id`)
     .all() as Record<string, string | number | null>[];
   const differs = (a: unknown, b: unknown) => (a ?? '') !== (b ?? '');
   for (const j of renders) {
