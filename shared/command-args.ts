@@ -13,6 +13,7 @@ import { LIMITS } from './settings.ts';
 import { LABEL_LIMITS } from './crawl-label.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS } from './schedules.ts';
 import type { CrawlSettingsInput } from './settings.ts';
+import { BULK_REPORT_IDS, type BulkReportId } from './bulk-reports.ts';
 import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
 import type {
   ChartQuery,
@@ -200,6 +201,7 @@ export const COMMAND_ARGS = {
   addSchedule: z.tuple([path, scheduleTiming]),
   updateSchedule: z.tuple([scheduleId, z.object({ timing: scheduleTiming, enabled: z.boolean() }).strict()]),
   deleteSchedule: z.tuple([scheduleId]),
+  exportBulkReport: z.tuple([z.enum(BULK_REPORT_IDS as [BulkReportId, ...BulkReportId[]]), exportFormat]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */

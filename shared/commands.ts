@@ -197,6 +197,14 @@ export const COMMANDS = {
   /** Changes a schedule's timing, or pauses or resumes it. */
   updateSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
   deleteSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
+  // ---- bulk reports (shared/bulk-reports.ts) ----
+  /** A bulk report of the crawl in view as CSV (or, given 'xlsx', XLSX). Desktop: a save dialog. Web console: a download. */
+  exportBulkReport: {
+    result: returns<ExportResult>(),
+    slow: true,
+    hostHandler: true,
+    download: { path: '/bulk-report.csv', query: ([report, format]) => ({ report: String(report), ...formatQuery(format) }) },
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

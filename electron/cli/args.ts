@@ -4,11 +4,15 @@ import { parseArgs } from 'node:util';
 import type { CrawlSettingsInput, ParsedSettings, SettingsProblem } from '../../shared/settings.ts';
 import { validateSettings } from '../../shared/settings.ts';
 import { CLI_OPTION_OF } from '../../shared/cli-command.ts';
+import { EXPORT_FORMATS, type ExportFormat, type FilterId } from '../../shared/analysis.ts';
+import { findBulkReport, findExportTab, type BulkReportId } from '../../shared/bulk-reports.ts';
 
 export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
        npm run crawl -- --list URLS.txt [options]
        npm run crawl -- --config SETTINGS.json [seed URL...] [options]
        npm run crawl -- --resume FILE [--threads N] [--out FILE.csv]
+       npm run crawl -- --list-tabs
+       npm run crawl -- <seed URL>... | --resume FILE  --export-tabs TAB,... --bulk-export REPORT,... --output-folder DIR
        npm run crawl -- --store postgres://... <seed URL>... [options]    (a crawl several nodes can share)
        npm run crawl -- --store postgres://... --join CRAWL_ID [--node-name NAME]
        npm run crawl -- --store postgres://... --crawl CRAWL_ID --control pause|resume|stop|status
@@ -39,7 +43,15 @@ Options (defaults in brackets):
   --db FILE            keep the crawl in this SQLite file (.trawl), to reopen or resume [temporary, removed at exit]
   --out FILE.csv       write the results as CSV (UTF-8 with BOM, opens in Excel); a name ending in .xlsx
                        writes an XLSX workbook instead (numbers as numbers, frozen header, filter)
-  --resume FILE        continue an interrupted crawl from its file (its settings are kept)
+  --resume FILE        continue an interrupted crawl from its file (its settings are kept); with --export-tabs or
+                       --bulk-export, a finished crawl is exported as it is (--out too), nothing crawled
+  --list-tabs          list the tabs (--export-tabs) and bulk reports (--bulk-export) by id and name
+  --export-tabs T,...  after the crawl, write each tab (explorer filter) named, by id (status-4xx) or name
+                       ("Response codes:Client error (4xx)"), as one file in --output-folder (repeatable)
+  --bulk-export R,...  after the crawl, write each bulk report named (client-error-inlinks, redirect-chains...)
+                       as one file in --output-folder (repeatable)
+  --output-folder DIR  where --export-tabs and --bulk-export write (<id>.csv), made if missing [current folder]
+  --export-format F    csv or xlsx, for --export-tabs and --bulk-export [csv]
   --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
   --robots MODE        respect (never fetch what robots.txt disallows), ignore, or report (fetch it, and
                        mark it in results.robots_disallowed) [respect]
@@ -145,6 +157,13 @@ const OPTIONS = {
   'set-threads': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  'list-tabs': { type: 'boolean' },
+  'export-tabs': { type: 'string', multiple: true },
+  'bulk-export': { type: 'string', multiple: true },
+  'output-folder': { type: 'string' },
+  'export-format': { type: 'string' },
+  // Reserved for the sitemap generator (issue 17): parsed, refused until it is wired (crawl.ts).
+  'sitemap-out': { type: 'string' },
 } as const;
 
 /** Which option sets which setting, so errors name what the user typed. */
@@ -187,6 +206,57 @@ interface CliOptions {
   chromium: string | null;
   quiet: boolean;
   help: boolean;
+  /** --list-tabs: print the tabs and bulk reports, crawl nothing. */
+  listTabs: boolean;
+  /** --export-tabs / --bulk-export: files written after the crawl (or from a finished crawl file); null for none. */
+  exports: TabExports | null;
+  /** --sitemap-out FILE (reserved: the sitemap generator writes it once wired). */
+  sitemapOut: string | null;
+}
+
+/** What --export-tabs and --bulk-export ask for: tabs and reports (checked, deduplicated), where, in what format. */
+export interface TabExports {
+  tabs: FilterId[];
+  reports: BulkReportId[];
+  folder: string;
+  format: ExportFormat;
+}
+
+/** Names given as NAME,NAME (and repeated), each found by `find`, or a UsageError naming every one that is not. */
+function namesOf<T>(given: string[] | undefined, option: string, what: string, find: (name: string) => T | null): T[] {
+  const names = (given ?? [])
+    .flatMap((g) => g.split(','))
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const found: T[] = [];
+  const bad: string[] = [];
+  for (const name of names) {
+    const hit = find(name);
+    if (hit === null) bad.push(name);
+    else if (!found.includes(hit)) found.push(hit);
+  }
+  if (bad.length) {
+    throw new UsageError(
+      `${option}: unknown ${what}${bad.length > 1 ? 's' : ''} ${bad.map((b) => `"${b}"`).join(', ')}; npm run crawl -- --list-tabs lists them (by id or name)`,
+    );
+  }
+  return found;
+}
+
+/** The export options, checked before anything is crawled; null when no tab or report is asked for. */
+function tabExportsOf(v: Record<string, string | boolean | string[] | undefined>): TabExports | null {
+  const tabs = namesOf(v['export-tabs'] as string[] | undefined, '--export-tabs', 'tab', (n) => findExportTab(n)?.id ?? null);
+  const reports = namesOf(v['bulk-export'] as string[] | undefined, '--bulk-export', 'bulk report', findBulkReport);
+  const format = (v['export-format'] as string | undefined) ?? 'csv';
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--export-format must be csv or xlsx (got "${format}")`);
+  const folder = v['output-folder'] as string | undefined;
+  if (tabs.length === 0 && reports.length === 0) {
+    const stray = ['output-folder', 'export-format'].find((o) => v[o] !== undefined);
+    if (stray) throw new UsageError(`--${stray} goes with --export-tabs or --bulk-export`);
+    return null;
+  }
+  return { tabs, reports, folder: folder ?? '.', format: format as ExportFormat };
 }
 
 function number(value: string | undefined): number | undefined {
@@ -283,9 +353,14 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     chromium: v.chromium ?? null,
     quiet: v.quiet ?? false,
     help: v.help ?? false,
+    listTabs: v['list-tabs'] ?? false,
+    exports: null as TabExports | null,
+    sitemapOut: v['sitemap-out'] ?? null,
   };
-  if (base.help) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
+  if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
+  base.exports = tabExportsOf(v);
   const store = storeRequest(v);
+  if (store && base.exports) throw new UsageError('--export-tabs and --bulk-export read a crawl file; they do not work with --store');
 
   const settings: Record<string, unknown> = {
     threads: number(v.threads),

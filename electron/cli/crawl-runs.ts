@@ -19,6 +19,8 @@ import type { CliRequest } from './args.ts';
 
 export interface CrawlRun {
   controller: CrawlController;
+  /** The crawl file (read by --export-tabs and --bulk-export), or null for a crawl in a PostgreSQL store. */
+  file: string | null;
   /** Said before the crawl starts, or null. */
   startLine(counters: CrawlSnapshot['counters']): string | null;
   /** The crawl's results to the file `out`: XLSX when its name ends in .xlsx, else CSV. */
@@ -46,6 +48,7 @@ export function openLocalRun(request: CliRequest): CrawlRun {
   }
   return {
     controller,
+    file: dbPath,
     startLine: (before) =>
       request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null,
     exportCsv: (out) => exportCsv(dbPath, out, { format: exportFormatOf(out) }),
@@ -84,6 +87,7 @@ export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
   }
   return {
     controller,
+    file: null,
     startLine: () => null,
     exportCsv: (out) => exportCsvFromStore(store.url, crawlId, out, { format: exportFormatOf(out) }),
     end: () => `Crawl: ${crawlId} in ${serverLabel(store.url)}`,

@@ -2,12 +2,14 @@
 import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
 import { SettingsError } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
-import { USAGE, UsageError, parseCli } from './args.ts';
+import { USAGE, UsageError, parseCli, type TabExports } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
 import { runStoreCommand } from './store-command.ts';
 import { ChromiumNotFoundError } from '../engine/render/find-chromium.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
 import { progressLine, summaryLine } from './progress.ts';
+import { crawlFileFinished, prepareOutputFolder, tabList, writeTabExports } from './tab-exports.ts';
+import { exportCsv } from '../engine/export/csv-export.ts';
 
 const EXIT = { finished: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -22,9 +24,36 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  if (request.help) {
-    process.stdout.write(`${USAGE}\n`);
+  if (request.help || request.listTabs) {
+    process.stdout.write(`${request.help ? USAGE : tabList()}\n`);
     return EXIT.finished;
+  }
+  if (request.sitemapOut !== null) {
+    process.stderr.write('trawl: --sitemap-out: sitemap generation is not part of this build yet\n');
+    return EXIT.usage;
+  }
+  const exports = request.exports;
+  const folderProblem = exports && prepareOutputFolder(exports.folder);
+  if (folderProblem) {
+    process.stderr.write(`trawl: ${folderProblem}\n`);
+    return EXIT.usage;
+  }
+
+  // A finished crawl file resumed to export tabs or reports: nothing left to crawl, so no worker is started and nothing
+  // fetched (--out alone resumes as it always did: the crawl finds nothing to do, then exports).
+  if (request.mode === 'resume' && exports) {
+    let finished: boolean;
+    try {
+      finished = crawlFileFinished(request.resume!);
+    } catch (err) {
+      if (!(err instanceof CrawlFileError)) throw err;
+      process.stderr.write(`trawl: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    if (finished) {
+      process.stdout.write(`Finished crawl ${request.resume}: exporting it, nothing crawled\n`);
+      return (await writeExports(request.resume!, request.out, exports)) ? EXIT.finished : EXIT.failed;
+    }
   }
 
   if (request.store) {
@@ -103,9 +132,26 @@ async function main(argv: string[]): Promise<number> {
       code = EXIT.failed;
     }
   }
+  if (exports && run.file !== null && !(await writeExports(run.file, null, exports))) code = EXIT.failed;
   const endLine = run.end(info.snapshot);
   if (endLine) process.stdout.write(`${endLine}\n`);
   return code;
+}
+
+/** --out, --export-tabs and --bulk-export from a crawl file; false (having said why) when one could not be written. */
+async function writeExports(file: string, out: string | null, exports: TabExports | null): Promise<boolean> {
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    if (out) {
+      const { rows } = await exportCsv(file, out, { format: exportFormatOf(out) });
+      say(`${exportFormatOf(out).toUpperCase()}: ${out} (${rows} rows)`);
+    }
+    if (exports) await writeTabExports(file, exports, say);
+    return true;
+  } catch (err) {
+    process.stderr.write(`trawl: could not export: ${(err as Error).message}\n`);
+    return false;
+  }
 }
 
 main(process.argv.slice(2)).then(

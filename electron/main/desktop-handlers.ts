@@ -59,5 +59,13 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
         : session.exportComparison(query, file, ...formatArg(format));
     },
     currentSnapshot: async () => session.snapshot(),
+    exportBulkReport: async (report, format = 'csv') => {
+      const problem = session.bulkReportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await saveAs(`Export the ${report} report as ${format.toUpperCase()}`, report, format);
+      return file === null
+        ? { ok: false, error: englishText('exportCancelled') }
+        : session.exportBulkReport(report, file, ...formatArg(format));
+    },
   });
 }

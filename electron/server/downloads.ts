@@ -102,6 +102,15 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
         write: (out, query, format) => session.exportComparison(query, out, format),
       },
     },
+    exportBulkReport: {
+      check: async () => session.bulkReportProblem(),
+      route: {
+        argsOf: (query) => [query.get('report'), ...formatArg(query)],
+        fileName: (report) => `${crawlName()}-${report}`,
+        format: (_report, format) => format ?? 'csv',
+        write: (out, report, format) => session.exportBulkReport(report, out, format),
+      },
+    },
   };
 
   const commandNames = Object.keys(downloads) as DownloadCommandName[];

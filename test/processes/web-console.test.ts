@@ -431,6 +431,7 @@ describe('web console', () => {
       viewPath,
       `${CHART_EXPORT_PATH}?kind=status`,
       `${COMPARE_EXPORT_PATH}?query=${encodeURIComponent(JSON.stringify(q))}`,
+      `${COMMANDS.exportBulkReport.download.path}?report=redirect-chains`,
     ];
     expect(working.map((p) => p.split('?')[0]).sort()).toEqual([...DOWNLOAD_PATHS].sort());
     for (const p of working) {

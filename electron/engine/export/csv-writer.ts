@@ -312,3 +312,34 @@ export function csvCell(value: unknown): string {
   if (Buffer.isBuffer(value)) return neutraliseCell(value.toString('utf8'));
   return neutraliseCell(String(value));
 }
+
+/**
+ * Any table as CSV, the way the results export writes it (a BOM, RFC 4180 with CRLF, text neutralised against
+ * formulas): `header`, then `pages` of records, to a file path (through `<out>.part`) or a stream, ended when done;
+ * a page is written as one string, and the next is read only once the output has taken it (backpressure).
+ */
+export async function writeCsvTable(
+  header: readonly string[],
+  pages: AsyncIterable<readonly unknown[][]> | Iterable<readonly unknown[][]>,
+  out: string | NodeJS.WritableStream,
+): Promise<CsvExportResult> {
+  return toFileOrStream(out, async (dest) => {
+    const csv = new PassThrough();
+    const done = pipeline(csv, dest);
+    done.catch(() => undefined);
+    let rows = 0;
+    const write = async (chunk: string) => {
+      if (!csv.write(chunk)) await Promise.race([once(csv, 'drain'), done]);
+    };
+    await write(CSV_BOM + csvRecord(header));
+    for await (const page of pages) {
+      let text = '';
+      for (const record of page) text += csvRecord(record.map(csvCell));
+      rows += page.length;
+      await write(text);
+    }
+    csv.end();
+    await done;
+    return { rows };
+  });
+}

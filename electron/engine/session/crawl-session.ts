@@ -26,6 +26,8 @@ import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
@@ -383,6 +385,22 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     format?: Analysis.ExportFormat,
   ): Promise<Api.ExportResult> {
     return exportResult(dest, () => exportChart(this.analysis(), kind, dest, format));
+  }
+
+  /** What is wrong with exporting a bulk report now (no crawl open, a crawl of a store), or null. */
+  bulkReportProblem(): string | null {
+    return this.inView.analysisProblem('export its reports here');
+  }
+
+  /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file path or a stream. */
+  async exportBulkReport(
+    report: BulkReportId,
+    dest: string | NodeJS.WritableStream,
+    format?: Analysis.ExportFormat,
+  ): Promise<Api.ExportResult> {
+    const problem = this.bulkReportProblem();
+    if (problem) return { ok: false, error: problem };
+    return exportResult(dest, () => writeBulkReport(this.analysis().db, report, dest, format));
   }
 
   /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */

@@ -25,6 +25,7 @@ import {
   visibleBarValues,
 } from './chart-layout.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
+import { BulkReportsCard } from './BulkReportsCard.tsx';
 
 /** Charts update at most this often while the crawl runs. */
 export const CHART_REFRESH_MS = 1_000;
@@ -75,6 +76,7 @@ export function ReportsView() {
           {CHARTS.map((c) => (
             <ChartCard key={c.kind} kind={c.kind} title={c.title} />
           ))}
+          <BulkReportsCard />
         </div>
       )}
     </section>

@@ -195,6 +195,37 @@ export const analysis = {
     latestSecond: 'Latest second: {{what}}',
     latestSeconds: 'Latest {{seconds}} s: {{what}}',
   },
+  bulk: {
+    title: 'Bulk reports',
+    note: 'Every row, as CSV or XLSX: what to hand to developers.',
+    exporting: 'Exporting\u2026',
+    reports: {
+      'client-error-inlinks': {
+        label: 'Client error (4xx) inlinks',
+        description: 'Every link to a URL that answered 400 to 499: source, target, anchor text, link kind, status.',
+      },
+      'server-error-inlinks': {
+        label: 'Server error (5xx) inlinks',
+        description: 'Every link to a URL that answered 500 to 599: source, target, anchor text, link kind, status.',
+      },
+      'no-response-inlinks': {
+        label: 'No response inlinks',
+        description: 'Every link to a URL that gave no response (network error, timeout, blocked by robots.txt), with why.',
+      },
+      'redirect-chains': {
+        label: 'Redirect chains',
+        description: 'Every chain of redirects, hop by hop, with its final URL and status, and whether it loops.',
+      },
+      'canonical-chains': {
+        label: 'Canonical chains',
+        description: 'Pages whose canonical names a page canonicalised elsewhere in turn: each hop, the final URL, loop or not.',
+      },
+      'non-indexable-inlinks': {
+        label: 'Links to non-indexable pages',
+        description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
+      },
+    },
+  },
   reports: {
     label: 'reports',
     title: 'Reports',

@@ -169,6 +169,37 @@ export const analysis: Messages['analysis'] = {
     latestSecond: '最近一秒：{{what}}',
     latestSeconds: '最近 {{seconds}} 秒：{{what}}',
   },
+  bulk: {
+    title: '批量报告',
+    note: '完整导出为 CSV 或 XLSX：交给开发人员的清单。',
+    exporting: '正在导出\u2026',
+    reports: {
+      'client-error-inlinks': {
+        label: '客户端错误（4xx）入链',
+        description: '指向返回 400 至 499 的 URL 的每个链接：来源、目标、锚文本、链接类型、状态。',
+      },
+      'server-error-inlinks': {
+        label: '服务器错误（5xx）入链',
+        description: '指向返回 500 至 599 的 URL 的每个链接：来源、目标、锚文本、链接类型、状态。',
+      },
+      'no-response-inlinks': {
+        label: '无响应入链',
+        description: '指向没有响应（网络错误、超时、被 robots.txt 阻止）的 URL 的每个链接，并说明原因。',
+      },
+      'redirect-chains': {
+        label: '重定向链',
+        description: '每条重定向链，逐跳列出，附最终 URL 与状态，以及是否循环。',
+      },
+      'canonical-chains': {
+        label: '规范链',
+        description: '规范链接指向的页面又被规范化到别处：每一跳、最终 URL、是否循环。',
+      },
+      'non-indexable-inlinks': {
+        label: '指向不可索引页面的链接',
+        description: '指向搜索引擎无法索引的页面（noindex、已规范化、重定向、错误）的每个链接，并说明原因。',
+      },
+    },
+  },
   reports: {
     label: '报告',
     title: '报告',

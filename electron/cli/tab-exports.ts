@@ -1,0 +1,78 @@
+// --list-tabs, --export-tabs and --bulk-export: the explorer's tabs and the bulk reports of a crawl file, one file
+// each in the output folder, as Screaming Frog's command line writes them. A tab is written as the explorer's
+// "Export this view" writes it (session/exports.ts's exportView, every column), so the two never differ.
+import fs from 'node:fs';
+import path from 'node:path';
+import { EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS } from '../../shared/analysis.ts';
+import { BULK_REPORTS, exportTabs } from '../../shared/bulk-reports.ts';
+import { writeBulkReport } from '../engine/analysis/bulk-reports.ts';
+import { crawlRendered, extractionColumns } from '../engine/export/csv-export.ts';
+import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
+import { UrlState } from '../engine/frontier/model.ts';
+import { CrawlAnalysis } from '../engine/session/crawl-analysis.ts';
+import { exportView } from '../engine/session/exports.ts';
+import type { TabExports } from './args.ts';
+
+/** What --list-tabs prints: each tab and bulk report, its id then its name. */
+export function tabList(): string {
+  const width = Math.max(...[...exportTabs().map((t) => t.id), ...BULK_REPORTS.map((r) => r.id)].map((id) => id.length)) + 2;
+  const line = (id: string, name: string) => `  ${id.padEnd(width)}${name}`;
+  return [
+    'Tabs (--export-tabs ID or NAME, comma-separated):',
+    ...exportTabs().map((t) => line(t.id, t.name)),
+    '',
+    'Bulk reports (--bulk-export ID or NAME, comma-separated):',
+    ...BULK_REPORTS.map((r) => line(r.id, r.label)),
+  ].join('\n');
+}
+
+/** Makes the output folder (before any crawl, so a bad folder is said at once); a message when it cannot be. */
+export function prepareOutputFolder(folder: string): string | null {
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.accessSync(folder, fs.constants.W_OK);
+    return null;
+  } catch (err) {
+    return `--output-folder ${folder}: cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+}
+
+/** Whether a crawl file's crawl is over: finished, nothing queued or in hand. Then --resume exports without crawling. */
+export function crawlFileFinished(file: string): boolean {
+  const db = openCrawlFile(file, { readonly: true });
+  try {
+    if (readMeta(db, 'state') !== 'finished') return false;
+    const open = db.prepare('SELECT EXISTS (SELECT 1 FROM urls WHERE state IN (?, ?)) AS yes').get(UrlState.queued, UrlState.claimed) as {
+      yes: number;
+    };
+    return open.yes === 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes each tab and report asked for to `<folder>/<id>.<format>`; one line each, as --out's. */
+export async function writeTabExports(file: string, plan: TabExports, say: (line: string) => void): Promise<void> {
+  const ext = plan.format;
+  const label = ext.toUpperCase();
+  const analysis = CrawlAnalysis.open(file);
+  try {
+    const columns = [
+      ...EXPORT_COLUMNS,
+      ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
+      ...extractionColumns(analysis.db).map((r) => r.column),
+    ];
+    for (const filter of plan.tabs) {
+      const out = path.join(plan.folder, `${filter}.${ext}`);
+      const { rows } = await exportView(analysis, { filter, text: '', columns, headerPreset: 'trawl', format: plan.format }, out);
+      say(`${label}: ${out} (${rows} rows)`);
+    }
+    for (const report of plan.reports) {
+      const out = path.join(plan.folder, `${report}.${ext}`);
+      const { rows } = await writeBulkReport(analysis.db, report, out, plan.format);
+      say(`${label}: ${out} (${rows} rows)`);
+    }
+  } finally {
+    analysis.close();
+  }
+}

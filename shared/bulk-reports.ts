@@ -1,0 +1,72 @@
+// The bulk reports (every link to a broken or non-indexable page, every redirect and canonical chain) and the tabs
+// an export can name: declared once, for the engine (electron/engine/analysis/bulk-reports.ts), the explorer's menu,
+// the web console's downloads and the CLI's --list-tabs / --export-tabs / --bulk-export. The tabs are derived from
+// the explorer's filters (RESULT_FILTERS, FILTER_GROUPS), so a filter added there is a tab here too.
+// No node:, no electron: the renderer imports this.
+import { FILTER_GROUPS, RESULT_FILTERS, type FilterId } from './analysis.ts';
+
+export const BULK_REPORTS = [
+  {
+    id: 'client-error-inlinks',
+    label: 'Response codes:Client error (4xx) inlinks',
+    description: 'Every link to a URL that answered 400 to 499: source, target, anchor text, link kind, status.',
+  },
+  {
+    id: 'server-error-inlinks',
+    label: 'Response codes:Server error (5xx) inlinks',
+    description: 'Every link to a URL that answered 500 to 599: source, target, anchor text, link kind, status.',
+  },
+  {
+    id: 'no-response-inlinks',
+    label: 'Response codes:No response inlinks',
+    description: 'Every link to a URL that gave no response (network error, timeout, blocked by robots.txt), with why.',
+  },
+  {
+    id: 'redirect-chains',
+    label: 'Redirects:Redirect chains',
+    description: 'Every chain of HTTP redirects from a URL found as a link or seed: each hop, the final URL and status, loop or not.',
+  },
+  {
+    id: 'canonical-chains',
+    label: 'Canonicals:Canonical chains',
+    description: 'Pages whose canonical names a page that is canonicalised elsewhere in turn: each hop, the final URL, loop or not.',
+  },
+  {
+    id: 'non-indexable-inlinks',
+    label: 'Links:Links to non-indexable pages',
+    description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
+  },
+] as const satisfies readonly { id: string; label: string; description: string }[];
+export type BulkReportId = (typeof BULK_REPORTS)[number]['id'];
+export const BULK_REPORT_IDS: readonly BulkReportId[] = BULK_REPORTS.map((r) => r.id);
+
+export function isBulkReportId(id: unknown): id is BulkReportId {
+  return typeof id === 'string' && (BULK_REPORT_IDS as readonly string[]).includes(id);
+}
+
+/** A tab an export can name: Trawl's id (the filter's) and its human name, "Group:Label" as Screaming Frog writes them. */
+export interface ExportTab {
+  id: FilterId;
+  name: string;
+}
+
+/** Every tab of the explorer, in its order: one per filter, "Response codes:Client error (4xx)". */
+export function exportTabs(): ExportTab[] {
+  const groups = new Map<string, string>(FILTER_GROUPS.map((g) => [g.id, g.label]));
+  return RESULT_FILTERS.map((f) => ({ id: f.id, name: `${groups.get(f.group) ?? f.group}:${f.label}` }));
+}
+
+/** A name given for a tab or report, compared as either its id or its human name, case and spacing aside. */
+const fold = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** The tab named (by id or human name), or null. */
+export function findExportTab(name: string): ExportTab | null {
+  const key = fold(name);
+  return exportTabs().find((t) => t.id === key || fold(t.name) === key) ?? null;
+}
+
+/** The bulk report named (by id or human name), or null. */
+export function findBulkReport(name: string): BulkReportId | null {
+  const key = fold(name);
+  return BULK_REPORTS.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
+}
