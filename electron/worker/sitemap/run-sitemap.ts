@@ -16,8 +16,11 @@ import { SITEMAP_LIMITS, SitemapParser, type SitemapEntry, type SitemapLimits } 
 
 type SitemapJob = Extract<Job, { kind: 'sitemap' }>;
 
-/** Wire bytes read at most: the protocol's 50 MB uncompressed bound a compressed body too. */
-const MAX_WIRE_BYTES = SITEMAP_LIMITS.maxBytes;
+/**
+ * Wire bytes read at most: the protocol's 50 MB uncompressed bound a compressed body too (a little over it, so that
+ * the parser, which counts the text, is what finds a plain sitemap over the limit).
+ */
+const MAX_WIRE_BYTES = SITEMAP_LIMITS.maxBytes + 64 * 1024;
 
 /** Gunzips a body whose own bytes are gzip (first two bytes 1f 8b); passes any other through. */
 const sniffGzip: Stage = async function* (source) {
@@ -97,11 +100,12 @@ export async function runSitemap(job: SitemapJob, deps: RunJobDeps, limits: Site
     const summary = parser.end();
     result.overUrlLimit = summary.overUrlLimit;
     result.overSizeLimit = summary.overSizeLimit;
-    // A body cut at the wire cap is over the size limit too (its text would be at least that long).
-    if (outcome.error?.startsWith('too large')) result.overSizeLimit = true;
+    // A body cut at the wire cap is over the size limit too (its text would be at least that long): read up to there.
+    const tooLarge = outcome.error?.startsWith('too large') === true;
+    if (tooLarge) result.overSizeLimit = true;
     else result.error = outcome.error;
     if (outcome.error === null && readError !== null) result.error = `unreadable: ${readError}`;
-    if (outcome.error !== null) break;
+    if (outcome.error !== null && !tooLarge) break;
     const next = redirectTarget(outcome, url, canonicalUrl);
     if (next !== null) {
       if (hop >= ROBOTS_MAX_REDIRECTS) {
