@@ -20,42 +20,50 @@ type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 const html = (res: http.ServerResponse, body: string, status = 200) =>
   void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html>${body}</html>`);
-const page = (title: string, extra = '') => (_q: http.IncomingMessage, res: http.ServerResponse) =>
-  html(res, `<head><title>${title}</title>${extra}</head><body><h1>${title}</h1></body>`);
+const page =
+  (title: string, extra = '') =>
+  (_q: http.IncomingMessage, res: http.ServerResponse) =>
+    html(res, `<head><title>${title}</title>${extra}</head><body><h1>${title}</h1></body>`);
 const urlset = (entries: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${entries.join('')}</urlset>`;
 
 function routes(origin: () => string): Record<string, Route> {
-  const O = (p: string) => origin() + p;
-  const entry = (p: string, extra = '') => `<url><loc>${O(p)}</loc><lastmod>2026-01-0${(p.length % 9) + 1}</lastmod>${extra}</url>`;
+  const at = (p: string) => origin() + p;
+  const entry = (p: string, extra = '') => `<url><loc>${at(p)}</loc><lastmod>2026-01-0${(p.length % 9) + 1}</lastmod>${extra}</url>`;
   return {
-    '/robots.txt': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${O('/sitemap_index.xml')}\n`),
+    '/robots.txt': (_q, res) =>
+      void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${at('/sitemap_index.xml')}\n`),
     '/sitemap_index.xml': (_q, res) =>
       void res
         .writeHead(200, { 'content-type': 'application/xml' })
         .end(
-          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${O('/sitemap-pages.xml.gz')}</loc></sitemap><sitemap><loc>${O('/sitemap-more.xml')}</loc></sitemap><sitemap><loc>${O('/sitemap.txt')}</loc></sitemap></sitemapindex>`,
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${at('/sitemap-pages.xml.gz')}</loc></sitemap><sitemap><loc>${at('/sitemap-more.xml')}</loc></sitemap><sitemap><loc>${at('/sitemap.txt')}</loc></sitemap></sitemapindex>`,
         ),
     // Gzip bytes as the file's own (a .gz), no Content-Encoding.
     '/sitemap-pages.xml.gz': (_q, res) =>
-      void res.writeHead(200, { 'content-type': 'application/gzip' }).end(
-        zlib.gzipSync(
-          urlset([
-            entry('/'),
-            entry('/a', `<xhtml:link rel="alternate" hreflang="en" href="${O('/a')}"/><xhtml:link rel="alternate" hreflang="de" href="${O('/de/a')}"/>`),
-            entry('/orphan'),
-            entry('/gone'),
-            entry('/hidden'),
-            entry('/twice'),
-          ]),
+      void res
+        .writeHead(200, { 'content-type': 'application/gzip' })
+        .end(
+          zlib.gzipSync(
+            urlset([
+              entry('/'),
+              entry(
+                '/a',
+                `<xhtml:link rel="alternate" hreflang="en" href="${at('/a')}"/><xhtml:link rel="alternate" hreflang="de" href="${at('/de/a')}"/>`,
+              ),
+              entry('/orphan'),
+              entry('/gone'),
+              entry('/hidden'),
+              entry('/twice'),
+            ]),
+          ),
         ),
-      ),
     // Content-Encoding: gzip over plain XML.
     '/sitemap-more.xml': (_q, res) =>
       void res
         .writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip' })
         .end(zlib.gzipSync(urlset([entry('/twice'), entry('/b'), '<url><loc>http://elsewhere.invalid/x</loc></url>', entry('/moved')]))),
-    '/sitemap.txt': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${O('/txt-page')}\n\nnot a url\n`),
+    '/sitemap.txt': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${at('/txt-page')}\n\nnot a url\n`),
     '/': (_q, res) =>
       html(
         res,
@@ -106,7 +114,9 @@ const urlsOf = (filter: FilterId) =>
 
 describe('XML sitemaps', () => {
   it('finds the sitemaps through robots.txt and /sitemap.xml, reads indexes, gzip and text, through politeness', () => {
-    const sitemaps = db.prepare('SELECT url, source, kind, status_code AS status, url_count AS n, error FROM sitemaps ORDER BY id').all() as {
+    const sitemaps = db
+      .prepare('SELECT url, source, kind, status_code AS status, url_count AS n, error FROM sitemaps ORDER BY id')
+      .all() as {
       url: string;
       source: string;
       kind: string | null;
@@ -122,7 +132,16 @@ describe('XML sitemaps', () => {
       { url: '/sitemap.txt', source: 'index', kind: 'text', status: 200, n: 1, error: null },
     ]);
     // Each sitemap fetched once, and the URLs found only in sitemaps crawled.
-    for (const p of ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-pages.xml.gz', '/sitemap-more.xml', '/sitemap.txt', '/orphan', '/txt-page', '/gone'])
+    for (const p of [
+      '/sitemap.xml',
+      '/sitemap_index.xml',
+      '/sitemap-pages.xml.gz',
+      '/sitemap-more.xml',
+      '/sitemap.txt',
+      '/orphan',
+      '/txt-page',
+      '/gone',
+    ])
       expect({ p, n: site.log.filter((e) => e.path === p).length }).toEqual({ p, n: 1 });
     const lastmod = db.prepare("SELECT s.lastmod FROM sitemap_urls s JOIN urls u ON u.id = s.url_id WHERE u.url LIKE '%/orphan'").get() as {
       lastmod: string;
@@ -156,7 +175,16 @@ describe('XML sitemaps', () => {
         )
         .all() as { url: string }[]
     ).map((r) => r.url);
-    expect(indexable.map((u) => u.replace(site.origin, ''))).toEqual(['/', '/a', '/b', '/de/a', '/linked-only', '/orphan', '/twice', '/txt-page']);
+    expect(indexable.map((u) => u.replace(site.origin, ''))).toEqual([
+      '/',
+      '/a',
+      '/b',
+      '/de/a',
+      '/linked-only',
+      '/orphan',
+      '/twice',
+      '/txt-page',
+    ]);
     const readBack = (file: string) => {
       const urls: string[] = [];
       const p = new SitemapParser((e) => urls.push(e.loc));
@@ -173,9 +201,17 @@ describe('XML sitemaps', () => {
     const parts = await writeSitemap(db, split, { maxUrls: 3, baseUrl: 'https://cdn.example/maps/' });
     expect(parts.files.map((f) => path.basename(f))).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']);
     const index = readBack(split);
-    expect(index).toEqual({ format: 'index', urls: ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml'].map((f) => `https://cdn.example/maps/${f}`) });
+    expect(index).toEqual({
+      format: 'index',
+      urls: ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml'].map((f) => `https://cdn.example/maps/${f}`),
+    });
     expect(parts.files.slice(1).map((f) => readBack(f).urls.length)).toEqual([3, 3, 2]);
-    expect(parts.files.slice(1).flatMap((f) => readBack(f).urls).sort()).toEqual(indexable);
+    expect(
+      parts.files
+        .slice(1)
+        .flatMap((f) => readBack(f).urls)
+        .sort(),
+    ).toEqual(indexable);
   });
 });
 
@@ -207,15 +243,17 @@ describe('a sitemap over the protocol limits', () => {
     const file = await crawl(big.url('/'), { crawlSitemapUrls: false });
     const crawled = openCrawlFile(file, { readonly: true });
     try {
-      const row = crawled.prepare("SELECT url_count AS n, over_url_limit AS overUrls, kind FROM sitemaps WHERE url LIKE '%/huge.xml'").get();
+      const row = crawled
+        .prepare("SELECT url_count AS n, over_url_limit AS overUrls, kind FROM sitemaps WHERE url LIKE '%/huge.xml'")
+        .get();
       expect(row).toEqual({ n: 50_000, overUrls: 1, kind: 'urlset' });
       const counts = filterCounts(crawled);
       expect(counts['sitemap-over-limit']).toBe(1);
       expect(counts['sitemap-urls']).toBe(50_000);
       expect(counts['sitemap-outside-scope']).toBe(50_000);
-      expect(queryFiltered(crawled, { filter: 'sitemap-over-limit', sort: 'url', descending: false, offset: 0, limit: 10 }).rows).toMatchObject([
-        { url: `${origin}/huge.xml`, kind: 'sitemap', status_code: 200, error: 'over 50,000 URLs' },
-      ]);
+      expect(
+        queryFiltered(crawled, { filter: 'sitemap-over-limit', sort: 'url', descending: false, offset: 0, limit: 10 }).rows,
+      ).toMatchObject([{ url: `${origin}/huge.xml`, kind: 'sitemap', status_code: 200, error: 'over 50,000 URLs' }]);
     } finally {
       crawled.close();
     }

@@ -43,6 +43,7 @@ export const STATE_NAMES: Record<number, string> = {
   [UrlState.tooDeep]: 'too deep',
   [UrlState.nofollow]: 'nofollow only',
   [UrlState.redirectCut]: 'redirect chain cut',
+  [UrlState.sitemapOnly]: 'in a sitemap only',
 };
 
 interface UrlRow {

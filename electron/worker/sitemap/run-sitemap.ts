@@ -11,10 +11,15 @@ import { ROBOTS_MAX_REDIRECTS, type Job, type SitemapFetchResult, type SitemapUr
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import { decodersFor, type FetchOutcome, type Stage, zlibStage } from '../fetch-url.ts';
 import { redirectTarget } from '../chain/extract-location.ts';
-import type { RunJobDeps } from '../run-job.ts';
+import type { ChainContext } from '../chain/processor.ts';
 import { SITEMAP_LIMITS, SitemapParser, type SitemapEntry, type SitemapLimits } from './sitemap-parser.ts';
 
 type SitemapJob = Extract<Job, { kind: 'sitemap' }>;
+
+/** What a sitemap job needs of the worker: its fetcher, scope and normaliser, and the crawl's credentials per URL. */
+export type SitemapDeps = Pick<ChainContext, 'fetcher' | 'scope' | 'normalise' | 'report'> & {
+  headersFor?: (url: string) => Record<string, string> | undefined;
+};
 
 /**
  * Wire bytes read at most: the protocol's 50 MB uncompressed bound a compressed body too (a little over it, so that
@@ -40,7 +45,7 @@ const sniffGzip: Stage = async function* (source) {
   yield* isGzip ? zlibStage(() => zlib.createGunzip(flush))(rest()) : rest();
 };
 
-export async function runSitemap(job: SitemapJob, deps: RunJobDeps, limits: SitemapLimits = SITEMAP_LIMITS): Promise<SitemapFetchResult> {
+export async function runSitemap(job: SitemapJob, deps: SitemapDeps, limits: SitemapLimits = SITEMAP_LIMITS): Promise<SitemapFetchResult> {
   const result: SitemapFetchResult = {
     kind: 'sitemap',
     jobId: job.jobId,
@@ -65,10 +70,13 @@ export async function runSitemap(job: SitemapJob, deps: RunJobDeps, limits: Site
     }
     if (seen.has(url)) return;
     seen.add(url);
-    const alternates = format === 'urlset' ? entry.alternates.flatMap((a) => {
-      const alt = absoluteUrl(a.url, deps.normalise);
-      return alt === null ? [] : [{ lang: a.lang, url: alt }];
-    }) : [];
+    const alternates =
+      format === 'urlset'
+        ? entry.alternates.flatMap((a) => {
+            const alt = absoluteUrl(a.url, deps.normalise);
+            return alt === null ? [] : [{ lang: a.lang, url: alt }];
+          })
+        : [];
     const out: SitemapUrl = { url, inScope: deps.scope(url), lastmod: entry.lastmod, alternates };
     result.urls.push(out);
   };
@@ -93,7 +101,12 @@ export async function runSitemap(job: SitemapJob, deps: RunJobDeps, limits: Site
       headers: { accept: 'application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5', ...headers },
     });
     body.push(null);
-    const readError = consuming ? await (consuming as Promise<void>).then(() => null, (err: unknown) => String(err instanceof Error ? err.message : err)) : null;
+    const readError = consuming
+      ? await (consuming as Promise<void>).then(
+          () => null,
+          (err: unknown) => String(err instanceof Error ? err.message : err),
+        )
+      : null;
     result.responseTimeMs += outcome.responseTimeMs;
     result.sizeBytes = outcome.sizeBytes;
     result.statusCode = outcome.statusCode;
@@ -145,7 +158,7 @@ async function consume(body: Readable, decoders: Stage[], parser: SitemapParser,
 }
 
 /** An entry's <loc> as an absolute http(s) URL in the crawl's normal form, or null. */
-function absoluteUrl(loc: string, normalise: RunJobDeps['normalise']): string | null {
+function absoluteUrl(loc: string, normalise: SitemapDeps['normalise']): string | null {
   if (!/^https?:\/\//i.test(loc)) return null;
   return normalise(loc);
 }

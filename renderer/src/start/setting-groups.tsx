@@ -259,7 +259,11 @@ export function SitemapSettings({ binding }: { binding: FormBinding }) {
         label={t('sitemaps.linked')}
         hint={t('sitemaps.linkedHint')}
         error={fieldError(binding, 'crawlLinkedSitemaps')}
-        input={{ ...fieldAttrs(binding, 'crawlLinkedSitemaps'), checked: form.crawlLinkedSitemaps, onChange: (v) => set('crawlLinkedSitemaps', v) }}
+        input={{
+          ...fieldAttrs(binding, 'crawlLinkedSitemaps'),
+          checked: form.crawlLinkedSitemaps,
+          onChange: (v) => set('crawlLinkedSitemaps', v),
+        }}
       />
       <Check
         label={t('sitemaps.crawlUrls')}

@@ -169,14 +169,24 @@ export class Frontier {
    * Queues a sitemap (once per URL). Past MAX_SITEMAPS in the crawl, or nested deeper than MAX_SITEMAP_DEPTH indexes,
    * it is recorded as not read, with the reason, so a sitemap index naming thousands of sitemaps stays bounded.
    */
-  private queueSitemap(href: string, source: 'robots' | 'guess' | 'given' | 'index', parentId: number | null, depth: number, now: number): void {
+  private queueSitemap(
+    href: string,
+    source: 'robots' | 'guess' | 'given' | 'index',
+    parentId: number | null,
+    depth: number,
+    now: number,
+  ): void {
     const url = this.normalise(href);
     if (url === null) return;
     const count = this.q.sitemapCount.get()!.n;
     if (count > MAX_SITEMAPS) return;
     const hostId = this.hostIdFor(originOfCanonical(url));
     const refused =
-      count === MAX_SITEMAPS ? `not read: over ${MAX_SITEMAPS} sitemaps in the crawl` : depth > MAX_SITEMAP_DEPTH ? 'not read: sitemap indexes nested too deep' : null;
+      count === MAX_SITEMAPS
+        ? `not read: over ${MAX_SITEMAPS} sitemaps in the crawl`
+        : depth > MAX_SITEMAP_DEPTH
+          ? 'not read: sitemap indexes nested too deep'
+          : null;
     const state = refused === null ? SitemapState.queued : SitemapState.failed;
     const inserted = this.q.insertSitemap.run(url, hostId, source, parentId, depth, state, now, refused).changes > 0;
     if (inserted && refused === null) this.addQueued(hostId, 1);
