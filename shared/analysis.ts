@@ -23,6 +23,7 @@ export const FILTER_GROUPS = [
   { id: 'indexability', label: 'Indexability' },
   { id: 'external', label: 'External' },
   { id: 'javascript', label: 'JavaScript' },
+  { id: 'sitemaps', label: 'Sitemaps' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -165,6 +166,54 @@ export const RESULT_FILTERS = [
     group: 'javascript',
     label: 'JavaScript redirects',
     description: 'Rendered pages whose script changed the location: a redirect of kind javascript.',
+  },
+  {
+    id: 'sitemap-urls',
+    group: 'sitemaps',
+    label: 'In a sitemap',
+    description: 'URLs listed in a sitemap the crawl read, crawled or not.',
+  },
+  {
+    id: 'sitemap-missing',
+    group: 'sitemaps',
+    label: 'Not in a sitemap',
+    description: 'Indexable pages in no sitemap the crawl read (none when no sitemap was read).',
+  },
+  {
+    id: 'sitemap-orphans',
+    group: 'sitemaps',
+    label: 'Orphan URLs',
+    description: 'URLs in a sitemap that no crawled page links to (seeds and URLs outside the scope left out).',
+  },
+  {
+    id: 'sitemap-non-indexable',
+    group: 'sitemaps',
+    label: 'Non-indexable in a sitemap',
+    description: 'URLs in a sitemap that are errors, redirects, noindex or canonicalised elsewhere.',
+  },
+  {
+    id: 'sitemap-multiple',
+    group: 'sitemaps',
+    label: 'In more than one sitemap',
+    description: 'URLs listed by two or more sitemaps.',
+  },
+  {
+    id: 'sitemap-over-limit',
+    group: 'sitemaps',
+    label: 'Sitemaps over the limits',
+    description: 'Sitemaps past 50,000 URLs or 50 MB uncompressed (read up to the limit), with the reason in the error column.',
+  },
+  {
+    id: 'sitemap-outside-scope',
+    group: 'sitemaps',
+    label: 'Outside the scope',
+    description: "URLs a sitemap lists that are outside the crawl's scope.",
+  },
+  {
+    id: 'sitemap-hreflang',
+    group: 'sitemaps',
+    label: 'Hreflang in sitemaps',
+    description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).',
   },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];

@@ -7,9 +7,9 @@ import type { CrawlSettings } from './settings.ts';
 /**
  * number: --opt N; text: --opt VALUE; list: --opt repeated per item; csv: --opt a,b; flag: --opt when true;
  * json-list: --opt repeated per item, each a JSON object; headers: --opt "Name: value" per header;
- * auth: --opt user:password.
+ * auth: --opt user:password; off-flag: --opt when false (a setting on by default).
  */
-export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag' | 'json-list' | 'headers' | 'auth';
+export type CliOptionKind = 'number' | 'text' | 'list' | 'csv' | 'flag' | 'json-list' | 'headers' | 'auth' | 'off-flag';
 
 export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { option: string; kind: CliOptionKind }> = {
   mode: { option: '--mode', kind: 'text' },
@@ -48,6 +48,9 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   viewport: { option: '--viewport', kind: 'text' },
   renderPages: { option: '--render-pages', kind: 'number' },
   renderBlock: { option: '--render-block', kind: 'list' },
+  crawlLinkedSitemaps: { option: '--no-sitemaps', kind: 'off-flag' },
+  crawlSitemapUrls: { option: '--no-sitemap-urls', kind: 'off-flag' },
+  sitemaps: { option: '--sitemap', kind: 'list' },
 };
 
 /** A word for a POSIX shell: as it is when it is safe, else in single quotes. */
@@ -77,6 +80,8 @@ export function cliCommandFor(
     if (JSON.stringify(value) === JSON.stringify(defaults[key])) continue;
     if (kind === 'flag') {
       if (value === true) words.push(option);
+    } else if (kind === 'off-flag') {
+      if (value === false) words.push(option);
     } else if (kind === 'list') {
       for (const item of value as string[]) words.push(option, item);
     } else if (kind === 'headers') {

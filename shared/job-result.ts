@@ -16,6 +16,23 @@ export function failedResult(job: Job, error: string): JobResult {
       error,
     };
   }
+  if (job.kind === 'sitemap') {
+    return {
+      kind: 'sitemap',
+      jobId: job.jobId,
+      threadId: job.threadId,
+      url: job.url,
+      statusCode: null,
+      responseTimeMs: 0,
+      sizeBytes: 0,
+      format: null,
+      urls: [],
+      invalid: 0,
+      overUrlLimit: false,
+      overSizeLimit: false,
+      error,
+    };
+  }
   return { ...emptyPage(job), error };
 }
 

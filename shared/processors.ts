@@ -20,6 +20,11 @@ export const PROCESSOR_CHAIN: readonly ProcessorInfo[] = [
   },
   { name: 'fetch-robots', stage: 'fetch', does: "fetch a host's robots.txt before its first URL (worker/run-job.ts)" },
   {
+    name: 'fetch-sitemap',
+    stage: 'fetch',
+    does: 'fetch and read an XML sitemap as a stream: indexes, gzip, text, the protocol limits (worker/sitemap/run-sitemap.ts)',
+  },
+  {
     name: 'fetch-http',
     stage: 'fetch',
     does: 'one HTTP exchange with timeouts, a size cap and error categories (worker/chain/fetch-http.ts)',

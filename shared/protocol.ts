@@ -6,7 +6,9 @@ import type { CrawlSettings } from './settings.ts';
 export type Job =
   /** checkOnly: fetched for its status only (a resource, or an out-of-scope link checked); never parsed. */
   | { kind: 'page'; jobId: number; threadId: number; url: string; depth: number; checkOnly?: boolean }
-  | { kind: 'robots'; jobId: number; threadId: number; url: string };
+  | { kind: 'robots'; jobId: number; threadId: number; url: string }
+  /** An XML (or text) sitemap: fetched, read as a stream and its URLs sent back (electron/worker/sitemap). */
+  | { kind: 'sitemap'; jobId: number; threadId: number; url: string };
 
 /** How a page refers to a URL: an element or link relation, or the response (redirect). */
 export const LINK_KINDS = [
@@ -135,7 +137,38 @@ export interface RobotsFetchResult {
   error: string | null;
 }
 
-export type JobResult = PageFetchResult | RobotsFetchResult;
+/** One URL a sitemap lists, resolved and in the crawl's normal form (entries that are not http(s) URLs are dropped). */
+export interface SitemapUrl {
+  url: string;
+  inScope: boolean;
+  /** <lastmod> as written, or null. */
+  lastmod: string | null;
+  /** <xhtml:link rel="alternate" hreflang> of the entry, URLs in normal form. */
+  alternates: Hreflang[];
+}
+
+export interface SitemapFetchResult {
+  kind: 'sitemap';
+  jobId: number;
+  threadId: number;
+  url: string;
+  statusCode: number | null;
+  responseTimeMs: number;
+  /** Body bytes as received on the wire. */
+  sizeBytes: number;
+  /** urlset, index (a sitemap index) or text; null when nothing was read (an error, or not a sitemap). */
+  format: 'urlset' | 'index' | 'text' | null;
+  /** A urlset's (or text sitemap's) URLs; an index's sitemaps. At most the protocol's 50,000. */
+  urls: SitemapUrl[];
+  /** Entries whose <loc> was not an http(s) URL. */
+  invalid: number;
+  overUrlLimit: boolean;
+  overSizeLimit: boolean;
+  /** A person-readable error ("timeout", "not a sitemap", "HTTP 404"...), or null. Redirects are followed (as robots.txt's). */
+  error: string | null;
+}
+
+export type JobResult = PageFetchResult | RobotsFetchResult | SitemapFetchResult;
 
 export interface ThreadStepReport {
   threadId: number;

@@ -187,6 +187,15 @@ export const crawlSettingsSchema = z
     renderPages: int(1, LIMITS.renderPages.max).nullable().default(null),
     /** Regular expressions of sub-resource URLs a render never loads (analytics, ads); recorded as blocked. */
     renderBlock: list(urlPattern, 'listOfPatterns'),
+    /**
+     * XML sitemaps (issue 17): read the sitemaps robots.txt names (Sitemap: lines) and /sitemap.xml of each seed's host,
+     * through the crawl's politeness and robots.txt (not in list mode; a crawl file only, not a cluster crawl).
+     */
+    crawlLinkedSitemaps: z.boolean().default(true),
+    /** URLs found only in sitemaps are crawled too; when false they are recorded (for the sitemap filters), not fetched. */
+    crawlSitemapUrls: z.boolean().default(true),
+    /** Sitemaps to read by URL (sitemap, sitemap index, gzip or text), whatever crawlLinkedSitemaps says. */
+    sitemaps: list(seedUrl, 'listOfUrls'),
   })
   .strict()
   // Checks across fields; run even when other fields are invalid (so every problem is named at once), but

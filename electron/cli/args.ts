@@ -80,6 +80,9 @@ Options (defaults in brackets):
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --max-retry-after MS longest Retry-After honoured [60000]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
+  --sitemap URL        read this XML sitemap (sitemap index, .gz or plain text) too (repeatable) [none]
+  --no-sitemaps        do not read the sitemaps robots.txt names nor /sitemap.xml [read, except in list mode]
+  --no-sitemap-urls    record URLs found only in sitemaps without crawling them [crawled]
   --render             also render each HTML page in a browser (a system Chromium, see --chromium) and read
                        what its scripts make: fields, links, directives, errors [off]
   --render-wait MS     longest wait for a page's scripts after load; ends earlier when quiet [5000]
@@ -147,6 +150,9 @@ const OPTIONS = {
   viewport: { type: 'string' },
   'render-pages': { type: 'string' },
   'render-block': { type: 'string', multiple: true },
+  sitemap: { type: 'string', multiple: true },
+  'no-sitemaps': { type: 'boolean' },
+  'no-sitemap-urls': { type: 'boolean' },
   chromium: { type: 'string' },
   store: { type: 'string' },
   join: { type: 'string' },
@@ -402,6 +408,9 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     viewport: v.viewport,
     renderPages: number(v['render-pages']),
     renderBlock: v['render-block'],
+    sitemaps: v.sitemap,
+    crawlLinkedSitemaps: v['no-sitemaps'] ? false : undefined,
+    crawlSitemapUrls: v['no-sitemap-urls'] ? false : undefined,
   };
   for (const k of Object.keys(settings)) if (settings[k] === undefined) delete settings[k];
   // A --config file underneath: what the command line says wins.

@@ -37,6 +37,13 @@ export interface FetchOptions {
   keepAtMost?: number;
   /** Extra request headers for this fetch (custom headers, basic authentication). */
   headers?: Record<string, string>;
+  /**
+   * A body read as a stream (a sitemap): each chunk as received on the wire (still content-encoded) goes to `sink`
+   * with the response's status, nothing is kept; `sink` returns false to stop reading (not a failure).
+   */
+  sink?: (chunk: Buffer, head: Readonly<FetchOutcome>) => boolean;
+  /** The cap on wire bytes for this fetch instead of maxBodyBytes. */
+  maxBytes?: number;
 }
 
 export interface Fetcher {
@@ -169,7 +176,7 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
     const started = performance.now();
     // A body read only up to keepAtMost (robots.txt) is cut there, never failed as too large before it: RFC 9309 has
     // a crawler read at least 500 KiB of robots.txt whatever maxBodyBytes the crawl set for its pages.
-    const cap = options.keepAtMost === undefined ? pageCap : Math.max(pageCap, 2 * options.keepAtMost);
+    const cap = options.maxBytes ?? (options.keepAtMost === undefined ? pageCap : Math.max(pageCap, 2 * options.keepAtMost));
     let timedOut = false;
     const out: FetchOutcome = {
       statusCode: null,
@@ -312,7 +319,7 @@ class Exchange implements ExchangeHandler {
     out.statusCode = statusCode;
     out.headers = flattenHeaders(parseRawHeaders(rawHeaders));
     out.contentType = out.headers['content-type'] ?? null;
-    this.keep = this.options.keepBody === true || isHtmlContentType(out.contentType);
+    this.keep = !this.options.sink && (this.options.keepBody === true || isHtmlContentType(out.contentType));
     this.compressed = this.keep && decodersFor(out.headers['content-encoding']).length > 0;
     return true;
   }
@@ -323,6 +330,11 @@ class Exchange implements ExchangeHandler {
       this.meter.count(chunk);
     } catch (err) {
       this.abort(err as Error);
+      return true;
+    }
+    if (this.options.sink && !this.options.sink(chunk, this.out)) {
+      this.enough = true;
+      this.abort(new Enough());
       return true;
     }
     if (!this.keep) return true;
@@ -389,10 +401,10 @@ const BROTLI_OPTS = {
   finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
 };
 
-type Stage = (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>;
+export type Stage = (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>;
 
 /** Decoding stages for a Content-Encoding list, undone last-applied first. Unknown codings pass through as is. */
-function decodersFor(contentEncoding: string | undefined): Stage[] {
+export function decodersFor(contentEncoding: string | undefined): Stage[] {
   if (!contentEncoding) return [];
   const codings = contentEncoding
     .toLowerCase()
@@ -416,7 +428,7 @@ function decodersFor(contentEncoding: string | undefined): Stage[] {
  * listening to 'data') keeps backpressure end to end, so a decompression bomb only ever inflates a few chunks
  * ahead of the consumer, which stops it at the cap.
  */
-function zlibStage(make: (head: Buffer) => Transform): Stage {
+export function zlibStage(make: (head: Buffer) => Transform): Stage {
   return async function* (source) {
     const it = source[Symbol.asyncIterator]();
     const first = await it.next();

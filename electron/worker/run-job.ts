@@ -8,6 +8,7 @@ import { canonicalUrl } from '../../shared/url/canonical.ts';
 import { runChain } from './chain/chain.ts';
 import { redirectTarget } from './chain/extract-location.ts';
 import type { ChainContext, PageJob, Processor } from './chain/processor.ts';
+import { runSitemap } from './sitemap/run-sitemap.ts';
 
 export type { JobStep } from './chain/processor.ts';
 export { failedResult };
@@ -24,6 +25,7 @@ export const ROBOTS_MAX_BYTES = 500 * 1024;
 
 export async function runJob(job: Job, deps: RunJobDeps): Promise<JobResult> {
   try {
+    if (job.kind === 'sitemap') return await runSitemap(job, deps);
     return job.kind === 'page' ? await runPage(job, deps) : await runRobots(job, deps);
   } catch (err) {
     return failedResult(job, `internal error: ${err instanceof Error ? err.message : String(err)}`);

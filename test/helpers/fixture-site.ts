@@ -25,7 +25,7 @@ export interface FixtureSite {
   origin: string;
   url(path: string): string;
   log: RequestLogEntry[];
-  /** Paths fetched, in order, excluding /robots.txt. */
+  /** Paths fetched, in order, excluding the crawl's own look-ups: /robots.txt and /sitemap.xml (issue 17). */
   fetchedPaths(): string[];
   /** Every page path the site serves from /p/0 (what a complete crawl must fetch). */
   pagePaths(): string[];
@@ -84,7 +84,7 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
     origin,
     url: (path) => origin + path,
     log,
-    fetchedPaths: () => log.map((e) => e.path).filter((p) => p !== '/robots.txt'),
+    fetchedPaths: () => log.map((e) => e.path).filter((p) => p !== '/robots.txt' && p !== '/sitemap.xml'),
     pagePaths: () => {
       // Breadth-first from /p/0 over the link structure: exactly what a complete crawl reaches.
       const seen = new Set([0]);

@@ -2,8 +2,14 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
-/** Turns a file made by createCrawlFile into schema version 3: version 4's renders table and rendered links go. */
+/** Turns a file made by createCrawlFile into schema version 4: version 5's sitemap tables go. */
+export function downgradeToVersion4(db: Db): void {
+  db.exec(`DROP TABLE sitemap_urls; DROP TABLE sitemaps; UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
+}
+
+/** Turns a file made by createCrawlFile into schema version 3: version 4's renders table and rendered links go (and version 5's sitemaps). */
 export function downgradeToVersion3(db: Db): void {
+  downgradeToVersion4(db);
   db.exec(`DROP TABLE renders; ALTER TABLE links DROP COLUMN rendered; UPDATE meta SET value = '3' WHERE key = 'schema_version'`);
 }
 

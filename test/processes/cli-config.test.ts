@@ -63,6 +63,9 @@ describe('copy as CLI command', () => {
       viewport: '800x600',
       renderPages: 3,
       renderBlock: ['google-analytics\\.com', "it's an ad"],
+      crawlLinkedSitemaps: false,
+      crawlSitemapUrls: false,
+      sitemaps: ['https://example.com/sitemap-news.xml.gz'],
       headers: { Cookie: 'session=a b; x=1', 'X-Api-Key': "it's" },
       basicAuth: { username: 'ana', password: 'p:ss word' },
       extraction: [

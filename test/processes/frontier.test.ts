@@ -69,7 +69,7 @@ describe('frontier in a crawl', () => {
 
 describe('frontier', () => {
   function frontier(settings: Record<string, unknown> = {}) {
-    const s = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', ...settings });
+    const s = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false, ...settings });
     const db = createCrawlFile(path.join(tempDir(), 'f.trawl'), s);
     return { db, f: new Frontier(db, s) };
   }
@@ -131,7 +131,7 @@ describe('frontier', () => {
     expect(first.map((c) => c.url)).toEqual(['http://a.test/p/1', 'http://a.test/p/2']);
     f.recordPage(first[0] as never, pageResult('http://a.test/p/1', ['http://a.test/tag/3', 'http://a.test/p/3']));
     // A reopened frontier (a resumed crawl) still knows the pattern.
-    const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' }));
+    const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false }));
     expect(reopened.claim(10).map((c) => c.url)).toEqual([
       'http://a.test/p/3',
       'http://a.test/tag/1',
@@ -146,7 +146,7 @@ describe('frontier', () => {
     f.addSeeds(['http://a.test/', 'http://a.test/2']);
     expect(f.claim(5)).toHaveLength(2);
     expect(f.getCounts().queued).toBe(0);
-    const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' }));
+    const reopened = new Frontier(db, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false }));
     expect(reopened.recoverLeases()).toBe(2);
     expect(reopened.getCounts().queued).toBe(2);
     expect(reopened.claim(5)).toHaveLength(2);
@@ -157,7 +157,7 @@ describe('frontier', () => {
 describe('url keys', () => {
   it('keeps two URLs apart even when their dedup keys collide', async () => {
     const { urlKey } = await import('../../shared/url/url-key.ts');
-    const s = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+    const s = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false });
     const db = createCrawlFile(path.join(tempDir(), 'k.trawl'), s);
     const f = new Frontier(db, s);
     f.addSeeds(['http://a.test/one']);

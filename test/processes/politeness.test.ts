@@ -83,7 +83,7 @@ describe('politeness, applied when URLs are claimed', () => {
   it('caps fetches started per second across all hosts', async () => {
     const site = await startFixtureSite({ pages: 16, linksPerPage: 4 });
     sites = [site];
-    const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 8, maxUrlsPerSecond: 5 });
+    const { controller } = newCrawl({ seeds: [site.url('/p/0')], threads: 8, maxUrlsPerSecond: 5, crawlLinkedSitemaps: false });
     controller.start();
     await controller.done;
     const at = site.log.filter((e) => e.path !== '/robots.txt').map((e) => e.at);

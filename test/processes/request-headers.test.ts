@@ -33,8 +33,9 @@ describe('request headers and basic authentication', () => {
     const { controller } = newCrawl({ seeds: [`${site.origin}/`], threads: 2, basicAuth: { username: 'ana', password: 'pw' } });
     controller.start();
     await controller.done;
-    // Without the credentials robots.txt would answer 401 (no rules) and /private/x would be fetched.
-    expect(site.requests.map((r) => r.url).sort()).toEqual(['/', '/open', '/robots.txt']);
+    // Without the credentials robots.txt would answer 401 (no rules) and /private/x would be fetched. (/sitemap.xml: the
+    // crawl looks for a sitemap on the seed's host, issue 17.)
+    expect(site.requests.map((r) => r.url).sort()).toEqual(['/', '/open', '/robots.txt', '/sitemap.xml']);
   });
 
   it('are sent to the hosts in scope only', async () => {
@@ -56,7 +57,7 @@ describe('request headers and basic authentication', () => {
     const info = await controller.done;
     expect(info.snapshot.counters.crawled).toBe(3);
     const pages = site.requests.filter((r) => r.url !== '/robots.txt');
-    expect(pages.map((r) => r.url).sort()).toEqual(['/', '/inner']);
+    expect(pages.map((r) => r.url).sort()).toEqual(['/', '/inner', '/sitemap.xml']);
     for (const r of pages) expect(r.headers).toMatchObject({ authorization: expected, 'x-api-key': 'k-123', cookie: 'consent=yes' });
     // The external host was checked, and saw none of them.
     expect(other.requests.map((r) => r.url).sort()).toEqual(['/page', '/robots.txt']);
@@ -103,6 +104,6 @@ describe('request headers and basic authentication', () => {
     for (const r of [...seed.requests, ...allowed.requests])
       expect(r.headers, r.url).toMatchObject({ authorization: expected, cookie: 'session=s3cret' });
     expect(allowed.requests.map((r) => r.url).sort()).toEqual(['/page', '/robots.txt']);
-    expect(seed.requests.map((r) => r.url).sort()).toEqual(['/', '/moved', '/robots.txt']);
+    expect(seed.requests.map((r) => r.url).sort()).toEqual(['/', '/moved', '/robots.txt', '/sitemap.xml']);
   });
 });

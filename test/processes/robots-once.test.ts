@@ -76,6 +76,8 @@ describe('robots.txt fetched once per host in a real crawl', () => {
       // are released as crashed too, as URLs are, and could use up those hosts' MAX_WORKER_CRASHES).
       threads: 1,
       robots: 'respect',
+      // The robots.txt fetches alone (no /sitemap.xml look-up on the hosts whose robots.txt crashes or hangs).
+      crawlLinkedSitemaps: false,
       responseTimeoutMs: 1_000,
       processingBudgetMs: 500,
     });

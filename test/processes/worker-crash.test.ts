@@ -98,7 +98,7 @@ describe('monitor, when workers cannot start at all', () => {
     // A "worker" that dies at once, as a broken install or a missing module would.
     const broken = path.join(dir, 'broken-worker.mjs');
     fs.writeFileSync(broken, "process.stderr.write('cannot load\\n'); process.exit(3);\n");
-    const controller = CrawlController.create(parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 2 }), {
+    const controller = CrawlController.create(parseSettings({ seeds: ['http://127.0.0.1:9/'], threads: 2, crawlLinkedSitemaps: false }), {
       dbPath: path.join(dir, 'c.trawl'),
       spawner: new ChildProcessSpawner({ entry: broken, execArgv: [] }),
       cpuCount: 2,

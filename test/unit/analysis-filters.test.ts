@@ -203,6 +203,26 @@ const RENDERS: Record<string, unknown>[] = [
   { url_id: 5, title: '', canonical: `${E}/empty`, meta_robots: 'none' },
 ];
 
+// Sitemaps (issue 17): two urlsets that both list /a, one over the URL limit, and the guessed /sitemap.xml (a 404).
+const SITEMAPS: [number, string, string | null, number, number][] = [
+  // id, url, kind, status, over_url_limit
+  [1, `${E}/sitemap-a.xml`, 'urlset', 200, 0],
+  [2, `${E}/sitemap-b.xml.gz`, 'urlset', 200, 0],
+  [3, `${E}/sitemap-huge.xml`, 'urlset', 200, 1],
+  [4, `${E}/sitemap.xml`, null, 404, 0],
+];
+// url id, sitemap id, hreflang: home, /a (in two, with alternates), /gone, /timeout and the queued URL (never linked),
+// and the out-of-scope /x.
+const SITEMAP_URLS: [number, number, string | null][] = [
+  [1, 1, null],
+  [2, 1, `en=${E}/a; de=${E}/de/a`],
+  [7, 1, null],
+  [13, 1, null],
+  [11, 2, null],
+  [2, 2, null],
+  [9, 3, null],
+];
+
 /** What each filter lists, by url id in seq order (seq follows the id here). */
 const EXPECTED: Record<FilterId, number[]> = {
   all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
@@ -239,6 +259,17 @@ const EXPECTED: Record<FilterId, number[]> = {
   'js-blocked': [2],
   'js-render-failed': [4],
   'js-redirect': [2],
+  'sitemap-urls': [1, 2, 7, 9, 11, 13],
+  // Indexable pages (1 and 3) no sitemap lists.
+  'sitemap-missing': [3],
+  // Linked from no other page: /gone, /timeout and the queued URL (/x is outside the scope; home and /a are linked).
+  'sitemap-orphans': [7, 9, 13],
+  'sitemap-non-indexable': [2, 7, 9],
+  'sitemap-multiple': [2],
+  // Sitemaps, not URLs: the row's url_id is minus the sitemap's id.
+  'sitemap-over-limit': [-3],
+  'sitemap-outside-scope': [11],
+  'sitemap-hreflang': [2],
 };
 
 let dir: string;
@@ -290,6 +321,12 @@ function buildFixture(): { file: string; writer: Db } {
       });
     }
     for (const [from, to, kind] of LINKS) addLink.run(from, to, `to ${to}`, kind);
+    const addSitemap = writer.prepare(
+      "INSERT INTO sitemaps (id, url, host_id, source, kind, status_code, over_url_limit, state, discovered_at) VALUES (?, ?, 1, 'robots', ?, ?, ?, 2, 0)",
+    );
+    for (const s of SITEMAPS) addSitemap.run(...s);
+    const addSitemapUrl = writer.prepare('INSERT INTO sitemap_urls (url_id, sitemap_id, hreflang) VALUES (?, ?, ?)');
+    for (const s of SITEMAP_URLS) addSitemapUrl.run(...s);
     const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
       js_redirect, console_errors, page_errors, blocked_resources, render_ms, error, raw_title, raw_meta_description, raw_canonical,
       raw_meta_robots) VALUES (@url_id, @title, @meta_description, @canonical, @meta_robots, @rendered_links, @js_redirect,
@@ -458,7 +495,8 @@ describe('result filters', () => {
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'renders'").get()).toEqual({ n: 0 });
       const counts = filterCounts(db);
       for (const id of FILTER_IDS) {
-        const want = id.startsWith('js-') ? [] : EXPECTED[id];
+        // A version 2 file has neither renders nor the sitemap tables (version 5).
+        const want = id.startsWith('js-') || id.startsWith('sitemap-') ? [] : EXPECTED[id];
         expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: want, count: want.length });
       }
       expect(page(db, 'js-errors', { text: 'example' }).total).toBe(0);

@@ -45,7 +45,7 @@ function truth(db: Db) {
 
 describe('hosts report', () => {
   it('reads the counters the frontier keeps as it records, with politeness and robots.txt state', () => {
-    const settings = parseSettings({ seeds: ['http://a.test/'], delayMs: 1000, maxAttempts: 1 });
+    const settings = parseSettings({ seeds: ['http://a.test/'], delayMs: 1000, maxAttempts: 1, crawlLinkedSitemaps: false });
     const db = createCrawlFile(tmp(), settings);
     const f = new Frontier(db, settings);
     const t0 = 1_800_000_000_000;
@@ -149,7 +149,7 @@ describe('hosts report', () => {
 
 describe('queue inspector', () => {
   function queued(): Db {
-    const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+    const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false });
     const db = createCrawlFile(tmp(), settings);
     const f = new Frontier(db, settings);
     const urls = [
@@ -296,7 +296,7 @@ describe('a crawl file of schema version 1', () => {
 
 describe("the queue inspector's screen", () => {
   it('reads hosts, prefixes and URLs at once: their numbers agree, and pushed back prefixes are marked and last', () => {
-    const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+    const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false });
     const db = createCrawlFile(tmp(), settings);
     const f = new Frontier(db, settings);
     f.addSeeds(

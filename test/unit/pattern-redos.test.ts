@@ -43,7 +43,7 @@ function pageResult(url: string, links: string[]): PageFetchResult {
 
 /** A frontier with the seed crawled and `links` queued. */
 function frontierWith(links: string[]): Frontier {
-  const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' });
+  const settings = parseSettings({ seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false });
   const db = createCrawlFile(path.join(dir, `${++n}.trawl`), settings);
   const f = new Frontier(db, settings);
   f.addSeeds(['http://a.test/']);

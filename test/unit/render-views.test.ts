@@ -11,7 +11,8 @@ import { UrlState } from '../../electron/engine/frontier/model.ts';
 import { MAX_RENDER_ITEMS, MAX_RENDER_TEXT, urlDetail } from '../../electron/engine/analysis/url-detail.ts';
 import { urlKey } from '../../shared/url/url-key.ts';
 import { parseSettings } from '../../shared/settings.ts';
-import { downgradeToVersion3 } from '../helpers/old-crawl-file.ts';
+import { downgradeToVersion3, downgradeToVersion4 } from '../helpers/old-crawl-file.ts';
+import { filterCounts } from '../../electron/engine/analysis/result-filters.ts';
 import ExcelJS from 'exceljs';
 import { CSV_COLUMNS, exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { RENDER_EXPORT_COLUMNS, exportColumnLabel } from '../../shared/analysis.ts';
@@ -147,6 +148,36 @@ describe('a rendered page in the URL detail', () => {
       expect(broken.console_errors).toEqual({ items: [], total: 0 });
     } finally {
       db.close();
+    }
+  });
+
+  it('reads a version 4 file made before the raw HTML columns as rendering nothing, and upgrades it when opened to crawl', () => {
+    const { file, writer } = buildRenderedCrawl();
+    downgradeToVersion4(writer);
+    writer.exec('DROP INDEX renders_compared');
+    for (const c of ['raw_title', 'raw_meta_description', 'raw_h1', 'raw_h1_count', 'raw_h2', 'raw_h2_count', 'raw_canonical'])
+      writer.exec(`ALTER TABLE renders DROP COLUMN ${c}`);
+    for (const c of ['raw_meta_robots', 'raw_lang', 'raw_hreflang', 'raw_word_count']) writer.exec(`ALTER TABLE renders DROP COLUMN ${c}`);
+    writer.close();
+    const viewed = openCrawlFile(file, { readonly: true });
+    try {
+      expect(filterCounts(viewed)['js-rendered']).toBe(0);
+      expect(urlDetail(viewed, { url: `${E}/` })!.render).toBeNull();
+    } finally {
+      viewed.close();
+    }
+    openCrawlFile(file).close();
+    const upgraded = openCrawlFile(file, { readonly: true });
+    try {
+      expect(filterCounts(upgraded)['js-rendered']).toBe(2);
+      // The raw columns are there, empty: what the raw HTML said was not kept by that build.
+      expect(urlDetail(upgraded, { url: `${E}/` })!.render!.fields[0]).toMatchObject({
+        field: 'title',
+        raw: null,
+        rendered: 'Home of the SPA',
+      });
+    } finally {
+      upgraded.close();
     }
   });
 

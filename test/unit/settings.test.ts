@@ -68,6 +68,9 @@ describe('parseSettings defaults', () => {
       viewport: 'desktop',
       renderPages: null,
       renderBlock: [],
+      crawlLinkedSitemaps: true,
+      crawlSitemapUrls: true,
+      sitemaps: [],
     });
   });
 

@@ -13,13 +13,19 @@
 //   raw fields. "Changed by JavaScript" compares the rendered field with the raw one on pages whose render
 //   succeeded; "noindex only in rendered HTML" is a rendered meta robots saying noindex (or none) where neither the
 //   raw meta robots nor X-Robots-Tag does. Files older than version 4 have no renders table: these count 0.
+// - Sitemaps (issue 17): sitemap_urls says which sitemap listed which URL. "In a sitemap", orphans, "in more than one",
+//   "outside the scope" and hreflang list URLs (crawled or not); "not in a sitemap" lists indexable pages only once some
+//   sitemap was read (a crawl without one would list every page); orphans leave out seeds (depth 0), URLs outside the
+//   scope and links from a page to itself; "non-indexable in a sitemap" is the Indexability filter's rows a sitemap
+//   lists. "Sitemaps over the limits" lists sitemaps, not URLs (rows of the sitemaps table, kind "sitemap", the reason
+//   in the error column). Files older than version 5 have no sitemap tables: these count 0.
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
-import { checkLimit, checkOffset, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
 export { FILTER_GROUPS, FILTER_IDS, RESULT_FILTERS } from '../../../shared/analysis.ts';
@@ -88,6 +94,46 @@ const RENDER_FLAGS = {
   'js-redirect': { index: 'renders_js_redirect', where: 'j.js_redirect IS NOT NULL' },
 } as const satisfies Partial<Record<FilterId, { index: string; where: string }>>;
 
+// The sitemap filters (sitemap_urls' key is (url_id, sitemap_id): "which URLs" and "how many sitemaps" read its keys).
+const IN_SITEMAP = (id: string) => `${id} IN (SELECT url_id FROM sitemap_urls)`;
+const SITEMAPS_READ = "EXISTS (SELECT 1 FROM sitemaps WHERE kind IN ('urlset', 'text'))";
+const ORPHAN_SQL = `${IN_SITEMAP('u.id')} AND u.depth > 0 AND NOT ${EXTERNAL_SQL} AND NOT EXISTS (SELECT 1 FROM links l WHERE l.to_id = u.id AND l.from_id <> u.id)`;
+const MULTIPLE_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1)';
+const HREFLANG_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls WHERE hreflang IS NOT NULL)';
+const OVER_LIMIT_SQL = '(sm.over_url_limit = 1 OR sm.over_size_limit = 1)';
+/** A sitemap as a row of the explorer: its URL, status and size; kind "sitemap"; why it is over the limits as its error. */
+const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
+  seq: 'NULL',
+  url: 'sm.url',
+  kind: "'sitemap'",
+  status_code: 'sm.status_code',
+  content_type: 'NULL',
+  size_bytes: 'sm.size_bytes',
+  response_time_ms: 'sm.response_time_ms',
+  crawl_depth: 'sm.depth',
+  indexability: 'NULL',
+  indexability_reason: 'NULL',
+  title: 'NULL',
+  meta_description: 'NULL',
+  h1: 'NULL',
+  h1_count: 'NULL',
+  h2: 'NULL',
+  h2_count: 'NULL',
+  canonical: 'NULL',
+  lang: 'NULL',
+  hreflang: 'NULL',
+  meta_robots: 'NULL',
+  x_robots_tag: 'NULL',
+  meta_refresh: 'NULL',
+  word_count: 'sm.url_count',
+  inlinks: '0',
+  outlinks: 'sm.url_count',
+  redirect_url: 'NULL',
+  attempts: '1',
+  robots_disallowed: '0',
+  error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
+})}, -sm.id AS url_id, NULL AS state`;
+
 const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
   source: 'renders',
   index: RENDER_FLAGS[id].index,
@@ -99,7 +145,9 @@ interface FilterSql {
    * results: one row per results row; urls: the external view, one row per URL; renders: one row per rendered page,
    * its predicate over renders j and its results row r.
    */
-  source: 'results' | 'urls' | 'renders';
+  source: 'results' | 'urls' | 'renders' | 'sitemaps';
+  /** Reads the sitemap tables (version 5): on an older file its count is 0. */
+  sitemaps?: boolean;
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
@@ -170,11 +218,30 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'js-robots-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
   'js-noindex-rendered': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
   'js-render-failed': { source: 'renders', index: 'renders_compared', where: () => 'j.error IS NOT NULL' },
+  'sitemap-urls': { source: 'urls', sitemaps: true, index: null, where: () => IN_SITEMAP('u.id') },
+  'sitemap-missing': {
+    source: 'results',
+    sitemaps: true,
+    index: 'results_indexability',
+    where: () => `r.indexability = 'indexable' AND ${SITEMAPS_READ} AND NOT ${IN_SITEMAP('r.url_id')}`,
+  },
+  'sitemap-orphans': { source: 'urls', sitemaps: true, index: null, where: () => ORPHAN_SQL },
+  'sitemap-non-indexable': {
+    source: 'results',
+    sitemaps: true,
+    index: 'results_indexability',
+    where: () => `r.indexability = 'non-indexable' AND ${IN_SITEMAP('r.url_id')}`,
+  },
+  'sitemap-multiple': { source: 'urls', sitemaps: true, index: null, where: () => MULTIPLE_SQL },
+  'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
+  'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
+  'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
 };
 
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
 function available(db: Db, f: FilterSql): boolean {
-  return f.source !== 'renders' || hasTable(db, 'renders');
+  if (f.sitemaps) return hasTable(db, 'sitemap_urls');
+  return f.source !== 'renders' || hasRenders(db);
 }
 
 function filterSql(id: unknown): FilterSql {
@@ -190,6 +257,8 @@ export function filterPredicate(db: Db, id: FilterId): string | null {
   const where = f.where ? f.where((index) => indexedBy(db, index)) : null;
   // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
   if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+  // Sitemaps have no results rows: a view of results has none of them.
+  if (f.source === 'sitemaps') return '0';
   return where;
 }
 
@@ -216,6 +285,8 @@ interface CountPass {
   ids: readonly FilterId[];
   /** Reads the renders table: on a file without it (older than version 4) its counts are 0. */
   needsRenders?: boolean;
+  /** Reads the sitemap tables: on a file without them (older than version 5) its counts are 0. */
+  needsSitemaps?: boolean;
   sql: (db: Db) => string;
 }
 
@@ -299,11 +370,38 @@ const COUNT_PASSES: readonly CountPass[] = [
       count(*) FILTER (WHERE ${NOINDEX_RENDERED_ONLY}) AS "js-noindex-rendered"
       FROM renders j ${indexedBy(db, 'renders_compared')} CROSS JOIN results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
   },
+  {
+    // The sitemap filters: sitemap_urls' keys, each URL's row looked up only for those a sitemap lists.
+    ids: [
+      'sitemap-urls',
+      'sitemap-missing',
+      'sitemap-orphans',
+      'sitemap-non-indexable',
+      'sitemap-multiple',
+      'sitemap-over-limit',
+      'sitemap-outside-scope',
+      'sitemap-hreflang',
+    ],
+    needsSitemaps: true,
+    sql: (db) => `SELECT (SELECT count(DISTINCT url_id) FROM sitemap_urls) AS "sitemap-urls",
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE ${FILTER_SQL['sitemap-missing'].where!(() => '')}) AS "sitemap-missing",
+      (SELECT count(*) FROM urls u WHERE ${ORPHAN_SQL}) AS "sitemap-orphans",
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE ${FILTER_SQL['sitemap-non-indexable'].where!(() => '')}) AS "sitemap-non-indexable",
+      (SELECT count(*) FROM (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1)) AS "sitemap-multiple",
+      (SELECT count(*) FROM sitemaps sm WHERE ${OVER_LIMIT_SQL}) AS "sitemap-over-limit",
+      (SELECT count(*) FROM urls u WHERE ${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
+      (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
+  },
 ];
+
+/** Whether a count pass can run on this file (the tables it reads exist). */
+function passAvailable(db: Db, p: CountPass): boolean {
+  return (!p.needsRenders || hasRenders(db)) && (!p.needsSitemaps || hasTable(db, 'sitemap_urls'));
+}
 
 /** The SQL of every count pass on this connection, for plan checks. */
 export function countSql(db: Db): string[] {
-  return COUNT_PASSES.filter((p) => !p.needsRenders || hasTable(db, 'renders')).map((p) => p.sql(db));
+  return COUNT_PASSES.filter((p) => passAvailable(db, p)).map((p) => p.sql(db));
 }
 
 /**
@@ -319,7 +417,7 @@ export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<Filter
   return readTransaction(db, () => {
     const out: Partial<FilterCounts> = {};
     for (const pass of passes) {
-      if (pass.needsRenders && !hasTable(db, 'renders')) for (const id of pass.ids) out[id] = 0;
+      if (!passAvailable(db, pass)) for (const id of pass.ids) out[id] = 0;
       else Object.assign(out, prepared(db, pass.sql(db)).get() as Partial<FilterCounts>);
     }
     return out;
@@ -392,6 +490,17 @@ export function pageSql(
       rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
     };
   }
+  if (f.source === 'sitemaps') {
+    // Sitemaps, not URLs: sorted by URL or in discovery order.
+    const text = hasText ? " AND sm.url LIKE @text ESCAPE '\\'" : '';
+    const order = sort === 'url' ? `sm.url COLLATE NOCASE ${descending ? 'DESC' : 'ASC'}, sm.id` : `sm.id ${descending ? 'DESC' : 'ASC'}`;
+    const cond = `WHERE ${f.where!(() => '')}${text}`;
+    return {
+      count: `SELECT count(*) AS total FROM sitemaps sm ${cond}`,
+      ids: `SELECT sm.id AS k FROM sitemaps sm ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      rows: `SELECT ${SITEMAP_ROW_COLUMNS} FROM sitemaps sm WHERE sm.id IN (SELECT value FROM json_each(@keys))`,
+    };
+  }
   if (f.source === 'urls') {
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
     const order = orderSql(sort, sortSql, descending, 'u.id');
@@ -435,7 +544,7 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
       filter: q.filter,
       total,
       offset: q.offset,
-      rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : (r.seq as number))),
+      rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : source === 'sitemaps' ? -r.url_id : (r.seq as number))),
     };
   });
 }

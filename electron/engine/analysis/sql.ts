@@ -47,6 +47,21 @@ export function hasTable(db: Db, name: string): boolean {
   return names.has(name);
 }
 
+const rendersReadable = new WeakMap<Db, boolean>();
+/**
+ * Whether the file has renders as this version reads them (the raw HTML's columns beside the rendered ones). A
+ * version 4 file made before those columns is read as having rendered nothing until it is opened to crawl, which
+ * upgrades it.
+ */
+export function hasRenders(db: Db): boolean {
+  let yes = rendersReadable.get(db);
+  if (yes === undefined) {
+    yes = hasTable(db, 'renders') && (db.pragma('table_info(renders)') as { name: string }[]).some((c) => c.name === 'raw_title');
+    rendersReadable.set(db, yes);
+  }
+  return yes;
+}
+
 /**
  * `INDEXED BY name` when the file has the index: the analysis queries name the index their plan is built on, so
  * SQLite (which has no statistics in a crawl file) never prefers a smaller partial index that is not covering.

@@ -21,7 +21,7 @@ import type {
   UrlRef,
 } from '../../../shared/analysis.ts';
 import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
-import { checkLimit, hasTable, indexedBy, prepared, readTransaction } from './sql.ts';
+import { checkLimit, hasRenders, indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** Redirect hops followed each way from the URL at most. */
 export const MAX_CHAIN_HOPS = 20;
@@ -43,6 +43,7 @@ export const STATE_NAMES: Record<number, string> = {
   [UrlState.tooDeep]: 'too deep',
   [UrlState.nofollow]: 'nofollow only',
   [UrlState.redirectCut]: 'redirect chain cut',
+  [UrlState.sitemapOnly]: 'in a sitemap only',
 };
 
 interface UrlRow {
@@ -157,7 +158,7 @@ type RenderRow = Record<string, string | number | null>;
 
 /** What rendering the page found, raw beside rendered; null when the crawl did not render it (or the file predates renders). */
 export function renderDetail(db: Db, urlId: number): RenderDetail | null {
-  if (!hasTable(db, 'renders')) return null;
+  if (!hasRenders(db)) return null;
   const j = prepared(db, detailSql(db).render).get(urlId) as RenderRow | undefined;
   if (!j) return null;
   const indexability = (status: unknown, reason: unknown) =>

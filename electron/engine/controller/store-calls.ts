@@ -96,6 +96,8 @@ export class StoreCalls {
       });
       for (const r of batch) {
         if (r.job.claim.kind === 'robots' && r.result.kind === 'robots') await this.store.recordRobots(r.job.claim, r.result, r.at);
+        else if (r.job.claim.kind === 'sitemap' && r.result.kind === 'sitemap')
+          await this.store.recordSitemap?.(r.job.claim, r.result, r.at);
       }
     }).finally(() => {
       this.writes -= batch.length;

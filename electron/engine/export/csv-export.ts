@@ -16,7 +16,7 @@ import {
   type ExtractionColumn,
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
-import { hasTable } from '../analysis/sql.ts';
+import { hasRenders } from '../analysis/sql.ts';
 import { renderExportSelect } from './render-export-sql.ts';
 
 export {
@@ -126,7 +126,7 @@ const RENDERS_SQL = `SELECT ${renderExportSelect((c) => `json_array_length(${c})
 
 /** Whether the crawl rendered pages (its export then has the render columns): a file older than renders did not. */
 export function crawlRendered(db: Db): boolean {
-  return hasTable(db, 'renders') && (db.prepare('SELECT EXISTS (SELECT 1 FROM renders) AS yes').get() as { yes: number }).yes === 1;
+  return hasRenders(db) && (db.prepare('SELECT EXISTS (SELECT 1 FROM renders) AS yes').get() as { yes: number }).yes === 1;
 }
 
 /** The crawl's extraction rules as CSV columns: the rule's name, unless a built-in column has it already. */

@@ -9,7 +9,7 @@ import { UrlState, type UrlKindName } from './model.ts';
  * crawl: queued, fetched and parsed; check: queued, fetched for its status only (a resource, or an out-of-scope
  * link when the crawl checks them); the rest are recorded in the link graph and never fetched.
  */
-export type CandidateFate = 'crawl' | 'check' | 'out-of-scope' | 'nofollow' | 'too-deep' | 'redirect-cut';
+export type CandidateFate = 'crawl' | 'check' | 'out-of-scope' | 'nofollow' | 'too-deep' | 'redirect-cut' | 'sitemap-only';
 
 export type CandidateSettings = Pick<CrawlSettings, 'followNofollow' | 'checkExternal' | 'checkResources' | 'maxDepth'>;
 
@@ -29,6 +29,7 @@ export const STATE_OF: Record<CandidateFate, number> = {
   nofollow: UrlState.nofollow,
   'too-deep': UrlState.tooDeep,
   'redirect-cut': UrlState.redirectCut,
+  'sitemap-only': UrlState.sitemapOnly,
 };
 
 /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
@@ -47,7 +48,7 @@ export function isQueued(c: Candidate): boolean {
  * it; otherwise nothing (null).
  */
 export function knownUrlMove(known: { state: number; checkOnly: boolean }, c: Candidate): 'requeue' | 'upgrade' | null {
-  const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow;
+  const waiting = known.state === UrlState.tooDeep || known.state === UrlState.nofollow || known.state === UrlState.sitemapOnly;
   if (waiting && isQueued(c)) return 'requeue';
   if (known.state === UrlState.queued && known.checkOnly && c.fate === 'crawl') return 'upgrade';
   return null;
@@ -100,4 +101,14 @@ export function redirectCandidate(
   if (!targetInScope) return { kind, fate: settings.checkExternal ? 'check' : 'out-of-scope' };
   if (settings.maxDepth !== null && depth > settings.maxDepth) return { kind, fate: 'too-deep' };
   return { kind, fate: 'crawl' };
+}
+
+/**
+ * A URL a sitemap lists (electron/worker/sitemap): as a link from a seed's page (depth 1, followed), except that with
+ * settings.crawlSitemapUrls off a URL the crawl would fetch is only recorded ('sitemap-only'); a page linking to it
+ * later queues it.
+ */
+export function sitemapCandidate(inScope: boolean, settings: CandidateSettings, crawlSitemapUrls: boolean): Candidate {
+  const c = linkCandidate({ kind: 'a', inScope }, 1, settings)!;
+  return isQueued(c) && !crawlSitemapUrls ? { kind: c.kind, fate: 'sitemap-only' } : c;
 }

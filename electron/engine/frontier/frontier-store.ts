@@ -8,7 +8,7 @@
 // robots-rules.ts, robots-policy.ts, retry-policy.ts, redirect-chain.ts); neither store imports from the other.
 import type { EventEmitter } from 'node:events';
 import type { CrawlSettings } from '../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../shared/protocol.ts';
+import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo, ThreadStatus } from '../../../shared/snapshot.ts';
 import type { Claim, FrontierCounts, RobotsClaim } from './model.ts';
 import type { RobotsRules } from './robots-rules.ts';
@@ -101,6 +101,11 @@ export interface FrontierStore extends HostAccess {
   /** Records several fetched pages in one transaction (the results that arrived while the last write ran). */
   recordPages(items: readonly PageRecord[]): Promise<RecordOutcome[]>;
   recordRobots(claim: Extract<Claim, { kind: 'robots' }>, result: RobotsFetchResult, now?: number): Promise<void>;
+  /**
+   * Records a sitemap a worker read and what it lists (issue 17). Only a store that queues sitemaps has it (the crawl
+   * file's); a store without it never hands out a sitemap claim.
+   */
+  recordSitemap?(claim: Extract<Claim, { kind: 'sitemap' }>, result: SitemapFetchResult, now?: number): Promise<void>;
   /** Gives back unfinished work (`crashed`: its worker died; a URL that crashes too often is recorded as failed). */
   release(claim: Claim, crashed: boolean, now?: number): Promise<'requeued' | 'failed'>;
   addExclude(pattern: string): Promise<number>;

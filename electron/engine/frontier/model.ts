@@ -19,6 +19,8 @@ export const UrlState = {
   nofollow: 6,
   /** A redirect target not followed because its chain was too long or looped (the source's row says which). */
   redirectCut: 7,
+  /** Found only in a sitemap, with settings.crawlSitemapUrls off: recorded, not fetched (unless a link allows it). */
+  sitemapOnly: 8,
 } as const;
 
 /** urls.kind: what a URL was found as. Resources are fetched only when the crawl checks their type. */
@@ -53,10 +55,20 @@ export type Claim =
       checkOnly: boolean;
       robotsDisallowed?: boolean;
     }
-  | { kind: 'robots'; hostId: number; url: string };
+  | { kind: 'robots'; hostId: number; url: string }
+  /** A sitemap (sitemaps.id), fetched through the same politeness and robots.txt as the host's pages. */
+  | { kind: 'sitemap'; sitemapId: number; hostId: number; url: string };
 
 export type PageClaim = Extract<Claim, { kind: 'page' }>;
 export type RobotsClaim = Extract<Claim, { kind: 'robots' }>;
+export type SitemapClaim = Extract<Claim, { kind: 'sitemap' }>;
+
+/** sitemaps.state: a sitemap's place in the crawl's queue of sitemaps. */
+export const SitemapState = { queued: 0, claimed: 1, done: 2, failed: 3 } as const;
+/** Sitemaps one crawl reads at most (indexes and the sitemaps they name together); more are recorded, not read. */
+export const MAX_SITEMAPS = 1_000;
+/** Sitemap indexes nested deeper than this are not followed (an index naming an index naming an index...). */
+export const MAX_SITEMAP_DEPTH = 3;
 
 /** A hosts row as claiming reads it. */
 export interface HostRow {

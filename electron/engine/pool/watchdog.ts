@@ -16,8 +16,8 @@ export type DeadlineSettings = Pick<CrawlSettings, 'responseTimeoutMs' | 'proces
  * covers the connection, the first byte and the body, so it bounds one fetch; a robots.txt job follows up to
  * ROBOTS_MAX_REDIRECTS redirects, one fetch each.
  */
-export function fetchAllowanceMs(kind: 'page' | 'robots', settings: DeadlineSettings): number {
-  const fetches = kind === 'robots' ? ROBOTS_MAX_REDIRECTS + 1 : 1;
+export function fetchAllowanceMs(kind: 'page' | 'robots' | 'sitemap', settings: DeadlineSettings): number {
+  const fetches = kind === 'page' ? 1 : ROBOTS_MAX_REDIRECTS + 1;
   return fetches * settings.responseTimeoutMs;
 }
 
@@ -31,7 +31,7 @@ export function fetchAllowanceMs(kind: 'page' | 'robots', settings: DeadlineSett
  */
 export type WatchdogVerdict = 'on time' | 'overdue' | 'overran';
 
-export function watchdogVerdict(kind: 'page' | 'robots', elapsedMs: number, settings: DeadlineSettings): WatchdogVerdict {
+export function watchdogVerdict(kind: 'page' | 'robots' | 'sitemap', elapsedMs: number, settings: DeadlineSettings): WatchdogVerdict {
   const allowance = fetchAllowanceMs(kind, settings);
   if (elapsedMs > allowance + settings.processingBudgetMs) return 'overran';
   if (elapsedMs > allowance) return 'overdue';

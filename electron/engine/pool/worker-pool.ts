@@ -374,6 +374,7 @@ export class WorkerPool {
 /** The job as sent to the worker that runs it on thread `threadId`. */
 export function jobMessage(threadId: number, job: ThreadJob): Job {
   const c = job.claim;
+  if (c.kind === 'sitemap') return { kind: 'sitemap', jobId: job.jobId, threadId, url: c.url };
   return c.kind === 'page'
     ? { kind: 'page', jobId: job.jobId, threadId, url: c.url, depth: c.depth, checkOnly: c.checkOnly }
     : { kind: 'robots', jobId: job.jobId, threadId, url: c.url };

@@ -13,17 +13,20 @@ import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
-const STATE_KEYS: Record<string, 'queued' | 'inFlight' | 'fetched' | 'failed' | 'outOfScope' | 'tooDeep' | 'nofollowOnly' | 'redirectCut'> =
-  {
-    queued: 'queued',
-    'in flight': 'inFlight',
-    fetched: 'fetched',
-    failed: 'failed',
-    'out of scope': 'outOfScope',
-    'too deep': 'tooDeep',
-    'nofollow only': 'nofollowOnly',
-    'redirect chain cut': 'redirectCut',
-  };
+const STATE_KEYS: Record<
+  string,
+  'queued' | 'inFlight' | 'fetched' | 'failed' | 'outOfScope' | 'tooDeep' | 'nofollowOnly' | 'redirectCut' | 'sitemapOnly'
+> = {
+  queued: 'queued',
+  'in flight': 'inFlight',
+  fetched: 'fetched',
+  failed: 'failed',
+  'out of scope': 'outOfScope',
+  'too deep': 'tooDeep',
+  'nofollow only': 'nofollowOnly',
+  'redirect chain cut': 'redirectCut',
+  'in a sitemap only': 'sitemapOnly',
+};
 
 /** The detail's row as a ResultRow with its extracted values (a rule may be named "__proto__": defineProperty). */
 export function detailRow(detail: UrlDetail): ResultRow {

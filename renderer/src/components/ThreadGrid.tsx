@@ -132,6 +132,7 @@ function StepLegend() {
 const PROCESSOR_KEYS = {
   preconditions: 'preconditions',
   'fetch-robots': 'fetchRobots',
+  'fetch-sitemap': 'fetchSitemap',
   'fetch-http': 'fetchHttp',
   'extract-http-headers': 'extractHttpHeaders',
   'extract-location': 'extractLocation',

@@ -25,6 +25,7 @@ import {
   MoreSettings,
   PolitenessSettings,
   RenderSettings,
+  SitemapSettings,
   RequestSettings,
   ScopeSettings,
 } from './setting-groups.tsx';
@@ -267,6 +268,7 @@ export function StartPanel() {
         )}
         {group('check', t('groups.check'), <CheckSettings binding={binding} />)}
         {group('render', t('groups.render'), <RenderSettings binding={binding} />)}
+        {group('sitemaps', t('groups.sitemaps'), <SitemapSettings binding={binding} />)}
         {group('politeness', t('groups.politeness'), <PolitenessSettings binding={binding} />)}
         {group('more', t('groups.more'), <MoreSettings binding={binding} />)}
 

@@ -249,6 +249,33 @@ export function RenderSettings({ binding }: { binding: FormBinding }) {
   );
 }
 
+/** XML sitemaps (issue 17): the ones robots.txt names and /sitemap.xml, those given, and what becomes of their URLs. */
+export function SitemapSettings({ binding }: { binding: FormBinding }) {
+  const { t } = useTranslation('start');
+  const { form, set } = binding;
+  return (
+    <>
+      <Check
+        label={t('sitemaps.linked')}
+        hint={t('sitemaps.linkedHint')}
+        error={fieldError(binding, 'crawlLinkedSitemaps')}
+        input={{
+          ...fieldAttrs(binding, 'crawlLinkedSitemaps'),
+          checked: form.crawlLinkedSitemaps,
+          onChange: (v) => set('crawlLinkedSitemaps', v),
+        }}
+      />
+      <Check
+        label={t('sitemaps.crawlUrls')}
+        hint={t('sitemaps.crawlUrlsHint')}
+        error={fieldError(binding, 'crawlSitemapUrls')}
+        input={{ ...fieldAttrs(binding, 'crawlSitemapUrls'), checked: form.crawlSitemapUrls, onChange: (v) => set('crawlSitemapUrls', v) }}
+      />
+      {linesField(binding, 'sitemaps', t('sitemaps.given'), t('sitemaps.givenHint'), t('sitemaps.none'))}
+    </>
+  );
+}
+
 /** How hard hosts are pressed, and how failures are retried. */
 export function PolitenessSettings({ binding }: { binding: FormBinding }) {
   const { t } = useTranslation('start');

@@ -92,6 +92,10 @@ export interface StartForm {
   viewport: string;
   renderPages: string;
   renderBlock: string;
+  // XML sitemaps (issue 17)
+  crawlLinkedSitemaps: boolean;
+  crawlSitemapUrls: boolean;
+  sitemaps: string;
   // Politeness and retries
   delayMs: string;
   polite: boolean;
@@ -110,7 +114,7 @@ export interface StartForm {
 }
 
 /** Form fields typed one item a line; the host names their problems "<field>.<index among the non-blank lines>". */
-export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'renderBlock'] as const;
+export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'renderBlock', 'sitemaps'] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 
 export function formFromDefaults(d: CrawlDefaults | null): StartForm {
@@ -153,6 +157,9 @@ export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): S
     viewport: s?.viewport ?? 'desktop',
     renderPages: str(s?.renderPages),
     renderBlock: lines(s?.renderBlock),
+    crawlLinkedSitemaps: s?.crawlLinkedSitemaps ?? true,
+    crawlSitemapUrls: s?.crawlSitemapUrls ?? true,
+    sitemaps: lines(s?.sitemaps),
     delayMs: str(s?.delayMs ?? 0),
     polite: s?.polite ?? false,
     maxUrlsPerSecond: str(s?.maxUrlsPerSecond),
@@ -219,6 +226,9 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
     viewport: form.viewport.trim() || undefined,
     renderPages: numeric(form.renderPages, null),
     renderBlock: lines(form.renderBlock),
+    crawlLinkedSitemaps: form.crawlLinkedSitemaps,
+    crawlSitemapUrls: form.crawlSitemapUrls,
+    sitemaps: lines(form.sitemaps),
     delayMs: numeric(form.delayMs, undefined),
     polite: form.polite,
     maxUrlsPerSecond: numeric(form.maxUrlsPerSecond, null),
@@ -341,6 +351,7 @@ export const FORM_GROUPS = {
   extraction: ['extraction'],
   check: ['checkResources', 'checkExternal'],
   render: ['render', 'renderWaitMs', 'viewport', 'renderPages', 'renderBlock'],
+  sitemaps: ['crawlLinkedSitemaps', 'crawlSitemapUrls', 'sitemaps'],
   politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],
   more: ['processes', 'responseTimeoutMs', 'connectTimeoutMs', 'firstByteTimeoutMs', 'processingBudgetMs', 'maxBodyBytes'],
 } as const satisfies Record<string, readonly (keyof StartForm)[]>;
@@ -406,6 +417,12 @@ export function groupSummary(group: FormGroup, form: StartForm): string {
     }
     case 'render': {
       parts.push(form.render ? t('summary.rendering', { viewport: form.viewport }) : t('summary.notRendering'));
+      break;
+    }
+    case 'sitemaps': {
+      parts.push(form.crawlLinkedSitemaps ? t('summary.linkedSitemaps') : t('summary.noLinkedSitemaps'));
+      if (n('sitemaps')) parts.push(t('summary.givenSitemaps', counted(n('sitemaps'))));
+      if (!form.crawlSitemapUrls) parts.push(t('summary.sitemapUrlsRecorded'));
       break;
     }
     case 'politeness': {

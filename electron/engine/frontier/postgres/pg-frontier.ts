@@ -356,6 +356,9 @@ export class PgFrontierStore implements FrontierStore {
   async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {
     const at = this.dbTime(now);
     const me = this.cluster.nodeName;
+    // A store shared by several nodes reads no sitemaps yet (settings.crawlLinkedSitemaps is the crawl file's): it never
+    // hands out a sitemap claim.
+    if (claim.kind === 'sitemap') return 'requeued';
     const outcome = await this.tx(async (c): Promise<'requeued' | 'failed'> => {
       if (claim.kind === 'robots') {
         // A crash counts as a failed fetch of it; after MAX_WORKER_CRASHES the robots.txt stands as unreachable.

@@ -28,7 +28,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -163,6 +163,48 @@ const RENDERS_INDEXES = [
   'CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;',
   'CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;',
 ];
+// Added in version 5: XML sitemaps (issue 17). A sitemap is queued, claimed and fetched like a page (through its host's
+// politeness and robots.txt) but is not a crawled URL: it has no urls or results row, so no page filter counts it.
+// sitemap_urls says which sitemap listed which URL (a urls row, crawled or not), with its lastmod and hreflang
+// alternates. Readers check that the tables exist (a file of version 2 to 4 is read as stored).
+const SITEMAP_TABLES = `CREATE TABLE IF NOT EXISTS sitemaps (
+  id              INTEGER PRIMARY KEY,
+  url             TEXT NOT NULL UNIQUE,
+  host_id         INTEGER NOT NULL,
+  -- robots (a Sitemap: line of robots.txt), guess (/sitemap.xml of a seed's host), given (settings.sitemaps), index
+  -- (named by the sitemap index parent_id).
+  source          TEXT NOT NULL,
+  parent_id       INTEGER,
+  -- Sitemap indexes above it (0 for one found directly).
+  depth           INTEGER NOT NULL DEFAULT 0,
+  -- 0 queued, 1 claimed, 2 read, 3 failed (SitemapState in frontier/model.ts).
+  state           INTEGER NOT NULL DEFAULT 0,
+  -- urlset, index or text; null when nothing was read.
+  kind            TEXT,
+  status_code     INTEGER,
+  -- Entries read (URLs of a urlset or text sitemap, sitemaps of an index), and those that were not http(s) URLs.
+  url_count       INTEGER NOT NULL DEFAULT 0,
+  invalid_count   INTEGER NOT NULL DEFAULT 0,
+  -- 1: past the protocol's 50,000 URLs, or 50 MB uncompressed; reading stopped there.
+  over_url_limit  INTEGER NOT NULL DEFAULT 0,
+  over_size_limit INTEGER NOT NULL DEFAULT 0,
+  size_bytes      INTEGER,
+  response_time_ms INTEGER,
+  error           TEXT,
+  crashes         INTEGER NOT NULL DEFAULT 0,
+  discovered_at   INTEGER NOT NULL,
+  fetched_at      INTEGER
+);
+CREATE INDEX IF NOT EXISTS sitemaps_queue ON sitemaps(host_id, id) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS sitemap_urls (
+  url_id     INTEGER NOT NULL,
+  sitemap_id INTEGER NOT NULL,
+  lastmod    TEXT,
+  -- As results.hreflang: "en=https://…; de=https://…" (the entry's xhtml:link alternates).
+  hreflang   TEXT,
+  PRIMARY KEY (url_id, sitemap_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -266,6 +308,7 @@ ${ANALYSIS_INDEXES.join('\n')}
 ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
+${SITEMAP_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -461,6 +504,7 @@ function upgradeSteps(db: Db, from: number): void {
       addColumns(db, 'links', LINKS_V4_COLUMNS);
       db.exec(RENDERS_TABLE);
     }
+    if (from < 5) db.exec(SITEMAP_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

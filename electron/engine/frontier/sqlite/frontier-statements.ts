@@ -1,7 +1,7 @@
 // The SQLite frontier's statements, prepared once per crawl file connection: what claiming, recording and giving
 // work back read and write in the urls, hosts, results and link tables (frontier.ts runs them in its transactions).
 import type { Db } from './crawl-file.ts';
-import { HELD, RobotsState, UrlState, type HostRow, type UrlKindName } from '../model.ts';
+import { HELD, RobotsState, SitemapState, UrlState, type HostRow, type UrlKindName } from '../model.ts';
 import { RENDER_COLUMNS } from '../page-outcome.ts';
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
@@ -86,6 +86,25 @@ export function prepareFrontierStatements(db: Db) {
     countFetch: db.prepare(
       'UPDATE hosts SET crawled = crawled + ?, failed = failed + ?, http_errors = http_errors + ?, bytes = bytes + ? WHERE id = ?',
     ),
+    // Sitemaps (issue 17): their own queue per host (sitemaps_queue), counted in hosts.queued like URLs.
+    insertSitemap: db.prepare(
+      `INSERT INTO sitemaps (url, host_id, source, parent_id, depth, state, discovered_at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(url) DO NOTHING`,
+    ),
+    sitemapCount: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM sitemaps'),
+    queuedSitemapsOfHost: db.prepare<[number, number], { id: number; url: string }>(
+      `SELECT id, url FROM sitemaps WHERE host_id = ? AND state = ${SitemapState.queued} ORDER BY id LIMIT ?`,
+    ),
+    setSitemapState: db.prepare('UPDATE sitemaps SET state = ? WHERE id = ?'),
+    sitemapDepth: db.prepare<[number], { depth: number }>('SELECT depth FROM sitemaps WHERE id = ?'),
+    failSitemap: db.prepare(`UPDATE sitemaps SET state = ${SitemapState.failed}, error = ?, fetched_at = ? WHERE id = ?`),
+    crashSitemap: db.prepare<[number], { crashes: number }>('UPDATE sitemaps SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
+    finishSitemap: db.prepare(
+      `UPDATE sitemaps SET state = @state, kind = @kind, status_code = @statusCode, url_count = @urlCount, invalid_count = @invalid,
+        over_url_limit = @overUrls, over_size_limit = @overSize, size_bytes = @sizeBytes, response_time_ms = @responseTimeMs,
+        error = @error, fetched_at = @at WHERE id = @id`,
+    ),
+    insertSitemapUrl: db.prepare('INSERT OR IGNORE INTO sitemap_urls (url_id, sitemap_id, lastmod, hreflang) VALUES (?, ?, ?, ?)'),
   };
 }
 

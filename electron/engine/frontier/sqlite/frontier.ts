@@ -4,7 +4,7 @@
 // About 430 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
 // (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
 import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
@@ -14,10 +14,14 @@ import { prepareFrontierStatements, type FrontierStatements } from './frontier-s
 import {
   HELD,
   HOST_ID_CACHE,
+  MAX_SITEMAP_DEPTH,
+  MAX_SITEMAPS,
   MAX_WORKER_CRASHES,
   RobotsState,
+  SitemapState,
   UrlState,
   type Claim,
+  type SitemapClaim,
   type FrontierCounts,
   type HostRow,
   type PageClaim,
@@ -41,12 +45,14 @@ import {
   isQueued,
   knownUrlMove,
   matchesAny,
+  sitemapCandidate,
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
 import { errorRowOf, hostCountsOf, pageTargetsOf, renderRowOf, resultRowOf } from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
+import { parseRobotsTxt } from '../robots-txt.ts';
 
 export class Frontier {
   /** The settings the candidate rules read, with list mode's depth limit of 0 applied. */
@@ -114,6 +120,12 @@ export class Frontier {
       }[];
       for (const { hostId, n } of perHost) this.q.hostQueued.run(n, hostId);
       const moved = this.db.prepare('UPDATE urls SET state = 0 WHERE state = 1').run().changes;
+      // Sitemaps being read when the process died are read again (their URLs are recorded with them, all or nothing).
+      const sitemapsPerHost = this.db
+        .prepare(`SELECT host_id AS hostId, count(*) AS n FROM sitemaps WHERE state = ${SitemapState.claimed} GROUP BY host_id`)
+        .all() as { hostId: number; n: number }[];
+      for (const { hostId, n } of sitemapsPerHost) this.q.hostQueued.run(n, hostId);
+      this.db.prepare(`UPDATE sitemaps SET state = ${SitemapState.queued} WHERE state = ${SitemapState.claimed}`).run();
       this.db.prepare('UPDATE hosts SET in_flight = 0, next_fetch_at = 0 WHERE in_flight > 0 OR next_fetch_at > 0').run();
       this.db.prepare(`UPDATE hosts SET robots_state = ${RobotsState.unknown} WHERE robots_state = ${RobotsState.fetching}`).run();
       this.counts = this.readCounts();
@@ -133,6 +145,14 @@ export class Frontier {
         const url = this.normalise(seed);
         if (url && this.enqueue(url, SEED, 0, null, now).added) added++;
       }
+      // Sitemaps: those given, and /sitemap.xml of each seed's host (robots.txt's Sitemap: lines come with it).
+      for (const given of this.settings.sitemaps) this.queueSitemap(given, 'given', null, 0, now);
+      if (this.discoversSitemaps()) {
+        for (const seed of seeds) {
+          const url = this.normalise(seed);
+          if (url) this.queueSitemap(`${originOfCanonical(url)}/sitemap.xml`, 'guess', null, 0, now);
+        }
+      }
       this.flushQueued();
       return added;
     })();
@@ -145,6 +165,38 @@ export class Frontier {
     if (this.hostIds.size >= HOST_ID_CACHE) this.hostIds.clear();
     this.hostIds.set(origin, id);
     return id;
+  }
+
+  /** Linked sitemaps (robots.txt's, /sitemap.xml) are read: the setting, and never in list mode (a list is the crawl). */
+  private discoversSitemaps(): boolean {
+    return this.settings.crawlLinkedSitemaps && this.settings.mode !== 'list';
+  }
+
+  /**
+   * Queues a sitemap (once per URL). Past MAX_SITEMAPS in the crawl, or nested deeper than MAX_SITEMAP_DEPTH indexes,
+   * it is recorded as not read, with the reason, so a sitemap index naming thousands of sitemaps stays bounded.
+   */
+  private queueSitemap(
+    href: string,
+    source: 'robots' | 'guess' | 'given' | 'index',
+    parentId: number | null,
+    depth: number,
+    now: number,
+  ): void {
+    const url = this.normalise(href);
+    if (url === null) return;
+    const count = this.q.sitemapCount.get()!.n;
+    if (count > MAX_SITEMAPS) return;
+    const hostId = this.hostIdFor(originOfCanonical(url));
+    const refused =
+      count === MAX_SITEMAPS
+        ? `not read: over ${MAX_SITEMAPS} sitemaps in the crawl`
+        : depth > MAX_SITEMAP_DEPTH
+          ? 'not read: sitemap indexes nested too deep'
+          : null;
+    const state = refused === null ? SitemapState.queued : SitemapState.failed;
+    const inserted = this.q.insertSitemap.run(url, hostId, source, parentId, depth, state, now, refused).changes > 0;
+    if (inserted && refused === null) this.addQueued(hostId, 1);
   }
 
   /**
@@ -267,9 +319,21 @@ export class Frontier {
           const room = hostCap(this.settings, rules?.crawlDelayMs ?? 0) - (host.in_flight ?? 0);
           const share = hostShare(room, max - out.length, hosts.length - h);
           if (share <= 0) continue;
-          const rows = this.q.queuedOfHost.all(host.id, share);
           let taken = 0;
           let blocked = 0;
+          // The host's sitemaps first (few, and they find URLs): through the same robots.txt as its pages.
+          for (const sitemap of this.q.queuedSitemapsOfHost.all(host.id, share)) {
+            const robots = robotsVerdict(rules, sitemap.url, this.settings);
+            if (robots.verdict === 'blocked') {
+              this.q.failSitemap.run(robots.reason!, now, sitemap.id);
+              blocked++;
+              continue;
+            }
+            this.q.setSitemapState.run(SitemapState.claimed, sitemap.id);
+            out.push({ kind: 'sitemap', sitemapId: sitemap.id, hostId: host.id, url: sitemap.url });
+            taken++;
+          }
+          const rows = share - taken - blocked > 0 ? this.q.queuedOfHost.all(host.id, share - taken - blocked) : [];
           for (const row of rows) {
             const robots = robotsVerdict(rules, row.url, this.settings);
             if (robots.verdict === 'blocked') {
@@ -450,6 +514,52 @@ export class Frontier {
     const rules = robotsRulesFrom(claim.url, status, body, this.settings.userAgent, error);
     this.robots.set(claim.hostId, rules);
     this.q.storeRobots.run(status, body, error, rules.crawlDelayMs, this.notBefore(claim.hostId, now), claim.hostId);
+    // robots.txt's Sitemap: lines (any host's robots.txt the crawl reads).
+    if (body !== null && status !== null && status >= 200 && status < 300 && this.discoversSitemaps()) {
+      this.db.transaction(() => {
+        for (const href of parseRobotsTxt(body).sitemaps) this.queueSitemap(href, 'robots', null, 0, now);
+        this.flushQueued();
+      })();
+    }
+  }
+
+  /**
+   * Records a sitemap read by a worker and everything it lists, in one transaction: the sitemaps an index names are
+   * queued; the URLs a urlset lists are recorded (queued to crawl as links from a seed's page are, or only recorded:
+   * sitemapCandidate) with the sitemap that listed them. The host is returned to politeness as after a page.
+   */
+  recordSitemap(claim: SitemapClaim, result: SitemapFetchResult, now = Date.now()): void {
+    this.db.transaction(() => {
+      this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
+      const read = result.format !== null;
+      this.q.finishSitemap.run({
+        id: claim.sitemapId,
+        state: read ? SitemapState.done : SitemapState.failed,
+        kind: result.format,
+        statusCode: result.statusCode,
+        urlCount: result.urls.length,
+        invalid: result.invalid,
+        overUrls: result.overUrlLimit ? 1 : 0,
+        overSize: result.overSizeLimit ? 1 : 0,
+        sizeBytes: result.sizeBytes,
+        responseTimeMs: result.responseTimeMs,
+        error: result.error,
+        at: now,
+      });
+      if (result.format === 'index') {
+        const depth = this.q.sitemapDepth.get(claim.sitemapId)!.depth + 1;
+        for (const child of result.urls) this.queueSitemap(child.url, 'index', claim.sitemapId, depth, now);
+      } else if (read) {
+        for (const entry of result.urls) {
+          const c = sitemapCandidate(entry.inScope, this.candidateSettings, this.settings.crawlSitemapUrls);
+          const live = c.fate === 'crawl' && this.isLiveExcluded(entry.url) ? { kind: c.kind, fate: 'out-of-scope' as const } : c;
+          const target = this.enqueue(entry.url, live, 1, null, now);
+          const hreflang = entry.alternates.length ? entry.alternates.map((a) => `${a.lang}=${a.url}`).join('; ') : null;
+          this.q.insertSitemapUrl.run(target.id, claim.sitemapId, entry.lastmod, hreflang);
+        }
+      }
+      this.flushQueued();
+    })();
   }
 
   /**
@@ -460,6 +570,18 @@ export class Frontier {
    */
   release(claim: Claim, crashed: boolean, now = Date.now()): 'requeued' | 'failed' {
     return this.db.transaction(() => {
+      if (claim.kind === 'sitemap') {
+        const crashes = crashed ? this.q.crashSitemap.get(claim.sitemapId)!.crashes : 0;
+        if (crashes >= MAX_WORKER_CRASHES) {
+          this.q.failSitemap.run('worker crashed', now, claim.sitemapId);
+          this.q.returnToHost.run(0, now, null, claim.hostId);
+          return 'failed' as const;
+        }
+        this.q.setSitemapState.run(SitemapState.queued, claim.sitemapId);
+        this.q.returnToHost.run(1, now, null, claim.hostId);
+        this.counts.queued++;
+        return 'requeued' as const;
+      }
       if (claim.kind === 'robots') {
         if (!crashed) {
           this.q.holdHost.run(RobotsState.unknown, now, claim.hostId);

@@ -19,7 +19,7 @@
 // deprioritising) commit the group and run as transactions of their own, whose rollback is the WAL's: so a
 // sub-journal is at most one page record's or one claim's few pages.
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason } from '../../../../shared/snapshot.ts';
 import type { Db } from './crawl-file.ts';
 import { closeCrawlFile, writeMeta, writeSettings } from './crawl-file.ts';
@@ -28,7 +28,7 @@ import type { RobotsRules } from '../robots-rules.ts';
 
 /** The meta key of the crawl's elapsed time in ms, paused time left out (ActiveClock, controller/timers.ts). */
 export const ELAPSED_META = 'elapsed_ms';
-import type { Claim, FrontierCounts, PageClaim, RobotsClaim } from '../model.ts';
+import type { Claim, FrontierCounts, PageClaim, RobotsClaim, SitemapClaim } from '../model.ts';
 import type { FrontierStore, PageRecord, RecordOutcome } from '../frontier-store.ts';
 
 /** Longest a write waits for its commit: what a kill -9 can cost in pages fetched again, and how late a reader is. */
@@ -90,6 +90,10 @@ export class SqliteFrontierStore implements FrontierStore {
 
   async recordRobots(claim: RobotsClaim, result: RobotsFetchResult, now = Date.now()): Promise<void> {
     this.write(() => this.frontier.recordRobots(claim, result, now));
+  }
+
+  async recordSitemap(claim: SitemapClaim, result: SitemapFetchResult, now = Date.now()): Promise<void> {
+    this.write(() => this.frontier.recordSitemap(claim, result, now));
   }
 
   async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {

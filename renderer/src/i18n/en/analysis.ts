@@ -41,6 +41,7 @@ export const analysis = {
     indexability: 'Indexability',
     external: 'External',
     javascript: 'JavaScript',
+    sitemaps: 'Sitemaps',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -110,6 +111,26 @@ export const analysis = {
       label: 'JavaScript redirects',
       description: 'Rendered pages whose script changed the location: a redirect of kind javascript.',
     },
+    'sitemap-urls': { label: 'In a sitemap', description: 'URLs listed in a sitemap the crawl read, crawled or not.' },
+    'sitemap-missing': {
+      label: 'Not in a sitemap',
+      description: 'Indexable pages in no sitemap the crawl read (none when no sitemap was read).',
+    },
+    'sitemap-orphans': {
+      label: 'Orphan URLs',
+      description: 'URLs in a sitemap that no crawled page links to (seeds and URLs outside the scope left out).',
+    },
+    'sitemap-non-indexable': {
+      label: 'Non-indexable in a sitemap',
+      description: 'URLs in a sitemap that are errors, redirects, noindex or canonicalised elsewhere.',
+    },
+    'sitemap-multiple': { label: 'In more than one sitemap', description: 'URLs listed by two or more sitemaps.' },
+    'sitemap-over-limit': {
+      label: 'Sitemaps over the limits',
+      description: 'Sitemaps past 50,000 URLs or 50 MB uncompressed (read up to the limit), with the reason in the error column.',
+    },
+    'sitemap-outside-scope': { label: 'Outside the scope', description: "URLs a sitemap lists that are outside the crawl's scope." },
+    'sitemap-hreflang': { label: 'Hreflang in sitemaps', description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).' },
   },
   exportColumns: {
     url: 'URL',
@@ -431,6 +452,7 @@ export const analysis = {
       tooDeep: 'too deep',
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
+      sitemapOnly: 'in a sitemap only (not crawled)',
     },
     render: {
       heading: 'JavaScript rendering',

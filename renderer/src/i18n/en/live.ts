@@ -157,6 +157,7 @@ export const live = {
       preconditions:
         'scope, robots.txt and politeness: the frontier hands out only URLs in scope, allowed, and whose host may be fetched now (engine/frontier)',
       fetchRobots: "fetch a host's robots.txt before its first URL (worker/run-job.ts)",
+      fetchSitemap: 'fetch and read an XML sitemap as a stream: indexes, gzip, text, the protocol limits (worker/sitemap/run-sitemap.ts)',
       fetchHttp: 'one HTTP exchange with timeouts, a size cap and error categories (worker/chain/fetch-http.ts)',
       extractHttpHeaders: 'Retry-After and X-Robots-Tag (worker/chain/extract-http-headers.ts)',
       extractLocation: 'the target of a redirect; a redirect is not parsed (worker/chain/extract-location.ts)',

@@ -40,6 +40,7 @@ export const analysis: Messages['analysis'] = {
     indexability: '可索引性',
     external: '外部',
     javascript: 'JavaScript',
+    sitemaps: '站点地图',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -84,6 +85,20 @@ export const analysis: Messages['analysis'] = {
     'js-blocked': { label: '被阻止的资源', description: '有资源请求被阻止（robots.txt、屏蔽模式）的已渲染页面。' },
     'js-render-failed': { label: '渲染失败', description: '渲染失败或被中断（超时、崩溃）的页面；其原始字段有效。' },
     'js-redirect': { label: 'JavaScript 重定向', description: '脚本更改了位置的已渲染页面：类型为 javascript 的重定向。' },
+    'sitemap-urls': { label: '在站点地图中', description: '抓取读取的站点地图中列出的 URL，无论是否已抓取。' },
+    'sitemap-missing': { label: '不在站点地图中', description: '不在任何已读取站点地图中的可索引页面（未读取站点地图时为空）。' },
+    'sitemap-orphans': { label: '孤立 URL', description: '站点地图中列出、但没有任何已抓取页面链接到的 URL（不含种子和范围外的 URL）。' },
+    'sitemap-non-indexable': {
+      label: '站点地图中的不可索引 URL',
+      description: '站点地图中列出的错误、重定向、noindex 或规范指向别处的 URL。',
+    },
+    'sitemap-multiple': { label: '在多个站点地图中', description: '被两个或更多站点地图列出的 URL。' },
+    'sitemap-over-limit': {
+      label: '超出限制的站点地图',
+      description: '超过 50,000 个 URL 或解压后 50 MB 的站点地图（只读取到限制为止），原因见错误列。',
+    },
+    'sitemap-outside-scope': { label: '范围之外', description: '站点地图列出但在抓取范围之外的 URL。' },
+    'sitemap-hreflang': { label: '站点地图中的 hreflang', description: '站点地图条目带有 hreflang 备用链接（xhtml:link）的 URL。' },
   },
   exportColumns: {
     url: 'URL',
@@ -405,6 +420,7 @@ export const analysis: Messages['analysis'] = {
       tooDeep: '过深',
       nofollowOnly: '仅 nofollow 链接',
       redirectCut: '重定向链被截断',
+      sitemapOnly: '仅在站点地图中（未抓取）',
     },
     render: {
       heading: 'JavaScript 渲染',

@@ -146,6 +146,7 @@ export const live: Messages['live'] = {
     does: {
       preconditions: '抓取范围、robots.txt 和礼貌延迟：抓取前沿只发出在范围内、被允许、且其主机此刻可以抓取的 URL（engine/frontier）',
       fetchRobots: '在抓取某主机的第一个 URL 之前，先获取它的 robots.txt（worker/run-job.ts）',
+      fetchSitemap: '以流的方式获取并读取 XML 站点地图：索引、gzip、文本，以及协议限制（worker/sitemap/run-sitemap.ts）',
       fetchHttp: '一次 HTTP 请求与响应，带超时、大小上限和错误分类（worker/chain/fetch-http.ts）',
       extractHttpHeaders: 'Retry-After 和 X-Robots-Tag（worker/chain/extract-http-headers.ts）',
       extractLocation: '重定向的目标；重定向响应不做解析（worker/chain/extract-location.ts）',
