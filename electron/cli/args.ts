@@ -83,6 +83,8 @@ Options (defaults in brackets):
   --sitemap URL        read this XML sitemap (sitemap index, .gz or plain text) too (repeatable) [none]
   --no-sitemaps        do not read the sitemaps robots.txt names nor /sitemap.xml [read, except in list mode]
   --no-sitemap-urls    record URLs found only in sitemaps without crawling them [crawled]
+  --sitemap-out FILE   after the crawl, write a sitemap of its indexable 200 HTML pages (lastmod from Last-Modified;
+                       past 50,000 URLs or 50 MB, FILE is a sitemap index naming FILE-1.xml, FILE-2.xml...)
   --render             also render each HTML page in a browser (a system Chromium, see --chromium) and read
                        what its scripts make: fields, links, directives, errors [off]
   --render-wait MS     longest wait for a page's scripts after load; ends earlier when quiet [5000]
@@ -168,7 +170,6 @@ const OPTIONS = {
   'bulk-export': { type: 'string', multiple: true },
   'output-folder': { type: 'string' },
   'export-format': { type: 'string' },
-  // Reserved for the sitemap generator (issue 17): parsed, refused until it is wired (crawl.ts).
   'sitemap-out': { type: 'string' },
 } as const;
 
@@ -216,7 +217,7 @@ interface CliOptions {
   listTabs: boolean;
   /** --export-tabs / --bulk-export: files written after the crawl (or from a finished crawl file); null for none. */
   exports: TabExports | null;
-  /** --sitemap-out FILE (reserved: the sitemap generator writes it once wired). */
+  /** --sitemap-out FILE: a sitemap.xml of the crawl's indexable pages, written after the crawl. */
   sitemapOut: string | null;
 }
 
@@ -367,6 +368,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
   if (store && base.exports) throw new UsageError('--export-tabs and --bulk-export read a crawl file; they do not work with --store');
+  if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');
 
   const settings: Record<string, unknown> = {
     threads: number(v.threads),

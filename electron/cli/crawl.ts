@@ -1,5 +1,6 @@
 // `npm run crawl -- <seed URL>...`: the headless front door to the engine.
-import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
+import { CrawlFileError, openCrawlFile } from '../engine/frontier/sqlite/crawl-file.ts';
+import { writeSitemap } from '../engine/sitemaps/write-sitemap.ts';
 import { SettingsError } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
 import { USAGE, UsageError, parseCli, type TabExports } from './args.ts';
@@ -28,10 +29,6 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${request.help ? USAGE : tabList()}\n`);
     return EXIT.finished;
   }
-  if (request.sitemapOut !== null) {
-    process.stderr.write('trawl: --sitemap-out: sitemap generation is not part of this build yet\n');
-    return EXIT.usage;
-  }
   const exports = request.exports;
   const folderProblem = exports && prepareOutputFolder(exports.folder);
   if (folderProblem) {
@@ -41,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
 
   // A finished crawl file resumed to export tabs or reports: nothing left to crawl, so no worker is started and nothing
   // fetched (--out alone resumes as it always did: the crawl finds nothing to do, then exports).
-  if (request.mode === 'resume' && exports) {
+  if (request.mode === 'resume' && (exports || request.sitemapOut !== null)) {
     let finished: boolean;
     try {
       finished = crawlFileFinished(request.resume!);
@@ -52,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (finished) {
       process.stdout.write(`Finished crawl ${request.resume}: exporting it, nothing crawled\n`);
-      return (await writeExports(request.resume!, request.out, exports)) ? EXIT.finished : EXIT.failed;
+      return (await writeExports(request.resume!, request.out, exports, request.sitemapOut)) ? EXIT.finished : EXIT.failed;
     }
   }
 
@@ -132,14 +129,18 @@ async function main(argv: string[]): Promise<number> {
       code = EXIT.failed;
     }
   }
-  if (exports && run.file !== null && !(await writeExports(run.file, null, exports))) code = EXIT.failed;
+  if ((exports || request.sitemapOut !== null) && run.file !== null && !(await writeExports(run.file, null, exports, request.sitemapOut)))
+    code = EXIT.failed;
   const endLine = run.end(info.snapshot);
   if (endLine) process.stdout.write(`${endLine}\n`);
   return code;
 }
 
-/** --out, --export-tabs and --bulk-export from a crawl file; false (having said why) when one could not be written. */
-async function writeExports(file: string, out: string | null, exports: TabExports | null): Promise<boolean> {
+/**
+ * --out, --export-tabs, --bulk-export and --sitemap-out from a crawl file; false (having said why) when one could not be
+ * written.
+ */
+async function writeExports(file: string, out: string | null, exports: TabExports | null, sitemapOut: string | null): Promise<boolean> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   try {
     if (out) {
@@ -147,6 +148,15 @@ async function writeExports(file: string, out: string | null, exports: TabExport
       say(`${exportFormatOf(out).toUpperCase()}: ${out} (${rows} rows)`);
     }
     if (exports) await writeTabExports(file, exports, say);
+    if (sitemapOut !== null) {
+      const db = openCrawlFile(file, { readonly: true });
+      try {
+        const { urls, files } = await writeSitemap(db, sitemapOut);
+        say(`Sitemap: ${files[0]} (${urls} URLs${files.length > 1 ? `; an index of ${files.length - 1} sitemaps` : ''})`);
+      } finally {
+        db.close();
+      }
+    }
     return true;
   } catch (err) {
     process.stderr.write(`trawl: could not export: ${(err as Error).message}\n`);

@@ -140,4 +140,35 @@ describe('crawl CLI: tab and report exports', () => {
     const [sheet] = await worksheetsOf(fs.readFileSync(path.join(xlsx, 'redirect-chains.xlsx')));
     expect(sheet!.rowCount).toBe(6);
   });
+
+  it('writes a sitemap of the crawl’s indexable 200 pages with --sitemap-out, after a crawl or from the finished file', async () => {
+    const conn = openCrawlForAnalysis(db);
+    let indexable: string[];
+    try {
+      indexable = queryFiltered(conn, { filter: 'indexable', text: '', sort: 'seq', descending: false, offset: 0, limit: 1000 })
+        .rows.filter((r) => r.status_code === 200 && /html/.test(r.content_type ?? ''))
+        .map((r) => r.url);
+    } finally {
+      conn.close();
+    }
+    expect(indexable.length).toBeGreaterThan(2);
+    const locs = (file: string) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const before = site.requests();
+    const fromFile = path.join(dir, 'sitemap-from-file.xml');
+    const run = await runCli(['--resume', db, '--sitemap-out', fromFile]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Sitemap: ${fromFile} (${indexable.length} URLs)`);
+    expect(site.requests()).toBe(before);
+    expect(locs(fromFile).sort()).toEqual([...indexable].sort());
+    // After a crawl, from the same site: the same pages.
+    const afterCrawl = path.join(dir, 'sitemap-after-crawl.xml');
+    const crawl = await runCli([site.url('/'), '--db', path.join(dir, 'again.trawl'), ...CRAWL, '--sitemap-out', afterCrawl]);
+    expect(crawl.code).toBe(0);
+    expect(locs(afterCrawl).sort()).toEqual([...indexable].sort());
+    expect(() => parseCli([site.url('/'), '--store', 'postgres://u:p@127.0.0.1/db', '--sitemap-out', 'x.xml'])).toThrow(
+      /--sitemap-out reads a crawl file; it does not work with --store/,
+    );
+  });
 });
