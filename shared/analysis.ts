@@ -153,7 +153,8 @@ export const RESULT_FILTERS = [
     id: 'canonical-non-indexable',
     group: 'canonical',
     label: 'Non-indexable canonical',
-    description: 'Parsed HTML pages whose canonical link names another crawled URL that cannot be indexed (an error, a redirect, noindex...).',
+    description:
+      'Parsed HTML pages whose canonical link names another crawled URL that cannot be indexed (an error, a redirect, noindex...).',
   },
   { id: 'directive-noindex', group: 'directives', label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
   { id: 'directive-nofollow', group: 'directives', label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },

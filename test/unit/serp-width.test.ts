@@ -68,7 +68,9 @@ describe('mixed content', () => {
       [5, 'http://cdn.test/app.js', 3, 'script'],
       [6, 'https://a.test/c', 1, 'page'],
     ];
-    const addUrl = db.prepare('INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at, kind) VALUES (?, ?, ?, ?, 1, ?, 0, ?)');
+    const addUrl = db.prepare(
+      'INSERT INTO urls (id, url, url_key, host_id, depth, state, discovered_at, kind) VALUES (?, ?, ?, ?, 1, ?, 0, ?)',
+    );
     const addResult = db.prepare(`INSERT INTO results (seq, url_id, status_code, content_type, crawl_depth, h1_count, fetched_at)
       VALUES (?, ?, 200, 'text/html', 1, 1, 0)`);
     for (const [id, url, host, kind] of urls) {

@@ -15,7 +15,11 @@ export function issuesOverview(db: Db): IssuesOverview {
 }
 
 /** The issues found as CSV (or XLSX): issue, type, priority, URLs, why, how to fix, filter. */
-export async function exportOverview(db: Db, dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<{ rows: number }> {
+export async function exportOverview(
+  db: Db,
+  dest: string | NodeJS.WritableStream,
+  format: ExportFormat = 'csv',
+): Promise<{ rows: number }> {
   const rows = overviewRows(issuesOverview(db));
   if (format === 'xlsx') return writeXlsxTable([...OVERVIEW_COLUMNS], [rows], dest, { sheetName: 'issues' });
   // As the charts' CSV (charts-data.ts): a BOM and CRLF for Excel, text cells neutralised.
