@@ -41,6 +41,11 @@ export interface SyntheticCrawl {
 }
 
 export const SYNTHETIC_ORIGIN = 'https://site.test';
+/** The site's plain-HTTP origin, and an image on it that some HTTPS pages load (mixed content). */
+const MIXED_ORIGIN = 'http://site.test';
+const MIXED_URL = `${MIXED_ORIGIN}/legacy/logo.png`;
+const LONG_DESCRIPTION =
+  'a description that goes on and on about everything the page holds, well past the hundred and fifty-five characters a search result shows before it is cut.';
 const SECTIONS = ['docs', 'blog', 'shop', 'news', 'help', 'about', 'forum', 'api'];
 const HEADERS = JSON.stringify({
   'content-type': 'text/html; charset=utf-8',
@@ -129,6 +134,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const queuedBase = n + 1;
   const externalBase = queuedBase + queuedCount;
   const externalCount = Math.max(1, Math.floor(n / 20));
+  // An image on the site's plain-HTTP origin (out of the HTTPS scope), after every other URL: mixed content.
+  const mixedId = externalBase + externalCount + (variant === 1 ? Math.floor(n / 50) : 0);
   let links = 0;
   db.transaction(() => {
     insertHost.run(1, SYNTHETIC_ORIGIN, queuedCount, 0, 404);
@@ -181,7 +188,16 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
               : `Page ${i}`;
       const title = variant === 1 && parsed && i % 37 === 0 ? `Renamed page ${i}` : title0;
       const d = rnd();
-      const description = !parsed ? null : d < 0.03 ? null : d < 0.08 ? `Shared description ${i % 700}` : `About page ${i}`;
+      // Every 29th of the others is long: over 155 characters and 985 px (drawn from i, so the draws stay the same).
+      const description = !parsed
+        ? null
+        : d < 0.03
+          ? null
+          : d < 0.08
+            ? `Shared description ${i % 700}`
+            : i % 29 === 0
+              ? `About page ${i}: ${LONG_DESCRIPTION}`
+              : `About page ${i}`;
       const h = rnd();
       const h1Count = parsed ? (h < 0.03 ? 0 : h < 0.1 ? 2 : 1) : null;
       const c = rnd();
@@ -190,7 +206,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const metaRobots = !parsed ? null : m < 0.02 ? 'noindex, follow' : m < 0.03 ? 'index, nofollow' : m < 0.3 ? 'index, follow' : null;
       const xRobots = parsed && m > 0.995 ? 'noindex' : null;
       const redirect = status === 301 ? syntheticUrl((i * 7 + 3) % n) : null;
-      const error = status === null ? 'connection reset' : null;
+      // Every 7th redirect closed a loop (the frontier records it as the redirect's error).
+      const error = status === null ? 'connection reset' : status === 301 && i % 7 === 0 ? 'redirect loop' : null;
       // Drawn from i alone (no rnd()), so a rendered crawl's other rows are those of the same crawl unrendered.
       const render =
         options.rendered === true && parsed && i % 5 === 0 ? syntheticRender(i, { title, description, canonical, metaRobots }) : null;
@@ -257,6 +274,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       }
       if (parsed) {
         targets.forEach((to, k) => (links += insertLink.run(i + 1, to, `Link ${to}`, 'a', k === 3 ? 1 : 0).changes));
+        // A canonical to another page is a canonical link in the graph; every 100th page loads a logo over plain HTTP.
+        if (canonical !== null && canonical !== url) links += insertLink.run(i + 1, ((i + 1) % n) + 1, null, 'canonical', 0).changes;
+        if (i % 100 === 1) links += insertLink.run(i + 1, mixedId, null, 'image', 0).changes;
         if (i % 10 === 0) {
           links += insertLink.run(i + 1, externalBase + (i % externalCount), 'elsewhere', 'a', 0).changes;
           insertUnfetchable.run(i + 1, `mailto:page${i}@site.test`, 'mailto', 'Write to us');
@@ -307,10 +327,12 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const url = `https://ext${host}.example/path/${e}`;
       insertUrl.run(externalBase + e, url, urlKey(url), host + 2, 1, UrlState.outOfScope, 1, startAt, 'page', 0, 0);
     }
+    insertHost.run(externalHosts + 2, MIXED_ORIGIN, 0, 0, null);
+    insertUrl.run(mixedId, MIXED_URL, urlKey(MIXED_URL), externalHosts + 2, 2, UrlState.outOfScope, 2, startAt, 'image', 0, 0);
   })();
   return {
     db,
     origin: SYNTHETIC_ORIGIN,
-    counts: { results: n, urls: n + queuedCount + externalCount, links, queued: queuedCount, external: externalCount },
+    counts: { results: n, urls: n + queuedCount + externalCount + 1, links, queued: queuedCount, external: externalCount + 1 },
   };
 }
