@@ -122,13 +122,14 @@ function walkedCounts(): FilterCounts {
   }[];
   const linked = new Set(graph.map((l) => l.t));
   const is3xx = (s: unknown) => typeof s === 'number' && s >= 300 && s <= 399;
+  const redirectsOut = new Set(graph.filter((l) => l.kind === 'redirect').map((l) => l.f));
   const chains = new Set<number>();
   const badCanonicals = new Set<number>();
   const mixed = new Set<number>();
   for (const l of graph) {
     const from = rowOf.get(l.f)!;
     const to = rowOf.get(l.t);
-    if (l.kind === 'redirect' && is3xx(from.s) && is3xx(to?.s)) chains.add(l.f);
+    if (l.kind === 'redirect' && is3xx(from.s) && redirectsOut.has(l.t)) chains.add(l.f);
     const canonicalised = from.h1 !== null && from.canonical !== null && from.canonical !== from.url;
     if (l.kind === 'canonical' && canonicalised && l.t !== l.f && to && to.seq !== null && to.ix !== 'indexable') badCanonicals.add(l.f);
     if (['image', 'script', 'stylesheet'].includes(l.kind) && String(to?.url).startsWith('http:') && String(from.url).startsWith('https:'))

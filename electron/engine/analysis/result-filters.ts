@@ -79,9 +79,11 @@ const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 const BROKEN_STATUS = '(r.status_code >= 400 OR r.status_code IS NULL)';
 const BROKEN_INTERNAL = `EXISTS (SELECT 1 FROM links bl WHERE bl.to_id = r.url_id)
   AND NOT EXISTS (SELECT 1 FROM urls bu WHERE bu.id = r.url_id AND bu.check_only = 1 AND bu.kind = 'page')`;
-// A redirect whose own redirect link leads to another redirect: every hop of a chain of two or more but the last.
-const REDIRECT_TO_REDIRECT = `EXISTS (SELECT 1 FROM links rl CROSS JOIN results rt ON rt.url_id = rl.to_id
-  WHERE rl.from_id = r.url_id AND rl.kind = 'redirect' AND rt.status_code BETWEEN 300 AND 399)`;
+// A redirect whose own redirect link leads to a URL that redirects again (has a redirect link of its own): every hop
+// of a chain of two or more but the last. Both links are read from the link graph's primary key (from_id, to_id,
+// kind), never a results row.
+const REDIRECT_TO_REDIRECT = `EXISTS (SELECT 1 FROM links rl CROSS JOIN links rn ON rn.from_id = rl.to_id
+  WHERE rl.from_id = r.url_id AND rl.kind = 'redirect' AND rn.kind = 'redirect')`;
 // The frontier records a redirect back into its own chain as the source's error (frontier/redirect-chain.ts).
 const REDIRECT_LOOP = "r.error = 'redirect loop'";
 // A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
