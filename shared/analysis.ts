@@ -22,6 +22,7 @@ export const FILTER_GROUPS = [
   { id: 'directives', label: 'Directives' },
   { id: 'indexability', label: 'Indexability' },
   { id: 'external', label: 'External' },
+  { id: 'security', label: 'Security' },
   { id: 'javascript', label: 'JavaScript' },
   { id: 'sitemaps', label: 'Sitemaps' },
 ] as const;
@@ -54,6 +55,24 @@ export const RESULT_FILTERS = [
     label: 'No response',
     description: 'No response at all: network errors, timeouts, blocked by robots.txt.',
   },
+  {
+    id: 'broken-internal',
+    group: 'response',
+    label: 'Broken internal links',
+    description: 'URLs in the scope that answered 4xx or 5xx or did not answer, and that crawled pages link to.',
+  },
+  {
+    id: 'redirect-chain',
+    group: 'response',
+    label: 'Redirect chains',
+    description: 'Redirects whose target redirects again: each hop of a chain of two or more but the last.',
+  },
+  {
+    id: 'redirect-loop',
+    group: 'response',
+    label: 'Redirect loops',
+    description: 'Redirects back to a URL of their own chain (recorded with the error "redirect loop").',
+  },
   { id: 'title-missing', group: 'title', label: 'Missing', description: 'Parsed HTML pages without a title, or with an empty one.' },
   { id: 'title-duplicate', group: 'title', label: 'Duplicate', description: 'Parsed HTML pages whose title another parsed page has too.' },
   {
@@ -61,6 +80,24 @@ export const RESULT_FILTERS = [
     group: 'title',
     label: 'Over 60 characters',
     description: 'Parsed HTML pages whose title is longer than 60 characters.',
+  },
+  {
+    id: 'title-under-30',
+    group: 'title',
+    label: 'Below 30 characters',
+    description: 'Parsed HTML pages whose title is shorter than 30 characters (not empty).',
+  },
+  {
+    id: 'title-over-561px',
+    group: 'title',
+    label: 'Over 561 pixels',
+    description: 'Parsed HTML pages whose title is wider than 561 pixels in Arial at 20 px: cut in search results.',
+  },
+  {
+    id: 'title-under-200px',
+    group: 'title',
+    label: 'Below 200 pixels',
+    description: 'Parsed HTML pages whose title is narrower than 200 pixels in Arial at 20 px (not empty).',
   },
   {
     id: 'description-missing',
@@ -73,6 +110,30 @@ export const RESULT_FILTERS = [
     group: 'description',
     label: 'Duplicate',
     description: 'Parsed HTML pages whose meta description another parsed page has too.',
+  },
+  {
+    id: 'description-over-155',
+    group: 'description',
+    label: 'Over 155 characters',
+    description: 'Parsed HTML pages whose meta description is longer than 155 characters.',
+  },
+  {
+    id: 'description-under-70',
+    group: 'description',
+    label: 'Below 70 characters',
+    description: 'Parsed HTML pages whose meta description is shorter than 70 characters (not empty).',
+  },
+  {
+    id: 'description-over-985px',
+    group: 'description',
+    label: 'Over 985 pixels',
+    description: 'Parsed HTML pages whose meta description is wider than 985 pixels in Arial at 14 px: cut in search results.',
+  },
+  {
+    id: 'description-under-400px',
+    group: 'description',
+    label: 'Below 400 pixels',
+    description: 'Parsed HTML pages whose meta description is narrower than 400 pixels in Arial at 14 px (not empty).',
   },
   { id: 'h1-missing', group: 'h1', label: 'Missing', description: 'Parsed HTML pages without an h1.' },
   { id: 'h1-multiple', group: 'h1', label: 'Multiple', description: 'Parsed HTML pages with more than one h1.' },
@@ -89,6 +150,13 @@ export const RESULT_FILTERS = [
     description: 'Parsed HTML pages whose canonical link names another URL.',
   },
   { id: 'canonical-missing', group: 'canonical', label: 'Missing', description: 'Parsed HTML pages without a canonical link.' },
+  {
+    id: 'canonical-non-indexable',
+    group: 'canonical',
+    label: 'Non-indexable canonical',
+    description:
+      'Parsed HTML pages whose canonical link names another crawled URL that cannot be indexed (an error, a redirect, noindex...).',
+  },
   { id: 'directive-noindex', group: 'directives', label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
   { id: 'directive-nofollow', group: 'directives', label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },
   { id: 'indexable', group: 'indexability', label: 'Indexable', description: 'Pages a search engine can index.' },
@@ -104,6 +172,12 @@ export const RESULT_FILTERS = [
     label: 'Outside the scope',
     description:
       'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
+  },
+  {
+    id: 'mixed-content',
+    group: 'security',
+    label: 'Mixed content',
+    description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.',
   },
   // Raw versus rendered (a crawl with settings.render): shown only when the crawl rendered pages (js-rendered > 0).
   { id: 'js-rendered', group: 'javascript', label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },

@@ -192,6 +192,8 @@ export const COMMAND_ARGS = {
   compareCrawls: z.tuple([compareQuerySchema]),
   comparePage: z.tuple([compareQuerySchema, z.enum(CHANGE_KINDS), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable()]),
   exportComparison: z.tuple([compareQuerySchema, exportFormat]),
+  issuesOverview: z.tuple([]),
+  exportOverview: z.tuple([exportFormat]),
   listStoreCrawls: z.tuple([storeUrl]),
   attachStore: z.tuple([storeUrl, storeCrawlId]),
   detachStore: z.tuple([]),

@@ -25,6 +25,7 @@ import type {
   UrlDetail,
 } from './analysis.ts';
 import type { ChartData } from './charts.ts';
+import type { IssuesOverview } from './issues.ts';
 import type { ComparisonPage, ComparisonSummary } from './comparison.ts';
 import type { StoreAttachment, StoreCrawlList } from './cluster-store.ts';
 import type { CrawlSnapshot } from './snapshot.ts';
@@ -174,6 +175,14 @@ export const COMMANDS = {
     hostHandler: true,
     crawlFiles: { args: [{ arg: 0, fields: ['oldFile', 'newFile'] }] },
     download: { path: '/compare.csv', query: ([query, format]) => ({ query: JSON.stringify(query), ...formatQuery(format) }) },
+  },
+  /** The issues overview: every issue checked, with its priority, type and number of URLs (its explorer filter's count). */
+  issuesOverview: { result: returns<IssuesOverview>(), retryable: true },
+  /** The issues found as CSV (or, given 'xlsx', XLSX). Desktop: a save dialog. Web console: a download. */
+  exportOverview: {
+    result: returns<ExportResult>(),
+    hostHandler: true,
+    download: { path: '/overview.csv', query: ([format]) => formatQuery(format) },
   },
   // ---- a crawl in a PostgreSQL store, run by a cluster of headless nodes (each connects first, up to 5 s) ----
   /** The crawls of a PostgreSQL store (postgres://user:password@host:port/database), newest first. */

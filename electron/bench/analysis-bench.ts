@@ -14,6 +14,7 @@ import { hostsReport } from '../engine/analysis/hosts-report.ts';
 import { queueHosts, queuePrefixes, queueSearch } from '../engine/analysis/queue-inspector.ts';
 import { countSql, FILTER_IDS, filterCounts, queryFiltered } from '../engine/analysis/result-filters.ts';
 import { buildSyntheticCrawl, syntheticUrl } from '../engine/analysis/synthetic-crawl.ts';
+import { issuesOverview } from '../engine/analysis/issues-overview.ts';
 import { urlDetail } from '../engine/analysis/url-detail.ts';
 
 const { values } = parseArgs({
@@ -61,6 +62,7 @@ function time(label: string, fn: () => unknown): void {
 const db: Db = openCrawlForAnalysis(oldFile);
 console.log(`\n${rows} results rows, read-only connection:`);
 time('filterCounts (every filter)', () => filterCounts(db));
+time("issuesOverview (the issues overview: its filters' count passes)", () => issuesOverview(db));
 for (const sql of countSql(db)) {
   const ids = Object.keys(db.prepare(sql).get() as object).join(', ');
   time(`  count pass: ${ids.length > 50 ? `${ids.slice(0, 47)}...` : ids}`, () => db.prepare(sql).get());

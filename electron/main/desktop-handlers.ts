@@ -58,6 +58,12 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
         ? { ok: false, error: englishText('exportCancelled') }
         : session.exportComparison(query, file, ...formatArg(format));
     },
+    exportOverview: async (format = 'csv') => {
+      const problem = session.overviewExportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await saveAs(`Export the issues overview as ${format.toUpperCase()}`, 'issues', format);
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportOverview(file, ...formatArg(format));
+    },
     currentSnapshot: async () => session.snapshot(),
     exportBulkReport: async (report, format = 'csv') => {
       const problem = session.bulkReportProblem();

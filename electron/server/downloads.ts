@@ -91,6 +91,15 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
         write: (out, view) => session.exportView(view, out),
       },
     },
+    exportOverview: {
+      check: async () => session.overviewExportProblem(),
+      route: {
+        argsOf: (query) => formatArg(query),
+        fileName: () => `${crawlName()}-issues`,
+        format: (format) => format ?? 'csv',
+        write: (out, format) => session.exportOverview(out, format),
+      },
+    },
     exportComparison: {
       // Opens both files (their names resolved already): a name that is not a crawl is refused here, before the
       // download starts.

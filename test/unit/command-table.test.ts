@@ -25,6 +25,7 @@ function fakeSession(own: Record<string, (...args: unknown[]) => unknown> = {}) 
     exportProblem: null,
     chartExportProblem: null,
     viewExportProblem: null,
+    overviewExportProblem: null,
     currentFile: null,
     attachedStore: null,
     snapshot: null,
@@ -73,7 +74,14 @@ describe('the command table', () => {
       for (const ref of spec.crawlFiles?.args ?? []) expect(ref.arg, name).toBeLessThan(arity);
     }
     const downloads = COMMAND_NAMES.filter((n) => commandSpec(n).download);
-    expect(downloads.sort()).toEqual(['exportBulkReport', 'exportChartCsv', 'exportComparison', 'exportCsv', 'exportView']);
+    expect(downloads.sort()).toEqual([
+      'exportBulkReport',
+      'exportChartCsv',
+      'exportComparison',
+      'exportCsv',
+      'exportOverview',
+      'exportView',
+    ]);
     expect(new Set(downloads.map((n) => commandSpec(n).download!.path)).size).toBe(downloads.length);
   });
 
@@ -130,8 +138,10 @@ describe("the hosts' own handlers", () => {
     const handlers = hosts['desktop']!(session);
     await handlers.openCrawl(null);
     await handlers.exportChartCsv('status');
+    await handlers.exportOverview();
     expect(calls).toContainEqual(['openCrawl', ['/picked.trawl']]);
     expect(calls).toContainEqual(['exportChartCsv', ['status', '/saved.csv']]);
+    expect(calls).toContainEqual(['exportOverview', ['/saved.csv']]);
   });
 
   it('desktop: crawl files go to the window as opaque ids and only ids it was given come back; no path is taken', async () => {

@@ -23,6 +23,7 @@
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
+import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
 import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
@@ -77,6 +78,32 @@ const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
 const duplicated = (column: 'title' | 'meta_description', hint: string) =>
   `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
 const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
+
+// The issues overview's filters (shared/issues.ts counts them).
+// Broken internal links: a URL of the scope (not an out-of-scope link checked) with an error status or no response,
+// and at least one inlink. Two ranges of results_status, the URL's row and one inlink read by key.
+const BROKEN_STATUS = '(r.status_code >= 400 OR r.status_code IS NULL)';
+const BROKEN_INTERNAL = `EXISTS (SELECT 1 FROM links bl WHERE bl.to_id = r.url_id)
+  AND NOT EXISTS (SELECT 1 FROM urls bu WHERE bu.id = r.url_id AND bu.check_only = 1 AND bu.kind = 'page')`;
+// A redirect whose own redirect link leads to a URL that redirects again (has a redirect link of its own): every hop
+// of a chain of two or more but the last. Both links are read from the link graph's primary key (from_id, to_id,
+// kind), never a results row.
+const REDIRECT_TO_REDIRECT = `EXISTS (SELECT 1 FROM links rl CROSS JOIN links rn ON rn.from_id = rl.to_id
+  WHERE rl.from_id = r.url_id AND rl.kind = 'redirect' AND rn.kind = 'redirect')`;
+// The frontier records a redirect back into its own chain as the source's error (frontier/redirect-chain.ts).
+const REDIRECT_LOOP = "r.error = 'redirect loop'";
+// A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
+const CANONICAL_NON_INDEXABLE = `EXISTS (SELECT 1 FROM links cl CROSS JOIN results ct ON ct.url_id = cl.to_id
+  WHERE cl.from_id = r.url_id AND cl.kind = 'canonical' AND cl.to_id <> r.url_id AND coalesce(ct.indexability, '') <> 'indexable')`;
+// Pixel widths through the crawl file connections' serp_px(text, font px) function (crawl-file.ts, shared/serp-width.ts).
+const px = (column: string, font: number) => `serp_px(${column}, ${font})`;
+const TITLE = SERP_LIMITS.title;
+const DESCRIPTION = SERP_LIMITS.description;
+// Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
+// their text), the image, script and stylesheet links to them, and the HTTPS pages those come from. The walk's cost
+// grows with the URLs, not with the links; the links are read by key.
+const MIXED_CONTENT = `r.url_id IN (SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
+  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:')`;
 
 // The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
 // the page's results row r.
@@ -168,6 +195,13 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'status-4xx': status(STATUS_RANGES['4xx']),
   'status-5xx': status(STATUS_RANGES['5xx']),
   'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
+  'broken-internal': { source: 'results', index: 'results_status', where: () => `${BROKEN_STATUS} AND ${BROKEN_INTERNAL}` },
+  'redirect-chain': {
+    source: 'results',
+    index: 'results_status',
+    where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}`,
+  },
+  'redirect-loop': { source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}` },
   'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
   'title-duplicate': {
     source: 'results',
@@ -175,6 +209,21 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
     where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}`,
   },
   'title-over-60': { source: 'results', index: 'results_title', where: () => `${PARSED} AND length(r.title) > 60` },
+  'title-under-30': {
+    source: 'results',
+    index: 'results_title',
+    where: () => `${PARSED} AND r.title <> '' AND length(r.title) < ${TITLE.minChars}`,
+  },
+  'title-over-561px': {
+    source: 'results',
+    index: 'results_title',
+    where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} > ${TITLE.maxPx}`,
+  },
+  'title-under-200px': {
+    source: 'results',
+    index: 'results_title',
+    where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} < ${TITLE.minPx}`,
+  },
   'description-missing': {
     source: 'results',
     index: 'results_description',
@@ -185,11 +234,36 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
     index: 'results_description',
     where: (hint) => `${PARSED} AND ${duplicated('meta_description', hint('results_description'))}`,
   },
+  'description-over-155': {
+    source: 'results',
+    index: 'results_description',
+    where: () => `${PARSED} AND length(r.meta_description) > ${DESCRIPTION.maxChars}`,
+  },
+  'description-under-70': {
+    source: 'results',
+    index: 'results_description',
+    where: () => `${PARSED} AND r.meta_description <> '' AND length(r.meta_description) < ${DESCRIPTION.minChars}`,
+  },
+  'description-over-985px': {
+    source: 'results',
+    index: 'results_description',
+    where: () => `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} > ${DESCRIPTION.maxPx}`,
+  },
+  'description-under-400px': {
+    source: 'results',
+    index: 'results_description',
+    where: () => `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} < ${DESCRIPTION.minPx}`,
+  },
   'h1-missing': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count = 0' },
   'h1-multiple': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count > 1' },
   'canonical-self': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical = ${OWN_URL}` },
   'canonical-elsewhere': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical <> ${OWN_URL}` },
   'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
+  'canonical-non-indexable': {
+    source: 'results',
+    index: 'results_canonical',
+    where: () => `${PARSED} AND r.canonical <> ${OWN_URL} AND ${CANONICAL_NON_INDEXABLE}`,
+  },
   'directive-noindex': {
     source: 'results',
     index: 'results_directives',
@@ -203,6 +277,7 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
+  'mixed-content': { source: 'results', index: null, where: () => MIXED_CONTENT },
   'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
   'js-rendered-links': renderFlag('js-rendered-links'),
   'js-errors': renderFlag('js-errors'),
@@ -304,17 +379,34 @@ const COUNT_PASSES: readonly CountPass[] = [
   },
   {
     // Titles grouped in index order: missing, duplicated and long ones from the group sizes.
-    ids: ['title-missing', 'title-duplicate', 'title-over-60'],
+    // The pixel widths are measured once per distinct title.
+    ids: ['title-missing', 'title-duplicate', 'title-over-60', 'title-under-30', 'title-over-561px', 'title-under-200px'],
     sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE title IS NULL OR title = ''), 0) AS "title-missing",
       coalesce(sum(n) FILTER (WHERE title <> '' AND n > 1), 0) AS "title-duplicate",
-      coalesce(sum(n) FILTER (WHERE length(title) > 60), 0) AS "title-over-60"
-      FROM (SELECT r.title AS title, count(*) AS n FROM results r ${indexedBy(db, 'results_title')} WHERE ${PARSED} GROUP BY r.title)`,
+      coalesce(sum(n) FILTER (WHERE length(title) > 60), 0) AS "title-over-60",
+      coalesce(sum(n) FILTER (WHERE title <> '' AND length(title) < ${TITLE.minChars}), 0) AS "title-under-30",
+      coalesce(sum(n) FILTER (WHERE title <> '' AND w > ${TITLE.maxPx}), 0) AS "title-over-561px",
+      coalesce(sum(n) FILTER (WHERE title <> '' AND w < ${TITLE.minPx}), 0) AS "title-under-200px"
+      FROM (SELECT title, n, ${px('title', SERP_FONT_PX.title)} AS w
+            FROM (SELECT r.title AS title, count(*) AS n FROM results r ${indexedBy(db, 'results_title')} WHERE ${PARSED} GROUP BY r.title))`,
   },
   {
-    ids: ['description-missing', 'description-duplicate'],
+    ids: [
+      'description-missing',
+      'description-duplicate',
+      'description-over-155',
+      'description-under-70',
+      'description-over-985px',
+      'description-under-400px',
+    ],
     sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE d IS NULL OR d = ''), 0) AS "description-missing",
-      coalesce(sum(n) FILTER (WHERE d <> '' AND n > 1), 0) AS "description-duplicate"
-      FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${indexedBy(db, 'results_description')} WHERE ${PARSED} GROUP BY r.meta_description)`,
+      coalesce(sum(n) FILTER (WHERE d <> '' AND n > 1), 0) AS "description-duplicate",
+      coalesce(sum(n) FILTER (WHERE length(d) > ${DESCRIPTION.maxChars}), 0) AS "description-over-155",
+      coalesce(sum(n) FILTER (WHERE d <> '' AND length(d) < ${DESCRIPTION.minChars}), 0) AS "description-under-70",
+      coalesce(sum(n) FILTER (WHERE d <> '' AND w > ${DESCRIPTION.maxPx}), 0) AS "description-over-985px",
+      coalesce(sum(n) FILTER (WHERE d <> '' AND w < ${DESCRIPTION.minPx}), 0) AS "description-under-400px"
+      FROM (SELECT d, n, ${px('d', SERP_FONT_PX.description)} AS w
+            FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${indexedBy(db, 'results_description')} WHERE ${PARSED} GROUP BY r.meta_description))`,
   },
   {
     ids: ['h1-missing', 'h1-multiple'],
@@ -323,11 +415,14 @@ const COUNT_PASSES: readonly CountPass[] = [
   },
   {
     // The page's own URL is looked up (by id, in id order) only for pages that have a canonical.
-    ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing'],
+    // The canonical target's row is read (by key) only for canonicalised pages.
+    ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
     sql: (db) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
-      count(*) - count(r_canonical) AS "canonical-missing"
-      FROM (SELECT r.canonical AS r_canonical, CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${OWN_URL} THEN 1 ELSE 0 END AS self
-            FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED})`,
+      count(*) - count(r_canonical) AS "canonical-missing", coalesce(sum(bad), 0) AS "canonical-non-indexable"
+      FROM (SELECT r_canonical, self, CASE WHEN self = 0 AND ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END AS bad
+            FROM (SELECT r.url_id AS url_id, r.canonical AS r_canonical,
+                    CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${OWN_URL} THEN 1 ELSE 0 END AS self
+                  FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}) r)`,
   },
   {
     ids: ['directive-noindex', 'directive-nofollow'],
@@ -343,6 +438,16 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
   },
   { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
+  {
+    // The error statuses (two ranges of results_status) with an inlink; the redirects (one range) by what they lead to.
+    ids: ['broken-internal', 'redirect-chain', 'redirect-loop'],
+    sql: (db) => `SELECT
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code >= 400 AND ${BROKEN_INTERNAL})
+      + (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code IS NULL AND ${BROKEN_INTERNAL}) AS "broken-internal",
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}) AS "redirect-chain",
+      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}) AS "redirect-loop"`,
+  },
+  { ids: ['mixed-content'], sql: () => `SELECT count(*) AS "mixed-content" FROM results r WHERE ${MIXED_CONTENT}` },
   {
     // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
     ids: ['js-rendered', 'js-render-failed'],

@@ -31,6 +31,12 @@ export interface SyntheticCrawlOptions {
    * failed render; the results row indexed by the rendered directives. Default false.
    */
   rendered?: boolean;
+  /**
+   * Two XML sitemaps read (issue 17): the first lists every 7th page, every 3rd queued URL (never linked: orphans) and
+   * every 5th out-of-scope URL, with hreflang alternates on every 91st entry; the second, over the URL limit, lists
+   * every 49th page again (in two sitemaps). Default false.
+   */
+  sitemaps?: boolean;
 }
 
 export interface SyntheticCrawl {
@@ -41,6 +47,11 @@ export interface SyntheticCrawl {
 }
 
 export const SYNTHETIC_ORIGIN = 'https://site.test';
+/** The site's plain-HTTP origin, and an image on it that some HTTPS pages load (mixed content). */
+const MIXED_ORIGIN = 'http://site.test';
+const MIXED_URL = `${MIXED_ORIGIN}/legacy/logo.png`;
+const LONG_DESCRIPTION =
+  'a description that goes on and on about everything the page holds, well past the hundred and fifty-five characters a search result shows before it is cut.';
 const SECTIONS = ['docs', 'blog', 'shop', 'news', 'help', 'about', 'forum', 'api'];
 const HEADERS = JSON.stringify({
   'content-type': 'text/html; charset=utf-8',
@@ -131,6 +142,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const queuedBase = n + 1;
   const externalBase = queuedBase + queuedCount;
   const externalCount = Math.max(1, Math.floor(n / 20));
+  // An image on the site's plain-HTTP origin (out of the HTTPS scope), after every other URL: mixed content.
+  const mixedId = externalBase + externalCount + (variant === 1 ? Math.floor(n / 50) : 0);
   let links = 0;
   db.transaction(() => {
     insertHost.run(1, SYNTHETIC_ORIGIN, queuedCount, 0, 404);
@@ -183,7 +196,16 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
               : `Page ${i}`;
       const title = variant === 1 && parsed && i % 37 === 0 ? `Renamed page ${i}` : title0;
       const d = rnd();
-      const description = !parsed ? null : d < 0.03 ? null : d < 0.08 ? `Shared description ${i % 700}` : `About page ${i}`;
+      // Every 29th of the others is long: over 155 characters and 985 px (drawn from i, so the draws stay the same).
+      const description = !parsed
+        ? null
+        : d < 0.03
+          ? null
+          : d < 0.08
+            ? `Shared description ${i % 700}`
+            : i % 29 === 0
+              ? `About page ${i}: ${LONG_DESCRIPTION}`
+              : `About page ${i}`;
       const h = rnd();
       const h1Count = parsed ? (h < 0.03 ? 0 : h < 0.1 ? 2 : 1) : null;
       const c = rnd();
@@ -192,7 +214,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const metaRobots = !parsed ? null : m < 0.02 ? 'noindex, follow' : m < 0.03 ? 'index, nofollow' : m < 0.3 ? 'index, follow' : null;
       const xRobots = parsed && m > 0.995 ? 'noindex' : null;
       const redirect = status === 301 ? syntheticUrl((i * 7 + 3) % n) : null;
-      const error = status === null ? 'connection reset' : null;
+      // Every 7th redirect closed a loop (the frontier records it as the redirect's error).
+      const error = status === null ? 'connection reset' : status === 301 && i % 7 === 0 ? 'redirect loop' : null;
       // Drawn from i alone (no rnd()), so a rendered crawl's other rows are those of the same crawl unrendered.
       const render =
         options.rendered === true && parsed && i % 5 === 0 ? syntheticRender(i, { title, description, canonical, metaRobots }) : null;
@@ -269,6 +292,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       }
       if (parsed) {
         targets.forEach((to, k) => (links += insertLink.run(i + 1, to, `Link ${to}`, 'a', k === 3 ? 1 : 0).changes));
+        // A canonical to another page is a canonical link in the graph; every 100th page loads a logo over plain HTTP.
+        if (canonical !== null && canonical !== url) links += insertLink.run(i + 1, ((i + 1) % n) + 1, null, 'canonical', 0).changes;
+        if (i % 100 === 1) links += insertLink.run(i + 1, mixedId, null, 'image', 0).changes;
         if (i % 10 === 0) {
           links += insertLink.run(i + 1, externalBase + (i % externalCount), 'elsewhere', 'a', 0).changes;
           insertUnfetchable.run(i + 1, `mailto:page${i}@site.test`, 'mailto', 'Write to us');
@@ -319,10 +345,32 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const url = `https://ext${host}.example/path/${e}`;
       insertUrl.run(externalBase + e, url, urlKey(url), host + 2, 1, UrlState.outOfScope, 1, startAt, 'page', 0, 0);
     }
+    insertHost.run(externalHosts + 2, MIXED_ORIGIN, 0, 0, null);
+    insertUrl.run(mixedId, MIXED_URL, urlKey(MIXED_URL), externalHosts + 2, 2, UrlState.outOfScope, 2, startAt, 'image', 0, 0);
+    if (options.sitemaps === true) {
+      const addSitemap = db.prepare(`INSERT INTO sitemaps (id, url, host_id, source, state, kind, status_code, url_count, over_url_limit,
+        discovered_at, fetched_at) VALUES (?, ?, 1, 'robots', 2, 'urlset', 200, ?, ?, ?, ?)`);
+      const addEntry = db.prepare('INSERT INTO sitemap_urls (url_id, sitemap_id, lastmod, hreflang) VALUES (?, ?, NULL, ?)');
+      let listed = 0;
+      let twice = 0;
+      const entry = (urlId: number) => {
+        addEntry.run(urlId, 1, listed % 91 === 0 ? `en=${SYNTHETIC_ORIGIN}/en/${urlId}; de=${SYNTHETIC_ORIGIN}/de/${urlId}` : null);
+        listed++;
+      };
+      for (let i = 0; i < n; i += 7) entry(i + 1);
+      for (let q = 0; q < queuedCount; q += 3) entry(queuedBase + q);
+      for (let e = 0; e < externalCount; e += 5) entry(externalBase + e);
+      for (let i = 0; i < n; i += 49) {
+        addEntry.run(i + 1, 2, null);
+        twice++;
+      }
+      addSitemap.run(1, `${SYNTHETIC_ORIGIN}/sitemap.xml`, listed, 0, startAt, startAt);
+      addSitemap.run(2, `${SYNTHETIC_ORIGIN}/sitemap-big.xml`, twice, 1, startAt, startAt);
+    }
   })();
   return {
     db,
     origin: SYNTHETIC_ORIGIN,
-    counts: { results: n, urls: n + queuedCount + externalCount, links, queued: queuedCount, external: externalCount },
+    counts: { results: n, urls: n + queuedCount + externalCount + 1, links, queued: queuedCount, external: externalCount + 1 },
   };
 }

@@ -28,6 +28,8 @@ import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
+import { exportOverview, issuesOverview } from '../analysis/issues-overview.ts';
+import type { IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
@@ -413,6 +415,23 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     const problem = this.viewExportProblem(view);
     if (problem) return { ok: false, error: problem };
     return exportResult(dest, () => exportView(this.analysis(), view, dest));
+  }
+
+  /** The issues overview of the crawl in view: each issue with its filter's count. */
+  async issuesOverview(): Promise<IssuesOverview> {
+    return issuesOverview(this.analysis().db);
+  }
+
+  /** Why the issues overview cannot be exported (no crawl open, or it lives in a store), or null. */
+  overviewExportProblem(): string | null {
+    return this.inView.analysisProblem('export its issues here');
+  }
+
+  /** The issues found as CSV (or XLSX), to a file path or a stream (ended when done). */
+  async exportOverview(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<Api.ExportResult> {
+    const problem = this.overviewExportProblem();
+    if (problem) return { ok: false, error: problem };
+    return exportResult(dest, () => exportOverview(this.analysis().db, dest, format));
   }
 
   /** Two crawl files (absolute paths, checked by the host) compared: the counts. */

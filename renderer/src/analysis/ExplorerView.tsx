@@ -14,6 +14,7 @@ import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../re
 import { filterTitle, groupedFilters, shownGroups, statusText } from './analysis-model.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
+import { takeExplorerFilter } from './explorer-request.ts';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
@@ -147,7 +148,8 @@ const rowAttrs = (r: ExplorerRow) => ({ 'data-explorer-url': r.url, 'data-status
 export function ExplorerView() {
   const api = useApi();
   const hasCrawl = useHasCrawl();
-  const [filter, setFilter] = useState<FilterId>('all');
+  // A filter asked for elsewhere (an issue of the overview) opens the explorer on it.
+  const [filter, setFilter] = useState<FilterId>(() => takeExplorerFilter() ?? 'all');
   const [text, setText] = useState('');
   const [appliedText, setAppliedText] = useState('');
   const [sort, setSort] = useState<SortState>({ column: 'seq', descending: false });

@@ -16,6 +16,8 @@ import { HostsView } from '../analysis/HostsView.tsx';
 import { QueueView } from '../analysis/QueueView.tsx';
 import { ReportsView } from '../analysis/ReportsView.tsx';
 import { CompareView } from '../analysis/CompareView.tsx';
+import { OverviewView } from '../analysis/OverviewView.tsx';
+import { requestExplorerFilter } from '../analysis/explorer-request.ts';
 import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
@@ -70,6 +72,14 @@ export function App() {
           {view === 'hosts' && <HostsView />}
           {view === 'reports' && <ReportsView />}
           {view === 'compare' && <CompareView />}
+          {view === 'overview' && (
+            <OverviewView
+              onOpenFilter={(filter) => {
+                requestExplorerFilter(filter);
+                chooseView('explorer');
+              }}
+            />
+          )}
         </main>
       </div>
       <Notices />

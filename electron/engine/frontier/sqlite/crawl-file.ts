@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { hasSecrets, splitSecrets, type CrawlSecrets } from '../../../../shared/credentials.ts';
 import { englishText } from '../../../../shared/messages.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
+import { serpPixelWidth } from '../../../../shared/serp-width.ts';
 import { openSecrets, plainSecretStore, sealSecrets, type SecretStore } from '../../secrets/secret-store.ts';
 import { RENDER_COLUMNS } from '../page-outcome.ts';
 
@@ -24,7 +25,12 @@ export function useSqliteNativeBinding(path: string | undefined): void {
 
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
 function openSqlite(path: string, options: Database.Options = {}): Db {
-  return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
+  const db = new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
+  // serp_px(text, font px): a title's or description's width in a search result (the explorer's pixel filters).
+  db.function('serp_px', { deterministic: true }, (text: unknown, fontPx: unknown) =>
+    typeof text === 'string' ? serpPixelWidth(text, Number(fontPx)) : null,
+  );
+  return db;
 }
 
 const FILE_FORMAT = 'trawl-crawl';

@@ -40,6 +40,7 @@ export const analysis = {
     directives: 'Directives',
     indexability: 'Indexability',
     external: 'External',
+    security: 'Security',
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
   },
@@ -51,19 +52,64 @@ export const analysis = {
     'status-4xx': { label: 'Client error (4xx)', description: 'Status 400 to 499.' },
     'status-5xx': { label: 'Server error (5xx)', description: 'Status 500 to 599.' },
     'status-none': { label: 'No response', description: 'No response at all: network errors, timeouts, blocked by robots.txt.' },
+    'broken-internal': {
+      label: 'Broken internal links',
+      description: 'URLs in the scope that answered 4xx or 5xx or did not answer, and that crawled pages link to.',
+    },
+    'redirect-chain': {
+      label: 'Redirect chains',
+      description: 'Redirects whose target redirects again: each hop of a chain of two or more but the last.',
+    },
+    'redirect-loop': {
+      label: 'Redirect loops',
+      description: 'Redirects back to a URL of their own chain (recorded with the error "redirect loop").',
+    },
     'title-missing': { label: 'Missing', description: 'Parsed HTML pages without a title, or with an empty one.' },
     'title-duplicate': { label: 'Duplicate', description: 'Parsed HTML pages whose title another parsed page has too.' },
     'title-over-60': { label: 'Over 60 characters', description: 'Parsed HTML pages whose title is longer than 60 characters.' },
+    'title-under-30': {
+      label: 'Below 30 characters',
+      description: 'Parsed HTML pages whose title is shorter than 30 characters (not empty).',
+    },
+    'title-over-561px': {
+      label: 'Over 561 pixels',
+      description: 'Parsed HTML pages whose title is wider than 561 pixels in Arial at 20 px: cut in search results.',
+    },
+    'title-under-200px': {
+      label: 'Below 200 pixels',
+      description: 'Parsed HTML pages whose title is narrower than 200 pixels in Arial at 20 px (not empty).',
+    },
     'description-missing': { label: 'Missing', description: 'Parsed HTML pages without a meta description, or with an empty one.' },
     'description-duplicate': {
       label: 'Duplicate',
       description: 'Parsed HTML pages whose meta description another parsed page has too.',
+    },
+    'description-over-155': {
+      label: 'Over 155 characters',
+      description: 'Parsed HTML pages whose meta description is longer than 155 characters.',
+    },
+    'description-under-70': {
+      label: 'Below 70 characters',
+      description: 'Parsed HTML pages whose meta description is shorter than 70 characters (not empty).',
+    },
+    'description-over-985px': {
+      label: 'Over 985 pixels',
+      description: 'Parsed HTML pages whose meta description is wider than 985 pixels in Arial at 14 px: cut in search results.',
+    },
+    'description-under-400px': {
+      label: 'Below 400 pixels',
+      description: 'Parsed HTML pages whose meta description is narrower than 400 pixels in Arial at 14 px (not empty).',
     },
     'h1-missing': { label: 'Missing', description: 'Parsed HTML pages without an h1.' },
     'h1-multiple': { label: 'Multiple', description: 'Parsed HTML pages with more than one h1.' },
     'canonical-self': { label: 'Self-referencing', description: 'Parsed HTML pages whose canonical link names the page itself.' },
     'canonical-elsewhere': { label: 'Canonicalised', description: 'Parsed HTML pages whose canonical link names another URL.' },
     'canonical-missing': { label: 'Missing', description: 'Parsed HTML pages without a canonical link.' },
+    'canonical-non-indexable': {
+      label: 'Non-indexable canonical',
+      description:
+        'Parsed HTML pages whose canonical link names another crawled URL that cannot be indexed (an error, a redirect, noindex...).',
+    },
     'directive-noindex': { label: 'Noindex', description: 'Meta robots or X-Robots-Tag says noindex (or none).' },
     'directive-nofollow': { label: 'Nofollow', description: 'Meta robots or X-Robots-Tag says nofollow (or none).' },
     indexable: { label: 'Indexable', description: 'Pages a search engine can index.' },
@@ -73,6 +119,7 @@ export const analysis = {
       description:
         'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
     },
+    'mixed-content': { label: 'Mixed content', description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.' },
     'js-rendered': { label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
     'js-rendered-links': {
       label: 'Links only in rendered HTML',

@@ -18,5 +18,7 @@ export const common = {
     compare: 'Compare',
     compareTitle: 'Two crawls of a site: URLs added, removed and changed',
     running: 'running',
+    overview: 'Issues',
+    overviewTitle: 'Every issue found, by priority, with its number of URLs, why it matters and how to fix it',
   },
 };

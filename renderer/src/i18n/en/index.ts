@@ -7,6 +7,7 @@ import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
 import { analysis } from './analysis.ts';
 import { results } from './results.ts';
+import { overview } from './overview.ts';
 // The messages built outside the renderer: their English is the shared catalogue itself.
 import { MESSAGES as messages } from '../../../../shared/messages.ts';
 
@@ -18,6 +19,7 @@ export const en = {
   start,
   analysis,
   results,
+  overview,
   messages,
 };
 

@@ -19,5 +19,7 @@ export const common: Messages['common'] = {
     compare: '对比',
     compareTitle: '同一站点的两次抓取：新增、移除和变化的 URL',
     running: '运行中',
+    overview: '问题',
+    overviewTitle: '发现的所有问题，按优先级排列，附 URL 数量、影响原因和修复方法',
   },
 };

@@ -7,6 +7,7 @@ import { shortcuts } from './shortcuts.ts';
 import { start } from './start.ts';
 import { analysis } from './analysis.ts';
 import { results } from './results.ts';
+import { overview } from './overview.ts';
 import { messages } from './messages.ts';
 
 export const zhCN: Messages = {
@@ -17,5 +18,6 @@ export const zhCN: Messages = {
   start,
   analysis,
   results,
+  overview,
   messages,
 };

@@ -1,0 +1,152 @@
+// The issues overview in Simplified Chinese (keys: en/overview.ts).
+import type { Messages } from '../en/index.ts';
+
+export const overview: Messages['overview'] = {
+  label: '问题概览',
+  title: '问题',
+  summary_one: '发现 {{n}} 个问题',
+  summary_other: '发现 {{n}} 个问题',
+  live: '抓取进行中，实时更新',
+  export: '导出 CSV',
+  exportXlsx: '导出 XLSX',
+  exporting: '正在导出…',
+  noCrawl: '开始一次抓取或打开以前的抓取，即可查看其问题。',
+  none: '未发现问题。',
+  tableLabel: '发现的问题',
+  columns: { issue: '问题', type: '类型', priority: '优先级', urls: 'URL 数', why: '为何重要', fix: '如何修复' },
+  priority: { high: '高', medium: '中', low: '低' },
+  type: { issue: '问题', warning: '警告', opportunity: '优化机会' },
+  open: '在结果浏览中打开：{{filter}}',
+  issues: {
+    'broken-internal': {
+      label: '失效的内部链接',
+      why: '指向返回错误或无响应页面的链接会把访客和爬虫引向死路，并浪费抓取预算。',
+      fix: '更新或删除指向这些 URL 的链接（入链见详情面板），或恢复这些页面、将其重定向。',
+    },
+    'redirect-loop': {
+      label: '重定向循环',
+      why: '回到自身链中的重定向永远到达不了页面：浏览器和搜索引擎都会放弃。',
+      fix: '让循环中的每个重定向直接指向应当响应的最终页面。',
+    },
+    'mixed-content': {
+      label: '混合内容',
+      why: '浏览器会阻止或标记 HTTPS 页面上通过明文 HTTP 加载的图片、脚本和样式表，导致页面出错或被标为不安全。',
+      fix: '通过 HTTPS 加载这些页面的所有资源（或使用经 HTTPS 提供的相对地址）。',
+    },
+    'title-missing': {
+      label: '缺失标题',
+      why: '标题是搜索结果的标题行；没有标题时，搜索引擎会自行拼凑一个，效果往往不佳。',
+      fix: '在每个页面的 <head> 中写一个独特、有描述性的 <title>。',
+    },
+    'canonical-non-indexable': {
+      label: '规范链接指向不可索引的 URL',
+      why: '指向无法索引的页面（错误、重定向、noindex）的规范链接很可能被忽略，或使该页面从索引中消失。',
+      fix: '让规范链接指向应当参与排名的可索引 200 页面，或指向页面本身。',
+    },
+    'sitemap-non-indexable': {
+      label: '站点地图中的不可索引 URL',
+      why: '站点地图应只列出要索引的页面；其中的错误、重定向和 noindex 页面会浪费抓取并混淆信号。',
+      fix: '从站点地图中删除这些 URL，或改为列出它们可索引的最终 URL。',
+    },
+    'directive-noindex': {
+      label: 'Noindex 页面',
+      why: '这些页面要求不被索引：对某些页面是对的，误设时则是灾难。',
+      fix: '确认每个页面确实应当不出现在搜索结果中；否则删除 noindex（meta robots 或 X-Robots-Tag）。',
+    },
+    'canonical-elsewhere': {
+      label: '已规范化的页面',
+      why: '规范链接指向另一个 URL 的页面自身不会被索引；若非有意，它会从搜索结果中消失。',
+      fix: '检查每个页面的规范链接：除非它确实是所指 URL 的副本，否则应指向页面本身。',
+    },
+    'js-blocked': {
+      label: '被阻止的资源',
+      why: '页面所需但爬虫无法获取的资源，可能使搜索引擎看到的渲染内容不完整。',
+      fix: '在 robots.txt 中允许渲染页面所需的资源，或不再加载它们。',
+    },
+    'h1-missing': {
+      label: '缺失 H1',
+      why: 'h1 告诉读者和搜索引擎页面的主题。',
+      fix: '为每个页面写一个说明其主题的 h1。',
+    },
+    'js-errors': {
+      label: 'JavaScript 错误',
+      why: '脚本错误可能使搜索引擎渲染出的页面缺少内容、链接或元数据。',
+      fix: '修复每个页面渲染详情中列出的错误（控制台错误和未捕获的异常）。',
+    },
+    'redirect-chain': {
+      label: '重定向链',
+      why: '每多一跳都会拖慢访客，爬虫也可能不再跟随过长的链。',
+      fix: '让链中的每个 URL 直接重定向到最终目标，并更新链接指向它。',
+    },
+    'canonical-missing': {
+      label: '缺失规范链接',
+      why: '没有规范链接时，搜索引擎会自行在重复 URL（参数、大小写、斜杠）中挑选一个。',
+      fix: '为每个可索引页面添加指向自身的规范链接。',
+    },
+    'sitemap-orphans': {
+      label: '站点地图中的孤立 URL',
+      why: '列在站点地图中、却没有任何已抓取页面链接的页面难以被发现，权重也低。',
+      fix: '从站内相关页面链接到这些页面；若已过时，则从站点地图中删除。',
+    },
+    'title-duplicate': {
+      label: '重复标题',
+      why: '标题相同的页面会相互竞争，在搜索结果中也难以区分。',
+      fix: '为每个页面写出能说明其独特之处的标题。',
+    },
+    'title-over-60': {
+      label: '标题超过 60 个字符',
+      why: '过长的标题会在搜索结果中被截断，丢失结尾。',
+      fix: '缩短标题，把重要的词放在前面。',
+    },
+    'title-over-561px': {
+      label: '标题超过 561 像素',
+      why: 'Google 按宽度截断标题：宽于 561 像素的标题结尾会被省略号替代。',
+      fix: '缩短标题（W、M 等宽字母占用最多），把重要的词放在前面。',
+    },
+    'title-under-30': {
+      label: '标题少于 30 个字符',
+      why: '过短的标题浪费了搜索结果中介绍页面的空间。',
+      fix: '写出更完整、能描述页面及其主题的标题。',
+    },
+    'title-under-200px': {
+      label: '标题少于 200 像素',
+      why: '过窄的标题只用了搜索结果所给空间的一小部分。',
+      fix: '写出更完整、能描述页面及其主题的标题。',
+    },
+    'description-missing': {
+      label: '缺失 meta 描述',
+      why: '没有描述时，搜索引擎会从页面中挑选摘要，未必能吸引点击。',
+      fix: '为每个重要页面写一段 meta 描述，用一两句话概括它。',
+    },
+    'description-duplicate': {
+      label: '重复的 meta 描述',
+      why: '多个页面使用相同描述，会使它们的搜索结果看起来一样。',
+      fix: '为每个页面写出能说明其独特之处的描述。',
+    },
+    'description-over-155': {
+      label: 'meta 描述超过 155 个字符',
+      why: '过长的描述会在搜索结果中被截断。',
+      fix: '缩短描述，把关键信息放在前面。',
+    },
+    'description-over-985px': {
+      label: 'meta 描述超过 985 像素',
+      why: 'Google 按宽度截断摘要：宽于 985 像素的描述会丢失结尾。',
+      fix: '缩短描述，把关键信息放在前面。',
+    },
+    'description-under-70': {
+      label: 'meta 描述少于 70 个字符',
+      why: '过短的描述信息太少，搜索引擎可能用页面文字替代它。',
+      fix: '写出更完整、能概括页面的描述。',
+    },
+    'description-under-400px': {
+      label: 'meta 描述少于 400 像素',
+      why: '过窄的描述只用了摘要空间的一小部分。',
+      fix: '写出更完整、能概括页面的描述。',
+    },
+    'h1-multiple': {
+      label: '多个 H1',
+      why: '多个 h1 会模糊页面的主要内容。',
+      fix: '每个页面只保留一个 h1，其余标题改为 h2 或更低级别。',
+    },
+  },
+};

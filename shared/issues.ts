@@ -1,0 +1,293 @@
+// The issues overview: what an analyst hands to developers, ranked. Each issue is one explorer filter (its count is
+// the filter's, its URLs the filter's rows: declared once, in shared/analysis.ts and result-filters.ts), with a
+// priority and a type after Screaming Frog's (an issue is an error to fix, a warning may be intended, an
+// opportunity is an improvement), and a sentence on why it matters and one on how to fix it (English here, for the
+// CSV export and the CLI; the interface names them by id in renderer/src/i18n/*/overview.ts).
+// No node:, no electron: the renderer imports this.
+import { FILTER_IDS, type FilterId } from './analysis.ts';
+
+export const ISSUE_PRIORITIES = ['high', 'medium', 'low'] as const;
+export type IssuePriority = (typeof ISSUE_PRIORITIES)[number];
+export const ISSUE_TYPES = ['issue', 'warning', 'opportunity'] as const;
+export type IssueType = (typeof ISSUE_TYPES)[number];
+
+export interface IssueInfo {
+  /** The explorer filter that lists the issue's URLs; also the issue's id (a filter id, so a misspelt one does not compile). */
+  id: FilterId;
+  priority: IssuePriority;
+  type: IssueType;
+  /** A short name. */
+  label: string;
+  /** One sentence: why it matters. */
+  why: string;
+  /** One sentence: how to fix it. */
+  fix: string;
+}
+
+/** Every issue, in the order shown within a priority. */
+export const ISSUES = [
+  {
+    id: 'broken-internal',
+    priority: 'high',
+    type: 'issue',
+    label: 'Broken internal links',
+    why: 'Links to pages that answer with an error or not at all send visitors and crawlers to a dead end and waste crawl budget.',
+    fix: 'Update or remove the links pointing at these URLs (their inlinks are in the detail pane), or restore the pages or redirect them.',
+  },
+  {
+    id: 'redirect-loop',
+    priority: 'high',
+    type: 'issue',
+    label: 'Redirect loops',
+    why: 'A redirect that comes back to its own chain never reaches a page: browsers and search engines give up.',
+    fix: 'Point each redirect of the loop straight at the final page that should answer.',
+  },
+  {
+    id: 'mixed-content',
+    priority: 'high',
+    type: 'issue',
+    label: 'Mixed content',
+    why: 'Browsers block or flag images, scripts and stylesheets loaded over plain HTTP on an HTTPS page, which breaks it or marks it insecure.',
+    fix: 'Load every resource of these pages over HTTPS (or with a protocol-relative or relative URL served over HTTPS).',
+  },
+  {
+    id: 'title-missing',
+    priority: 'high',
+    type: 'issue',
+    label: 'Missing titles',
+    why: 'The title is the headline of a search result; without one search engines make one up, often badly.',
+    fix: 'Give each page a unique, descriptive <title> in its <head>.',
+  },
+  {
+    id: 'canonical-non-indexable',
+    priority: 'high',
+    type: 'issue',
+    label: 'Canonical to a non-indexable URL',
+    why: 'A canonical link to a page that cannot be indexed (an error, a redirect, noindex) is likely ignored, or drops the page from the index.',
+    fix: 'Point the canonical link at the indexable 200 page that should rank, or at the page itself.',
+  },
+  {
+    id: 'sitemap-non-indexable',
+    priority: 'high',
+    type: 'issue',
+    label: 'Non-indexable URLs in sitemaps',
+    why: 'A sitemap should list only the pages to index; errors, redirects and noindex pages in it waste crawling and blur the signal.',
+    fix: 'Remove these URLs from the sitemaps, or list their indexable final URLs instead.',
+  },
+  {
+    id: 'directive-noindex',
+    priority: 'high',
+    type: 'warning',
+    label: 'Noindex pages',
+    why: 'These pages ask not to be indexed: right for some pages, a disaster when set by mistake.',
+    fix: 'Check each is meant to stay out of search results; remove the noindex (meta robots or X-Robots-Tag) where not.',
+  },
+  {
+    id: 'canonical-elsewhere',
+    priority: 'high',
+    type: 'warning',
+    label: 'Canonicalised pages',
+    why: 'A page whose canonical names another URL is not indexed itself; when unintended, it disappears from search results.',
+    fix: 'Check the canonical of each page: it should name the page itself unless it is truly a copy of the URL named.',
+  },
+  {
+    id: 'js-blocked',
+    priority: 'high',
+    type: 'warning',
+    label: 'Blocked resources',
+    why: 'Resources a page needs but a crawler may not fetch can leave its rendered content incomplete to search engines.',
+    fix: 'Allow the resources needed to render the pages in robots.txt, or stop loading them.',
+  },
+  {
+    id: 'h1-missing',
+    priority: 'medium',
+    type: 'issue',
+    label: 'Missing H1',
+    why: 'The h1 tells readers and search engines what a page is about.',
+    fix: 'Give each page one h1 that names its subject.',
+  },
+  {
+    id: 'js-errors',
+    priority: 'medium',
+    type: 'issue',
+    label: 'JavaScript errors',
+    why: 'Script errors can leave content, links or metadata out of the page search engines render.',
+    fix: 'Fix the errors listed in each page\u2019s render details (console errors and uncaught exceptions).',
+  },
+  {
+    id: 'redirect-chain',
+    priority: 'medium',
+    type: 'warning',
+    label: 'Redirect chains',
+    why: 'Each extra hop slows visitors down, and crawlers may stop following a long chain.',
+    fix: 'Redirect each URL of the chain straight to its final destination, and update links to point there.',
+  },
+  {
+    id: 'canonical-missing',
+    priority: 'medium',
+    type: 'warning',
+    label: 'Missing canonical',
+    why: 'Without a canonical link, search engines pick one URL among duplicates (parameters, case, slashes) themselves.',
+    fix: 'Add a self-referencing canonical link to each indexable page.',
+  },
+  {
+    id: 'sitemap-orphans',
+    priority: 'medium',
+    type: 'warning',
+    label: 'Orphan URLs in sitemaps',
+    why: 'Pages listed in a sitemap but linked from no crawled page are hard to find and get little weight.',
+    fix: 'Link to these pages from relevant pages of the site, or remove them from the sitemaps if they are obsolete.',
+  },
+  {
+    id: 'title-duplicate',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Duplicate titles',
+    why: 'Pages with the same title compete with each other and are hard to tell apart in search results.',
+    fix: 'Write a title for each page that says what is unique about it.',
+  },
+  {
+    id: 'title-over-60',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Titles over 60 characters',
+    why: 'Long titles are cut in search results, losing their end.',
+    fix: 'Shorten the titles, keeping the words that matter first.',
+  },
+  {
+    id: 'title-over-561px',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Titles over 561 pixels',
+    why: 'Google cuts titles by their width: a title wider than 561 pixels loses its end behind an ellipsis.',
+    fix: 'Shorten the titles (wide letters such as W and M count most), keeping the words that matter first.',
+  },
+  {
+    id: 'title-under-30',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Titles below 30 characters',
+    why: 'A very short title leaves room unused in search results to say what the page offers.',
+    fix: 'Write fuller titles that describe the page and its subject.',
+  },
+  {
+    id: 'title-under-200px',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Titles below 200 pixels',
+    why: 'A narrow title uses little of the space a search result gives it.',
+    fix: 'Write fuller titles that describe the page and its subject.',
+  },
+  {
+    id: 'description-missing',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Missing meta descriptions',
+    why: 'Without a description, search engines pick a snippet from the page, which may not sell it.',
+    fix: 'Write a meta description for each important page, summing it up in a sentence or two.',
+  },
+  {
+    id: 'description-duplicate',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Duplicate meta descriptions',
+    why: 'The same description on several pages makes their results look alike.',
+    fix: 'Write a description for each page that says what is unique about it.',
+  },
+  {
+    id: 'description-over-155',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Meta descriptions over 155 characters',
+    why: 'Long descriptions are cut in search results.',
+    fix: 'Shorten the descriptions, the key message first.',
+  },
+  {
+    id: 'description-over-985px',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Meta descriptions over 985 pixels',
+    why: 'Google cuts snippets by their width: a description wider than 985 pixels loses its end.',
+    fix: 'Shorten the descriptions, the key message first.',
+  },
+  {
+    id: 'description-under-70',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Meta descriptions below 70 characters',
+    why: 'A very short description says little, and search engines may replace it with text from the page.',
+    fix: 'Write fuller descriptions that sum up the page.',
+  },
+  {
+    id: 'description-under-400px',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Meta descriptions below 400 pixels',
+    why: 'A narrow description uses little of the snippet\u2019s space.',
+    fix: 'Write fuller descriptions that sum up the page.',
+  },
+  {
+    id: 'h1-multiple',
+    priority: 'low',
+    type: 'warning',
+    label: 'Multiple H1',
+    why: 'Several h1 headings blur what the page is mainly about.',
+    fix: 'Keep one h1 per page and make the other headings h2 or lower.',
+  },
+] as const satisfies readonly IssueInfo[];
+export type IssueId = (typeof ISSUES)[number]['id'];
+
+/** One issue found: its declaration and the number of URLs its filter lists. */
+export interface IssueCount {
+  id: IssueId;
+  /** The explorer filter listing the URLs (the same id). */
+  filter: FilterId;
+  priority: IssuePriority;
+  type: IssueType;
+  count: number;
+}
+
+/** The overview of a crawl: every issue this build checks, with its count (0: none found). */
+export interface IssuesOverview {
+  issues: IssueCount[];
+}
+
+const known = new Set<string>(FILTER_IDS);
+/** The issues this build can count: those whose filter exists (the sitemap ones only with the sitemap audit). */
+export const CHECKED_ISSUES = ISSUES.filter((i) => known.has(i.id));
+/** The filters the overview counts. */
+export const ISSUE_FILTERS = CHECKED_ISSUES.map((i) => i.id as string as FilterId);
+
+const RANK: Record<IssuePriority, number> = { high: 0, medium: 1, low: 2 };
+/** The issues found (count above 0), high priority first, then in declaration order. */
+export function issuesFound(overview: IssuesOverview): IssueCount[] {
+  const order = new Map<string, number>(ISSUES.map((i, n) => [i.id, n]));
+  return overview.issues
+    .filter((i) => i.count > 0)
+    .sort((a, b) => RANK[a.priority] - RANK[b.priority] || order.get(a.id)! - order.get(b.id)!);
+}
+
+/** The overview from the filters' counts. */
+export function overviewOf(counts: Partial<Record<FilterId, number>>): IssuesOverview {
+  return {
+    issues: CHECKED_ISSUES.map((i) => ({
+      id: i.id,
+      filter: i.id as string as FilterId,
+      priority: i.priority,
+      type: i.type,
+      count: counts[i.id as string as FilterId] ?? 0,
+    })),
+  };
+}
+
+/** The overview's export columns (CSV header names), in order. */
+export const OVERVIEW_COLUMNS = ['issue', 'type', 'priority', 'urls', 'why', 'how_to_fix', 'filter'] as const;
+
+/** The overview's rows as the export writes them: the issues found, in English. */
+export function overviewRows(overview: IssuesOverview): (string | number)[][] {
+  const info = new Map<string, IssueInfo>(ISSUES.map((i) => [i.id, i]));
+  return issuesFound(overview).map((i) => {
+    const d = info.get(i.id)!;
+    return [d.label, d.type, d.priority, i.count, d.why, d.fix, i.filter];
+  });
+}
