@@ -28,8 +28,8 @@ import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
-import { exportOverview, issuesOverview } from '../analysis/issues-overview.ts';
-import type { IssuesOverview } from '../../../shared/issues.ts';
+import { exportOverview } from '../analysis/issues-overview.ts';
+import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
@@ -337,7 +337,12 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
 
   async filterCounts(): Promise<Analysis.FilterCounts> {
-    return this.analysis().filterCounts();
+    return this.analysis().filterCounts(this.writingInView());
+  }
+
+  /** The crawl in view is running here, writing its file (its filter counts may be a few seconds old: CrawlAnalysis). */
+  private writingInView(): boolean {
+    return this.inView.runningState() === 'running';
   }
 
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
@@ -419,7 +424,8 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The issues overview of the crawl in view: each issue with its filter's count. */
   async issuesOverview(): Promise<IssuesOverview> {
-    return issuesOverview(this.analysis().db);
+    // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
+    return overviewOf(this.analysis().filterCounts(this.writingInView()));
   }
 
   /** Why the issues overview cannot be exported (no crawl open, or it lives in a store), or null. */
