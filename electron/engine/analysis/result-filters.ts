@@ -348,6 +348,8 @@ const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
   attempts: 'coalesce(r.attempts, u.attempts)',
   outlinks: 'coalesce(r.outlinks, 0)',
   inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
+  link_score: SQLITE_RESULTS.linkScore('link_score', 'u.id'),
+  unique_inlinks: SQLITE_RESULTS.linkScore('unique_inlinks', 'u.id'),
 };
 
 const TEXT_SQL = textMatchSql(SQLITE_RESULTS, '@text');
