@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlAnalysis } from '../../electron/engine/session/crawl-analysis.ts';
 import { CrawlFileResults } from '../../electron/engine/session/crawl-file-results.ts';
+import { exportCsv } from '../../electron/engine/export/csv-export.ts';
+import { CSV_COLUMNS } from '../../electron/engine/export/csv-writer.ts';
+import { parse } from 'csv-parse/sync';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
 
@@ -92,6 +95,17 @@ describe('Link Score of a crawled site', () => {
       expect(page.rows[0]).toMatchObject({ url: site.url('/hub'), link_score: 100, unique_inlinks: PAGES });
       const byInlinks = await results.query({ offset: 0, limit: 5, sort: 'unique_inlinks', descending: true, text: '', statusClass: null });
       expect(byInlinks.rows[0]!.url).toBe(site.url('/hub'));
+      // The app's export (the Results table's) has the columns filled; a plain export leaves them empty.
+      const out = `${dir}/results.csv`;
+      await results.exportCsv(out);
+      const records = parse(fs.readFileSync(out, 'utf8').replace(/^\uFEFF/, '')) as string[][];
+      expect(records[0]).toEqual([...CSV_COLUMNS]);
+      const hub = records.find((r) => r[0] === site.url('/hub'))!;
+      expect([hub[CSV_COLUMNS.indexOf('link_score')], hub[CSV_COLUMNS.indexOf('unique_inlinks')]]).toEqual(['100', String(PAGES)]);
+      const plain = `${dir}/plain.csv`;
+      await exportCsv(file, plain);
+      const plainHub = (parse(fs.readFileSync(plain, 'utf8').replace(/^\uFEFF/, '')) as string[][]).find((r) => r[0] === site.url('/hub'))!;
+      expect(plainHub[CSV_COLUMNS.indexOf('link_score')]).toBe('');
     } finally {
       await results.close();
     }

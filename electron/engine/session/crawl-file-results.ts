@@ -51,7 +51,7 @@ export class CrawlFileResults implements ResultsReader {
 
   /** Through a connection of the export's own. */
   exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
-    return exportCsv(this.file, dest, { format });
+    return exportCsv(this.file, dest, { format, linkScores: true });
   }
 
   async close(): Promise<void> {
