@@ -106,8 +106,8 @@ export const EXPLORER_COLUMNS: Column[] = [
     get label() {
       return ta('explorer.columns.linkScore');
     },
-    track: '74px',
-    minPx: 74,
+    track: '104px',
+    minPx: 104,
     sort: 'link_score',
     numeric: true,
     cell: (r) => formatLinkScore(r.link_score),

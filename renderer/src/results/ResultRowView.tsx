@@ -266,8 +266,8 @@ export const COLUMNS: Column[] = [
     get label() {
       return tr('columns.uniqueInlinks');
     },
-    track: '74px',
-    minPx: 74,
+    track: '124px',
+    minPx: 124,
     sort: 'unique_inlinks',
     numeric: true,
     cell: (r) => (r.unique_inlinks == null ? '' : formatInt(r.unique_inlinks)),
@@ -277,8 +277,8 @@ export const COLUMNS: Column[] = [
     get label() {
       return tr('columns.linkScore');
     },
-    track: '74px',
-    minPx: 74,
+    track: '104px',
+    minPx: 104,
     sort: 'link_score',
     numeric: true,
     cell: (r) => formatLinkScore(r.link_score),
