@@ -41,7 +41,7 @@ import {
 } from '../analysis/index.ts';
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
-import { refreshLinkScores } from '../analysis/link-score-thread.ts';
+import { forgetLinkScores, refreshLinkScores } from '../analysis/link-score-thread.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
@@ -136,6 +136,8 @@ export class CrawlAnalysis {
   }
 
   close(): void {
+    // The file's computed Link Scores go with its view (a file opened again computes them again).
+    forgetLinkScores(this.db.name);
     if (this.db.open) this.db.close();
   }
 }
