@@ -8,7 +8,14 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The worker entry is built beside main: UtilityProcessSpawner forks out/main/worker.js.
-      rolldownOptions: { input: { index: 'electron/main/index.ts', worker: 'electron/worker/worker-main.ts' } },
+      rolldownOptions: {
+        input: {
+          index: 'electron/main/index.ts',
+          worker: 'electron/worker/worker-main.ts',
+          // Link Score's worker thread: analysis/link-score-thread.ts starts out/main/link-score-worker.js.
+          'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
+        },
+      },
     },
   },
   preload: {

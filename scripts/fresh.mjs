@@ -12,6 +12,8 @@ export const NODE_ENTRIES = {
   compare: 'electron/cli/compare.ts',
   serve: 'electron/cli/serve.ts',
   worker: 'electron/worker/worker-main.ts',
+  // A worker thread's script (analysis/link-score-thread.ts starts it beside the bundle that runs it).
+  'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
 };
 
 /**

@@ -343,6 +343,8 @@ export const EXPORT_COLUMN_INFO = [
   { id: 'meta_refresh', label: 'Meta refresh', sf: 'Meta Refresh 1' },
   { id: 'word_count', label: 'Word count', sf: 'Word Count' },
   { id: 'inlinks', label: 'Inlinks', sf: 'Inlinks' },
+  { id: 'unique_inlinks', label: 'Unique inlinks (followed, from other pages)', sf: 'Unique Inlinks' },
+  { id: 'link_score', label: 'Link Score (0-100)', sf: 'Link Score' },
   { id: 'outlinks', label: 'Outlinks', sf: 'Outlinks' },
   { id: 'redirect_url', label: 'Redirect URL', sf: 'Redirect URL' },
   { id: 'attempts', label: 'Fetch attempts' },

@@ -19,6 +19,8 @@ export const RESULT_SORT_COLUMNS = [
   'inlinks',
   'outlinks',
   'attempts',
+  'link_score',
+  'unique_inlinks',
 ] as const;
 export type ResultSortColumn = (typeof RESULT_SORT_COLUMNS)[number];
 
@@ -69,6 +71,13 @@ export interface ResultRow {
   error: string | null;
   /** Custom extraction: the values each rule found on the page, by rule name; rules that found nothing are left out. */
   extracted: Record<string, string[]>;
+  /**
+   * Link Score, 0-100 (an internal PageRank on a log scale: electron/engine/analysis/link-score.ts); null for a URL
+   * outside the graph (external, a resource) or before it is computed, and in a cluster crawl.
+   */
+  link_score?: number | null;
+  /** Distinct other pages of the crawl linking to it with a followed link (what Link Score counts). */
+  unique_inlinks?: number | null;
 }
 
 export interface ResultsPage {

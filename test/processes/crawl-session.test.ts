@@ -54,7 +54,7 @@ function viewRows(file: string): ResultRow[] {
 /** The order the session promises: by the column (text case-insensitively), empty cells last, then by seq. */
 function expectSorted(rows: ResultRow[], sort: ResultSortColumn, descending: boolean): void {
   const key = (r: ResultRow) => {
-    const v = r[sort];
+    const v = r[sort] ?? null;
     return typeof v === 'string' && TEXT_COLUMNS.has(sort) ? v.toLowerCase() : v;
   };
   for (let i = 1; i < rows.length; i++) {
@@ -198,9 +198,11 @@ describe('CrawlSession', () => {
     const page = await session.queryResults(query());
     expect(page.total).toBe(37);
     expect(page.offset).toBe(0);
-    // The view's columns, and the extracted values (none: this crawl has no extraction rules).
-    expect(page.rows).toEqual(all.map((r) => ({ ...r, extracted: {} })));
-    expect(Object.keys(page.rows[0]!)).toEqual([...Object.keys(all[0]!), 'extracted']);
+    // The view's columns, Link Score's (computed, not in the file's view), and the extracted values (none: this
+    // crawl has no extraction rules).
+    expect(page.rows.map(({ link_score, unique_inlinks, ...r }) => r)).toEqual(all.map((r) => ({ ...r, extracted: {} })));
+    expect(Object.keys(page.rows[0]!)).toEqual([...Object.keys(all[0]!), 'link_score', 'unique_inlinks', 'extracted']);
+    expect(page.rows.find((r) => r.status_code === 200)!.link_score).toEqual(expect.any(Number));
     expect(page.extractionRules).toEqual([]);
 
     for (const sort of RESULT_SORT_COLUMNS) {

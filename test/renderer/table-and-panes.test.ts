@@ -140,10 +140,12 @@ describe('explorer columns in the shared table', () => {
       'extract:price',
       'words',
       'inlinks',
+      'linkScore',
       'depth',
       'time',
     ]);
-    for (const id of ['kind', 'type', 'size', 'attempts', 'h1s', 'outlinks', 'directives', 'error']) expect(ids(all)).toContain(id);
+    for (const id of ['kind', 'type', 'size', 'attempts', 'h1s', 'outlinks', 'uniqueInlinks', 'directives', 'error'])
+      expect(ids(all)).toContain(id);
     // Shown from the column menu, a hidden column renders its cell from the explorer's row.
     const error = all.find((c) => c.id === 'error')!;
     expect(error.cell({ error: 'timeout' } as ExplorerRow)).toBe('timeout');

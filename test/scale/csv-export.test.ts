@@ -13,7 +13,7 @@ import { heapMeter } from '../helpers/heap-meter.ts';
 
 const HEADER =
   'url,kind,status_code,content_type,size_bytes,response_time_ms,crawl_depth,indexability,indexability_reason,title,meta_description,' +
-  'h1,h1_count,h2,h2_count,canonical,lang,hreflang,meta_robots,x_robots_tag,meta_refresh,word_count,inlinks,outlinks,redirect_url,' +
+  'h1,h1_count,h2,h2_count,canonical,lang,hreflang,meta_robots,x_robots_tag,meta_refresh,word_count,inlinks,unique_inlinks,link_score,outlinks,redirect_url,' +
   'attempts,robots_disallowed,error';
 const MULTILINE_TITLE = 'Commas, "quotes" and a\nnewline';
 
@@ -355,7 +355,7 @@ describe('exportCsv', () => {
     expect(text).toContain(',"a,b",');
     expect(text).toContain(',"He said ""hi""",');
     expect(text).toContain(
-      '\r\nhttps://example.com/,page,200,text/html; charset=utf-8,5120,42,0,,,Home,Welcome home,Home,,,,https://example.com/,,,,,,300,2,4,,1,0,\r\n',
+      '\r\nhttps://example.com/,page,200,text/html; charset=utf-8,5120,42,0,,,Home,Welcome home,Home,,,,https://example.com/,,,,,,300,2,,,4,,1,0,\r\n',
     );
   });
 
@@ -399,9 +399,11 @@ describe('exportCsv', () => {
     const viewRows = db.prepare('SELECT * FROM crawl_results ORDER BY seq').raw(true).all() as unknown[][];
     db.close();
     const records = parseCsv(text).slice(1);
-    // Every column of the view but seq, in order, as the CSV writes it (null empty, text neutralised).
+    // Every column of the view but seq, in order, as the CSV writes it (null empty, text neutralised), with Link
+    // Score's two columns (not in the view; empty unless asked for) after inlinks.
     const asCell = (v: unknown) => (v === null ? '' : typeof v === 'number' ? String(v) : neutraliseCell(String(v)));
-    expect(records).toEqual(viewRows.map((r) => r.slice(1).map(asCell)));
+    const after = CSV_COLUMNS.indexOf('inlinks') + 1;
+    expect(records).toEqual(viewRows.map((r) => r.slice(1).map(asCell)).map((r) => [...r.slice(0, after), '', '', ...r.slice(after)]));
   });
 
   it('produces identical output whatever the batch size (pages cross row boundaries correctly)', async () => {

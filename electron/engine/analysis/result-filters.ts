@@ -154,6 +154,8 @@ const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   meta_refresh: 'NULL',
   word_count: 'sm.url_count',
   inlinks: '0',
+  link_score: 'NULL',
+  unique_inlinks: 'NULL',
   outlinks: 'sm.url_count',
   redirect_url: 'NULL',
   attempts: '1',
@@ -551,6 +553,8 @@ const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
   attempts: 'coalesce(r.attempts, u.attempts)',
   outlinks: 'coalesce(r.outlinks, 0)',
   inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
+  link_score: SQLITE_RESULTS.linkScore('link_score', 'u.id'),
+  unique_inlinks: SQLITE_RESULTS.linkScore('unique_inlinks', 'u.id'),
 };
 
 const TEXT_SQL = textMatchSql(SQLITE_RESULTS, '@text');

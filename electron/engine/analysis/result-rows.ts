@@ -21,6 +21,8 @@ export interface ResultsDialect {
   inKeys(key: string, p: string): string;
   /** ...and the value of that parameter. */
   keysValue(keys: readonly number[]): unknown;
+  /** A URL's Link Score or unique inlinks (link-score.ts), by its id: the crawl file's TEMP table; none in the store. */
+  linkScore(column: 'link_score' | 'unique_inlinks', urlId: string): string;
 }
 
 /** A crawl file. Parameters are named (@p1, @p2...): bind them with sqliteParams. */
@@ -31,6 +33,8 @@ export const SQLITE_RESULTS: ResultsDialect = {
   param: (n) => `@p${n}`,
   inKeys: (key, p) => `${key} IN (SELECT value FROM json_each(${p}))`,
   keysValue: (keys) => JSON.stringify(keys),
+  // Every crawl-file connection has the TEMP table (crawl-file.ts), filled by link-score-thread.ts.
+  linkScore: (column, urlId) => `(SELECT ls.${column} FROM temp.link_scores ls WHERE ls.url_id = ${urlId})`,
 };
 
 /** A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. */
@@ -42,6 +46,8 @@ export function postgresResults(schema: string): ResultsDialect {
     param: (n) => `$${n}`,
     inKeys: (key, p) => `${key} = ANY(${p}::bigint[])`,
     keysValue: (keys) => keys,
+    // Link Score is computed for crawl files only.
+    linkScore: (column) => (column === 'link_score' ? 'CAST(NULL AS real)' : 'CAST(NULL AS integer)'),
   };
 }
 
@@ -104,6 +110,8 @@ export function resultRowColumns(d: ResultsDialect = SQLITE_RESULTS, over: Parti
     attempts: 'r.attempts',
     robots_disallowed: 'r.robots_disallowed',
     error: 'r.error',
+    link_score: d.linkScore('link_score', 'u.id'),
+    unique_inlinks: d.linkScore('unique_inlinks', 'u.id'),
     ...over,
   };
   return Object.entries(columns)
@@ -130,6 +138,8 @@ export function resultSortSql(d: ResultsDialect, inlinks: 'selected' | 'counted'
     word_count: 'r.word_count',
     inlinks: inlinks === 'selected' ? 'inlinks' : inlinksOf(d, 'r.url_id'),
     outlinks: 'r.outlinks',
+    link_score: inlinks === 'selected' ? 'link_score' : d.linkScore('link_score', 'r.url_id'),
+    unique_inlinks: inlinks === 'selected' ? 'unique_inlinks' : d.linkScore('unique_inlinks', 'r.url_id'),
   };
 }
 

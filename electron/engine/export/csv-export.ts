@@ -18,6 +18,7 @@ import {
 import { writeExport, type FormatOption } from './export-format.ts';
 import { hasRenders } from '../analysis/sql.ts';
 import { renderExportSelect } from './render-export-sql.ts';
+import { refreshLinkScores } from '../analysis/link-score-thread.ts';
 
 export {
   CSV_COLUMNS,
@@ -39,18 +40,25 @@ export interface CsvExportOptions extends CsvLayoutOptions, FormatOption {
    * discovery order), for views of URLs that were never fetched, such as links outside the scope.
    */
   rowsFrom?: 'results' | 'urls';
+  /**
+   * Fill Link Score's columns (analysis/link-score.ts): from the scores this process computed for the file, or
+   * computed now in a worker thread. Default false: the columns are empty (the app's exports ask for them).
+   */
+  linkScores?: boolean;
 }
 
 // Same rows as the crawl_results view, read by keyset pagination on results.seq (the rowid: a range search).
-// inlinks counts distinct linking pages: links has one row per (from_id, to_id) and is indexed by to_id.
+// inlinks counts distinct linking pages: links has one row per (from_id, to_id) and is indexed by to_id. Link Score's
+// columns come from the connection's TEMP table link_scores (analysis/link-score-thread.ts).
 // The CSV's columns, then the url id (for extracted values), then the keyset.
 const PAGE_SQL = `
 SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
        r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
        r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
        (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       ls.unique_inlinks, ls.link_score,
        r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, r.seq
-FROM results r JOIN urls u ON u.id = r.url_id
+FROM results r JOIN urls u ON u.id = r.url_id LEFT JOIN temp.link_scores ls ON ls.url_id = r.url_id
 WHERE r.seq > ? AND r.seq <= ? /*where*/
 ORDER BY r.seq
 LIMIT ?`;
@@ -61,8 +69,9 @@ SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_ti
        r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
        r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
        (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
+       ls.unique_inlinks, ls.link_score,
        coalesce(r.outlinks, 0), r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, u.id
-FROM urls u LEFT JOIN results r ON r.url_id = u.id
+FROM urls u LEFT JOIN results r ON r.url_id = u.id LEFT JOIN temp.link_scores ls ON ls.url_id = u.id
 WHERE u.id > ? AND u.id <= ? /*where*/
 ORDER BY u.id
 LIMIT ?`;
@@ -84,6 +93,9 @@ export async function exportCsv(
   }
   const db = openCrawlFile(dbPath, { readonly: true });
   try {
+    // Link Score's columns (unique_inlinks, link_score): this connection's TEMP table, filled from the scores the
+    // session computed for the file, or computed now in a worker thread. Empty when that fails.
+    if (options.linkScores) await refreshLinkScores(db).catch(() => null);
     return await writeExport(sqliteRowSource(db, options), out, options);
   } finally {
     db.close();

@@ -106,6 +106,7 @@ SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_ti
        r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
        r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
        (SELECT count(*) FROM ${s}.links l WHERE l.to_id = u.id) AS inlinks,
+       NULL AS unique_inlinks, NULL AS link_score,
        r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, r.seq
 FROM ${s}.results r JOIN ${s}.urls u ON u.id = r.url_id
 WHERE r.seq > $1 AND r.seq <= $2

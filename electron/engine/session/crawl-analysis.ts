@@ -41,6 +41,7 @@ import {
 } from '../analysis/index.ts';
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
+import { forgetLinkScores, refreshLinkScores } from '../analysis/link-score-thread.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
@@ -87,6 +88,19 @@ export class CrawlAnalysis {
       addExtracted(new Map(rows.map((r) => [r.url_id, r])), found, (rule) => columnOf.get(rule));
     }
     return { ...page, rows, extractionRules: rules.map((r) => r.column) };
+  }
+
+  /**
+   * Brings this connection's Link Scores (the link_score and unique_inlinks columns) up to date: computed in a
+   * worker thread the first time and when the crawl has new results (link-score-thread.ts). Best effort: a
+   * computation that fails leaves the columns empty.
+   */
+  async refreshLinkScores(options: { wait?: boolean } = {}): Promise<void> {
+    try {
+      await refreshLinkScores(this.db, options);
+    } catch {
+      // the columns stay empty; the views still answer
+    }
   }
 
   urlDetail(ref: UrlRef): UrlDetail | null {
@@ -137,6 +151,8 @@ export class CrawlAnalysis {
   }
 
   close(): void {
+    // The file's computed Link Scores go with its view (a file opened again computes them again).
+    forgetLinkScores(this.db.name);
     if (this.db.open) this.db.close();
   }
 }

@@ -12,6 +12,7 @@ import {
   type ExtractedOfRow,
 } from '../analysis/result-rows.ts';
 import { prepared, readTransaction } from '../analysis/sql.ts';
+import { refreshLinkScores } from '../analysis/link-score-thread.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
 import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
@@ -29,6 +30,8 @@ export class CrawlFileResults implements ResultsReader {
 
   async query(q: ResultsQuery): Promise<ResultsPage> {
     const db = this.connection();
+    // The Link Score columns (computed off the thread; best effort).
+    await refreshLinkScores(db).catch(() => null);
     const { count, page } = resultsPageSql(SQLITE_RESULTS, q);
     // One read transaction: the total and the rows come from the same state of the file, even mid-crawl.
     return readTransaction(db, () => {
@@ -48,7 +51,7 @@ export class CrawlFileResults implements ResultsReader {
 
   /** Through a connection of the export's own. */
   exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
-    return exportCsv(this.file, dest, { format });
+    return exportCsv(this.file, dest, { format, linkScores: true });
   }
 
   async close(): Promise<void> {

@@ -346,11 +346,15 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
-    return this.analysis().queryFiltered(query);
+    const analysis = this.analysis();
+    await analysis.refreshLinkScores();
+    return analysis.queryFiltered(query);
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
-    return this.analysis().urlDetail(ref);
+    const analysis = this.analysis();
+    await analysis.refreshLinkScores();
+    return analysis.urlDetail(ref);
   }
 
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {

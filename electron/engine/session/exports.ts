@@ -41,6 +41,7 @@ export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: stri
     headerPreset: view.headerPreset,
     rowsFrom,
     format: view.format ?? 'csv',
+    linkScores: true,
     ...(where ? { where } : {}),
   });
 }

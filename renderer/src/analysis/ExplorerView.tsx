@@ -8,7 +8,14 @@ import type { ExplorerQuery, ExplorerRow, FilterId } from '../../../shared/analy
 import { formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
-import { COLUMNS, type Column as TableColumn, EXTRACTED_COLUMN_PX, indexabilityText, statusClassOf } from '../results/ResultRowView.tsx';
+import {
+  COLUMNS,
+  type Column as TableColumn,
+  EXTRACTED_COLUMN_PX,
+  formatLinkScore,
+  indexabilityText,
+  statusClassOf,
+} from '../results/ResultRowView.tsx';
 import { type ColumnLayout, DEFAULT_LAYOUT } from '../results/column-layout.ts';
 import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../results/VirtualTable.tsx';
 import { filterTitle, groupedFilters, shownGroups, statusText } from './analysis-model.ts';
@@ -94,6 +101,17 @@ export const EXPLORER_COLUMNS: Column[] = [
     sort: 'inlinks',
     numeric: true,
     cell: (r) => formatInt(r.inlinks),
+  },
+  {
+    id: 'linkScore',
+    get label() {
+      return ta('explorer.columns.linkScore');
+    },
+    track: '104px',
+    minPx: 104,
+    sort: 'link_score',
+    numeric: true,
+    cell: (r) => formatLinkScore(r.link_score),
   },
   {
     id: 'depth',

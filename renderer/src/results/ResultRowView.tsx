@@ -94,6 +94,9 @@ function h1Cell(r: ResultRow): ReactNode {
   return <span className="attention">{formatInt(r.h1_count)}</span>;
 }
 
+/** A Link Score (0-100, one decimal) as shown; empty for a URL without one (external, a resource, not computed yet). */
+export const formatLinkScore = (score: number | null | undefined): string => (score == null ? '' : score.toFixed(1));
+
 export const COLUMNS: Column[] = [
   {
     id: 'url',
@@ -257,6 +260,28 @@ export const COLUMNS: Column[] = [
     sort: 'outlinks',
     numeric: true,
     cell: (r) => formatInt(r.outlinks),
+  },
+  {
+    id: 'uniqueInlinks',
+    get label() {
+      return tr('columns.uniqueInlinks');
+    },
+    track: '124px',
+    minPx: 124,
+    sort: 'unique_inlinks',
+    numeric: true,
+    cell: (r) => (r.unique_inlinks == null ? '' : formatInt(r.unique_inlinks)),
+  },
+  {
+    id: 'linkScore',
+    get label() {
+      return tr('columns.linkScore');
+    },
+    track: '104px',
+    minPx: 104,
+    sort: 'link_score',
+    numeric: true,
+    cell: (r) => formatLinkScore(r.link_score),
   },
   {
     id: 'directives',

@@ -3,7 +3,7 @@
 import type { ResultRow } from '../../../shared/crawler-api.ts';
 import type { Messages } from '../i18n/en/index.ts';
 import { formatBytes, formatInt } from '../format.ts';
-import { indexabilityText } from './ResultRowView.tsx';
+import { formatLinkScore, indexabilityText } from './ResultRowView.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
 
 const tr = i18next.getFixedT(null, 'results');
@@ -54,6 +54,8 @@ const FIELDS: Omit<DetailField, 'label'>[] = [
   { id: 'robotsTxt', value: (r) => (r.robots_disallowed ? tr('fields.robotsDisallowed') : '') },
   { id: 'words', value: (r) => formatInt(r.word_count) },
   { id: 'inlinks', value: (r) => formatInt(r.inlinks) },
+  { id: 'uniqueInlinks', value: (r) => (r.unique_inlinks == null ? '' : formatInt(r.unique_inlinks)) },
+  { id: 'linkScore', value: (r) => formatLinkScore(r.link_score) },
   { id: 'outlinks', value: (r) => formatInt(r.outlinks) },
   { id: 'error', value: (r) => r.error ?? '' },
 ];

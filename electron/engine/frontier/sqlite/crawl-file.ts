@@ -23,6 +23,18 @@ export function useSqliteNativeBinding(path: string | undefined): void {
   nativeBinding = path;
 }
 
+/** The native addon path set with useSqliteNativeBinding (a worker thread opening a crawl file uses the same). */
+export function sqliteNativeBinding(): string | undefined {
+  return nativeBinding;
+}
+
+/**
+ * Link Score (electron/engine/analysis/link-score.ts) per URL, on each connection: empty until a reader fills it
+ * from the computed arrays (link-score-cache.ts), so the results' SQL can always name it.
+ */
+export const LINK_SCORES_TEMP_TABLE =
+  'CREATE TEMP TABLE IF NOT EXISTS link_scores (url_id INTEGER PRIMARY KEY, link_score REAL NOT NULL, unique_inlinks INTEGER NOT NULL)';
+
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
 function openSqlite(path: string, options: Database.Options = {}): Db {
   const db = new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
@@ -377,6 +389,7 @@ export function createCrawlFile(path: string, settings: CrawlSettings, secrets: 
       put.run('created_at', new Date().toISOString());
       put.run('state', 'preparing');
     })();
+    db.exec(LINK_SCORES_TEMP_TABLE);
   } catch (err) {
     db.close();
     throw err;
@@ -420,6 +433,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
       throw new CrawlFileError(`${path} has crawl file version ${version}; this Trawl reads version ${SCHEMA_VERSION}`);
     }
     if (!options.readonly) tune(db);
+    db.exec(LINK_SCORES_TEMP_TABLE);
   } catch (err) {
     db.close();
     if (err instanceof CrawlFileError) throw err;

@@ -1,0 +1,140 @@
+// Link Score as the explorer and the Results table read it: computed in a worker thread (link-score-worker.ts), so
+// the process that hosts the controller and answers the UI keeps answering during a computation of seconds, and
+// kept in a TEMP table of each reader connection (link_scores: url_id, link_score, unique_inlinks), where the
+// results' SQL sorts and shows it.
+//
+// Why a TEMP table on the reader connection rather than a table in the crawl file: the scores are derived data,
+// recomputed in seconds whenever the crawl has new results; the file may be being crawled (a second writer would
+// wait on, and slow, the crawl's writer, and scores written mid-crawl would be stale at once) or read-only (an older
+// file read through a copy, a file of another user). A TEMP table needs no write to the file, works while the crawl
+// runs, and goes with the connection. Its cost: each reader connection fills its own copy from the arrays the
+// worker computed (shared per file here), about a second per million pages.
+//
+// Staleness: the file's latest results seq (linkScoreStamp). While a crawl adds results, recomputation is spaced
+// out: not sooner than ten times the last computation's time (at least two seconds) after the last one, and it runs
+// in the background: the previous scores serve until the next call after it finished.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import { sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
+import { linkScoreStamp, type LinkScores } from './link-score.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The worker thread's script: the bundle beside this code when it runs bundled (out/node/link-score-worker.cjs
+ * from scripts/build-node.mjs, out/main/link-score-worker.js from electron.vite.config.ts), else the TypeScript
+ * source imported through tsx's API (tests, `tsx` runs: Node 20 gives a worker thread no --import loader).
+ */
+function workerScript(): { script: string; eval: boolean } {
+  for (const name of ['link-score-worker.cjs', 'link-score-worker.js']) {
+    const bundled = path.join(here, name);
+    if (fs.existsSync(bundled)) return { script: bundled, eval: false };
+  }
+  const tsxApi = pathToFileURL(
+    path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+  ).href;
+  const entry = JSON.stringify(pathToFileURL(path.join(here, 'link-score-worker.ts')).href);
+  return { script: `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${entry}, ${entry}))`, eval: true };
+}
+
+/** Computes the Link Scores of a crawl file in a worker thread that opens it read-only. */
+export function computeLinkScoresOffThread(file: string): Promise<LinkScores> {
+  const { script, eval: isCode } = workerScript();
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { eval: isCode, workerData: { file, nativeBinding: sqliteNativeBinding() } });
+    let settled = false;
+    worker.once('message', (m: { ok: true; scores: LinkScores } | { ok: false; error: string }) => {
+      settled = true;
+      if (m.ok) resolve(m.scores);
+      else reject(new Error(`Link Score: ${m.error}`));
+      void worker.terminate();
+    });
+    worker.once('error', (err) => {
+      settled = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`Link Score worker exited with code ${code}`));
+    });
+  });
+}
+
+interface FileScores {
+  scores: LinkScores | null;
+  /** When the last computation finished (Date.now()). */
+  finishedAt: number;
+  pending: Promise<LinkScores> | null;
+}
+
+/** Computed scores per crawl file (the connection's file name), shared by its reader connections. */
+const byFile = new Map<string, FileScores>();
+/** The stamp of the scores each connection's TEMP table holds. */
+const filled = new WeakMap<Database.Database, string>();
+
+/** Fills the connection's TEMP table link_scores from computed scores (replacing what it held). */
+export function fillLinkScores(db: Database.Database, s: LinkScores): void {
+  db.transaction(() => {
+    db.prepare('DELETE FROM temp.link_scores').run();
+    const insert = db.prepare('INSERT INTO temp.link_scores (url_id, link_score, unique_inlinks) VALUES (?, ?, ?)');
+    for (let i = 0; i < s.urlIds.length; i++) insert.run(s.urlIds[i], s.scores[i], s.uniqueInlinks[i]);
+  })();
+  filled.set(db, s.stamp);
+}
+
+/** Minimum wait between two computations of a file whose results keep changing (a running crawl). */
+const spacing = (s: LinkScores) => Math.max(2000, 10 * s.ms);
+
+export interface RefreshOptions {
+  /**
+   * Wait for a recomputation when scores exist but are stale (default false: the old scores serve, the new ones
+   * fill the table at the next call). The first scores of a file are always waited for.
+   */
+  wait?: boolean;
+  /** Minimum ms between two computations of a changing file (default: ten times the last one's time, at least 2 s). */
+  spacingMs?: number;
+}
+
+/**
+ * Makes the connection's link_scores current: computes the file's scores off the thread when the file has new
+ * results (spaced out while a crawl runs, see above) and fills the TEMP table when it holds older ones. Resolves to
+ * the scores in use (null for a file that has none yet).
+ */
+export async function refreshLinkScores(db: Database.Database, options: RefreshOptions = {}): Promise<LinkScores | null> {
+  const file = db.name;
+  let entry = byFile.get(file);
+  if (!entry) byFile.set(file, (entry = { scores: null, finishedAt: 0, pending: null }));
+  const e = entry;
+  const stamp = linkScoreStamp(db);
+  const current = e.scores;
+  const due = !current || (current.stamp !== stamp && Date.now() - e.finishedAt >= (options.spacingMs ?? spacing(current)));
+  if (due && !e.pending) {
+    e.pending = computeLinkScoresOffThread(file).then((s) => {
+      e.scores = s;
+      return s;
+    });
+    const done = () => {
+      e.pending = null;
+      e.finishedAt = Date.now();
+    };
+    e.pending.then(done, done);
+  }
+  if (e.pending && (!e.scores || options.wait)) {
+    try {
+      await e.pending;
+    } catch (err) {
+      if (!e.scores) throw err;
+    }
+  }
+  const s = e.scores;
+  if (s && db.open && filled.get(db) !== s.stamp) fillLinkScores(db, s);
+  return s;
+}
+
+/** Forgets a file's computed scores (the file was closed or deleted). */
+export function forgetLinkScores(file: string): void {
+  byFile.delete(file);
+}
