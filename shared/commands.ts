@@ -25,6 +25,7 @@ import type {
   UrlDetail,
 } from './analysis.ts';
 import type { ChartData } from './charts.ts';
+import type { SiteStructure } from './structure.ts';
 import type { ComparisonPage, ComparisonSummary } from './comparison.ts';
 import type { StoreAttachment, StoreCrawlList } from './cluster-store.ts';
 import type { CrawlSnapshot } from './snapshot.ts';
@@ -197,6 +198,11 @@ export const COMMANDS = {
   /** Changes a schedule's timing, or pauses or resumes it. */
   updateSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
   deleteSchedule: { result: returns<CrawlSchedule[]>(), changesCrawl: true },
+  // ---- site structure ----
+  /** The crawl's URLs as a folder tree: the hosts, and the children of each folder asked for (expanded). */
+  siteStructure: { result: returns<SiteStructure>(), retryable: true },
+  /** The whole folder tree as CSV. Desktop: a save dialog. Web console: a download. */
+  exportStructureCsv: { result: returns<ExportResult>(), hostHandler: true, download: { path: '/structure.csv' } },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -58,6 +58,12 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
         ? { ok: false, error: englishText('exportCancelled') }
         : session.exportComparison(query, file, ...formatArg(format));
     },
+    exportStructureCsv: async () => {
+      const problem = session.chartExportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await saveAs('Export the site structure as CSV', 'site-structure', 'csv');
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportStructureCsv(file);
+    },
     currentSnapshot: async () => session.snapshot(),
   });
 }
