@@ -1,9 +1,9 @@
 // The site-structure view: the crawl's URLs as a directory tree (host, then the path's folders: /docs/, /docs/api/),
 // each folder with its URLs (own and below), indexable and non-indexable ones, status classes and crawl depth.
 //
-// How it stays fast at a million URLs: the tree is folded once from one ordered walk of results (by seq, the
-// table's own order, each row's URL found by key) into a trie kept per connection, and afterwards only the rows
-// written since (results is append-only: a row is inserted once, never changed) are walked and folded in. A crawl
+// How it stays fast at a million URLs: the tree is folded once into a trie kept per connection, from one walk of
+// results and one of urls, each in its table's order (no per-folder query, no random lookups), and afterwards only
+// the rows written since (results is append-only: a row is inserted once, never changed) are walked and folded in. A crawl
 // file in the middle of a crawl is read in one read transaction, so the tree is exactly that moment's rows; while
 // the crawl runs each refresh costs the new rows alone. Any level (the hosts, or one folder's children) is then
 // answered from the trie without a query: the children sorted, the first `limit` listed, the rest summed as one
@@ -67,11 +67,18 @@ const folder = (name: string, path: string, level: number): Folder => ({
   depthSum: 0,
 });
 
+/** An out-of-scope link checked for its status (the explorer's "External" rows): not part of the tree. */
+const EXTERNAL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 /** The rows written after `after`, in seq order, without the out-of-scope links checked for their status. */
 const SCAN_SQL = `SELECT r.seq, u.url, r.indexability, r.status_code, r.crawl_depth
   FROM results r JOIN urls u ON u.id = r.url_id
-  WHERE r.seq > @after AND NOT (u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))
+  WHERE r.seq > @after AND NOT ${EXTERNAL}
   ORDER BY r.seq`;
+/** The first fold's two walks, each in its table's order: results' fields by URL id, then every URL in id order. */
+const RESULTS_SQL = 'SELECT r.url_id, r.indexability, r.status_code, r.crawl_depth FROM results r WHERE r.seq <= @last';
+const URLS_SQL = `SELECT u.id, u.url, ${EXTERNAL} AS external FROM urls u`;
+/** Status of a URL id without a results row, in the first fold's array (a row without a status is -1). */
+const NO_ROW = -2;
 
 function child(parent: Folder, name: string, path: string): Folder {
   if (parent.children === null) parent.children = new Map();
@@ -127,7 +134,11 @@ function currentTree(db: Db): Tree {
     tree = { root: folder('', '', -1), lastSeq: 0 };
     trees.set(db, tree);
   }
-  if (last > tree.lastSeq) {
+  if (tree.lastSeq === 0 && last > 0) {
+    firstFold(db, tree.root, last);
+    tree.lastSeq = last;
+  } else if (last > tree.lastSeq) {
+    // The rows since: few while a crawl runs, each URL found by key.
     const root = tree.root;
     const rows = prepared(db, SCAN_SQL).raw(true).iterate({ after: tree.lastSeq }) as Iterable<
       [number, string, string | null, number | null, number]
@@ -136,6 +147,33 @@ function currentTree(db: Db): Tree {
     tree.lastSeq = last;
   }
   return tree;
+}
+
+/**
+ * The whole file folded in: results read in table order into arrays by URL id, then urls read in table order, each
+ * URL with a results row added. Two sequential walks: joining each results row to its URL by key instead descends
+ * urls' b-tree once per row, at random, about ten times slower on a large file.
+ */
+function firstFold(db: Db, root: Folder, last: number): void {
+  const { maxId } = prepared(db, 'SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
+  const status = new Int32Array(maxId + 1).fill(NO_ROW);
+  const depth = new Int32Array(maxId + 1);
+  // 0 no indexability, 1 indexable, 2 non-indexable.
+  const index = new Uint8Array(maxId + 1);
+  const results = prepared(db, RESULTS_SQL).raw(true).iterate({ last }) as Iterable<[number, string | null, number | null, number]>;
+  for (const [urlId, indexability, code, d] of results) {
+    if (urlId > maxId) continue;
+    status[urlId] = code === null ? -1 : code;
+    depth[urlId] = d;
+    index[urlId] = indexability === 'indexable' ? 1 : indexability === 'non-indexable' ? 2 : 0;
+  }
+  const urls = prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number]>;
+  for (const [id, url, external] of urls) {
+    const code = status[id]!;
+    if (code === NO_ROW || external) continue;
+    const ix = index[id];
+    addUrl(root, url, ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : null, code === -1 ? null : code, depth[id]!);
+  }
 }
 
 function stats(f: Folder): StructureStats {

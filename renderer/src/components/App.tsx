@@ -23,6 +23,8 @@ import { useStore } from 'zustand';
 import { compareRequest } from '../analysis/compare-request.ts';
 import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
 import { i18next } from '../i18n/i18n.ts';
+import { StructureView } from '../analysis/StructureView.tsx';
+import { explorerRequest } from '../analysis/explorer-request.ts';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
 const VIEW_KEY = 'trawl.view';
@@ -40,6 +42,11 @@ export function App() {
   useEffect(() => {
     if (compareAsked) chooseView('compare');
   }, [compareAsked]);
+  // A folder of the site structure opened in the explorer.
+  const explorerAsked = useStore(explorerRequest, (s) => s.request);
+  useEffect(() => {
+    if (explorerAsked) chooseView('explorer');
+  }, [explorerAsked]);
   const toggleSidebar = () =>
     setSidebar((shown) => {
       writePref(SIDEBAR_KEY, shown ? 'hidden' : 'shown');
@@ -70,6 +77,7 @@ export function App() {
           {view === 'hosts' && <HostsView />}
           {view === 'reports' && <ReportsView />}
           {view === 'compare' && <CompareView />}
+          {view === 'structure' && <StructureView />}
         </main>
       </div>
       <Notices />

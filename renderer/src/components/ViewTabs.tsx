@@ -6,7 +6,15 @@ import { useTranslation } from '../i18n/i18n.ts';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 
 // Each view's label and title are the strings views.<id> and views.<id>Title (i18n/en/common.ts).
-export const VIEWS = [{ id: 'live' }, { id: 'explorer' }, { id: 'queue' }, { id: 'hosts' }, { id: 'reports' }, { id: 'compare' }] as const;
+export const VIEWS = [
+  { id: 'live' },
+  { id: 'explorer' },
+  { id: 'queue' },
+  { id: 'hosts' },
+  { id: 'reports' },
+  { id: 'compare' },
+  { id: 'structure' },
+] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 
 export function ViewTabs({ view, onView }: { view: ViewId; onView: (id: ViewId) => void }) {
