@@ -73,7 +73,7 @@ describe('the command table', () => {
       for (const ref of spec.crawlFiles?.args ?? []) expect(ref.arg, name).toBeLessThan(arity);
     }
     const downloads = COMMAND_NAMES.filter((n) => commandSpec(n).download);
-    expect(downloads.sort()).toEqual(['exportChartCsv', 'exportComparison', 'exportCsv', 'exportView']);
+    expect(downloads.sort()).toEqual(['exportChartCsv', 'exportComparison', 'exportCsv', 'exportStructureCsv', 'exportView']);
     expect(new Set(downloads.map((n) => commandSpec(n).download!.path)).size).toBe(downloads.length);
   });
 

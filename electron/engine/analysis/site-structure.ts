@@ -20,7 +20,7 @@ import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS, STRUCTURE_CSV_HEADER } from '
 import { csvRecord } from '../export/csv-writer.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import { prepared, readTransaction } from './sql.ts';
+import { indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** A folder of the trie, with its sums (over its URLs and those below). */
 interface Folder {
@@ -74,8 +74,16 @@ const SCAN_SQL = `SELECT r.seq, u.url, r.indexability, r.status_code, r.crawl_de
   FROM results r JOIN urls u ON u.id = r.url_id
   WHERE r.seq > @after AND NOT ${EXTERNAL}
   ORDER BY r.seq`;
-/** The first fold's two walks, each in its table's order: results' fields by URL id, then every URL in id order. */
-const RESULTS_SQL = 'SELECT r.url_id, r.indexability, r.status_code, r.crawl_depth FROM results r WHERE r.seq <= @last';
+/**
+ * The first fold's walks: results' fields from three narrow indexes (never the wide rows, which hold the response
+ * headers: a million rows are a gigabyte), then every URL in id order. A file without the analysis indexes reads the
+ * table instead: the same answer, more slowly.
+ */
+const seqOfUrlSql = 'SELECT r.url_id, r.seq FROM results r WHERE r.url_id > 0 AND r.seq <= @last';
+const statusSql = (db: Db) =>
+  `SELECT r.seq, r.status_code, r.crawl_depth FROM results r ${indexedBy(db, 'results_status')} WHERE r.seq <= @last`;
+const indexabilitySql = (db: Db) =>
+  `SELECT r.seq, r.indexability FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.seq <= @last`;
 const URLS_SQL = `SELECT u.id, u.url, ${EXTERNAL} AS external FROM urls u`;
 /** Status of a URL id without a results row, in the first fold's array (a row without a status is -1). */
 const NO_ROW = -2;
@@ -156,23 +164,29 @@ function currentTree(db: Db): Tree {
  */
 function firstFold(db: Db, root: Folder, last: number): void {
   const { maxId } = prepared(db, 'SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
-  const status = new Int32Array(maxId + 1).fill(NO_ROW);
-  const depth = new Int32Array(maxId + 1);
-  // 0 no indexability, 1 indexable, 2 non-indexable.
-  const index = new Uint8Array(maxId + 1);
-  const results = prepared(db, RESULTS_SQL).raw(true).iterate({ last }) as Iterable<[number, string | null, number | null, number]>;
-  for (const [urlId, indexability, code, d] of results) {
-    if (urlId > maxId) continue;
-    status[urlId] = code === null ? -1 : code;
-    depth[urlId] = d;
-    index[urlId] = indexability === 'indexable' ? 1 : indexability === 'non-indexable' ? 2 : 0;
+  // By seq: status (-1 none), depth, indexability (0 none, 1 indexable, 2 non-indexable).
+  const status = new Int32Array(last + 1).fill(NO_ROW);
+  const depth = new Int32Array(last + 1);
+  const index = new Uint8Array(last + 1);
+  for (const [seq, code, d] of prepared(db, statusSql(db)).raw(true).iterate({ last }) as Iterable<[number, number | null, number]>) {
+    status[seq] = code === null ? -1 : code;
+    depth[seq] = d;
+  }
+  for (const [seq, ix] of prepared(db, indexabilitySql(db)).raw(true).iterate({ last }) as Iterable<[number, string | null]>) {
+    index[seq] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+  }
+  // By URL id: its results row's seq (0: none).
+  const seqOf = new Int32Array(maxId + 1);
+  for (const [urlId, seq] of prepared(db, seqOfUrlSql).raw(true).iterate({ last }) as Iterable<[number, number]>) {
+    if (urlId <= maxId) seqOf[urlId] = seq;
   }
   const urls = prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number]>;
   for (const [id, url, external] of urls) {
-    const code = status[id]!;
-    if (code === NO_ROW || external) continue;
-    const ix = index[id];
-    addUrl(root, url, ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : null, code === -1 ? null : code, depth[id]!);
+    const seq = seqOf[id]!;
+    if (seq === 0 || external || status[seq] === NO_ROW) continue;
+    const code = status[seq]!;
+    const ix = index[seq];
+    addUrl(root, url, ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : null, code === -1 ? null : code, depth[seq]!);
   }
 }
 
