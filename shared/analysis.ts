@@ -8,6 +8,7 @@ import type { ExplorerRow, ResultSortColumn } from './results.ts';
 export * from './charts.ts';
 export * from './comparison.ts';
 export * from './url-detail.ts';
+export * from './structure.ts';
 export type { ExplorerRow } from './results.ts';
 
 // ---- Results explorer ----
@@ -299,6 +300,8 @@ export interface ExplorerQuery {
   filter: FilterId;
   /** Case-insensitive text found in the URL, title or error. */
   text: string;
+  /** Only URLs starting with it, exactly: a folder of the site-structure view ("https://example.com/docs/"). */
+  prefix?: string | undefined;
   sort: ResultSortColumn;
   descending: boolean;
   offset: number;

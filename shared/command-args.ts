@@ -12,6 +12,8 @@ import type { ResultsQuery } from './results.ts';
 import { LIMITS } from './settings.ts';
 import { LABEL_LIMITS } from './crawl-label.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS } from './schedules.ts';
+import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS } from './structure.ts';
+import type { SiteStructureQuery } from './structure.ts';
 import type { CrawlSettingsInput } from './settings.ts';
 import { BULK_REPORT_IDS, type BulkReportId } from './bulk-reports.ts';
 import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
@@ -59,6 +61,7 @@ export const explorerQuerySchema = z
   .object({
     filter: filterId,
     text: searchText,
+    prefix: z.string().max(8192).optional(),
     sort: z.enum(RESULT_SORT_COLUMNS),
     descending: z.boolean(),
     offset: z.number().int().min(0).max(1e9),
@@ -204,6 +207,16 @@ export const COMMAND_ARGS = {
   updateSchedule: z.tuple([scheduleId, z.object({ timing: scheduleTiming, enabled: z.boolean() }).strict()]),
   deleteSchedule: z.tuple([scheduleId]),
   exportBulkReport: z.tuple([z.enum(BULK_REPORT_IDS as [BulkReportId, ...BulkReportId[]]), exportFormat]),
+  siteStructure: z.tuple([
+    z
+      .object({
+        // Folders as URL prefixes ("https://example.com/docs/"): the session finds them in the tree, or leaves them out.
+        paths: z.array(z.string().min(1).max(8192)).max(MAX_STRUCTURE_PATHS),
+        limit: z.number().int().min(1).max(MAX_STRUCTURE_LIMIT),
+      })
+      .strict(),
+  ]),
+  exportStructureCsv: z.tuple([]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */
@@ -236,4 +249,5 @@ export type NamedArgumentTypesMatch = [
   Check<Same<Arg<'hostsReport', 0>, HostsReportQuery>>,
   Check<Same<Arg<'chartData', 0>, ChartQuery>>,
   Check<Same<Arg<'compareCrawls', 0>, CompareQuery>>,
+  Check<Same<Arg<'siteStructure', 0>, SiteStructureQuery>>,
 ];

@@ -26,6 +26,7 @@ import type {
 } from './analysis.ts';
 import type { ChartData } from './charts.ts';
 import type { IssuesOverview } from './issues.ts';
+import type { SiteStructure } from './structure.ts';
 import type { ComparisonPage, ComparisonSummary } from './comparison.ts';
 import type { StoreAttachment, StoreCrawlList } from './cluster-store.ts';
 import type { CrawlSnapshot } from './snapshot.ts';
@@ -214,6 +215,11 @@ export const COMMANDS = {
     hostHandler: true,
     download: { path: '/bulk-report.csv', query: ([report, format]) => ({ report: String(report), ...formatQuery(format) }) },
   },
+  // ---- site structure ----
+  /** The crawl's URLs as a folder tree: the hosts, and the children of each folder asked for (expanded). */
+  siteStructure: { result: returns<SiteStructure>(), retryable: true },
+  /** The whole folder tree as CSV. Desktop: a save dialog. Web console: a download. */
+  exportStructureCsv: { result: returns<ExportResult>(), hostHandler: true, download: { path: '/structure.csv' } },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

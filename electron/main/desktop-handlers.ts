@@ -64,6 +64,12 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       const file = await saveAs(`Export the issues overview as ${format.toUpperCase()}`, 'issues', format);
       return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportOverview(file, ...formatArg(format));
     },
+    exportStructureCsv: async () => {
+      const problem = session.chartExportProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await saveAs('Export the site structure as CSV', 'site-structure', 'csv');
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportStructureCsv(file);
+    },
     currentSnapshot: async () => session.snapshot(),
     exportBulkReport: async (report, format = 'csv') => {
       const problem = session.bulkReportProblem();

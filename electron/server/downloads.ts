@@ -120,6 +120,14 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
         write: (out, report, format) => session.exportBulkReport(report, out, format),
       },
     },
+    exportStructureCsv: {
+      check: async () => session.chartExportProblem(),
+      route: {
+        argsOf: () => [],
+        fileName: () => `${crawlName()}-structure`,
+        write: (out) => session.exportStructureCsv(out),
+      },
+    },
   };
 
   const commandNames = Object.keys(downloads) as DownloadCommandName[];

@@ -80,6 +80,7 @@ describe('the command table', () => {
       'exportComparison',
       'exportCsv',
       'exportOverview',
+      'exportStructureCsv',
       'exportView',
     ]);
     expect(new Set(downloads.map((n) => commandSpec(n).download!.path)).size).toBe(downloads.length);

@@ -7,6 +7,7 @@
 //   queue-inspector  queued URLs: queueHosts, queuePrefixes, queueSearch
 //   hosts-report     per host: hostsReport(db, query)
 //   charts-data      statusDistribution, depthDistribution, responseTimeHistogram, overTime, chartCsv
+//   site-structure   the folder tree: siteStructure(db, query), exportStructureCsv(db, dest)
 //   compare          two crawl files: CrawlComparison.open(old, new).summary() / page() / rows() / exportCsv()
 import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
 
@@ -16,6 +17,7 @@ export * from './queue-inspector.ts';
 export * from './hosts-report.ts';
 export * from './charts-data.ts';
 export * from './compare.ts';
+export * from './site-structure.ts';
 
 /** A read-only connection to a crawl file for the analysis queries, with the page cache a crawl's own has (32 MB). */
 export function openCrawlForAnalysis(file: string): Db {

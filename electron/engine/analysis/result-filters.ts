@@ -45,6 +45,8 @@ export interface FilterQuery {
   filter: FilterId;
   /** Case-insensitive text found in the URL, title or error. */
   text?: string | null;
+  /** URLs starting with it, exactly (a folder of the site-structure view: "https://example.com/docs/"). */
+  prefix?: string | null;
   sort: ResultSortColumn;
   descending: boolean;
   offset: number;
@@ -558,6 +560,8 @@ const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
 };
 
 const TEXT_SQL = textMatchSql(SQLITE_RESULTS, '@text');
+/** URLs that start with @prefix, case and all (a URL's path is case-sensitive; LIKE would not be, and reads % and _). */
+const PREFIX_SQL = 'substr(u.url, 1, length(@prefix)) = @prefix';
 
 interface PageSql {
   count: string;
@@ -581,20 +585,25 @@ export function pageSql(
   descending: boolean,
   hasText: boolean,
   plan: FilterPlan = 'index',
+  hasPrefix = false,
 ): PageSql {
   const f = filterSql(filter);
   checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
-  const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined].filter((t): t is string => !!t);
+  const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined, hasPrefix ? PREFIX_SQL : undefined].filter(
+    (t): t is string => !!t,
+  );
+  // The URL row is read for the text or the prefix.
+  const needsUrl = hasText || hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
   if (f.source === 'renders') {
     // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
     // renders outermost: never a walk of results looking each row up in renders).
     const order = orderSql(sort, SORT_SQL[sort], descending);
     const joined = `FROM renders j ${hint} CROSS JOIN results r ON r.url_id = j.url_id`;
-    const from = `${joined}${hasText || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+    const from = `${joined}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
     return {
-      count: `SELECT count(*) AS total ${hasText ? `${joined} JOIN urls u ON u.id = r.url_id` : /\br\./.test(where) ? joined : `FROM renders j ${hint}`} ${where}`,
+      count: `SELECT count(*) AS total ${needsUrl ? `${joined} JOIN urls u ON u.id = r.url_id` : /\br\./.test(where) ? joined : `FROM renders j ${hint}`} ${where}`,
       ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
       rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
     };
@@ -614,7 +623,7 @@ export function pageSql(
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
     const order = orderSql(sort, sortSql, descending, 'u.id');
     // The results row is joined only when the text or the sort reads it.
-    const from = `FROM urls u ${hint}${hasText || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
+    const from = `FROM urls u ${hint}${needsUrl || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
     return {
       count: `SELECT count(*) AS total ${hasText ? `FROM urls u ${hint} LEFT JOIN results r ON r.url_id = u.id` : `FROM urls u ${hint}`} ${where}`,
       ids: `SELECT u.id AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
@@ -622,10 +631,10 @@ export function pageSql(
     };
   }
   const order = orderSql(sort, SORT_SQL[sort], descending);
-  // The URL row is joined only when the text or the sort reads it.
-  const from = `FROM results r ${hint}${hasText || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+  // The URL row is joined only when the text, the prefix or the sort reads it.
+  const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
   return {
-    count: `SELECT count(*) AS total ${hasText ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
+    count: `SELECT count(*) AS total ${needsUrl ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
     ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
     rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
   };
@@ -640,11 +649,15 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
   checkOffset(q.offset);
   checkLimit(q.limit);
   const hasText = typeof q.text === 'string' && q.text.length > 0;
+  const hasPrefix = typeof q.prefix === 'string' && q.prefix.length > 0;
   const params: Record<string, unknown> = {};
   if (hasText) params.text = likePattern(q.text as string);
+  if (hasPrefix) params.prefix = q.prefix;
   if (!available(db, filterSql(q.filter))) return { filter: q.filter, total: 0, offset: q.offset, rows: [] };
   return readTransaction(db, () => {
-    const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, hasText ? textPlan(db, q.filter) : 'index');
+    // A prefix, like a text, is matched row by row: the cheaper walk for either is the text's.
+    const plan = hasText || hasPrefix ? textPlan(db, q.filter) : 'index';
+    const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, plan, hasPrefix);
     const { total } = prepared(db, sqls.count).get(params) as { total: number };
     const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
     const rows = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];

@@ -19,6 +19,8 @@ import type {
   QueueScreenQuery,
   QueueSearchPage,
   QueueSearchQuery,
+  SiteStructure,
+  SiteStructureQuery,
   UrlDetail,
   UrlRef,
 } from '../../../shared/analysis.ts';
@@ -36,6 +38,7 @@ import {
   queueScreen,
   queueSearch,
   responseTimeHistogram,
+  siteStructure,
   statusDistribution,
   urlDetail,
 } from '../analysis/index.ts';
@@ -148,6 +151,10 @@ export class CrawlAnalysis {
       default:
         throw new Error(`unknown chart "${String((query as { kind: unknown }).kind)}"`);
     }
+  }
+
+  siteStructure(query: SiteStructureQuery): SiteStructure {
+    return siteStructure(this.db, query);
   }
 
   close(): void {

@@ -31,6 +31,7 @@ import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
+import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
@@ -412,6 +413,16 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     const problem = this.bulkReportProblem();
     if (problem) return { ok: false, error: problem };
     return exportResult(dest, () => writeBulkReport(this.analysis().db, report, dest, format));
+  }
+
+  /** The crawl's URLs as a folder tree: the hosts, and each expanded folder's children. */
+  async siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure> {
+    return this.analysis().siteStructure(query);
+  }
+
+  /** The whole folder tree as CSV, to a file path or a stream (ended when done). */
+  async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
+    return exportResult(dest, () => exportStructureCsv(this.analysis().db, dest));
   }
 
   /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */

@@ -21,8 +21,9 @@ import { ColumnMenu, type SortState, VirtualTable, useColumnLayout } from '../re
 import { filterTitle, groupedFilters, shownGroups, statusText } from './analysis-model.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
-import { takeExplorerFilter } from './explorer-request.ts';
+import { clearExplorerRequest, explorerRequest, takeExplorerFilter } from './explorer-request.ts';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
+import { useStore } from 'zustand';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
 export const COUNT_REFRESH_MS = 3_000;
@@ -168,6 +169,10 @@ export function ExplorerView() {
   const hasCrawl = useHasCrawl();
   // A filter asked for elsewhere (an issue of the overview) opens the explorer on it.
   const [filter, setFilter] = useState<FilterId>(() => takeExplorerFilter() ?? 'all');
+  // A folder of the site structure, opened here: only URLs under it are listed.
+  const asked = useStore(explorerRequest, (s) => s.request);
+  const crawlKey = useCrawl((s) => s.crawlKey);
+  const prefix = asked !== null && asked.crawlKey === crawlKey ? asked.prefix : '';
   const [text, setText] = useState('');
   const [appliedText, setAppliedText] = useState('');
   const [sort, setSort] = useState<SortState>({ column: 'seq', descending: false });
@@ -186,7 +191,10 @@ export function ExplorerView() {
   const { t } = useTranslation('analysis');
 
   const counts = useLiveQuery('counts', () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
-  const query = useMemo(() => ({ filter, text: appliedText, sort: sort.column, descending: sort.descending }), [filter, appliedText, sort]);
+  const query = useMemo(
+    () => ({ filter, text: appliedText, ...(prefix ? { prefix } : {}), sort: sort.column, descending: sort.descending }),
+    [filter, appliedText, prefix, sort],
+  );
   const fetchPage = useCallback((q: ExplorerQuery) => api.queryFiltered(q), [api]);
   const onSelect = useCallback(
     (row: ExplorerRow | null, _index: number, rowRules: readonly string[]) => setSelected(row ? { row, rules: rowRules } : null),
@@ -214,6 +222,20 @@ export function ExplorerView() {
           {total === null ? '' : t('explorer.total', { count: total, n: formatInt(total) })}
         </span>
         <div className="results-tools">
+          {prefix && (
+            <span className="prefix-chip" data-testid="explorer-prefix" title={prefix}>
+              <span className="prefix-chip-label">{t('explorer.inFolder', { prefix })}</span>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={t('explorer.clearFolder')}
+                title={t('explorer.clearFolder')}
+                onClick={clearExplorerRequest}
+              >
+                ×
+              </button>
+            </span>
+          )}
           <input
             className="filter"
             type="search"
@@ -288,7 +310,7 @@ export function ExplorerView() {
               rowAttrs={rowAttrs}
               onTotal={setTotal}
               onRules={setRules}
-              filtered={appliedText !== ''}
+              filtered={appliedText !== '' || prefix !== ''}
               empty={() => t('explorer.empty')}
               live={live}
               version={version}

@@ -1,9 +1,20 @@
-// A filter asked for from outside the Results explorer (an issue of the issues overview): the app switches to the
-// explorer, which opens on that filter (and forgets the request, so a later visit opens as it would).
+// What the Results explorer is asked to open on from elsewhere: a filter (an issue of the issues overview), taken once
+// when the explorer opens (a later visit opens as it would); or a folder of the site structure, whose URLs alone are
+// listed (every filter still applies) until the analyst clears it.
 import { createStore } from 'zustand/vanilla';
 import type { FilterId } from '../../../shared/analysis.ts';
 
-export const explorerRequest = createStore<{ filter: FilterId | null }>(() => ({ filter: null }));
+export interface ExplorerRequest {
+  /** A folder as a URL prefix ("https://example.com/docs/"). */
+  prefix: string;
+  /** The crawl it was asked of (the crawl in view's key): another crawl in view drops it. */
+  crawlKey: number;
+}
+
+export const explorerRequest = createStore<{ filter: FilterId | null; request: ExplorerRequest | null }>(() => ({
+  filter: null,
+  request: null,
+}));
 
 export const requestExplorerFilter = (filter: FilterId) => explorerRequest.setState({ filter });
 
@@ -13,3 +24,7 @@ export function takeExplorerFilter(): FilterId | null {
   if (filter !== null) explorerRequest.setState({ filter: null });
   return filter;
 }
+
+export const requestExplorer = (request: ExplorerRequest) => explorerRequest.setState({ request: { ...request } });
+
+export const clearExplorerRequest = () => explorerRequest.setState({ request: null });

@@ -17,7 +17,7 @@ import { QueueView } from '../analysis/QueueView.tsx';
 import { ReportsView } from '../analysis/ReportsView.tsx';
 import { CompareView } from '../analysis/CompareView.tsx';
 import { OverviewView } from '../analysis/OverviewView.tsx';
-import { requestExplorerFilter } from '../analysis/explorer-request.ts';
+import { explorerRequest, requestExplorerFilter } from '../analysis/explorer-request.ts';
 import { VIEWS, ViewTabs } from './ViewTabs.tsx';
 import type { ViewId } from './ViewTabs.tsx';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
@@ -25,6 +25,7 @@ import { useStore } from 'zustand';
 import { compareRequest } from '../analysis/compare-request.ts';
 import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
 import { i18next } from '../i18n/i18n.ts';
+import { StructureView } from '../analysis/StructureView.tsx';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
 const VIEW_KEY = 'trawl.view';
@@ -42,6 +43,11 @@ export function App() {
   useEffect(() => {
     if (compareAsked) chooseView('compare');
   }, [compareAsked]);
+  // A folder of the site structure opened in the explorer.
+  const explorerAsked = useStore(explorerRequest, (s) => s.request);
+  useEffect(() => {
+    if (explorerAsked) chooseView('explorer');
+  }, [explorerAsked]);
   const toggleSidebar = () =>
     setSidebar((shown) => {
       writePref(SIDEBAR_KEY, shown ? 'hidden' : 'shown');
@@ -80,6 +86,7 @@ export function App() {
               }}
             />
           )}
+          {view === 'structure' && <StructureView />}
         </main>
       </div>
       <Notices />

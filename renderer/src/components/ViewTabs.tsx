@@ -14,6 +14,7 @@ export const VIEWS = [
   { id: 'reports' },
   { id: 'compare' },
   { id: 'overview' },
+  { id: 'structure' },
 ] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 

@@ -17,6 +17,8 @@ export const common = {
     reportsTitle: 'Status codes, depths, response times and throughput as charts',
     compare: 'Compare',
     compareTitle: 'Two crawls of a site: URLs added, removed and changed',
+    structure: 'Structure',
+    structureTitle: 'The crawl as a folder tree: URLs, indexability, status and depth per folder',
     running: 'running',
     overview: 'Issues',
     overviewTitle: 'Every issue found, by priority, with its number of URLs, why it matters and how to fix it',

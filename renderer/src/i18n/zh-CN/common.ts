@@ -18,6 +18,8 @@ export const common: Messages['common'] = {
     reportsTitle: '以图表展示状态码、深度、响应时间和吞吐量',
     compare: '对比',
     compareTitle: '同一站点的两次抓取：新增、移除和变化的 URL',
+    structure: '站点结构',
+    structureTitle: '以目录树展示抓取：每个目录的 URL、可索引性、状态和深度',
     running: '运行中',
     overview: '问题',
     overviewTitle: '发现的所有问题，按优先级排列，附 URL 数量、影响原因和修复方法',

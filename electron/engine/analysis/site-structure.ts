@@ -1,0 +1,324 @@
+// The site-structure view: the crawl's URLs as a directory tree (host, then the path's folders: /docs/, /docs/api/),
+// each folder with its URLs (own and below), indexable and non-indexable ones, status classes and crawl depth.
+//
+// How it stays fast at a million URLs: the tree is folded once into a trie kept per connection, from one walk of
+// results and one of urls, each in its table's order (no per-folder query, no random lookups), and afterwards only
+// the rows written since (results is append-only: a row is inserted once, never changed) are walked and folded in. A crawl
+// file in the middle of a crawl is read in one read transaction, so the tree is exactly that moment's rows; while
+// the crawl runs each refresh costs the new rows alone. Any level (the hosts, or one folder's children) is then
+// answered from the trie without a query: the children sorted, the first `limit` listed, the rest summed as one
+// "N more folders" row, so the answer stays small however wide a folder is, and the renderer asks for a folder's
+// children only when it is expanded.
+//
+// Which URLs: every results row but the out-of-scope links checked for their status (the explorer's "External"
+// tab): the URLs of the crawl, fetched or failed. A URL's folder is its path up to the last "/" (the query left
+// out): https://h/docs/api/x.html is in https://h/docs/api/, and https://h/docs/ itself is in https://h/docs/. A
+// folder's path is thus a prefix of each of its URLs, and the explorer's prefix filter lists exactly them.
+import fs from 'node:fs';
+import type { SiteStructure, SiteStructureQuery, StructureFolder, StructureLevel, StructureStats } from '../../../shared/structure.ts';
+import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS, STRUCTURE_CSV_HEADER } from '../../../shared/structure.ts';
+import { csvRecord } from '../export/csv-writer.ts';
+import { neutraliseCell } from '../export/csv-cell.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import { indexedBy, prepared, readTransaction } from './sql.ts';
+
+/** A folder of the trie, with its sums (over its URLs and those below). */
+interface Folder {
+  readonly name: string;
+  readonly path: string;
+  readonly level: number;
+  children: Map<string, Folder> | null;
+  urls: number;
+  own: number;
+  indexable: number;
+  nonIndexable: number;
+  s2: number;
+  s3: number;
+  s4: number;
+  s5: number;
+  sNone: number;
+  minDepth: number;
+  depthSum: number;
+}
+
+interface Tree {
+  /** A root above the hosts: its sums are the whole crawl's, its children the hosts. */
+  root: Folder;
+  lastSeq: number;
+}
+
+const trees = new WeakMap<Db, Tree>();
+
+const folder = (name: string, path: string, level: number): Folder => ({
+  name,
+  path,
+  level,
+  children: null,
+  urls: 0,
+  own: 0,
+  indexable: 0,
+  nonIndexable: 0,
+  s2: 0,
+  s3: 0,
+  s4: 0,
+  s5: 0,
+  sNone: 0,
+  minDepth: Number.POSITIVE_INFINITY,
+  depthSum: 0,
+});
+
+/** An out-of-scope link checked for its status (the explorer's "External" rows): not part of the tree. */
+const EXTERNAL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
+/** The rows written after `after`, in seq order, without the out-of-scope links checked for their status. */
+const SCAN_SQL = `SELECT r.seq, u.url, r.indexability, r.status_code, r.crawl_depth
+  FROM results r JOIN urls u ON u.id = r.url_id
+  WHERE r.seq > @after AND NOT ${EXTERNAL}
+  ORDER BY r.seq`;
+/**
+ * The first fold's walks: results' fields from three narrow indexes (never the wide rows, which hold the response
+ * headers: a million rows are a gigabyte), then every URL in id order. A file without the analysis indexes reads the
+ * table instead: the same answer, more slowly.
+ */
+const seqOfUrlSql = 'SELECT r.url_id, r.seq FROM results r WHERE r.url_id > 0 AND r.seq <= @last';
+const statusSql = (db: Db) =>
+  `SELECT r.seq, r.status_code, r.crawl_depth FROM results r ${indexedBy(db, 'results_status')} WHERE r.seq <= @last`;
+const indexabilitySql = (db: Db) =>
+  `SELECT r.seq, r.indexability FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.seq <= @last`;
+const URLS_SQL = `SELECT u.id, u.url, ${EXTERNAL} AS external FROM urls u`;
+/** Status of a URL id without a results row, in the first fold's array (a row without a status is -1). */
+const NO_ROW = -2;
+
+function child(parent: Folder, name: string, path: string): Folder {
+  if (parent.children === null) parent.children = new Map();
+  let c = parent.children.get(name);
+  if (c === undefined) parent.children.set(name, (c = folder(name, path, parent.level + 1)));
+  return c;
+}
+
+/** Folds one URL into the trie: every folder from its host down to its own one counts it. */
+export function addUrl(root: Folder, url: string, indexability: string | null, status: number | null, depth: number): void {
+  const schemeEnd = url.indexOf('://');
+  const hostStart = schemeEnd < 0 ? 0 : schemeEnd + 3;
+  let hostEnd = url.indexOf('/', hostStart);
+  // The query and fragment are not folders (a "/" in them neither).
+  let cut = url.length;
+  const q = url.indexOf('?', hostStart);
+  if (q >= 0) cut = q;
+  const h = url.indexOf('#', hostStart);
+  if (h >= 0 && h < cut) cut = h;
+  if (hostEnd < 0 || hostEnd > cut) hostEnd = cut;
+  const origin = url.slice(0, hostEnd);
+  const statusKey =
+    status === null || status < 200 || status > 599 ? 'sNone' : status < 300 ? 's2' : status < 400 ? 's3' : status < 500 ? 's4' : 's5';
+  const index = indexability === 'indexable' ? 1 : indexability === 'non-indexable' ? 2 : 0;
+  const count = (f: Folder) => {
+    f.urls++;
+    if (index === 1) f.indexable++;
+    else if (index === 2) f.nonIndexable++;
+    f[statusKey]++;
+    if (depth < f.minDepth) f.minDepth = depth;
+    f.depthSum += depth;
+  };
+  count(root);
+  let node = child(root, origin, `${origin}/`);
+  count(node);
+  let pos = hostEnd + 1;
+  for (;;) {
+    const slash = url.indexOf('/', pos);
+    if (slash < 0 || slash >= cut) break;
+    node = child(node, url.slice(pos, slash), url.slice(0, slash + 1));
+    count(node);
+    pos = slash + 1;
+  }
+  node.own++;
+}
+
+/** The trie of this connection, brought up to the rows written so far (in the caller's read transaction). */
+function currentTree(db: Db): Tree {
+  const { last } = prepared(db, 'SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
+  let tree = trees.get(db);
+  // Rows only ever come after the last one; a file whose last row went back (never, but cheap to check) is read afresh.
+  if (tree === undefined || last < tree.lastSeq) {
+    tree = { root: folder('', '', -1), lastSeq: 0 };
+    trees.set(db, tree);
+  }
+  if (tree.lastSeq === 0 && last > 0) {
+    firstFold(db, tree.root, last);
+    tree.lastSeq = last;
+  } else if (last > tree.lastSeq) {
+    // The rows since: few while a crawl runs, each URL found by key.
+    const root = tree.root;
+    const rows = prepared(db, SCAN_SQL).raw(true).iterate({ after: tree.lastSeq }) as Iterable<
+      [number, string, string | null, number | null, number]
+    >;
+    for (const [, url, indexability, status, depth] of rows) addUrl(root, url, indexability, status, depth);
+    tree.lastSeq = last;
+  }
+  return tree;
+}
+
+/**
+ * The whole file folded in: results read in table order into arrays by URL id, then urls read in table order, each
+ * URL with a results row added. Two sequential walks: joining each results row to its URL by key instead descends
+ * urls' b-tree once per row, at random, about ten times slower on a large file.
+ */
+function firstFold(db: Db, root: Folder, last: number): void {
+  const { maxId } = prepared(db, 'SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
+  // By seq: status (-1 none), depth, indexability (0 none, 1 indexable, 2 non-indexable).
+  const status = new Int32Array(last + 1).fill(NO_ROW);
+  const depth = new Int32Array(last + 1);
+  const index = new Uint8Array(last + 1);
+  for (const [seq, code, d] of prepared(db, statusSql(db)).raw(true).iterate({ last }) as Iterable<[number, number | null, number]>) {
+    status[seq] = code === null ? -1 : code;
+    depth[seq] = d;
+  }
+  for (const [seq, ix] of prepared(db, indexabilitySql(db)).raw(true).iterate({ last }) as Iterable<[number, string | null]>) {
+    index[seq] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+  }
+  // By URL id: its results row's seq (0: none).
+  const seqOf = new Int32Array(maxId + 1);
+  for (const [urlId, seq] of prepared(db, seqOfUrlSql).raw(true).iterate({ last }) as Iterable<[number, number]>) {
+    if (urlId <= maxId) seqOf[urlId] = seq;
+  }
+  const urls = prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number]>;
+  for (const [id, url, external] of urls) {
+    const seq = seqOf[id]!;
+    if (seq === 0 || external || status[seq] === NO_ROW) continue;
+    const code = status[seq]!;
+    const ix = index[seq];
+    addUrl(root, url, ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : null, code === -1 ? null : code, depth[seq]!);
+  }
+}
+
+function stats(f: Folder): StructureStats {
+  return {
+    urls: f.urls,
+    own: f.own,
+    indexable: f.indexable,
+    nonIndexable: f.nonIndexable,
+    status: { '2xx': f.s2, '3xx': f.s3, '4xx': f.s4, '5xx': f.s5, none: f.sNone },
+    minDepth: f.urls ? f.minDepth : null,
+    avgDepth: f.urls ? f.depthSum / f.urls : null,
+  };
+}
+
+const shown = (f: Folder): StructureFolder => ({
+  ...stats(f),
+  path: f.path,
+  name: f.level === 0 ? f.name : `${f.name}/`,
+  level: f.level,
+  folders: f.children?.size ?? 0,
+});
+
+/** Children, the largest first (ties by name): the order of the tree and of the CSV. */
+function sortedChildren(f: Folder): Folder[] {
+  if (f.children === null) return [];
+  return [...f.children.values()].sort((a, b) => b.urls - a.urls || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function level(f: Folder, path: string | null, limit: number): StructureLevel {
+  const all = sortedChildren(f);
+  const rest = all.slice(limit);
+  let more: StructureLevel['more'] = null;
+  if (rest.length) {
+    const sum = folder('', '', 0);
+    for (const c of rest) {
+      sum.urls += c.urls;
+      sum.own += c.own;
+      sum.indexable += c.indexable;
+      sum.nonIndexable += c.nonIndexable;
+      sum.s2 += c.s2;
+      sum.s3 += c.s3;
+      sum.s4 += c.s4;
+      sum.s5 += c.s5;
+      sum.sNone += c.sNone;
+      sum.minDepth = Math.min(sum.minDepth, c.minDepth);
+      sum.depthSum += c.depthSum;
+    }
+    more = { ...stats(sum), folders: rest.length };
+  }
+  return { path, children: all.slice(0, limit).map(shown), more };
+}
+
+/** The folder at `path` (a URL prefix ending in "/"), or undefined when the crawl has none there. */
+function find(root: Folder, path: string): Folder | undefined {
+  // The host's folder is the prefix up to the first "/" after the scheme's; each later "/" ends a folder.
+  const schemeEnd = path.indexOf('://');
+  const hostEnd = path.indexOf('/', schemeEnd < 0 ? 0 : schemeEnd + 3);
+  if (hostEnd < 0 || !path.endsWith('/')) return undefined;
+  let node = root.children?.get(path.slice(0, hostEnd));
+  let pos = hostEnd + 1;
+  while (node !== undefined && pos < path.length) {
+    const slash = path.indexOf('/', pos);
+    node = node.children?.get(path.slice(pos, slash));
+    pos = slash + 1;
+  }
+  return node;
+}
+
+/** The hosts, and the children of each folder of `paths`, in one read transaction (the numbers agree). */
+export function siteStructure(db: Db, query: SiteStructureQuery): SiteStructure {
+  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_STRUCTURE_LIMIT) {
+    throw new RangeError(`limit must be a whole number from 1 to ${MAX_STRUCTURE_LIMIT} (got ${String(query.limit)})`);
+  }
+  if (query.paths.length > MAX_STRUCTURE_PATHS) throw new RangeError(`at most ${MAX_STRUCTURE_PATHS} folders at once`);
+  return readTransaction(db, () => {
+    const tree = currentTree(db);
+    const levels: StructureLevel[] = [];
+    for (const path of query.paths) {
+      const f = find(tree.root, path);
+      if (f !== undefined) levels.push(level(f, path, query.limit));
+    }
+    return { total: stats(tree.root), hosts: level(tree.root, null, query.limit), levels, lastSeq: tree.lastSeq };
+  });
+}
+
+/** One CSV row per folder, each before those below it, the largest first; cells as the CSV writer writes them. */
+export function* structureCsvRows(db: Db): Generator<string> {
+  const tree = readTransaction(db, () => currentTree(db));
+  yield `\uFEFF${csvRecord([...STRUCTURE_CSV_HEADER])}`;
+  const stack = sortedChildren(tree.root).reverse();
+  while (stack.length) {
+    const f = stack.pop()!;
+    const s = stats(f);
+    yield csvRecord([
+      neutraliseCell(f.path),
+      String(f.level),
+      String(s.urls),
+      String(s.own),
+      String(s.indexable),
+      String(s.nonIndexable),
+      String(s.status['2xx']),
+      String(s.status['3xx']),
+      String(s.status['4xx']),
+      String(s.status['5xx']),
+      String(s.status.none),
+      s.minDepth === null ? '' : String(s.minDepth),
+      s.avgDepth === null ? '' : String(Math.round(s.avgDepth * 100) / 100),
+    ]);
+    const below = sortedChildren(f);
+    for (let i = below.length - 1; i >= 0; i--) stack.push(below[i]!);
+  }
+}
+
+/** The whole tree as CSV, to a file or a stream (ended when done): the folders written. */
+export async function exportStructureCsv(db: Db, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+  const out: NodeJS.WritableStream = typeof dest === 'string' ? fs.createWriteStream(dest) : dest;
+  let rows = -1;
+  let chunk = '';
+  const flush = async () => {
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    chunk = '';
+  };
+  for (const line of structureCsvRows(db)) {
+    rows++;
+    chunk += line;
+    if (chunk.length > 64 * 1024) await flush();
+  }
+  if (chunk) await flush();
+  await new Promise<void>((resolve, reject) => {
+    out.once('error', reject);
+    out.end(() => resolve());
+  });
+  return { rows };
+}
