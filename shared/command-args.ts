@@ -217,6 +217,7 @@ export const COMMAND_ARGS = {
       .strict(),
   ]),
   exportStructureCsv: z.tuple([]),
+  exportSitemap: z.tuple([]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */

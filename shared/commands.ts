@@ -220,6 +220,12 @@ export const COMMANDS = {
   siteStructure: { result: returns<SiteStructure>(), retryable: true },
   /** The whole folder tree as CSV. Desktop: a save dialog. Web console: a download. */
   exportStructureCsv: { result: returns<ExportResult>(), hostHandler: true, download: { path: '/structure.csv' } },
+  // ---- XML sitemap (electron/engine/sitemaps/write-sitemap.ts) ----
+  /**
+   * A sitemap of the crawl in view's indexable 200 HTML pages. Desktop: a save dialog (past 50,000 URLs or 50 MB, the
+   * file is a sitemap index naming numbered sitemaps beside it). Web console: a download of one sitemap.
+   */
+  exportSitemap: { result: returns<ExportResult>(), slow: true, hostHandler: true, download: { path: '/sitemap.xml' } },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -14,8 +14,8 @@ import type { CrawlFileIds } from './crawl-file-ids.ts';
 export interface DesktopDialogs {
   /** A crawl file picked by the user, or null when cancelled. */
   openCrawl(): Promise<string | null>;
-  /** Where to write a CSV (or, with format 'xlsx', an XLSX workbook), or null when cancelled. */
-  saveCsv(title: string, defaultPath: string, format?: ExportFormat): Promise<string | null>;
+  /** Where to write a CSV (or, with format 'xlsx', an XLSX workbook; 'xml', a sitemap), or null when cancelled. */
+  saveCsv(title: string, defaultPath: string, format?: ExportFormat | 'xml'): Promise<string | null>;
 }
 
 /** The session's format argument: none for CSV (its default, so a CSV export is asked of it as it always was). */
@@ -71,6 +71,12 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
       return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportStructureCsv(file);
     },
     currentSnapshot: async () => session.snapshot(),
+    exportSitemap: async () => {
+      const problem = session.sitemapProblem();
+      if (problem) return { ok: false, error: problem };
+      const file = await dialogs.saveCsv("Generate the crawl's sitemap", 'sitemap.xml', 'xml');
+      return file === null ? { ok: false, error: englishText('exportCancelled') } : session.exportSitemap(file);
+    },
     exportBulkReport: async (report, format = 'csv') => {
       const problem = session.bulkReportProblem();
       if (problem) return { ok: false, error: problem };

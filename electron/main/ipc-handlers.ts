@@ -46,7 +46,12 @@ function electronDialogs(getWindow: () => BrowserWindow | null): DesktopDialogs 
     },
     async saveCsv(title, defaultPath, format = 'csv') {
       const win = getWindow();
-      const filter = format === 'xlsx' ? { name: 'Excel workbook', extensions: ['xlsx'] } : { name: 'CSV', extensions: ['csv'] };
+      const filter =
+        format === 'xlsx'
+          ? { name: 'Excel workbook', extensions: ['xlsx'] }
+          : format === 'xml'
+            ? { name: 'XML sitemap', extensions: ['xml'] }
+            : { name: 'CSV', extensions: ['csv'] };
       const options = { title, defaultPath, filters: [filter] };
       const pick = await (win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options));
       return pick.canceled || !pick.filePath ? null : pick.filePath;

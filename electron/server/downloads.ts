@@ -34,6 +34,8 @@ interface Download<K extends DownloadCommandName> {
     fileName(...args: Args<K>): string;
     /** The file's format, from the arguments: CSV unless they ask for XLSX. */
     format?(...args: Args<K>): ExportFormat;
+    /** A file that is neither CSV nor XLSX: its extension and content type (the format is then not asked). */
+    file?: { extension: string; contentType: string };
     write(out: NodeJS.WritableStream, ...args: Args<K>): Promise<{ ok: boolean }>;
   };
 }
@@ -120,6 +122,16 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
         write: (out, report, format) => session.exportBulkReport(report, out, format),
       },
     },
+    exportSitemap: {
+      // Refused before the download starts when the sitemap would not fit in one file.
+      check: async () => session.sitemapDownloadProblem(),
+      route: {
+        argsOf: () => [],
+        fileName: () => `${crawlName()}-sitemap`,
+        file: { extension: 'xml', contentType: 'application/xml; charset=utf-8' },
+        write: (out) => session.exportSitemap(out),
+      },
+    },
     exportStructureCsv: {
       check: async () => session.chartExportProblem(),
       route: {
@@ -194,10 +206,11 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     } catch (err) {
       return text(res, 400, `${names.publicMessage(err)}\n`, headers);
     }
+    const extension = route.file?.extension ?? format;
     res.writeHead(200, {
       ...headers,
-      'Content-Type': CONTENT_TYPES[format],
-      'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 150) || 'trawl'}.${format}"`,
+      'Content-Type': route.file?.contentType ?? CONTENT_TYPES[format],
+      'Content-Disposition': `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 150) || 'trawl'}.${extension}"`,
       'Cache-Control': 'no-store',
     });
     if (req.method === 'HEAD') return void res.end();

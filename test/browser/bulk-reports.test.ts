@@ -43,9 +43,10 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.getByTestId('view-reports').click();
       const card = page.getByTestId('bulk-reports');
       await card.waitFor();
-      expect(await card.locator('[data-report]').evaluateAll((els) => els.map((e) => e.getAttribute('data-report')))).toEqual(
-        BULK_REPORTS.map((r) => r.id),
-      );
+      expect(await card.locator('[data-report]').evaluateAll((els) => els.map((e) => e.getAttribute('data-report')))).toEqual([
+        ...BULK_REPORTS.map((r) => r.id),
+        'sitemap',
+      ]);
       expect(await card.locator('[data-report="redirect-chains"] .bulk-report-label').textContent()).toBe('Redirect chains');
       await card.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(shotsDir, 'bulk-reports.png') });
@@ -77,6 +78,17 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         (texts) => texts.some((t) => /download has started/i.test(t)),
         'the download notice',
       );
+
+      // The crawl's XML sitemap from the same card: its indexable 200 pages.
+      const [xml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sitemap-xml').click()]);
+      expect(new URL(xml.url()).pathname).toBe('/sitemap.xml');
+      expect(xml.suggestedFilename()).toMatch(/-sitemap\.xml$/);
+      const sitemap = path.join(shotsDir, 'bulk-sitemap.xml');
+      await xml.saveAs(sitemap);
+      const locs = [...fs.readFileSync(sitemap, 'utf8').matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+      expect(locs).toContain(site.url('/final'));
+      expect(locs).not.toContain(site.url('/missing'));
+      expect(locs).not.toContain(site.url('/r1'));
     });
   },
 );

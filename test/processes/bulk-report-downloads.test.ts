@@ -100,4 +100,45 @@ describe('bulk reports in the web console and the desktop app', () => {
     expect(asked).toEqual(['redirect-chains.csv', 'client-error-inlinks.xlsx']);
     expect(fs.readFileSync(path.join(dir, 'redirect-chains.csv'), 'utf8')).toBe(await expected('redirect-chains'));
   });
+
+  it('generates the crawl\u2019s sitemap: a download of one XML file in the web console, a save dialog in the app', async () => {
+    // What the sitemap lists: the crawl's indexable 200 HTML pages, as the generator reads them.
+    const crawlFile = (await session.listCrawls()).find((c) => path.basename(c.file) === path.basename(file))!.file;
+    const db = openCrawlForAnalysis(crawlFile);
+    let pages: string[];
+    try {
+      pages = (
+        db
+          .prepare(
+            "SELECT u.url FROM results r JOIN urls u ON u.id = r.url_id WHERE r.indexability = 'indexable' AND r.status_code = 200 AND r.content_type LIKE 'text/html%' ORDER BY r.seq",
+          )
+          .all() as { url: string }[]
+      ).map((r) => r.url);
+    } finally {
+      db.close();
+    }
+    expect(pages.length).toBeGreaterThan(1);
+    const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const route = COMMANDS.exportSitemap.download.path;
+    expect(await ws.ok('exportSitemap', [])).toEqual({ ok: true, rows: null, file: null });
+    const xml = await getBytes(`${base}${route}`, { cookie });
+    expect(xml.status).toBe(200);
+    expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(xml.headers['content-disposition']).toBe(`attachment; filename="${file.replace(/\.trawl$/, '')}-sitemap.xml"`);
+    expect(locs(xml.body.toString('utf8'))).toEqual(pages);
+    expect((await getBytes(`${base}${route}`)).status).toBe(403);
+
+    const asked: { defaultPath: string; format: string | undefined }[] = [];
+    const dir = tempDir();
+    const handlers = desktopHandlers(session, {
+      openCrawl: async () => null,
+      saveCsv: async (_title, defaultPath, format) => {
+        asked.push({ defaultPath, format });
+        return path.join(dir, defaultPath);
+      },
+    });
+    expect(await handlers.exportSitemap()).toEqual({ ok: true, rows: pages.length, file: path.join(dir, 'sitemap.xml') });
+    expect(asked).toEqual([{ defaultPath: 'sitemap.xml', format: 'xml' }]);
+    expect(locs(fs.readFileSync(path.join(dir, 'sitemap.xml'), 'utf8'))).toEqual(pages);
+  });
 });

@@ -84,7 +84,7 @@ describe('XLSX export of a view, from the web console and the desktop app', () =
   });
 
   it("asks the desktop app's save dialog for an .xlsx file and writes the workbook there", async () => {
-    const asked: { title: string; defaultPath: string; format: ExportFormat | undefined }[] = [];
+    const asked: { title: string; defaultPath: string; format: ExportFormat | 'xml' | undefined }[] = [];
     const file = path.join(tempDir(), 'chosen.xlsx');
     const handlers = desktopHandlers(session, {
       openCrawl: async () => null,

@@ -183,7 +183,7 @@ describe('XLSX from the live table, a chart and a comparison', () => {
   });
 
   it("asks the desktop app's save dialog for an .xlsx file for each of them and writes the workbook there", async () => {
-    const asked: { title: string; defaultPath: string; format: ExportFormat | undefined }[] = [];
+    const asked: { title: string; defaultPath: string; format: ExportFormat | 'xml' | undefined }[] = [];
     const dir = tempDir();
     const handlers = desktopHandlers(session, {
       openCrawl: async () => null,

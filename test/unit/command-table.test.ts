@@ -80,6 +80,7 @@ describe('the command table', () => {
       'exportComparison',
       'exportCsv',
       'exportOverview',
+      'exportSitemap',
       'exportStructureCsv',
       'exportView',
     ]);

@@ -25,7 +25,8 @@ import type { CrawlInView } from './crawl-in-view.ts';
 import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
-import { exportChart, exportResult, exportView, viewColumnsProblem } from './exports.ts';
+import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts';
+import { exportChart, exportResult, exportView, viewColumnsProblem, writeSitemapTo } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
@@ -413,6 +414,31 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     const problem = this.bulkReportProblem();
     if (problem) return { ok: false, error: problem };
     return exportResult(dest, () => writeBulkReport(this.analysis().db, report, dest, format));
+  }
+
+  /** What is wrong with generating the crawl in view's sitemap now (no crawl open, a crawl of a store), or null. */
+  sitemapProblem(): string | null {
+    return this.inView.analysisProblem('generate its sitemap here');
+  }
+
+  /** Why the crawl in view's sitemap cannot be downloaded as one file (past 50,000 pages), or null. */
+  sitemapDownloadProblem(): string | null {
+    const problem = this.sitemapProblem();
+    if (problem) return problem;
+    const pages = sitemapPageCount(this.analysis().db);
+    return pages > SITEMAP_MAX_URLS
+      ? `the crawl has ${pages} pages for its sitemap, more than one sitemap holds (50,000): generate it from the desktop app or with npm run crawl -- --resume FILE --sitemap-out sitemap.xml`
+      : null;
+  }
+
+  /**
+   * The crawl in view's sitemap: to a file path (a sitemap index with numbered sitemaps beside it past the protocol's
+   * limits), or to a stream, which takes one sitemap only (past the limits it is refused, saying so).
+   */
+  async exportSitemap(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
+    const problem = this.sitemapProblem();
+    if (problem) return { ok: false, error: problem };
+    return exportResult(dest, () => writeSitemapTo(this.analysis().db, dest));
   }
 
   /** The crawl's URLs as a folder tree: the hosts, and each expanded folder's children. */

@@ -1,12 +1,17 @@
-// The session's CSV exports beyond the Results table's (a results reader's): a view of the explorer, a chart, and
-// how any export's outcome is told (ExportResult: the rows and the file written, or why it failed).
+// The session's exports beyond the Results table's (a results reader's): a view of the explorer, a chart, the XML
+// sitemap, and how any export's outcome is told (ExportResult: the rows and the file written, or why it failed).
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analysis.ts';
 import { EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
 import { crawlRendered, exportCsv, extractionColumns } from '../export/csv-export.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import { writeSitemap } from '../sitemaps/write-sitemap.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 /** Runs an export to `dest`: its rows and file, or the error it threw. */
@@ -62,4 +67,25 @@ export async function exportChart(
   if (typeof dest === 'string') fs.writeFileSync(dest, csv);
   else dest.end(csv);
   return { rows: data.rows.length };
+}
+
+/**
+ * A crawl's sitemap (writeSitemap) to a file path, or to a stream through a temporary file: a stream takes one
+ * sitemap, so a crawl past the protocol's limits (50,000 URLs, 50 MB) is refused there.
+ */
+export async function writeSitemapTo(db: Db, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+  if (typeof dest === 'string') return { rows: (await writeSitemap(db, dest)).urls };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-sitemap-'));
+  try {
+    const { urls, files } = await writeSitemap(db, path.join(dir, 'sitemap.xml'));
+    if (files.length > 1) {
+      throw new Error(
+        `the crawl has ${urls} pages for its sitemap, more than one sitemap holds (50,000 URLs, 50 MB): generate it from the desktop app or with npm run crawl -- --resume FILE --sitemap-out sitemap.xml`,
+      );
+    }
+    await pipeline(fs.createReadStream(files[0]!), dest);
+    return { rows: urls };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

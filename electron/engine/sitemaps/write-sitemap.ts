@@ -39,6 +39,11 @@ const PAGES_SQL = `SELECT u.url AS url, json_extract(r.response_headers, '$."las
     AND lower(trim(substr(r.content_type, 1, instr(r.content_type || ';', ';') - 1))) IN ('text/html', 'application/xhtml+xml')
   ORDER BY r.seq`;
 
+/** How many pages a sitemap of the crawl lists (PAGES_SQL's rows). */
+export function sitemapPageCount(db: Db): number {
+  return (db.prepare(`SELECT count(*) AS n FROM (${PAGES_SQL})`).get() as { n: number }).n;
+}
+
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
 const TAIL = '</urlset>\n';
 

@@ -23,6 +23,7 @@ export function BulkReportsCard() {
         {BULK_REPORTS.map((r) => (
           <BulkReportRow key={r.id} report={r.id} />
         ))}
+        <SitemapRow />
       </ul>
     </section>
   );
@@ -80,6 +81,44 @@ function BulkReportRow({ report }: { report: BulkReportId }) {
         onClick={() => void exportAs('xlsx')}
       >
         {busy === 'xlsx' ? t('bulk.exporting') : t('reports.xlsx')}
+      </button>
+    </li>
+  );
+}
+
+/** The crawl's XML sitemap (its indexable 200 pages): a save dialog in the app, a download in the web console. */
+function SitemapRow() {
+  const api = useApi();
+  const store = useCrawlStore();
+  const [busy, run] = useExportCommand();
+  const { t } = useTranslation('analysis');
+  const generate = async () => {
+    const result = await run('csv', t('bulk.sitemap.command'), () => api.exportSitemap());
+    if (!result) return;
+    if (!result.ok)
+      notify(store, /cancel/i.test(result.error) ? 'info' : 'error', t('bulk.sitemap.failed', { error: hostText(result.error) }));
+    else
+      notify(
+        store,
+        'info',
+        result.file ? t('bulk.sitemap.saved', { n: formatInt(result.rows ?? 0), file: result.file }) : t('bulk.sitemap.started'),
+      );
+  };
+  return (
+    <li className="bulk-report" data-report="sitemap">
+      <span className="bulk-report-text">
+        <span className="bulk-report-label">{t('bulk.sitemap.label')}</span>
+        <span className="panel-note">{t('bulk.sitemap.description')}</span>
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="sitemap-xml"
+        title={t('bulk.sitemap.command')}
+        disabled={!!busy}
+        onClick={() => void generate()}
+      >
+        {busy ? t('bulk.exporting') : t('bulk.sitemap.button')}
       </button>
     </li>
   );

@@ -272,6 +272,15 @@ export const analysis = {
     title: 'Bulk reports',
     note: 'Every row, as CSV or XLSX: what to hand to developers.',
     exporting: 'Exporting\u2026',
+    sitemap: {
+      label: 'XML sitemap',
+      description: 'A sitemap.xml of the indexable pages that answered 200, with lastmod from Last-Modified.',
+      button: 'XML',
+      command: 'Generate the XML sitemap',
+      saved: 'Sitemap of {{n}} pages saved to {{file}}',
+      started: 'Sitemap download started',
+      failed: 'The sitemap could not be generated: {{error}}',
+    },
     reports: {
       'client-error-inlinks': {
         label: 'Client error (4xx) inlinks',

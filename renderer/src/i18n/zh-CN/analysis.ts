@@ -218,6 +218,15 @@ export const analysis: Messages['analysis'] = {
     title: '批量报告',
     note: '完整导出为 CSV 或 XLSX：交给开发人员的清单。',
     exporting: '正在导出\u2026',
+    sitemap: {
+      label: 'XML 站点地图',
+      description: '返回 200 的可索引页面的 sitemap.xml，lastmod 取自 Last-Modified。',
+      button: 'XML',
+      command: '生成 XML 站点地图',
+      saved: '已将 {{n}} 个页面的站点地图保存到 {{file}}',
+      started: '站点地图下载已开始',
+      failed: '无法生成站点地图：{{error}}',
+    },
     reports: {
       'client-error-inlinks': {
         label: '客户端错误（4xx）入链',
