@@ -1,5 +1,6 @@
 // Command-line arguments of `npm run crawl`, turned into crawl settings; every mistake is named at once.
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CrawlSettingsInput, ParsedSettings, SettingsProblem } from '../../shared/settings.ts';
 import { validateSettings } from '../../shared/settings.ts';
@@ -80,7 +81,8 @@ Options (defaults in brackets):
   --max-attempts N     fetches per URL at most; network errors, 5xx and 429 are retried [3]
   --max-retry-after MS longest Retry-After honoured [60000]
   --retry-delay MS     first retry's wait (jittered, doubling each time) [1000]
-  --sitemap URL        read this XML sitemap (sitemap index, .gz or plain text) too (repeatable) [none]
+  --sitemap URL|FILE   read this XML sitemap (sitemap index, .gz or plain text) too, from the site or a local
+                       file (repeatable) [none]
   --no-sitemaps        do not read the sitemaps robots.txt names nor /sitemap.xml [read, except in list mode]
   --no-sitemap-urls    record URLs found only in sitemaps without crawling them [crawled]
   --sitemap-out FILE   after the crawl, write a sitemap of its indexable 200 HTML pages (lastmod from Last-Modified;
@@ -219,6 +221,8 @@ interface CliOptions {
   exports: TabExports | null;
   /** --sitemap-out FILE: a sitemap.xml of the crawl's indexable pages, written after the crawl. */
   sitemapOut: string | null;
+  /** --sitemap FILE (a path, not a URL): local sitemaps a new crawl reads before it starts, absolute. */
+  sitemapFiles: string[];
 }
 
 /** What --export-tabs and --bulk-export ask for: tabs and reports (checked, deduplicated), where, in what format. */
@@ -345,6 +349,21 @@ export function listFileUrls(text: string): { urls: string[]; lines: number[] } 
   return { urls, lines };
 }
 
+const isHttpUrl = (s: string) => /^https?:\/\//i.test(s);
+
+/** --sitemap values that are not http(s) URLs: files, which must exist (their absolute paths). */
+function sitemapFilesOf(values: readonly string[]): string[] {
+  return values
+    .filter((s) => !isHttpUrl(s))
+    .map((s) => {
+      const file = path.resolve(s);
+      if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        throw new UsageError(`--sitemap: ${s} is neither an http(s) URL nor a file`);
+      }
+      return file;
+    });
+}
+
 export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFileSync(p, 'utf8')): CliRequest {
   let parsed;
   try {
@@ -363,12 +382,15 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     listTabs: v['list-tabs'] ?? false,
     exports: null as TabExports | null,
     sitemapOut: v['sitemap-out'] ?? null,
+    sitemapFiles: sitemapFilesOf(v.sitemap ?? []),
   };
   if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
   if (store && base.exports) throw new UsageError('--export-tabs and --bulk-export read a crawl file; they do not work with --store');
   if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');
+  if (store && base.sitemapFiles.length)
+    throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads no sitemaps');
 
   const settings: Record<string, unknown> = {
     threads: number(v.threads),
@@ -410,7 +432,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     viewport: v.viewport,
     renderPages: number(v['render-pages']),
     renderBlock: v['render-block'],
-    sitemaps: v.sitemap,
+    sitemaps: v.sitemap?.filter(isHttpUrl),
     crawlLinkedSitemaps: v['no-sitemaps'] ? false : undefined,
     crawlSitemapUrls: v['no-sitemap-urls'] ? false : undefined,
   };

@@ -39,7 +39,7 @@ export function openLocalRun(request: CliRequest): CrawlRun {
     const options = { dbPath, spawner: new ChildProcessSpawner(), renderer: systemRenderer(request.chromium) };
     // A crawl that renders needs a browser: said before its file is made (a resumed crawl's settings say it later).
     if (request.mode === 'new' && request.settings.render) findChromium({ explicit: request.chromium });
-    if (request.mode === 'new') controller = CrawlController.create(request.settings, options);
+    if (request.mode === 'new') controller = CrawlController.create(request.settings, { ...options, sitemapFiles: request.sitemapFiles });
     else if (request.mode === 'resume') controller = CrawlController.resume(options, request.settings);
     else throw new Error(`a crawl file is for a new or a resumed crawl, not "${request.mode}"`);
   } catch (err) {

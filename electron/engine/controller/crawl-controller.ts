@@ -71,6 +71,8 @@ export interface ControllerOptions {
   cpuCount?: number;
   /** Seals the crawl's credentials in its file (the plain store when missing; the desktop app passes safeStorage's). */
   secrets?: SecretStore;
+  /** Sitemaps in local files (`--sitemap FILE`) a new crawl reads before it starts. */
+  sitemapFiles?: readonly string[];
   /**
    * The browsers that render pages when the crawl's settings say so (the CLI and web console pass a playwright-core
    * pool, the desktop app its own Chromium's); called once, with the crawl's settings, only when they render.
@@ -115,7 +117,7 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
 
   /** Creates a new crawl file from parsed settings. */
   static create(settings: ParsedSettings, options: ControllerOptions): CrawlController {
-    const file = createCrawlFileStore(settings, options.dbPath, options.secrets);
+    const file = createCrawlFileStore(settings, options.dbPath, options.secrets, options.sitemapFiles);
     return new CrawlController(file.store, settings, options, file.prepared, file.elapsedMs);
   }
 

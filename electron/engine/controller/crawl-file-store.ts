@@ -6,6 +6,9 @@ import { createCrawlFile, openCrawlFile, readMeta, readSecrets, readStoredSettin
 import type { FrontierStore } from '../frontier/frontier-store.ts';
 import { ELAPSED_META, SqliteFrontierStore } from '../frontier/sqlite/sqlite-store.ts';
 import { plainSecretStore, type SecretStore } from '../secrets/secret-store.ts';
+import { makeScope } from '../../../shared/scope.ts';
+import { makeNormaliser } from '../../../shared/url/normalise.ts';
+import { readSitemapFile } from '../../worker/sitemap/run-sitemap.ts';
 
 /** Settings that may differ when an interrupted crawl is resumed. */
 export interface ResumeOverrides {
@@ -27,12 +30,26 @@ export function storedElapsedMs(db: Parameters<typeof readMeta>[0]): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
-/** A new crawl file holding `settings` (its credentials sealed by `secrets`) and its seeds. */
-export function createCrawlFileStore(settings: ParsedSettings, dbPath: string, secrets: SecretStore = plainSecretStore): OpenedCrawlFile {
+/**
+ * A new crawl file holding `settings` (its credentials sealed by `secrets`) and its seeds, and the sitemaps of
+ * `sitemapFiles` (local files, `--sitemap FILE`) read into it before the crawl starts.
+ */
+export function createCrawlFileStore(
+  settings: ParsedSettings,
+  dbPath: string,
+  secrets: SecretStore = plainSecretStore,
+  sitemapFiles: readonly string[] = [],
+): OpenedCrawlFile {
   const db = createCrawlFile(dbPath, settings, secrets);
   const store = new SqliteFrontierStore(db, settings, dbPath);
   // SQLite answers at once: the seeds are in the file (and counted) when this returns.
-  return { store, settings, prepared: store.addSeeds(settings.seeds), elapsedMs: 0 };
+  const seeded = store.addSeeds(settings.seeds);
+  if (sitemapFiles.length === 0) return { store, settings, prepared: seeded, elapsedMs: 0 };
+  const deps = { scope: makeScope(settings), normalise: makeNormaliser(settings) };
+  const prepared = seeded.then(async () => {
+    for (const file of sitemapFiles) await store.recordSitemapFile(await readSitemapFile(file, deps));
+  });
+  return { store, settings, prepared, elapsedMs: 0 };
 }
 
 /**

@@ -5,7 +5,9 @@
 // resolved, normalised and tested against the scope here) go back to the engine, in the one result message: the
 // engine records the sitemap and its URLs in one transaction, so a worker that dies mid-sitemap loses nothing (the
 // sitemap is released and fetched again, like a page).
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { ROBOTS_MAX_REDIRECTS, type Job, type SitemapFetchResult, type SitemapUrl } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
@@ -61,25 +63,7 @@ export async function runSitemap(job: SitemapJob, deps: SitemapDeps, limits: Sit
     overSizeLimit: false,
     error: null,
   };
-  const seen = new Set<string>();
-  const onEntry = (entry: SitemapEntry, format: 'urlset' | 'index' | 'text') => {
-    const url = absoluteUrl(entry.loc, deps.normalise);
-    if (url === null) {
-      result.invalid++;
-      return;
-    }
-    if (seen.has(url)) return;
-    seen.add(url);
-    const alternates =
-      format === 'urlset'
-        ? entry.alternates.flatMap((a) => {
-            const alt = absoluteUrl(a.url, deps.normalise);
-            return alt === null ? [] : [{ lang: a.lang, url: alt }];
-          })
-        : [];
-    const out: SitemapUrl = { url, inScope: deps.scope(url), lastmod: entry.lastmod, alternates };
-    result.urls.push(out);
-  };
+  const onEntry = entriesInto(result, deps);
   deps.report('fetching', 'fetch-sitemap', 0);
   let url = job.url;
   for (let hop = 0; ; hop++) {
@@ -137,6 +121,67 @@ export async function runSitemap(job: SitemapJob, deps: SitemapDeps, limits: Sit
     break;
   }
   deps.report('processing', 'fetch-sitemap', 0);
+  return result;
+}
+
+/** Each entry read, resolved and in the crawl's normal form, into `result.urls` (once per URL); the others counted. */
+function entriesInto(result: SitemapFetchResult, deps: Pick<SitemapDeps, 'scope' | 'normalise'>) {
+  const seen = new Set<string>();
+  return (entry: SitemapEntry, format: 'urlset' | 'index' | 'text') => {
+    const url = absoluteUrl(entry.loc, deps.normalise);
+    if (url === null) {
+      result.invalid++;
+      return;
+    }
+    if (seen.has(url)) return;
+    seen.add(url);
+    const alternates =
+      format === 'urlset'
+        ? entry.alternates.flatMap((a) => {
+            const alt = absoluteUrl(a.url, deps.normalise);
+            return alt === null ? [] : [{ lang: a.lang, url: alt }];
+          })
+        : [];
+    const out: SitemapUrl = { url, inScope: deps.scope(url), lastmod: entry.lastmod, alternates };
+    result.urls.push(out);
+  };
+}
+
+/**
+ * A sitemap in a local file (`--sitemap FILE`; gzip or not), read as a fetched one is, as its file: URL: what the
+ * engine records before the crawl starts (crawl-file-store.ts).
+ */
+export async function readSitemapFile(
+  file: string,
+  deps: Pick<SitemapDeps, 'scope' | 'normalise'>,
+  limits: SitemapLimits = SITEMAP_LIMITS,
+): Promise<SitemapFetchResult> {
+  const result: SitemapFetchResult = {
+    kind: 'sitemap',
+    jobId: 0,
+    threadId: 0,
+    url: pathToFileURL(file).href,
+    statusCode: null,
+    responseTimeMs: 0,
+    sizeBytes: fs.statSync(file).size,
+    format: null,
+    urls: [],
+    invalid: 0,
+    overUrlLimit: false,
+    overSizeLimit: false,
+    error: null,
+  };
+  const parser = new SitemapParser(entriesInto(result, deps), limits);
+  try {
+    await consume(fs.createReadStream(file), [], parser, () => undefined);
+  } catch (err) {
+    result.error = `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const summary = parser.end();
+  result.overUrlLimit = summary.overUrlLimit;
+  result.overSizeLimit = summary.overSizeLimit;
+  result.format = result.error === null ? summary.format : null;
+  if (result.format === null && result.error === null) result.error = 'not a sitemap';
   return result;
 }
 

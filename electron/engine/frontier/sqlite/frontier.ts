@@ -531,35 +531,54 @@ export class Frontier {
   recordSitemap(claim: SitemapClaim, result: SitemapFetchResult, now = Date.now()): void {
     this.db.transaction(() => {
       this.q.returnToHost.run(0, this.nextFetchAt(claim.hostId, result.responseTimeMs, now), result.responseTimeMs, claim.hostId);
-      const read = result.format !== null;
-      this.q.finishSitemap.run({
-        id: claim.sitemapId,
-        state: read ? SitemapState.done : SitemapState.failed,
-        kind: result.format,
-        statusCode: result.statusCode,
-        urlCount: result.urls.length,
-        invalid: result.invalid,
-        overUrls: result.overUrlLimit ? 1 : 0,
-        overSize: result.overSizeLimit ? 1 : 0,
-        sizeBytes: result.sizeBytes,
-        responseTimeMs: result.responseTimeMs,
-        error: result.error,
-        at: now,
-      });
-      if (result.format === 'index') {
-        const depth = this.q.sitemapDepth.get(claim.sitemapId)!.depth + 1;
-        for (const child of result.urls) this.queueSitemap(child.url, 'index', claim.sitemapId, depth, now);
-      } else if (read) {
-        for (const entry of result.urls) {
-          const c = sitemapCandidate(entry.inScope, this.candidateSettings, this.settings.crawlSitemapUrls);
-          const live = c.fate === 'crawl' && this.isLiveExcluded(entry.url) ? { kind: c.kind, fate: 'out-of-scope' as const } : c;
-          const target = this.enqueue(entry.url, live, 1, null, now);
-          const hreflang = entry.alternates.length ? entry.alternates.map((a) => `${a.lang}=${a.url}`).join('; ') : null;
-          this.q.insertSitemapUrl.run(target.id, claim.sitemapId, entry.lastmod, hreflang);
-        }
-      }
-      this.flushQueued();
+      this.storeSitemap(claim.sitemapId, result, now);
     })();
+  }
+
+  /**
+   * A sitemap read from a local file (`--sitemap FILE`), by its file: URL: recorded as a fetched one is, under the
+   * first seed's host (a file has no host of its own; nothing is fetched for it). An index file's sitemaps are queued.
+   */
+  recordSitemapFile(result: SitemapFetchResult, now = Date.now()): void {
+    const seed = this.normalise(this.settings.seeds[0] ?? '');
+    if (seed === null) return;
+    this.db.transaction(() => {
+      const hostId = this.hostIdFor(originOfCanonical(seed));
+      const { changes, lastInsertRowid } = this.q.insertSitemap.run(result.url, hostId, 'given', null, 0, SitemapState.claimed, now, null);
+      if (changes > 0) this.storeSitemap(Number(lastInsertRowid), result, now);
+    })();
+  }
+
+  /** A sitemap read: its row, and what it lists (the sitemaps of an index queued; a urlset's URLs recorded). */
+  private storeSitemap(sitemapId: number, result: SitemapFetchResult, now: number): void {
+    const read = result.format !== null;
+    this.q.finishSitemap.run({
+      id: sitemapId,
+      state: read ? SitemapState.done : SitemapState.failed,
+      kind: result.format,
+      statusCode: result.statusCode,
+      urlCount: result.urls.length,
+      invalid: result.invalid,
+      overUrls: result.overUrlLimit ? 1 : 0,
+      overSize: result.overSizeLimit ? 1 : 0,
+      sizeBytes: result.sizeBytes,
+      responseTimeMs: result.responseTimeMs,
+      error: result.error,
+      at: now,
+    });
+    if (result.format === 'index') {
+      const depth = this.q.sitemapDepth.get(sitemapId)!.depth + 1;
+      for (const child of result.urls) this.queueSitemap(child.url, 'index', sitemapId, depth, now);
+    } else if (read) {
+      for (const entry of result.urls) {
+        const c = sitemapCandidate(entry.inScope, this.candidateSettings, this.settings.crawlSitemapUrls);
+        const live = c.fate === 'crawl' && this.isLiveExcluded(entry.url) ? { kind: c.kind, fate: 'out-of-scope' as const } : c;
+        const target = this.enqueue(entry.url, live, 1, null, now);
+        const hreflang = entry.alternates.length ? entry.alternates.map((a) => `${a.lang}=${a.url}`).join('; ') : null;
+        this.q.insertSitemapUrl.run(target.id, sitemapId, entry.lastmod, hreflang);
+      }
+    }
+    this.flushQueued();
   }
 
   /**

@@ -96,6 +96,11 @@ export class SqliteFrontierStore implements FrontierStore {
     this.write(() => this.frontier.recordSitemap(claim, result, now));
   }
 
+  /** A sitemap read from a local file (crawl-file-store.ts), in a transaction of its own. */
+  async recordSitemapFile(result: SitemapFetchResult, now = Date.now()): Promise<void> {
+    return this.alone(() => this.frontier.recordSitemapFile(result, now));
+  }
+
   async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {
     return this.write(() => this.frontier.release(claim, crashed, now));
   }
