@@ -432,6 +432,9 @@ describe('web console', () => {
       `${CHART_EXPORT_PATH}?kind=status`,
       `${COMPARE_EXPORT_PATH}?query=${encodeURIComponent(JSON.stringify(q))}`,
       `${COMMANDS.exportBulkReport.download.path}?report=redirect-chains`,
+      COMMANDS.exportOverview.download.path,
+      COMMANDS.exportStructureCsv.download.path,
+      COMMANDS.exportSitemap.download.path,
     ];
     expect(working.map((p) => p.split('?')[0]).sort()).toEqual([...DOWNLOAD_PATHS].sort());
     for (const p of working) {
