@@ -76,7 +76,13 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.getByTestId('view-reports').click();
       await page.locator('.chart-card[data-chart="over-time"] [data-testid="chart-legend-value"]').waitFor();
       expect(await page.locator('.reports-view .panel-title').textContent()).toBe('报告');
-      expect(await page.locator('.chart-title').allTextContents()).toEqual(['状态码', '抓取深度', '响应时间', '每秒页数与错误随时间变化', '批量报告']);
+      expect(await page.locator('.chart-title').allTextContents()).toEqual([
+        '状态码',
+        '抓取深度',
+        '响应时间',
+        '每秒页数与错误随时间变化',
+        '批量报告',
+      ]);
       await expect.poll(() => page.getByTestId('chart-legend-value').textContent()).toMatch(/页\/秒/);
       await shot('reports');
       await page.getByTestId('view-hosts').click();

@@ -73,6 +73,8 @@ export async function crawlChainSite(
       // A script waits for its slot before the load event: the render waits for it longer than that.
       '--render-wait',
       String(3 * SHARED_DELAY_MS),
+      // Only the pages and what their renders load (a /sitemap.xml look-up would take a slot of its own).
+      '--no-sitemaps',
       ...store,
       '--quiet',
     ]);
