@@ -68,6 +68,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.locator('[data-explorer-url]').first().click();
       const pane = page.getByTestId('url-detail');
       await pane.waitFor();
+      // The pane fills in once the URL's detail has come back.
+      await pane.locator('dt', { hasText: /^Link Score$/ }).waitFor();
       const fields = await pane.locator('dt').allTextContents();
       expect(fields).toContain('Link Score');
       expect(fields).toContain('Unique inlinks');

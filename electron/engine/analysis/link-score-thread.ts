@@ -99,6 +99,12 @@ export interface RefreshOptions {
 }
 
 /**
+ * For a file no crawl is writing: recomputed at once when its results changed, and waited for, so the scores shown
+ * after a crawl are its final ones (while it runs they may lag by a computation).
+ */
+export const SETTLED_LINK_SCORES: RefreshOptions = { wait: true, spacingMs: 0 };
+
+/**
  * Makes the connection's link_scores current: computes the file's scores off the thread when the file has new
  * results (spaced out while a crawl runs, see above) and fills the TEMP table when it holds older ones. Resolves to
  * the scores in use (null for a file that has none yet).

@@ -44,7 +44,7 @@ import {
 } from '../analysis/index.ts';
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
-import { forgetLinkScores, refreshLinkScores } from '../analysis/link-score-thread.ts';
+import { forgetLinkScores, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
@@ -98,7 +98,7 @@ export class CrawlAnalysis {
    * worker thread the first time and when the crawl has new results (link-score-thread.ts). Best effort: a
    * computation that fails leaves the columns empty.
    */
-  async refreshLinkScores(options: { wait?: boolean } = {}): Promise<void> {
+  async refreshLinkScores(options: RefreshOptions = {}): Promise<void> {
     try {
       await refreshLinkScores(this.db, options);
     } catch {

@@ -12,7 +12,7 @@ import {
   type ExtractedOfRow,
 } from '../analysis/result-rows.ts';
 import { prepared, readTransaction } from '../analysis/sql.ts';
-import { refreshLinkScores } from '../analysis/link-score-thread.ts';
+import { SETTLED_LINK_SCORES, refreshLinkScores } from '../analysis/link-score-thread.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
 import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
@@ -26,12 +26,16 @@ export class CrawlFileResults implements ResultsReader {
   /** The crawl's extraction rules by name (they never change once it is created). */
   private rules: string[] = [];
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    /** The crawl is running, writing the file: Link Score may then lag its latest results (link-score-thread.ts). */
+    private readonly writing: () => boolean = () => false,
+  ) {}
 
   async query(q: ResultsQuery): Promise<ResultsPage> {
     const db = this.connection();
     // The Link Score columns (computed off the thread; best effort).
-    await refreshLinkScores(db).catch(() => null);
+    await refreshLinkScores(db, this.writing() ? {} : SETTLED_LINK_SCORES).catch(() => null);
     const { count, page } = resultsPageSql(SQLITE_RESULTS, q);
     // One read transaction: the total and the rows come from the same state of the file, even mid-crawl.
     return readTransaction(db, () => {

@@ -26,6 +26,7 @@ import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts';
+import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportChart, exportResult, exportView, viewColumnsProblem, writeSitemapTo } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
@@ -349,13 +350,13 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
     const analysis = this.analysis();
-    await analysis.refreshLinkScores();
+    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
     return analysis.queryFiltered(query);
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
     const analysis = this.analysis();
-    await analysis.refreshLinkScores();
+    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
     return analysis.urlDetail(ref);
   }
 

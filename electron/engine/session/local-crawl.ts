@@ -28,7 +28,7 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     private readonly controller: CrawlController | null = null,
   ) {
     super();
-    this.results = file === null ? null : new CrawlFileResults(file);
+    this.results = file === null ? null : new CrawlFileResults(file, () => this.runningState() === 'running');
     controller?.on('snapshot', (s: CrawlSnapshot) => this.emit('snapshot', s));
     controller?.on('state', (s: StateChange) => this.emit('state', s));
   }
