@@ -1,6 +1,6 @@
 // The result of a job that ended without a response: built by the worker (an internal error, a worker not ready)
 // and by the engine's watchdog (a job that ran past its deadline: "processing timeout"). Plain data, no I/O.
-import type { Job, JobResult, PageFetchResult } from './protocol.ts';
+import type { Job, JobResult, PageFetchResult, SitemapFetchResult } from './protocol.ts';
 
 /** A result for a job that ended without a response (an internal error, or the worker had no settings yet). */
 export function failedResult(job: Job, error: string): JobResult {
@@ -16,23 +16,7 @@ export function failedResult(job: Job, error: string): JobResult {
       error,
     };
   }
-  if (job.kind === 'sitemap') {
-    return {
-      kind: 'sitemap',
-      jobId: job.jobId,
-      threadId: job.threadId,
-      url: job.url,
-      statusCode: null,
-      responseTimeMs: 0,
-      sizeBytes: 0,
-      format: null,
-      urls: [],
-      invalid: 0,
-      overUrlLimit: false,
-      overSizeLimit: false,
-      error,
-    };
-  }
+  if (job.kind === 'sitemap') return emptySitemap(job, error);
   return { ...emptyPage(job), error };
 }
 
@@ -68,5 +52,27 @@ export function emptyPage(job: Extract<Job, { kind: 'page' }>): PageFetchResult 
     metaRobots: null,
     xRobotsTag: null,
     responseHeaders: null,
+  };
+}
+
+/** A sitemap's result before anything was read from it (a fetched sitemap's, a local file's: jobId 0), or a failed one's. */
+export function emptySitemap(
+  job: Pick<Extract<Job, { kind: 'sitemap' }>, 'jobId' | 'threadId' | 'url'>,
+  error: string | null = null,
+): SitemapFetchResult {
+  return {
+    kind: 'sitemap',
+    jobId: job.jobId,
+    threadId: job.threadId,
+    url: job.url,
+    statusCode: null,
+    responseTimeMs: 0,
+    sizeBytes: 0,
+    format: null,
+    urls: [],
+    invalid: 0,
+    overUrlLimit: false,
+    overSizeLimit: false,
+    error,
   };
 }

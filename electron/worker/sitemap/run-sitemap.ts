@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { ROBOTS_MAX_REDIRECTS, type Job, type SitemapFetchResult, type SitemapUrl } from '../../../shared/protocol.ts';
+import { emptySitemap } from '../../../shared/job-result.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import { decodersFor, type FetchOutcome, type Stage, zlibStage } from '../fetch-url.ts';
 import { redirectTarget } from '../chain/extract-location.ts';
@@ -48,21 +49,7 @@ const sniffGzip: Stage = async function* (source) {
 };
 
 export async function runSitemap(job: SitemapJob, deps: SitemapDeps, limits: SitemapLimits = SITEMAP_LIMITS): Promise<SitemapFetchResult> {
-  const result: SitemapFetchResult = {
-    kind: 'sitemap',
-    jobId: job.jobId,
-    threadId: job.threadId,
-    url: job.url,
-    statusCode: null,
-    responseTimeMs: 0,
-    sizeBytes: 0,
-    format: null,
-    urls: [],
-    invalid: 0,
-    overUrlLimit: false,
-    overSizeLimit: false,
-    error: null,
-  };
+  const result = emptySitemap(job);
   const onEntry = entriesInto(result, deps);
   deps.report('fetching', 'fetch-sitemap', 0);
   let url = job.url;
@@ -156,21 +143,8 @@ export async function readSitemapFile(
   deps: Pick<SitemapDeps, 'scope' | 'normalise'>,
   limits: SitemapLimits = SITEMAP_LIMITS,
 ): Promise<SitemapFetchResult> {
-  const result: SitemapFetchResult = {
-    kind: 'sitemap',
-    jobId: 0,
-    threadId: 0,
-    url: pathToFileURL(file).href,
-    statusCode: null,
-    responseTimeMs: 0,
-    sizeBytes: fs.statSync(file).size,
-    format: null,
-    urls: [],
-    invalid: 0,
-    overUrlLimit: false,
-    overSizeLimit: false,
-    error: null,
-  };
+  const result = emptySitemap({ jobId: 0, threadId: 0, url: pathToFileURL(file).href });
+  result.sizeBytes = fs.statSync(file).size;
   const parser = new SitemapParser(entriesInto(result, deps), limits);
   try {
     await consume(fs.createReadStream(file), [], parser, () => undefined);

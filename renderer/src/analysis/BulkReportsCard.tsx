@@ -1,13 +1,13 @@
 // The bulk reports (shared/bulk-reports.ts) beside the charts: each downloads whole as CSV or XLSX, what an analyst
 // hands to developers (every link to a broken page, every redirect chain...). The list is the shared declaration's.
 import { BULK_REPORTS, type BulkReportId } from '../../../shared/bulk-reports.ts';
-import type { ExportFormat } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawlStore } from '../store/context.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
-import { formatArgs, useExportCommand } from '../components/use-export.ts';
+import { useExportCommand } from '../components/use-export.ts';
 import { hostText } from '../i18n/host-messages.ts';
+import { useReportExport } from './use-report-export.ts';
 
 export function BulkReportsCard() {
   const { t } = useTranslation('analysis');
@@ -31,31 +31,9 @@ export function BulkReportsCard() {
 
 function BulkReportRow({ report }: { report: BulkReportId }) {
   const api = useApi();
-  const store = useCrawlStore();
-  const [busy, run] = useExportCommand();
   const { t } = useTranslation('analysis');
   const title = t(`bulk.reports.${report}.label`);
-  const exportAs = async (format: ExportFormat) => {
-    const xlsx = format === 'xlsx';
-    const result = await run(format, t(xlsx ? 'reports.xlsxCommand' : 'reports.csvCommand', { title }), () =>
-      api.exportBulkReport(report, ...formatArgs(format)),
-    );
-    if (!result) return;
-    if (!result.ok)
-      notify(
-        store,
-        /cancel/i.test(result.error) ? 'info' : 'error',
-        t(xlsx ? 'reports.xlsxFailed' : 'reports.csvFailed', { title, error: hostText(result.error) }),
-      );
-    else
-      notify(
-        store,
-        'info',
-        result.file
-          ? t('reports.saved', { n: formatInt(result.rows ?? 0), file: result.file })
-          : t(xlsx ? 'reports.xlsxDownloadStarted' : 'reports.downloadStarted'),
-      );
-  };
+  const [busy, exportAs] = useReportExport(title, (...format) => api.exportBulkReport(report, ...format));
   return (
     <li className="bulk-report" data-report={report}>
       <span className="bulk-report-text">

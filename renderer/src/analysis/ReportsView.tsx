@@ -4,13 +4,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ChartData, ChartKind, ExportFormat, OverTime } from '../../../shared/analysis.ts';
-import { formatInt, formatTime } from '../format.ts';
-import { notify } from '../store/crawl-store.ts';
-import { useApi, useCrawlStore } from '../store/context.tsx';
+import type { ChartData, ChartKind, OverTime } from '../../../shared/analysis.ts';
+import { formatTime } from '../format.ts';
+import { useApi } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
-import { formatArgs, useExportCommand } from '../components/use-export.ts';
-import { hostText } from '../i18n/host-messages.ts';
 import { themeColors, useTheme } from '../theme.ts';
 import { chartSeries, chartTotal, mergeChart } from './analysis-model.ts';
 import type { ChartSeries } from './analysis-model.ts';
@@ -26,6 +23,7 @@ import {
 } from './chart-layout.ts';
 import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { BulkReportsCard } from './BulkReportsCard.tsx';
+import { useReportExport } from './use-report-export.ts';
 
 /** Charts update at most this often while the crawl runs. */
 export const CHART_REFRESH_MS = 1_000;
@@ -85,9 +83,8 @@ export function ReportsView() {
 
 function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const api = useApi();
-  const store = useCrawlStore();
-  const [busy, run] = useExportCommand();
   const { t } = useTranslation('analysis');
+  const [busy, exportAs] = useReportExport(title, (...format) => api.exportChartCsv(kind, ...format));
   const chart = useLiveQuery(`chart|${kind}`, (previous) => api.chartData(chartQueryFor(kind, previous)), CHART_REFRESH_MS, {
     merge: mergeChart,
   });
@@ -97,27 +94,6 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
   const series = useMemo(() => chartSeries(drawn), [drawn]);
   const [hovered, setHovered] = useState<number | null>(null);
   const total = chart.data ? (chart.data.kind === 'over-time' ? chart.data.rows.reduce((n, r) => n + r.pages, 0) : chart.data.total) : null;
-  const exportAs = async (format: ExportFormat) => {
-    const xlsx = format === 'xlsx';
-    const result = await run(format, t(xlsx ? 'reports.xlsxCommand' : 'reports.csvCommand', { title }), () =>
-      api.exportChartCsv(kind, ...formatArgs(format)),
-    );
-    if (!result) return;
-    if (!result.ok)
-      notify(
-        store,
-        /cancel/i.test(result.error) ? 'info' : 'error',
-        t(xlsx ? 'reports.xlsxFailed' : 'reports.csvFailed', { title, error: hostText(result.error) }),
-      );
-    else
-      notify(
-        store,
-        'info',
-        result.file
-          ? t('reports.saved', { n: formatInt(result.rows ?? 0), file: result.file })
-          : t(xlsx ? 'reports.xlsxDownloadStarted' : 'reports.downloadStarted'),
-      );
-  };
   return (
     <figure
       className="chart-card"
