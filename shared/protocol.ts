@@ -1,5 +1,6 @@
 // Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
 // structured-clone safe (plain objects, strings and numbers only).
+import type { PageContent } from './content.ts';
 import type { RenderedPage, RenderRequest, RenderResult } from './render.ts';
 import type { CrawlSettings } from './settings.ts';
 
@@ -121,6 +122,8 @@ export interface PageFetchResult {
   responseHeaders: Record<string, string> | null;
   /** The render's findings, when the crawl renders and this page was rendered. */
   rendered?: RenderedPage;
+  /** Duplicate content (issue 18.1): the raw HTML's main text fingerprint and compressed text, for a parsed page. */
+  content?: PageContent;
 }
 
 /** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */

@@ -98,4 +98,10 @@ export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
   state: number;
   /** Custom extraction values by the rule's column name (ExplorerPage.extractionRules); a rule that found nothing is absent. */
   extracted: Record<string, string[]>;
+  /** Duplicate content (issue 18.1), in the content filters' rows: main-text words, pages sharing its text, its closest near-duplicate. */
+  main_words?: number | null;
+  exact_duplicates?: number | null;
+  near_match_url?: string | null;
+  /** Estimated similarity to near_match_url, 0-100. */
+  near_similarity?: number | null;
 }

@@ -79,6 +79,8 @@ const PARSED = 'r.h1_count IS NOT NULL';
 const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
 const duplicated = (column: 'title' | 'meta_description', hint: string) =>
   `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
+/** Results rows the content_dups TEMP table flags (duplicate content, issue 18.1). */
+const CONTENT_DUPS = (flag: string) => `r.url_id IN (SELECT cd.url_id FROM temp.content_dups cd WHERE cd.${flag})`;
 const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
 
 // The issues overview's filters (shared/issues.ts counts them).
@@ -315,6 +317,11 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
   'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
   'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
+  // Duplicate content (issue 18.1): the connection's TEMP table content_dups (analysis/near-duplicates.ts) lists the
+  // pages each filter holds; the reader fills it before counting or listing (refreshContentAnalysis).
+  'content-exact-duplicates': { source: 'results', index: null, where: () => CONTENT_DUPS('exact_count > 1') },
+  'content-near-duplicates': { source: 'results', index: null, where: () => CONTENT_DUPS('match_id IS NOT NULL') },
+  'content-low': { source: 'results', index: null, where: () => CONTENT_DUPS('low = 1') },
 };
 
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
@@ -500,6 +507,13 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM sitemaps sm WHERE ${OVER_LIMIT_SQL}) AS "sitemap-over-limit",
       (SELECT count(*) FROM urls u WHERE ${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
       (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
+  },
+  {
+    // Duplicate content (issue 18.1): the TEMP table holds only the pages some content filter lists.
+    ids: ['content-exact-duplicates', 'content-near-duplicates', 'content-low'],
+    sql: () => `SELECT count(*) FILTER (WHERE exact_count > 1) AS "content-exact-duplicates",
+      count(*) FILTER (WHERE match_id IS NOT NULL) AS "content-near-duplicates",
+      count(*) FILTER (WHERE low = 1) AS "content-low" FROM temp.content_dups`,
   },
 ];
 

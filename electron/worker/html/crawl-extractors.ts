@@ -6,6 +6,8 @@ import { headingsExtractor } from './headings.ts';
 import type { HtmlExtractor } from './extractor-contract.ts';
 import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
+import { DEFAULT_CONTENT_EXCLUDE } from '../../../shared/content.ts';
+import { mainContentExtractor } from './main-content.ts';
 import { metaTagsExtractor } from './meta-tags.ts';
 import { resourcesExtractor } from './resources.ts';
 import { titleExtractor } from './title.ts';
@@ -22,8 +24,12 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   wordCountExtractor,
 ];
 
-export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {
+export function htmlExtractorsFor(
+  settings: Pick<CrawlSettings, 'checkResources'> & Partial<Pick<CrawlSettings, 'contentInclude' | 'contentExclude'>>,
+): HtmlExtractor[] {
   const list = [...BASE_EXTRACTORS];
   if (settings.checkResources.length > 0) list.push(resourcesExtractor(settings.checkResources));
+  // Duplicate content (issue 18.1): every crawl reads the main text; settings from before it leave out the default areas.
+  list.push(mainContentExtractor({ include: settings.contentInclude ?? [], exclude: settings.contentExclude ?? DEFAULT_CONTENT_EXCLUDE }));
   return list;
 }

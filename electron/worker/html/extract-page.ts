@@ -2,6 +2,7 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
+import type { PageContent } from '../../../shared/content.ts';
 import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
@@ -33,6 +34,8 @@ export interface ExtractedPage {
   unfetchableLinks: FoundUnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
+  /** The main text's fingerprint (issue 18.1); absent when the crawl's extractors do not read it. */
+  content?: PageContent;
 }
 
 /**
@@ -77,6 +80,7 @@ export function extractHtml(
     links,
     unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
+    ...(found.content ? { content: found.content } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { PageContent } from '../../../shared/content.ts';
 import type { LinkKind } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
@@ -22,6 +23,8 @@ export interface PageDraft {
   /** Every reference to another URL, in document order, before resolution. */
   links: RawLink[];
   words: number;
+  /** The main text's fingerprint and compressed text (main-content.ts, issue 18.1), when the crawl reads it. */
+  content?: PageContent;
 }
 
 export type RawLinkKind = Exclude<LinkKind, 'redirect'>;

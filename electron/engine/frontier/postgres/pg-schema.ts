@@ -70,6 +70,15 @@ const RENDERS_RAW_DDL = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_'
 /** A column the renders table has only since the raw HTML's fields were kept (upgradeCrawlTables checks for it). */
 export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![0];
 
+// Duplicate content (issue 18.1), as the crawl file's version 6: a parsed page's main-text fingerprint and text.
+const CONTENT_TABLE = `CREATE TABLE IF NOT EXISTS content (
+  url_id     bigint PRIMARY KEY,
+  main_words integer NOT NULL,
+  text_hash  text,
+  minhash    bytea,
+  text       bytea
+);`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -78,7 +87,8 @@ export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![
 export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
-${RENDERS_RAW_DDL}`;
+${RENDERS_RAW_DDL}
+${CONTENT_TABLE}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -212,6 +222,7 @@ CREATE TABLE nodes (
   pages_done integer NOT NULL DEFAULT 0
 );
 ${RENDERS_TABLE}
+${CONTENT_TABLE}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -35,6 +35,18 @@ export function sqliteNativeBinding(): string | undefined {
 export const LINK_SCORES_TEMP_TABLE =
   'CREATE TEMP TABLE IF NOT EXISTS link_scores (url_id INTEGER PRIMARY KEY, link_score REAL NOT NULL, unique_inlinks INTEGER NOT NULL)';
 
+/**
+ * Duplicate content (issue 18.1, analysis/near-duplicates.ts) per URL the content filters list, on each connection:
+ * empty until a reader fills it, so the filters' SQL can always name it.
+ */
+export const CONTENT_DUPS_TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS content_dups (
+  url_id INTEGER PRIMARY KEY,
+  exact_count INTEGER NOT NULL,
+  match_id INTEGER,
+  similarity REAL,
+  low INTEGER NOT NULL
+)`;
+
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
 function openSqlite(path: string, options: Database.Options = {}): Db {
   const db = new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
@@ -46,7 +58,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -223,6 +235,18 @@ CREATE TABLE IF NOT EXISTS sitemap_urls (
   PRIMARY KEY (url_id, sitemap_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
+// Added in version 6 (issue 18.1, duplicate content): each parsed page's main text (main-content.ts in the worker): its
+// words, exact hash (16 hex digits), MinHash signature (shared/content.ts: 128 little-endian 32-bit values) and the text
+// itself, deflateRaw'ed, at most 32 KB of characters, for the detail pane's diff. Readers check that the table exists
+// (a file of version 2 to 5 is read as stored: its content filters count 0).
+const CONTENT_TABLES = `CREATE TABLE IF NOT EXISTS content (
+  url_id     INTEGER PRIMARY KEY,
+  main_words INTEGER NOT NULL,
+  text_hash  TEXT,
+  minhash    BLOB,
+  text       BLOB
+);
+CREATE INDEX IF NOT EXISTS content_hash ON content(text_hash) WHERE text_hash IS NOT NULL;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -327,6 +351,7 @@ ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
+${CONTENT_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -390,6 +415,7 @@ export function createCrawlFile(path: string, settings: CrawlSettings, secrets: 
       put.run('state', 'preparing');
     })();
     db.exec(LINK_SCORES_TEMP_TABLE);
+    db.exec(CONTENT_DUPS_TEMP_TABLE);
   } catch (err) {
     db.close();
     throw err;
@@ -434,6 +460,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
     }
     if (!options.readonly) tune(db);
     db.exec(LINK_SCORES_TEMP_TABLE);
+    db.exec(CONTENT_DUPS_TEMP_TABLE);
   } catch (err) {
     db.close();
     if (err instanceof CrawlFileError) throw err;
@@ -525,6 +552,7 @@ function upgradeSteps(db: Db, from: number): void {
       db.exec(RENDERS_TABLE);
     }
     if (from < 5) db.exec(SITEMAP_TABLES);
+    if (from < 6) db.exec(CONTENT_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

@@ -76,6 +76,8 @@ export function prepareFrontierStatements(db: Db) {
     insertRender: db.prepare(
       `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
+    // Duplicate content (issue 18.1): a parsed page's main text fingerprint.
+    insertContent: db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)'),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),

@@ -46,6 +46,7 @@ export const analysis = {
     security: 'Security',
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
+    content: 'Content',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -181,6 +182,16 @@ export const analysis = {
     },
     'sitemap-outside-scope': { label: 'Outside the scope', description: "URLs a sitemap lists that are outside the crawl's scope." },
     'sitemap-hreflang': { label: 'Hreflang in sitemaps', description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).' },
+    // Duplicate content (issue 18.1).
+    'content-exact-duplicates': {
+      label: 'Exact duplicates',
+      description: 'Pages whose main text is the same as another page’s (case, spacing and punctuation aside).',
+    },
+    'content-near-duplicates': {
+      label: 'Near duplicates',
+      description: 'Pages whose main text is at least the threshold (90% by default) similar to another page’s, not identical.',
+    },
+    'content-low': { label: 'Low content', description: 'Pages with fewer main-text words than the threshold (200 by default).' },
   },
   exportColumns: {
     url: 'URL',
@@ -233,6 +244,10 @@ export const analysis = {
     page_errors: 'Uncaught exceptions',
     failed_resources: 'Failed resources',
     blocked_resources: 'Blocked resources',
+    main_words: 'Main-text words',
+    exact_duplicates: 'Pages with the same main text',
+    near_match_url: 'Closest near duplicate',
+    near_similarity: 'Near-duplicate similarity (%)',
   },
   export: {
     label: 'export this view',

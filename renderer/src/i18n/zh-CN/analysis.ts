@@ -45,6 +45,7 @@ export const analysis: Messages['analysis'] = {
     security: '安全',
     javascript: 'JavaScript',
     sitemaps: '站点地图',
+    content: '内容',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -127,6 +128,10 @@ export const analysis: Messages['analysis'] = {
     },
     'sitemap-outside-scope': { label: '范围之外', description: '站点地图列出但在抓取范围之外的 URL。' },
     'sitemap-hreflang': { label: '站点地图中的 hreflang', description: '站点地图条目带有 hreflang 备用链接（xhtml:link）的 URL。' },
+    // Duplicate content (issue 18.1).
+    'content-exact-duplicates': { label: '完全重复', description: '主体文本与另一页面相同的页面（不计大小写、空白和标点）。' },
+    'content-near-duplicates': { label: '近似重复', description: '主体文本与另一页面的相似度达到阈值（默认 90%）但不完全相同的页面。' },
+    'content-low': { label: '内容过少', description: '主体文本字数少于阈值（默认 200）的页面。' },
   },
   exportColumns: {
     url: 'URL',
@@ -179,6 +184,10 @@ export const analysis: Messages['analysis'] = {
     page_errors: '未捕获的异常',
     failed_resources: '失败的资源',
     blocked_resources: '被阻止的资源',
+    main_words: '主体文本字数',
+    exact_duplicates: '主体文本相同的页面数',
+    near_match_url: '最接近的近似重复页面',
+    near_similarity: '近似重复相似度（%）',
   },
   export: {
     label: '导出此视图',
