@@ -1,0 +1,124 @@
+// Duplicate content's cost on a crawl file (issue 18.1): the analysis (read the signatures, exact groups, LSH banding,
+// checks) cold, the fill of a reader's TEMP table, the content filters' counts, one page's pairs and a diff, and what
+// the content table takes in the file. A synthetic crawl (analysis/synthetic-crawl.ts) is built first when the file
+// does not exist, its parsed pages given main texts: every 20th an exact copy of an earlier page, every 13th a near
+// copy (a few words changed), the others distinct, 150 to 900 words.
+//
+//   npx tsx electron/bench/near-duplicates-bench.ts --results 100000 [--file /tmp/nd-100k.trawl]
+//   npx tsx electron/bench/near-duplicates-bench.ts --file /tmp/manual.trawl
+import fs from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
+import { fingerprint, signatureBytes } from '../../shared/content.ts';
+import { diffTexts } from '../../shared/text-diff.ts';
+import { buildSyntheticCrawl } from '../engine/analysis/synthetic-crawl.ts';
+import {
+  computeContentAnalysis,
+  mainTextOf,
+  nearDuplicatesOf,
+  refreshContentAnalysis,
+  setContentOptions,
+} from '../engine/analysis/near-duplicates.ts';
+import { filterCounts } from '../engine/analysis/result-filters.ts';
+import { openCrawlFile } from '../engine/frontier/sqlite/crawl-file.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const results = Number(arg('--results') ?? 100_000);
+const file = arg('--file') ?? `/tmp/nd-${results}.trawl`;
+
+function wordsOf(seed: number, count: number): string[] {
+  const out: string[] = [];
+  let x = seed * 2654435761 + 1;
+  for (let i = 0; i < count; i++) {
+    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    out.push(`w${(x % 50_000).toString(36)}`);
+  }
+  return out;
+}
+
+if (!fs.existsSync(file)) {
+  const started = performance.now();
+  buildSyntheticCrawl(file, { results });
+  const db = openCrawlFile(file);
+  const pages = (db.prepare('SELECT url_id FROM results WHERE h1_count IS NOT NULL ORDER BY url_id').all() as { url_id: number }[]).map(
+    (r) => r.url_id,
+  );
+  const insert = db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)');
+  const texts: string[][] = [];
+  db.transaction(() => {
+    pages.forEach((id, i) => {
+      let w: string[];
+      if (i > 0 && i % 20 === 0) w = texts[i - 7]!;
+      else if (i > 0 && i % 13 === 0) w = texts[i - 5]!.map((x, j) => (j % 97 === 3 ? `${x}z` : x));
+      else w = wordsOf(i, 150 + ((i * 7919) % 750));
+      texts.push(w);
+      // Sentences of 12 words, a paragraph (a line) of 5 sentences.
+      const lines: string[] = [];
+      for (let s = 0; s < w.length; s += 60) {
+        const line: string[] = [];
+        for (let t = s; t < Math.min(w.length, s + 60); t += 12) line.push(`${w.slice(t, t + 12).join(' ')}.`);
+        lines.push(line.join(' '));
+      }
+      const text = lines.join('\n');
+      const f = fingerprint(text);
+      insert.run(id, f.words, f.hash, Buffer.from(signatureBytes(f.signature!)), deflateRawSync(text, { level: 1 }));
+    });
+  })();
+  db.close();
+  console.log(
+    `built ${file}: ${results} results, ${pages.length} pages with content, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+const db = openCrawlFile(file, { readonly: true });
+const { n, bytes, sig, text } = db
+  .prepare(
+    'SELECT count(*) AS n, sum(length(text)) + sum(length(minhash)) + sum(length(text_hash)) AS bytes, sum(length(minhash)) AS sig, sum(length(text)) AS text FROM content',
+  )
+  .get() as { n: number; bytes: number; sig: number; text: number };
+console.log(
+  `${file}: ${n} content rows; ${(bytes / 1048576).toFixed(1)} MB stored (signatures ${(sig / 1048576).toFixed(1)} MB, texts ${(text / 1048576).toFixed(1)} MB, ${(text / n / 1024).toFixed(1)} KB a page)`,
+);
+const ms = (t: number) => `${t.toFixed(0)} ms`;
+for (const allPages of [false, true]) {
+  const best: number[] = [];
+  let last = computeContentAnalysis(db, { threshold: 0.9, allPages, lowContentWords: 200 });
+  for (let run = 0; run < 3; run++) {
+    last = computeContentAnalysis(db, { threshold: 0.9, allPages, lowContentWords: 200 });
+    best.push(last.ms);
+  }
+  const exact = last.exactCount.filter((c) => c > 1).length;
+  const near = last.match.filter((m) => m >= 0).length;
+  console.log(
+    `analysis (${allPages ? 'every parsed page' : 'indexable pages'}): ${last.pages} pages, best of 3 ${ms(Math.min(...best))}; ${exact} exact duplicates, ${near} near duplicates, ${last.pairs} candidate pairs checked`,
+  );
+}
+setContentOptions(db.name, { threshold: 0.9, allPages: false });
+let t = performance.now();
+refreshContentAnalysis(db);
+console.log(`refresh (compute + fill the TEMP table), first time: ${ms(performance.now() - t)}`);
+t = performance.now();
+refreshContentAnalysis(db);
+console.log(`refresh, nothing changed: ${ms(performance.now() - t)}`);
+t = performance.now();
+setContentOptions(db.name, { threshold: 0.8 });
+refreshContentAnalysis(db);
+console.log(`refresh after the threshold changed to 80%: ${ms(performance.now() - t)}`);
+t = performance.now();
+const counts = filterCounts(db, ['content-exact-duplicates', 'content-near-duplicates', 'content-low']);
+console.log(`content filters' counts: ${ms(performance.now() - t)} ${JSON.stringify(counts)}`);
+const one = db.prepare('SELECT url_id FROM temp.content_dups WHERE match_id IS NOT NULL LIMIT 1').get() as { url_id: number } | undefined;
+if (one) {
+  t = performance.now();
+  const pairs = nearDuplicatesOf(db, one.url_id);
+  const pairMs = performance.now() - t;
+  t = performance.now();
+  const d = diffTexts(mainTextOf(db, one.url_id) ?? '', mainTextOf(db, pairs[0]!.urlId) ?? '');
+  console.log(
+    `one page's pairs: ${ms(pairMs)} (${pairs.length}); diff with the closest: ${ms(performance.now() - t)} (${d.ops.length} sentences)`,
+  );
+}
+db.close();
