@@ -151,14 +151,17 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
   if (hosts.size === 0) return;
   const ids = [...hosts.keys()].sort((a, b) => a - b);
   const d = ids.map((id) => hosts.get(id)!);
+  // The rows locked in id order first, as discovery's counts are (pg-discover.ts countQueued): an UPDATE ... FROM
+  // locks them in its join's order, and two nodes' batches over the same hosts deadlocked.
   await c.query(
-    `UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
+    `WITH locked AS (SELECT id FROM hosts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+     UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
        failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
        next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN greatest(v.next, h.fetch_due) ELSE h.next_fetch_at END, v.backoff),
        last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
        AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
-     WHERE h.id = v.id`,
+     WHERE h.id = v.id AND h.id IN (SELECT id FROM locked)`,
     [
       ids,
       d.map((x) => x.inFlight),
