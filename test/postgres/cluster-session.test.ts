@@ -310,9 +310,6 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
 
   it('refuses what only a local crawl can do, saying why', async () => {
     for (const run of [
-      () => session.addExclude('/tag/'),
-      () => session.deprioritise('/tag/'),
-      () => session.setMaxRate(5),
       () => session.filterCounts(),
       () => session.hostsReport({ sort: 'queued', descending: true, offset: 0, limit: 10, text: '', includeIdle: true }),
     ]) {

@@ -169,6 +169,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         this.live.setThreads(n);
         this.persistSettings();
       },
+      rateHere: (perSecond) => this.rateHere(perSecond),
+      keepRate: () => this.persistSettings(),
       finish: (reason) => void this.finish(reason, null),
       pump: () => this.dispatcher.pump(),
       storeReachable: (error) => this.onStoreReachable(error),
@@ -282,13 +284,15 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   setMaxRate(perSecond: number | null): void {
     checkMaxRate(perSecond);
     if (isEnding(this.state)) return;
-    this.guard(() => {
-      this.live.setMaxRate(perSecond);
-      this.persistSettings();
-      this.dispatcher.clearWake();
-      this.dispatcher.pump();
-      this.changed();
-    });
+    this.guard(() => this.steering.setMaxRate(perSecond));
+  }
+
+  /** This node's URLs/s cap (a crawl's own, or its share of a cluster's): the next claims follow it. */
+  private rateHere(perSecond: number | null): void {
+    this.live.setMaxRate(perSecond);
+    this.dispatcher?.clearWake();
+    this.dispatcher?.pump();
+    this.changed();
   }
 
   /**

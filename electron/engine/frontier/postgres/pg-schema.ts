@@ -25,6 +25,10 @@ export function crawlChannel(crawlId: string): string {
 /** Serialises registry creation between nodes starting at the same moment (CREATE ... IF NOT EXISTS can race). */
 export const REGISTRY_LOCK = 0x7472_6177; // "traw"
 
+/** The registry's columns added since its first version: additive and idempotent, run by nodes and observers. */
+export const REGISTRY_UPGRADE_DDL = `ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;
+ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS live_excludes text NOT NULL DEFAULT '[]';`;
+
 export const REGISTRY_DDL = `
 CREATE SCHEMA IF NOT EXISTS trawl;
 CREATE TABLE IF NOT EXISTS trawl.crawls (
@@ -46,10 +50,12 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
   finished_at    timestamptz,
   finished_by    text,
   -- Patterns pushed to the back of their host's queue (JSON array), as the SQLite file's meta 'deprioritised'.
-  deprioritised  text NOT NULL DEFAULT '[]'
+  deprioritised  text NOT NULL DEFAULT '[]',
+  -- Exclude patterns added while the crawl ran (JSON array; settings.exclude has them too), for observers to show.
+  live_excludes  text NOT NULL DEFAULT '[]'
 );
--- A registry made before credentials were sealed apart.
-ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;`;
+-- A registry made before credentials were sealed apart, or before live excludes were kept apart.
+${REGISTRY_UPGRADE_DDL}`;
 
 // JavaScript rendering (settings.render), as the crawl file's version 4: a rendered page's rendered fields beside the
 // raw HTML's (its results row shows the rendered ones), script errors and resources; the lists are JSON text, as in
