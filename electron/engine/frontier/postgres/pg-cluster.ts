@@ -171,8 +171,11 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
           this.nodeName,
         ]);
         if (this.heldUrls.size) {
+          // In id order, as recording locks them (pg-record-pages.ts): an UPDATE locks rows in its plan's order,
+          // and a renewal crossing a record of the same URLs deadlocked.
           await c.query(
-            `UPDATE urls SET lease_until = $1 WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3`,
+            `WITH locked AS (SELECT id FROM urls WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3 ORDER BY id FOR UPDATE)
+             UPDATE urls SET lease_until = $1 WHERE id IN (SELECT id FROM locked)`,
             [lease, [...this.heldUrls], this.nodeName],
           );
         }
