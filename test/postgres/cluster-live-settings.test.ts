@@ -73,7 +73,11 @@ withPg.describe('live settings of a crawl run by real nodes', () => {
     const { moved } = await session.deprioritise('/p/\\d*3$');
     expect(moved).toBeGreaterThan(0);
     await session.setMaxRate(20);
-    const after = await until(snap, (s) => s.maxUrlsPerSecond === 20 && s.liveExcludes.includes('/p/\\d*7$'), 'the cap and the exclude shown');
+    const after = await until(
+      snap,
+      (s) => s.maxUrlsPerSecond === 20 && s.liveExcludes.includes('/p/\\d*7$'),
+      'the cap and the exclude shown',
+    );
     expect(after.counters.queued).toBe(queuedBefore - dropped);
     const excludedAt = Date.now();
 

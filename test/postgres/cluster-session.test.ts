@@ -309,10 +309,7 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
   });
 
   it('refuses what only a local crawl can do, saying why', async () => {
-    for (const run of [
-      () => session.filterCounts(),
-      () => session.hostsReport({ sort: 'queued', descending: true, offset: 0, limit: 10, text: '', includeIdle: true }),
-    ]) {
+    for (const run of [() => session.filterCounts(), () => session.queueHosts({ offset: 0, limit: 10, text: '' })]) {
       await expect(run()).rejects.toThrow(/lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/);
     }
     expect(session.chartExportProblem()).toMatch(/cannot chart it here: crawl "alpha" lives in the PostgreSQL store/);

@@ -2,7 +2,7 @@
 // commands (pause, resume, stop, the thread count, the URLs/s cap, live exclude and deprioritise patterns) go through
 // the observer to every node, its results table and CSV export through a results reader of its own; what needs a
 // local crawl file (the analysis views) is refused, saying what can be done from here.
-import type { ExportFormat } from '../../../shared/analysis.ts';
+import type { ExportFormat, HostsReport, HostsReportQuery } from '../../../shared/analysis.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
@@ -101,6 +101,10 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
 
   analysis(what: string): CrawlAnalysis {
     throw new Error(this.refusal(what));
+  }
+
+  hostsReport(query: HostsReportQuery): Promise<HostsReport> {
+    return this.results.hostsReport(query);
   }
 
   /** UNLISTEN and the connections closed; no event is emitted afterwards. */

@@ -1,7 +1,9 @@
-// The Results table of a cluster crawl, read from its schema in the PostgreSQL store with the same SQL as a crawl
-// file's (analysis/result-rows.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
+// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report), read
+// from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
+// hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
-import type { ExportFormat } from '../../../shared/analysis.ts';
+import type { ExportFormat, HostsReport, HostsReportQuery } from '../../../shared/analysis.ts';
+import { postgresHostsReport } from '../analysis/hosts-report.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -44,10 +46,20 @@ export class ClusterResults implements ResultsReader {
     this.server = serverLabel(storeUrl);
   }
 
-  async query(q: ResultsQuery): Promise<ResultsPage> {
+  query(q: ResultsQuery): Promise<ResultsPage> {
+    return this.read((client) => queryClusterResults(client, this.crawlId, q));
+  }
+
+  /** The hosts report, from the store's hosts table (analysis/hosts-report.ts, in PostgreSQL's dialect). */
+  hostsReport(q: HostsReportQuery): Promise<HostsReport> {
+    return this.read((client) => postgresHostsReport(client, this.crawlId, q));
+  }
+
+  /** Runs a read on the connection; a lost connection is dropped (the next read opens another) and named. */
+  private async read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.connection();
     try {
-      return await queryClusterResults(client, this.crawlId, q);
+      return await work(client);
     } catch (err) {
       if (!isConnectionLost(err)) throw err;
       if (this.client === client) this.client = null;

@@ -385,7 +385,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {
-    return this.analysis().hostsReport(query);
+    return this.inView.hostsReport(query);
   }
 
   async chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData> {
