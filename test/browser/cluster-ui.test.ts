@@ -198,6 +198,17 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     await shot('cluster-grid');
 
+    // The Hosts view reads the store's hosts table (the crawl file's query, in PostgreSQL's dialect).
+    await page.getByTestId('view-hosts').click();
+    await until(
+      async () => Number(await page.getByTestId('hosts-total').getAttribute('data-value')),
+      (n) => n === 1,
+      "the cluster crawl's hosts",
+    );
+    expect(await page.locator('.hosts-view .vtable').textContent()).toMatch(/https:\/\/shop\.test.*40.*25/);
+    await shot('cluster-hosts');
+    await page.getByTestId('view-live').click();
+
     // Pause, resize the cluster's total, resume: trawl.crawls says so.
     await page.getByTestId('pause').click();
     await until(clusterRow, (r) => r.state === 'paused', 'the cluster paused');
