@@ -207,6 +207,15 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     expect(await page.locator('.hosts-view .vtable').textContent()).toMatch(/https:\/\/shop\.test.*40.*25/);
     await shot('cluster-hosts');
+    // So does the queue inspector (the crawl file's queries, in PostgreSQL's dialect).
+    await page.getByTestId('view-queue').click();
+    await until(
+      async () => page.getByTestId('queue-total').getAttribute('data-value'),
+      (v) => v === '25',
+      "the cluster crawl's queue",
+    );
+    expect(await page.getByTestId('queue-hosts').textContent()).toContain('https://shop.test');
+    await shot('cluster-queue');
     await page.getByTestId('view-live').click();
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.

@@ -1,11 +1,11 @@
 // The analysis views answer the same on both stores over the same crawl (issue 19): two fixture sites crawled by the
 // CLI twice, into a crawl file and into the PostgreSQL store, then each view asked the same questions through a
 // session that opened the file and one attached to the store. So far: the hosts report (its rows, totals and
-// windows, every sort, the text filter, idle hosts).
+// windows, every sort, the text filter, idle hosts) and the queue inspector (hosts, prefixes, URLs, search).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { HostReportRow, HostSortColumn, HostsReport, HostsReportQuery } from '../../shared/analysis.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostReportRow, HostSortColumn, HostsReport, HostsReportQuery, QueueScreen, QueueSearchPage } from '../../shared/analysis.ts';
 import { HOST_SORT_COLUMNS } from '../../shared/analysis.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -109,5 +109,85 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
     expect(window.store).toEqual(window.file);
     const idle = await both({ ...base, includeIdle: true });
     expect(idle.store).toEqual(idle.file);
+  });
+
+  describe('the queue', () => {
+    let fileQueue: CrawlSession;
+    let storeQueue: CrawlSession;
+    beforeAll(async () => {
+      // Both seeds fetched and nothing else (one thread, two pages): what they link to stays queued, the same in both.
+      const file = path.join(dir, 'queue.trawl');
+      const args = [shop.url('/p/0'), blog.url('/p/0'), '--threads', '1', '--max-pages', '2', '--quiet', '--no-sitemaps'];
+      const toFile = await runCli([...args, '--db', file]);
+      expect(toFile.code, toFile.stderr).toBe(0);
+      const toStore = await runCli(['--store', db.url, ...args]);
+      expect(toStore.code, toStore.stderr).toBe(0);
+      fileQueue = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
+      await fileQueue.openCrawl(file);
+      storeQueue = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
+      await storeQueue.attachStore(db.url, /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!);
+    }, 120_000);
+    afterAll(async () => {
+      await fileQueue?.close();
+      await storeQueue?.close();
+    });
+
+    /**
+     * A screen without what each store numbers its own way: row ids and discovery times, and so the order of URLs
+     * found together (the store inserts a page's links sorted by URL, so that nodes lock them in one order; a crawl
+     * file in document order) and of hosts with as many queued: those are compared as sets.
+     */
+    const byUrl = (a: { url: string }, b: { url: string }) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+    const screenView = (s: QueueScreen) => ({
+      hosts: {
+        ...s.hosts,
+        rows: s.hosts.rows
+          .map(({ origin, queued, in_flight }) => ({ origin, queued, in_flight }))
+          .sort((a, b) => b.queued - a.queued || (a.origin < b.origin ? -1 : 1)),
+      },
+      prefixes: s.prefixes && { ...s.prefixes, host_id: undefined },
+      urls: s.urls.rows
+        .map(({ url, depth, kind, check_only, attempts, later }) => ({ url, depth, kind, check_only, attempts, later }))
+        .sort(byUrl),
+      more: s.urls.next !== null,
+      matching: s.matching,
+    });
+
+    it('shows the same queue: by host, by prefix, its URLs and a search', async () => {
+      const screen = { hostId: null, under: null, text: '', limit: 50 };
+      const [f, st] = await Promise.all([fileQueue.queueScreen(screen), storeQueue.queueScreen(screen)]);
+      expect(f.matching).toBeGreaterThan(2);
+      expect(f.hosts.rows.map((r) => r.origin).sort()).toEqual([shop.origin, blog.origin].sort());
+      expect(screenView(st)).toEqual(screenView(f));
+      // One host chosen (each store's own id for it), then one of its prefixes, then a text search within it.
+      const idOf = (s: QueueScreen, origin: string) => s.hosts.rows.find((r) => r.origin === origin)!.host_id;
+      for (const q of [
+        { under: null, text: '' },
+        { under: '/p/', text: '' },
+        { under: '/p/', text: '/P/1' },
+        { under: '/nothing/', text: '' },
+      ]) {
+        const [a, b] = await Promise.all([
+          fileQueue.queueScreen({ ...screen, ...q, hostId: idOf(f, shop.origin) }),
+          storeQueue.queueScreen({ ...screen, ...q, hostId: idOf(st, shop.origin) }),
+        ]);
+        expect(screenView(b), JSON.stringify(q)).toEqual(screenView(a));
+      }
+      // The search pages by key: page after page, every queued URL once, the same in both.
+      const search = async (s: CrawlSession) => {
+        const urls: string[] = [];
+        let after: QueueSearchPage['next'] = null;
+        do {
+          const page: QueueSearchPage = await s.queueSearch({ text: '', hostId: null, under: null, after, limit: 2 });
+          urls.push(...page.rows.map((r) => r.url));
+          after = page.next;
+        } while (after !== null);
+        return urls;
+      };
+      const [fromFile, fromStore] = [await search(fileQueue), await search(storeQueue)];
+      expect(fromFile).toHaveLength(f.matching);
+      expect(new Set(fromFile).size).toBe(fromFile.length);
+      expect([...fromStore].sort()).toEqual([...fromFile].sort());
+    });
   });
 });

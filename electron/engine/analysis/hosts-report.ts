@@ -140,7 +140,8 @@ function reportSql(d: ResultsDialect, q: HostsReportQuery, first = 1) {
     sort,
     where,
     values,
-    order: `ORDER BY ${HOST_SORT_SQL[sort]} ${q.descending === false ? 'ASC' : 'DESC'}, id ASC`,
+    // Ties in origin order: the same in both stores, whose host ids follow the order each first met the hosts.
+    order: `ORDER BY ${HOST_SORT_SQL[sort]} ${q.descending === false ? 'ASC' : 'DESC'}, origin ASC`,
     totals: `SELECT count(*) AS total, coalesce(sum(crawled), 0) AS crawled, coalesce(sum(failed), 0) AS failed,
          coalesce(sum(failed + http_errors), 0) AS errors, coalesce(sum(bytes), 0) AS bytes, coalesce(sum(queued), 0) AS queued,
          coalesce(sum(in_flight), 0) AS in_flight FROM ${hosts} ${where}`,

@@ -2,7 +2,8 @@
 // commands (pause, resume, stop, the thread count, the URLs/s cap, live exclude and deprioritise patterns) go through
 // the observer to every node, its results table and CSV export through a results reader of its own; what needs a
 // local crawl file (the analysis views) is refused, saying what can be done from here.
-import type { ExportFormat, HostsReport, HostsReportQuery } from '../../../shared/analysis.ts';
+import type { ExportFormat } from '../../../shared/analysis.ts';
+import type { CrawlViews } from './crawl-views.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
@@ -103,8 +104,9 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     throw new Error(this.refusal(what));
   }
 
-  hostsReport(query: HostsReportQuery): Promise<HostsReport> {
-    return this.results.hostsReport(query);
+  /** The views that read the store (the hosts report, the queue): through the results reader's connection. */
+  views(): CrawlViews {
+    return this.results;
   }
 
   /** UNLISTEN and the connections closed; no event is emitted afterwards. */

@@ -369,23 +369,23 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {
-    return this.analysis().queueHosts(query);
+    return this.inView.views().queueHosts(query);
   }
 
   async queuePrefixes(query: Analysis.PrefixQuery): Promise<Analysis.PrefixGroups | null> {
-    return this.analysis().queuePrefixes(query);
+    return this.inView.views().queuePrefixes(query);
   }
 
   async queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage> {
-    return this.analysis().queueSearch(query);
+    return this.inView.views().queueSearch(query);
   }
 
   async queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen> {
-    return this.analysis().queueScreen(query);
+    return this.inView.views().queueScreen(query);
   }
 
   async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {
-    return this.inView.hostsReport(query);
+    return this.inView.views().hostsReport(query);
   }
 
   async chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData> {

@@ -1,7 +1,8 @@
 // A local crawl in view: a crawl file, with the controller that runs it when this session started or resumed it
 // (kept once finished, for its final snapshot), or without one when the file was opened to look at. With neither
 // (LocalCrawl.nothing()), it is what the session shows before any crawl: every call says there is none.
-import type { ExportFormat, HostsReport, HostsReportQuery } from '../../../shared/analysis.ts';
+import type { ExportFormat } from '../../../shared/analysis.ts';
+import { type CrawlViews, fileViews } from './crawl-views.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import { checkThreadCount, type ParsedSettings } from '../../../shared/settings.ts';
@@ -118,8 +119,8 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     return this.file === null ? NO_CRAWL_OPEN : null;
   }
 
-  async hostsReport(query: HostsReportQuery): Promise<HostsReport> {
-    return this.analysis().hostsReport(query);
+  views(): CrawlViews {
+    return fileViews(() => this.analysis());
   }
 
   analysis(): CrawlAnalysis {
