@@ -207,8 +207,8 @@ const IMAGE_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   x_robots_tag: 'NULL',
   meta_refresh: 'NULL',
   word_count: 'NULL',
-  // The pages using the image.
-  inlinks: '(SELECT count(DISTINCT c.page_id) FROM image_uses c WHERE c.image_id = iu.image_id)',
+  // The image's uses, counted once per image of the page (imageRows): a logo on every page is counted once, not per row.
+  inlinks: '0',
   link_score: 'NULL',
   unique_inlinks: 'NULL',
   outlinks: '0',
@@ -217,7 +217,7 @@ const IMAGE_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   robots_disallowed: '0',
   error: 'ir.error',
 })}, -iu.id AS url_id, iuu.state AS state, pu.url AS page_url, iu.page_id AS page_id, iu.alt AS alt, iu.alt_len AS alt_len,
-  iu.width AS width, iu.height AS height, ir.url_id IS NOT NULL AS checked`;
+  iu.width AS width, iu.height AS height, ir.url_id IS NOT NULL AS checked, iu.image_id AS image_id`;
 const IMAGE_ROWS_FROM = `image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
 /** How the Images rows sort (by use, in record order, for the columns they lack). */
 const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
@@ -793,7 +793,7 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
     const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
     const source = filterSql(q.filter).source;
     const read = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
-    const rows = source === 'images' ? read.map(imageRow) : read;
+    const rows = source === 'images' ? imageRows(db, read) : read;
     return {
       filter: q.filter,
       total,
@@ -802,6 +802,19 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
         source === 'urls' ? r.url_id : source === 'sitemaps' || source === 'images' ? -r.url_id : (r.seq as number),
       ),
     };
+  });
+}
+
+/** Image uses' rows as read, each with its image's uses (inlinks: the pages using it) counted once per image from its index. */
+function imageRows(db: Db, read: FilteredRow[]): FilteredRow[] {
+  const uses = new Map<number, number>();
+  const count = prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_image')} WHERE image_id = ?`);
+  return read.map((raw) => {
+    const imageId = (raw as unknown as { image_id: number }).image_id;
+    let n = uses.get(imageId);
+    if (n === undefined) uses.set(imageId, (n = (count.get(imageId) as { n: number }).n));
+    const { image_id: _, ...rest } = raw as FilteredRow & { image_id: number };
+    return imageRow({ ...rest, inlinks: n });
   });
 }
 
