@@ -44,7 +44,9 @@ async function time(label: string, fn: () => unknown): Promise<void> {
 const IMAGE_FILTERS = FILTER_IDS.filter((id) => id.startsWith('images-'));
 await time('count pass: every Images filter', () => filterCounts(db, IMAGE_FILTERS));
 for (const id of IMAGE_FILTERS)
-  await time(`queryFiltered ${id}, first 100`, () => queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 100 }));
+  await time(`queryFiltered ${id}, first 100`, () =>
+    queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 100 }),
+  );
 await time('queryFiltered images-alt-missing by image URL', () =>
   queryFiltered(db, { filter: 'images-alt-missing', sort: 'url', descending: false, offset: 0, limit: 100 }),
 );
