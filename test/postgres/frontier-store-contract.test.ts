@@ -908,8 +908,9 @@ withPg.describe('PgFrontierStore as a cluster', () => {
   it('keeps the images pages use (issue 18.3): one images row per URL whichever node records it, each use with its alt and dimensions', async () => {
     const a = await create({}, 'node-a', 30_000);
     const b = await join(a.crawlId, 'node-b');
-    await a.store.addSeeds(['http://a.test/', 'http://a.test/two']);
-    const [first, second] = (await a.store.claim(2)).map(asPage);
+    await a.store.addSeeds(['http://a.test/', 'http://b.test/']);
+    const first = asPage((await a.store.claim(1))[0]);
+    const second = asPage((await b.store.claim(1))[0]);
     const logo = { url: 'http://a.test/logo.png', alt: 'Logo', altLength: 4, width: '10', height: '10' };
     const photo = { url: 'http://a.test/photo.jpg', alt: null, altLength: null, width: null, height: null };
     const spacer = { url: 'http://a.test/s.gif', alt: '', altLength: 0, width: '1', height: null };
