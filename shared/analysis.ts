@@ -9,7 +9,7 @@ export * from './charts.ts';
 export * from './comparison.ts';
 export * from './url-detail.ts';
 export * from './structure.ts';
-export type { ExplorerRow } from './results.ts';
+export type { ExplorerRow, ImageUse } from './results.ts';
 
 // ---- Results explorer ----
 
@@ -26,6 +26,8 @@ export const FILTER_GROUPS = [
   { id: 'security', label: 'Security' },
   { id: 'javascript', label: 'JavaScript' },
   { id: 'sitemaps', label: 'Sitemaps' },
+  // Issue 18.3: the images pages use (rows are uses: an image and the page using it).
+  { id: 'images', label: 'Images' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -289,6 +291,50 @@ export const RESULT_FILTERS = [
     group: 'sitemaps',
     label: 'Hreflang in sitemaps',
     description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).',
+  },
+  // Images (issue 18.3): one row per use of an image on a page (the image, the page using it, its alt and dimensions);
+  // size and status are the image's own when the crawl checks images (checkResources), else shown as not checked.
+  {
+    id: 'images-all',
+    group: 'images',
+    label: 'All images',
+    description: 'Every image a crawled page uses (img src, srcset, picture sources), per page.',
+  },
+  {
+    id: 'images-alt-missing',
+    group: 'images',
+    label: 'Missing alt text',
+    description: 'Images used without an alt attribute, with the page using them.',
+  },
+  {
+    id: 'images-alt-empty',
+    group: 'images',
+    label: 'Empty alt text',
+    description: 'Images used with an empty alt attribute (alt=""): right for a decorative image, wrong for one that says something.',
+  },
+  {
+    id: 'images-alt-over-100',
+    group: 'images',
+    label: 'Alt text over 100 characters',
+    description: 'Images whose alt text is longer than 100 characters.',
+  },
+  {
+    id: 'images-over-100kb',
+    group: 'images',
+    label: 'Over 100 KB',
+    description: 'Images larger than 100 KB (102,400 bytes) on the wire; only images the crawl checked (check resources: images).',
+  },
+  {
+    id: 'images-broken',
+    group: 'images',
+    label: 'Broken images',
+    description: 'Images that answered 4xx or 5xx or did not answer; only images the crawl checked (check resources: images).',
+  },
+  {
+    id: 'images-no-dimensions',
+    group: 'images',
+    label: 'Without width and height',
+    description: 'Images used without a width or a height attribute (the page shifts as they load).',
   },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];

@@ -234,6 +234,47 @@ export const ISSUES = [
     why: 'Several h1 headings blur what the page is mainly about.',
     fix: 'Keep one h1 per page and make the other headings h2 or lower.',
   },
+  // Images (issue 18.3): counted in uses of an image on a page.
+  {
+    id: 'images-broken',
+    priority: 'high',
+    type: 'issue',
+    label: 'Broken images',
+    why: 'An image that answers with an error or not at all shows as a broken icon or a gap, and search engines cannot index it.',
+    fix: 'Restore the images or point the pages at working ones (each row names the page using the image).',
+  },
+  {
+    id: 'images-alt-missing',
+    priority: 'medium',
+    type: 'issue',
+    label: 'Images missing alt text',
+    why: 'Without alt text, screen readers cannot say what an image shows and search engines have less to understand it by.',
+    fix: 'Give each image an alt attribute describing it, or alt="" when it is only decoration.',
+  },
+  {
+    id: 'images-over-100kb',
+    priority: 'medium',
+    type: 'opportunity',
+    label: 'Images over 100 KB',
+    why: 'Large images slow pages down, above all on mobile connections.',
+    fix: 'Compress the images, serve them in a modern format (WebP, AVIF) and at the size they are shown.',
+  },
+  {
+    id: 'images-alt-over-100',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Alt text over 100 characters',
+    why: 'Long alt text is tiring to listen to with a screen reader and reads as keyword stuffing.',
+    fix: 'Keep alt text short and to the point; put longer descriptions in the page text.',
+  },
+  {
+    id: 'images-no-dimensions',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Images without width and height',
+    why: 'Without width and height the browser cannot reserve the image\u2019s space, so the page shifts as images load (layout shift).',
+    fix: 'Give each img width and height attributes (or a CSS aspect ratio).',
+  },
 ] as const satisfies readonly IssueInfo[];
 export type IssueId = (typeof ISSUES)[number]['id'];
 

@@ -66,6 +66,26 @@ export const UNFETCHABLE_HREF_MAX = 300;
 export const MAX_EXTRACTED_VALUES = 100;
 export const EXTRACTED_VALUE_MAX = 10_000;
 
+// Images a page uses (issue 18.3; electron/worker/html/images.ts): every crawl records them, bounded.
+/** Image uses kept per page (img src, srcset candidates, picture sources); the rest are counted, not kept. */
+export const MAX_PAGE_IMAGES = 500;
+/** An alt text is kept to this many characters; its real length is kept beside it. */
+export const IMAGE_ALT_MAX = 500;
+/** A width or height attribute is kept to this many characters. */
+export const IMAGE_DIMENSION_MAX = 20;
+
+/** One use of an image on a page, resolved to the crawl's normal form. */
+export interface FoundImage {
+  url: string;
+  /** The alt attribute, whitespace collapsed, cut to IMAGE_ALT_MAX; null when the img has none ('' when empty). */
+  alt: string | null;
+  /** The collapsed alt's real length; null when there is none. */
+  altLength: number | null;
+  /** width and height attributes as written, null when absent or empty. */
+  width: string | null;
+  height: string | null;
+}
+
 export interface Hreflang {
   lang: string;
   url: string;
@@ -105,6 +125,10 @@ export interface PageFetchResult {
   links: FoundLink[];
   /** Distinct links that can never be fetched (mailto:, javascript:...), in document order. */
   unfetchableLinks: FoundUnfetchableLink[];
+  /** Images the page uses (at most MAX_PAGE_IMAGES), in document order; absent from older workers. */
+  images?: FoundImage[];
+  /** Image uses past MAX_PAGE_IMAGES, left out. */
+  imagesOver?: number;
   /** HTML was parsed (a 2xx HTML page that was not check-only). */
   parsed: boolean;
   /** Custom extraction: values per rule name (settings.extraction), in document order; null when not parsed. */

@@ -124,6 +124,29 @@ export interface RenderDetail {
   blocked_resources: BoundedList<RenderResource>;
 }
 
+/** An image a page uses, as the page's detail lists it (issue 18.3): status and size only when the crawl checked it. */
+export interface PageImage {
+  image_url: string;
+  /** null: no alt attribute; '': empty. Cut to 500 characters (alt_len is the real length). */
+  alt: string | null;
+  alt_len: number | null;
+  width: string | null;
+  height: string | null;
+  checked: boolean;
+  status_code: number | null;
+  size_bytes: number | null;
+}
+
+/** A page using an image, as the image's detail lists it (issue 18.3). */
+export interface ImagePage {
+  page_id: number;
+  page_url: string;
+  alt: string | null;
+  alt_len: number | null;
+  width: string | null;
+  height: string | null;
+}
+
 export interface UrlDetail {
   url_id: number;
   url: string;
@@ -149,4 +172,8 @@ export interface UrlDetail {
   extracted: ExtractedValues[];
   /** What its render found, for a page the crawl rendered; null (or absent, from an older host) otherwise. */
   render?: RenderDetail | null;
+  /** Issue 18.3: the images the page uses (absent from an older host, empty for a URL that is not a page). */
+  images?: BoundedList<PageImage>;
+  /** Issue 18.3: for an image URL, the pages using it (empty otherwise). */
+  image_pages?: BoundedList<ImagePage>;
 }

@@ -34,10 +34,10 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-scale-'));
   oldFile = path.join(dir, 'old.trawl');
   newFile = path.join(dir, 'new.trawl');
-  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1, rendered: true, sitemaps: true }).db.close();
+  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1, rendered: true, sitemaps: true, images: true }).db.close();
   buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
   db = openCrawlFile(oldFile, { readonly: true });
-}, 120_000);
+}, 240_000); // a hang bound: the build writes image uses too (issue 18.3)
 afterAll(() => {
   db?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -211,6 +211,28 @@ function walkedCounts(): FilterCounts {
   c.external = (
     db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }
   ).n;
+  // Images (issue 18.3): each use, its image's own row (by URL) when the crawl checked it.
+  const checked = new Map<string, { s: number | null; size: number | null }>();
+  for (const r of db
+    .prepare('SELECT u.url, r.status_code AS s, r.size_bytes AS size FROM urls u NOT INDEXED JOIN results r ON r.url_id = u.id')
+    .iterate() as Iterable<{ url: string; s: number | null; size: number | null }>)
+    checked.set(r.url, r);
+  const imageUrls = new Map((db.prepare('SELECT id, url FROM images').all() as { id: number; url: string }[]).map((i) => [i.id, i.url]));
+  for (const u of db.prepare('SELECT image_id, alt_len, width, height FROM image_uses NOT INDEXED').iterate() as Iterable<{
+    image_id: number;
+    alt_len: number | null;
+    width: string | null;
+    height: string | null;
+  }>) {
+    c['images-all']++;
+    if (u.alt_len === null) c['images-alt-missing']++;
+    if (u.alt_len === 0) c['images-alt-empty']++;
+    if (u.alt_len !== null && u.alt_len > 100) c['images-alt-over-100']++;
+    if (u.width === null || u.height === null) c['images-no-dimensions']++;
+    const own = checked.get(imageUrls.get(u.image_id)!);
+    if (own && own.size !== null && own.size > 102_400) c['images-over-100kb']++;
+    if (own && (own.s === null || own.s >= 400)) c['images-broken']++;
+  }
   return c;
 }
 
@@ -250,6 +272,20 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
         // Driven by what the sitemaps list (sitemap_urls, sitemaps; the URLs then read by key): the cost grows with the
         // sitemaps' entries, not with the crawl.
         for (const p of [count, ids]) expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(/SCAN (u|r)\b(?! USING)/) });
+        continue;
+      }
+      if (id.startsWith('images-')) {
+        // Image uses (issue 18.3): from the filter's index of image_uses (all of them in id order, stopping at the page's
+        // end); the checked ones through a walk of images (one row per image URL, far fewer than their uses), each
+        // image's urls and results rows and its uses by key. Never a walk of results, urls or links.
+        for (const p of [count, ids]) {
+          if (index !== null)
+            expect({ id, plan: p }).toEqual({ id, plan: expect.stringMatching(new RegExp(`USING (COVERING )?INDEX ${index}\\b`)) });
+          expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+          expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(/\bSCAN (iuu|ir|pu)\b(?! USING)/) });
+        }
+        expect(plan(sql.rows, { keys: '[1,2]' })).toMatch(/SEARCH iu USING INTEGER PRIMARY KEY/);
+        expect(plan(sql.rows, { keys: '[1,2]' })).not.toMatch(/\bSCAN (iu|im|pu|iuu|ir)\b(?! USING)/);
         continue;
       }
       if (index === null) {

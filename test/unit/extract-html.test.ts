@@ -125,6 +125,8 @@ describe('extractHtml', () => {
       links: [],
       unfetchableLinks: [],
       metaRobots: null,
+      images: [],
+      imagesOver: 0,
     });
   });
 

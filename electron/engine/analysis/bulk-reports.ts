@@ -14,6 +14,7 @@ import { urlKey } from '../../../shared/url/url-key.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
+import { IMAGE_USE_COLUMNS, imageUsePages, imageUsesSql } from './images.ts';
 import { filterPredicate } from './result-filters.ts';
 import { STATUS_RANGES } from './result-rows.ts';
 import { indexedBy, prepared } from './sql.ts';
@@ -59,6 +60,11 @@ export interface BulkTable {
 export function bulkReportSql(db: Db, id: BulkReportId): string[] {
   const look = lookups(db);
   switch (id) {
+    case 'images-missing-alt': {
+      // The uses' ids from a range of image_uses_alt, each use's image, page and checked rows by key (images.ts).
+      const sql = imageUsesSql(db, 'images-alt-missing');
+      return sql ? [sql.ids, sql.rows] : [];
+    }
     case 'redirect-chains':
       return [subjectSql(db, id), look.hop, look.redirectTarget];
     case 'canonical-chains':
@@ -85,6 +91,8 @@ function subjectSql(db: Db, id: BulkReportId): string {
       // A chain starts at a redirect found as a link or seed (redirect_hops 0); the URLs it leads to are its hops.
       return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_status')} CROSS JOIN urls u ON u.id = r.url_id
         WHERE r.status_code BETWEEN ${STATUS_RANGES['3xx'][0]} AND ${STATUS_RANGES['3xx'][1]} AND r.redirect_url IS NOT NULL AND u.redirect_hops = 0`;
+    case 'images-missing-alt':
+      throw new Error('images-missing-alt has no URL subjects: its rows are image uses (images.ts)');
     case 'canonical-chains':
       // The explorer's "Canonicalised" pages, word for word.
       return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${filterPredicate(db, 'canonical-elsewhere')}`;
@@ -113,6 +121,8 @@ export function bulkReport(db: Db, id: BulkReportId, pageRows = PAGE_ROWS): Bulk
       return { header: REDIRECT_CHAIN_COLUMNS, pages: inPagesOf(redirectChainRows(db), pageRows) };
     case 'canonical-chains':
       return { header: CANONICAL_CHAIN_COLUMNS, pages: inPagesOf(canonicalChainRows(db), pageRows) };
+    case 'images-missing-alt':
+      return { header: IMAGE_USE_COLUMNS, pages: imageUsePages(db, 'images-alt-missing', pageRows) };
     default:
       return { header: LINK_REPORT_COLUMNS, pages: linkRows(db, id, pageRows) };
   }

@@ -19,10 +19,15 @@
 //   scope and links from a page to itself; "non-indexable in a sitemap" is the Indexability filter's rows a sitemap
 //   lists. "Sitemaps over the limits" lists sitemaps, not URLs (rows of the sitemaps table, kind "sitemap", the reason
 //   in the error column). Files older than version 5 have no sitemap tables: these count 0.
+// - Images (issue 18.3): rows are uses of an image on a page (image_uses iu, its image im, the page's urls row pu), not
+//   results: the image's URL, the page using it, its alt and dimensions; the image's own size and status come from
+//   its urls and results rows (joined by url_key and url) when the crawl checked it, and "over 100 KB" and "broken"
+//   list checked images only. Missing alt is no alt attribute; empty is alt="" (or whitespace). Files older than
+//   version 6 have no image tables: these count 0.
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
-import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
+import { FILTER_IDS, type FilterCounts, type FilterId, type ImageUse } from '../../../shared/analysis.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
@@ -39,6 +44,8 @@ export interface FilteredRow extends Omit<ResultRow, 'seq'> {
   url_id: number;
   /** urls.state (see UrlState in crawl-file.ts). */
   state: number;
+  /** An Images filter's row (a use of an image on a page): the page and the use's attributes. */
+  image?: ImageUse;
 }
 
 export interface FilterQuery {
@@ -165,6 +172,64 @@ const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
 })}, -sm.id AS url_id, NULL AS state`;
 
+// The Images filters (issue 18.3): over image_uses iu. An image's own row (when checked) by its key, then its results row.
+export const IMAGE_OVER_BYTES = 100 * 1024;
+export const IMAGE_ALT_LONG = 100;
+const IMAGE_RESULT_JOIN = 'LEFT JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url LEFT JOIN results ir ON ir.url_id = iuu.id';
+/** Checked images (a results row) whose row says `cond`: a walk of images (far fewer than their uses), each looked up by key. */
+const checkedImages = (cond: string) =>
+  `iu.image_id IN (SELECT im.id FROM images im CROSS JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url CROSS JOIN results ir ON ir.url_id = iuu.id WHERE ${cond})`;
+const IMAGE_OVER_SIZE = checkedImages(`ir.size_bytes > ${IMAGE_OVER_BYTES}`);
+const IMAGE_BROKEN = checkedImages('(ir.status_code >= 400 OR ir.status_code IS NULL)');
+const IMAGE_NO_SIZE = '(iu.width IS NULL OR iu.height IS NULL)';
+/** An image use as a row of the explorer: the image's URL and (when checked) its status, size and type; the alt as title. */
+const IMAGE_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
+  seq: 'ir.seq',
+  url: 'im.url',
+  kind: "'image'",
+  status_code: 'ir.status_code',
+  content_type: 'ir.content_type',
+  size_bytes: 'ir.size_bytes',
+  response_time_ms: 'ir.response_time_ms',
+  crawl_depth: 'coalesce(ir.crawl_depth, iuu.depth, 0)',
+  indexability: 'NULL',
+  indexability_reason: 'NULL',
+  title: 'iu.alt',
+  meta_description: 'NULL',
+  h1: 'NULL',
+  h1_count: 'NULL',
+  h2: 'NULL',
+  h2_count: 'NULL',
+  canonical: 'NULL',
+  lang: 'NULL',
+  hreflang: 'NULL',
+  meta_robots: 'NULL',
+  x_robots_tag: 'NULL',
+  meta_refresh: 'NULL',
+  word_count: 'NULL',
+  // The image's uses, counted once per image of the page (imageRows): a logo on every page is counted once, not per row.
+  inlinks: '0',
+  link_score: 'NULL',
+  unique_inlinks: 'NULL',
+  outlinks: '0',
+  redirect_url: 'NULL',
+  attempts: 'coalesce(ir.attempts, 0)',
+  robots_disallowed: '0',
+  error: 'ir.error',
+})}, -iu.id AS url_id, iuu.state AS state, pu.url AS page_url, iu.page_id AS page_id, iu.alt AS alt, iu.alt_len AS alt_len,
+  iu.width AS width, iu.height AS height, ir.url_id IS NOT NULL AS checked, iu.image_id AS image_id`;
+const IMAGE_ROWS_FROM = `image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
+/** How the Images rows sort (by use, in record order, for the columns they lack). */
+const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
+  url: 'im.url',
+  title: 'iu.alt',
+  status_code: 'ir.status_code',
+  size_bytes: 'ir.size_bytes',
+  content_type: 'ir.content_type',
+  response_time_ms: 'ir.response_time_ms',
+};
+const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
+
 const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
   source: 'renders',
   index: RENDER_FLAGS[id].index,
@@ -176,7 +241,7 @@ interface FilterSql {
    * results: one row per results row; urls: the external view, one row per URL; renders: one row per rendered page,
    * its predicate over renders j and its results row r.
    */
-  source: 'results' | 'urls' | 'renders' | 'sitemaps';
+  source: 'results' | 'urls' | 'renders' | 'sitemaps' | 'images';
   /** Reads the sitemap tables (version 5): on an older file its count is 0. */
   sitemaps?: boolean;
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
@@ -315,11 +380,32 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
   'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
   'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
+  'images-all': { source: 'images', index: null, where: null },
+  'images-alt-missing': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len IS NULL' },
+  'images-alt-empty': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len = 0' },
+  'images-alt-over-100': { source: 'images', index: 'image_uses_alt', where: () => `iu.alt_len > ${IMAGE_ALT_LONG}` },
+  'images-over-100kb': { source: 'images', index: 'image_uses_image', where: () => IMAGE_OVER_SIZE },
+  'images-broken': { source: 'images', index: 'image_uses_image', where: () => IMAGE_BROKEN },
+  'images-no-dimensions': { source: 'images', index: 'image_uses_no_size', where: () => IMAGE_NO_SIZE },
 };
+
+/** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
+export function isImageFilter(id: FilterId): boolean {
+  return filterSql(id).source === 'images';
+}
+
+/** An Images filter's index hint and predicate over image_uses iu (its rows' source); null on a file without the tables. */
+export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: string } | null {
+  const f = filterSql(id);
+  if (f.source !== 'images') throw new Error(`"${id}" is not an Images filter`);
+  if (!available(db, f)) return null;
+  return { hint: f.index ? indexedBy(db, f.index) : '', where: f.where ? f.where(() => '') : '1' };
+}
 
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
 function available(db: Db, f: FilterSql): boolean {
   if (f.sitemaps) return hasTable(db, 'sitemap_urls');
+  if (f.source === 'images') return hasTable(db, 'image_uses');
   return f.source !== 'renders' || hasRenders(db);
 }
 
@@ -336,8 +422,8 @@ export function filterPredicate(db: Db, id: FilterId): string | null {
   const where = f.where ? f.where((index) => indexedBy(db, index)) : null;
   // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
   if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
-  // Sitemaps have no results rows: a view of results has none of them.
-  if (f.source === 'sitemaps') return '0';
+  // Sitemaps have no results rows: a view of results has none of them. Nor have image uses (writeImageUses exports them).
+  if (f.source === 'sitemaps' || f.source === 'images') return '0';
   return where;
 }
 
@@ -366,6 +452,8 @@ interface CountPass {
   needsRenders?: boolean;
   /** Reads the sitemap tables: on a file without them (older than version 5) its counts are 0. */
   needsSitemaps?: boolean;
+  /** Reads the image tables: on a file without them (older than version 6) its counts are 0. */
+  needsImages?: boolean;
   sql: (db: Db) => string;
 }
 
@@ -501,11 +589,36 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM urls u WHERE ${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
       (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
   },
+  {
+    // The Images filters: the alt ones from ranges of image_uses_alt, dimensions from its partial index, size and status
+    // from the checked images (a walk of images, each use then by image_uses_image).
+    ids: [
+      'images-all',
+      'images-alt-missing',
+      'images-alt-empty',
+      'images-alt-over-100',
+      'images-over-100kb',
+      'images-broken',
+      'images-no-dimensions',
+    ],
+    needsImages: true,
+    sql: (db) => `SELECT (SELECT count(*) FROM image_uses) AS "images-all",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len IS NULL) AS "images-alt-missing",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len = 0) AS "images-alt-empty",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len > ${IMAGE_ALT_LONG}) AS "images-alt-over-100",
+      (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_OVER_SIZE}) AS "images-over-100kb",
+      (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_BROKEN}) AS "images-broken",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_no_size')} WHERE ${IMAGE_NO_SIZE}) AS "images-no-dimensions"`,
+  },
 ];
 
 /** Whether a count pass can run on this file (the tables it reads exist). */
 function passAvailable(db: Db, p: CountPass): boolean {
-  return (!p.needsRenders || hasRenders(db)) && (!p.needsSitemaps || hasTable(db, 'sitemap_urls'));
+  return (
+    (!p.needsRenders || hasRenders(db)) &&
+    (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
+    (!p.needsImages || hasTable(db, 'image_uses'))
+  );
 }
 
 /** The SQL of every count pass on this connection, for plan checks. */
@@ -608,6 +721,24 @@ export function pageSql(
       rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
     };
   }
+  if (f.source === 'images') {
+    // Image uses, from the filter's index of image_uses; the image, its page and its checked row read by key for a page.
+    const text = hasText ? ` AND ${IMAGE_TEXT_SQL}` : '';
+    const pre = hasPrefix ? ' AND substr(pu.url, 1, length(@prefix)) = @prefix' : '';
+    const sortSql = IMAGE_SORT_SQL[sort];
+    const order = sortSql ? orderSql(sort, sortSql, descending, 'iu.id') : `iu.id ${descending && sort === 'seq' ? 'DESC' : 'ASC'}`;
+    const cond = `WHERE ${f.where ? f.where(() => '') : '1'}${text}${pre}`;
+    const narrow = !hasText && !hasPrefix && !sortSql;
+    const from = narrow
+      ? `FROM image_uses iu ${hint}`
+      : `FROM image_uses iu ${hint} JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
+    const countFrom = hasText || hasPrefix ? from.replace(IMAGE_RESULT_JOIN, '') : `FROM image_uses iu ${hint}`;
+    return {
+      count: `SELECT count(*) AS total ${countFrom} ${cond}`,
+      ids: `SELECT iu.id AS k ${from} ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      rows: `SELECT ${IMAGE_ROW_COLUMNS} FROM ${IMAGE_ROWS_FROM} WHERE iu.id IN (SELECT value FROM json_each(@keys))`,
+    };
+  }
   if (f.source === 'sitemaps') {
     // Sitemaps, not URLs: sorted by URL or in discovery order.
     const text = hasText ? " AND sm.url LIKE @text ESCAPE '\\'" : '';
@@ -660,15 +791,45 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
     const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, plan, hasPrefix);
     const { total } = prepared(db, sqls.count).get(params) as { total: number };
     const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
-    const rows = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
     const source = filterSql(q.filter).source;
+    const read = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
+    const rows = source === 'images' ? imageRows(db, read) : read;
     return {
       filter: q.filter,
       total,
       offset: q.offset,
-      rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : source === 'sitemaps' ? -r.url_id : (r.seq as number))),
+      rows: inOrder(keys, rows, (r) =>
+        source === 'urls' ? r.url_id : source === 'sitemaps' || source === 'images' ? -r.url_id : (r.seq as number),
+      ),
     };
   });
+}
+
+/** Image uses' rows as read, each with its image's uses (inlinks: the pages using it) counted once per image from its index. */
+function imageRows(db: Db, read: FilteredRow[]): FilteredRow[] {
+  const uses = new Map<number, number>();
+  const count = prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_image')} WHERE image_id = ?`);
+  return read.map((raw) => {
+    const imageId = (raw as unknown as { image_id: number }).image_id;
+    let n = uses.get(imageId);
+    if (n === undefined) uses.set(imageId, (n = (count.get(imageId) as { n: number }).n));
+    const { image_id: _, ...rest } = raw as FilteredRow & { image_id: number };
+    return imageRow({ ...rest, inlinks: n });
+  });
+}
+
+/** An image use's row as read (its use's columns flat) with them gathered as `image`. */
+function imageRow(raw: FilteredRow): FilteredRow {
+  const { page_url, page_id, alt, alt_len, width, height, checked, ...row } = raw as FilteredRow & {
+    page_url: string;
+    page_id: number;
+    alt: string | null;
+    alt_len: number | null;
+    width: string | null;
+    height: string | null;
+    checked: number;
+  };
+  return { ...row, image: { page_url, page_id, alt, alt_len, width, height, checked: checked === 1 } };
 }
 
 /**

@@ -37,6 +37,13 @@ export interface SyntheticCrawlOptions {
    * every 49th page again (in two sitemaps). Default false.
    */
   sitemaps?: boolean;
+  /**
+   * Images (issue 18.3): every parsed page uses the site's logo (alt, dimensions) and one of 997 photos (every 10th
+   * without alt, every 10th with an empty one, every 10th with one of 130 characters; every 7th without dimensions),
+   * every 5th page the last checked image before it (every 2nd checked image over 100 KB), every 50th page the last
+   * 404 before it as an image (broken). Default false.
+   */
+  images?: boolean;
 }
 
 export interface SyntheticCrawl {
@@ -145,6 +152,21 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   // An image on the site's plain-HTTP origin (out of the HTTPS scope), after every other URL: mixed content.
   const mixedId = externalBase + externalCount + (variant === 1 ? Math.floor(n / 50) : 0);
   let links = 0;
+  // Images (options.images): image ids by URL, the last checked image and the last 404 seen.
+  const imageIds = new Map<string, number>();
+  const insertImage = db.prepare('INSERT INTO images (id, url, url_key) VALUES (?, ?, ?)');
+  const insertImageUse = db.prepare('INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?)');
+  const addImageUse = (page: number, url: string, alt: string | null, width: string | null, height: string | null) => {
+    let id = imageIds.get(url);
+    if (id === undefined) {
+      id = imageIds.size + 1;
+      imageIds.set(url, id);
+      insertImage.run(id, url, urlKey(url));
+    }
+    insertImageUse.run(page, id, alt, alt === null ? null : alt.length, width, height);
+  };
+  let lastImage: string | null = null;
+  let last404: string | null = null;
   db.transaction(() => {
     insertHost.run(1, SYNTHETIC_ORIGIN, queuedCount, 0, 404);
     for (let h = 0; h < externalHosts; h++) insertHost.run(h + 2, `https://ext${h}.example`, 0, 0, null);
@@ -236,7 +258,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const outlinks = parsed ? linksPerPage : 0;
       const w = rnd();
       const words = parsed ? Math.floor(50 + w * 2000) * (variant === 1 && i % 41 === 0 ? 2 : 1) : null;
-      const size = status === null ? null : Math.floor(2000 + rnd() * 60_000);
+      const size0 = status === null ? null : Math.floor(2000 + rnd() * 60_000);
+      // With images, every 2nd checked image is over 100 KB.
+      const size = size0 !== null && options.images === true && kind === 'image' && i % 2 === 0 ? size0 * 4 + 102_400 : size0;
       const time = status === null ? null : Math.floor(5 + rnd() * rnd() * 3000);
       // Drawn before a gone row is skipped, so the rows after it come out the same in both variants.
       const drawn = Array.from({ length: linksPerPage }, (_, k) => (k === 0 ? 1 : Math.floor(rnd() * n) + 1));
@@ -303,7 +327,18 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           insertExtracted.run(i + 1, 'price', 0, `$${i % 1000}`);
           insertExtracted.run(i + 1, 'price', 1, `$${(i % 1000) + 5}`);
         }
+        if (options.images === true) {
+          addImageUse(i + 1, `${SYNTHETIC_ORIGIN}/static/logo.svg`, 'Site logo', '120', '40');
+          const a = i % 10;
+          const alt = a === 0 ? null : a === 1 ? '' : a === 2 ? 'A'.repeat(130) : `Photo ${i % 997}`;
+          const dims = i % 7 === 0 ? null : '300';
+          addImageUse(i + 1, `${SYNTHETIC_ORIGIN}/media/photo-${i % 997}.jpg`, alt, dims, dims);
+          if (i % 5 === 0 && lastImage !== null) addImageUse(i + 1, lastImage, 'Figure', '640', '480');
+          if (i % 50 === 0 && last404 !== null) addImageUse(i + 1, last404, 'Gone', '10', '10');
+        }
       }
+      if (kind === 'image' && status === 200) lastImage = url;
+      if (status === 404) last404 = url;
     }
     if (variant === 1) {
       // New pages, fetched after the others (ids after the out-of-scope URLs).

@@ -3,6 +3,7 @@
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { anchorsExtractor } from './anchors.ts';
 import { headingsExtractor } from './headings.ts';
+import { imagesExtractor } from './images.ts';
 import type { HtmlExtractor } from './extractor-contract.ts';
 import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
@@ -20,6 +21,8 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   anchorsExtractor,
   linkRelationsExtractor,
   wordCountExtractor,
+  // Issue 18.3: the images every page uses, with their alt text.
+  imagesExtractor,
 ];
 
 export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {

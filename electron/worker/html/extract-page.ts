@@ -2,12 +2,12 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
-import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
+import type { FoundImage, FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
 import { BASE_EXTRACTORS } from './crawl-extractors.ts';
-import { collapse, type HtmlExtractor, type RawLink } from './extractor-contract.ts';
+import { collapse, type HtmlExtractor, type RawImage, type RawLink } from './extractor-contract.ts';
 import { refreshTarget } from './meta-tags.ts';
 import { LinkMemo, type ResolvedLink } from './link-memo.ts';
 import { readHtml } from './read-html.ts';
@@ -33,6 +33,9 @@ export interface ExtractedPage {
   unfetchableLinks: FoundUnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
+  /** Images the page uses (when an images extractor ran), resolved; identical uses once. */
+  images?: FoundImage[];
+  imagesOver?: number;
 }
 
 /**
@@ -62,7 +65,7 @@ export function extractHtml(
     const url = normalise(h.href, base);
     if (url !== null) hreflang.push({ lang: h.lang, url });
   }
-  return {
+  const page: ExtractedPage = {
     title: clean(found.title),
     metaDescription: clean(found.metaDescription),
     h1: clean(found.h1),
@@ -78,6 +81,26 @@ export function extractHtml(
     unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
   };
+  if (found.images) {
+    page.images = resolveImages(found.images, (href) => memo.resolve(href, base, normalise, inScope));
+    page.imagesOver = found.imagesOver ?? 0;
+  }
+  return page;
+}
+
+/** Image uses resolved (data: and unparsable sources left out), a use repeated with the same attributes once. */
+function resolveImages(raw: readonly RawImage[], resolve: (href: string) => ResolvedLink | null): FoundImage[] {
+  const out: FoundImage[] = [];
+  const seen = new Set<string>();
+  for (const image of raw) {
+    const resolved = resolve(image.src);
+    if (resolved === null) continue;
+    const key = `${resolved.url}\u0000${image.alt}\u0000${image.altLength}\u0000${image.width}\u0000${image.height}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ url: resolved.url, alt: image.alt, altLength: image.altLength, width: image.width, height: image.height });
+  }
+  return out;
 }
 
 /** Trimmed, whitespace collapsed; empty -> null. */

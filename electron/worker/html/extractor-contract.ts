@@ -22,6 +22,21 @@ export interface PageDraft {
   /** Every reference to another URL, in document order, before resolution. */
   links: RawLink[];
   words: number;
+  /** Images the page uses, in document order (images.ts), and how many were left out past the bound. */
+  images?: RawImage[];
+  imagesOver?: number;
+}
+
+/** One use of an image on a page, before resolution (issue 18.3). */
+export interface RawImage {
+  src: string;
+  /** The alt attribute, whitespace collapsed and cut to IMAGE_ALT_MAX; null when the attribute is absent. */
+  alt: string | null;
+  /** The collapsed alt's real length; null when absent. */
+  altLength: number | null;
+  /** width and height attributes as written (trimmed, cut), null when absent or empty. */
+  width: string | null;
+  height: string | null;
 }
 
 export type RawLinkKind = Exclude<LinkKind, 'redirect'>;

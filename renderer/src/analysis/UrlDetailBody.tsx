@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { ResultRow } from '../../../shared/crawler-api.ts';
 import type { Inlink, LinkPage, Outlink, UrlDetail } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { formatBytes, formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { RowFields } from '../results/RowDetails.tsx';
@@ -168,7 +168,71 @@ export function UrlDetailBody({
           </ul>
         </>
       )}
+      <ImagesSection detail={detail} onOpen={onOpen} />
     </div>
+  );
+}
+
+/**
+ * Issue 18.3: a page's images (alt state, dimensions, status and size when the crawl checked them), and for an image
+ * URL the pages using it. Crawled text only ever as text.
+ */
+function ImagesSection({ detail, onOpen }: { detail: UrlDetail; onOpen: (urlId: number) => void }) {
+  const { t } = useTranslation('analysis');
+  const images = detail.images;
+  const pages = detail.image_pages;
+  const altText = (alt: string | null, len: number | null) =>
+    alt === null
+      ? t('detail.images.altMissing')
+      : alt === ''
+        ? t('detail.images.altEmpty')
+        : len !== null && len > alt.length
+          ? `${alt}…`
+          : alt;
+  const dims = (w: string | null, h: string | null) =>
+    w === null && h === null ? t('detail.images.noDimensions') : `${w ?? '?'} × ${h ?? '?'}`;
+  return (
+    <>
+      {images && images.total > 0 && (
+        <>
+          <h3 className="row-details-heading">{t('detail.count', { title: t('detail.images.title'), n: formatInt(images.total) })}</h3>
+          <ul className="link-list image-list" data-testid="detail-images">
+            {images.items.map((i, n) => (
+              <li key={n} data-alt={i.alt === null ? 'missing' : i.alt === '' ? 'empty' : 'present'}>
+                <span className="link-url">{i.image_url}</span>
+                <span className={i.alt === null ? 'link-anchor attention' : 'link-anchor'}>{altText(i.alt, i.alt_len)}</span>
+                <span className="link-note">
+                  {dims(i.width, i.height)} ·{' '}
+                  {i.checked
+                    ? `${statusText(i.status_code)}${i.size_bytes === null ? '' : ` · ${formatBytes(i.size_bytes)}`}`
+                    : t('detail.images.notChecked')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {pages && pages.total > 0 && (
+        <>
+          <h3 className="row-details-heading">{t('detail.count', { title: t('detail.images.usedOn'), n: formatInt(pages.total) })}</h3>
+          <ul className="link-list" data-testid="detail-image-pages">
+            {pages.items.map((p, n) => (
+              <li key={n}>
+                <button
+                  type="button"
+                  className="link-url link-open"
+                  title={t('detail.detailsOf', { url: p.page_url })}
+                  onClick={() => onOpen(p.page_id)}
+                >
+                  {p.page_url}
+                </button>
+                <span className={p.alt === null ? 'link-anchor attention' : 'link-anchor'}>{altText(p.alt, p.alt_len)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
   );
 }
 

@@ -14,6 +14,8 @@ import type { Enqueue } from './pg-discover.ts';
 import {
   emptyHostDelta,
   insertExtracted,
+  insertImageUses,
+  type ImageUseRow,
   insertLinks,
   insertRenders,
   insertResults,
@@ -85,6 +87,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const links: LinkRow[] = [];
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
+  const imageUses: ImageUseRow[] = [];
   let reclaimed = 0;
   const seen = new Set<number>();
   for (let k = 0; k < items.length; k++) {
@@ -145,6 +148,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
     for (const [rule, values] of Object.entries(result.extracted ?? {}))
       values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+    for (const i of result.images ?? [])
+      imageUses.push({ page: claim.urlId, url: i.url, alt: i.alt, altLen: i.altLength, width: i.width, height: i.height });
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {
@@ -166,6 +171,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   await insertLinks(c, links, ids);
   await insertUnfetchable(c, unfetchable);
   await insertExtracted(c, extracted);
+  await insertImageUses(c, imageUses);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
   await updateHosts(c, hosts);
   if (hosts.size) await batch.notifyWork(c);

@@ -76,6 +76,25 @@ const RENDERS_RAW_DDL = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_'
 /** A column the renders table has only since the raw HTML's fields were kept (upgradeCrawlTables checks for it). */
 export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![0];
 
+// Images (issue 18.3), as the crawl file's version 6 (sqlite/crawl-file.ts IMAGE_TABLES): one row per image URL
+// (deduplicated by md5, as urls), one per use on a page with its alt (NULL: none; '': empty), alt length and dimensions.
+export const PG_IMAGE_TABLES = `CREATE TABLE IF NOT EXISTS images (
+  id      bigserial PRIMARY KEY,
+  url     text NOT NULL,
+  url_md5 uuid GENERATED ALWAYS AS (md5(url)::uuid) STORED UNIQUE
+);
+CREATE TABLE IF NOT EXISTS image_uses (
+  id       bigserial PRIMARY KEY,
+  page_id  bigint NOT NULL,
+  image_id bigint NOT NULL,
+  alt      text,
+  alt_len  integer,
+  width    text,
+  height   text
+);
+CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
+CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -84,7 +103,8 @@ export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![
 export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
-${RENDERS_RAW_DDL}`;
+${RENDERS_RAW_DDL}
+${PG_IMAGE_TABLES}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -218,6 +238,7 @@ CREATE TABLE nodes (
   pages_done integer NOT NULL DEFAULT 0
 );
 ${RENDERS_TABLE}
+${PG_IMAGE_TABLES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -134,6 +134,38 @@ export async function insertUnfetchable(
   );
 }
 
+/** One use of an image on a page (issue 18.3), for insertImageUses. */
+export interface ImageUseRow {
+  page: number;
+  url: string;
+  alt: string | null;
+  altLen: number | null;
+  width: string | null;
+  height: string | null;
+}
+
+/** Pages' image uses: the image URLs' rows made where missing (by md5, as urls), then the uses. */
+export async function insertImageUses(c: PgQuerier, uses: ImageUseRow[]): Promise<void> {
+  if (uses.length === 0) return;
+  await c.query('INSERT INTO images (url) SELECT DISTINCT unnest($1::text[]) ON CONFLICT (url_md5) DO NOTHING', [
+    [...new Set(uses.map((u) => u.url))],
+  ]);
+  await c.query(
+    `INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height)
+     SELECT v.page_id, i.id, v.alt, v.alt_len, v.width, v.height
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS v(page_id, url, alt, alt_len, width, height, n)
+     JOIN images i ON i.url_md5 = md5(v.url)::uuid ORDER BY v.n`,
+    [
+      uses.map((u) => u.page),
+      uses.map((u) => u.url),
+      uses.map((u) => u.alt),
+      uses.map((u) => u.altLen),
+      uses.map((u) => u.width),
+      uses.map((u) => u.height),
+    ],
+  );
+}
+
 /** The values custom extraction rules found on pages. */
 export async function insertExtracted(c: PgQuerier, extracted: { urlId: number; rule: string; n: number; value: string }[]): Promise<void> {
   if (extracted.length === 0) return;

@@ -46,7 +46,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -223,6 +223,31 @@ CREATE TABLE IF NOT EXISTS sitemap_urls (
   PRIMARY KEY (url_id, sitemap_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
+// Added in version 6 (issue 18.3, images): every image a page uses, in every crawl. images holds one row per image URL
+// (in normal form, url_key as urls'), whether or not the crawl checks it: its status and size are its urls/results row's
+// when it was checked (joined by url_key and url). image_uses holds one row per use on a page (img src, each srcset
+// candidate, picture sources; at most MAX_PAGE_IMAGES per page): alt as found (NULL: no alt attribute; '': empty),
+// collapsed and cut to IMAGE_ALT_MAX, alt_len its real length, width and height attributes as written (NULL when not
+// given). The partial and alt indexes answer the explorer's Images filters from index entries.
+export const IMAGE_TABLES = `CREATE TABLE IF NOT EXISTS images (
+  id      INTEGER PRIMARY KEY,
+  url     TEXT NOT NULL,
+  url_key INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS images_key ON images(url_key);
+CREATE TABLE IF NOT EXISTS image_uses (
+  id       INTEGER PRIMARY KEY,
+  page_id  INTEGER NOT NULL,
+  image_id INTEGER NOT NULL,
+  alt      TEXT,
+  alt_len  INTEGER,
+  width    TEXT,
+  height   TEXT
+);
+CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
+CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);
+CREATE INDEX IF NOT EXISTS image_uses_alt ON image_uses(alt_len, image_id);
+CREATE INDEX IF NOT EXISTS image_uses_no_size ON image_uses(image_id) WHERE width IS NULL OR height IS NULL;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -327,6 +352,7 @@ ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
+${IMAGE_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -525,6 +551,8 @@ function upgradeSteps(db: Db, from: number): void {
       db.exec(RENDERS_TABLE);
     }
     if (from < 5) db.exec(SITEMAP_TABLES);
+    // Issue 18.3: images (an older crawl has none recorded; its Images filters are empty).
+    if (from < 6) db.exec(IMAGE_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

@@ -77,6 +77,10 @@ export function prepareFrontierStatements(db: Db) {
       `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
+    // Images (issue 18.3): an image URL's row by key, and a page's uses of it.
+    imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),
+    insertImage: db.prepare('INSERT INTO images (url, url_key) VALUES (?, ?)'),
+    insertImageUse: db.prepare('INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
     countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),

@@ -4,7 +4,7 @@
 // About 430 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
 // (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
+import type { FoundImage, PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
 import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
@@ -453,6 +453,16 @@ export class Frontier {
 
   /** Records a fetched page (or its failure) and schedules its links and redirect target. */
   recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): 'recorded' | 'retry' {
+    try {
+      return this.recordPageNow(claim, result, now);
+    } catch (err) {
+      // A rolled-back transaction may have made image rows the cache names.
+      this.imageIds.clear();
+      throw err;
+    }
+  }
+
+  private recordPageNow(claim: PageClaim, result: PageFetchResult, now: number): 'recorded' | 'retry' {
     return this.db.transaction(() => {
       const attempts = this.q.countAttempt.get(claim.urlId)!.attempts;
       const retryIn = retryDelayMs(result, attempts, this.settings);
@@ -482,6 +492,7 @@ export class Frontier {
         const target = this.enqueue(t.url, t.candidate, t.depth, claim.urlId, now, t.hops);
         this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0, t.rendered ? 1 : 0);
       }
+      if (result.images) for (const image of result.images) this.recordImageUse(claim.urlId, image);
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {
         for (const [rule, values] of Object.entries(result.extracted))
@@ -490,6 +501,22 @@ export class Frontier {
       this.flushQueued();
       return 'recorded' as const;
     })();
+  }
+
+  /** Image ids by URL, for the images most pages share (a logo): bounded, emptied when full. */
+  private readonly imageIds = new Map<string, number>();
+
+  /** One use of an image on a page (issue 18.3): the image's row found or made, then the use. */
+  private recordImageUse(pageId: number, image: FoundImage): void {
+    let id = this.imageIds.get(image.url);
+    if (id === undefined) {
+      const key = urlKey(image.url);
+      id = this.q.imagesByKey.all(key).find((row) => row.url === image.url)?.id;
+      if (id === undefined) id = Number(this.q.insertImage.run(image.url, key).lastInsertRowid);
+      if (this.imageIds.size >= 20_000) this.imageIds.clear();
+      this.imageIds.set(image.url, id);
+    }
+    this.q.insertImageUse.run(pageId, id, image.alt, image.altLength, image.width, image.height);
   }
 
   /** Stores a host's robots.txt and opens the host for fetching. */

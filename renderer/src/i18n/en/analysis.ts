@@ -20,6 +20,14 @@ export const analysis = {
     tableLabel: 'URLs of this view',
     empty: 'No URLs in this view.',
     noCrawl: 'Start a crawl or open an earlier one to explore its results.',
+    imageColumns: {
+      image: 'Image',
+      page: 'Page',
+      alt: 'Alt text',
+      altLength: 'Alt length',
+      dimensions: 'Width × height',
+      size: 'Size',
+    },
     columns: {
       url: 'URL',
       status: 'Status',
@@ -46,6 +54,7 @@ export const analysis = {
     security: 'Security',
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
+    images: 'Images',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -181,6 +190,26 @@ export const analysis = {
     },
     'sitemap-outside-scope': { label: 'Outside the scope', description: "URLs a sitemap lists that are outside the crawl's scope." },
     'sitemap-hreflang': { label: 'Hreflang in sitemaps', description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).' },
+    // Issue 18.3.
+    'images-all': { label: 'All images', description: 'Every image a crawled page uses (img src, srcset, picture sources), per page.' },
+    'images-alt-missing': { label: 'Missing alt text', description: 'Images used without an alt attribute, with the page using them.' },
+    'images-alt-empty': {
+      label: 'Empty alt text',
+      description: 'Images used with an empty alt attribute (alt=""): right for a decorative image, wrong for one that says something.',
+    },
+    'images-alt-over-100': { label: 'Alt text over 100 characters', description: 'Images whose alt text is longer than 100 characters.' },
+    'images-over-100kb': {
+      label: 'Over 100 KB',
+      description: 'Images larger than 100 KB (102,400 bytes) on the wire; only images the crawl checked (check resources: images).',
+    },
+    'images-broken': {
+      label: 'Broken images',
+      description: 'Images that answered 4xx or 5xx or did not answer; only images the crawl checked (check resources: images).',
+    },
+    'images-no-dimensions': {
+      label: 'Without width and height',
+      description: 'Images used without a width or a height attribute (the page shifts as they load).',
+    },
   },
   exportColumns: {
     url: 'URL',
@@ -305,6 +334,11 @@ export const analysis = {
       'non-indexable-inlinks': {
         label: 'Links to non-indexable pages',
         description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
+      },
+      'images-missing-alt': {
+        label: 'Images missing alt text',
+        description:
+          'Every use of an image without an alt attribute: the image, the page using it, dimensions, and its status and size when checked.',
       },
     },
   },
@@ -545,6 +579,14 @@ export const analysis = {
     moreInlinks: 'More inlinks',
     moreOutlinks: 'More outlinks',
     unfetchable: 'Unfetchable links ({{n}}{{more}})',
+    images: {
+      title: 'Images',
+      usedOn: 'Pages using this image',
+      altMissing: '(no alt attribute)',
+      altEmpty: '(empty alt)',
+      noDimensions: 'no width or height',
+      notChecked: 'not checked',
+    },
     none: 'None.',
     noAnchor: '(no anchor text)',
     count: '{{title}} ({{n}})',

@@ -19,6 +19,14 @@ export const analysis: Messages['analysis'] = {
     tableLabel: '此视图的 URL',
     empty: '此视图中没有 URL。',
     noCrawl: '开始一次抓取或打开之前的抓取，即可浏览其结果。',
+    imageColumns: {
+      image: '图片',
+      page: '页面',
+      alt: '替代文本',
+      altLength: '替代文本长度',
+      dimensions: '宽 × 高',
+      size: '大小',
+    },
     columns: {
       url: 'URL',
       status: '状态码',
@@ -45,6 +53,7 @@ export const analysis: Messages['analysis'] = {
     security: '安全',
     javascript: 'JavaScript',
     sitemaps: '站点地图',
+    images: '图片',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -127,6 +136,17 @@ export const analysis: Messages['analysis'] = {
     },
     'sitemap-outside-scope': { label: '范围之外', description: '站点地图列出但在抓取范围之外的 URL。' },
     'sitemap-hreflang': { label: '站点地图中的 hreflang', description: '站点地图条目带有 hreflang 备用链接（xhtml:link）的 URL。' },
+    // Issue 18.3.
+    'images-all': { label: '所有图片', description: '已抓取页面使用的每张图片（img src、srcset、picture 的 source），按页面列出。' },
+    'images-alt-missing': { label: '缺少替代文本', description: '没有 alt 属性的图片，以及使用它们的页面。' },
+    'images-alt-empty': { label: '替代文本为空', description: 'alt 属性为空（alt=""）的图片：装饰性图片如此是对的，有含义的图片则不对。' },
+    'images-alt-over-100': { label: '替代文本超过 100 个字符', description: 'alt 文本长于 100 个字符的图片。' },
+    'images-over-100kb': {
+      label: '超过 100 KB',
+      description: '传输大小超过 100 KB（102,400 字节）的图片；仅限抓取检查过的图片（检查资源：图片）。',
+    },
+    'images-broken': { label: '损坏的图片', description: '返回 4xx、5xx 或没有响应的图片；仅限抓取检查过的图片（检查资源：图片）。' },
+    'images-no-dimensions': { label: '缺少宽度和高度', description: '没有 width 或 height 属性的图片（加载时页面会跳动）。' },
   },
   exportColumns: {
     url: 'URL',
@@ -251,6 +271,10 @@ export const analysis: Messages['analysis'] = {
       'non-indexable-inlinks': {
         label: '指向不可索引页面的链接',
         description: '指向搜索引擎无法索引的页面（noindex、已规范化、重定向、错误）的每个链接，并说明原因。',
+      },
+      'images-missing-alt': {
+        label: '缺少替代文本的图片',
+        description: '每一处没有 alt 属性的图片使用：图片、使用它的页面、尺寸，以及检查过时的状态和大小。',
       },
     },
   },
@@ -491,6 +515,14 @@ export const analysis: Messages['analysis'] = {
     moreInlinks: '更多入链',
     moreOutlinks: '更多出链',
     unfetchable: '无法抓取的链接（{{n}}{{more}}）',
+    images: {
+      title: '图片',
+      usedOn: '使用此图片的页面',
+      altMissing: '（没有 alt 属性）',
+      altEmpty: '（alt 为空）',
+      noDimensions: '没有宽度或高度',
+      notChecked: '未检查',
+    },
     none: '无。',
     noAnchor: '（无锚文本）',
     count: '{{title}}（{{n}}）',

@@ -148,5 +148,31 @@ export const overview: Messages['overview'] = {
       why: '多个 h1 会模糊页面的主要内容。',
       fix: '每个页面只保留一个 h1，其余标题改为 h2 或更低级别。',
     },
+    // Issue 18.3.
+    'images-broken': {
+      label: '损坏的图片',
+      why: '返回错误或没有响应的图片会显示为破损图标或空白，搜索引擎也无法索引它。',
+      fix: '恢复这些图片，或让页面改用可用的图片（每一行都给出使用该图片的页面）。',
+    },
+    'images-alt-missing': {
+      label: '缺少替代文本的图片',
+      why: '没有 alt 文本，屏幕阅读器无法说明图片内容，搜索引擎也更难理解它。',
+      fix: '为每张图片添加描述它的 alt 属性；纯装饰的图片用 alt=""。',
+    },
+    'images-over-100kb': {
+      label: '超过 100 KB 的图片',
+      why: '大图片会拖慢页面，在移动网络上尤其明显。',
+      fix: '压缩图片，使用现代格式（WebP、AVIF），并按显示尺寸提供。',
+    },
+    'images-alt-over-100': {
+      label: '替代文本超过 100 个字符',
+      why: '过长的 alt 文本用屏幕阅读器听起来很累，也像堆砌关键词。',
+      fix: '让 alt 文本简短切题；较长的说明放在页面正文中。',
+    },
+    'images-no-dimensions': {
+      label: '缺少宽度和高度的图片',
+      why: '没有 width 和 height，浏览器无法预留图片的位置，图片加载时页面会跳动（布局偏移）。',
+      fix: '为每个 img 设置 width 和 height 属性（或 CSS 宽高比）。',
+    },
   },
 };
