@@ -2,7 +2,7 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
-import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
+import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind, SocialTag, StructuredDataItem } from '../../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
@@ -33,6 +33,10 @@ export interface ExtractedPage {
   unfetchableLinks: FoundUnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
+  /** JSON-LD, microdata and RDFa found (structured-data.ts); left out when there is none. */
+  structuredData?: StructuredDataItem[];
+  /** og:* and twitter:* <meta> tags; left out when there is none. */
+  socialTags?: SocialTag[];
 }
 
 /**
@@ -62,7 +66,7 @@ export function extractHtml(
     const url = normalise(h.href, base);
     if (url !== null) hreflang.push({ lang: h.lang, url });
   }
-  return {
+  const page: ExtractedPage = {
     title: clean(found.title),
     metaDescription: clean(found.metaDescription),
     h1: clean(found.h1),
@@ -78,6 +82,9 @@ export function extractHtml(
     unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
   };
+  if (found.structuredData) page.structuredData = found.structuredData;
+  if (found.socialTags) page.socialTags = found.socialTags;
+  return page;
 }
 
 /** Trimmed, whitespace collapsed; empty -> null. */

@@ -1,4 +1,4 @@
-import type { LinkKind } from '../../../shared/protocol.ts';
+import type { LinkKind, SocialTag, StructuredDataItem } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
 // past once (open, text and close events, as htmlparser2 reports them), and writes it into the page draft. Adding an extractor means adding a module
@@ -22,6 +22,9 @@ export interface PageDraft {
   /** Every reference to another URL, in document order, before resolution. */
   links: RawLink[];
   words: number;
+  /** Structured data and social tags (structured-data.ts), when the page has any. */
+  structuredData?: StructuredDataItem[];
+  socialTags?: SocialTag[];
 }
 
 export type RawLinkKind = Exclude<LinkKind, 'redirect'>;
@@ -62,6 +65,12 @@ export interface HtmlExtractor {
    * tag's attributes are read (which costs the reader time on every tag of every page).
    */
   readonly attributesOf?: readonly string[];
+  /**
+   * For attributes that may sit on any tag (microdata's itemscope, RDFa's typeof): true when this page may hold
+   * them, and every tag's attributes are then read for the page. A cheap test of the page's text, so a page without
+   * them costs one scan, not the attributes of all its tags.
+   */
+  everyTagAttributesIf?(html: string): boolean;
   /** Fresh handlers for one page, writing into `draft`. */
   begin(draft: PageDraft): HtmlHandlers;
 }

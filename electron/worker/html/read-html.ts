@@ -15,7 +15,9 @@ const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'titl
 export function readHtml(html: string, extractors: readonly HtmlExtractor[]): PageDraft {
   const draft: PageDraft = { h1Count: 0, h2Count: 0, hreflang: [], links: [], words: 0 };
   const handlers = extractors.map((e) => e.begin(draft));
-  new HtmlReader(html, handlers, attributeTags(extractors)).read();
+  const tags = attributeTags(extractors);
+  const everyTag = tags !== null && extractors.some((e) => e.everyTagAttributesIf?.(html) === true);
+  new HtmlReader(html, handlers, everyTag ? null : tags).read();
   for (const h of handlers) h.end?.();
   return draft;
 }

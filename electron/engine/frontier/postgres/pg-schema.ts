@@ -70,6 +70,26 @@ const RENDERS_RAW_DDL = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_'
 /** A column the renders table has only since the raw HTML's fields were kept (upgradeCrawlTables checks for it). */
 export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![0];
 
+// Issue 18.4: structured data and social tags, as the crawl file's version 6 (types a JSON array as text).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id bigint NOT NULL,
+  n      integer NOT NULL,
+  format text NOT NULL,
+  types  text NOT NULL DEFAULT '[]',
+  error  text,
+  PRIMARY KEY (url_id, n)
+);
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   bigint NOT NULL,
+  n        integer NOT NULL,
+  property text NOT NULL,
+  content  text NOT NULL,
+  PRIMARY KEY (url_id, n)
+);`;
+/** A table a crawl's schema has only since structured data was recorded (upgradeCrawlTables checks for it). */
+export const NEWEST_CRAWL_TABLE = 'social_tags';
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -78,7 +98,8 @@ export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![
 export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
-${RENDERS_RAW_DDL}`;
+${RENDERS_RAW_DDL}
+${STRUCTURED_DATA_TABLES}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -212,6 +233,7 @@ CREATE TABLE nodes (
   pages_done integer NOT NULL DEFAULT 0
 );
 ${RENDERS_TABLE}
+${STRUCTURED_DATA_TABLES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -46,7 +46,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -223,6 +223,30 @@ CREATE TABLE IF NOT EXISTS sitemap_urls (
   PRIMARY KEY (url_id, sitemap_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
+// Added in version 6 (issue 18.4, structured data and social tags): per parsed page, one structured_data row per JSON-LD
+// block (its error when it could not be parsed) and one for its microdata and its RDFa, with the types found as a JSON
+// array; the og:* and twitter:* <meta> tags in social_tags. A page without any has no rows. Readers check that the
+// tables exist (a file of version 2 to 5 is read as stored).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id INTEGER NOT NULL,
+  n      INTEGER NOT NULL,
+  -- json-ld, microdata or rdfa.
+  format TEXT NOT NULL,
+  -- JSON array of the types named (schema.org ones by their short name).
+  types  TEXT NOT NULL DEFAULT '[]',
+  error  TEXT,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE INDEX IF NOT EXISTS structured_data_errors ON structured_data(url_id) WHERE error IS NOT NULL;
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   INTEGER NOT NULL,
+  n        INTEGER NOT NULL,
+  property TEXT NOT NULL,
+  content  TEXT NOT NULL,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id);`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -327,6 +351,7 @@ ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
+${STRUCTURED_DATA_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -525,6 +550,7 @@ function upgradeSteps(db: Db, from: number): void {
       db.exec(RENDERS_TABLE);
     }
     if (from < 5) db.exec(SITEMAP_TABLES);
+    if (from < 6) db.exec(STRUCTURED_DATA_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

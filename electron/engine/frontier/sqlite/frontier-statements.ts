@@ -77,6 +77,9 @@ export function prepareFrontierStatements(db: Db) {
       `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
+    // Issue 18.4: structured data and social tags (a page fetched again replaces its rows by place).
+    insertStructuredData: db.prepare('INSERT OR REPLACE INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)'),
+    insertSocialTag: db.prepare('INSERT OR REPLACE INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
     countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),
