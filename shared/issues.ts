@@ -234,6 +234,15 @@ export const ISSUES = [
     why: 'Several h1 headings blur what the page is mainly about.',
     fix: 'Keep one h1 per page and make the other headings h2 or lower.',
   },
+  // Structured data and social tags (issue 18.4).
+  {
+    id: 'structured-jsonld-errors',
+    priority: 'medium',
+    type: 'issue',
+    label: 'JSON-LD parse errors',
+    why: 'Search engines ignore a JSON-LD block that is not valid JSON, so its rich results are lost.',
+    fix: 'Fix the JSON at the position the parser names (the detail pane shows it), e.g. a trailing comma or an unescaped quote.',
+  },
 ] as const satisfies readonly IssueInfo[];
 export type IssueId = (typeof ISSUES)[number]['id'];
 

@@ -149,4 +149,12 @@ export interface UrlDetail {
   extracted: ExtractedValues[];
   /** What its render found, for a page the crawl rendered; null (or absent, from an older host) otherwise. */
   render?: RenderDetail | null;
+  /** Its structured data and social tags (issue 18.4); null (or absent) on a file or store that does not keep them. */
+  structured?: StructuredDetail | null;
+}
+
+/** A page's structured data items (one per JSON-LD block, one for its microdata, one for its RDFa) and og/twitter tags. */
+export interface StructuredDetail {
+  items: { format: string; types: string[]; error: string | null }[];
+  social_tags: { property: string; content: string }[];
 }

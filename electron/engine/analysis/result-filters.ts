@@ -165,6 +165,19 @@ const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
 })}, -sm.id AS url_id, NULL AS state`;
 
+// Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
+// parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
+const HAS_STRUCTURED = (where: string) =>
+  `EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+const HAS_SOCIAL = (property: string) => `EXISTS (SELECT 1 FROM social_tags st WHERE st.url_id = r.url_id AND st.property = '${property}')`;
+const OG_MISSING = `(NOT ${HAS_SOCIAL('og:title')} OR NOT ${HAS_SOCIAL('og:image')})`;
+const structured = (where: string): FilterSql => ({
+  source: 'results',
+  structured: true,
+  index: 'results_canonical',
+  where: () => `${PARSED} AND ${where}`,
+});
+
 const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
   source: 'renders',
   index: RENDER_FLAGS[id].index,
@@ -179,6 +192,8 @@ interface FilterSql {
   source: 'results' | 'urls' | 'renders' | 'sitemaps';
   /** Reads the sitemap tables (version 5): on an older file its count is 0. */
   sitemaps?: boolean;
+  /** Reads the structured data tables (version 6): on an older file its count is 0. */
+  structured?: boolean;
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
@@ -315,11 +330,19 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
   'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
   'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
+  'structured-jsonld-errors': structured(HAS_STRUCTURED("sd.format = 'json-ld' AND sd.error IS NOT NULL")),
+  'structured-none': structured(`NOT ${HAS_STRUCTURED('')}`),
+  'structured-jsonld': structured(HAS_STRUCTURED("sd.format = 'json-ld'")),
+  'structured-microdata': structured(HAS_STRUCTURED("sd.format = 'microdata'")),
+  'structured-rdfa': structured(HAS_STRUCTURED("sd.format = 'rdfa'")),
+  'structured-og-missing': structured(OG_MISSING),
+  'structured-twitter-missing': structured(`NOT ${HAS_SOCIAL('twitter:card')}`),
 };
 
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
 function available(db: Db, f: FilterSql): boolean {
   if (f.sitemaps) return hasTable(db, 'sitemap_urls');
+  if (f.structured) return hasTable(db, 'structured_data');
   return f.source !== 'renders' || hasRenders(db);
 }
 
@@ -366,6 +389,8 @@ interface CountPass {
   needsRenders?: boolean;
   /** Reads the sitemap tables: on a file without them (older than version 5) its counts are 0. */
   needsSitemaps?: boolean;
+  /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
+  needsStructured?: boolean;
   sql: (db: Db) => string;
 }
 
@@ -501,11 +526,39 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM urls u WHERE ${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
       (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
   },
+  {
+    // Structured data (issue 18.4): the pages with each format from structured_data_format's keys, the parse errors from
+    // its partial index; the pages without any, or without the social tags, as a walk of the parsed pages' url_ids
+    // (results_canonical) with a probe by key each.
+    ids: [
+      'structured-jsonld-errors',
+      'structured-none',
+      'structured-jsonld',
+      'structured-microdata',
+      'structured-rdfa',
+      'structured-og-missing',
+      'structured-twitter-missing',
+    ],
+    needsStructured: true,
+    sql: (db) => `SELECT
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_errors')} WHERE sd.error IS NOT NULL AND sd.format = 'json-ld') AS "structured-jsonld-errors",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
+      count(*) FILTER (WHERE NOT ${HAS_STRUCTURED('')}) AS "structured-none",
+      count(*) FILTER (WHERE ${OG_MISSING}) AS "structured-og-missing",
+      count(*) FILTER (WHERE NOT ${HAS_SOCIAL('twitter:card')}) AS "structured-twitter-missing"
+      FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}`,
+  },
 ];
 
 /** Whether a count pass can run on this file (the tables it reads exist). */
 function passAvailable(db: Db, p: CountPass): boolean {
-  return (!p.needsRenders || hasRenders(db)) && (!p.needsSitemaps || hasTable(db, 'sitemap_urls'));
+  return (
+    (!p.needsRenders || hasRenders(db)) &&
+    (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
+    (!p.needsStructured || hasTable(db, 'structured_data'))
+  );
 }
 
 /** The SQL of every count pass on this connection, for plan checks. */

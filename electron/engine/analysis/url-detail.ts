@@ -16,12 +16,13 @@ import type {
   RenderResource,
   RedirectChain,
   RedirectHop,
+  StructuredDetail,
   UnfetchableLink,
   UrlDetail,
   UrlRef,
 } from '../../../shared/analysis.ts';
 import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
-import { checkLimit, hasRenders, indexedBy, prepared, readTransaction } from './sql.ts';
+import { checkLimit, hasRenders, hasTable, indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** Redirect hops followed each way from the URL at most. */
 export const MAX_CHAIN_HOPS = 20;
@@ -150,8 +151,36 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
       unfetchable_truncated: unfetchable.length > MAX_LISTED,
       extracted: extractedValues(db, id),
       render: renderDetail(db, id),
+      structured: structuredDetail(db, id),
     };
   });
+}
+
+/** A page's structured data and social tags by key (issue 18.4); null on a file older than version 6. */
+export function structuredDetail(db: Db, urlId: number): StructuredDetail | null {
+  if (!hasTable(db, 'structured_data')) return null;
+  const items = (
+    prepared(db, 'SELECT format, types, error FROM structured_data WHERE url_id = ? ORDER BY n').all(urlId) as {
+      format: string;
+      types: string;
+      error: string | null;
+    }[]
+  ).map((r) => ({ format: r.format, types: typesOf(r.types), error: r.error }));
+  const socialTags = prepared(db, 'SELECT property, content FROM social_tags WHERE url_id = ? ORDER BY n').all(urlId) as {
+    property: string;
+    content: string;
+  }[];
+  return { items, social_tags: socialTags };
+}
+
+/** A structured_data.types JSON array; anything else as no types. */
+function typesOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 type RenderRow = Record<string, string | number | null>;

@@ -46,6 +46,7 @@ export const analysis = {
     security: 'Security',
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
+    structured: 'Structured data',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -181,6 +182,17 @@ export const analysis = {
     },
     'sitemap-outside-scope': { label: 'Outside the scope', description: "URLs a sitemap lists that are outside the crawl's scope." },
     'sitemap-hreflang': { label: 'Hreflang in sitemaps', description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).' },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD parse errors',
+      description: "Pages with a JSON-LD block that is not valid JSON (or too large to read); the parser's message is in the detail pane.",
+    },
+    'structured-none': { label: 'No structured data', description: 'Parsed HTML pages without any JSON-LD, microdata or RDFa.' },
+    'structured-jsonld': { label: 'JSON-LD', description: 'Pages with at least one JSON-LD block.' },
+    'structured-microdata': { label: 'Microdata', description: 'Pages with microdata items (itemscope).' },
+    'structured-rdfa': { label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
+    'structured-og-missing': { label: 'Missing Open Graph tags', description: 'Parsed HTML pages without og:title or without og:image.' },
+    'structured-twitter-missing': { label: 'Missing Twitter card', description: 'Parsed HTML pages without a twitter:card tag.' },
   },
   exportColumns: {
     url: 'URL',
@@ -305,6 +317,10 @@ export const analysis = {
       'non-indexable-inlinks': {
         label: 'Links to non-indexable pages',
         description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
+      },
+      'structured-data-types': {
+        label: 'Schema.org types',
+        description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
       },
     },
   },
@@ -558,6 +574,18 @@ export const analysis = {
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
       sitemapOnly: 'in a sitemap only (not crawled)',
+    },
+    // Issue 18.4.
+    structured: {
+      heading: 'Structured data ({{n}})',
+      none: 'No JSON-LD, microdata or RDFa.',
+      tableLabel: 'structured data items',
+      format: 'Format',
+      types: 'Types',
+      error: 'Parse error: {{error}}',
+      noTypes: '(no types)',
+      socialHeading: 'Open Graph and Twitter tags ({{n}})',
+      noSocial: 'No og: or twitter: tags.',
     },
     render: {
       heading: 'JavaScript rendering',

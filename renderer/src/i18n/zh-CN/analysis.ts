@@ -45,6 +45,7 @@ export const analysis: Messages['analysis'] = {
     security: '安全',
     javascript: 'JavaScript',
     sitemaps: '站点地图',
+    structured: '结构化数据',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -127,6 +128,17 @@ export const analysis: Messages['analysis'] = {
     },
     'sitemap-outside-scope': { label: '范围之外', description: '站点地图列出但在抓取范围之外的 URL。' },
     'sitemap-hreflang': { label: '站点地图中的 hreflang', description: '站点地图条目带有 hreflang 备用链接（xhtml:link）的 URL。' },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD 解析错误',
+      description: '含有不是有效 JSON（或过大无法读取）的 JSON-LD 块的页面；解析器的消息在详情面板中。',
+    },
+    'structured-none': { label: '无结构化数据', description: '没有任何 JSON-LD、微数据或 RDFa 的已解析 HTML 页面。' },
+    'structured-jsonld': { label: 'JSON-LD', description: '至少含有一个 JSON-LD 块的页面。' },
+    'structured-microdata': { label: '微数据', description: '含有微数据项（itemscope）的页面。' },
+    'structured-rdfa': { label: 'RDFa', description: '含有 RDFa 类型（typeof）的页面。' },
+    'structured-og-missing': { label: '缺少 Open Graph 标签', description: '没有 og:title 或没有 og:image 的已解析 HTML 页面。' },
+    'structured-twitter-missing': { label: '缺少 Twitter 卡片', description: '没有 twitter:card 标签的已解析 HTML 页面。' },
   },
   exportColumns: {
     url: 'URL',
@@ -251,6 +263,10 @@ export const analysis: Messages['analysis'] = {
       'non-indexable-inlinks': {
         label: '指向不可索引页面的链接',
         description: '指向搜索引擎无法索引的页面（noindex、已规范化、重定向、错误）的每个链接，并说明原因。',
+      },
+      'structured-data-types': {
+        label: 'Schema.org 类型',
+        description: '页面的 JSON-LD、微数据和 RDFa 所用的每种类型（按格式）：使用它的页面数和项目数。',
       },
     },
   },
@@ -504,6 +520,18 @@ export const analysis: Messages['analysis'] = {
       nofollowOnly: '仅 nofollow 链接',
       redirectCut: '重定向链被截断',
       sitemapOnly: '仅在站点地图中（未抓取）',
+    },
+    // Issue 18.4.
+    structured: {
+      heading: '结构化数据（{{n}}）',
+      none: '没有 JSON-LD、微数据或 RDFa。',
+      tableLabel: '结构化数据项',
+      format: '格式',
+      types: '类型',
+      error: '解析错误：{{error}}',
+      noTypes: '（无类型）',
+      socialHeading: 'Open Graph 和 Twitter 标签（{{n}}）',
+      noSocial: '没有 og: 或 twitter: 标签。',
     },
     render: {
       heading: 'JavaScript 渲染',

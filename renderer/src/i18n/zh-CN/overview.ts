@@ -148,5 +148,11 @@ export const overview: Messages['overview'] = {
       why: '多个 h1 会模糊页面的主要内容。',
       fix: '每个页面只保留一个 h1，其余标题改为 h2 或更低级别。',
     },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD 解析错误',
+      why: '搜索引擎会忽略不是有效 JSON 的 JSON-LD 块，其富媒体搜索结果随之丢失。',
+      fix: '在解析器指出的位置修正 JSON（详情面板中可见），例如多余的逗号或未转义的引号。',
+    },
   },
 };
