@@ -71,8 +71,12 @@ export interface HtmlExtractor {
    * them costs one scan, not the attributes of all its tags.
    */
   everyTagAttributesIf?(html: string): boolean;
-  /** Fresh handlers for one page, writing into `draft`. */
-  begin(draft: PageDraft): HtmlHandlers;
+  /**
+   * Fresh handlers for one page, writing into `draft`. `page` (left out by a caller that does not give it: then
+   * assume the page may hold anything) is the page's text, for a cheap test that leaves handlers out, and what
+   * everyTagAttributesIf said of it.
+   */
+  begin(draft: PageDraft, page?: { html: string; everyTagAttributes: boolean }): HtmlHandlers;
 }
 
 /** Whitespace collapsed and trimmed. */

@@ -14,6 +14,8 @@ import type { HtmlExtractor } from './extractor-contract.ts';
 
 /** Where microdata or RDFa types may be: the attributes, written any case ("typeof" alone is common in scripts). */
 const ANY_TAG_MARKERS = /item(?:scope|type)|typeof\s*=/i;
+/** Where a JSON-LD block may be (its type, written any case). */
+const LD_JSON = /ld\+json/i;
 const SCHEMA_ORG = /^https?:\/\/schema\.org\/+/i;
 /** RDFa's initial context, the prefixes a page may use without declaring them (the ones types come from). */
 const INITIAL_PREFIXES: Record<string, string> = {
@@ -28,7 +30,13 @@ export const structuredDataExtractor: HtmlExtractor = {
   name: 'structured-data',
   attributesOf: ['script', 'meta'],
   everyTagAttributesIf: (html) => ANY_TAG_MARKERS.test(html),
-  begin(draft) {
+  begin(draft, page) {
+    // A page without the markers has no microdata or RDFa: its tags are not looked at for them (a property look-up
+    // on every tag's attributes cost a third of the reader's time).
+    const anyTag = page?.everyTagAttributes ?? true;
+    // Nor is a page without "ld+json" read for JSON-LD: its handlers are only the <meta> tags' (a text handler costs
+    // a call for every text of the page).
+    const jsonLd = page === undefined || LD_JSON.test(page.html);
     const items: StructuredDataItem[] = [];
     const tags: SocialTag[] = [];
     // The JSON-LD block being read: its text up to the limit, and whether it went past it.
@@ -46,8 +54,40 @@ export const structuredDataExtractor: HtmlExtractor = {
       items.push(jsonLdItem(block!.join(''), blockOver));
       block = null;
     };
+    const social = (a: Record<string, string>) => {
+      const property = (a.property ?? a.name)?.trim().toLowerCase();
+      if (property === undefined || a.content === undefined || tags.length >= LIMITS.socialTags) return;
+      if (property.startsWith('og:') || property.startsWith('twitter:')) {
+        tags.push({
+          property: property.slice(0, LIMITS.socialPropertyChars),
+          content: a.content.trim().slice(0, LIMITS.socialContentChars),
+        });
+      }
+    };
+    const finish = () => {
+      if (microdata) items.push({ format: 'microdata', types: microdata.list, error: null });
+      if (rdfa) items.push({ format: 'rdfa', types: rdfa.list, error: null });
+      if (items.length > 0) draft.structuredData = items;
+      if (tags.length > 0) draft.socialTags = tags;
+    };
+    // The common page: none of it but maybe social tags.
+    if (!anyTag && !jsonLd)
+      return {
+        open(name, a) {
+          if (name === 'meta') social(a);
+        },
+        end: finish,
+      };
     return {
       open(name, a) {
+        if (name === 'meta') social(a);
+        else if (name === 'script' && block === null && blocks < LIMITS.jsonLdBlocks && isJsonLd(a.type)) {
+          blocks++;
+          block = [];
+          blockChars = 0;
+          blockOver = false;
+        }
+        if (!anyTag) return;
         if (a.itemscope !== undefined || a.itemtype !== undefined) {
           microdata ??= new TypeSet();
           if (a.itemtype) for (const t of words(a.itemtype)) microdata.add(t);
@@ -57,18 +97,6 @@ export const structuredDataExtractor: HtmlExtractor = {
         if (a.typeof !== undefined) {
           rdfa ??= new TypeSet();
           for (const t of words(a.typeof)) rdfa.add(expandRdfaType(t, vocab, prefixes));
-        }
-        if (name === 'meta') {
-          const property = (a.property ?? a.name)?.trim().toLowerCase();
-          if (property === undefined || a.content === undefined || tags.length >= LIMITS.socialTags) return;
-          if (property.startsWith('og:') || property.startsWith('twitter:')) {
-            tags.push({ property: property.slice(0, LIMITS.socialPropertyChars), content: a.content.trim().slice(0, LIMITS.socialContentChars) });
-          }
-        } else if (name === 'script' && block === null && blocks < LIMITS.jsonLdBlocks && isJsonLd(a.type)) {
-          blocks++;
-          block = [];
-          blockChars = 0;
-          blockOver = false;
         }
       },
       text(source, from, to) {
@@ -86,10 +114,7 @@ export const structuredDataExtractor: HtmlExtractor = {
       },
       end() {
         if (block !== null) endBlock();
-        if (microdata) items.push({ format: 'microdata', types: microdata.list, error: null });
-        if (rdfa) items.push({ format: 'rdfa', types: rdfa.list, error: null });
-        if (items.length > 0) draft.structuredData = items;
-        if (tags.length > 0) draft.socialTags = tags;
+        finish();
       },
     };
   },
