@@ -68,7 +68,7 @@ withPg.describe('structured data in the PostgreSQL store', () => {
     expect(fileItems).toContainEqual(
       expect.objectContaining({ url: site.url('/microdata'), format: 'microdata', types: '["Recipe","Person"]' }),
     );
-    expect(fileTags).toHaveLength(12);
+    expect(fileTags).toHaveLength(11);
     const s = `trawl_${crawlId}.`;
     expect(await query(db.url, STRUCTURED_SQL(s))).toEqual(fileItems);
     expect(await query(db.url, SOCIAL_SQL(s))).toEqual(fileTags);
