@@ -28,6 +28,8 @@ export const FILTER_GROUPS = [
   { id: 'sitemaps', label: 'Sitemaps' },
   // Issue 18.3: the images pages use (rows are uses: an image and the page using it).
   { id: 'images', label: 'Images' },
+  // Issue 18.4.
+  { id: 'structured', label: 'Structured data' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -335,6 +337,34 @@ export const RESULT_FILTERS = [
     group: 'images',
     label: 'Without width and height',
     description: 'Images used without a width or a height attribute (the page shifts as they load).',
+  },
+  // Structured data and social tags (issue 18.4): parsed HTML pages.
+  {
+    id: 'structured-jsonld-errors',
+    group: 'structured',
+    label: 'JSON-LD parse errors',
+    description: "Pages with a JSON-LD block that is not valid JSON (or too large to read); the parser's message is in the detail pane.",
+  },
+  {
+    id: 'structured-none',
+    group: 'structured',
+    label: 'No structured data',
+    description: 'Parsed HTML pages without any JSON-LD, microdata or RDFa.',
+  },
+  { id: 'structured-jsonld', group: 'structured', label: 'JSON-LD', description: 'Pages with at least one JSON-LD block.' },
+  { id: 'structured-microdata', group: 'structured', label: 'Microdata', description: 'Pages with microdata items (itemscope).' },
+  { id: 'structured-rdfa', group: 'structured', label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
+  {
+    id: 'structured-og-missing',
+    group: 'structured',
+    label: 'Missing Open Graph tags',
+    description: 'Parsed HTML pages without og:title or without og:image.',
+  },
+  {
+    id: 'structured-twitter-missing',
+    group: 'structured',
+    label: 'Missing Twitter card',
+    description: 'Parsed HTML pages without a twitter:card tag.',
   },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];

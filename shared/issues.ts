@@ -275,6 +275,15 @@ export const ISSUES = [
     why: 'Without width and height the browser cannot reserve the image\u2019s space, so the page shifts as images load (layout shift).',
     fix: 'Give each img width and height attributes (or a CSS aspect ratio).',
   },
+  // Structured data and social tags (issue 18.4).
+  {
+    id: 'structured-jsonld-errors',
+    priority: 'medium',
+    type: 'issue',
+    label: 'JSON-LD parse errors',
+    why: 'Search engines ignore a JSON-LD block that is not valid JSON, so its rich results are lost.',
+    fix: 'Fix the JSON at the position the parser names (the detail pane shows it), e.g. a trailing comma or an unescaped quote.',
+  },
 ] as const satisfies readonly IssueInfo[];
 export type IssueId = (typeof ISSUES)[number]['id'];
 

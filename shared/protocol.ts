@@ -145,7 +145,49 @@ export interface PageFetchResult {
   responseHeaders: Record<string, string> | null;
   /** The render's findings, when the crawl renders and this page was rendered. */
   rendered?: RenderedPage;
+  /** Structured data found on a parsed page (issue 18.4): one item per JSON-LD block, one for its microdata, one for its RDFa. */
+  structuredData?: StructuredDataItem[];
+  /** Open Graph (og:*) and Twitter card (twitter:*) <meta> tags of a parsed page, in document order. */
+  socialTags?: SocialTag[];
 }
+
+// ---- structured data and social tags (issue 18.4) ----
+
+export const STRUCTURED_DATA_FORMATS = ['json-ld', 'microdata', 'rdfa'] as const;
+export type StructuredDataFormat = (typeof STRUCTURED_DATA_FORMATS)[number];
+
+export interface StructuredDataItem {
+  format: StructuredDataFormat;
+  /** The types named (schema.org ones by their short name: "Product"), distinct, in the order found. */
+  types: string[];
+  /** Why a JSON-LD block could not be read (the JSON parser's message, with its position), or null. */
+  error: string | null;
+}
+
+export interface SocialTag {
+  /** og:title, twitter:card..., lower-cased. */
+  property: string;
+  content: string;
+}
+
+/** What a page may make the worker keep: everything a site controls is bounded. */
+export const STRUCTURED_DATA_LIMITS = {
+  /** Characters of one JSON-LD block read; a larger block is recorded with an error, not parsed. */
+  jsonLdChars: 256 * 1024,
+  /** JSON-LD blocks read per page (later ones are left out). */
+  jsonLdBlocks: 20,
+  /** Distinct types kept per item, and characters per type. */
+  types: 50,
+  typeChars: 200,
+  /** JSON values visited and the nesting followed when looking for @type in one block. */
+  jsonNodes: 100_000,
+  jsonDepth: 64,
+  /** Social tags kept per page, characters per property and per content. */
+  socialTags: 40,
+  socialPropertyChars: 100,
+  socialContentChars: 2000,
+  errorChars: 300,
+} as const;
 
 /** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */
 export const RESPONSE_HEADERS_MAX = 16 * 1024;

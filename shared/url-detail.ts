@@ -176,4 +176,12 @@ export interface UrlDetail {
   images?: BoundedList<PageImage>;
   /** Issue 18.3: for an image URL, the pages using it (empty otherwise). */
   image_pages?: BoundedList<ImagePage>;
+  /** Its structured data and social tags (issue 18.4); null (or absent) on a file or store that does not keep them. */
+  structured?: StructuredDetail | null;
+}
+
+/** A page's structured data items (one per JSON-LD block, one for its microdata, one for its RDFa) and og/twitter tags. */
+export interface StructuredDetail {
+  items: { format: string; types: string[]; error: string | null }[];
+  social_tags: { property: string; content: string }[];
 }

@@ -34,10 +34,17 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-scale-'));
   oldFile = path.join(dir, 'old.trawl');
   newFile = path.join(dir, 'new.trawl');
-  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1, rendered: true, sitemaps: true, images: true }).db.close();
+  buildSyntheticCrawl(oldFile, {
+    results: ROWS,
+    linksPerPage: 1,
+    rendered: true,
+    sitemaps: true,
+    images: true,
+    structuredData: true,
+  }).db.close();
   buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
   db = openCrawlFile(oldFile, { readonly: true });
-}, 240_000); // a hang bound: the build writes image uses too (issue 18.3)
+}, 300_000); // a hang bound: the build writes image uses and structured data too (issue 18)
 afterAll(() => {
   db?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -207,6 +214,26 @@ function walkedCounts(): FilterCounts {
       !noindex(tokens(j.raw_robots as string | null, j.xr as string | null))
     )
       c['js-noindex-rendered']++;
+  }
+  // Structured data and social tags (issue 18.4), from plain walks of their tables and the parsed pages.
+  const sd = db.prepare('SELECT url_id AS id, format, error FROM structured_data NOT INDEXED').all() as {
+    id: number;
+    format: string;
+    error: string | null;
+  }[];
+  const social = db.prepare('SELECT url_id AS id, property FROM social_tags NOT INDEXED').all() as { id: number; property: string }[];
+  const withFormat = (f: (row: (typeof sd)[number]) => boolean) => new Set(sd.filter(f).map((row) => row.id)).size;
+  c['structured-jsonld-errors'] = withFormat((row) => row.format === 'json-ld' && row.error !== null);
+  c['structured-jsonld'] = withFormat((row) => row.format === 'json-ld');
+  c['structured-microdata'] = withFormat((row) => row.format === 'microdata');
+  c['structured-rdfa'] = withFormat((row) => row.format === 'rdfa');
+  const withAny = new Set(sd.map((row) => row.id));
+  const tagged = (property: string) => new Set(social.filter((t) => t.property === property).map((t) => t.id));
+  const [ogTitle, ogImage, card] = [tagged('og:title'), tagged('og:image'), tagged('twitter:card')];
+  for (const { id } of db.prepare('SELECT url_id AS id FROM results NOT INDEXED WHERE h1_count IS NOT NULL').all() as { id: number }[]) {
+    if (!withAny.has(id)) c['structured-none']++;
+    if (!ogTitle.has(id) || !ogImage.has(id)) c['structured-og-missing']++;
+    if (!card.has(id)) c['structured-twitter-missing']++;
   }
   c.external = (
     db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }

@@ -223,6 +223,23 @@ const SITEMAP_URLS: [number, number, string | null][] = [
   [9, 3, null],
 ];
 
+// Structured data and social tags (issue 18.4) of the parsed pages: 1 has JSON-LD, microdata and all the social tags;
+// 2 a broken JSON-LD block beside a valid one and og:title only; 3 RDFa and a Twitter card; 4 and 5 nothing.
+const STRUCTURED: [number, number, string, string, string | null][] = [
+  [1, 0, 'json-ld', '["WebSite"]', null],
+  [1, 1, 'microdata', '["Organization"]', null],
+  [2, 0, 'json-ld', '[]', "Expected ',' or '}' after property value in JSON at position 20"],
+  [2, 1, 'json-ld', '["Product"]', null],
+  [3, 0, 'rdfa', '["Person"]', null],
+];
+const SOCIAL: [number, number, string, string][] = [
+  [1, 0, 'og:title', 'Home'],
+  [1, 1, 'og:image', '/logo.png'],
+  [1, 2, 'twitter:card', 'summary'],
+  [2, 0, 'og:title', 'A'],
+  [3, 0, 'twitter:card', 'summary'],
+];
+
 /** What each filter lists, by url id in seq order (seq follows the id here). */
 const EXPECTED: Record<FilterId, number[]> = {
   all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
@@ -296,6 +313,13 @@ const EXPECTED: Record<FilterId, number[]> = {
   // /gone (404) used as an image; /unchecked.png was never checked, so is neither broken nor large.
   'images-broken': [-4],
   'images-no-dimensions': [-2, -4],
+  'structured-jsonld-errors': [2],
+  'structured-none': [4, 5],
+  'structured-jsonld': [1, 2],
+  'structured-microdata': [1],
+  'structured-rdfa': [3],
+  'structured-og-missing': [2, 3, 4, 5],
+  'structured-twitter-missing': [2, 4, 5],
 };
 
 let dir: string;
@@ -374,6 +398,10 @@ function buildFixture(): { file: string; writer: Db } {
         .prepare('INSERT INTO image_uses (id, page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(...use);
     writer.prepare('UPDATE results SET size_bytes = 200000 WHERE url_id = 10').run();
+    const addStructured = writer.prepare('INSERT INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)');
+    for (const s of STRUCTURED) addStructured.run(...s);
+    const addSocial = writer.prepare('INSERT INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)');
+    for (const s of SOCIAL) addSocial.run(...s);
     const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
       js_redirect, console_errors, page_errors, blocked_resources, render_ms, error, raw_title, raw_meta_description, raw_canonical,
       raw_meta_robots) VALUES (@url_id, @title, @meta_description, @canonical, @meta_robots, @rendered_links, @js_redirect,
@@ -590,8 +618,9 @@ describe('result filters', () => {
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'renders'").get()).toEqual({ n: 0 });
       const counts = filterCounts(db);
       for (const id of FILTER_IDS) {
-        // A version 2 file has neither renders nor the sitemap tables (version 5).
-        const want = id.startsWith('js-') || id.startsWith('sitemap-') || id.startsWith('images-') ? [] : EXPECTED[id];
+        // A version 2 file has neither renders nor the sitemap tables (version 5) nor version 6's images and structured data.
+        const old = ['js-', 'sitemap-', 'images-', 'structured-'].some((p) => id.startsWith(p));
+        const want = old ? [] : EXPECTED[id];
         expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: want, count: want.length });
       }
       expect(page(db, 'js-errors', { text: 'example' }).total).toBe(0);

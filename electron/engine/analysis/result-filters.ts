@@ -230,6 +230,19 @@ const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
 };
 const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
 
+// Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
+// parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
+const HAS_STRUCTURED = (where: string) =>
+  `EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+const HAS_SOCIAL = (property: string) => `EXISTS (SELECT 1 FROM social_tags st WHERE st.url_id = r.url_id AND st.property = '${property}')`;
+const OG_MISSING = `(NOT ${HAS_SOCIAL('og:title')} OR NOT ${HAS_SOCIAL('og:image')})`;
+const structured = (where: string): FilterSql => ({
+  source: 'results',
+  structured: true,
+  index: 'results_canonical',
+  where: () => `${PARSED} AND ${where}`,
+});
+
 const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
   source: 'renders',
   index: RENDER_FLAGS[id].index,
@@ -244,6 +257,8 @@ interface FilterSql {
   source: 'results' | 'urls' | 'renders' | 'sitemaps' | 'images';
   /** Reads the sitemap tables (version 5): on an older file its count is 0. */
   sitemaps?: boolean;
+  /** Reads the structured data tables (version 6): on an older file its count is 0. */
+  structured?: boolean;
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
@@ -387,6 +402,13 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'images-over-100kb': { source: 'images', index: 'image_uses_image', where: () => IMAGE_OVER_SIZE },
   'images-broken': { source: 'images', index: 'image_uses_image', where: () => IMAGE_BROKEN },
   'images-no-dimensions': { source: 'images', index: 'image_uses_no_size', where: () => IMAGE_NO_SIZE },
+  'structured-jsonld-errors': structured(HAS_STRUCTURED("sd.format = 'json-ld' AND sd.error IS NOT NULL")),
+  'structured-none': structured(`NOT ${HAS_STRUCTURED('')}`),
+  'structured-jsonld': structured(HAS_STRUCTURED("sd.format = 'json-ld'")),
+  'structured-microdata': structured(HAS_STRUCTURED("sd.format = 'microdata'")),
+  'structured-rdfa': structured(HAS_STRUCTURED("sd.format = 'rdfa'")),
+  'structured-og-missing': structured(OG_MISSING),
+  'structured-twitter-missing': structured(`NOT ${HAS_SOCIAL('twitter:card')}`),
 };
 
 /** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
@@ -406,6 +428,7 @@ export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: str
 function available(db: Db, f: FilterSql): boolean {
   if (f.sitemaps) return hasTable(db, 'sitemap_urls');
   if (f.source === 'images') return hasTable(db, 'image_uses');
+  if (f.structured) return hasTable(db, 'structured_data');
   return f.source !== 'renders' || hasRenders(db);
 }
 
@@ -454,6 +477,8 @@ interface CountPass {
   needsSitemaps?: boolean;
   /** Reads the image tables: on a file without them (older than version 6) its counts are 0. */
   needsImages?: boolean;
+  /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
+  needsStructured?: boolean;
   sql: (db: Db) => string;
 }
 
@@ -610,6 +635,30 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_BROKEN}) AS "images-broken",
       (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_no_size')} WHERE ${IMAGE_NO_SIZE}) AS "images-no-dimensions"`,
   },
+  {
+    // Structured data (issue 18.4): the pages with each format from structured_data_format's keys, the parse errors from
+    // its partial index; the pages without any, or without the social tags, as a walk of the parsed pages' url_ids
+    // (results_canonical) with a probe by key each.
+    ids: [
+      'structured-jsonld-errors',
+      'structured-none',
+      'structured-jsonld',
+      'structured-microdata',
+      'structured-rdfa',
+      'structured-og-missing',
+      'structured-twitter-missing',
+    ],
+    needsStructured: true,
+    sql: (db) => `SELECT
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_errors')} WHERE sd.error IS NOT NULL AND sd.format = 'json-ld') AS "structured-jsonld-errors",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
+      count(*) FILTER (WHERE NOT ${HAS_STRUCTURED('')}) AS "structured-none",
+      count(*) FILTER (WHERE ${OG_MISSING}) AS "structured-og-missing",
+      count(*) FILTER (WHERE NOT ${HAS_SOCIAL('twitter:card')}) AS "structured-twitter-missing"
+      FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}`,
+  },
 ];
 
 /** Whether a count pass can run on this file (the tables it reads exist). */
@@ -617,7 +666,8 @@ function passAvailable(db: Db, p: CountPass): boolean {
   return (
     (!p.needsRenders || hasRenders(db)) &&
     (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
-    (!p.needsImages || hasTable(db, 'image_uses'))
+    (!p.needsImages || hasTable(db, 'image_uses')) &&
+    (!p.needsStructured || hasTable(db, 'structured_data'))
   );
 }
 

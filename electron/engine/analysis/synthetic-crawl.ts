@@ -44,6 +44,12 @@ export interface SyntheticCrawlOptions {
    * 404 before it as an image (broken). Default false.
    */
   images?: boolean;
+  /**
+   * Structured data and social tags (issue 18.4) on parsed pages: JSON-LD on every 3rd (a Product with an Offer on
+   * every 6th, a broken block beside it on every 97th), microdata on every 11th, RDFa on every 13th; og:title on every
+   * 2nd, og:image on every 4th, twitter:card on every 5th. Default false.
+   */
+  structuredData?: boolean;
 }
 
 export interface SyntheticCrawl {
@@ -138,6 +144,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const insertLink = db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)');
   const insertExtracted = db.prepare('INSERT INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)');
   const insertUnfetchable = db.prepare('INSERT INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)');
+  const insertStructured = db.prepare('INSERT INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)');
+  const insertSocial = db.prepare('INSERT INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)');
   const insertRender = db.prepare(`INSERT INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
       rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability,
       raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_canonical, raw_meta_robots, raw_word_count)
@@ -309,6 +317,17 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           rawMetaRobots: metaRobots,
           rawWords: words,
         });
+      }
+      if (parsed && options.structuredData === true) {
+        let k = 0;
+        if (i % 3 === 0) insertStructured.run(i + 1, k++, 'json-ld', i % 6 === 0 ? '["Product","Offer"]' : '["WebPage"]', null);
+        if (i % 97 === 0) insertStructured.run(i + 1, k++, 'json-ld', '[]', 'Unexpected end of JSON input');
+        if (i % 11 === 0) insertStructured.run(i + 1, k++, 'microdata', '["BreadcrumbList"]', null);
+        if (i % 13 === 0) insertStructured.run(i + 1, k++, 'rdfa', '["Person"]', null);
+        let t = 0;
+        if (i % 2 === 0) insertSocial.run(i + 1, t++, 'og:title', `Page ${i}`);
+        if (i % 4 === 0) insertSocial.run(i + 1, t++, 'og:image', `${SYNTHETIC_ORIGIN}/img/${i}.png`);
+        if (i % 5 === 0) insertSocial.run(i + 1, t++, 'twitter:card', 'summary');
       }
       if (redirect) {
         insertLink.run(i + 1, ((i * 7 + 3) % n) + 1, null, 'redirect', 0);

@@ -19,6 +19,7 @@ import type {
   RenderResource,
   RedirectChain,
   RedirectHop,
+  StructuredDetail,
   UnfetchableLink,
   UrlDetail,
   UrlRef,
@@ -155,6 +156,7 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
       render: renderDetail(db, id),
       images: pageImages(db, id),
       image_pages: imagePages(db, u.url),
+      structured: structuredDetail(db, id),
     };
   });
 }
@@ -207,6 +209,33 @@ export function imagePages(db: Db, url: string): BoundedList<ImagePage> {
           }
         ).n;
   return { items, total };
+}
+
+/** A page's structured data and social tags by key (issue 18.4); null on a file older than version 6. */
+export function structuredDetail(db: Db, urlId: number): StructuredDetail | null {
+  if (!hasTable(db, 'structured_data')) return null;
+  const items = (
+    prepared(db, 'SELECT format, types, error FROM structured_data WHERE url_id = ? ORDER BY n').all(urlId) as {
+      format: string;
+      types: string;
+      error: string | null;
+    }[]
+  ).map((r) => ({ format: r.format, types: typesOf(r.types), error: r.error }));
+  const socialTags = prepared(db, 'SELECT property, content FROM social_tags WHERE url_id = ? ORDER BY n').all(urlId) as {
+    property: string;
+    content: string;
+  }[];
+  return { items, social_tags: socialTags };
+}
+
+/** A structured_data.types JSON array; anything else as no types. */
+function typesOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 type RenderRow = Record<string, string | number | null>;

@@ -9,6 +9,7 @@ import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
 import { metaTagsExtractor } from './meta-tags.ts';
 import { resourcesExtractor } from './resources.ts';
+import { structuredDataExtractor } from './structured-data.ts';
 import { titleExtractor } from './title.ts';
 import { wordCountExtractor } from './word-count.ts';
 
@@ -23,6 +24,8 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   wordCountExtractor,
   // Issue 18.3: the images every page uses, with their alt text.
   imagesExtractor,
+  // Issue 18.4: structured data and social tags.
+  structuredDataExtractor,
 ];
 
 export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {

@@ -2,7 +2,15 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
-import type { FoundImage, FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
+import type {
+  FoundImage,
+  FoundLink,
+  FoundUnfetchableLink,
+  Hreflang,
+  LinkKind,
+  SocialTag,
+  StructuredDataItem,
+} from '../../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
@@ -36,6 +44,10 @@ export interface ExtractedPage {
   /** Images the page uses (when an images extractor ran), resolved; identical uses once. */
   images?: FoundImage[];
   imagesOver?: number;
+  /** JSON-LD, microdata and RDFa found (structured-data.ts); left out when there is none. */
+  structuredData?: StructuredDataItem[];
+  /** og:* and twitter:* <meta> tags; left out when there is none. */
+  socialTags?: SocialTag[];
 }
 
 /**
@@ -85,6 +97,8 @@ export function extractHtml(
     page.images = resolveImages(found.images, (href) => memo.resolve(href, base, normalise, inScope));
     page.imagesOver = found.imagesOver ?? 0;
   }
+  if (found.structuredData) page.structuredData = found.structuredData;
+  if (found.socialTags) page.socialTags = found.socialTags;
   return page;
 }
 

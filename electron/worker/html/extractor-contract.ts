@@ -1,4 +1,4 @@
-import type { LinkKind } from '../../../shared/protocol.ts';
+import type { LinkKind, SocialTag, StructuredDataItem } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
 // past once (open, text and close events, as htmlparser2 reports them), and writes it into the page draft. Adding an extractor means adding a module
@@ -25,6 +25,9 @@ export interface PageDraft {
   /** Images the page uses, in document order (images.ts), and how many were left out past the bound. */
   images?: RawImage[];
   imagesOver?: number;
+  /** Structured data and social tags (structured-data.ts), when the page has any. */
+  structuredData?: StructuredDataItem[];
+  socialTags?: SocialTag[];
 }
 
 /** One use of an image on a page, before resolution (issue 18.3). */
@@ -77,8 +80,18 @@ export interface HtmlExtractor {
    * tag's attributes are read (which costs the reader time on every tag of every page).
    */
   readonly attributesOf?: readonly string[];
-  /** Fresh handlers for one page, writing into `draft`. */
-  begin(draft: PageDraft): HtmlHandlers;
+  /**
+   * For attributes that may sit on any tag (microdata's itemscope, RDFa's typeof): true when this page may hold
+   * them, and every tag's attributes are then read for the page. A cheap test of the page's text, so a page without
+   * them costs one scan, not the attributes of all its tags.
+   */
+  everyTagAttributesIf?(html: string): boolean;
+  /**
+   * Fresh handlers for one page, writing into `draft`. `page` (left out by a caller that does not give it: then
+   * assume the page may hold anything) is the page's text, for a cheap test that leaves handlers out, and what
+   * everyTagAttributesIf said of it.
+   */
+  begin(draft: PageDraft, page?: { html: string; everyTagAttributes: boolean }): HtmlHandlers;
 }
 
 /** Whitespace collapsed and trimmed. */

@@ -14,8 +14,11 @@ const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'titl
 
 export function readHtml(html: string, extractors: readonly HtmlExtractor[]): PageDraft {
   const draft: PageDraft = { h1Count: 0, h2Count: 0, hreflang: [], links: [], words: 0 };
-  const handlers = extractors.map((e) => e.begin(draft));
-  new HtmlReader(html, handlers, attributeTags(extractors)).read();
+  // Extractors reading attributes any tag may carry say whether this page may hold them (one scan of its text).
+  const wants = extractors.map((e) => e.everyTagAttributesIf?.(html) === true);
+  const handlers = extractors.map((e, i) => e.begin(draft, { html, everyTagAttributes: wants[i]! }));
+  const tags = attributeTags(extractors);
+  new HtmlReader(html, handlers, tags !== null && wants.includes(true) ? null : tags).read();
   for (const h of handlers) h.end?.();
   return draft;
 }

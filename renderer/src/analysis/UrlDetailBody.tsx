@@ -11,6 +11,7 @@ import { RowFields } from '../results/RowDetails.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
+import { StructuredDetailSection } from './StructuredDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<
@@ -83,6 +84,7 @@ export function UrlDetailBody({
       </dl>
       {detail.render && <RenderDetailSection render={detail.render} />}
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
+      {detail.fetched && detail.structured && <StructuredDetailSection structured={detail.structured} />}
       <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">

@@ -7,6 +7,7 @@ import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
 import { hostCountsOf, renderRowOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
+import { socialTagRowsOf, structuredDataRowsOf, type SocialTagRow, type StructuredDataRow } from '../structured-rows.ts';
 import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgQuerier } from './pg-client.ts';
@@ -19,6 +20,8 @@ import {
   insertLinks,
   insertRenders,
   insertResults,
+  insertSocialTags,
+  insertStructuredData,
   insertUnfetchable,
   updateHosts,
   type HostDelta,
@@ -88,6 +91,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
   const imageUses: ImageUseRow[] = [];
+  const structuredData: StructuredDataRow[] = [];
+  const socialTags: SocialTagRow[] = [];
   let reclaimed = 0;
   const seen = new Set<number>();
   for (let k = 0; k < items.length; k++) {
@@ -150,6 +155,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
     for (const i of result.images ?? [])
       imageUses.push({ page: claim.urlId, url: i.url, alt: i.alt, altLen: i.altLength, width: i.width, height: i.height });
+    structuredData.push(...structuredDataRowsOf(claim.urlId, result));
+    socialTags.push(...socialTagRowsOf(claim.urlId, result));
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {
@@ -172,6 +179,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   await insertUnfetchable(c, unfetchable);
   await insertExtracted(c, extracted);
   await insertImageUses(c, imageUses);
+  await insertStructuredData(c, structuredData);
+  await insertSocialTags(c, socialTags);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
   await updateHosts(c, hosts);
   if (hosts.size) await batch.notifyWork(c);

@@ -95,6 +95,26 @@ CREATE TABLE IF NOT EXISTS image_uses (
 CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
 CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);`;
 
+// Issue 18.4: structured data and social tags, as the crawl file's version 6 (types a JSON array as text).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id bigint NOT NULL,
+  n      integer NOT NULL,
+  format text NOT NULL,
+  types  text NOT NULL DEFAULT '[]',
+  error  text,
+  PRIMARY KEY (url_id, n)
+);
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   bigint NOT NULL,
+  n        integer NOT NULL,
+  property text NOT NULL,
+  content  text NOT NULL,
+  PRIMARY KEY (url_id, n)
+);`;
+/** A table a crawl's schema has only since structured data was recorded (upgradeCrawlTables checks for it). */
+export const NEWEST_CRAWL_TABLE = 'social_tags';
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -104,7 +124,8 @@ export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
 ${RENDERS_RAW_DDL}
-${PG_IMAGE_TABLES}`;
+${PG_IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -239,6 +260,7 @@ CREATE TABLE nodes (
 );
 ${RENDERS_TABLE}
 ${PG_IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -1,6 +1,7 @@
 // What recording writes to the PostgreSQL store, in batches (one statement per table for a whole batch, with unnest):
 // results rows, the link graph, rendered pages' renders rows, pages' unfetchable links and extracted values, and what a
 // batch did to its hosts.
+import type { SocialTagRow, StructuredDataRow } from '../structured-rows.ts';
 import { HELD } from '../model.ts';
 import { RENDER_COLUMNS, RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
@@ -206,5 +207,25 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
       d.map((x) => x.lastFetchMs),
       d.map((x) => x.backoff),
     ],
+  );
+}
+
+// Issue 18.4: a batch's structured data items and social tags (a page fetched again replaces its rows by place).
+export async function insertStructuredData(c: PgQuerier, rows: StructuredDataRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    `INSERT INTO structured_data (url_id, n, format, types, error)
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[])
+     ON CONFLICT (url_id, n) DO UPDATE SET format = excluded.format, types = excluded.types, error = excluded.error`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4])],
+  );
+}
+
+export async function insertSocialTags(c: PgQuerier, rows: SocialTagRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    `INSERT INTO social_tags (url_id, n, property, content) SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+     ON CONFLICT (url_id, n) DO UPDATE SET property = excluded.property, content = excluded.content`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
   );
 }

@@ -248,6 +248,30 @@ CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
 CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);
 CREATE INDEX IF NOT EXISTS image_uses_alt ON image_uses(alt_len, image_id);
 CREATE INDEX IF NOT EXISTS image_uses_no_size ON image_uses(image_id) WHERE width IS NULL OR height IS NULL;`;
+// Added in version 6 (issue 18.4, structured data and social tags): per parsed page, one structured_data row per JSON-LD
+// block (its error when it could not be parsed) and one for its microdata and its RDFa, with the types found as a JSON
+// array; the og:* and twitter:* <meta> tags in social_tags. A page without any has no rows. Readers check that the
+// tables exist (a file of version 2 to 5 is read as stored).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id INTEGER NOT NULL,
+  n      INTEGER NOT NULL,
+  -- json-ld, microdata or rdfa.
+  format TEXT NOT NULL,
+  -- JSON array of the types named (schema.org ones by their short name).
+  types  TEXT NOT NULL DEFAULT '[]',
+  error  TEXT,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE INDEX IF NOT EXISTS structured_data_errors ON structured_data(url_id) WHERE error IS NOT NULL;
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   INTEGER NOT NULL,
+  n        INTEGER NOT NULL,
+  property TEXT NOT NULL,
+  content  TEXT NOT NULL,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id);`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -353,6 +377,7 @@ ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
 ${IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -553,6 +578,7 @@ function upgradeSteps(db: Db, from: number): void {
     if (from < 5) db.exec(SITEMAP_TABLES);
     // Issue 18.3: images (an older crawl has none recorded; its Images filters are empty).
     if (from < 6) db.exec(IMAGE_TABLES);
+    if (from < 6) db.exec(STRUCTURED_DATA_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

@@ -81,6 +81,9 @@ export function prepareFrontierStatements(db: Db) {
     imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),
     insertImage: db.prepare('INSERT INTO images (url, url_key) VALUES (?, ?)'),
     insertImageUse: db.prepare('INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?)'),
+    // Issue 18.4: structured data and social tags (a page fetched again replaces its rows by place).
+    insertStructuredData: db.prepare('INSERT OR REPLACE INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)'),
+    insertSocialTag: db.prepare('INSERT OR REPLACE INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
     countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),

@@ -3,6 +3,7 @@
 // in-memory counters below always match the file.
 // About 430 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
 // (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
+import { socialTagRowsOf, structuredDataRowsOf } from '../structured-rows.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { FoundImage, PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
@@ -498,6 +499,8 @@ export class Frontier {
         for (const [rule, values] of Object.entries(result.extracted))
           values.forEach((v, n) => this.q.insertExtracted.run(claim.urlId, rule, n, v));
       }
+      for (const row of structuredDataRowsOf(claim.urlId, result)) this.q.insertStructuredData.run(row);
+      for (const row of socialTagRowsOf(claim.urlId, result)) this.q.insertSocialTag.run(row);
       this.flushQueued();
       return 'recorded' as const;
     })();

@@ -55,6 +55,7 @@ export const analysis = {
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
     images: 'Images',
+    structured: 'Structured data',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -210,6 +211,17 @@ export const analysis = {
       label: 'Without width and height',
       description: 'Images used without a width or a height attribute (the page shifts as they load).',
     },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD parse errors',
+      description: "Pages with a JSON-LD block that is not valid JSON (or too large to read); the parser's message is in the detail pane.",
+    },
+    'structured-none': { label: 'No structured data', description: 'Parsed HTML pages without any JSON-LD, microdata or RDFa.' },
+    'structured-jsonld': { label: 'JSON-LD', description: 'Pages with at least one JSON-LD block.' },
+    'structured-microdata': { label: 'Microdata', description: 'Pages with microdata items (itemscope).' },
+    'structured-rdfa': { label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
+    'structured-og-missing': { label: 'Missing Open Graph tags', description: 'Parsed HTML pages without og:title or without og:image.' },
+    'structured-twitter-missing': { label: 'Missing Twitter card', description: 'Parsed HTML pages without a twitter:card tag.' },
   },
   exportColumns: {
     url: 'URL',
@@ -339,6 +351,10 @@ export const analysis = {
         label: 'Images missing alt text',
         description:
           'Every use of an image without an alt attribute: the image, the page using it, dimensions, and its status and size when checked.',
+      },
+      'structured-data-types': {
+        label: 'Schema.org types',
+        description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
       },
     },
   },
@@ -600,6 +616,18 @@ export const analysis = {
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
       sitemapOnly: 'in a sitemap only (not crawled)',
+    },
+    // Issue 18.4.
+    structured: {
+      heading: 'Structured data ({{n}})',
+      none: 'No JSON-LD, microdata or RDFa.',
+      tableLabel: 'structured data items',
+      format: 'Format',
+      types: 'Types',
+      error: 'Parse error: {{error}}',
+      noTypes: '(no types)',
+      socialHeading: 'Open Graph and Twitter tags ({{n}})',
+      noSocial: 'No og: or twitter: tags.',
     },
     render: {
       heading: 'JavaScript rendering',

@@ -54,6 +54,7 @@ export const analysis: Messages['analysis'] = {
     javascript: 'JavaScript',
     sitemaps: '站点地图',
     images: '图片',
+    structured: '结构化数据',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -147,6 +148,17 @@ export const analysis: Messages['analysis'] = {
     },
     'images-broken': { label: '损坏的图片', description: '返回 4xx、5xx 或没有响应的图片；仅限抓取检查过的图片（检查资源：图片）。' },
     'images-no-dimensions': { label: '缺少宽度和高度', description: '没有 width 或 height 属性的图片（加载时页面会跳动）。' },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD 解析错误',
+      description: '含有不是有效 JSON（或过大无法读取）的 JSON-LD 块的页面；解析器的消息在详情面板中。',
+    },
+    'structured-none': { label: '无结构化数据', description: '没有任何 JSON-LD、微数据或 RDFa 的已解析 HTML 页面。' },
+    'structured-jsonld': { label: 'JSON-LD 数据', description: '至少含有一个 JSON-LD 块的页面。' },
+    'structured-microdata': { label: '微数据', description: '含有微数据项（itemscope）的页面。' },
+    'structured-rdfa': { label: 'RDFa 数据', description: '含有 RDFa 类型（typeof）的页面。' },
+    'structured-og-missing': { label: '缺少 Open Graph 标签', description: '没有 og:title 或没有 og:image 的已解析 HTML 页面。' },
+    'structured-twitter-missing': { label: '缺少 Twitter 卡片', description: '没有 twitter:card 标签的已解析 HTML 页面。' },
   },
   exportColumns: {
     url: 'URL',
@@ -275,6 +287,10 @@ export const analysis: Messages['analysis'] = {
       'images-missing-alt': {
         label: '缺少替代文本的图片',
         description: '每一处没有 alt 属性的图片使用：图片、使用它的页面、尺寸，以及检查过时的状态和大小。',
+      },
+      'structured-data-types': {
+        label: 'Schema.org 类型',
+        description: '页面的 JSON-LD、微数据和 RDFa 所用的每种类型（按格式）：使用它的页面数和项目数。',
       },
     },
   },
@@ -536,6 +552,18 @@ export const analysis: Messages['analysis'] = {
       nofollowOnly: '仅 nofollow 链接',
       redirectCut: '重定向链被截断',
       sitemapOnly: '仅在站点地图中（未抓取）',
+    },
+    // Issue 18.4.
+    structured: {
+      heading: '结构化数据（{{n}}）',
+      none: '没有 JSON-LD、微数据或 RDFa。',
+      tableLabel: '结构化数据项',
+      format: '格式',
+      types: '类型',
+      error: '解析错误：{{error}}',
+      noTypes: '（无类型）',
+      socialHeading: 'Open Graph 和 Twitter 标签（{{n}}）',
+      noSocial: '没有 og: 或 twitter: 标签。',
     },
     render: {
       heading: 'JavaScript 渲染',

@@ -174,5 +174,11 @@ export const overview: Messages['overview'] = {
       why: '没有 width 和 height，浏览器无法预留图片的位置，图片加载时页面会跳动（布局偏移）。',
       fix: '为每个 img 设置 width 和 height 属性（或 CSS 宽高比）。',
     },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD 解析错误',
+      why: '搜索引擎会忽略不是有效 JSON 的 JSON-LD 块，其富媒体搜索结果随之丢失。',
+      fix: '在解析器指出的位置修正 JSON（详情面板中可见），例如多余的逗号或未转义的引号。',
+    },
   },
 };
