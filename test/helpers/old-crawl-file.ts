@@ -2,8 +2,14 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
-/** Turns a file made by createCrawlFile into schema version 4: version 5's sitemap tables go. */
+/** Turns a file made by createCrawlFile into schema version 5: version 6's security and hreflang tables (issue 18.5) go. */
+export function downgradeToVersion5(db: Db): void {
+  db.exec(`DROP TABLE IF EXISTS security; DROP TABLE IF EXISTS hreflang; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);
+}
+
+/** Turns a file made by createCrawlFile into schema version 4: version 5's sitemap tables go (and version 6's). */
 export function downgradeToVersion4(db: Db): void {
+  downgradeToVersion5(db);
   db.exec(`DROP TABLE sitemap_urls; DROP TABLE sitemaps; UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
 }
 

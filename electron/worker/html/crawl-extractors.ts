@@ -8,6 +8,7 @@ import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
 import { metaTagsExtractor } from './meta-tags.ts';
 import { resourcesExtractor } from './resources.ts';
+import { securityExtractor } from './security.ts';
 import { titleExtractor } from './title.ts';
 import { wordCountExtractor } from './word-count.ts';
 
@@ -20,6 +21,8 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   anchorsExtractor,
   linkRelationsExtractor,
   wordCountExtractor,
+  // Security (issue 18.5).
+  securityExtractor,
 ];
 
 export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {

@@ -22,6 +22,8 @@ export interface PageDraft {
   /** Every reference to another URL, in document order, before resolution. */
   links: RawLink[];
   words: number;
+  /** Security (security.ts): hrefs that may load over plain HTTP, and target=_blank links without noopener, as written. */
+  security?: { httpResources: { href: string; kind: string }[]; blankLinks: string[] };
 }
 
 export type RawLinkKind = Exclude<LinkKind, 'redirect'>;

@@ -173,8 +173,9 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
   const schema = crawlSchema(crawlId);
   const { rows } = await client.query<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
-       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped) AS ok`,
-    [`${schema}.renders`, `${schema}.links`, RENDERS_NEWEST_COLUMN],
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
+       AND to_regclass($4) IS NOT NULL AS ok`,
+    [`${schema}.renders`, `${schema}.links`, RENDERS_NEWEST_COLUMN, `${schema}.hreflang`],
   );
   if (rows[0]!.ok) return;
   try {

@@ -5,7 +5,7 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
-import { hostCountsOf, renderRowOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import { hostCountsOf, hreflangRowsOf, renderRowOf, resultRowOf, securityRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
@@ -14,6 +14,8 @@ import type { Enqueue } from './pg-discover.ts';
 import {
   emptyHostDelta,
   insertExtracted,
+  insertHreflang,
+  insertSecurity,
   insertLinks,
   insertRenders,
   insertResults,
@@ -85,6 +87,9 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const links: LinkRow[] = [];
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
+  // Security and hreflang (issue 18.5).
+  const security: unknown[][] = [];
+  const hreflang: [number, number, string, number][] = [];
   let reclaimed = 0;
   const seen = new Set<number>();
   for (let k = 0; k < items.length; k++) {
@@ -145,6 +150,9 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
     for (const [rule, values] of Object.entries(result.extracted ?? {}))
       values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+    const sec = securityRowOf(claim, result);
+    if (sec !== null) security.push(sec);
+    hreflang.push(...hreflangRowsOf(claim, result, (url) => ids.get(url)));
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {
@@ -166,6 +174,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   await insertLinks(c, links, ids);
   await insertUnfetchable(c, unfetchable);
   await insertExtracted(c, extracted);
+  await insertSecurity(c, security);
+  await insertHreflang(c, hreflang);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
   await updateHosts(c, hosts);
   if (hosts.size) await batch.notifyWork(c);

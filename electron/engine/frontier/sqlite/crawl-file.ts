@@ -46,7 +46,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -223,6 +223,34 @@ CREATE TABLE IF NOT EXISTS sitemap_urls (
   PRIMARY KEY (url_id, sitemap_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
+// Added in version 6: security and hreflang (issue 18.5). security: one row per parsed HTML page, its problems as
+// flags (shared/security.ts: one bit per explorer filter, counted from security_flags without reading the rows), the
+// headers that protect it and, as JSON lists, its plain-HTTP resources and unsafe target=_blank links. hreflang: one
+// row per alternate a page names (the page itself included), its target by urls id, valid = the code is a valid
+// hreflang value; keyed by page then target, so "does B name A" is one key look-up, and by target for what names a
+// URL. Readers check that the tables exist (a file of version 2 to 5 is read as stored).
+const SECURITY_HREFLANG_TABLES = `CREATE TABLE IF NOT EXISTS security (
+  url_id                 INTEGER PRIMARY KEY,
+  flags                  INTEGER NOT NULL,
+  hsts                   TEXT,
+  csp                    TEXT,
+  x_content_type_options TEXT,
+  x_frame_options        TEXT,
+  -- JSON [{url, kind}]: resources loaded over http: (at most 50).
+  http_resources         TEXT,
+  -- JSON [url]: target=_blank links to another origin without rel noopener or noreferrer (at most 50).
+  unsafe_links           TEXT
+);
+CREATE INDEX IF NOT EXISTS security_flags ON security(flags) WHERE flags <> 0;
+CREATE TABLE IF NOT EXISTS hreflang (
+  url_id    INTEGER NOT NULL,
+  target_id INTEGER NOT NULL,
+  lang      TEXT NOT NULL,
+  valid     INTEGER NOT NULL,
+  PRIMARY KEY (url_id, target_id, lang)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
+CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -327,6 +355,7 @@ ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
+${SECURITY_HREFLANG_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -525,6 +554,7 @@ function upgradeSteps(db: Db, from: number): void {
       db.exec(RENDERS_TABLE);
     }
     if (from < 5) db.exec(SITEMAP_TABLES);
+    if (from < 6) db.exec(SECURITY_HREFLANG_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');
