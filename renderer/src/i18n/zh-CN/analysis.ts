@@ -45,6 +45,8 @@ export const analysis: Messages['analysis'] = {
     security: '安全',
     javascript: 'JavaScript',
     sitemaps: '站点地图',
+    // Issue 18.5.
+    hreflang: 'Hreflang',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -95,7 +97,23 @@ export const analysis: Messages['analysis'] = {
       label: '超出抓取范围',
       description: '链接到抓取范围之外的 URL（其他主机、被排除或过长），以及为检查状态码而请求的范围外链接；附带其入链。',
     },
-    'mixed-content': { label: '混合内容', description: '通过明文 HTTP 加载图片、脚本或样式表的 HTTPS 页面。' },
+    'mixed-content': { label: '混合内容', description: '通过明文 HTTP 加载图片、脚本、样式表、iframe 或媒体的 HTTPS 页面。' },
+    // 安全（issue 18.5）。
+    'security-http': { label: 'HTTP 页面', description: '通过明文 HTTP（而非 HTTPS）提供的 HTML 页面。' },
+    'security-no-hsts': { label: '缺少 HSTS', description: '没有 Strict-Transport-Security 响应头（或 max-age=0）的 HTTPS HTML 页面。' },
+    'security-no-csp': { label: '缺少 Content-Security-Policy', description: '没有 Content-Security-Policy 响应头的 HTML 页面。' },
+    'security-no-nosniff': {
+      label: '缺少 X-Content-Type-Options',
+      description: 'X-Content-Type-Options 响应头缺失或不是“nosniff”的 HTML 页面。',
+    },
+    'security-no-frame-options': {
+      label: '缺少 X-Frame-Options',
+      description: '既没有 X-Frame-Options（DENY 或 SAMEORIGIN）也没有 CSP frame-ancestors 指令的 HTML 页面。',
+    },
+    'security-unsafe-links': {
+      label: '不安全的跨源链接',
+      description: '含有指向其他源、target="_blank" 且没有 rel="noopener" 或 "noreferrer" 的链接的 HTML 页面。',
+    },
     'js-rendered': { label: '已渲染', description: '经 JavaScript 渲染的页面（运行了其脚本）。' },
     'js-rendered-links': {
       label: '仅在渲染后 HTML 中的链接',
@@ -127,6 +145,20 @@ export const analysis: Messages['analysis'] = {
     },
     'sitemap-outside-scope': { label: '范围之外', description: '站点地图列出但在抓取范围之外的 URL。' },
     'sitemap-hreflang': { label: '站点地图中的 hreflang', description: '站点地图条目带有 hreflang 备用链接（xhtml:link）的 URL。' },
+    // Hreflang（issue 18.5）。
+    'hreflang-pages': { label: '含有 hreflang', description: '声明了 hreflang 备用版本的页面。' },
+    'hreflang-missing-return': { label: '缺少返回链接', description: '所指向的备用页面已抓取并解析，但没有反向指回本页的页面。' },
+    'hreflang-non-200': { label: '非 200 的备用页面', description: '所指向的备用页面已抓取，但响应不是 200（重定向、错误或无响应）的页面。' },
+    'hreflang-invalid': {
+      label: '无效的语言代码',
+      description: 'hreflang 值不是 ISO 639-1 语言代码（可带文字和 ISO 3166-1 地区代码）或 x-default 的页面。',
+    },
+    'hreflang-no-x-default': { label: '缺少 x-default', description: '有 hreflang 备用版本但没有 x-default 的页面。' },
+    'hreflang-no-self': { label: '缺少自引用', description: '有 hreflang 备用版本但没有指向页面自身的页面。' },
+    'hreflang-non-indexable': {
+      label: '不可索引的备用页面',
+      description: '所指向的备用页面响应 200 但不可索引（noindex、规范链接指向别处）的页面。',
+    },
   },
   exportColumns: {
     url: 'URL',
