@@ -40,6 +40,3 @@ export function isValidHreflang(value: string): boolean {
   if (i < parts.length && REGIONS.has(parts[i]!)) i++;
   return i === parts.length;
 }
-
-/** What is wrong with one alternate a page names (the URL detail and the hreflang report list each). */
-export type HreflangProblem = 'invalid code' | 'no return link' | 'target not 200' | 'target non-indexable';

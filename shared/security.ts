@@ -34,3 +34,46 @@ export function securityFlags(pageUrl: string, s: PageSecurity): number {
   if (s.unsafeBlankLinks.length > 0) flags |= SECURITY_FLAG.unsafeBlankLinks;
   return flags;
 }
+
+// ---- the URL detail's security and hreflang sections (issue 18.5) ----
+
+/** The problems a security row's flags say, by SECURITY_FLAG name, in SECURITY_FLAG order. */
+export function securityProblems(flags: number): SecurityFlag[] {
+  return (Object.keys(SECURITY_FLAG) as SecurityFlag[]).filter((k) => (flags & SECURITY_FLAG[k]) !== 0);
+}
+
+/** A parsed page's security as the detail pane shows it. */
+export interface SecurityDetail {
+  problems: SecurityFlag[];
+  /** The four headers the filters read, by lower-case name, null when the response had none. */
+  headers: {
+    'strict-transport-security': string | null;
+    'content-security-policy': string | null;
+    'x-content-type-options': string | null;
+    'x-frame-options': string | null;
+  };
+  /** Resources it loads over plain HTTP (at most 50). */
+  http_resources: { url: string; kind: string }[];
+  /** target=_blank links to another origin without noopener or noreferrer (at most 50). */
+  unsafe_links: string[];
+}
+
+/** What is wrong with one alternate a page names. */
+export type HreflangProblem = 'invalid code' | 'no return link' | 'not 200' | 'non-indexable';
+
+export interface HreflangAlternate {
+  lang: string;
+  target_id: number;
+  target_url: string;
+  /** The target's results row exists (crawled); its status when it is. */
+  crawled: boolean;
+  status_code: number | null;
+  problems: HreflangProblem[];
+}
+
+/** A page's hreflang alternates (its own <link rel="alternate" hreflang>), each with its problems, and the set's. */
+export interface HreflangDetail {
+  alternates: HreflangAlternate[];
+  missing_x_default: boolean;
+  missing_self: boolean;
+}

@@ -3,6 +3,7 @@
 // re-exports it). No node:, no electron: the renderer imports this.
 import type { ExplorerRow } from './results.ts';
 import type { FoundUnfetchableLink } from './protocol.ts';
+import type { HreflangDetail, SecurityDetail } from './security.ts';
 
 /** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
 export type UrlRef = { url: string } | { id: number };
@@ -149,4 +150,8 @@ export interface UrlDetail {
   extracted: ExtractedValues[];
   /** What its render found, for a page the crawl rendered; null (or absent, from an older host) otherwise. */
   render?: RenderDetail | null;
+  /** Issue 18.5: its security headers and problems, for a page the crawl read; null (or absent) otherwise. */
+  security?: SecurityDetail | null;
+  /** Issue 18.5: the hreflang alternates it names, each with its problems; null (or absent) when it names none. */
+  hreflang?: HreflangDetail | null;
 }
