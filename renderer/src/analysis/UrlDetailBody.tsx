@@ -11,6 +11,7 @@ import { RowFields } from '../results/RowDetails.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
+import { HreflangDetailSection, SecurityDetailSection } from './SecurityDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<
@@ -93,6 +94,8 @@ export function UrlDetailBody({
       ) : (
         <p className="detail-none">{t('detail.noResponse')}</p>
       )}
+      {detail.security && <SecurityDetailSection security={detail.security} />}
+      {detail.hreflang && <HreflangDetailSection hreflang={detail.hreflang} />}
       {chain.hops.length > 1 && (
         <>
           <h3 className="row-details-heading">
