@@ -347,7 +347,8 @@ export const RESULT_FILTERS = [
     id: 'hreflang-invalid',
     group: 'hreflang',
     label: 'Invalid language codes',
-    description: 'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
+    description:
+      'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
   },
   {
     id: 'hreflang-no-x-default',

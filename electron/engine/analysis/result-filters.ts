@@ -136,19 +136,27 @@ const withAlternate = (cond: string) => `SELECT DISTINCT h.url_id FROM hreflang 
 const TARGET_READ = (hint: (index: string) => string) =>
   `EXISTS (SELECT 1 FROM results t ${hint('results_canonical')} WHERE t.url_id = h.target_id AND t.h1_count IS NOT NULL)`;
 const NO_RETURN = 'NOT EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id)';
-const TARGET_NOT_200 = 'EXISTS (SELECT 1 FROM results t WHERE t.url_id = h.target_id AND coalesce(t.status_code, 0) <> 200)';
-const TARGET_NON_INDEXABLE =
-  "EXISTS (SELECT 1 FROM results t WHERE t.url_id = h.target_id AND t.status_code = 200 AND coalesce(t.indexability, '') <> 'indexable')";
+// Non-200 and non-indexable targets from the other side: the crawled URLs that answered other than 200 (a range walk of
+// results_status; rows read only for those) or that answered 200 but cannot be indexed (results_indexability), then the
+// pages naming each (hreflang_target): the cost grows with the bad targets, not with the alternates.
+const namingBadTarget = (hint: (index: string) => string, index: string, cond: string) =>
+  `SELECT DISTINCT h.url_id FROM results t ${hint(index)} CROSS JOIN hreflang h ${hint('hreflang_target')} ON h.target_id = t.url_id
+  WHERE ${cond} AND h.target_id <> h.url_id`;
+const NAMING_NOT_200 = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_status', '(t.status_code IS NULL OR t.status_code < 200 OR t.status_code > 200)');
+const NAMING_NON_INDEXABLE = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_indexability', "t.indexability = 'non-indexable' AND t.status_code = 200");
 /** Per page with alternates: whether one is x-default and whether one is the page itself (one walk of the key). */
 const HREFLANG_PAGES = `SELECT url_id, max(lower(lang) = '${X_DEFAULT}') AS has_default, max(target_id = url_id) AS has_self FROM hreflang GROUP BY url_id`;
 const HREFLANG_SQL_OF = {
   'hreflang-pages': () => 'r.url_id IN (SELECT DISTINCT url_id FROM hreflang)',
   'hreflang-missing-return': (hint: (index: string) => string) => `r.url_id IN (${withAlternate(`${TARGET_READ(hint)} AND ${NO_RETURN}`)})`,
-  'hreflang-non-200': () => `r.url_id IN (${withAlternate(TARGET_NOT_200)})`,
-  'hreflang-invalid': (hint: (index: string) => string) => `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
+  'hreflang-non-200': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NOT_200(hint)})`,
+  'hreflang-invalid': (hint: (index: string) => string) =>
+    `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
   'hreflang-no-x-default': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_default = 0)`,
   'hreflang-no-self': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_self = 0)`,
-  'hreflang-non-indexable': () => `r.url_id IN (${withAlternate(TARGET_NON_INDEXABLE)})`,
+  'hreflang-non-indexable': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NON_INDEXABLE(hint)})`,
 } as const satisfies Partial<Record<FilterId, (hint: (index: string) => string) => string>>;
 
 // The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
@@ -389,7 +397,12 @@ function filterSql(id: unknown): FilterSql {
 export function filterPredicate(db: Db, id: FilterId): string | null {
   const f = filterSql(id);
   if (!available(db, f)) return '0';
-  const where = f.where ? f.where((index) => indexedBy(db, index), (table) => hasTable(db, table)) : null;
+  const where = f.where
+    ? f.where(
+        (index) => indexedBy(db, index),
+        (table) => hasTable(db, table),
+      )
+    : null;
   // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
   if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
   // Sitemaps have no results rows: a view of results has none of them.
@@ -530,9 +543,15 @@ const COUNT_PASSES: readonly CountPass[] = [
     // Hreflang (issue 18.5): each filter's page set counted (the same sets the filters list).
     ids: Object.keys(HREFLANG_SQL_OF) as (keyof typeof HREFLANG_SQL_OF)[],
     needsTable: 'hreflang',
-    sql: (db) => `SELECT ${Object.entries(HREFLANG_SQL_OF)
-      .map(([id, where]) => `(SELECT count(*) FROM (${where((index) => indexedBy(db, index)).replace(/^r\.url_id IN \(/, '').replace(/\)$/, '')})) AS "${id}"`)
-      .join(',\n      ')}`,
+    sql: (db) =>
+      `SELECT ${Object.entries(HREFLANG_SQL_OF)
+        .map(
+          ([id, where]) =>
+            `(SELECT count(*) FROM (${where((index) => indexedBy(db, index))
+              .replace(/^r\.url_id IN \(/, '')
+              .replace(/\)$/, '')})) AS "${id}"`,
+        )
+        .join(',\n      ')}`,
   },
   {
     // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
@@ -588,7 +607,9 @@ const COUNT_PASSES: readonly CountPass[] = [
 /** Whether a count pass can run on this file (the tables it reads exist). */
 function passAvailable(db: Db, p: CountPass): boolean {
   return (
-    (!p.needsRenders || hasRenders(db)) && (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) && (!p.needsTable || hasTable(db, p.needsTable))
+    (!p.needsRenders || hasRenders(db)) &&
+    (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
+    (!p.needsTable || hasTable(db, p.needsTable))
   );
 }
 
@@ -674,9 +695,14 @@ export function pageSql(
   const f = filterSql(filter);
   checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
-  const terms = [f.where?.((index) => indexedBy(db, index), (table) => hasTable(db, table)), hasText ? TEXT_SQL : undefined, hasPrefix ? PREFIX_SQL : undefined].filter(
-    (t): t is string => !!t,
-  );
+  const terms = [
+    f.where?.(
+      (index) => indexedBy(db, index),
+      (table) => hasTable(db, table),
+    ),
+    hasText ? TEXT_SQL : undefined,
+    hasPrefix ? PREFIX_SQL : undefined,
+  ].filter((t): t is string => !!t);
   // The URL row is read for the text or the prefix.
   const needsUrl = hasText || hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';

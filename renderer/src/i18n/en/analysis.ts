@@ -221,7 +221,10 @@ export const analysis = {
         'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
     },
     'hreflang-no-x-default': { label: 'Missing x-default', description: 'Pages with hreflang alternates but none for x-default.' },
-    'hreflang-no-self': { label: 'Missing self-reference', description: 'Pages with hreflang alternates that do not name the page itself.' },
+    'hreflang-no-self': {
+      label: 'Missing self-reference',
+      description: 'Pages with hreflang alternates that do not name the page itself.',
+    },
     'hreflang-non-indexable': {
       label: 'Non-indexable alternates',
       description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',

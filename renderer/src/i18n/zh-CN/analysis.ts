@@ -148,7 +148,10 @@ export const analysis: Messages['analysis'] = {
     // Hreflang（issue 18.5）。
     'hreflang-pages': { label: '含有 hreflang', description: '声明了 hreflang 备用版本的页面。' },
     'hreflang-missing-return': { label: '缺少返回链接', description: '所指向的备用页面已抓取并解析，但没有反向指回本页的页面。' },
-    'hreflang-non-200': { label: '非 200 的备用页面', description: '所指向的备用页面已抓取，但响应不是 200（重定向、错误或无响应）的页面。' },
+    'hreflang-non-200': {
+      label: '非 200 的备用页面',
+      description: '所指向的备用页面已抓取，但响应不是 200（重定向、错误或无响应）的页面。',
+    },
     'hreflang-invalid': {
       label: '无效的语言代码',
       description: 'hreflang 值不是 ISO 639-1 语言代码（可带文字和 ISO 3166-1 地区代码）或 x-default 的页面。',
