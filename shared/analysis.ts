@@ -30,6 +30,8 @@ export const FILTER_GROUPS = [
   { id: 'images', label: 'Images' },
   // Issue 18.4.
   { id: 'structured', label: 'Structured data' },
+  // Issue 18.5.
+  { id: 'hreflang', label: 'Hreflang' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -182,7 +184,39 @@ export const RESULT_FILTERS = [
     id: 'mixed-content',
     group: 'security',
     label: 'Mixed content',
-    description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.',
+    description: 'HTTPS pages that load an image, a script, a stylesheet, an iframe or media over plain HTTP.',
+  },
+  // Security (issue 18.5): parsed HTML pages, from the headers of their response and their HTML.
+  { id: 'security-http', group: 'security', label: 'HTTP pages', description: 'HTML pages served over plain HTTP, not HTTPS.' },
+  {
+    id: 'security-no-hsts',
+    group: 'security',
+    label: 'Missing HSTS',
+    description: 'HTTPS HTML pages without a Strict-Transport-Security header (or with max-age=0).',
+  },
+  {
+    id: 'security-no-csp',
+    group: 'security',
+    label: 'Missing Content-Security-Policy',
+    description: 'HTML pages without a Content-Security-Policy header.',
+  },
+  {
+    id: 'security-no-nosniff',
+    group: 'security',
+    label: 'Missing X-Content-Type-Options',
+    description: 'HTML pages whose X-Content-Type-Options header is missing or not "nosniff".',
+  },
+  {
+    id: 'security-no-frame-options',
+    group: 'security',
+    label: 'Missing X-Frame-Options',
+    description: 'HTML pages with neither X-Frame-Options (DENY or SAMEORIGIN) nor a CSP frame-ancestors directive.',
+  },
+  {
+    id: 'security-unsafe-links',
+    group: 'security',
+    label: 'Unsafe cross-origin links',
+    description: 'HTML pages with a target="_blank" link to another origin without rel="noopener" or "noreferrer".',
   },
   // Raw versus rendered (a crawl with settings.render): shown only when the crawl rendered pages (js-rendered > 0).
   { id: 'js-rendered', group: 'javascript', label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
@@ -365,6 +399,50 @@ export const RESULT_FILTERS = [
     group: 'structured',
     label: 'Missing Twitter card',
     description: 'Parsed HTML pages without a twitter:card tag.',
+  },
+  // Hreflang (issue 18.5): pages by the <link rel="alternate" hreflang> alternates they name.
+  {
+    id: 'hreflang-pages',
+    group: 'hreflang',
+    label: 'Contains hreflang',
+    description: 'Pages that name hreflang alternates.',
+  },
+  {
+    id: 'hreflang-missing-return',
+    group: 'hreflang',
+    label: 'Missing return links',
+    description: 'Pages naming an alternate that was crawled and read but does not name the page back.',
+  },
+  {
+    id: 'hreflang-non-200',
+    group: 'hreflang',
+    label: 'Non-200 alternates',
+    description: 'Pages naming an alternate that was crawled and answered other than 200 (a redirect, an error, no answer).',
+  },
+  {
+    id: 'hreflang-invalid',
+    group: 'hreflang',
+    label: 'Invalid language codes',
+    description:
+      'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
+  },
+  {
+    id: 'hreflang-no-x-default',
+    group: 'hreflang',
+    label: 'Missing x-default',
+    description: 'Pages with hreflang alternates but none for x-default.',
+  },
+  {
+    id: 'hreflang-no-self',
+    group: 'hreflang',
+    label: 'Missing self-reference',
+    description: 'Pages with hreflang alternates that do not name the page itself.',
+  },
+  {
+    id: 'hreflang-non-indexable',
+    group: 'hreflang',
+    label: 'Non-indexable alternates',
+    description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
   },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];

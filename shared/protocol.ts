@@ -149,6 +149,8 @@ export interface PageFetchResult {
   structuredData?: StructuredDataItem[];
   /** Open Graph (og:*) and Twitter card (twitter:*) <meta> tags of a parsed page, in document order. */
   socialTags?: SocialTag[];
+  /** Security (issue 18.5): the page's security headers, plain-HTTP resources and unsafe target=_blank links; parsed pages only. */
+  security?: PageSecurity;
 }
 
 // ---- structured data and social tags (issue 18.4) ----
@@ -188,6 +190,27 @@ export const STRUCTURED_DATA_LIMITS = {
   socialContentChars: 2000,
   errorChars: 300,
 } as const;
+
+// ---- security (issue 18.5) ----
+
+/** What a parsed HTML page shows of its security: headers cut to SECURITY_HEADER_MAX, lists bounded by SECURITY_LIST_MAX. */
+export interface PageSecurity {
+  /** Strict-Transport-Security, or null when absent. */
+  hsts: string | null;
+  /** Content-Security-Policy (not -Report-Only), or null. */
+  csp: string | null;
+  /** X-Content-Type-Options, or null. */
+  xContentTypeOptions: string | null;
+  /** X-Frame-Options, or null. */
+  xFrameOptions: string | null;
+  /** Resources the page loads over plain http: (images, scripts, stylesheets, iframes, media), resolved, in document order. */
+  httpResources: { url: string; kind: string }[];
+  /** <a target="_blank"> (or <area>) links to another origin without rel noopener or noreferrer, resolved, in document order. */
+  unsafeBlankLinks: string[];
+}
+
+export const SECURITY_HEADER_MAX = 2048;
+export const SECURITY_LIST_MAX = 50;
 
 /** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */
 export const RESPONSE_HEADERS_MAX = 16 * 1024;

@@ -3,6 +3,7 @@
 // re-exports it). No node:, no electron: the renderer imports this.
 import type { ExplorerRow } from './results.ts';
 import type { FoundUnfetchableLink } from './protocol.ts';
+import type { HreflangDetail, SecurityDetail } from './security.ts';
 
 /** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
 export type UrlRef = { url: string } | { id: number };
@@ -178,6 +179,10 @@ export interface UrlDetail {
   image_pages?: BoundedList<ImagePage>;
   /** Its structured data and social tags (issue 18.4); null (or absent) on a file or store that does not keep them. */
   structured?: StructuredDetail | null;
+  /** Issue 18.5: its security headers and problems, for a page the crawl read; null (or absent) otherwise. */
+  security?: SecurityDetail | null;
+  /** Issue 18.5: the hreflang alternates it names, each with its problems; null (or absent) when it names none. */
+  hreflang?: HreflangDetail | null;
 }
 
 /** A page's structured data items (one per JSON-LD block, one for its microdata, one for its RDFa) and og/twitter tags. */

@@ -2,10 +2,10 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
-/** Turns a file made by createCrawlFile into schema version 5: version 6's tables (images, structured data) go. */
+/** Turns a file made by createCrawlFile into schema version 5: version 6's tables (images, structured data, security, hreflang) go. */
 export function downgradeToVersion5(db: Db): void {
   db.exec(`DROP TABLE image_uses; DROP TABLE images; DROP TABLE structured_data; DROP TABLE social_tags;
-    UPDATE meta SET value = '5' WHERE key = 'schema_version'`);
+    DROP TABLE IF EXISTS security; DROP TABLE IF EXISTS hreflang; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);
 }
 
 /** Turns a file made by createCrawlFile into schema version 4: version 5's sitemap tables go (and version 6's). */

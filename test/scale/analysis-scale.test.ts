@@ -150,6 +150,52 @@ function walkedCounts(): FilterCounts {
   }
   c['redirect-chain'] = chains.size;
   c['canonical-non-indexable'] = badCanonicals.size;
+  // Security and hreflang (issue 18.5): the flags as written; each alternate judged against its target's row, in JavaScript.
+  const BITS = {
+    'security-http': 1,
+    'security-no-hsts': 4,
+    'security-no-csp': 8,
+    'security-no-nosniff': 16,
+    'security-no-frame-options': 32,
+    'security-unsafe-links': 64,
+  } as const;
+  for (const s of db.prepare('SELECT url_id, flags FROM security NOT INDEXED').all() as { url_id: number; flags: number }[]) {
+    if (s.flags & 2) mixed.add(s.url_id);
+    for (const [id, bit] of Object.entries(BITS)) if (s.flags & bit) c[id as keyof typeof BITS]++;
+  }
+  const alternates = db.prepare('SELECT url_id AS p, target_id AS t, lang, valid FROM hreflang NOT INDEXED').all() as {
+    p: number;
+    t: number;
+    lang: string;
+    valid: number;
+  }[];
+  const names = new Set(alternates.map((a) => `${a.p} ${a.t}`));
+  const sets = {
+    'hreflang-pages': new Set<number>(),
+    'hreflang-missing-return': new Set<number>(),
+    'hreflang-non-200': new Set<number>(),
+    'hreflang-invalid': new Set<number>(),
+    'hreflang-non-indexable': new Set<number>(),
+  };
+  const withDefault = new Set<number>();
+  const withSelf = new Set<number>();
+  for (const a of alternates) {
+    sets['hreflang-pages'].add(a.p);
+    if (a.lang.toLowerCase() === 'x-default') withDefault.add(a.p);
+    if (a.valid === 0) sets['hreflang-invalid'].add(a.p);
+    if (a.t === a.p) {
+      withSelf.add(a.p);
+      continue;
+    }
+    const t = rowOf.get(a.t);
+    if (!t || t.seq === null) continue;
+    if (t.h1 !== null && !names.has(`${a.t} ${a.p}`)) sets['hreflang-missing-return'].add(a.p);
+    if (t.s !== 200) sets['hreflang-non-200'].add(a.p);
+    else if (t.ix === 'non-indexable') sets['hreflang-non-indexable'].add(a.p);
+  }
+  for (const [id, set] of Object.entries(sets)) c[id as keyof typeof sets] = set.size;
+  c['hreflang-no-x-default'] = [...sets['hreflang-pages']].filter((p) => !withDefault.has(p)).length;
+  c['hreflang-no-self'] = [...sets['hreflang-pages']].filter((p) => !withSelf.has(p)).length;
   c['mixed-content'] = [...mixed].filter((id) => rowOf.get(id)!.seq !== null).length;
   // The sitemap audit: each URL's sitemap entries against its row, its results row and its inlinks.
   const entries = db.prepare('SELECT url_id AS id, sitemap_id AS sm, hreflang FROM sitemap_urls NOT INDEXED').all() as {
@@ -293,6 +339,13 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
           expect(p).toMatch(/SEARCH ml USING INDEX links_to/);
           expect(p).toMatch(/SEARCH r USING COVERING INDEX sqlite_autoindex_results_1 \(url_id=\?\)/);
         }
+        continue;
+      }
+      if (/^(security|hreflang)-/.test(id)) {
+        // Driven by the security and hreflang tables' indexes (the pages' rows then read by url_id): no walk of results
+        // or urls but the page's own walk in seq order.
+        expect({ id, plan: count }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+        expect({ id, plan: ids.replace(/^SCAN r\b/, '') }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
         continue;
       }
       if (id.startsWith('sitemap-') && index === null) {

@@ -240,6 +240,29 @@ const SOCIAL: [number, number, string, string][] = [
   [3, 0, 'twitter:card', 'summary'],
 ];
 
+// Security (issue 18.5): url id and flags (shared/security.ts's bits, as the frontier computes them): home lacks a CSP
+// and nosniff; /a lacks HSTS and frame options and has an unsafe _blank link; /empty counts as an HTTP page; /b is fine.
+const SECURITY: [number, number][] = [
+  [1, 8 | 16],
+  [2, 4 | 32 | 64],
+  [3, 0],
+  [5, 1],
+];
+// Hreflang (issue 18.5): url id, target id, lang, valid. Home names itself, /a, x-default and the 404 /gone; /a names
+// itself, home and /b (which names nothing back) with an invalid code; /long names /a (which does not name it back) and
+// the queued URL (never crawled: not judged).
+const HREFLANG: [number, number, string, number][] = [
+  [1, 1, 'en', 1],
+  [1, 2, 'de', 1],
+  [1, 7, 'fr', 1],
+  [1, 1, 'x-default', 1],
+  [2, 2, 'de', 1],
+  [2, 1, 'en', 1],
+  [2, 3, 'en_US', 0],
+  [4, 2, 'de', 1],
+  [4, 13, 'it', 1],
+];
+
 /** What each filter lists, by url id in seq order (seq follows the id here). */
 const EXPECTED: Record<FilterId, number[]> = {
   all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
@@ -320,6 +343,21 @@ const EXPECTED: Record<FilterId, number[]> = {
   'structured-rdfa': [3],
   'structured-og-missing': [2, 3, 4, 5],
   'structured-twitter-missing': [2, 4, 5],
+  'security-http': [5],
+  'security-no-hsts': [2],
+  'security-no-csp': [1],
+  'security-no-nosniff': [1],
+  'security-no-frame-options': [2],
+  'security-unsafe-links': [2],
+  'hreflang-pages': [1, 2, 4],
+  // /b (read) does not name /a; /a (read) does not name /long; /gone is not read, the queued URL not crawled.
+  'hreflang-missing-return': [2, 4],
+  'hreflang-non-200': [1],
+  'hreflang-invalid': [2],
+  'hreflang-no-x-default': [2, 4],
+  'hreflang-no-self': [4],
+  // /a answered 200 but says noindex.
+  'hreflang-non-indexable': [1, 4],
 };
 
 let dir: string;
@@ -402,6 +440,10 @@ function buildFixture(): { file: string; writer: Db } {
     for (const s of STRUCTURED) addStructured.run(...s);
     const addSocial = writer.prepare('INSERT INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)');
     for (const s of SOCIAL) addSocial.run(...s);
+    const addSecurity = writer.prepare('INSERT INTO security (url_id, flags) VALUES (?, ?)');
+    for (const s of SECURITY) addSecurity.run(...s);
+    const addHreflang = writer.prepare('INSERT INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)');
+    for (const h of HREFLANG) addHreflang.run(...h);
     const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
       js_redirect, console_errors, page_errors, blocked_resources, render_ms, error, raw_title, raw_meta_description, raw_canonical,
       raw_meta_robots) VALUES (@url_id, @title, @meta_description, @canonical, @meta_robots, @rendered_links, @js_redirect,
@@ -618,8 +660,8 @@ describe('result filters', () => {
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'renders'").get()).toEqual({ n: 0 });
       const counts = filterCounts(db);
       for (const id of FILTER_IDS) {
-        // A version 2 file has neither renders nor the sitemap tables (version 5) nor version 6's images and structured data.
-        const old = ['js-', 'sitemap-', 'images-', 'structured-'].some((p) => id.startsWith(p));
+        // A version 2 file has neither renders nor the sitemap tables (version 5) nor version 6's tables.
+        const old = ['js-', 'sitemap-', 'images-', 'structured-', 'security-', 'hreflang-'].some((p) => id.startsWith(p));
         const want = old ? [] : EXPECTED[id];
         expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: want, count: want.length });
       }

@@ -127,6 +127,7 @@ describe('extractHtml', () => {
       metaRobots: null,
       images: [],
       imagesOver: 0,
+      security: { httpResources: [], unsafeBlankLinks: [] },
     });
   });
 

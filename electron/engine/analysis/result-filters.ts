@@ -28,6 +28,8 @@
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId, type ImageUse } from '../../../shared/analysis.ts';
+import { X_DEFAULT } from '../../../shared/hreflang.ts';
+import { SECURITY_FLAG } from '../../../shared/security.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
@@ -111,8 +113,58 @@ const DESCRIPTION = SERP_LIMITS.description;
 // Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
 // their text), the image, script and stylesheet links to them, and the HTTPS pages those come from. The walk's cost
 // grows with the URLs, not with the links; the links are read by key.
-const MIXED_CONTENT = `r.url_id IN (SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
-  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:')`;
+const MIXED_CONTENT_LINKS = `SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
+  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:'`;
+const MIXED_CONTENT = `r.url_id IN (${MIXED_CONTENT_LINKS})`;
+
+// Security (issue 18.5): each filter is one bit of security.flags (shared/security.ts), read from the partial index
+// security_flags (the flagged pages' flags and url_ids); mixed content is also what the worker saw in the HTML
+// (whether or not the crawl checked resources), with the links to plain-HTTP resources of older files.
+const securityFlag = (bit: number, hint: (index: string) => string) =>
+  `r.url_id IN (SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${bit} <> 0)`;
+const mixedContent = (hint: (index: string) => string, has?: (table: string) => boolean) =>
+  has?.('security')
+    ? `r.url_id IN (${MIXED_CONTENT_LINKS} UNION SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${SECURITY_FLAG.mixedContent} <> 0)`
+    : MIXED_CONTENT;
+const SECURITY_FILTERS = {
+  'security-http': SECURITY_FLAG.http,
+  'security-no-hsts': SECURITY_FLAG.noHsts,
+  'security-no-csp': SECURITY_FLAG.noCsp,
+  'security-no-nosniff': SECURITY_FLAG.noNosniff,
+  'security-no-frame-options': SECURITY_FLAG.noFrameOptions,
+  'security-unsafe-links': SECURITY_FLAG.unsafeBlankLinks,
+} as const satisfies Partial<Record<FilterId, number>>;
+
+// Hreflang (issue 18.5): the hreflang table (page url_id, target_id, lang, valid), keyed by page then target. A target
+// is judged only when it was crawled (its results row); "read" is a parsed page, found in results_canonical (a covering
+// index of parsed pages by url_id), so neither the return-link nor the read test reads a results row.
+/** The pages (url_id) with an alternate (h) matching `cond`, which may read the target's results row t. */
+const withAlternate = (cond: string) => `SELECT DISTINCT h.url_id FROM hreflang h WHERE h.target_id <> h.url_id AND ${cond}`;
+const TARGET_READ = (hint: (index: string) => string) =>
+  `EXISTS (SELECT 1 FROM results t ${hint('results_canonical')} WHERE t.url_id = h.target_id AND t.h1_count IS NOT NULL)`;
+const NO_RETURN = 'NOT EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id)';
+// Non-200 and non-indexable targets from the other side: the crawled URLs that answered other than 200 (a range walk of
+// results_status; rows read only for those) or that answered 200 but cannot be indexed (results_indexability), then the
+// pages naming each (hreflang_target): the cost grows with the bad targets, not with the alternates.
+const namingBadTarget = (hint: (index: string) => string, index: string, cond: string) =>
+  `SELECT DISTINCT h.url_id FROM results t ${hint(index)} CROSS JOIN hreflang h ${hint('hreflang_target')} ON h.target_id = t.url_id
+  WHERE ${cond} AND h.target_id <> h.url_id`;
+const NAMING_NOT_200 = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_status', '(t.status_code IS NULL OR t.status_code < 200 OR t.status_code > 200)');
+const NAMING_NON_INDEXABLE = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_indexability', "t.indexability = 'non-indexable' AND t.status_code = 200");
+/** Per page with alternates: whether one is x-default and whether one is the page itself (one walk of the key). */
+const HREFLANG_PAGES = `SELECT url_id, max(lower(lang) = '${X_DEFAULT}') AS has_default, max(target_id = url_id) AS has_self FROM hreflang GROUP BY url_id`;
+const HREFLANG_SQL_OF = {
+  'hreflang-pages': () => 'r.url_id IN (SELECT DISTINCT url_id FROM hreflang)',
+  'hreflang-missing-return': (hint: (index: string) => string) => `r.url_id IN (${withAlternate(`${TARGET_READ(hint)} AND ${NO_RETURN}`)})`,
+  'hreflang-non-200': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NOT_200(hint)})`,
+  'hreflang-invalid': (hint: (index: string) => string) =>
+    `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
+  'hreflang-no-x-default': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_default = 0)`,
+  'hreflang-no-self': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_self = 0)`,
+  'hreflang-non-indexable': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NON_INDEXABLE(hint)})`,
+} as const satisfies Partial<Record<FilterId, (hint: (index: string) => string) => string>>;
 
 // The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
 // the page's results row r.
@@ -259,10 +311,12 @@ interface FilterSql {
   sitemaps?: boolean;
   /** Reads the structured data tables (version 6): on an older file its count is 0. */
   structured?: boolean;
+  /** Reads this table (security or hreflang, version 6): on an older file its count is 0. */
+  table?: 'security' | 'hreflang';
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
-  where: ((hint: (index: string) => string) => string) | null;
+  where: ((hint: (index: string) => string, has?: (table: string) => boolean) => string) | null;
 }
 
 const status = ([min, max]: readonly [number, number]): FilterSql => ({
@@ -361,7 +415,16 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
-  'mixed-content': { source: 'results', index: null, where: () => MIXED_CONTENT },
+  'mixed-content': { source: 'results', index: null, where: mixedContent },
+  ...(Object.fromEntries(
+    Object.entries(SECURITY_FILTERS).map(([id, bit]) => [
+      id,
+      { source: 'results', table: 'security', index: null, where: (hint: (index: string) => string) => securityFlag(bit, hint) },
+    ]),
+  ) as unknown as Record<keyof typeof SECURITY_FILTERS, FilterSql>),
+  ...(Object.fromEntries(
+    Object.entries(HREFLANG_SQL_OF).map(([id, where]) => [id, { source: 'results', table: 'hreflang', index: null, where }]),
+  ) as unknown as Record<keyof typeof HREFLANG_SQL_OF, FilterSql>),
   'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
   'js-rendered-links': renderFlag('js-rendered-links'),
   'js-errors': renderFlag('js-errors'),
@@ -429,6 +492,7 @@ function available(db: Db, f: FilterSql): boolean {
   if (f.sitemaps) return hasTable(db, 'sitemap_urls');
   if (f.source === 'images') return hasTable(db, 'image_uses');
   if (f.structured) return hasTable(db, 'structured_data');
+  if (f.table) return hasTable(db, f.table);
   return f.source !== 'renders' || hasRenders(db);
 }
 
@@ -442,7 +506,12 @@ function filterSql(id: unknown): FilterSql {
 export function filterPredicate(db: Db, id: FilterId): string | null {
   const f = filterSql(id);
   if (!available(db, f)) return '0';
-  const where = f.where ? f.where((index) => indexedBy(db, index)) : null;
+  const where = f.where
+    ? f.where(
+        (index) => indexedBy(db, index),
+        (table) => hasTable(db, table),
+      )
+    : null;
   // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
   if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
   // Sitemaps have no results rows: a view of results has none of them. Nor have image uses (writeImageUses exports them).
@@ -479,6 +548,8 @@ interface CountPass {
   needsImages?: boolean;
   /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
   needsStructured?: boolean;
+  /** Reads this table (version 6): on a file without it its counts are 0. */
+  needsTable?: 'security' | 'hreflang';
   sql: (db: Db) => string;
 }
 
@@ -564,7 +635,37 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}) AS "redirect-chain",
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}) AS "redirect-loop"`,
   },
-  { ids: ['mixed-content'], sql: () => `SELECT count(*) AS "mixed-content" FROM results r WHERE ${MIXED_CONTENT}` },
+  {
+    ids: ['mixed-content'],
+    sql: (db) =>
+      `SELECT count(*) AS "mixed-content" FROM results r WHERE ${mixedContent(
+        (index) => indexedBy(db, index),
+        (table) => hasTable(db, table),
+      )}`,
+  },
+  {
+    // Security (issue 18.5): one walk of security_flags (flagged pages only), a count per bit.
+    ids: Object.keys(SECURITY_FILTERS) as (keyof typeof SECURITY_FILTERS)[],
+    needsTable: 'security',
+    sql: (db) => `SELECT ${Object.entries(SECURITY_FILTERS)
+      .map(([id, bit]) => `count(*) FILTER (WHERE s.flags & ${bit} <> 0) AS "${id}"`)
+      .join(',\n      ')}
+      FROM security s ${indexedBy(db, 'security_flags')} WHERE s.flags <> 0`,
+  },
+  {
+    // Hreflang (issue 18.5): each filter's page set counted (the same sets the filters list).
+    ids: Object.keys(HREFLANG_SQL_OF) as (keyof typeof HREFLANG_SQL_OF)[],
+    needsTable: 'hreflang',
+    sql: (db) =>
+      `SELECT ${Object.entries(HREFLANG_SQL_OF)
+        .map(
+          ([id, where]) =>
+            `(SELECT count(*) FROM (${where((index) => indexedBy(db, index))
+              .replace(/^r\.url_id IN \(/, '')
+              .replace(/\)$/, '')})) AS "${id}"`,
+        )
+        .join(',\n      ')}`,
+  },
   {
     // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
     ids: ['js-rendered', 'js-render-failed'],
@@ -667,7 +768,8 @@ function passAvailable(db: Db, p: CountPass): boolean {
     (!p.needsRenders || hasRenders(db)) &&
     (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
     (!p.needsImages || hasTable(db, 'image_uses')) &&
-    (!p.needsStructured || hasTable(db, 'structured_data'))
+    (!p.needsStructured || hasTable(db, 'structured_data')) &&
+    (!p.needsTable || hasTable(db, p.needsTable))
   );
 }
 
@@ -753,9 +855,14 @@ export function pageSql(
   const f = filterSql(filter);
   checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
-  const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined, hasPrefix ? PREFIX_SQL : undefined].filter(
-    (t): t is string => !!t,
-  );
+  const terms = [
+    f.where?.(
+      (index) => indexedBy(db, index),
+      (table) => hasTable(db, table),
+    ),
+    hasText ? TEXT_SQL : undefined,
+    hasPrefix ? PREFIX_SQL : undefined,
+  ].filter((t): t is string => !!t);
   // The URL row is read for the text or the prefix.
   const needsUrl = hasText || hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';

@@ -401,6 +401,39 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
     }
     insertHost.run(externalHosts + 2, MIXED_ORIGIN, 0, 0, null);
     insertUrl.run(mixedId, MIXED_URL, urlKey(MIXED_URL), externalHosts + 2, 2, UrlState.outOfScope, 2, startAt, 'image', 0, 0);
+    // Security and hreflang (issue 18.5): every parsed page a security row, its flags spread over the bits; hreflang
+    // sets of three parsed pages, every fourth set without a return link, every fifth with an invalid code, every third
+    // without x-default, every sixth naming an error page and a non-indexable 200 page too.
+    {
+      const parsed = (
+        db.prepare('SELECT url_id FROM results WHERE h1_count IS NOT NULL ORDER BY url_id').all() as { url_id: number }[]
+      ).map((r) => r.url_id);
+      const bad = db.prepare('SELECT url_id FROM results WHERE coalesce(status_code, 0) <> 200 ORDER BY url_id LIMIT 1').get() as
+        | { url_id: number }
+        | undefined;
+      const noindex = db
+        .prepare("SELECT url_id FROM results WHERE status_code = 200 AND indexability = 'non-indexable' ORDER BY url_id LIMIT 1")
+        .get() as { url_id: number } | undefined;
+      const addSecurity = db.prepare('INSERT INTO security (url_id, flags) VALUES (?, ?)');
+      parsed.forEach((id, i) => addSecurity.run(id, i % 5 === 0 ? 0 : (Math.imul(i + 1, 2654435761) >>> 25) & 127));
+      const addHreflang = db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)');
+      const LANGS = ['en', 'de', 'fr'];
+      for (let g = 0, set = 0; g + 3 <= parsed.length && set < 2000; g += 9, set++) {
+        const pages = parsed.slice(g, g + 3);
+        pages.forEach((page, k) => {
+          pages.forEach((target, j) => {
+            if (set % 4 === 0 && k === 1 && j === 0) return;
+            // Every seventh set's last page does not name itself.
+            if (set % 7 === 0 && k === 2 && j === 2) return;
+            const invalid = set % 5 === 0 && j === 2;
+            addHreflang.run(page, target, invalid ? 'en-UK' : LANGS[j]!, invalid ? 0 : 1);
+          });
+          if (set % 3 !== 0) addHreflang.run(page, pages[0]!, 'x-default', 1);
+          if (set % 6 === 0 && bad) addHreflang.run(page, bad.url_id, 'es', 1);
+          if (set % 6 === 0 && noindex) addHreflang.run(page, noindex.url_id, 'pt', 1);
+        });
+      }
+    }
     if (options.sitemaps === true) {
       const addSitemap = db.prepare(`INSERT INTO sitemaps (id, url, host_id, source, state, kind, status_code, url_count, over_url_limit,
         discovered_at, fetched_at) VALUES (?, ?, 1, 'robots', 2, 'urlset', 200, ?, ?, ?, ?)`);

@@ -2,6 +2,7 @@
 // (paged by key), the links on it no crawler can fetch, and its custom-extraction values. Every query is a lookup
 // by key (urls.id, url_key, links' primary key and links_to, extracted's primary key): the cost depends on this
 // URL's links, not on the size of the crawl.
+import { hreflangDetail, securityDetail } from './security-detail.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
 import { readStoredSettings, type Db } from '../frontier/sqlite/crawl-file.ts';
@@ -157,6 +158,9 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
       images: pageImages(db, id),
       image_pages: imagePages(db, u.url),
       structured: structuredDetail(db, id),
+      // Issue 18.5.
+      security: securityDetail(db, id),
+      hreflang: hreflangDetail(db, id),
     };
   });
 }

@@ -10,6 +10,7 @@ import { linkRelationsExtractor } from './link-relations.ts';
 import { metaTagsExtractor } from './meta-tags.ts';
 import { resourcesExtractor } from './resources.ts';
 import { structuredDataExtractor } from './structured-data.ts';
+import { securityExtractor } from './security.ts';
 import { titleExtractor } from './title.ts';
 import { wordCountExtractor } from './word-count.ts';
 
@@ -26,6 +27,8 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   imagesExtractor,
   // Issue 18.4: structured data and social tags.
   structuredDataExtractor,
+  // Security (issue 18.5).
+  securityExtractor,
 ];
 
 export function htmlExtractorsFor(settings: Pick<CrawlSettings, 'checkResources'>): HtmlExtractor[] {

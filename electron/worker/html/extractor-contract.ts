@@ -28,6 +28,8 @@ export interface PageDraft {
   /** Structured data and social tags (structured-data.ts), when the page has any. */
   structuredData?: StructuredDataItem[];
   socialTags?: SocialTag[];
+  /** Security (security.ts): hrefs that may load over plain HTTP, and target=_blank links without noopener, as written. */
+  security?: { httpResources: { href: string; kind: string }[]; blankLinks: string[] };
 }
 
 /** One use of an image on a page, before resolution (issue 18.3). */

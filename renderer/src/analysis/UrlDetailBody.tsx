@@ -12,6 +12,7 @@ import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
 import { StructuredDetailSection } from './StructuredDetailSection.tsx';
+import { HreflangDetailSection, SecurityDetailSection } from './SecurityDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<
@@ -95,6 +96,8 @@ export function UrlDetailBody({
       ) : (
         <p className="detail-none">{t('detail.noResponse')}</p>
       )}
+      {detail.security && <SecurityDetailSection security={detail.security} />}
+      {detail.hreflang && <HreflangDetailSection hreflang={detail.hreflang} />}
       {chain.hops.length > 1 && (
         <>
           <h3 className="row-details-heading">

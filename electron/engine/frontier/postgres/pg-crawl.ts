@@ -175,8 +175,15 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
   const { rows } = await client.query<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
-       AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AS ok`,
-    [`${schema}.renders`, `${schema}.links`, RENDERS_NEWEST_COLUMN, `${schema}.image_uses`, `${schema}.${NEWEST_CRAWL_TABLE}`],
+       AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL AS ok`,
+    [
+      `${schema}.renders`,
+      `${schema}.links`,
+      RENDERS_NEWEST_COLUMN,
+      `${schema}.image_uses`,
+      `${schema}.${NEWEST_CRAWL_TABLE}`,
+      `${schema}.hreflang`,
+    ],
   );
   if (rows[0]!.ok) return;
   try {

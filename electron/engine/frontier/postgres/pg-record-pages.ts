@@ -5,7 +5,7 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
-import { hostCountsOf, renderRowOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import { hostCountsOf, hreflangRowsOf, renderRowOf, resultRowOf, securityRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { socialTagRowsOf, structuredDataRowsOf, type SocialTagRow, type StructuredDataRow } from '../structured-rows.ts';
 import { nextFetchAfter } from '../politeness.ts';
@@ -17,6 +17,8 @@ import {
   insertExtracted,
   insertImageUses,
   type ImageUseRow,
+  insertHreflang,
+  insertSecurity,
   insertLinks,
   insertRenders,
   insertResults,
@@ -93,6 +95,9 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const imageUses: ImageUseRow[] = [];
   const structuredData: StructuredDataRow[] = [];
   const socialTags: SocialTagRow[] = [];
+  // Security and hreflang (issue 18.5).
+  const security: unknown[][] = [];
+  const hreflang: [number, number, string, number][] = [];
   let reclaimed = 0;
   const seen = new Set<number>();
   for (let k = 0; k < items.length; k++) {
@@ -157,6 +162,9 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       imageUses.push({ page: claim.urlId, url: i.url, alt: i.alt, altLen: i.altLength, width: i.width, height: i.height });
     structuredData.push(...structuredDataRowsOf(claim.urlId, result));
     socialTags.push(...socialTagRowsOf(claim.urlId, result));
+    const sec = securityRowOf(claim, result);
+    if (sec !== null) security.push(sec);
+    hreflang.push(...hreflangRowsOf(claim, result, (url) => ids.get(url)));
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {
@@ -181,6 +189,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   await insertImageUses(c, imageUses);
   await insertStructuredData(c, structuredData);
   await insertSocialTags(c, socialTags);
+  await insertSecurity(c, security);
+  await insertHreflang(c, hreflang);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
   await updateHosts(c, hosts);
   if (hosts.size) await batch.notifyWork(c);

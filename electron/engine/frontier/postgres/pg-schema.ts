@@ -3,7 +3,7 @@
 // (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
 // extracted, renders, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
 // nodes working on the crawl. Column names and meanings follow sqlite/crawl-file.ts (states: model.ts), so the same queries read both.
-import { RENDER_COLUMNS } from '../page-outcome.ts';
+import { RENDER_COLUMNS, SECURITY_COLUMNS } from '../page-outcome.ts';
 
 /** The version of the tables below; a node refuses a crawl made with another. */
 export const PG_SCHEMA_VERSION = 1;
@@ -115,6 +115,22 @@ CREATE TABLE IF NOT EXISTS social_tags (
 /** A table a crawl's schema has only since structured data was recorded (upgradeCrawlTables checks for it). */
 export const NEWEST_CRAWL_TABLE = 'social_tags';
 
+// Security and hreflang (issue 18.5), as the crawl file's version 6 (sqlite/crawl-file.ts): a parsed page's security
+// flags, headers and JSON lists; the alternates each page names, by target id.
+const SECURITY_HREFLANG_TABLES = `CREATE TABLE IF NOT EXISTS security (
+  ${SECURITY_COLUMNS.map(([name, type]) => (name === 'url_id' ? 'url_id bigint PRIMARY KEY' : name === 'flags' ? 'flags integer NOT NULL' : `${name} ${type}`)).join(',\n  ')}
+);
+CREATE INDEX IF NOT EXISTS security_flags ON security(flags) WHERE flags <> 0;
+CREATE TABLE IF NOT EXISTS hreflang (
+  url_id    bigint NOT NULL,
+  target_id bigint NOT NULL,
+  lang      text NOT NULL,
+  valid     integer NOT NULL,
+  PRIMARY KEY (url_id, target_id, lang)
+);
+CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
+CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -125,7 +141,8 @@ ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
 ${RENDERS_RAW_DDL}
 ${PG_IMAGE_TABLES}
-${STRUCTURED_DATA_TABLES}`;
+${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -261,6 +278,7 @@ CREATE TABLE nodes (
 ${RENDERS_TABLE}
 ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

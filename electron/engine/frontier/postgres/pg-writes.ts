@@ -3,7 +3,7 @@
 // batch did to its hosts.
 import type { SocialTagRow, StructuredDataRow } from '../structured-rows.ts';
 import { HELD } from '../model.ts';
-import { RENDER_COLUMNS, RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
+import { RENDER_COLUMNS, RESULT_COLUMNS, SECURITY_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
@@ -227,5 +227,27 @@ export async function insertSocialTags(c: PgQuerier, rows: SocialTagRow[]): Prom
     `INSERT INTO social_tags (url_id, n, property, content) SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
      ON CONFLICT (url_id, n) DO UPDATE SET property = excluded.property, content = excluded.content`,
     [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+  );
+}
+
+// Security and hreflang (issue 18.5): the rows page-outcome.ts's securityRowOf and hreflangRowsOf give, as the crawl file's.
+const INSERT_SECURITY = `INSERT INTO security (${SECURITY_COLUMNS.map(([name]) => name).join(', ')})
+  SELECT * FROM unnest(${SECURITY_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (url_id) DO NOTHING`;
+
+export async function insertSecurity(c: PgQuerier, rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    INSERT_SECURITY,
+    SECURITY_COLUMNS.map((_, i) => rows.map((r) => r[i])),
+  );
+}
+
+export async function insertHreflang(c: PgQuerier, rows: [number, number, string, number][]): Promise<void> {
+  if (rows.length === 0) return;
+  const u = uniqueBy(rows, (r) => `${r[0]} ${r[1]} ${r[2]}`);
+  await c.query(
+    'INSERT INTO hreflang (url_id, target_id, lang, valid) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[]) ON CONFLICT DO NOTHING',
+    [u.map((r) => r[0]), u.map((r) => r[1]), u.map((r) => r[2]), u.map((r) => r[3])],
   );
 }

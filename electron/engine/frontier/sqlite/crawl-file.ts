@@ -272,6 +272,34 @@ CREATE TABLE IF NOT EXISTS social_tags (
   PRIMARY KEY (url_id, n)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id);`;
+// Added in version 6: security and hreflang (issue 18.5). security: one row per parsed HTML page, its problems as
+// flags (shared/security.ts: one bit per explorer filter, counted from security_flags without reading the rows), the
+// headers that protect it and, as JSON lists, its plain-HTTP resources and unsafe target=_blank links. hreflang: one
+// row per alternate a page names (the page itself included), its target by urls id, valid = the code is a valid
+// hreflang value; keyed by page then target, so "does B name A" is one key look-up, and by target for what names a
+// URL. Readers check that the tables exist (a file of version 2 to 5 is read as stored).
+const SECURITY_HREFLANG_TABLES = `CREATE TABLE IF NOT EXISTS security (
+  url_id                 INTEGER PRIMARY KEY,
+  flags                  INTEGER NOT NULL,
+  hsts                   TEXT,
+  csp                    TEXT,
+  x_content_type_options TEXT,
+  x_frame_options        TEXT,
+  -- JSON [{url, kind}]: resources loaded over http: (at most 50).
+  http_resources         TEXT,
+  -- JSON [url]: target=_blank links to another origin without rel noopener or noreferrer (at most 50).
+  unsafe_links           TEXT
+);
+CREATE INDEX IF NOT EXISTS security_flags ON security(flags) WHERE flags <> 0;
+CREATE TABLE IF NOT EXISTS hreflang (
+  url_id    INTEGER NOT NULL,
+  target_id INTEGER NOT NULL,
+  lang      TEXT NOT NULL,
+  valid     INTEGER NOT NULL,
+  PRIMARY KEY (url_id, target_id, lang)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
+CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -378,6 +406,7 @@ ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
 ${IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -579,6 +608,7 @@ function upgradeSteps(db: Db, from: number): void {
     // Issue 18.3: images (an older crawl has none recorded; its Images filters are empty).
     if (from < 6) db.exec(IMAGE_TABLES);
     if (from < 6) db.exec(STRUCTURED_DATA_TABLES);
+    if (from < 6) db.exec(SECURITY_HREFLANG_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

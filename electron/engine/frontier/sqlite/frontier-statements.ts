@@ -2,7 +2,7 @@
 // work back read and write in the urls, hosts, results and link tables (frontier.ts runs them in its transactions).
 import type { Db } from './crawl-file.ts';
 import { HELD, RobotsState, SitemapState, UrlState, type HostRow, type UrlKindName } from '../model.ts';
-import { RENDER_COLUMNS } from '../page-outcome.ts';
+import { RENDER_COLUMNS, SECURITY_COLUMNS } from '../page-outcome.ts';
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
@@ -76,6 +76,11 @@ export function prepareFrontierStatements(db: Db) {
     insertRender: db.prepare(
       `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
+    // Security and hreflang (issue 18.5).
+    insertSecurity: db.prepare(
+      `INSERT OR REPLACE INTO security (${SECURITY_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${SECURITY_COLUMNS.map(() => '?').join(', ')})`,
+    ),
+    insertHreflang: db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)'),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     // Images (issue 18.3): an image URL's row by key, and a page's uses of it.
     imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),

@@ -50,7 +50,7 @@ import {
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
-import { errorRowOf, hostCountsOf, pageTargetsOf, renderRowOf, resultRowOf } from '../page-outcome.ts';
+import { errorRowOf, hostCountsOf, hreflangRowsOf, pageTargetsOf, renderRowOf, resultRowOf, securityRowOf } from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
 import { parseRobotsTxt } from '../robots-txt.ts';
@@ -489,11 +489,17 @@ export class Frontier {
 
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
       // keeps the hop either way; a chain that is too long or loops is not followed further.
+      const targetIds = result.hreflang.length > 0 || result.rendered?.hreflang.length ? new Map<string, number>() : null;
       for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
         const target = this.enqueue(t.url, t.candidate, t.depth, claim.urlId, now, t.hops);
         this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0, t.rendered ? 1 : 0);
+        targetIds?.set(t.url, target.id);
       }
       if (result.images) for (const image of result.images) this.recordImageUse(claim.urlId, image);
+      // Security and hreflang (issue 18.5).
+      const security = securityRowOf(claim, result);
+      if (security !== null) this.q.insertSecurity.run(security);
+      if (targetIds !== null) for (const row of hreflangRowsOf(claim, result, (url) => targetIds.get(url))) this.q.insertHreflang.run(row);
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {
         for (const [rule, values] of Object.entries(result.extracted))

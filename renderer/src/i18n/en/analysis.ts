@@ -56,6 +56,8 @@ export const analysis = {
     sitemaps: 'Sitemaps',
     images: 'Images',
     structured: 'Structured data',
+    // Issue 18.5.
+    hreflang: 'Hreflang',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -132,7 +134,29 @@ export const analysis = {
       description:
         'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
     },
-    'mixed-content': { label: 'Mixed content', description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.' },
+    'mixed-content': {
+      label: 'Mixed content',
+      description: 'HTTPS pages that load an image, a script, a stylesheet, an iframe or media over plain HTTP.',
+    },
+    // Security (issue 18.5).
+    'security-http': { label: 'HTTP pages', description: 'HTML pages served over plain HTTP, not HTTPS.' },
+    'security-no-hsts': {
+      label: 'Missing HSTS',
+      description: 'HTTPS HTML pages without a Strict-Transport-Security header (or with max-age=0).',
+    },
+    'security-no-csp': { label: 'Missing Content-Security-Policy', description: 'HTML pages without a Content-Security-Policy header.' },
+    'security-no-nosniff': {
+      label: 'Missing X-Content-Type-Options',
+      description: 'HTML pages whose X-Content-Type-Options header is missing or not "nosniff".',
+    },
+    'security-no-frame-options': {
+      label: 'Missing X-Frame-Options',
+      description: 'HTML pages with neither X-Frame-Options (DENY or SAMEORIGIN) nor a CSP frame-ancestors directive.',
+    },
+    'security-unsafe-links': {
+      label: 'Unsafe cross-origin links',
+      description: 'HTML pages with a target="_blank" link to another origin without rel="noopener" or "noreferrer".',
+    },
     'js-rendered': { label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
     'js-rendered-links': {
       label: 'Links only in rendered HTML',
@@ -222,6 +246,30 @@ export const analysis = {
     'structured-rdfa': { label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
     'structured-og-missing': { label: 'Missing Open Graph tags', description: 'Parsed HTML pages without og:title or without og:image.' },
     'structured-twitter-missing': { label: 'Missing Twitter card', description: 'Parsed HTML pages without a twitter:card tag.' },
+    // Hreflang (issue 18.5).
+    'hreflang-pages': { label: 'Contains hreflang', description: 'Pages that name hreflang alternates.' },
+    'hreflang-missing-return': {
+      label: 'Missing return links',
+      description: 'Pages naming an alternate that was crawled and read but does not name the page back.',
+    },
+    'hreflang-non-200': {
+      label: 'Non-200 alternates',
+      description: 'Pages naming an alternate that was crawled and answered other than 200 (a redirect, an error, no answer).',
+    },
+    'hreflang-invalid': {
+      label: 'Invalid language codes',
+      description:
+        'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
+    },
+    'hreflang-no-x-default': { label: 'Missing x-default', description: 'Pages with hreflang alternates but none for x-default.' },
+    'hreflang-no-self': {
+      label: 'Missing self-reference',
+      description: 'Pages with hreflang alternates that do not name the page itself.',
+    },
+    'hreflang-non-indexable': {
+      label: 'Non-indexable alternates',
+      description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
+    },
   },
   exportColumns: {
     url: 'URL',
@@ -628,6 +676,41 @@ export const analysis = {
       noTypes: '(no types)',
       socialHeading: 'Open Graph and Twitter tags ({{n}})',
       noSocial: 'No og: or twitter: tags.',
+    },
+    // Issue 18.5.
+    security: {
+      heading: 'Security',
+      noProblems: 'No security problem found.',
+      missing: 'missing',
+      httpResources: 'Loaded over plain HTTP ({{n}})',
+      unsafeLinks: 'target="_blank" links without noopener ({{n}})',
+      problems: {
+        http: 'Served over plain HTTP',
+        mixedContent: 'Mixed content',
+        noHsts: 'No HSTS',
+        noCsp: 'No Content-Security-Policy',
+        noNosniff: 'No X-Content-Type-Options: nosniff',
+        noFrameOptions: 'No X-Frame-Options or frame-ancestors',
+        unsafeBlankLinks: 'Unsafe cross-origin links',
+      },
+    },
+    hreflang: {
+      heading: 'Hreflang alternates ({{n}})',
+      tableLabel: 'hreflang alternates',
+      missingXDefault: 'No x-default alternate.',
+      missingSelf: 'The page does not name itself.',
+      lang: 'Language',
+      target: 'URL',
+      status: 'Status',
+      problems: 'Problems',
+      notCrawled: 'not crawled',
+      noResponse: 'no response',
+      problem: {
+        invalidCode: 'invalid code',
+        noReturn: 'no return link',
+        not200: 'not 200',
+        nonIndexable: 'non-indexable',
+      },
     },
     render: {
       heading: 'JavaScript rendering',

@@ -55,6 +55,8 @@ export const analysis: Messages['analysis'] = {
     sitemaps: '站点地图',
     images: '图片',
     structured: '结构化数据',
+    // Issue 18.5.
+    hreflang: 'Hreflang',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -105,7 +107,23 @@ export const analysis: Messages['analysis'] = {
       label: '超出抓取范围',
       description: '链接到抓取范围之外的 URL（其他主机、被排除或过长），以及为检查状态码而请求的范围外链接；附带其入链。',
     },
-    'mixed-content': { label: '混合内容', description: '通过明文 HTTP 加载图片、脚本或样式表的 HTTPS 页面。' },
+    'mixed-content': { label: '混合内容', description: '通过明文 HTTP 加载图片、脚本、样式表、iframe 或媒体的 HTTPS 页面。' },
+    // 安全（issue 18.5）。
+    'security-http': { label: 'HTTP 页面', description: '通过明文 HTTP（而非 HTTPS）提供的 HTML 页面。' },
+    'security-no-hsts': { label: '缺少 HSTS', description: '没有 Strict-Transport-Security 响应头（或 max-age=0）的 HTTPS HTML 页面。' },
+    'security-no-csp': { label: '缺少 Content-Security-Policy', description: '没有 Content-Security-Policy 响应头的 HTML 页面。' },
+    'security-no-nosniff': {
+      label: '缺少 X-Content-Type-Options',
+      description: 'X-Content-Type-Options 响应头缺失或不是“nosniff”的 HTML 页面。',
+    },
+    'security-no-frame-options': {
+      label: '缺少 X-Frame-Options',
+      description: '既没有 X-Frame-Options（DENY 或 SAMEORIGIN）也没有 CSP frame-ancestors 指令的 HTML 页面。',
+    },
+    'security-unsafe-links': {
+      label: '不安全的跨源链接',
+      description: '含有指向其他源、target="_blank" 且没有 rel="noopener" 或 "noreferrer" 的链接的 HTML 页面。',
+    },
     'js-rendered': { label: '已渲染', description: '经 JavaScript 渲染的页面（运行了其脚本）。' },
     'js-rendered-links': {
       label: '仅在渲染后 HTML 中的链接',
@@ -159,6 +177,23 @@ export const analysis: Messages['analysis'] = {
     'structured-rdfa': { label: 'RDFa 数据', description: '含有 RDFa 类型（typeof）的页面。' },
     'structured-og-missing': { label: '缺少 Open Graph 标签', description: '没有 og:title 或没有 og:image 的已解析 HTML 页面。' },
     'structured-twitter-missing': { label: '缺少 Twitter 卡片', description: '没有 twitter:card 标签的已解析 HTML 页面。' },
+    // Hreflang（issue 18.5）。
+    'hreflang-pages': { label: '含有 hreflang', description: '声明了 hreflang 备用版本的页面。' },
+    'hreflang-missing-return': { label: '缺少返回链接', description: '所指向的备用页面已抓取并解析，但没有反向指回本页的页面。' },
+    'hreflang-non-200': {
+      label: '非 200 的备用页面',
+      description: '所指向的备用页面已抓取，但响应不是 200（重定向、错误或无响应）的页面。',
+    },
+    'hreflang-invalid': {
+      label: '无效的语言代码',
+      description: 'hreflang 值不是 ISO 639-1 语言代码（可带文字和 ISO 3166-1 地区代码）或 x-default 的页面。',
+    },
+    'hreflang-no-x-default': { label: '缺少 x-default', description: '有 hreflang 备用版本但没有 x-default 的页面。' },
+    'hreflang-no-self': { label: '缺少自引用', description: '有 hreflang 备用版本但没有指向页面自身的页面。' },
+    'hreflang-non-indexable': {
+      label: '不可索引的备用页面',
+      description: '所指向的备用页面响应 200 但不可索引（noindex、规范链接指向别处）的页面。',
+    },
   },
   exportColumns: {
     url: 'URL',
@@ -564,6 +599,41 @@ export const analysis: Messages['analysis'] = {
       noTypes: '（无类型）',
       socialHeading: 'Open Graph 和 Twitter 标签（{{n}}）',
       noSocial: '没有 og: 或 twitter: 标签。',
+    },
+    // Issue 18.5.
+    security: {
+      heading: '安全',
+      noProblems: '未发现安全问题。',
+      missing: '缺失',
+      httpResources: '通过明文 HTTP 加载（{{n}}）',
+      unsafeLinks: '没有 noopener 的 target="_blank" 链接（{{n}}）',
+      problems: {
+        http: '通过明文 HTTP 提供',
+        mixedContent: '混合内容',
+        noHsts: '没有 HSTS',
+        noCsp: '没有 Content-Security-Policy',
+        noNosniff: '没有 X-Content-Type-Options: nosniff',
+        noFrameOptions: '没有 X-Frame-Options 或 frame-ancestors',
+        unsafeBlankLinks: '不安全的跨源链接',
+      },
+    },
+    hreflang: {
+      heading: 'Hreflang 备用版本（{{n}}）',
+      tableLabel: 'hreflang 备用版本',
+      missingXDefault: '没有 x-default 备用版本。',
+      missingSelf: '页面没有指向自身。',
+      lang: '语言',
+      target: 'URL',
+      status: '状态',
+      problems: '问题',
+      notCrawled: '未抓取',
+      noResponse: '无响应',
+      problem: {
+        invalidCode: '无效代码',
+        noReturn: '缺少返回链接',
+        not200: '非 200',
+        nonIndexable: '不可索引',
+      },
     },
     render: {
       heading: 'JavaScript 渲染',
