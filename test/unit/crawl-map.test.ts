@@ -86,10 +86,11 @@ describe('crawl map', () => {
     expect(n.kind.filter((k) => k === 'group')).toEqual([]);
     expect(map.folded).toEqual({ urls: 0, groups: 0, groupedUrls: 0, collapsed: 0, collapsedUrls: 0, fullDepth: 8 });
     expect(map.maxDepth).toBe(8);
-    // The out-of-scope link and the image are not in the map; a page found by the out-of-scope URL hangs from the root.
+    // The out-of-scope link and the image are not in the map; a page found by the out-of-scope URL hangs from the
+    // page that found that one (the map's nearest finder).
     expect(n.url).not.toContain('https://other.org/x');
     expect(n.url).not.toContain(`${E}/logo.png`);
-    expect(n.parent[nodeOf(map, `${E}/orphan`)]).toBe(0);
+    expect(n.url[n.parent[nodeOf(map, `${E}/orphan`)]!]).toBe(`${E}/`);
     expect(n.parent[nodeOf(map, `${E}/`)]).toBe(0);
     // Each URL's parent is its via page.
     for (const [url, via] of ROWS) {

@@ -5,7 +5,8 @@
 // Which URLs: the crawl's pages with a results row (fetched or failed), in scope and not fetched for their status
 // only (urls.state <> 4 AND check_only = 0: the nodes of Link Score). A URL's parent is its via_id when that is a
 // URL of the map found before it (a smaller id: a URL is found by a page already known, so the tree has no cycle);
-// else (a seed, or a page found by a resource or an out-of-scope URL) it hangs from the root, drawn at the centre.
+// when the finder is not in the map (a resource, an out-of-scope URL) its own finder, and so on up; a seed (or a URL
+// whose finders are none of the map's) hangs from the root, drawn at the centre.
 //
 // Bounded output: the tree is walked breadth first from the root, each node's children the largest subtree first.
 // A node shows at most `fanout` children (maxNodes / 16, at least 10) and the rest of them folded into one group
@@ -21,10 +22,12 @@ import type { CrawlMap, CrawlMapNodes, CrawlMapQuery, DepthSpread, MapIndexabili
 import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from '../../../shared/crawl-map.ts';
 import { prepared, readTransaction } from './sql.ts';
 
-const NODES_SQL = `SELECT u.id, u.url, u.via_id, r.crawl_depth, r.status_code, r.indexability
-  FROM urls u JOIN results r ON r.url_id = u.id
-  WHERE u.state <> 4 AND u.check_only = 0
-  ORDER BY u.id`;
+/**
+ * Two walks, each in its table's order (joining each row to its URL by key descends urls' b-tree at random, several
+ * times slower on a large file): results' fields into arrays by URL id, then every URL with its via.
+ */
+const RESULTS_SQL = 'SELECT r.url_id, r.crawl_depth, r.status_code, r.indexability FROM results r';
+const URLS_SQL = 'SELECT u.id, u.url, u.via_id, u.state <> 4 AND u.check_only = 0 FROM urls u ORDER BY u.id';
 /** Links to each URL, any kind (the Results' "inlinks" column), from the links_to index. */
 const INLINKS_SQL = 'SELECT to_id, count(*) FROM links GROUP BY to_id';
 
@@ -46,16 +49,41 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
     const depthOf: number[] = [];
     const statusOf: (number | null)[] = [];
     const indexOfRow: MapIndexability[] = [];
-    for (const [id, url, v, d, s, ix] of prepared(db, NODES_SQL).raw(true).iterate() as Iterable<
-      [number, string, number | null, number, number | null, string | null]
+    // By URL id: its results row's depth (-1: none), status (-1: null) and indexability (0 other, 1, 2).
+    const rowDepth = new Int32Array(maxId + 1).fill(-1);
+    const rowStatus = new Int32Array(maxId + 1);
+    const rowIndex = new Uint8Array(maxId + 1);
+    for (const [id, d, s, ix] of prepared(db, RESULTS_SQL).raw(true).iterate() as Iterable<
+      [number, number, number | null, string | null]
     >) {
+      if (id < 0 || id > maxId) continue;
+      rowDepth[id] = d;
+      rowStatus[id] = s === null ? -1 : s;
+      rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+    }
+    // Every URL's via (0: none), to climb past a finder that is not in the map (a resource, an out-of-scope URL).
+    const viaOf = new Int32Array(maxId + 1);
+    for (const [id, url, v, inMap] of prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number | null, number]>) {
+      viaOf[id] = v ?? 0;
+      if (!inMap || rowDepth[id]! < 0) continue;
       indexOf[id] = ids.length;
       ids.push(id);
       urls.push(url);
-      via.push(v ?? 0);
-      depthOf.push(d);
-      statusOf.push(s);
-      indexOfRow.push(ix === 'indexable' ? 'indexable' : ix === 'non-indexable' ? 'non-indexable' : 'other');
+      depthOf.push(rowDepth[id]!);
+      const s = rowStatus[id]!;
+      statusOf.push(s === -1 ? null : s);
+      const ix = rowIndex[id];
+      indexOfRow.push(ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : 'other');
+    }
+    // The parent: the nearest finder in the map, each step to a smaller id (so the climb ends).
+    for (const id of ids) {
+      let v = viaOf[id]!;
+      let below = id;
+      while (v > 0 && v < below && indexOf[v]! < 0) {
+        below = v;
+        v = viaOf[v]!;
+      }
+      via.push(v > 0 && v < below ? v : 0);
     }
     const n = ids.length;
     const inlinks = new Int32Array(n);
@@ -78,7 +106,7 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
     parentOf[0] = -1;
     for (let i = 0; i < n; i++) {
       const v = via[i]!;
-      const p = v > 0 && v < ids[i]! && v <= maxId ? indexOf[v]! : -1;
+      const p = v > 0 ? indexOf[v]! : -1;
       parentOf[i + 1] = p >= 0 ? p + 1 : 0;
     }
     // Subtree sums, children after their parents (a parent's index is smaller): one backward pass.
