@@ -220,6 +220,13 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     it('folds a 100,000-URL crawl to its node limit and says what it folded', async () => {
       const page = await open('light');
       await page.locator('.crawl-item[data-crawl-file="big.trawl"]').getByTestId('open-crawl').click();
+      // Opened once its results are in view (the views follow the crawl opened).
+      await until(
+        () => page.getByTestId('results-total').getAttribute('data-value'),
+        (n) => Number(n) > 90_000,
+        'the crawl file in the results',
+        300_000,
+      );
       await page.getByTestId('view-crawlMap').click();
       await until(
         () => page.getByTestId('crawl-map-total').getAttribute('data-value'),

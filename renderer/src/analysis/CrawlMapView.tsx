@@ -230,7 +230,7 @@ export function CrawlMapView() {
             disabled={!map}
             onClick={exportPng}
           >
-            PNG
+            {t('crawlMap.png')}
           </button>
           <button
             type="button"
@@ -240,7 +240,7 @@ export function CrawlMapView() {
             disabled={!map}
             onClick={exportCsv}
           >
-            CSV
+            {t('crawlMap.csv')}
           </button>
         </div>
       </div>
@@ -434,7 +434,7 @@ function DepthChart({ kind, depths, title }: { kind: 'inlinks' | 'linkScore'; de
           title={t('crawlMap.chartSvg', { title })}
           onClick={() => download(new Blob([svg], { type: 'image/svg+xml' }), `${file}.svg`)}
         >
-          SVG
+          {t('crawlMap.svg')}
         </button>
         <button
           type="button"
@@ -443,7 +443,7 @@ function DepthChart({ kind, depths, title }: { kind: 'inlinks' | 'linkScore'; de
           title={t('crawlMap.chartPng', { title })}
           onClick={exportPng}
         >
-          PNG
+          {t('crawlMap.png')}
         </button>
         <button
           type="button"
@@ -452,7 +452,7 @@ function DepthChart({ kind, depths, title }: { kind: 'inlinks' | 'linkScore'; de
           title={t('crawlMap.chartCsv', { title })}
           onClick={() => download(new Blob([chartCsv(depths, kind)], { type: 'text/csv;charset=utf-8' }), `${file}.csv`)}
         >
-          CSV
+          {t('crawlMap.csv')}
         </button>
       </figcaption>
       {empty ? (

@@ -638,6 +638,9 @@ export const analysis = {
     chartSvg: 'Save “{{title}}” as SVG',
     chartPng: 'Save “{{title}}” as PNG',
     noWebgl: 'The map needs WebGL, which this browser does not give ({{error}}). The charts and the CSV still work.',
+    png: 'PNG',
+    svg: 'SVG',
+    csv: 'CSV',
     chartCsv: 'Save “{{title}}” data as CSV',
   },
 };

@@ -584,6 +584,9 @@ export const analysis: Messages['analysis'] = {
     chartSvg: '将“{{title}}”保存为 SVG',
     chartPng: '将“{{title}}”保存为 PNG',
     noWebgl: '地图需要 WebGL，此浏览器未提供（{{error}}）。图表和 CSV 仍可使用。',
+    png: 'PNG',
+    svg: 'SVG',
+    csv: 'CSV',
     chartCsv: '将“{{title}}”数据保存为 CSV',
   },
 };
