@@ -82,7 +82,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       });
       contexts.push(context);
       const page = await context.newPage();
-      await page.goto(await server.url);
+      // A loaded machine (the 100,000-URL file's Link Score in the console) can take the page past 30 s.
+      await page.goto(await server.url, { timeout: 120_000 });
       return page;
     }
 
