@@ -12,7 +12,7 @@ import { dbNow } from '../frontier/postgres/pg-control.ts';
 import { SQLITE_RESULTS, type ResultsDialect, postgresResults } from './result-rows.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, RobotsState } from '../frontier/model.ts';
-import { checkLimit, checkOffset, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, inOrder, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
 import {
   HOST_SORT_COLUMNS,
   type HostReportRow,
@@ -195,13 +195,8 @@ export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
   });
 }
 
-/** The counters PostgreSQL returns as text (bigint, and sums of them), as numbers. */
+/** The host row's counters, which PostgreSQL returns as text. */
 const NUMERIC = ['host_id', 'crawled', 'failed', 'http_errors', 'bytes', 'queued', 'in_flight', 'next_fetch_at', 'last_fetch_ms'] as const;
-function numbers<T extends object>(row: T, keys: readonly string[]): T {
-  const out = { ...row } as Record<string, unknown>;
-  for (const k of keys) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
-  return out as T;
-}
 
 /**
  * The hosts report of a crawl in the PostgreSQL store: the same query in PostgreSQL's dialect, a window by OFFSET
@@ -218,14 +213,14 @@ export async function postgresHostsReport(c: PgQuerier, crawlId: string, q: Host
   const now = q.now ?? (await dbNow(c));
   const n = r.values.length;
   const { rows: t } = await c.query<Record<string, unknown>>(r.totals, r.values);
-  const { total, ...totals } = numbers(t[0]!, ['total', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight']) as Totals & {
+  const { total, ...totals } = withNumbers(t[0]!, ['total', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight']) as Totals & {
     total: number;
   };
   const { rows } = await c.query<HostDbRow>(
     `SELECT ${r.columns} FROM ${r.hosts} ${r.where} ${r.order} LIMIT ${d.param(n + 1)} OFFSET ${d.param(n + 2)}`,
     [...r.values, limit, offset],
   );
-  return { total, offset, rows: rows.map((row) => hostRow(numbers(row, NUMERIC), now)), totals };
+  return { total, offset, rows: rows.map((row) => hostRow(withNumbers(row, NUMERIC), now)), totals };
 }
 
 function hostRow(r: HostDbRow, now: number): HostReportRow {

@@ -8,7 +8,7 @@ import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, UrlState } from '../frontier/model.ts';
-import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
 import type {
   PrefixGroup,
   PrefixGroups,
@@ -320,13 +320,6 @@ export function positional(sql: string, params: Record<string, unknown>): { text
   return { text, values: order.map((n) => params[n]) };
 }
 
-/** The counters PostgreSQL returns as text (bigint, and sums of them), as numbers. */
-function numeric<T>(row: T, keys: readonly string[]): T {
-  const out = { ...row } as Record<string, unknown>;
-  for (const k of keys) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
-  return out as T;
-}
-
 async function pgAll<T extends object>(
   c: PgQuerier,
   st: { sql: string; params: Record<string, unknown> },
@@ -334,7 +327,7 @@ async function pgAll<T extends object>(
 ): Promise<T[]> {
   const { text, values } = positional(st.sql, st.params);
   const { rows } = await c.query<T>(text, values);
-  return rows.map((r) => numeric(r, numbers));
+  return rows.map((r) => withNumbers(r, numbers));
 }
 
 /** One read of the store that sees one state of it, as the crawl file's read transactions do. */
