@@ -499,8 +499,11 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     // The state is also in every snapshot; failing to note it in the store must not stop the crawl.
     if (to !== 'finished') void this.calls.run(() => this.store.noteState(to).catch(() => undefined));
     if (to === 'paused' || to === 'running') this.dispatcher.settleIdleThreads();
+    // The snapshot goes out before the state change, so no view shows the new state with the old state's figures
+    // (a pause shown with the running rate that then jumps to the rate it paused at). The finished snapshot is
+    // sent by finish() once the crawl file is closed.
+    if (to !== 'finished') this.snapshots.fireNow();
     this.emitState(from, to);
-    this.changed();
   }
 
   /** The clock stops while paused (and once finished); pages/s freezes at the rate the crawl paused at. */
