@@ -8,6 +8,7 @@ import { collapse, type HtmlExtractor, type RawImage } from './extractor-contrac
 
 export const imagesExtractor: HtmlExtractor = {
   name: 'images',
+  tags: ['img', 'source', 'picture'],
   attributesOf: ['img', 'source'],
   begin(draft) {
     const images: RawImage[] = [];

@@ -10,6 +10,7 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
   const stylesheets = types.includes('stylesheets');
   return {
     name: 'resources',
+    tags: ['img', 'source', 'script', 'link'],
     attributesOf: ['img', 'source', 'script', 'link'],
     begin(draft) {
       return {

@@ -25,6 +25,7 @@ const RESOURCE_ATTRIBUTE: Record<string, { attr: string; kind: string }> = {
 
 export const securityExtractor: HtmlExtractor = {
   name: 'security',
+  tags: ['a', 'area', 'img', 'script', 'iframe', 'frame', 'video', 'audio', 'source', 'embed', 'link'],
   attributesOf: ['a', 'area', 'img', 'script', 'iframe', 'frame', 'video', 'audio', 'source', 'embed', 'link'],
   begin(draft) {
     const sec: NonNullable<PageDraft['security']> = { httpResources: [], blankLinks: [] };

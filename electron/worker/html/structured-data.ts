@@ -28,6 +28,7 @@ const INITIAL_PREFIXES: Record<string, string> = {
 
 export const structuredDataExtractor: HtmlExtractor = {
   name: 'structured-data',
+  tags: ['script', 'meta'],
   attributesOf: ['script', 'meta'],
   everyTagAttributesIf: (html) => ANY_TAG_MARKERS.test(html),
   begin(draft, page) {
@@ -94,7 +95,8 @@ export const structuredDataExtractor: HtmlExtractor = {
         }
         if (a.vocab !== undefined) vocab = a.vocab.trim() || null;
         if (a.prefix !== undefined) prefixes = { ...prefixes, ...parsePrefixes(a.prefix) };
-        if (a.typeof !== undefined) {
+        // An empty typeof names no type (and a bare one is not what the page's cheap test looks for).
+        if (a.typeof !== undefined && a.typeof.trim() !== '') {
           rdfa ??= new TypeSet();
           for (const t of words(a.typeof)) rdfa.add(expandRdfaType(t, vocab, prefixes));
         }
