@@ -9,7 +9,7 @@ export * from './charts.ts';
 export * from './comparison.ts';
 export * from './url-detail.ts';
 export * from './structure.ts';
-export type { ExplorerRow } from './results.ts';
+export type { ExplorerRow, ImageUse } from './results.ts';
 
 // ---- Results explorer ----
 
@@ -26,6 +26,12 @@ export const FILTER_GROUPS = [
   { id: 'security', label: 'Security' },
   { id: 'javascript', label: 'JavaScript' },
   { id: 'sitemaps', label: 'Sitemaps' },
+  // Issue 18.3: the images pages use (rows are uses: an image and the page using it).
+  { id: 'images', label: 'Images' },
+  // Issue 18.4.
+  { id: 'structured', label: 'Structured data' },
+  // Issue 18.5.
+  { id: 'hreflang', label: 'Hreflang' },
   // Duplicate content (issue 18.1).
   { id: 'content', label: 'Content' },
 ] as const;
@@ -180,7 +186,39 @@ export const RESULT_FILTERS = [
     id: 'mixed-content',
     group: 'security',
     label: 'Mixed content',
-    description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.',
+    description: 'HTTPS pages that load an image, a script, a stylesheet, an iframe or media over plain HTTP.',
+  },
+  // Security (issue 18.5): parsed HTML pages, from the headers of their response and their HTML.
+  { id: 'security-http', group: 'security', label: 'HTTP pages', description: 'HTML pages served over plain HTTP, not HTTPS.' },
+  {
+    id: 'security-no-hsts',
+    group: 'security',
+    label: 'Missing HSTS',
+    description: 'HTTPS HTML pages without a Strict-Transport-Security header (or with max-age=0).',
+  },
+  {
+    id: 'security-no-csp',
+    group: 'security',
+    label: 'Missing Content-Security-Policy',
+    description: 'HTML pages without a Content-Security-Policy header.',
+  },
+  {
+    id: 'security-no-nosniff',
+    group: 'security',
+    label: 'Missing X-Content-Type-Options',
+    description: 'HTML pages whose X-Content-Type-Options header is missing or not "nosniff".',
+  },
+  {
+    id: 'security-no-frame-options',
+    group: 'security',
+    label: 'Missing X-Frame-Options',
+    description: 'HTML pages with neither X-Frame-Options (DENY or SAMEORIGIN) nor a CSP frame-ancestors directive.',
+  },
+  {
+    id: 'security-unsafe-links',
+    group: 'security',
+    label: 'Unsafe cross-origin links',
+    description: 'HTML pages with a target="_blank" link to another origin without rel="noopener" or "noreferrer".',
   },
   // Raw versus rendered (a crawl with settings.render): shown only when the crawl rendered pages (js-rendered > 0).
   { id: 'js-rendered', group: 'javascript', label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
@@ -291,6 +329,122 @@ export const RESULT_FILTERS = [
     group: 'sitemaps',
     label: 'Hreflang in sitemaps',
     description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).',
+  },
+  // Images (issue 18.3): one row per use of an image on a page (the image, the page using it, its alt and dimensions);
+  // size and status are the image's own when the crawl checks images (checkResources), else shown as not checked.
+  {
+    id: 'images-all',
+    group: 'images',
+    label: 'All images',
+    description: 'Every image a crawled page uses (img src, srcset, picture sources), per page.',
+  },
+  {
+    id: 'images-alt-missing',
+    group: 'images',
+    label: 'Missing alt text',
+    description: 'Images used without an alt attribute, with the page using them.',
+  },
+  {
+    id: 'images-alt-empty',
+    group: 'images',
+    label: 'Empty alt text',
+    description: 'Images used with an empty alt attribute (alt=""): right for a decorative image, wrong for one that says something.',
+  },
+  {
+    id: 'images-alt-over-100',
+    group: 'images',
+    label: 'Alt text over 100 characters',
+    description: 'Images whose alt text is longer than 100 characters.',
+  },
+  {
+    id: 'images-over-100kb',
+    group: 'images',
+    label: 'Over 100 KB',
+    description: 'Images larger than 100 KB (102,400 bytes) on the wire; only images the crawl checked (check resources: images).',
+  },
+  {
+    id: 'images-broken',
+    group: 'images',
+    label: 'Broken images',
+    description: 'Images that answered 4xx or 5xx or did not answer; only images the crawl checked (check resources: images).',
+  },
+  {
+    id: 'images-no-dimensions',
+    group: 'images',
+    label: 'Without width and height',
+    description: 'Images used without a width or a height attribute (the page shifts as they load).',
+  },
+  // Structured data and social tags (issue 18.4): parsed HTML pages.
+  {
+    id: 'structured-jsonld-errors',
+    group: 'structured',
+    label: 'JSON-LD parse errors',
+    description: "Pages with a JSON-LD block that is not valid JSON (or too large to read); the parser's message is in the detail pane.",
+  },
+  {
+    id: 'structured-none',
+    group: 'structured',
+    label: 'No structured data',
+    description: 'Parsed HTML pages without any JSON-LD, microdata or RDFa.',
+  },
+  { id: 'structured-jsonld', group: 'structured', label: 'JSON-LD', description: 'Pages with at least one JSON-LD block.' },
+  { id: 'structured-microdata', group: 'structured', label: 'Microdata', description: 'Pages with microdata items (itemscope).' },
+  { id: 'structured-rdfa', group: 'structured', label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
+  {
+    id: 'structured-og-missing',
+    group: 'structured',
+    label: 'Missing Open Graph tags',
+    description: 'Parsed HTML pages without og:title or without og:image.',
+  },
+  {
+    id: 'structured-twitter-missing',
+    group: 'structured',
+    label: 'Missing Twitter card',
+    description: 'Parsed HTML pages without a twitter:card tag.',
+  },
+  // Hreflang (issue 18.5): pages by the <link rel="alternate" hreflang> alternates they name.
+  {
+    id: 'hreflang-pages',
+    group: 'hreflang',
+    label: 'Contains hreflang',
+    description: 'Pages that name hreflang alternates.',
+  },
+  {
+    id: 'hreflang-missing-return',
+    group: 'hreflang',
+    label: 'Missing return links',
+    description: 'Pages naming an alternate that was crawled and read but does not name the page back.',
+  },
+  {
+    id: 'hreflang-non-200',
+    group: 'hreflang',
+    label: 'Non-200 alternates',
+    description: 'Pages naming an alternate that was crawled and answered other than 200 (a redirect, an error, no answer).',
+  },
+  {
+    id: 'hreflang-invalid',
+    group: 'hreflang',
+    label: 'Invalid language codes',
+    description:
+      'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
+  },
+  {
+    id: 'hreflang-no-x-default',
+    group: 'hreflang',
+    label: 'Missing x-default',
+    description: 'Pages with hreflang alternates but none for x-default.',
+  },
+  {
+    id: 'hreflang-no-self',
+    group: 'hreflang',
+    label: 'Missing self-reference',
+    description: 'Pages with hreflang alternates that do not name the page itself.',
+  },
+  {
+    id: 'hreflang-non-indexable',
+    group: 'hreflang',
+    label: 'Non-indexable alternates',
+    description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
   },
   // Duplicate content (issue 18.1): over the main text (nav, header and footer left out by default), indexable pages
   // unless the analysis is set to compare every page; the threshold and word count are the analysis's settings.

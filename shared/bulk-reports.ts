@@ -36,6 +36,19 @@ export const BULK_REPORTS = [
     label: 'Links:Links to non-indexable pages',
     description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
   },
+  // Issue 18.3.
+  {
+    id: 'images-missing-alt',
+    label: 'Images:Images missing alt text',
+    description:
+      'Every use of an image without an alt attribute: the image, the page using it, the alt state, dimensions, and the image\u2019s status and size when the crawl checked images.',
+  },
+  // Issue 18.4.
+  {
+    id: 'structured-data-types',
+    label: 'Structured data:Schema.org types',
+    description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
+  },
 ] as const satisfies readonly { id: string; label: string; description: string }[];
 export type BulkReportId = (typeof BULK_REPORTS)[number]['id'];
 export const BULK_REPORT_IDS: readonly BulkReportId[] = BULK_REPORTS.map((r) => r.id);

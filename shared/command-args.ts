@@ -14,6 +14,8 @@ import { LABEL_LIMITS } from './crawl-label.ts';
 import { DAILY_TIME, SCHEDULE_LIMITS } from './schedules.ts';
 import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS } from './structure.ts';
 import type { SiteStructureQuery } from './structure.ts';
+import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from './crawl-map.ts';
+import type { CrawlMapQuery } from './crawl-map.ts';
 import type { CrawlSettingsInput } from './settings.ts';
 import { BULK_REPORT_IDS, type BulkReportId } from './bulk-reports.ts';
 import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
@@ -218,6 +220,8 @@ export const COMMAND_ARGS = {
   ]),
   exportStructureCsv: z.tuple([]),
   exportSitemap: z.tuple([]),
+  // crawl map (issue 18.6)
+  crawlMap: z.tuple([z.object({ maxNodes: z.number().int().min(MIN_CRAWL_MAP_NODES).max(MAX_CRAWL_MAP_NODES) }).strict()]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */
@@ -251,4 +255,5 @@ export type NamedArgumentTypesMatch = [
   Check<Same<Arg<'chartData', 0>, ChartQuery>>,
   Check<Same<Arg<'compareCrawls', 0>, CompareQuery>>,
   Check<Same<Arg<'siteStructure', 0>, SiteStructureQuery>>,
+  Check<Same<Arg<'crawlMap', 0>, CrawlMapQuery>>,
 ];

@@ -27,6 +27,7 @@ import type {
 import type { ChartData } from './charts.ts';
 import type { IssuesOverview } from './issues.ts';
 import type { SiteStructure } from './structure.ts';
+import type { CrawlMap } from './crawl-map.ts';
 import type { ComparisonPage, ComparisonSummary } from './comparison.ts';
 import type { StoreAttachment, StoreCrawlList } from './cluster-store.ts';
 import type { CrawlSnapshot } from './snapshot.ts';
@@ -226,6 +227,9 @@ export const COMMANDS = {
    * file is a sitemap index naming numbered sitemaps beside it). Web console: a download of one sitemap.
    */
   exportSitemap: { result: returns<ExportResult>(), slow: true, hostHandler: true, download: { path: '/sitemap.xml' } },
+  // ---- crawl map (issue 18.6, electron/engine/analysis/crawl-map.ts) ----
+  /** The shortest-path tree from the seeds, laid out and folded to at most maxNodes nodes, and inlinks and Link Score per depth. */
+  crawlMap: { result: returns<CrawlMap>(), slow: true, retryable: true },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

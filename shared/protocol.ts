@@ -67,6 +67,26 @@ export const UNFETCHABLE_HREF_MAX = 300;
 export const MAX_EXTRACTED_VALUES = 100;
 export const EXTRACTED_VALUE_MAX = 10_000;
 
+// Images a page uses (issue 18.3; electron/worker/html/images.ts): every crawl records them, bounded.
+/** Image uses kept per page (img src, srcset candidates, picture sources); the rest are counted, not kept. */
+export const MAX_PAGE_IMAGES = 500;
+/** An alt text is kept to this many characters; its real length is kept beside it. */
+export const IMAGE_ALT_MAX = 500;
+/** A width or height attribute is kept to this many characters. */
+export const IMAGE_DIMENSION_MAX = 20;
+
+/** One use of an image on a page, resolved to the crawl's normal form. */
+export interface FoundImage {
+  url: string;
+  /** The alt attribute, whitespace collapsed, cut to IMAGE_ALT_MAX; null when the img has none ('' when empty). */
+  alt: string | null;
+  /** The collapsed alt's real length; null when there is none. */
+  altLength: number | null;
+  /** width and height attributes as written, null when absent or empty. */
+  width: string | null;
+  height: string | null;
+}
+
 export interface Hreflang {
   lang: string;
   url: string;
@@ -106,6 +126,10 @@ export interface PageFetchResult {
   links: FoundLink[];
   /** Distinct links that can never be fetched (mailto:, javascript:...), in document order. */
   unfetchableLinks: FoundUnfetchableLink[];
+  /** Images the page uses (at most MAX_PAGE_IMAGES), in document order; absent from older workers. */
+  images?: FoundImage[];
+  /** Image uses past MAX_PAGE_IMAGES, left out. */
+  imagesOver?: number;
   /** HTML was parsed (a 2xx HTML page that was not check-only). */
   parsed: boolean;
   /** Custom extraction: values per rule name (settings.extraction), in document order; null when not parsed. */
@@ -122,9 +146,74 @@ export interface PageFetchResult {
   responseHeaders: Record<string, string> | null;
   /** The render's findings, when the crawl renders and this page was rendered. */
   rendered?: RenderedPage;
+  /** Structured data found on a parsed page (issue 18.4): one item per JSON-LD block, one for its microdata, one for its RDFa. */
+  structuredData?: StructuredDataItem[];
+  /** Open Graph (og:*) and Twitter card (twitter:*) <meta> tags of a parsed page, in document order. */
+  socialTags?: SocialTag[];
+  /** Security (issue 18.5): the page's security headers, plain-HTTP resources and unsafe target=_blank links; parsed pages only. */
+  security?: PageSecurity;
   /** Duplicate content (issue 18.1): the raw HTML's main text fingerprint and compressed text, for a parsed page. */
   content?: PageContent;
 }
+
+// ---- structured data and social tags (issue 18.4) ----
+
+export const STRUCTURED_DATA_FORMATS = ['json-ld', 'microdata', 'rdfa'] as const;
+export type StructuredDataFormat = (typeof STRUCTURED_DATA_FORMATS)[number];
+
+export interface StructuredDataItem {
+  format: StructuredDataFormat;
+  /** The types named (schema.org ones by their short name: "Product"), distinct, in the order found. */
+  types: string[];
+  /** Why a JSON-LD block could not be read (the JSON parser's message, with its position), or null. */
+  error: string | null;
+}
+
+export interface SocialTag {
+  /** og:title, twitter:card..., lower-cased. */
+  property: string;
+  content: string;
+}
+
+/** What a page may make the worker keep: everything a site controls is bounded. */
+export const STRUCTURED_DATA_LIMITS = {
+  /** Characters of one JSON-LD block read; a larger block is recorded with an error, not parsed. */
+  jsonLdChars: 256 * 1024,
+  /** JSON-LD blocks read per page (later ones are left out). */
+  jsonLdBlocks: 20,
+  /** Distinct types kept per item, and characters per type. */
+  types: 50,
+  typeChars: 200,
+  /** JSON values visited and the nesting followed when looking for @type in one block. */
+  jsonNodes: 100_000,
+  jsonDepth: 64,
+  /** Social tags kept per page, characters per property and per content. */
+  socialTags: 40,
+  socialPropertyChars: 100,
+  socialContentChars: 2000,
+  errorChars: 300,
+} as const;
+
+// ---- security (issue 18.5) ----
+
+/** What a parsed HTML page shows of its security: headers cut to SECURITY_HEADER_MAX, lists bounded by SECURITY_LIST_MAX. */
+export interface PageSecurity {
+  /** Strict-Transport-Security, or null when absent. */
+  hsts: string | null;
+  /** Content-Security-Policy (not -Report-Only), or null. */
+  csp: string | null;
+  /** X-Content-Type-Options, or null. */
+  xContentTypeOptions: string | null;
+  /** X-Frame-Options, or null. */
+  xFrameOptions: string | null;
+  /** Resources the page loads over plain http: (images, scripts, stylesheets, iframes, media), resolved, in document order. */
+  httpResources: { url: string; kind: string }[];
+  /** <a target="_blank"> (or <area>) links to another origin without rel noopener or noreferrer, resolved, in document order. */
+  unsafeBlankLinks: string[];
+}
+
+export const SECURITY_HEADER_MAX = 2048;
+export const SECURITY_LIST_MAX = 50;
 
 /** Headers kept per response, name and value lengths summed: enough for any real head, bounded for a hostile one. */
 export const RESPONSE_HEADERS_MAX = 16 * 1024;

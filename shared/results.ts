@@ -98,10 +98,28 @@ export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
   state: number;
   /** Custom extraction values by the rule's column name (ExplorerPage.extractionRules); a rule that found nothing is absent. */
   extracted: Record<string, string[]>;
+  /**
+   * Only in the Images filters (issue 18.3), whose rows are uses of an image on a page (url is the image's, url_id the
+   * use's id negated, seq the image's results row when it was checked): the use's page and attributes.
+   */
+  image?: ImageUse;
   /** Duplicate content (issue 18.1), in the content filters' rows: main-text words, pages sharing its text, its closest near-duplicate. */
   main_words?: number | null;
   exact_duplicates?: number | null;
   near_match_url?: string | null;
   /** Estimated similarity to near_match_url, 0-100. */
   near_similarity?: number | null;
+}
+
+/** An image as one page uses it (issue 18.3): the page, the alt (null: no alt attribute; '': empty), dimensions. */
+export interface ImageUse {
+  page_url: string;
+  page_id: number;
+  alt: string | null;
+  /** The alt's real length (the text is cut to 500 characters); null without one. */
+  alt_len: number | null;
+  width: string | null;
+  height: string | null;
+  /** The crawl checked the image (it has a results row): status and size are its own. */
+  checked: boolean;
 }

@@ -3,6 +3,7 @@
 // re-exports it). No node:, no electron: the renderer imports this.
 import type { ExplorerRow } from './results.ts';
 import type { FoundUnfetchableLink } from './protocol.ts';
+import type { HreflangDetail, SecurityDetail } from './security.ts';
 
 /** A URL by its text (as crawled, or as written: it is normalised as the crawl did) or by urls.id. */
 export type UrlRef = { url: string } | { id: number };
@@ -124,6 +125,29 @@ export interface RenderDetail {
   blocked_resources: BoundedList<RenderResource>;
 }
 
+/** An image a page uses, as the page's detail lists it (issue 18.3): status and size only when the crawl checked it. */
+export interface PageImage {
+  image_url: string;
+  /** null: no alt attribute; '': empty. Cut to 500 characters (alt_len is the real length). */
+  alt: string | null;
+  alt_len: number | null;
+  width: string | null;
+  height: string | null;
+  checked: boolean;
+  status_code: number | null;
+  size_bytes: number | null;
+}
+
+/** A page using an image, as the image's detail lists it (issue 18.3). */
+export interface ImagePage {
+  page_id: number;
+  page_url: string;
+  alt: string | null;
+  alt_len: number | null;
+  width: string | null;
+  height: string | null;
+}
+
 export interface UrlDetail {
   url_id: number;
   url: string;
@@ -149,4 +173,20 @@ export interface UrlDetail {
   extracted: ExtractedValues[];
   /** What its render found, for a page the crawl rendered; null (or absent, from an older host) otherwise. */
   render?: RenderDetail | null;
+  /** Issue 18.3: the images the page uses (absent from an older host, empty for a URL that is not a page). */
+  images?: BoundedList<PageImage>;
+  /** Issue 18.3: for an image URL, the pages using it (empty otherwise). */
+  image_pages?: BoundedList<ImagePage>;
+  /** Its structured data and social tags (issue 18.4); null (or absent) on a file or store that does not keep them. */
+  structured?: StructuredDetail | null;
+  /** Issue 18.5: its security headers and problems, for a page the crawl read; null (or absent) otherwise. */
+  security?: SecurityDetail | null;
+  /** Issue 18.5: the hreflang alternates it names, each with its problems; null (or absent) when it names none. */
+  hreflang?: HreflangDetail | null;
+}
+
+/** A page's structured data items (one per JSON-LD block, one for its microdata, one for its RDFa) and og/twitter tags. */
+export interface StructuredDetail {
+  items: { format: string; types: string[]; error: string | null }[];
+  social_tags: { property: string; content: string }[];
 }

@@ -9,13 +9,14 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ensureNodeBundles } from '../../scripts/fresh.mjs';
-import { writeSite } from './synthetic-site.ts';
-import { serveFolder } from './serve-site.ts';
+import { hostAddresses, writeSite } from './synthetic-site.ts';
+import { freePort, serveFolder } from './serve-site.ts';
 import type { ServedSite } from './serve-site.ts';
 import { sampleTree } from './process-sampler.ts';
 import { runFrontierBench } from './frontier-bench.ts';
 import { crawlWithUi } from './ui-overhead.ts';
-import { runClusterBench } from './cluster-bench.ts';
+import { runClusterBench, scalingTable } from './cluster-bench.ts';
+import { quotaFor } from './cpu-quota.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MB = 1024 * 1024;
@@ -41,6 +42,10 @@ const USAGE = `Usage: npm run bench -- [--quick [--record]] [--pages N] [--links
   --frontier       also run the frontier micro-benchmark (1,000,000 URLs)
   --ui             also run the same crawl with the web console and one live WebSocket client attached
   --store URL      with --nodes: the PostgreSQL store the nodes share (postgres://user:password@host/db)
+  --node-cpu CORES with --nodes: each node (its CLI and workers) in a CPU quota of its own (cgroup v1, root), e.g.
+                   0.3: nodes that each bring their own CPU, as on separate machines, to see how a cluster scales
+  --hosts N        with --nodes: the generated site spread over N hosts (127.0.0.1 to 127.0.0.N, served by nginx),
+                   links between them absolute: a crawl of many hosts, as clusters crawl, not one host's queue [1]
   --nodes N        crawl with N nodes (separate processes) through the --store instead of one crawl file;
                    each node runs --threads threads. A list such as 1,2,3 runs each in turn
   --out FILE.json  where to write the JSON result [bench-results/bench-<time>.json]`;
@@ -58,6 +63,8 @@ function parse() {
       ui: { type: 'boolean', default: false },
       store: { type: 'string' },
       nodes: { type: 'string' },
+      'node-cpu': { type: 'string' },
+      hosts: { type: 'string', default: '1' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
       record: { type: 'boolean', default: false },
@@ -77,6 +84,13 @@ function parse() {
   const nodes = values.nodes === undefined ? null : values.nodes.split(',').map((v) => int('nodes', v, 1));
   if (nodes && !values.store) throw new Error('--nodes must be given a --store postgres://... URL for the nodes to share');
   if (values.store && !nodes) throw new Error('--store is for --nodes N');
+  if (values['node-cpu'] !== undefined && !nodes) throw new Error('--node-cpu is for --nodes N');
+  const hosts = int('hosts', values.hosts, 1);
+  if (hosts > 1 && !nodes) throw new Error('--hosts is for --nodes N (a generated site spread over several hosts)');
+  if (hosts > 1 && values.site) throw new Error('--hosts generates a site: it cannot be given with --site');
+  if (hosts > 254) throw new Error(`--hosts must be at most 254 (127.0.0.1 to 127.0.0.254) (got ${hosts})`);
+  const nodeCpu = values['node-cpu'] === undefined ? null : Number(values['node-cpu']);
+  if (nodeCpu !== null) quotaFor(nodeCpu);
   if (values.record && !values.quick) throw new Error('--record must be given with --quick');
   if (values.quick && (nodes || values.frontier || values.ui))
     throw new Error('--quick must not be combined with --nodes, --frontier or --ui');
@@ -85,6 +99,8 @@ function parse() {
     record: values.record,
     given: { pages: values.pages !== '2000', links: values.links !== '10', pageBytes: values['page-bytes'] !== '8000' },
     nodes,
+    nodeCpu,
+    hosts,
     store: values.store ?? null,
     help: values.help,
     pages: int('pages', values.pages, 1),
@@ -352,27 +368,34 @@ async function main(): Promise<void> {
   try {
     let seed = opts.site;
     let siteLabel = opts.site ?? '';
+    /** What the crawl is given besides its seed (the hosts of a site spread over several). */
+    let crawlArgs: string[] = [];
     if (!seed) {
       const dir = path.join(work, 'site');
-      const bytes = writeSite(dir, { pages: opts.pages, linksPerPage: opts.links, pageBytes: opts.pageBytes });
-      served = await serveFolder(dir, work);
+      const port = opts.hosts > 1 ? await freePort() : undefined;
+      const hosts = port === undefined ? undefined : { count: opts.hosts, port };
+      const bytes = writeSite(dir, { pages: opts.pages, linksPerPage: opts.links, pageBytes: opts.pageBytes, hosts });
+      served = await serveFolder(dir, work, { port, addresses: hostAddresses(opts.hosts) });
       seed = `${served.origin}/p/0.html`;
-      siteLabel = `synthetic: ${opts.pages} pages, ${opts.links} links/page, ${round(bytes / opts.pages / 1024)} KiB/page, served by ${served.server}`;
+      if (hosts) crawlArgs = ['--scope', 'hosts', ...hostAddresses(hosts.count).flatMap((a) => ['--allow-host', `${a}:${hosts.port}`])];
+      siteLabel = `synthetic: ${opts.pages} pages, ${opts.links} links/page, ${round(bytes / opts.pages / 1024)} KiB/page${hosts ? `, on ${hosts.count} hosts` : ''}, served by ${served.server}`;
     }
     console.log(`Site: ${siteLabel}\nSeed: ${seed}\nThreads: ${opts.threads}${opts.nodes ? ' per node' : ''}`);
     if (opts.nodes) {
       const runs = [];
       for (const n of opts.nodes) {
-        const r = await runClusterBench(root, opts.store!, seed, n, opts.threads);
+        const r = await runClusterBench(root, opts.store!, seed, n, opts.threads, opts.nodeCpu, crawlArgs);
         runs.push(r);
         console.log(
           `${n} node${n > 1 ? 's' : ''} (${n * opts.threads} threads): ${r.summary} · wall ${r.wallSeconds} s · ${r.pagesPerSecond} pages/s · ` +
             `by node ${Object.entries(r.perNode)
               .map(([k, v]) => `${k} ${v}`)
               .join(', ')} · machine CPU ${r.machineCpuBusyPercent}% busy (${r.machineCpuSeconds} s)` +
-            (r.postgresCpuSeconds === null ? '' : ` · PostgreSQL ${r.postgresCpuSeconds} CPU s`),
+            (r.postgresCpuSeconds === null ? '' : ` · PostgreSQL ${r.postgresCpuSeconds} CPU s`) +
+            (r.quota ? ` · nodes' CPU ${Object.values(r.quota.nodeCpuSeconds).join(' / ')} s of ${r.quota.coresPerNode} core each` : ''),
         );
       }
+      console.log(`\n${scalingTable(runs)}`);
       const at = new Date().toISOString();
       const machine = {
         cpus: os.cpus().length,

@@ -14,7 +14,7 @@ export interface ServedSite {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.on('error', reject);
@@ -29,9 +29,15 @@ function hasNginx(): boolean {
   return spawnSync('nginx', ['-v'], { stdio: 'ignore' }).status === 0;
 }
 
-export async function serveFolder(root: string, workDir: string): Promise<ServedSite> {
+/**
+ * Serves `root`; with `addresses` (loopback addresses, e.g. a site spread over hosts) on each of them at `port`,
+ * which needs nginx.
+ */
+export async function serveFolder(root: string, workDir: string, at: { port?: number; addresses?: string[] } = {}): Promise<ServedSite> {
+  const addresses = at.addresses ?? ['127.0.0.1'];
+  if (addresses.length > 1 && !hasNginx()) throw new Error('a site on several hosts (--hosts) is served by nginx, which is not installed');
   if (hasNginx()) {
-    const port = await freePort();
+    const port = at.port ?? (await freePort());
     const conf = path.join(workDir, 'nginx.conf');
     const pid = path.join(workDir, 'nginx.pid');
     fs.writeFileSync(
@@ -41,7 +47,7 @@ events { worker_connections 1024; }
 http { types { text/html html; text/plain txt; } default_type application/octet-stream; access_log off; sendfile on;
   keepalive_requests 1000000; client_body_temp_path ${workDir}/b; proxy_temp_path ${workDir}/p; fastcgi_temp_path ${workDir}/f;
   uwsgi_temp_path ${workDir}/u; scgi_temp_path ${workDir}/s;
-  server { listen 127.0.0.1:${port}; root ${root}; } }\n`,
+  server { ${addresses.map((a) => `listen ${a}:${port};`).join(' ')} root ${root}; } }\n`,
     );
     const started = spawnSync('nginx', ['-c', conf], { encoding: 'utf8' });
     if (started.status !== 0) throw new Error(`nginx did not start: ${started.stderr}`);

@@ -9,6 +9,17 @@ export interface SiteShape {
   linksPerPage: number;
   /** Approximate bytes of HTML per page. */
   pageBytes: number;
+  /**
+   * Spread over this many hosts (page t on loopback address 127.0.0.(1 + t mod count), at `port`), with absolute
+   * links between them: a crawl of many hosts, as a cluster crawls, rather than one host's queue. Left out: one host,
+   * relative links.
+   */
+  hosts?: { count: number; port: number };
+}
+
+/** The loopback addresses of a site spread over `count` hosts. */
+export function hostAddresses(count: number): string[] {
+  return Array.from({ length: count }, (_, k) => `127.0.0.${k + 1}`);
 }
 
 const WORDS = 'crawler frontier thread politeness robots canonical anchor header status depth queue worker'.split(' ');
@@ -27,8 +38,10 @@ export function pageLinks(i: number, shape: SiteShape): number[] {
 }
 
 export function pageHtml(i: number, shape: SiteShape): string {
+  const hosts = shape.hosts && shape.hosts.count > 1 ? shape.hosts : null;
+  const origin = (t: number) => (hosts ? `http://127.0.0.${1 + (t % hosts.count)}:${hosts.port}` : '');
   const links = pageLinks(i, shape)
-    .map((t) => `<li><a href="/p/${t}.html">Page ${t}</a></li>`)
+    .map((t) => `<li><a href="${origin(t)}/p/${t}.html">Page ${t}</a></li>`)
     .join('\n');
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Synthetic page ${i}</title>
 <meta name="description" content="Page ${i} of a synthetic benchmark site"></head><body><h1>Page ${i}</h1><ul>

@@ -152,11 +152,35 @@ describeUi('cluster crawl in Chromium via the web console', () => {
       1,
     );
     expect(await page.getByTestId('cluster-title').textContent()).toContain('shop');
-    // The cap and excludes are the nodes' settings: no inputs for them, a visible note instead; the slider stays.
-    expect(await page.getByTestId('live-exclude').count()).toBe(0);
-    expect(await page.getByTestId('live-max-rate-apply').count()).toBe(0);
-    expect(await page.getByTestId('live-settings-cluster').isVisible()).toBe(true);
+    // The cap and excludes are the whole cluster's: set here, they go to the registry row every node reads.
     expect(await page.getByTestId('thread-slider').isEnabled()).toBe(true);
+    await page.getByTestId('live-max-rate').fill('30');
+    await page.getByTestId('live-max-rate-apply').click();
+    await until(
+      () =>
+        withClient(
+          db.url,
+          async (c) => (await c.query<{ s: string }>(`SELECT settings AS s FROM trawl.crawls WHERE id = 'shop'`)).rows[0]!.s,
+        ),
+      (s) => (JSON.parse(s) as { maxUrlsPerSecond: number | null }).maxUrlsPerSecond === 30,
+      "the cluster's cap at 30/s",
+    );
+    await until(
+      () => page.getByTestId('live-max-rate-now').getAttribute('data-value'),
+      (v) => v === '30',
+      'the cap shown',
+    );
+    await page.getByTestId('live-exclude').fill('/checkout/');
+    await page.getByTestId('live-exclude-add').click();
+    await page.getByTestId('live-exclude-result').waitFor();
+    expect(await page.getByTestId('live-exclude-result').getAttribute('data-dropped')).toBe('0');
+    await page.locator('[data-testid="live-excludes"] [data-pattern="/checkout/"]').waitFor();
+    expect(
+      await withClient(
+        db.url,
+        async (c) => (await c.query<{ l: string }>(`SELECT live_excludes AS l FROM trawl.crawls WHERE id = 'shop'`)).rows[0]!.l,
+      ),
+    ).toBe('["/checkout/"]');
     expect(Number(await page.locator('[data-counter="crawled"]').getAttribute('data-value'))).toBe(40);
     // Threads move with the nodes' heartbeats (no notification): the grid follows within a second or two.
     const firstUrls = await page.locator('.node-group[data-node="node-east"] .cell-url').allTextContents();
@@ -173,6 +197,26 @@ describeUi('cluster crawl in Chromium via the web console', () => {
       "the cluster crawl's results",
     );
     await shot('cluster-grid');
+
+    // The Hosts view reads the store's hosts table (the crawl file's query, in PostgreSQL's dialect).
+    await page.getByTestId('view-hosts').click();
+    await until(
+      async () => Number(await page.getByTestId('hosts-total').getAttribute('data-value')),
+      (n) => n === 1,
+      "the cluster crawl's hosts",
+    );
+    expect(await page.locator('.hosts-view .vtable').textContent()).toMatch(/https:\/\/shop\.test.*40.*25/);
+    await shot('cluster-hosts');
+    // So does the queue inspector (the crawl file's queries, in PostgreSQL's dialect).
+    await page.getByTestId('view-queue').click();
+    await until(
+      async () => page.getByTestId('queue-total').getAttribute('data-value'),
+      (v) => v === '25',
+      "the cluster crawl's queue",
+    );
+    expect(await page.getByTestId('queue-hosts').textContent()).toContain('https://shop.test');
+    await shot('cluster-queue');
+    await page.getByTestId('view-live').click();
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.
     await page.getByTestId('pause').click();

@@ -6,21 +6,12 @@ import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import { startCli } from '../helpers/cli.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
+import { until } from '../helpers/until.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
 
 const withPg = await pgSuite();
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last ${JSON.stringify(v)?.slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 withPg.describe('session attached to a crawl run by real nodes', () => {
   let db: FreshDatabase;

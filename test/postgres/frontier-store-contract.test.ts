@@ -905,6 +905,31 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     expect(results.rows).toEqual([{ node: 'node-b' }]);
   });
 
+  it('keeps the images pages use (issue 18.3): one images row per URL whichever node records it, each use with its alt and dimensions', async () => {
+    const a = await create({}, 'node-a', 30_000);
+    const b = await join(a.crawlId, 'node-b');
+    await a.store.addSeeds(['http://a.test/', 'http://b.test/']);
+    const first = asPage((await a.store.claim(1))[0]);
+    const second = asPage((await b.store.claim(1))[0]);
+    const logo = { url: 'http://a.test/logo.png', alt: 'Logo', altLength: 4, width: '10', height: '10' };
+    const photo = { url: 'http://a.test/photo.jpg', alt: null, altLength: null, width: null, height: null };
+    const spacer = { url: 'http://a.test/s.gif', alt: '', altLength: 0, width: '1', height: null };
+    expect(await a.store.recordPage(first!, pageResult(first!.url, [], { images: [logo, photo] }))).toBe('recorded');
+    expect(await b.store.recordPage(second!, pageResult(second!.url, [], { images: [logo, spacer] }))).toBe('recorded');
+    const schema = crawlSchema(a.crawlId);
+    const { rows } = await client.query(
+      `SELECT p.url AS page, i.url AS image, iu.alt, iu.alt_len, iu.width, iu.height FROM ${schema}.image_uses iu
+       JOIN ${schema}.images i ON i.id = iu.image_id JOIN ${schema}.urls p ON p.id = iu.page_id ORDER BY iu.id`,
+    );
+    expect(rows).toEqual([
+      { page: first!.url, image: logo.url, alt: 'Logo', alt_len: 4, width: '10', height: '10' },
+      { page: first!.url, image: photo.url, alt: null, alt_len: null, width: null, height: null },
+      { page: second!.url, image: logo.url, alt: 'Logo', alt_len: 4, width: '10', height: '10' },
+      { page: second!.url, image: spacer.url, alt: '', alt_len: 0, width: '1', height: null },
+    ]);
+    expect((await client.query(`SELECT count(*)::int AS n FROM ${schema}.images`)).rows).toEqual([{ n: 3 }]);
+  });
+
   it('queues a URL two nodes find at the same time once, and keeps the per-host queue counters exact', async () => {
     const a = await create({}, 'node-a', 30_000);
     const b = await join(a.crawlId, 'node-b');

@@ -115,10 +115,12 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
 
   it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
     const c = await open();
-    expect(await c.error('addExclude', ['/x/'])).toMatch(
+    expect(await c.error('filterCounts')).toMatch(
       /crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/,
     );
-    expect(await c.error('filterCounts')).toMatch(/lives in the PostgreSQL store/);
+    // Live patterns and the cap are the cluster's (test/postgres/cluster-live-settings.test.ts): they go to the store.
+    expect(await c.ok('addExclude', ['/x/'])).toEqual({ dropped: 0 });
+    expect((await c.snapshot((x) => x.liveExcludes.includes('/x/'))).liveExcludes).toEqual(['/x/']);
     expect(await c.ok<{ ok: boolean; error: string }>('exportChartCsv', ['status'])).toMatchObject({
       ok: false,
       error: expect.stringMatching(/lives in the PostgreSQL store/),

@@ -24,12 +24,19 @@ function page(
   const description = o.description === undefined ? `${GOOD_DESCRIPTION} (${p})` : o.description;
   const canonical = o.canonical === undefined ? p : o.canonical;
   return (_q: http.IncomingMessage, res: http.ServerResponse) =>
-    void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><html><head>${title === null ? '' : `<title>${title}</title>`}${
-        description === null ? '' : `<meta name="description" content="${description}">`
-      }${canonical === null ? '' : `<link rel="canonical" href="${canonical}">`}${o.robots ? `<meta name="robots" content="${o.robots}">` : ''}</head>
+    void res
+      .writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        // The headers the security filters (issue 18.5) look for: over plain HTTP only "HTTP pages" lists them.
+        'content-security-policy': "default-src 'self'; frame-ancestors 'self'",
+        'x-content-type-options': 'nosniff',
+      })
+      .end(
+        `<!doctype html><html><head>${title === null ? '' : `<title>${title}</title>`}${
+          description === null ? '' : `<meta name="description" content="${description}">`
+        }${canonical === null ? '' : `<link rel="canonical" href="${canonical}">`}${o.robots ? `<meta name="robots" content="${o.robots}">` : ''}</head>
       <body>${'<h1>Heading</h1>'.repeat(o.h1s ?? 1)}${o.body ?? ''}</body></html>`,
-    );
+      );
 }
 const redirect = (to: string) => (_q: http.IncomingMessage, res: http.ServerResponse) =>
   void res.writeHead(301, { location: to, 'content-type': 'text/html' }).end('moved');
@@ -97,6 +104,22 @@ const EXPECTED: Partial<Record<FilterId, string[]>> = {
   'description-under-400px': ['/short-description'],
   'h1-missing': ['/no-title'],
   'h1-multiple': ['/two-h1'],
+  // The loopback site is plain HTTP: every page read (issue 18.5).
+  'security-http': [
+    '/',
+    '/canonical-to-noindex',
+    '/clean',
+    '/dup-1',
+    '/dup-2',
+    '/long-description',
+    '/no-canonical',
+    '/no-title',
+    '/noindex',
+    '/short',
+    '/short-description',
+    '/two-h1',
+    '/wide',
+  ],
   'canonical-elsewhere': ['/canonical-to-noindex'],
   'canonical-non-indexable': ['/canonical-to-noindex'],
   'canonical-missing': ['/no-canonical'],
@@ -150,6 +173,7 @@ describe('the issues overview of a real crawl', () => {
       'canonical-non-indexable',
       'directive-noindex',
       'canonical-elsewhere',
+      'security-http',
       'h1-missing',
       'redirect-chain',
       'canonical-missing',
@@ -173,9 +197,9 @@ describe('the issues overview of a real crawl', () => {
 
   it('exports the issues found as CSV: one row each, in English, with its filter', async () => {
     const file = path.join(dir, 'issues.csv');
-    expect(await exportOverview(db, file)).toEqual({ rows: 19 });
+    expect(await exportOverview(db, file)).toEqual({ rows: 20 });
     const rows = parse(fs.readFileSync(file, 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
-    expect(rows).toHaveLength(19);
+    expect(rows).toHaveLength(20);
     expect(rows[0]).toEqual({
       issue: 'Broken internal links',
       type: 'issue',

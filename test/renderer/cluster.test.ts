@@ -209,14 +209,13 @@ describe('live settings of a cluster crawl', () => {
     now: 1_000_500,
   });
 
-  it('offers no cap or exclude inputs (the host refuses them), says where they are set, and keeps the thread slider', () => {
+  it("offers the cap and exclude inputs, saying they are the whole cluster's, and keeps the thread slider", () => {
     const settings = render(createElement(LiveSettings), running({ maxUrlsPerSecond: 12 }));
-    for (const testid of ['live-max-rate', 'live-max-rate-apply', 'live-max-rate-remove', 'live-exclude', 'live-exclude-add']) {
-      expect(settings).not.toContain(`data-testid="${testid}"`);
-    }
-    expect(settings).not.toMatch(/<input|<button/);
-    // Visible text, not only a tooltip: where the cap and the excludes come from, and the cap now.
-    expect(settings).toMatch(/data-testid="live-settings-cluster">cap and excludes: set by the nodes&#x27; settings</);
+    expect(settings).toMatch(/<input[^>]*data-testid="live-max-rate"(?![^>]*disabled)/);
+    expect(settings).toMatch(/<input[^>]*data-testid="live-exclude"(?![^>]*disabled)/);
+    expect(settings).toContain('data-cluster="true"');
+    expect(settings).toMatch(/title="At most this many fetches started per second by the whole cluster: each live node takes its share/);
+    expect(settings).toMatch(/title="A regular expression, for every node of the cluster/);
     expect(settings).toContain('data-testid="live-max-rate-now" data-value="12">now: ≤ 12/s<');
     // The cluster's thread slider stays, live.
     const slider = render(createElement(ThreadSlider), running());
@@ -228,7 +227,7 @@ describe('live settings of a cluster crawl', () => {
     const settings = render(createElement(LiveSettings), local);
     expect(settings).toMatch(/<input[^>]*data-testid="live-max-rate"(?![^>]*disabled)/);
     expect(settings).toMatch(/<input[^>]*data-testid="live-exclude"(?![^>]*disabled)/);
-    expect(settings).not.toContain('data-testid="live-settings-cluster"');
+    expect(settings).not.toContain('data-cluster');
   });
 });
 

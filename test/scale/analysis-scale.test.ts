@@ -34,10 +34,17 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-analysis-scale-'));
   oldFile = path.join(dir, 'old.trawl');
   newFile = path.join(dir, 'new.trawl');
-  buildSyntheticCrawl(oldFile, { results: ROWS, linksPerPage: 1, rendered: true, sitemaps: true }).db.close();
+  buildSyntheticCrawl(oldFile, {
+    results: ROWS,
+    linksPerPage: 1,
+    rendered: true,
+    sitemaps: true,
+    images: true,
+    structuredData: true,
+  }).db.close();
   buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
   db = openCrawlFile(oldFile, { readonly: true });
-}, 120_000);
+}, 300_000); // a hang bound: the build writes image uses and structured data too (issue 18)
 afterAll(() => {
   db?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -143,6 +150,52 @@ function walkedCounts(): FilterCounts {
   }
   c['redirect-chain'] = chains.size;
   c['canonical-non-indexable'] = badCanonicals.size;
+  // Security and hreflang (issue 18.5): the flags as written; each alternate judged against its target's row, in JavaScript.
+  const BITS = {
+    'security-http': 1,
+    'security-no-hsts': 4,
+    'security-no-csp': 8,
+    'security-no-nosniff': 16,
+    'security-no-frame-options': 32,
+    'security-unsafe-links': 64,
+  } as const;
+  for (const s of db.prepare('SELECT url_id, flags FROM security NOT INDEXED').all() as { url_id: number; flags: number }[]) {
+    if (s.flags & 2) mixed.add(s.url_id);
+    for (const [id, bit] of Object.entries(BITS)) if (s.flags & bit) c[id as keyof typeof BITS]++;
+  }
+  const alternates = db.prepare('SELECT url_id AS p, target_id AS t, lang, valid FROM hreflang NOT INDEXED').all() as {
+    p: number;
+    t: number;
+    lang: string;
+    valid: number;
+  }[];
+  const names = new Set(alternates.map((a) => `${a.p} ${a.t}`));
+  const sets = {
+    'hreflang-pages': new Set<number>(),
+    'hreflang-missing-return': new Set<number>(),
+    'hreflang-non-200': new Set<number>(),
+    'hreflang-invalid': new Set<number>(),
+    'hreflang-non-indexable': new Set<number>(),
+  };
+  const withDefault = new Set<number>();
+  const withSelf = new Set<number>();
+  for (const a of alternates) {
+    sets['hreflang-pages'].add(a.p);
+    if (a.lang.toLowerCase() === 'x-default') withDefault.add(a.p);
+    if (a.valid === 0) sets['hreflang-invalid'].add(a.p);
+    if (a.t === a.p) {
+      withSelf.add(a.p);
+      continue;
+    }
+    const t = rowOf.get(a.t);
+    if (!t || t.seq === null) continue;
+    if (t.h1 !== null && !names.has(`${a.t} ${a.p}`)) sets['hreflang-missing-return'].add(a.p);
+    if (t.s !== 200) sets['hreflang-non-200'].add(a.p);
+    else if (t.ix === 'non-indexable') sets['hreflang-non-indexable'].add(a.p);
+  }
+  for (const [id, set] of Object.entries(sets)) c[id as keyof typeof sets] = set.size;
+  c['hreflang-no-x-default'] = [...sets['hreflang-pages']].filter((p) => !withDefault.has(p)).length;
+  c['hreflang-no-self'] = [...sets['hreflang-pages']].filter((p) => !withSelf.has(p)).length;
   c['mixed-content'] = [...mixed].filter((id) => rowOf.get(id)!.seq !== null).length;
   // The sitemap audit: each URL's sitemap entries against its row, its results row and its inlinks.
   const entries = db.prepare('SELECT url_id AS id, sitemap_id AS sm, hreflang FROM sitemap_urls NOT INDEXED').all() as {
@@ -208,9 +261,51 @@ function walkedCounts(): FilterCounts {
     )
       c['js-noindex-rendered']++;
   }
+  // Structured data and social tags (issue 18.4), from plain walks of their tables and the parsed pages.
+  const sd = db.prepare('SELECT url_id AS id, format, error FROM structured_data NOT INDEXED').all() as {
+    id: number;
+    format: string;
+    error: string | null;
+  }[];
+  const social = db.prepare('SELECT url_id AS id, property FROM social_tags NOT INDEXED').all() as { id: number; property: string }[];
+  const withFormat = (f: (row: (typeof sd)[number]) => boolean) => new Set(sd.filter(f).map((row) => row.id)).size;
+  c['structured-jsonld-errors'] = withFormat((row) => row.format === 'json-ld' && row.error !== null);
+  c['structured-jsonld'] = withFormat((row) => row.format === 'json-ld');
+  c['structured-microdata'] = withFormat((row) => row.format === 'microdata');
+  c['structured-rdfa'] = withFormat((row) => row.format === 'rdfa');
+  const withAny = new Set(sd.map((row) => row.id));
+  const tagged = (property: string) => new Set(social.filter((t) => t.property === property).map((t) => t.id));
+  const [ogTitle, ogImage, card] = [tagged('og:title'), tagged('og:image'), tagged('twitter:card')];
+  for (const { id } of db.prepare('SELECT url_id AS id FROM results NOT INDEXED WHERE h1_count IS NOT NULL').all() as { id: number }[]) {
+    if (!withAny.has(id)) c['structured-none']++;
+    if (!ogTitle.has(id) || !ogImage.has(id)) c['structured-og-missing']++;
+    if (!card.has(id)) c['structured-twitter-missing']++;
+  }
   c.external = (
     db.prepare("SELECT count(*) AS n FROM urls NOT INDEXED WHERE state = 4 OR (check_only = 1 AND kind = 'page')").get() as { n: number }
   ).n;
+  // Images (issue 18.3): each use, its image's own row (by URL) when the crawl checked it.
+  const checked = new Map<string, { s: number | null; size: number | null }>();
+  for (const r of db
+    .prepare('SELECT u.url, r.status_code AS s, r.size_bytes AS size FROM urls u NOT INDEXED JOIN results r ON r.url_id = u.id')
+    .iterate() as Iterable<{ url: string; s: number | null; size: number | null }>)
+    checked.set(r.url, r);
+  const imageUrls = new Map((db.prepare('SELECT id, url FROM images').all() as { id: number; url: string }[]).map((i) => [i.id, i.url]));
+  for (const u of db.prepare('SELECT image_id, alt_len, width, height FROM image_uses NOT INDEXED').iterate() as Iterable<{
+    image_id: number;
+    alt_len: number | null;
+    width: string | null;
+    height: string | null;
+  }>) {
+    c['images-all']++;
+    if (u.alt_len === null) c['images-alt-missing']++;
+    if (u.alt_len === 0) c['images-alt-empty']++;
+    if (u.alt_len !== null && u.alt_len > 100) c['images-alt-over-100']++;
+    if (u.width === null || u.height === null) c['images-no-dimensions']++;
+    const own = checked.get(imageUrls.get(u.image_id)!);
+    if (own && own.size !== null && own.size > 102_400) c['images-over-100kb']++;
+    if (own && (own.s === null || own.s >= 400)) c['images-broken']++;
+  }
   return c;
 }
 
@@ -246,10 +341,31 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
         }
         continue;
       }
+      if (/^(security|hreflang)-/.test(id)) {
+        // Driven by the security and hreflang tables' indexes (the pages' rows then read by url_id): no walk of results
+        // or urls but the page's own walk in seq order.
+        expect({ id, plan: count }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+        expect({ id, plan: ids.replace(/^SCAN r\b/, '') }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+        continue;
+      }
       if (id.startsWith('sitemap-') && index === null) {
         // Driven by what the sitemaps list (sitemap_urls, sitemaps; the URLs then read by key): the cost grows with the
         // sitemaps' entries, not with the crawl.
         for (const p of [count, ids]) expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(/SCAN (u|r)\b(?! USING)/) });
+        continue;
+      }
+      if (id.startsWith('images-')) {
+        // Image uses (issue 18.3): from the filter's index of image_uses (all of them in id order, stopping at the page's
+        // end); the checked ones through a walk of images (one row per image URL, far fewer than their uses), each
+        // image's urls and results rows and its uses by key. Never a walk of results, urls or links.
+        for (const p of [count, ids]) {
+          if (index !== null)
+            expect({ id, plan: p }).toEqual({ id, plan: expect.stringMatching(new RegExp(`USING (COVERING )?INDEX ${index}\\b`)) });
+          expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
+          expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(/\bSCAN (iuu|ir|pu)\b(?! USING)/) });
+        }
+        expect(plan(sql.rows, { keys: '[1,2]' })).toMatch(/SEARCH iu USING INTEGER PRIMARY KEY/);
+        expect(plan(sql.rows, { keys: '[1,2]' })).not.toMatch(/\bSCAN (iu|im|pu|iuu|ir)\b(?! USING)/);
         continue;
       }
       if (index === null) {

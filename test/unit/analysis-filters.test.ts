@@ -223,6 +223,46 @@ const SITEMAP_URLS: [number, number, string | null][] = [
   [9, 3, null],
 ];
 
+// Structured data and social tags (issue 18.4) of the parsed pages: 1 has JSON-LD, microdata and all the social tags;
+// 2 a broken JSON-LD block beside a valid one and og:title only; 3 RDFa and a Twitter card; 4 and 5 nothing.
+const STRUCTURED: [number, number, string, string, string | null][] = [
+  [1, 0, 'json-ld', '["WebSite"]', null],
+  [1, 1, 'microdata', '["Organization"]', null],
+  [2, 0, 'json-ld', '[]', "Expected ',' or '}' after property value in JSON at position 20"],
+  [2, 1, 'json-ld', '["Product"]', null],
+  [3, 0, 'rdfa', '["Person"]', null],
+];
+const SOCIAL: [number, number, string, string][] = [
+  [1, 0, 'og:title', 'Home'],
+  [1, 1, 'og:image', '/logo.png'],
+  [1, 2, 'twitter:card', 'summary'],
+  [2, 0, 'og:title', 'A'],
+  [3, 0, 'twitter:card', 'summary'],
+];
+
+// Security (issue 18.5): url id and flags (shared/security.ts's bits, as the frontier computes them): home lacks a CSP
+// and nosniff; /a lacks HSTS and frame options and has an unsafe _blank link; /empty counts as an HTTP page; /b is fine.
+const SECURITY: [number, number][] = [
+  [1, 8 | 16],
+  [2, 4 | 32 | 64],
+  [3, 0],
+  [5, 1],
+];
+// Hreflang (issue 18.5): url id, target id, lang, valid. Home names itself, /a, x-default and the 404 /gone; /a names
+// itself, home and /b (which names nothing back) with an invalid code; /long names /a (which does not name it back) and
+// the queued URL (never crawled: not judged).
+const HREFLANG: [number, number, string, number][] = [
+  [1, 1, 'en', 1],
+  [1, 2, 'de', 1],
+  [1, 7, 'fr', 1],
+  [1, 1, 'x-default', 1],
+  [2, 2, 'de', 1],
+  [2, 1, 'en', 1],
+  [2, 3, 'en_US', 0],
+  [4, 2, 'de', 1],
+  [4, 13, 'it', 1],
+];
+
 /** What each filter lists, by url id in seq order (seq follows the id here). */
 const EXPECTED: Record<FilterId, number[]> = {
   all: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12],
@@ -286,6 +326,38 @@ const EXPECTED: Record<FilterId, number[]> = {
   'sitemap-over-limit': [-3],
   'sitemap-outside-scope': [11],
   'sitemap-hreflang': [2],
+  // Images (issue 18.3): uses of an image on a page, not URLs: the row's url_id is minus the use's id (IMAGE_USES).
+  'images-all': [-1, -2, -3, -4, -5],
+  'images-alt-missing': [-2, -5],
+  'images-alt-empty': [-3],
+  'images-alt-over-100': [-4],
+  // /img.png, checked, 200,000 bytes.
+  'images-over-100kb': [-1, -5],
+  // /gone (404) used as an image; /unchecked.png was never checked, so is neither broken nor large.
+  'images-broken': [-4],
+  'images-no-dimensions': [-2, -4],
+  'structured-jsonld-errors': [2],
+  'structured-none': [4, 5],
+  'structured-jsonld': [1, 2],
+  'structured-microdata': [1],
+  'structured-rdfa': [3],
+  'structured-og-missing': [2, 3, 4, 5],
+  'structured-twitter-missing': [2, 4, 5],
+  'security-http': [5],
+  'security-no-hsts': [2],
+  'security-no-csp': [1],
+  'security-no-nosniff': [1],
+  'security-no-frame-options': [2],
+  'security-unsafe-links': [2],
+  'hreflang-pages': [1, 2, 4],
+  // /b (read) does not name /a; /a (read) does not name /long; /gone is not read, the queued URL not crawled.
+  'hreflang-missing-return': [2, 4],
+  'hreflang-non-200': [1],
+  'hreflang-invalid': [2],
+  'hreflang-no-x-default': [2, 4],
+  'hreflang-no-self': [4],
+  // /a answered 200 but says noindex.
+  'hreflang-non-indexable': [1, 4],
   // No content rows in this fixture (duplicate-content.test.ts crawls a site that has them).
   'content-exact-duplicates': [],
   'content-near-duplicates': [],
@@ -301,6 +373,21 @@ afterAll(() => {
 });
 
 let n = 0;
+// Images (issue 18.3): id, URL (/img.png and /gone have urls rows and results: checked; /unchecked.png has none).
+const IMAGES: [number, string][] = [
+  [1, `${E}/img.png`],
+  [2, `${E}/gone`],
+  [3, `${E}/unchecked.png`],
+];
+// use id, page, image, alt, alt length, width, height.
+const IMAGE_USES: [number, number, number, string | null, number | null, string | null, string | null][] = [
+  [1, 1, 1, 'Logo', 4, '10', '10'],
+  [2, 1, 3, null, null, null, null],
+  [3, 2, 3, '', 0, '5', '5'],
+  [4, 2, 2, 'x'.repeat(120), 120, '5', null],
+  [5, 3, 1, null, null, '1', '1'],
+];
+
 function buildFixture(): { file: string; writer: Db } {
   const file = path.join(dir, `${++n}.trawl`);
   const writer = createCrawlFile(file, parseSettings({ seeds: [`${E}/`] }));
@@ -347,6 +434,20 @@ function buildFixture(): { file: string; writer: Db } {
     for (const s of SITEMAPS) addSitemap.run(...s);
     const addSitemapUrl = writer.prepare('INSERT INTO sitemap_urls (url_id, sitemap_id, hreflang) VALUES (?, ?, ?)');
     for (const s of SITEMAP_URLS) addSitemapUrl.run(...s);
+    for (const [id, url] of IMAGES) writer.prepare('INSERT INTO images (id, url, url_key) VALUES (?, ?, ?)').run(id, url, urlKey(url));
+    for (const use of IMAGE_USES)
+      writer
+        .prepare('INSERT INTO image_uses (id, page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(...use);
+    writer.prepare('UPDATE results SET size_bytes = 200000 WHERE url_id = 10').run();
+    const addStructured = writer.prepare('INSERT INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)');
+    for (const s of STRUCTURED) addStructured.run(...s);
+    const addSocial = writer.prepare('INSERT INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)');
+    for (const s of SOCIAL) addSocial.run(...s);
+    const addSecurity = writer.prepare('INSERT INTO security (url_id, flags) VALUES (?, ?)');
+    for (const s of SECURITY) addSecurity.run(...s);
+    const addHreflang = writer.prepare('INSERT INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)');
+    for (const h of HREFLANG) addHreflang.run(...h);
     const addRender = writer.prepare(`INSERT INTO renders (url_id, title, meta_description, canonical, meta_robots, rendered_links,
       js_redirect, console_errors, page_errors, blocked_resources, render_ms, error, raw_title, raw_meta_description, raw_canonical,
       raw_meta_robots) VALUES (@url_id, @title, @meta_description, @canonical, @meta_robots, @rendered_links, @js_redirect,
@@ -460,6 +561,54 @@ describe('result filters', () => {
     db.close();
   });
 
+  it('lists image uses with the image, the page using it, its alt and dimensions, and the image\u2019s status only when checked', () => {
+    const { file, writer } = buildFixture();
+    writer.close();
+    const db = openCrawlFile(file, { readonly: true });
+    const rows = page(db, 'images-all').rows;
+    expect(rows.map((r) => [r.url, r.kind, r.status_code, r.size_bytes, r.title, r.inlinks, r.image])).toEqual([
+      [
+        `${E}/img.png`,
+        'image',
+        200,
+        200000,
+        'Logo',
+        2,
+        { page_url: `${E}/`, page_id: 1, alt: 'Logo', alt_len: 4, width: '10', height: '10', checked: true },
+      ],
+      [
+        `${E}/unchecked.png`,
+        'image',
+        null,
+        null,
+        null,
+        2,
+        { page_url: `${E}/`, page_id: 1, alt: null, alt_len: null, width: null, height: null, checked: false },
+      ],
+      [
+        `${E}/unchecked.png`,
+        'image',
+        null,
+        null,
+        '',
+        2,
+        { page_url: `${E}/a`, page_id: 2, alt: '', alt_len: 0, width: '5', height: '5', checked: false },
+      ],
+      [`${E}/gone`, 'image', 404, null, 'x'.repeat(120), 1, expect.objectContaining({ page_url: `${E}/a`, alt_len: 120, checked: true })],
+      [`${E}/img.png`, 'image', 200, 200000, null, 2, expect.objectContaining({ page_url: `${E}/b`, alt: null, checked: true })],
+    ]);
+    // An unchecked image has no results row: no seq (the explorer shows it as not fetched).
+    expect(rows[1]!.seq).toBeNull();
+    // Searched in the image URL, the page URL and the alt; sorted by image URL; a folder is the pages'.
+    expect(ids(page(db, 'images-all', { text: 'logo' }).rows)).toEqual([-1]);
+    expect(ids(page(db, 'images-all', { text: `${E}/b` }).rows)).toEqual([-5]);
+    expect(ids(page(db, 'images-alt-missing', { sort: 'url', descending: true }).rows)).toEqual([-2, -5]);
+    expect(ids(page(db, 'images-all', { prefix: `${E}/a` }).rows)).toEqual([-3, -4]);
+    // Not results rows: a results export of these filters has none (the tab export writes the uses instead).
+    expect(viewWhere(db, 'images-alt-missing')).toEqual({ sql: '0', params: {} });
+    db.close();
+  });
+
   it('refuses unknown filters, sorts and bad paging, naming them', () => {
     const { file, writer } = buildFixture();
     writer.close();
@@ -515,8 +664,9 @@ describe('result filters', () => {
       expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'renders'").get()).toEqual({ n: 0 });
       const counts = filterCounts(db);
       for (const id of FILTER_IDS) {
-        // A version 2 file has neither renders nor the sitemap tables (version 5).
-        const want = id.startsWith('js-') || id.startsWith('sitemap-') ? [] : EXPECTED[id];
+        // A version 2 file has neither renders nor the sitemap tables (version 5) nor version 6's tables.
+        const old = ['js-', 'sitemap-', 'images-', 'structured-', 'security-', 'hreflang-'].some((p) => id.startsWith(p));
+        const want = old ? [] : EXPECTED[id];
         expect({ id, rows: ids(page(db, id).rows), count: counts[id] }).toEqual({ id, rows: want, count: want.length });
       }
       expect(page(db, 'js-errors', { text: 'example' }).total).toBe(0);

@@ -125,6 +125,9 @@ describe('extractHtml', () => {
       links: [],
       unfetchableLinks: [],
       metaRobots: null,
+      images: [],
+      imagesOver: 0,
+      security: { httpResources: [], unsafeBlankLinks: [] },
     });
   });
 

@@ -62,7 +62,7 @@ function wholeList(db: Db, sort: HostSortColumn, descending: boolean, includeIdl
   const expr = sort === 'errors' ? '(failed + http_errors)' : sort;
   const where = includeIdle ? '' : 'WHERE (queued > 0 OR in_flight > 0 OR crawled > 0 OR failed > 0)';
   return db
-    .prepare(`SELECT origin FROM hosts ${where} ORDER BY ${expr} ${descending ? 'DESC' : 'ASC'}, id ASC`)
+    .prepare(`SELECT origin FROM hosts ${where} ORDER BY ${expr} ${descending ? 'DESC' : 'ASC'}, origin ASC`)
     .pluck()
     .all() as string[];
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCrawlFile, openCrawlFile, readMeta } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
+import { createCrawlFile, openCrawlFile, readMeta, SCHEMA_VERSION } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { Frontier } from '../../electron/engine/frontier/sqlite/frontier.ts';
 import { filterCounts, queryFiltered } from '../../electron/engine/analysis/result-filters.ts';
 import { writeSitemap, lastmodOf } from '../../electron/engine/sitemaps/write-sitemap.ts';
@@ -165,7 +165,7 @@ describe('crawl files and sitemaps', () => {
     expect(readMeta(ro, 'schema_version')).toBe('4');
     ro.close();
     const rw = openCrawlFile(file);
-    expect(readMeta(rw, 'schema_version')).toBe('5');
+    expect(readMeta(rw, 'schema_version')).toBe(String(SCHEMA_VERSION));
     // The upgraded file queues /sitemap.xml of the seed's host with its seed.
     const frontier = new Frontier(rw, parseSettings({ seeds: ['http://a.test/'], robots: 'ignore' }));
     frontier.addSeeds(['http://a.test/']);

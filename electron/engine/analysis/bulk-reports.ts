@@ -14,9 +14,10 @@ import { urlKey } from '../../../shared/url/url-key.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
+import { IMAGE_USE_COLUMNS, imageUsePages, imageUsesSql } from './images.ts';
 import { filterPredicate } from './result-filters.ts';
 import { STATUS_RANGES } from './result-rows.ts';
-import { indexedBy, prepared } from './sql.ts';
+import { hasTable, indexedBy, prepared } from './sql.ts';
 
 /** Columns of the reports that list links: one row per link (source page, target). */
 export const LINK_REPORT_COLUMNS = ['source', 'target', 'anchor', 'link_kind', 'nofollow', 'status_code', 'indexability_reason', 'error'];
@@ -45,6 +46,9 @@ export const CANONICAL_CHAIN_COLUMNS = [
   'loop',
 ];
 
+/** Columns of the structured data types (issue 18.4): one row per type and format, most used first. */
+export const STRUCTURED_TYPES_COLUMNS = ['type', 'format', 'pages', 'items'];
+
 /** Hops followed in one chain at most (the frontier cuts redirects at 10; a report never loops forever). */
 export const MAX_CHAIN_HOPS = 20;
 const PAGE_ROWS = 1000;
@@ -59,10 +63,17 @@ export interface BulkTable {
 export function bulkReportSql(db: Db, id: BulkReportId): string[] {
   const look = lookups(db);
   switch (id) {
+    case 'images-missing-alt': {
+      // The uses' ids from a range of image_uses_alt, each use's image, page and checked rows by key (images.ts).
+      const sql = imageUsesSql(db, 'images-alt-missing');
+      return sql ? [sql.ids, sql.rows] : [];
+    }
     case 'redirect-chains':
       return [subjectSql(db, id), look.hop, look.redirectTarget];
     case 'canonical-chains':
       return [subjectSql(db, id), look.hop, look.byKey];
+    case 'structured-data-types':
+      return [subjectSql(db, id), look.structured];
     default:
       return [subjectSql(db, id), look.target, look.inlinks];
   }
@@ -85,9 +96,15 @@ function subjectSql(db: Db, id: BulkReportId): string {
       // A chain starts at a redirect found as a link or seed (redirect_hops 0); the URLs it leads to are its hops.
       return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_status')} CROSS JOIN urls u ON u.id = r.url_id
         WHERE r.status_code BETWEEN ${STATUS_RANGES['3xx'][0]} AND ${STATUS_RANGES['3xx'][1]} AND r.redirect_url IS NOT NULL AND u.redirect_hops = 0`;
+    case 'images-missing-alt':
+      throw new Error('images-missing-alt has no URL subjects: its rows are image uses (images.ts)');
     case 'canonical-chains':
       // The explorer's "Canonicalised" pages, word for word.
       return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${filterPredicate(db, 'canonical-elsewhere')}`;
+    case 'structured-data-types':
+      // The parsed pages with structured data: the explorer's "no structured data" filter turned round.
+      return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_canonical')} WHERE r.h1_count IS NOT NULL
+        AND EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id)`;
   }
 }
 
@@ -99,9 +116,12 @@ const lookups = (db: Db) => ({
     FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
   redirectTarget: "SELECT to_id FROM links WHERE from_id = ? AND kind = 'redirect' LIMIT 1",
   byKey: 'SELECT id FROM urls WHERE url_key = ? AND url = ? LIMIT 1',
+  structured: 'SELECT format, types FROM structured_data WHERE url_id = ?',
 });
 
 function subjects(db: Db, id: BulkReportId): number[] {
+  // A file older than version 6 has no structured data.
+  if (id === 'structured-data-types' && !hasTable(db, 'structured_data')) return [];
   const ids = (prepared(db, subjectSql(db, id)).raw(true).all() as [number][]).map((r) => r[0]);
   return ids.sort((a, b) => a - b);
 }
@@ -113,6 +133,10 @@ export function bulkReport(db: Db, id: BulkReportId, pageRows = PAGE_ROWS): Bulk
       return { header: REDIRECT_CHAIN_COLUMNS, pages: inPagesOf(redirectChainRows(db), pageRows) };
     case 'canonical-chains':
       return { header: CANONICAL_CHAIN_COLUMNS, pages: inPagesOf(canonicalChainRows(db), pageRows) };
+    case 'images-missing-alt':
+      return { header: IMAGE_USE_COLUMNS, pages: imageUsePages(db, 'images-alt-missing', pageRows) };
+    case 'structured-data-types':
+      return { header: STRUCTURED_TYPES_COLUMNS, pages: inPagesOf(structuredTypeRows(db), pageRows) };
     default:
       return { header: LINK_REPORT_COLUMNS, pages: linkRows(db, id, pageRows) };
   }
@@ -226,6 +250,43 @@ function* canonicalChainRows(db: Db): Generator<unknown[]> {
     const chain = walk(hop(id), next, (h) => canonicalElsewhere(h) !== null, hop);
     if (chain.hops.length > 1 || chain.loop) yield* chainRecords(chain, 'canonical');
   }
+}
+
+/**
+ * Each type and format with the pages and items naming it, most pages first (then by type): every page with
+ * structured data read by key, the counts kept per type (bounded by the crawl's distinct types, each at most 200
+ * characters).
+ */
+function* structuredTypeRows(db: Db): Generator<unknown[]> {
+  const read = prepared(db, lookups(db).structured).raw(true);
+  const counts = new Map<string, { type: string; format: string; pages: number; items: number }>();
+  for (const id of subjects(db, 'structured-data-types')) {
+    const seen = new Set<string>();
+    for (const [format, json] of read.all(id) as [string, string][]) {
+      let types: unknown;
+      try {
+        types = JSON.parse(json);
+      } catch {
+        continue;
+      }
+      if (!Array.isArray(types)) continue;
+      for (const type of types) {
+        if (typeof type !== 'string') continue;
+        const key = `${format}\n${type}`;
+        let c = counts.get(key);
+        if (!c) counts.set(key, (c = { type, format, pages: 0, items: 0 }));
+        c.items++;
+        if (!seen.has(key)) {
+          seen.add(key);
+          c.pages++;
+        }
+      }
+    }
+  }
+  const rows = [...counts.values()].sort(
+    (a, b) => b.pages - a.pages || (a.type < b.type ? -1 : a.type > b.type ? 1 : a.format < b.format ? -1 : 1),
+  );
+  for (const c of rows) yield [c.type, c.format, c.pages, c.items];
 }
 
 function* inPagesOf(records: Iterable<unknown[]>, size: number): Generator<unknown[][]> {

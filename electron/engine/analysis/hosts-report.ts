@@ -4,9 +4,15 @@
 // The workbench scrolls through every host a window at a time: the order of a query's hosts (their ids, sorted)
 // and its totals are read once and kept while the file is unchanged, so a window costs a read of its rows by id
 // (sorting the whole table for each deep OFFSET took 0.2 s a window at 100,000 hosts).
+// A crawl in the PostgreSQL store is read with the same SQL in its dialect (postgresHostsReport): its hosts table
+// has the same columns, which its nodes keep the same way.
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
+import { dbNow } from '../frontier/postgres/pg-control.ts';
+import { SQLITE_RESULTS, type ResultsDialect, postgresResults } from './result-rows.ts';
+import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, RobotsState } from '../frontier/model.ts';
-import { checkLimit, checkOffset, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, inOrder, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
 import {
   HOST_SORT_COLUMNS,
   type HostReportRow,
@@ -117,47 +123,62 @@ function keepOrder(db: Db, order: HostOrder): void {
   while (kept.size > MAX_ORDERS) kept.delete(kept.keys().next().value as string);
 }
 
-/** A window of the hosts report, sorted, with totals; in one read transaction. */
-export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
+/** A query's parts in a dialect: its sort, filter (with the parameters from `first`), totals and columns. */
+function reportSql(d: ResultsDialect, q: HostsReportQuery, first = 1) {
   const sort = q.sort ?? 'crawled';
   if (!(HOST_SORT_COLUMNS as readonly string[]).includes(sort)) throw new Error(`cannot sort hosts by "${String(sort)}"`);
+  const terms: string[] = [];
+  const values: unknown[] = [];
+  if (!q.includeIdle) terms.push('(queued > 0 OR in_flight > 0 OR crawled > 0 OR failed > 0)');
+  if (typeof q.text === 'string' && q.text.length > 0) {
+    terms.push(`origin ${d.like} ${d.param(first + values.length)} ESCAPE '\\'`);
+    values.push(likePattern(q.text));
+  }
+  const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+  const hosts = d.table('hosts');
+  return {
+    sort,
+    where,
+    values,
+    // Ties in origin order: the same in both stores, whose host ids follow the order each first met the hosts.
+    order: `ORDER BY ${HOST_SORT_SQL[sort]} ${q.descending === false ? 'ASC' : 'DESC'}, origin ASC`,
+    totals: `SELECT count(*) AS total, coalesce(sum(crawled), 0) AS crawled, coalesce(sum(failed), 0) AS failed,
+         coalesce(sum(failed + http_errors), 0) AS errors, coalesce(sum(bytes), 0) AS bytes, coalesce(sum(queued), 0) AS queued,
+         coalesce(sum(in_flight), 0) AS in_flight FROM ${hosts} ${where}`,
+    columns: `id AS host_id, origin, crawled, failed, http_errors, bytes, queued, in_flight, next_fetch_at, crawl_delay_ms, last_fetch_ms,
+         robots_state, robots_status, robots_error, robots_failures`,
+    hosts,
+  };
+}
+
+/** SQLite's named parameters for reportSql's positional ones (@p1, @p2...). */
+const named = (values: unknown[]) => Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]));
+
+/** A window of the hosts report, sorted, with totals; in one read transaction. */
+export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 100;
   checkOffset(offset);
   checkLimit(limit);
   const now = q.now ?? Date.now();
-  const terms: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (!q.includeIdle) terms.push('(queued > 0 OR in_flight > 0 OR crawled > 0 OR failed > 0)');
-  if (typeof q.text === 'string' && q.text.length > 0) {
-    terms.push("origin LIKE @text ESCAPE '\\'");
-    params.text = likePattern(q.text);
-  }
-  const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
-  const dir = q.descending === false ? 'ASC' : 'DESC';
-  const key = `${sort} ${dir} ${where} ${JSON.stringify(params)}`;
-  const totalsSql = `SELECT count(*) AS total, coalesce(sum(crawled), 0) AS crawled, coalesce(sum(failed), 0) AS failed,
-         coalesce(sum(failed + http_errors), 0) AS errors, coalesce(sum(bytes), 0) AS bytes, coalesce(sum(queued), 0) AS queued,
-         coalesce(sum(in_flight), 0) AS in_flight FROM hosts ${where}`;
-  const columns = `id AS host_id, origin, crawled, failed, http_errors, bytes, queued, in_flight, next_fetch_at, crawl_delay_ms, last_fetch_ms,
-         robots_state, robots_status, robots_error, robots_failures`;
+  const r = reportSql(SQLITE_RESULTS, q);
+  const params = named(r.values);
+  const key = `${r.order} ${r.where} ${JSON.stringify(params)}`;
   return readTransaction(db, () => {
     const version = fileVersion(db);
     let order = keptOrder(db, key, version, offset > 0);
     if (!order && offset === 0) {
       // The first window of a changed file (a crawl that runs, refreshed): the top rows alone cost less than an order.
-      const { total, ...totals } = prepared(db, totalsSql).get(params) as Totals & { total: number };
-      const rows = prepared(db, `SELECT ${columns} FROM hosts ${where} ORDER BY ${HOST_SORT_SQL[sort]} ${dir}, id ASC LIMIT @limit`).all({
+      const { total, ...totals } = prepared(db, r.totals).get(params) as Totals & { total: number };
+      const rows = prepared(db, `SELECT ${r.columns} FROM hosts ${r.where} ${r.order} LIMIT @limit`).all({
         ...params,
         limit,
       }) as HostDbRow[];
-      return { total, offset, rows: rows.map((r) => hostRow(r, now)), totals };
+      return { total, offset, rows: rows.map((row) => hostRow(row, now)), totals };
     }
     if (!order) {
-      const { total: _, ...totals } = prepared(db, totalsSql).get(params) as Totals & { total: number };
-      const ids = prepared(db, `SELECT id FROM hosts ${where} ORDER BY ${HOST_SORT_SQL[sort]} ${dir}, id ASC`)
-        .pluck()
-        .all(params) as number[];
+      const { total: _, ...totals } = prepared(db, r.totals).get(params) as Totals & { total: number };
+      const ids = prepared(db, `SELECT id FROM hosts ${r.where} ${r.order}`).pluck().all(params) as number[];
       orderReads.set(db, hostOrderReads(db) + 1);
       order = { key, version, at: Date.now(), ids, totals };
       keepOrder(db, order);
@@ -165,13 +186,41 @@ export function hostsReport(db: Db, q: HostsReportQuery = {}): HostsReport {
     const ids = order.ids.slice(offset, offset + limit);
     // The window's rows by primary key, as they are now.
     const found = ids.length
-      ? (prepared(db, `SELECT ${columns} FROM hosts WHERE id IN (SELECT value FROM json_each(@ids))`).all({
+      ? (prepared(db, `SELECT ${r.columns} FROM hosts WHERE id IN (SELECT value FROM json_each(@ids))`).all({
           ids: JSON.stringify(ids),
         }) as HostDbRow[])
       : [];
-    const rows = inOrder(ids, found, (r) => r.host_id);
-    return { total: order.ids.length, offset, rows: rows.map((r) => hostRow(r, now)), totals: { ...order.totals } };
+    const rows = inOrder(ids, found, (row) => row.host_id);
+    return { total: order.ids.length, offset, rows: rows.map((row) => hostRow(row, now)), totals: { ...order.totals } };
   });
+}
+
+/** The host row's counters, which PostgreSQL returns as text. */
+const NUMERIC = ['host_id', 'crawled', 'failed', 'http_errors', 'bytes', 'queued', 'in_flight', 'next_fetch_at', 'last_fetch_ms'] as const;
+
+/**
+ * The hosts report of a crawl in the PostgreSQL store: the same query in PostgreSQL's dialect, a window by OFFSET
+ * (PostgreSQL sorts by the report's columns with its own statistics), politeness judged on the database's clock,
+ * which the nodes keep their hosts' times on.
+ */
+export async function postgresHostsReport(c: PgQuerier, crawlId: string, q: HostsReportQuery = {}): Promise<HostsReport> {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  checkOffset(offset);
+  checkLimit(limit);
+  const d = postgresResults(crawlSchema(crawlId));
+  const r = reportSql(d, q);
+  const now = q.now ?? (await dbNow(c));
+  const n = r.values.length;
+  const { rows: t } = await c.query<Record<string, unknown>>(r.totals, r.values);
+  const { total, ...totals } = withNumbers(t[0]!, ['total', 'crawled', 'failed', 'errors', 'bytes', 'queued', 'in_flight']) as Totals & {
+    total: number;
+  };
+  const { rows } = await c.query<HostDbRow>(
+    `SELECT ${r.columns} FROM ${r.hosts} ${r.where} ${r.order} LIMIT ${d.param(n + 1)} OFFSET ${d.param(n + 2)}`,
+    [...r.values, limit, offset],
+  );
+  return { total, offset, rows: rows.map((row) => hostRow(withNumbers(row, NUMERIC), now)), totals };
 }
 
 function hostRow(r: HostDbRow, now: number): HostReportRow {

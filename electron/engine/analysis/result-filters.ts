@@ -19,10 +19,17 @@
 //   scope and links from a page to itself; "non-indexable in a sitemap" is the Indexability filter's rows a sitemap
 //   lists. "Sitemaps over the limits" lists sitemaps, not URLs (rows of the sitemaps table, kind "sitemap", the reason
 //   in the error column). Files older than version 5 have no sitemap tables: these count 0.
+// - Images (issue 18.3): rows are uses of an image on a page (image_uses iu, its image im, the page's urls row pu), not
+//   results: the image's URL, the page using it, its alt and dimensions; the image's own size and status come from
+//   its urls and results rows (joined by url_key and url) when the crawl checked it, and "over 100 KB" and "broken"
+//   list checked images only. Missing alt is no alt attribute; empty is alt="" (or whitespace). Files older than
+//   version 6 have no image tables: these count 0.
 // - "Outside the scope" lists URLs rather than results: links out of the crawl's scope (urls.state 4: other
 //   hosts, excluded or too long, never fetched) and out-of-scope links fetched for their status only.
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
-import { FILTER_IDS, type FilterCounts, type FilterId } from '../../../shared/analysis.ts';
+import { FILTER_IDS, type FilterCounts, type FilterId, type ImageUse } from '../../../shared/analysis.ts';
+import { X_DEFAULT } from '../../../shared/hreflang.ts';
+import { SECURITY_FLAG } from '../../../shared/security.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
@@ -39,6 +46,8 @@ export interface FilteredRow extends Omit<ResultRow, 'seq'> {
   url_id: number;
   /** urls.state (see UrlState in crawl-file.ts). */
   state: number;
+  /** An Images filter's row (a use of an image on a page): the page and the use's attributes. */
+  image?: ImageUse;
 }
 
 export interface FilterQuery {
@@ -106,8 +115,58 @@ const DESCRIPTION = SERP_LIMITS.description;
 // Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
 // their text), the image, script and stylesheet links to them, and the HTTPS pages those come from. The walk's cost
 // grows with the URLs, not with the links; the links are read by key.
-const MIXED_CONTENT = `r.url_id IN (SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
-  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:')`;
+const MIXED_CONTENT_LINKS = `SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
+  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:'`;
+const MIXED_CONTENT = `r.url_id IN (${MIXED_CONTENT_LINKS})`;
+
+// Security (issue 18.5): each filter is one bit of security.flags (shared/security.ts), read from the partial index
+// security_flags (the flagged pages' flags and url_ids); mixed content is also what the worker saw in the HTML
+// (whether or not the crawl checked resources), with the links to plain-HTTP resources of older files.
+const securityFlag = (bit: number, hint: (index: string) => string) =>
+  `r.url_id IN (SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${bit} <> 0)`;
+const mixedContent = (hint: (index: string) => string, has?: (table: string) => boolean) =>
+  has?.('security')
+    ? `r.url_id IN (${MIXED_CONTENT_LINKS} UNION SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${SECURITY_FLAG.mixedContent} <> 0)`
+    : MIXED_CONTENT;
+const SECURITY_FILTERS = {
+  'security-http': SECURITY_FLAG.http,
+  'security-no-hsts': SECURITY_FLAG.noHsts,
+  'security-no-csp': SECURITY_FLAG.noCsp,
+  'security-no-nosniff': SECURITY_FLAG.noNosniff,
+  'security-no-frame-options': SECURITY_FLAG.noFrameOptions,
+  'security-unsafe-links': SECURITY_FLAG.unsafeBlankLinks,
+} as const satisfies Partial<Record<FilterId, number>>;
+
+// Hreflang (issue 18.5): the hreflang table (page url_id, target_id, lang, valid), keyed by page then target. A target
+// is judged only when it was crawled (its results row); "read" is a parsed page, found in results_canonical (a covering
+// index of parsed pages by url_id), so neither the return-link nor the read test reads a results row.
+/** The pages (url_id) with an alternate (h) matching `cond`, which may read the target's results row t. */
+const withAlternate = (cond: string) => `SELECT DISTINCT h.url_id FROM hreflang h WHERE h.target_id <> h.url_id AND ${cond}`;
+const TARGET_READ = (hint: (index: string) => string) =>
+  `EXISTS (SELECT 1 FROM results t ${hint('results_canonical')} WHERE t.url_id = h.target_id AND t.h1_count IS NOT NULL)`;
+const NO_RETURN = 'NOT EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id)';
+// Non-200 and non-indexable targets from the other side: the crawled URLs that answered other than 200 (a range walk of
+// results_status; rows read only for those) or that answered 200 but cannot be indexed (results_indexability), then the
+// pages naming each (hreflang_target): the cost grows with the bad targets, not with the alternates.
+const namingBadTarget = (hint: (index: string) => string, index: string, cond: string) =>
+  `SELECT DISTINCT h.url_id FROM results t ${hint(index)} CROSS JOIN hreflang h ${hint('hreflang_target')} ON h.target_id = t.url_id
+  WHERE ${cond} AND h.target_id <> h.url_id`;
+const NAMING_NOT_200 = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_status', '(t.status_code IS NULL OR t.status_code < 200 OR t.status_code > 200)');
+const NAMING_NON_INDEXABLE = (hint: (index: string) => string) =>
+  namingBadTarget(hint, 'results_indexability', "t.indexability = 'non-indexable' AND t.status_code = 200");
+/** Per page with alternates: whether one is x-default and whether one is the page itself (one walk of the key). */
+const HREFLANG_PAGES = `SELECT url_id, max(lower(lang) = '${X_DEFAULT}') AS has_default, max(target_id = url_id) AS has_self FROM hreflang GROUP BY url_id`;
+const HREFLANG_SQL_OF = {
+  'hreflang-pages': () => 'r.url_id IN (SELECT DISTINCT url_id FROM hreflang)',
+  'hreflang-missing-return': (hint: (index: string) => string) => `r.url_id IN (${withAlternate(`${TARGET_READ(hint)} AND ${NO_RETURN}`)})`,
+  'hreflang-non-200': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NOT_200(hint)})`,
+  'hreflang-invalid': (hint: (index: string) => string) =>
+    `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
+  'hreflang-no-x-default': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_default = 0)`,
+  'hreflang-no-self': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_self = 0)`,
+  'hreflang-non-indexable': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NON_INDEXABLE(hint)})`,
+} as const satisfies Partial<Record<FilterId, (hint: (index: string) => string) => string>>;
 
 // The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
 // the page's results row r.
@@ -167,6 +226,77 @@ const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
   error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
 })}, -sm.id AS url_id, NULL AS state`;
 
+// The Images filters (issue 18.3): over image_uses iu. An image's own row (when checked) by its key, then its results row.
+export const IMAGE_OVER_BYTES = 100 * 1024;
+export const IMAGE_ALT_LONG = 100;
+const IMAGE_RESULT_JOIN = 'LEFT JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url LEFT JOIN results ir ON ir.url_id = iuu.id';
+/** Checked images (a results row) whose row says `cond`: a walk of images (far fewer than their uses), each looked up by key. */
+const checkedImages = (cond: string) =>
+  `iu.image_id IN (SELECT im.id FROM images im CROSS JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url CROSS JOIN results ir ON ir.url_id = iuu.id WHERE ${cond})`;
+const IMAGE_OVER_SIZE = checkedImages(`ir.size_bytes > ${IMAGE_OVER_BYTES}`);
+const IMAGE_BROKEN = checkedImages('(ir.status_code >= 400 OR ir.status_code IS NULL)');
+const IMAGE_NO_SIZE = '(iu.width IS NULL OR iu.height IS NULL)';
+/** An image use as a row of the explorer: the image's URL and (when checked) its status, size and type; the alt as title. */
+const IMAGE_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
+  seq: 'ir.seq',
+  url: 'im.url',
+  kind: "'image'",
+  status_code: 'ir.status_code',
+  content_type: 'ir.content_type',
+  size_bytes: 'ir.size_bytes',
+  response_time_ms: 'ir.response_time_ms',
+  crawl_depth: 'coalesce(ir.crawl_depth, iuu.depth, 0)',
+  indexability: 'NULL',
+  indexability_reason: 'NULL',
+  title: 'iu.alt',
+  meta_description: 'NULL',
+  h1: 'NULL',
+  h1_count: 'NULL',
+  h2: 'NULL',
+  h2_count: 'NULL',
+  canonical: 'NULL',
+  lang: 'NULL',
+  hreflang: 'NULL',
+  meta_robots: 'NULL',
+  x_robots_tag: 'NULL',
+  meta_refresh: 'NULL',
+  word_count: 'NULL',
+  // The image's uses, counted once per image of the page (imageRows): a logo on every page is counted once, not per row.
+  inlinks: '0',
+  link_score: 'NULL',
+  unique_inlinks: 'NULL',
+  outlinks: '0',
+  redirect_url: 'NULL',
+  attempts: 'coalesce(ir.attempts, 0)',
+  robots_disallowed: '0',
+  error: 'ir.error',
+})}, -iu.id AS url_id, iuu.state AS state, pu.url AS page_url, iu.page_id AS page_id, iu.alt AS alt, iu.alt_len AS alt_len,
+  iu.width AS width, iu.height AS height, ir.url_id IS NOT NULL AS checked, iu.image_id AS image_id`;
+const IMAGE_ROWS_FROM = `image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
+/** How the Images rows sort (by use, in record order, for the columns they lack). */
+const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
+  url: 'im.url',
+  title: 'iu.alt',
+  status_code: 'ir.status_code',
+  size_bytes: 'ir.size_bytes',
+  content_type: 'ir.content_type',
+  response_time_ms: 'ir.response_time_ms',
+};
+const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
+
+// Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
+// parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
+const HAS_STRUCTURED = (where: string) =>
+  `EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+const HAS_SOCIAL = (property: string) => `EXISTS (SELECT 1 FROM social_tags st WHERE st.url_id = r.url_id AND st.property = '${property}')`;
+const OG_MISSING = `(NOT ${HAS_SOCIAL('og:title')} OR NOT ${HAS_SOCIAL('og:image')})`;
+const structured = (where: string): FilterSql => ({
+  source: 'results',
+  structured: true,
+  index: 'results_canonical',
+  where: () => `${PARSED} AND ${where}`,
+});
+
 const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
   source: 'renders',
   index: RENDER_FLAGS[id].index,
@@ -178,13 +308,17 @@ interface FilterSql {
    * results: one row per results row; urls: the external view, one row per URL; renders: one row per rendered page,
    * its predicate over renders j and its results row r.
    */
-  source: 'results' | 'urls' | 'renders' | 'sitemaps';
+  source: 'results' | 'urls' | 'renders' | 'sitemaps' | 'images';
   /** Reads the sitemap tables (version 5): on an older file its count is 0. */
   sitemaps?: boolean;
+  /** Reads the structured data tables (version 6): on an older file its count is 0. */
+  structured?: boolean;
+  /** Reads this table (security or hreflang, version 6): on an older file its count is 0. */
+  table?: 'security' | 'hreflang';
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
-  where: ((hint: (index: string) => string) => string) | null;
+  where: ((hint: (index: string) => string, has?: (table: string) => boolean) => string) | null;
 }
 
 const status = ([min, max]: readonly [number, number]): FilterSql => ({
@@ -283,7 +417,16 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
   'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
   external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
-  'mixed-content': { source: 'results', index: null, where: () => MIXED_CONTENT },
+  'mixed-content': { source: 'results', index: null, where: mixedContent },
+  ...(Object.fromEntries(
+    Object.entries(SECURITY_FILTERS).map(([id, bit]) => [
+      id,
+      { source: 'results', table: 'security', index: null, where: (hint: (index: string) => string) => securityFlag(bit, hint) },
+    ]),
+  ) as unknown as Record<keyof typeof SECURITY_FILTERS, FilterSql>),
+  ...(Object.fromEntries(
+    Object.entries(HREFLANG_SQL_OF).map(([id, where]) => [id, { source: 'results', table: 'hreflang', index: null, where }]),
+  ) as unknown as Record<keyof typeof HREFLANG_SQL_OF, FilterSql>),
   'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
   'js-rendered-links': renderFlag('js-rendered-links'),
   'js-errors': renderFlag('js-errors'),
@@ -317,6 +460,20 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
   'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
   'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
+  'images-all': { source: 'images', index: null, where: null },
+  'images-alt-missing': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len IS NULL' },
+  'images-alt-empty': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len = 0' },
+  'images-alt-over-100': { source: 'images', index: 'image_uses_alt', where: () => `iu.alt_len > ${IMAGE_ALT_LONG}` },
+  'images-over-100kb': { source: 'images', index: 'image_uses_image', where: () => IMAGE_OVER_SIZE },
+  'images-broken': { source: 'images', index: 'image_uses_image', where: () => IMAGE_BROKEN },
+  'images-no-dimensions': { source: 'images', index: 'image_uses_no_size', where: () => IMAGE_NO_SIZE },
+  'structured-jsonld-errors': structured(HAS_STRUCTURED("sd.format = 'json-ld' AND sd.error IS NOT NULL")),
+  'structured-none': structured(`NOT ${HAS_STRUCTURED('')}`),
+  'structured-jsonld': structured(HAS_STRUCTURED("sd.format = 'json-ld'")),
+  'structured-microdata': structured(HAS_STRUCTURED("sd.format = 'microdata'")),
+  'structured-rdfa': structured(HAS_STRUCTURED("sd.format = 'rdfa'")),
+  'structured-og-missing': structured(OG_MISSING),
+  'structured-twitter-missing': structured(`NOT ${HAS_SOCIAL('twitter:card')}`),
   // Duplicate content (issue 18.1): the connection's TEMP table content_dups (analysis/near-duplicates.ts) lists the
   // pages each filter holds; the reader fills it before counting or listing (refreshContentAnalysis).
   'content-exact-duplicates': { source: 'results', index: null, where: () => CONTENT_DUPS('exact_count > 1') },
@@ -324,9 +481,25 @@ export const FILTER_SQL: Record<FilterId, FilterSql> = {
   'content-low': { source: 'results', index: null, where: () => CONTENT_DUPS('low = 1') },
 };
 
+/** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
+export function isImageFilter(id: FilterId): boolean {
+  return filterSql(id).source === 'images';
+}
+
+/** An Images filter's index hint and predicate over image_uses iu (its rows' source); null on a file without the tables. */
+export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: string } | null {
+  const f = filterSql(id);
+  if (f.source !== 'images') throw new Error(`"${id}" is not an Images filter`);
+  if (!available(db, f)) return null;
+  return { hint: f.index ? indexedBy(db, f.index) : '', where: f.where ? f.where(() => '') : '1' };
+}
+
 /** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
 function available(db: Db, f: FilterSql): boolean {
   if (f.sitemaps) return hasTable(db, 'sitemap_urls');
+  if (f.source === 'images') return hasTable(db, 'image_uses');
+  if (f.structured) return hasTable(db, 'structured_data');
+  if (f.table) return hasTable(db, f.table);
   return f.source !== 'renders' || hasRenders(db);
 }
 
@@ -340,11 +513,16 @@ function filterSql(id: unknown): FilterSql {
 export function filterPredicate(db: Db, id: FilterId): string | null {
   const f = filterSql(id);
   if (!available(db, f)) return '0';
-  const where = f.where ? f.where((index) => indexedBy(db, index)) : null;
+  const where = f.where
+    ? f.where(
+        (index) => indexedBy(db, index),
+        (table) => hasTable(db, table),
+      )
+    : null;
   // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
   if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
-  // Sitemaps have no results rows: a view of results has none of them.
-  if (f.source === 'sitemaps') return '0';
+  // Sitemaps have no results rows: a view of results has none of them. Nor have image uses (writeImageUses exports them).
+  if (f.source === 'sitemaps' || f.source === 'images') return '0';
   return where;
 }
 
@@ -373,6 +551,12 @@ interface CountPass {
   needsRenders?: boolean;
   /** Reads the sitemap tables: on a file without them (older than version 5) its counts are 0. */
   needsSitemaps?: boolean;
+  /** Reads the image tables: on a file without them (older than version 6) its counts are 0. */
+  needsImages?: boolean;
+  /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
+  needsStructured?: boolean;
+  /** Reads this table (version 6): on a file without it its counts are 0. */
+  needsTable?: 'security' | 'hreflang';
   sql: (db: Db) => string;
 }
 
@@ -458,7 +642,37 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}) AS "redirect-chain",
       (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}) AS "redirect-loop"`,
   },
-  { ids: ['mixed-content'], sql: () => `SELECT count(*) AS "mixed-content" FROM results r WHERE ${MIXED_CONTENT}` },
+  {
+    ids: ['mixed-content'],
+    sql: (db) =>
+      `SELECT count(*) AS "mixed-content" FROM results r WHERE ${mixedContent(
+        (index) => indexedBy(db, index),
+        (table) => hasTable(db, table),
+      )}`,
+  },
+  {
+    // Security (issue 18.5): one walk of security_flags (flagged pages only), a count per bit.
+    ids: Object.keys(SECURITY_FILTERS) as (keyof typeof SECURITY_FILTERS)[],
+    needsTable: 'security',
+    sql: (db) => `SELECT ${Object.entries(SECURITY_FILTERS)
+      .map(([id, bit]) => `count(*) FILTER (WHERE s.flags & ${bit} <> 0) AS "${id}"`)
+      .join(',\n      ')}
+      FROM security s ${indexedBy(db, 'security_flags')} WHERE s.flags <> 0`,
+  },
+  {
+    // Hreflang (issue 18.5): each filter's page set counted (the same sets the filters list).
+    ids: Object.keys(HREFLANG_SQL_OF) as (keyof typeof HREFLANG_SQL_OF)[],
+    needsTable: 'hreflang',
+    sql: (db) =>
+      `SELECT ${Object.entries(HREFLANG_SQL_OF)
+        .map(
+          ([id, where]) =>
+            `(SELECT count(*) FROM (${where((index) => indexedBy(db, index))
+              .replace(/^r\.url_id IN \(/, '')
+              .replace(/\)$/, '')})) AS "${id}"`,
+        )
+        .join(',\n      ')}`,
+  },
   {
     // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
     ids: ['js-rendered', 'js-render-failed'],
@@ -509,6 +723,51 @@ const COUNT_PASSES: readonly CountPass[] = [
       (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
   },
   {
+    // The Images filters: the alt ones from ranges of image_uses_alt, dimensions from its partial index, size and status
+    // from the checked images (a walk of images, each use then by image_uses_image).
+    ids: [
+      'images-all',
+      'images-alt-missing',
+      'images-alt-empty',
+      'images-alt-over-100',
+      'images-over-100kb',
+      'images-broken',
+      'images-no-dimensions',
+    ],
+    needsImages: true,
+    sql: (db) => `SELECT (SELECT count(*) FROM image_uses) AS "images-all",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len IS NULL) AS "images-alt-missing",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len = 0) AS "images-alt-empty",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len > ${IMAGE_ALT_LONG}) AS "images-alt-over-100",
+      (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_OVER_SIZE}) AS "images-over-100kb",
+      (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_BROKEN}) AS "images-broken",
+      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_no_size')} WHERE ${IMAGE_NO_SIZE}) AS "images-no-dimensions"`,
+  },
+  {
+    // Structured data (issue 18.4): the pages with each format from structured_data_format's keys, the parse errors from
+    // its partial index; the pages without any, or without the social tags, as a walk of the parsed pages' url_ids
+    // (results_canonical) with a probe by key each.
+    ids: [
+      'structured-jsonld-errors',
+      'structured-none',
+      'structured-jsonld',
+      'structured-microdata',
+      'structured-rdfa',
+      'structured-og-missing',
+      'structured-twitter-missing',
+    ],
+    needsStructured: true,
+    sql: (db) => `SELECT
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_errors')} WHERE sd.error IS NOT NULL AND sd.format = 'json-ld') AS "structured-jsonld-errors",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
+      count(*) FILTER (WHERE NOT ${HAS_STRUCTURED('')}) AS "structured-none",
+      count(*) FILTER (WHERE ${OG_MISSING}) AS "structured-og-missing",
+      count(*) FILTER (WHERE NOT ${HAS_SOCIAL('twitter:card')}) AS "structured-twitter-missing"
+      FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}`,
+  },
+  {
     // Duplicate content (issue 18.1): the TEMP table holds only the pages some content filter lists.
     ids: ['content-exact-duplicates', 'content-near-duplicates', 'content-low'],
     sql: () => `SELECT count(*) FILTER (WHERE exact_count > 1) AS "content-exact-duplicates",
@@ -519,7 +778,13 @@ const COUNT_PASSES: readonly CountPass[] = [
 
 /** Whether a count pass can run on this file (the tables it reads exist). */
 function passAvailable(db: Db, p: CountPass): boolean {
-  return (!p.needsRenders || hasRenders(db)) && (!p.needsSitemaps || hasTable(db, 'sitemap_urls'));
+  return (
+    (!p.needsRenders || hasRenders(db)) &&
+    (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
+    (!p.needsImages || hasTable(db, 'image_uses')) &&
+    (!p.needsStructured || hasTable(db, 'structured_data')) &&
+    (!p.needsTable || hasTable(db, p.needsTable))
+  );
 }
 
 /** The SQL of every count pass on this connection, for plan checks. */
@@ -604,9 +869,14 @@ export function pageSql(
   const f = filterSql(filter);
   checkSort(sort);
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
-  const terms = [f.where?.((index) => indexedBy(db, index)), hasText ? TEXT_SQL : undefined, hasPrefix ? PREFIX_SQL : undefined].filter(
-    (t): t is string => !!t,
-  );
+  const terms = [
+    f.where?.(
+      (index) => indexedBy(db, index),
+      (table) => hasTable(db, table),
+    ),
+    hasText ? TEXT_SQL : undefined,
+    hasPrefix ? PREFIX_SQL : undefined,
+  ].filter((t): t is string => !!t);
   // The URL row is read for the text or the prefix.
   const needsUrl = hasText || hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
@@ -620,6 +890,24 @@ export function pageSql(
       count: `SELECT count(*) AS total ${needsUrl ? `${joined} JOIN urls u ON u.id = r.url_id` : /\br\./.test(where) ? joined : `FROM renders j ${hint}`} ${where}`,
       ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
       rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+    };
+  }
+  if (f.source === 'images') {
+    // Image uses, from the filter's index of image_uses; the image, its page and its checked row read by key for a page.
+    const text = hasText ? ` AND ${IMAGE_TEXT_SQL}` : '';
+    const pre = hasPrefix ? ' AND substr(pu.url, 1, length(@prefix)) = @prefix' : '';
+    const sortSql = IMAGE_SORT_SQL[sort];
+    const order = sortSql ? orderSql(sort, sortSql, descending, 'iu.id') : `iu.id ${descending && sort === 'seq' ? 'DESC' : 'ASC'}`;
+    const cond = `WHERE ${f.where ? f.where(() => '') : '1'}${text}${pre}`;
+    const narrow = !hasText && !hasPrefix && !sortSql;
+    const from = narrow
+      ? `FROM image_uses iu ${hint}`
+      : `FROM image_uses iu ${hint} JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
+    const countFrom = hasText || hasPrefix ? from.replace(IMAGE_RESULT_JOIN, '') : `FROM image_uses iu ${hint}`;
+    return {
+      count: `SELECT count(*) AS total ${countFrom} ${cond}`,
+      ids: `SELECT iu.id AS k ${from} ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      rows: `SELECT ${IMAGE_ROW_COLUMNS} FROM ${IMAGE_ROWS_FROM} WHERE iu.id IN (SELECT value FROM json_each(@keys))`,
     };
   }
   if (f.source === 'sitemaps') {
@@ -674,15 +962,45 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
     const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, plan, hasPrefix);
     const { total } = prepared(db, sqls.count).get(params) as { total: number };
     const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
-    const rows = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
     const source = filterSql(q.filter).source;
+    const read = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
+    const rows = source === 'images' ? imageRows(db, read) : read;
     return {
       filter: q.filter,
       total,
       offset: q.offset,
-      rows: inOrder(keys, rows, (r) => (source === 'urls' ? r.url_id : source === 'sitemaps' ? -r.url_id : (r.seq as number))),
+      rows: inOrder(keys, rows, (r) =>
+        source === 'urls' ? r.url_id : source === 'sitemaps' || source === 'images' ? -r.url_id : (r.seq as number),
+      ),
     };
   });
+}
+
+/** Image uses' rows as read, each with its image's uses (inlinks: the pages using it) counted once per image from its index. */
+function imageRows(db: Db, read: FilteredRow[]): FilteredRow[] {
+  const uses = new Map<number, number>();
+  const count = prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_image')} WHERE image_id = ?`);
+  return read.map((raw) => {
+    const imageId = (raw as unknown as { image_id: number }).image_id;
+    let n = uses.get(imageId);
+    if (n === undefined) uses.set(imageId, (n = (count.get(imageId) as { n: number }).n));
+    const { image_id: _, ...rest } = raw as FilteredRow & { image_id: number };
+    return imageRow({ ...rest, inlinks: n });
+  });
+}
+
+/** An image use's row as read (its use's columns flat) with them gathered as `image`. */
+function imageRow(raw: FilteredRow): FilteredRow {
+  const { page_url, page_id, alt, alt_len, width, height, checked, ...row } = raw as FilteredRow & {
+    page_url: string;
+    page_id: number;
+    alt: string | null;
+    alt_len: number | null;
+    width: string | null;
+    height: string | null;
+    checked: number;
+  };
+  return { ...row, image: { page_url, page_id, alt, alt_len, width, height, checked: checked === 1 } };
 }
 
 /**

@@ -10,7 +10,7 @@ import { likePattern } from './sql.ts';
 /** Where SQLite's SQL and PostgreSQL's part. */
 export interface ResultsDialect {
   /** A table as the query names it: `results`, or in the store, qualified by the crawl's schema. */
-  table(name: 'results' | 'urls' | 'links' | 'extracted'): string;
+  table(name: 'results' | 'urls' | 'links' | 'extracted' | 'hosts'): string;
   /** The expression compared (sorted) without regard to case. */
   noCase(expr: string): string;
   /** The case-insensitive LIKE (SQLite's LIKE is, for ASCII; PostgreSQL's is not). */

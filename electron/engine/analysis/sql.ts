@@ -100,6 +100,16 @@ export function inOrder<T>(ids: readonly number[], rows: readonly T[], key: (row
   return out;
 }
 
+/**
+ * The row with the named columns as numbers: PostgreSQL returns bigint (and counts and sums of it) as text, which
+ * the views read from the store convert once here.
+ */
+export function withNumbers<T extends object>(row: T, keys: readonly string[]): T {
+  const out = { ...row } as Record<string, unknown>;
+  for (const k of keys) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
+  return out as T;
+}
+
 /** Runs `fn` in one read transaction: every query in it sees the same state of the file, even mid-crawl. */
 export function readTransaction<T>(db: Db, fn: () => T): T {
   if (db.inTransaction) return fn();

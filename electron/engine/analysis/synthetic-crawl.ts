@@ -37,6 +37,19 @@ export interface SyntheticCrawlOptions {
    * every 49th page again (in two sitemaps). Default false.
    */
   sitemaps?: boolean;
+  /**
+   * Images (issue 18.3): every parsed page uses the site's logo (alt, dimensions) and one of 997 photos (every 10th
+   * without alt, every 10th with an empty one, every 10th with one of 130 characters; every 7th without dimensions),
+   * every 5th page the last checked image before it (every 2nd checked image over 100 KB), every 50th page the last
+   * 404 before it as an image (broken). Default false.
+   */
+  images?: boolean;
+  /**
+   * Structured data and social tags (issue 18.4) on parsed pages: JSON-LD on every 3rd (a Product with an Offer on
+   * every 6th, a broken block beside it on every 97th), microdata on every 11th, RDFa on every 13th; og:title on every
+   * 2nd, og:image on every 4th, twitter:card on every 5th. Default false.
+   */
+  structuredData?: boolean;
 }
 
 export interface SyntheticCrawl {
@@ -131,6 +144,8 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   const insertLink = db.prepare('INSERT OR IGNORE INTO links (from_id, to_id, anchor, kind, nofollow) VALUES (?, ?, ?, ?, ?)');
   const insertExtracted = db.prepare('INSERT INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)');
   const insertUnfetchable = db.prepare('INSERT INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)');
+  const insertStructured = db.prepare('INSERT INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)');
+  const insertSocial = db.prepare('INSERT INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)');
   const insertRender = db.prepare(`INSERT INTO renders (url_id, title, meta_description, h1, h1_count, canonical, meta_robots, word_count,
       rendered_links, js_redirect, console_errors, page_errors, failed_resources, blocked_resources, render_ms, error, raw_indexability,
       raw_title, raw_meta_description, raw_h1, raw_h1_count, raw_canonical, raw_meta_robots, raw_word_count)
@@ -145,6 +160,21 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
   // An image on the site's plain-HTTP origin (out of the HTTPS scope), after every other URL: mixed content.
   const mixedId = externalBase + externalCount + (variant === 1 ? Math.floor(n / 50) : 0);
   let links = 0;
+  // Images (options.images): image ids by URL, the last checked image and the last 404 seen.
+  const imageIds = new Map<string, number>();
+  const insertImage = db.prepare('INSERT INTO images (id, url, url_key) VALUES (?, ?, ?)');
+  const insertImageUse = db.prepare('INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?)');
+  const addImageUse = (page: number, url: string, alt: string | null, width: string | null, height: string | null) => {
+    let id = imageIds.get(url);
+    if (id === undefined) {
+      id = imageIds.size + 1;
+      imageIds.set(url, id);
+      insertImage.run(id, url, urlKey(url));
+    }
+    insertImageUse.run(page, id, alt, alt === null ? null : alt.length, width, height);
+  };
+  let lastImage: string | null = null;
+  let last404: string | null = null;
   db.transaction(() => {
     insertHost.run(1, SYNTHETIC_ORIGIN, queuedCount, 0, 404);
     for (let h = 0; h < externalHosts; h++) insertHost.run(h + 2, `https://ext${h}.example`, 0, 0, null);
@@ -236,7 +266,9 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       const outlinks = parsed ? linksPerPage : 0;
       const w = rnd();
       const words = parsed ? Math.floor(50 + w * 2000) * (variant === 1 && i % 41 === 0 ? 2 : 1) : null;
-      const size = status === null ? null : Math.floor(2000 + rnd() * 60_000);
+      const size0 = status === null ? null : Math.floor(2000 + rnd() * 60_000);
+      // With images, every 2nd checked image is over 100 KB.
+      const size = size0 !== null && options.images === true && kind === 'image' && i % 2 === 0 ? size0 * 4 + 102_400 : size0;
       const time = status === null ? null : Math.floor(5 + rnd() * rnd() * 3000);
       // Drawn before a gone row is skipped, so the rows after it come out the same in both variants.
       const drawn = Array.from({ length: linksPerPage }, (_, k) => (k === 0 ? 1 : Math.floor(rnd() * n) + 1));
@@ -286,6 +318,17 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           rawWords: words,
         });
       }
+      if (parsed && options.structuredData === true) {
+        let k = 0;
+        if (i % 3 === 0) insertStructured.run(i + 1, k++, 'json-ld', i % 6 === 0 ? '["Product","Offer"]' : '["WebPage"]', null);
+        if (i % 97 === 0) insertStructured.run(i + 1, k++, 'json-ld', '[]', 'Unexpected end of JSON input');
+        if (i % 11 === 0) insertStructured.run(i + 1, k++, 'microdata', '["BreadcrumbList"]', null);
+        if (i % 13 === 0) insertStructured.run(i + 1, k++, 'rdfa', '["Person"]', null);
+        let t = 0;
+        if (i % 2 === 0) insertSocial.run(i + 1, t++, 'og:title', `Page ${i}`);
+        if (i % 4 === 0) insertSocial.run(i + 1, t++, 'og:image', `${SYNTHETIC_ORIGIN}/img/${i}.png`);
+        if (i % 5 === 0) insertSocial.run(i + 1, t++, 'twitter:card', 'summary');
+      }
       if (redirect) {
         insertLink.run(i + 1, ((i * 7 + 3) % n) + 1, null, 'redirect', 0);
         links++;
@@ -303,7 +346,18 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           insertExtracted.run(i + 1, 'price', 0, `$${i % 1000}`);
           insertExtracted.run(i + 1, 'price', 1, `$${(i % 1000) + 5}`);
         }
+        if (options.images === true) {
+          addImageUse(i + 1, `${SYNTHETIC_ORIGIN}/static/logo.svg`, 'Site logo', '120', '40');
+          const a = i % 10;
+          const alt = a === 0 ? null : a === 1 ? '' : a === 2 ? 'A'.repeat(130) : `Photo ${i % 997}`;
+          const dims = i % 7 === 0 ? null : '300';
+          addImageUse(i + 1, `${SYNTHETIC_ORIGIN}/media/photo-${i % 997}.jpg`, alt, dims, dims);
+          if (i % 5 === 0 && lastImage !== null) addImageUse(i + 1, lastImage, 'Figure', '640', '480');
+          if (i % 50 === 0 && last404 !== null) addImageUse(i + 1, last404, 'Gone', '10', '10');
+        }
       }
+      if (kind === 'image' && status === 200) lastImage = url;
+      if (status === 404) last404 = url;
     }
     if (variant === 1) {
       // New pages, fetched after the others (ids after the out-of-scope URLs).
@@ -347,6 +401,39 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
     }
     insertHost.run(externalHosts + 2, MIXED_ORIGIN, 0, 0, null);
     insertUrl.run(mixedId, MIXED_URL, urlKey(MIXED_URL), externalHosts + 2, 2, UrlState.outOfScope, 2, startAt, 'image', 0, 0);
+    // Security and hreflang (issue 18.5): every parsed page a security row, its flags spread over the bits; hreflang
+    // sets of three parsed pages, every fourth set without a return link, every fifth with an invalid code, every third
+    // without x-default, every sixth naming an error page and a non-indexable 200 page too.
+    {
+      const parsed = (
+        db.prepare('SELECT url_id FROM results WHERE h1_count IS NOT NULL ORDER BY url_id').all() as { url_id: number }[]
+      ).map((r) => r.url_id);
+      const bad = db.prepare('SELECT url_id FROM results WHERE coalesce(status_code, 0) <> 200 ORDER BY url_id LIMIT 1').get() as
+        | { url_id: number }
+        | undefined;
+      const noindex = db
+        .prepare("SELECT url_id FROM results WHERE status_code = 200 AND indexability = 'non-indexable' ORDER BY url_id LIMIT 1")
+        .get() as { url_id: number } | undefined;
+      const addSecurity = db.prepare('INSERT INTO security (url_id, flags) VALUES (?, ?)');
+      parsed.forEach((id, i) => addSecurity.run(id, i % 5 === 0 ? 0 : (Math.imul(i + 1, 2654435761) >>> 25) & 127));
+      const addHreflang = db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)');
+      const LANGS = ['en', 'de', 'fr'];
+      for (let g = 0, set = 0; g + 3 <= parsed.length && set < 2000; g += 9, set++) {
+        const pages = parsed.slice(g, g + 3);
+        pages.forEach((page, k) => {
+          pages.forEach((target, j) => {
+            if (set % 4 === 0 && k === 1 && j === 0) return;
+            // Every seventh set's last page does not name itself.
+            if (set % 7 === 0 && k === 2 && j === 2) return;
+            const invalid = set % 5 === 0 && j === 2;
+            addHreflang.run(page, target, invalid ? 'en-UK' : LANGS[j]!, invalid ? 0 : 1);
+          });
+          if (set % 3 !== 0) addHreflang.run(page, pages[0]!, 'x-default', 1);
+          if (set % 6 === 0 && bad) addHreflang.run(page, bad.url_id, 'es', 1);
+          if (set % 6 === 0 && noindex) addHreflang.run(page, noindex.url_id, 'pt', 1);
+        });
+      }
+    }
     if (options.sitemaps === true) {
       const addSitemap = db.prepare(`INSERT INTO sitemaps (id, url, host_id, source, state, kind, status_code, url_count, over_url_limit,
         discovered_at, fetched_at) VALUES (?, ?, 1, 'robots', 2, 'urlset', 200, ?, ?, ?, ?)`);

@@ -2,26 +2,31 @@
 // (paged by key), the links on it no crawler can fetch, and its custom-extraction values. Every query is a lookup
 // by key (urls.id, url_key, links' primary key and links_to, extracted's primary key): the cost depends on this
 // URL's links, not on the size of the crawl.
+import { hreflangDetail, securityDetail } from './security-detail.ts';
 import { makeNormaliser } from '../../../shared/url/normalise.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
 import { readStoredSettings, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../frontier/model.ts';
 import type {
+  BoundedList,
   ExtractedValues,
+  ImagePage,
   Inlink,
   LinkPage,
   Outlink,
+  PageImage,
   RenderComparison,
   RenderDetail,
   RenderResource,
   RedirectChain,
   RedirectHop,
+  StructuredDetail,
   UnfetchableLink,
   UrlDetail,
   UrlRef,
 } from '../../../shared/analysis.ts';
 import { URL_ROW_COLUMNS, type FilteredRow } from './result-filters.ts';
-import { checkLimit, hasRenders, indexedBy, prepared, readTransaction } from './sql.ts';
+import { checkLimit, hasRenders, hasTable, indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** Redirect hops followed each way from the URL at most. */
 export const MAX_CHAIN_HOPS = 20;
@@ -150,8 +155,91 @@ export function urlDetail(db: Db, ref: UrlRef, options: { linksLimit?: number } 
       unfetchable_truncated: unfetchable.length > MAX_LISTED,
       extracted: extractedValues(db, id),
       render: renderDetail(db, id),
+      images: pageImages(db, id),
+      image_pages: imagePages(db, u.url),
+      structured: structuredDetail(db, id),
+      // Issue 18.5.
+      security: securityDetail(db, id),
+      hreflang: hreflangDetail(db, id),
     };
   });
+}
+
+/** Image rows listed in a URL's detail at most (issue 18.3). */
+export const MAX_IMAGES_LISTED = 500;
+const NO_IMAGES: BoundedList<never> = { items: [], total: 0 };
+
+/** The images a page uses, in document order, each with its own status and size when the crawl checked it (issue 18.3). */
+export function pageImages(db: Db, pageId: number): BoundedList<PageImage> {
+  if (!hasTable(db, 'image_uses')) return NO_IMAGES;
+  const items = (
+    prepared(
+      db,
+      `SELECT im.url AS image_url, iu.alt, iu.alt_len, iu.width, iu.height, ir.url_id IS NOT NULL AS checked, ir.status_code, ir.size_bytes
+       FROM image_uses iu ${indexedBy(db, 'image_uses_page')} JOIN images im ON im.id = iu.image_id
+       LEFT JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url LEFT JOIN results ir ON ir.url_id = iuu.id
+       WHERE iu.page_id = ? ORDER BY iu.id LIMIT ?`,
+    ).all(pageId, MAX_IMAGES_LISTED) as (Omit<PageImage, 'checked'> & { checked: number })[]
+  ).map((i) => ({ ...i, checked: i.checked === 1 }));
+  const total =
+    items.length < MAX_IMAGES_LISTED
+      ? items.length
+      : (
+          prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_page')} WHERE page_id = ?`).get(pageId) as {
+            n: number;
+          }
+        ).n;
+  return { items, total };
+}
+
+/** The pages using an image URL (by its text, in normal form), in record order (issue 18.3). */
+export function imagePages(db: Db, url: string): BoundedList<ImagePage> {
+  if (!hasTable(db, 'image_uses')) return NO_IMAGES;
+  const image = (prepared(db, 'SELECT id, url FROM images WHERE url_key = ?').all(urlKey(url)) as { id: number; url: string }[]).find(
+    (i) => i.url === url,
+  );
+  if (!image) return NO_IMAGES;
+  const items = prepared(
+    db,
+    `SELECT iu.page_id, pu.url AS page_url, iu.alt, iu.alt_len, iu.width, iu.height
+     FROM image_uses iu ${indexedBy(db, 'image_uses_image')} JOIN urls pu ON pu.id = iu.page_id WHERE iu.image_id = ? ORDER BY iu.id LIMIT ?`,
+  ).all(image.id, MAX_IMAGES_LISTED) as ImagePage[];
+  const total =
+    items.length < MAX_IMAGES_LISTED
+      ? items.length
+      : (
+          prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_image')} WHERE image_id = ?`).get(image.id) as {
+            n: number;
+          }
+        ).n;
+  return { items, total };
+}
+
+/** A page's structured data and social tags by key (issue 18.4); null on a file older than version 6. */
+export function structuredDetail(db: Db, urlId: number): StructuredDetail | null {
+  if (!hasTable(db, 'structured_data')) return null;
+  const items = (
+    prepared(db, 'SELECT format, types, error FROM structured_data WHERE url_id = ? ORDER BY n').all(urlId) as {
+      format: string;
+      types: string;
+      error: string | null;
+    }[]
+  ).map((r) => ({ format: r.format, types: typesOf(r.types), error: r.error }));
+  const socialTags = prepared(db, 'SELECT property, content FROM social_tags WHERE url_id = ? ORDER BY n').all(urlId) as {
+    property: string;
+    content: string;
+  }[];
+  return { items, social_tags: socialTags };
+}
+
+/** A structured_data.types JSON array; anything else as no types. */
+function typesOf(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 type RenderRow = Record<string, string | number | null>;

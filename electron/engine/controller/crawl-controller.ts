@@ -169,6 +169,8 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
         this.live.setThreads(n);
         this.persistSettings();
       },
+      rateHere: (perSecond) => this.rateHere(perSecond),
+      keepRate: () => this.persistSettings(),
       finish: (reason) => void this.finish(reason, null),
       pump: () => this.dispatcher.pump(),
       storeReachable: (error) => this.onStoreReachable(error),
@@ -282,13 +284,15 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
   setMaxRate(perSecond: number | null): void {
     checkMaxRate(perSecond);
     if (isEnding(this.state)) return;
-    this.guard(() => {
-      this.live.setMaxRate(perSecond);
-      this.persistSettings();
-      this.dispatcher.clearWake();
-      this.dispatcher.pump();
-      this.changed();
-    });
+    this.guard(() => this.steering.setMaxRate(perSecond));
+  }
+
+  /** This node's URLs/s cap (a crawl's own, or its share of a cluster's): the next claims follow it. */
+  private rateHere(perSecond: number | null): void {
+    this.live.setMaxRate(perSecond);
+    this.dispatcher?.clearWake();
+    this.dispatcher?.pump();
+    this.changed();
   }
 
   /**
@@ -495,8 +499,11 @@ export class CrawlController extends EventEmitter<ControllerEvents> {
     // The state is also in every snapshot; failing to note it in the store must not stop the crawl.
     if (to !== 'finished') void this.calls.run(() => this.store.noteState(to).catch(() => undefined));
     if (to === 'paused' || to === 'running') this.dispatcher.settleIdleThreads();
+    // The snapshot goes out before the state change, so no view shows the new state with the old state's figures
+    // (a pause shown with the running rate that then jumps to the rate it paused at). The finished snapshot is
+    // sent by finish() once the crawl file is closed.
+    if (to !== 'finished') this.snapshots.fireNow();
     this.emitState(from, to);
-    this.changed();
   }
 
   /** The clock stops while paused (and once finished); pages/s freezes at the rate the crawl paused at. */

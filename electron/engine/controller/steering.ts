@@ -22,6 +22,10 @@ export interface NodeControl {
   resizeHere(threads: number): void;
   /** Keeps a thread count changed live in the crawl's settings, so a resumed crawl starts with it. */
   keepThreads(threads: number): void;
+  /** Sets this node's URLs/s cap (null: none), for its next claims. */
+  rateHere(perSecond: number | null): void;
+  /** Keeps a URLs/s cap changed live in the crawl's settings. */
+  keepRate(perSecond: number | null): void;
   finish(reason: FinishReason): void;
   /** Work may be claimable now. */
   pump(): void;
@@ -40,6 +44,8 @@ export interface Steering {
   resume(): void;
   /** A checked thread count: this node's pool, or the whole cluster's threads. */
   setThreads(threads: number): void;
+  /** A checked URLs/s cap (null: none): this node's, or the whole cluster's, which each node takes a share of. */
+  setMaxRate(perSecond: number | null): void;
   /** Asked when this node has nothing in flight and nothing to write: is the whole crawl over? */
   isComplete(queued: number, idleThreads: number): Promise<boolean>;
   /** Ends this node's part in the crawl once it has finished for `reason`. */
@@ -76,6 +82,11 @@ class SoloSteering implements Steering {
     this.node.resumeHere();
   }
 
+  setMaxRate(perSecond: number | null): void {
+    this.node.rateHere(perSecond);
+    this.node.keepRate(perSecond);
+  }
+
   setThreads(threads: number): void {
     this.node.keepThreads(threads);
     this.node.resizeHere(threads);
@@ -95,6 +106,8 @@ class SoloSteering implements Steering {
 class ClusterSteering implements Steering {
   readonly keptIn = 'store';
   readonly startThreads: number;
+  /** This node's share of the cluster's URLs/s cap, as last applied. */
+  private rate: number | null;
 
   constructor(
     private readonly store: FrontierStore,
@@ -103,6 +116,9 @@ class ClusterSteering implements Steering {
     private readonly node: NodeControl,
   ) {
     this.startThreads = cluster.threadShare();
+    // The settings read from the store hold the cluster's cap; this node runs its share of it.
+    this.rate = cluster.rateShare();
+    node.rateHere(this.rate);
     cluster.on('command', (c) => this.onCommand(c));
     cluster.on('work', () => node.pump());
     cluster.on('finished', ({ reason }) => node.finish(reason));
@@ -111,8 +127,12 @@ class ClusterSteering implements Steering {
   }
 
   /** A command from the cluster (from any node, or the app attached to the store). */
-  private onCommand(c: { state: 'running' | 'paused' | 'stopped'; threads: number }): void {
+  private onCommand(c: { state: 'running' | 'paused' | 'stopped'; threads: number; maxUrlsPerSecond: number | null }): void {
     if (this.node.state() === 'stopping' || this.node.state() === 'finished') return;
+    if (c.maxUrlsPerSecond !== this.rate) {
+      this.rate = c.maxUrlsPerSecond;
+      this.node.rateHere(c.maxUrlsPerSecond);
+    }
     if (c.threads !== this.node.threadTarget()) this.node.resizeHere(c.threads);
     if (c.state === 'stopped') this.node.finish('stopped');
     else if (c.state === 'paused') this.node.pauseHere();
@@ -129,6 +149,11 @@ class ClusterSteering implements Steering {
 
   resume(): void {
     void this.calls.run(() => this.cluster.command({ state: 'running' }));
+  }
+
+  /** `perSecond` is the whole cluster's cap; each node takes its share when the command comes back. */
+  setMaxRate(perSecond: number | null): void {
+    void this.calls.run(() => this.cluster.command({ maxUrlsPerSecond: perSecond }));
   }
 
   /** `threads` is the whole cluster's count; each node takes its share when the command comes back. */

@@ -24,6 +24,13 @@ export class Throttle {
     }, wait);
   }
 
+  /** Fires now, whatever the interval says (a state change is shown with the figures it changed at). */
+  fireNow(): void {
+    this.cancel();
+    this.lastAt = Date.now();
+    this.fire(this.lastAt);
+  }
+
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

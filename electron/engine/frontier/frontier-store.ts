@@ -27,8 +27,11 @@ export type RecordOutcome = 'recorded' | 'retry' | 'lost';
 
 /** Commands and news from the cluster, for a store several nodes share. */
 export interface ClusterEvents {
-  /** The cluster was told to run, pause or stop, or its thread count (this node's share) changed. */
-  command: [{ state: 'running' | 'paused' | 'stopped'; threads: number }];
+  /**
+   * The cluster was told to run, pause or stop, or its thread count or URLs/s cap changed: this node's shares of
+   * them (null: no cap).
+   */
+  command: [{ state: 'running' | 'paused' | 'stopped'; threads: number; maxUrlsPerSecond: number | null }];
   /** Another node queued URLs or freed a host: claiming may find work now. */
   work: [];
   /** Another node found the crawl complete (or it was finished some other way). */
@@ -49,8 +52,10 @@ export interface ClusterCoordination extends EventEmitter<ClusterEvents> {
   threadShare(): number;
   /** The cluster's run/pause/stop command as of now. */
   clusterState(): 'running' | 'paused' | 'stopped' | 'finished';
+  /** This node's share of the cluster's URLs/s cap, as of the last command (null: no cap). */
+  rateShare(): number | null;
   /** Sends a command to every node (this one included, through the `command` event). */
-  command(command: { state?: 'running' | 'paused' | 'stopped'; threads?: number }): Promise<void>;
+  command(command: { state?: 'running' | 'paused' | 'stopped'; threads?: number; maxUrlsPerSecond?: number | null }): Promise<void>;
   /** Publishes this node's state and threads for observers (coalesced by the caller). */
   publishStatus(state: CrawlState, threads: ThreadStatus[], pagesDone: number): void;
   /**

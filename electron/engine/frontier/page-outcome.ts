@@ -1,6 +1,8 @@
 // What recording a fetched page writes, decided the same way by both stores (SQLite and PostgreSQL): its results
 // row, and the URLs it leads to (redirect target and links) with what the candidate chain decided for each.
+import { isValidHreflang } from '../../../shared/hreflang.ts';
 import type { PageFetchResult } from '../../../shared/protocol.ts';
+import { securityFlags } from '../../../shared/security.ts';
 import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
 import type { PageClaim, UrlKindName } from './model.ts';
@@ -329,6 +331,64 @@ export function renderRowOf(claim: PageClaim, result: PageFetchResult): unknown[
 /** hreflang alternates as the crawl file keeps them: "en=https://…; de=https://…", or null when there are none. */
 function hreflangText(list: readonly { lang: string; url: string }[]): string | null {
   return list.length ? list.map((h) => `${h.lang}=${h.url}`).join('; ') : null;
+}
+
+// ---- security and hreflang (issue 18.5) ----
+
+/** The security table's columns, in the order securityRowOf gives their values, with their PostgreSQL types. */
+export const SECURITY_COLUMNS = [
+  ['url_id', 'bigint'],
+  ['flags', 'int'],
+  ['hsts', 'text'],
+  ['csp', 'text'],
+  ['x_content_type_options', 'text'],
+  ['x_frame_options', 'text'],
+  ['http_resources', 'text'],
+  ['unsafe_links', 'text'],
+] as const;
+
+/** The security row of a parsed page (SECURITY_COLUMNS' values), or null for a page the worker did not read. */
+export function securityRowOf(claim: Pick<PageClaim, 'urlId' | 'url'>, result: PageFetchResult): unknown[] | null {
+  const s = result.security;
+  if (!s) return null;
+  return [
+    claim.urlId,
+    securityFlags(claim.url, s),
+    s.hsts,
+    s.csp,
+    s.xContentTypeOptions,
+    s.xFrameOptions,
+    s.httpResources.length ? JSON.stringify(s.httpResources) : null,
+    s.unsafeBlankLinks.length ? JSON.stringify(s.unsafeBlankLinks) : null,
+  ];
+}
+
+/** Alternates kept per page (a site controls how many it writes). */
+export const HREFLANG_ROWS_MAX = 500;
+
+/**
+ * A page's hreflang rows: [url_id, target_id, lang, valid] per alternate it names (as its results row shows them:
+ * rendered when rendered), the target by its urls id (`idOf`: the page's targets; the page itself is its own id);
+ * an alternate whose URL has no id is left out. Distinct by (target, lang).
+ */
+export function hreflangRowsOf(
+  claim: Pick<PageClaim, 'urlId' | 'url'>,
+  result: PageFetchResult,
+  idOf: (url: string) => number | undefined,
+): [number, number, string, number][] {
+  const rows: [number, number, string, number][] = [];
+  const seen = new Set<string>();
+  for (const h of shownFields(result).hreflang) {
+    if (rows.length >= HREFLANG_ROWS_MAX) break;
+    const target = h.url === claim.url ? claim.urlId : idOf(h.url);
+    if (target === undefined) continue;
+    const lang = h.lang.length > 100 ? h.lang.slice(0, 100) : h.lang;
+    const key = `${target} ${lang}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push([claim.urlId, target, lang, isValidHreflang(lang) ? 1 : 0]);
+  }
+  return rows;
 }
 
 /** Bytes as the stores bind a BLOB (a worker's Uint8Array arrives as one after structured cloning). */

@@ -18,6 +18,7 @@ import type { PgClient } from '../frontier/postgres/pg-client.ts';
 import { StoreError, parseStoreUrl, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { commandCluster, readClusterSnapshot, readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlChannel, crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { deprioritiseInCluster, excludeInCluster } from '../frontier/postgres/pg-patterns.ts';
 import { TimeoutError, withTimeout } from './with-timeout.ts';
 
 /** Refreshes on notifications come at most this often (4 a second). */
@@ -43,7 +44,7 @@ export interface ClusterObserverEvents {
   state: [StateChange];
 }
 
-export type ClusterCommand = { state: 'running' | 'paused' | 'stopped' } | { threads: number };
+export type ClusterCommand = { state: 'running' | 'paused' | 'stopped' } | { threads: number } | { maxUrlsPerSecond: number | null };
 
 /** A message for the UI from anything a query threw: StoreErrors as they are, others with the server named. */
 function messageOf(err: unknown): string {
@@ -127,6 +128,35 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
 
   /** Tells every node of the crawl what to do; refused (with why) while the store cannot be reached. */
   async command(command: ClusterCommand): Promise<void> {
+    await this.withClient((client) => commandCluster(client, this.crawlId, command));
+  }
+
+  /**
+   * Adds an exclude or deprioritise pattern for the whole cluster (pg-patterns.ts), in one transaction: every node
+   * applies it to the links it finds from then on, and the queued URLs matching it are dropped or moved back now.
+   * Returns how many queued URLs it dropped or moved.
+   */
+  async addPattern(kind: 'exclude' | 'deprioritised', pattern: string): Promise<number> {
+    const finished = this.last.state === 'finished';
+    if (finished) throw new StoreError(`crawl "${this.crawlId}" has finished; it takes no more patterns`);
+    return this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const n =
+          kind === 'exclude'
+            ? await excludeInCluster(client, this.crawlId, pattern)
+            : await deprioritiseInCluster(client, this.crawlId, pattern);
+        await client.query('COMMIT');
+        return n;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  /** Runs `work` on the connection, naming the server when there is none or it breaks meanwhile; then refreshes. */
+  private async withClient<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
     const client = this.client;
     if (!client) {
@@ -134,8 +164,9 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
         `cannot reach the PostgreSQL store at ${this.server} right now${this.problem ? ` (${this.problem})` : ''}; try again once it is back`,
       );
     }
+    let out: T;
     try {
-      await commandCluster(client, this.crawlId, command);
+      out = await work(client);
     } catch (err) {
       if (isConnectionLost(err)) {
         this.lost(client, err);
@@ -147,6 +178,7 @@ export class ClusterCrawlObserver extends EventEmitter<ClusterObserverEvents> {
     }
     // Our own NOTIFY comes back too; refreshing now shows the change without waiting for it.
     this.requestRefresh();
+    return out;
   }
 
   /** UNLISTENs and closes the connection; no event is emitted afterwards. */

@@ -1,8 +1,9 @@
 // A cluster crawl in view: a crawl of the PostgreSQL store, run by its nodes and watched from here. Its live view and
-// commands (pause, resume, stop, the thread count) go through the observer, its results table and CSV export through
-// a results reader of its own; what needs a local crawl file (the URLs/s cap, patterns, the analysis views) is
-// refused, saying what can be done from here.
+// commands (pause, resume, stop, the thread count, the URLs/s cap, live exclude and deprioritise patterns) go through
+// the observer to every node, its results table and CSV export through a results reader of its own; what needs a
+// local crawl file (the analysis views) is refused, saying what can be done from here.
 import type { ExportFormat } from '../../../shared/analysis.ts';
+import type { CrawlViews } from './crawl-views.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
@@ -11,6 +12,7 @@ import type { CrawlAnalysis } from './crawl-analysis.ts';
 import type { CrawlInView, CrawlInViewEvents } from './crawl-in-view.ts';
 import { ClusterCrawlObserver, type ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { ClusterResults } from './cluster-results.ts';
+import { checkMaxRate, checkPattern } from '../controller/live-settings.ts';
 
 export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements CrawlInView {
   readonly file = null;
@@ -63,16 +65,22 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     return this.observer.command({ threads });
   }
 
-  async setMaxRate(): Promise<void> {
-    throw new Error(this.refusal('change the URLs/s cap'));
+  /** The whole cluster's cap: each live node takes its share (in proportion to its threads). */
+  async setMaxRate(perSecond: number | null): Promise<void> {
+    checkMaxRate(perSecond);
+    await this.observer.command({ maxUrlsPerSecond: perSecond });
   }
 
-  async addExclude(): Promise<{ dropped: number }> {
-    throw new Error(this.refusal('add an exclude pattern'));
+  /** For every node: links found from now on that match are not crawled, and queued URLs that match are dropped. */
+  async addExclude(pattern: string): Promise<{ dropped: number }> {
+    checkPattern(pattern, 'exclude pattern');
+    return { dropped: await this.observer.addPattern('exclude', pattern) };
   }
 
-  async deprioritise(): Promise<{ moved: number }> {
-    throw new Error(this.refusal('deprioritise a pattern'));
+  /** For every node: URLs that match wait behind their host's others, those queued now included. */
+  async deprioritise(pattern: string): Promise<{ moved: number }> {
+    checkPattern(pattern, 'pattern');
+    return { moved: await this.observer.addPattern('deprioritised', pattern) };
   }
 
   queryResults(query: ResultsQuery): Promise<ResultsPage> {
@@ -96,6 +104,11 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     throw new Error(this.refusal(what));
   }
 
+  /** The views that read the store (the hosts report, the queue): through the results reader's connection. */
+  views(): CrawlViews {
+    return this.results;
+  }
+
   /** UNLISTEN and the connections closed; no event is emitted afterwards. */
   async close(): Promise<void> {
     this.removeAllListeners();
@@ -106,6 +119,6 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
   /** Why a command for a local crawl file cannot be used on the store's crawl. */
   private refusal(what: string): string {
     const o = this.observer;
-    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export; pause, resume, stop and the thread count)`;
+    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export; pause, resume, stop, the thread count, the URLs/s cap and live patterns)`;
   }
 }

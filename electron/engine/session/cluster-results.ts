@@ -1,7 +1,23 @@
-// The Results table of a cluster crawl, read from its schema in the PostgreSQL store with the same SQL as a crawl
-// file's (analysis/result-rows.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
+// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report), read
+// from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
+// hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
-import type { ExportFormat } from '../../../shared/analysis.ts';
+import type {
+  ExportFormat,
+  HostsReport,
+  HostsReportQuery,
+  PrefixGroups,
+  PrefixQuery,
+  QueueHostsPage,
+  QueueHostsQuery,
+  QueueScreen,
+  QueueScreenQuery,
+  QueueSearchPage,
+  QueueSearchQuery,
+} from '../../../shared/analysis.ts';
+import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
+import type { CrawlViews } from './crawl-views.ts';
+import { postgresHostsReport } from '../analysis/hosts-report.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -31,7 +47,7 @@ export async function queryClusterResults(client: PgClient, crawlId: string, q: 
   return { total, offset: q.offset, rows, extractionRules: rules };
 }
 
-export class ClusterResults implements ResultsReader {
+export class ClusterResults implements ResultsReader, CrawlViews {
   private readonly server: string;
   private client: PgClient | null = null;
   private opening: Promise<PgClient> | null = null;
@@ -44,10 +60,37 @@ export class ClusterResults implements ResultsReader {
     this.server = serverLabel(storeUrl);
   }
 
-  async query(q: ResultsQuery): Promise<ResultsPage> {
+  query(q: ResultsQuery): Promise<ResultsPage> {
+    return this.read((client) => queryClusterResults(client, this.crawlId, q));
+  }
+
+  /** The hosts report, from the store's hosts table (analysis/hosts-report.ts, in PostgreSQL's dialect). */
+  hostsReport(q: HostsReportQuery): Promise<HostsReport> {
+    return this.read((client) => postgresHostsReport(client, this.crawlId, q));
+  }
+
+  /** The queue inspector's reads (analysis/queue-inspector.ts, in PostgreSQL's dialect). */
+  queueHosts(q: QueueHostsQuery): Promise<QueueHostsPage> {
+    return this.read((client) => postgresQueueHosts(client, this.crawlId, q));
+  }
+
+  queuePrefixes(q: PrefixQuery): Promise<PrefixGroups | null> {
+    return this.read((client) => postgresQueuePrefixes(client, this.crawlId, q));
+  }
+
+  queueSearch(q: QueueSearchQuery): Promise<QueueSearchPage> {
+    return this.read((client) => postgresQueueSearch(client, this.crawlId, q));
+  }
+
+  queueScreen(q: QueueScreenQuery): Promise<QueueScreen> {
+    return this.read((client) => postgresQueueScreen(client, this.crawlId, q));
+  }
+
+  /** Runs a read on the connection; a lost connection is dropped (the next read opens another) and named. */
+  private async read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.connection();
     try {
-      return await queryClusterResults(client, this.crawlId, q);
+      return await work(client);
     } catch (err) {
       if (!isConnectionLost(err)) throw err;
       if (this.client === client) this.client = null;

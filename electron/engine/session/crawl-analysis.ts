@@ -45,6 +45,8 @@ import {
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
 import { forgetLinkScores, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
+import { crawlMap } from '../analysis/crawl-map.ts';
+import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import {
   contentColumnsOf,
@@ -196,6 +198,12 @@ export class CrawlAnalysis {
 
   siteStructure(query: SiteStructureQuery): SiteStructure {
     return siteStructure(this.db, query);
+  }
+
+  /** The crawl map (issue 18.6), its nodes sized by the Link Scores brought up to date first (none when they fail). */
+  async crawlMap(query: CrawlMapQuery, options: RefreshOptions = {}): Promise<CrawlMap> {
+    const scores = await refreshLinkScores(this.db, options).catch(() => null);
+    return crawlMap(this.db, query, scores);
   }
 
   close(): void {

@@ -2,6 +2,7 @@
 // one this app runs, or a crawl file opened to look at) and a crawl of the PostgreSQL store run by its nodes
 // (cluster-crawl.ts) answer the same calls; each refuses what it cannot do, saying why.
 import type { ExportFormat } from '../../../shared/analysis.ts';
+import type { CrawlViews } from './crawl-views.ts';
 import type { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState, StateChange } from '../../../shared/snapshot.ts';
@@ -40,6 +41,8 @@ export interface CrawlInView extends EventEmitter<CrawlInViewEvents> {
   analysisProblem(what: string): string | null;
   /** The analysis views' connection to the crawl; throws analysisProblem(what) when there is one. */
   analysis(what: string): CrawlAnalysis;
+  /** The views that read the crawl wherever it is kept (crawl-views.ts). */
+  views(): CrawlViews;
 
   /** Stops a crawl this process runs (gracefully) and closes the connections. */
   close(): Promise<void>;

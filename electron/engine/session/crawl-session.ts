@@ -19,6 +19,7 @@ import { plainSecretStore } from '../secrets/secret-store.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
+import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
 import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile, writeCrawlLabel } from './crawl-files.ts';
 import type { CrawlInView } from './crawl-in-view.ts';
@@ -369,23 +370,23 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {
-    return this.analysis().queueHosts(query);
+    return this.inView.views().queueHosts(query);
   }
 
   async queuePrefixes(query: Analysis.PrefixQuery): Promise<Analysis.PrefixGroups | null> {
-    return this.analysis().queuePrefixes(query);
+    return this.inView.views().queuePrefixes(query);
   }
 
   async queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage> {
-    return this.analysis().queueSearch(query);
+    return this.inView.views().queueSearch(query);
   }
 
   async queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen> {
-    return this.analysis().queueScreen(query);
+    return this.inView.views().queueScreen(query);
   }
 
   async hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport> {
-    return this.analysis().hostsReport(query);
+    return this.inView.views().hostsReport(query);
   }
 
   async chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData> {
@@ -445,6 +446,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   /** The crawl's URLs as a folder tree: the hosts, and each expanded folder's children. */
   async siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure> {
     return this.analysis().siteStructure(query);
+  }
+
+  /** The crawl map (issue 18.6): the shortest-path tree from the seeds, folded to a number of nodes, laid out. */
+  async crawlMap(query: CrawlMapQuery): Promise<CrawlMap> {
+    return this.analysis().crawlMap(query, this.writingInView() ? {} : SETTLED_LINK_SCORES);
   }
 
   /** The whole folder tree as CSV, to a file path or a stream (ended when done). */

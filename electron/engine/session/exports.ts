@@ -8,6 +8,8 @@ import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analys
 import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
+import { writeImageUses } from '../analysis/images.ts';
+import { isImageFilter } from '../analysis/result-filters.ts';
 import { crawlRendered, exportCsv, extractionColumns } from '../export/csv-export.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
@@ -39,6 +41,8 @@ export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): s
 
 /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV or XLSX, to a file or a stream. */
 export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+  // An Images filter lists uses of an image on a page, not results: its own columns (images.ts), every use.
+  if (isImageFilter(view.filter)) return writeImageUses(analysis.db, view.filter, dest, view.format ?? 'csv');
   const where = viewWhere(analysis.db, view.filter, view.text);
   // The external view lists URLs, most never fetched: its rows come from urls, not from results.
   const rowsFrom = view.filter === 'external' ? 'urls' : 'results';

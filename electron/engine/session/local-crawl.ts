@@ -2,6 +2,7 @@
 // (kept once finished, for its final snapshot), or without one when the file was opened to look at. With neither
 // (LocalCrawl.nothing()), it is what the session shows before any crawl: every call says there is none.
 import type { ExportFormat } from '../../../shared/analysis.ts';
+import { type CrawlViews, fileViews } from './crawl-views.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import { checkThreadCount, type ParsedSettings } from '../../../shared/settings.ts';
@@ -116,6 +117,10 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
 
   analysisProblem(): string | null {
     return this.file === null ? NO_CRAWL_OPEN : null;
+  }
+
+  views(): CrawlViews {
+    return fileViews(() => this.analysis());
   }
 
   analysis(): CrawlAnalysis {

@@ -8,6 +8,7 @@ import { extractHtml } from '../html/extract-page.ts';
 import type { HtmlExtractor } from '../html/extractor-contract.ts';
 import { LinkMemo } from '../html/link-memo.ts';
 import type { Processor } from './processor.ts';
+import { securityHeaders } from './extract-http-headers.ts';
 
 export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Processor {
   // A chain serves one crawl's settings (one normaliser, one scope): its pages share their link resolutions.
@@ -25,8 +26,10 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       const page = extractHtml(uri.html, uri.job.url, ctx.scope, ctx.normalise, extractors, memo);
       const r = uri.result;
       // The page's fields carry the result's names; its links are settled below.
-      const { links, ...fields } = page;
+      const { links, security, ...fields } = page;
       Object.assign(r, fields, { parsed: true });
+      // Security (issue 18.5): the headers that protect a page, beside what its HTML loads and links to.
+      r.security = { ...securityHeaders(outcome.headers), ...security };
       // A page that says nofollow (meta robots or X-Robots-Tag) makes its links nofollow; its own resources
       // (images, scripts, stylesheets) are not links and are still checked.
       const pageNofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);

@@ -1,6 +1,6 @@
 // Extract from the response head what the engine acts on: Retry-After (for the retry policy) and X-Robots-Tag
 // (indexability and nofollow); and keep the head itself, bounded, for the URL's detail view.
-import { RESPONSE_HEADERS_MAX } from '../../../shared/protocol.ts';
+import { RESPONSE_HEADERS_MAX, SECURITY_HEADER_MAX, type PageSecurity } from '../../../shared/protocol.ts';
 import type { Processor } from './processor.ts';
 
 export const extractHttpHeaders: Processor = {
@@ -35,4 +35,23 @@ function parseRetryAfter(value: string | undefined, now = Date.now()): number | 
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * The headers that protect a page (issue 18.5), each cut to SECURITY_HEADER_MAX: read from the whole head, so a
+ * large head whose kept copy (boundedHeaders) is cut still shows them.
+ */
+export function securityHeaders(
+  headers: Record<string, string>,
+): Pick<PageSecurity, 'hsts' | 'csp' | 'xContentTypeOptions' | 'xFrameOptions'> {
+  const get = (name: string) => {
+    const v = headers[name];
+    return v === undefined ? null : v.length > SECURITY_HEADER_MAX ? v.slice(0, SECURITY_HEADER_MAX) : v;
+  };
+  return {
+    hsts: get('strict-transport-security'),
+    csp: get('content-security-policy'),
+    xContentTypeOptions: get('x-content-type-options'),
+    xFrameOptions: get('x-frame-options'),
+  };
 }

@@ -5,6 +5,7 @@ import { TextCapture, collapse, hasToken, type HtmlExtractor, type RawLink } fro
 
 export const anchorsExtractor: HtmlExtractor = {
   name: 'anchors',
+  tags: ['a', 'area', 'base', 'img'],
   attributesOf: ['a', 'area', 'base', 'img'],
   begin(draft) {
     // An anchor is cut to ANCHOR_MAX anyway; keep a little more so collapsing whitespace still fills it.

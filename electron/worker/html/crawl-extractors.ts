@@ -3,6 +3,7 @@
 import type { CrawlSettings } from '../../../shared/settings.ts';
 import { anchorsExtractor } from './anchors.ts';
 import { headingsExtractor } from './headings.ts';
+import { imagesExtractor } from './images.ts';
 import type { HtmlExtractor } from './extractor-contract.ts';
 import { languageExtractor } from './language.ts';
 import { linkRelationsExtractor } from './link-relations.ts';
@@ -10,6 +11,8 @@ import { DEFAULT_CONTENT_EXCLUDE } from '../../../shared/content.ts';
 import { mainContentExtractor } from './main-content.ts';
 import { metaTagsExtractor } from './meta-tags.ts';
 import { resourcesExtractor } from './resources.ts';
+import { structuredDataExtractor } from './structured-data.ts';
+import { securityExtractor } from './security.ts';
 import { titleExtractor } from './title.ts';
 import { wordCountExtractor } from './word-count.ts';
 
@@ -22,6 +25,12 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
   anchorsExtractor,
   linkRelationsExtractor,
   wordCountExtractor,
+  // Issue 18.3: the images every page uses, with their alt text.
+  imagesExtractor,
+  // Issue 18.4: structured data and social tags.
+  structuredDataExtractor,
+  // Security (issue 18.5).
+  securityExtractor,
 ];
 
 export function htmlExtractorsFor(

@@ -3,12 +3,21 @@
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
 import type { PageContent } from '../../../shared/content.ts';
-import type { FoundLink, FoundUnfetchableLink, Hreflang, LinkKind } from '../../../shared/protocol.ts';
-import { RESOURCE_LINK_KINDS, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
+import type {
+  FoundImage,
+  FoundLink,
+  FoundUnfetchableLink,
+  Hreflang,
+  LinkKind,
+  PageSecurity,
+  SocialTag,
+  StructuredDataItem,
+} from '../../../shared/protocol.ts';
+import { RESOURCE_LINK_KINDS, SECURITY_LIST_MAX, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
 import { BASE_EXTRACTORS } from './crawl-extractors.ts';
-import { collapse, type HtmlExtractor, type RawLink } from './extractor-contract.ts';
+import { collapse, type HtmlExtractor, type PageDraft, type RawImage, type RawLink } from './extractor-contract.ts';
 import { refreshTarget } from './meta-tags.ts';
 import { LinkMemo, type ResolvedLink } from './link-memo.ts';
 import { readHtml } from './read-html.ts';
@@ -34,6 +43,15 @@ export interface ExtractedPage {
   unfetchableLinks: FoundUnfetchableLink[];
   /** <meta name="robots" content>, whitespace collapsed, or null. */
   metaRobots: string | null;
+  /** Images the page uses (when an images extractor ran), resolved; identical uses once. */
+  images?: FoundImage[];
+  imagesOver?: number;
+  /** JSON-LD, microdata and RDFa found (structured-data.ts); left out when there is none. */
+  structuredData?: StructuredDataItem[];
+  /** og:* and twitter:* <meta> tags; left out when there is none. */
+  socialTags?: SocialTag[];
+  /** What the page's HTML shows of its security (security.ts; the headers are the processor's); empty without that extractor. */
+  security: Pick<PageSecurity, 'httpResources' | 'unsafeBlankLinks'>;
   /** The main text's fingerprint (issue 18.1); absent when the crawl's extractors do not read it. */
   content?: PageContent;
 }
@@ -65,7 +83,7 @@ export function extractHtml(
     const url = normalise(h.href, base);
     if (url !== null) hreflang.push({ lang: h.lang, url });
   }
-  return {
+  const page: ExtractedPage = {
     title: clean(found.title),
     metaDescription: clean(found.metaDescription),
     h1: clean(found.h1),
@@ -80,8 +98,76 @@ export function extractHtml(
     links,
     unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
+    security: pageSecurityOf(found.security, pageUrl, base),
     ...(found.content ? { content: found.content } : {}),
   };
+  if (found.images) {
+    page.images = resolveImages(found.images, (href) => memo.resolve(href, base, normalise, inScope));
+    page.imagesOver = found.imagesOver ?? 0;
+  }
+  if (found.structuredData) page.structuredData = found.structuredData;
+  if (found.socialTags) page.socialTags = found.socialTags;
+  return page;
+}
+
+/** Image uses resolved (data: and unparsable sources left out), a use repeated with the same attributes once. */
+function resolveImages(raw: readonly RawImage[], resolve: (href: string) => ResolvedLink | null): FoundImage[] {
+  const out: FoundImage[] = [];
+  const seen = new Set<string>();
+  for (const image of raw) {
+    const resolved = resolve(image.src);
+    if (resolved === null) continue;
+    const key = `${resolved.url}\u0000${image.alt}\u0000${image.altLength}\u0000${image.width}\u0000${image.height}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ url: resolved.url, alt: image.alt, altLength: image.altLength, width: image.width, height: image.height });
+  }
+  return out;
+}
+
+/** URL length kept in the security lists (a data: or hostile URL can be huge). */
+const SECURITY_URL_MAX = 2048;
+
+/**
+ * The security extractor's candidates resolved against the page's base: the distinct plain-HTTP resources (on any
+ * page: whether that is mixed content depends on the page's own scheme), and the distinct target=_blank links to an
+ * http(s) URL of another origin than the page's; at most SECURITY_LIST_MAX of each.
+ */
+function pageSecurityOf(found: PageDraft['security'], pageUrl: string, base: string): ExtractedPage['security'] {
+  const out: ExtractedPage['security'] = { httpResources: [], unsafeBlankLinks: [] };
+  if (found === undefined) return out;
+  const resolve = (href: string): URL | null => {
+    try {
+      return new URL(href.trim(), base);
+    } catch {
+      return null;
+    }
+  };
+  const cut = (url: string) => (url.length > SECURITY_URL_MAX ? url.slice(0, SECURITY_URL_MAX) : url);
+  const seen = new Set<string>();
+  for (const { href, kind } of found.httpResources) {
+    if (out.httpResources.length >= SECURITY_LIST_MAX) break;
+    const url = resolve(href);
+    if (url === null || url.protocol !== 'http:' || seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.httpResources.push({ url: cut(url.href), kind });
+  }
+  if (found.blankLinks.length === 0) return out;
+  let origin: string;
+  try {
+    origin = new URL(pageUrl).origin;
+  } catch {
+    return out;
+  }
+  seen.clear();
+  for (const href of found.blankLinks) {
+    if (out.unsafeBlankLinks.length >= SECURITY_LIST_MAX) break;
+    const url = resolve(href);
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin === origin || seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.unsafeBlankLinks.push(cut(url.href));
+  }
+  return out;
 }
 
 /** Trimmed, whitespace collapsed; empty -> null. */

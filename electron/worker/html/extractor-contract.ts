@@ -1,5 +1,5 @@
 import type { PageContent } from '../../../shared/content.ts';
-import type { LinkKind } from '../../../shared/protocol.ts';
+import type { LinkKind, SocialTag, StructuredDataItem } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
 // past once (open, text and close events, as htmlparser2 reports them), and writes it into the page draft. Adding an extractor means adding a module
@@ -23,8 +23,28 @@ export interface PageDraft {
   /** Every reference to another URL, in document order, before resolution. */
   links: RawLink[];
   words: number;
+  /** Images the page uses, in document order (images.ts), and how many were left out past the bound. */
+  images?: RawImage[];
+  imagesOver?: number;
+  /** Structured data and social tags (structured-data.ts), when the page has any. */
+  structuredData?: StructuredDataItem[];
+  socialTags?: SocialTag[];
+  /** Security (security.ts): hrefs that may load over plain HTTP, and target=_blank links without noopener, as written. */
+  security?: { httpResources: { href: string; kind: string }[]; blankLinks: string[] };
   /** The main text's fingerprint and compressed text (main-content.ts, issue 18.1), when the crawl reads it. */
   content?: PageContent;
+}
+
+/** One use of an image on a page, before resolution (issue 18.3). */
+export interface RawImage {
+  src: string;
+  /** The alt attribute, whitespace collapsed and cut to IMAGE_ALT_MAX; null when the attribute is absent. */
+  alt: string | null;
+  /** The collapsed alt's real length; null when absent. */
+  altLength: number | null;
+  /** width and height attributes as written (trimmed, cut), null when absent or empty. */
+  width: string | null;
+  height: string | null;
 }
 
 export type RawLinkKind = Exclude<LinkKind, 'redirect'>;
@@ -61,12 +81,28 @@ export interface HtmlExtractor {
   /** Short name, for the list of extractors a crawl runs. */
   readonly name: string;
   /**
+   * The tags whose open and close events this extractor handles; the reader hands it no other tag's. Left out,
+   * every tag's (only the word count needs them: a call per tag per extractor was a large part of reading a page).
+   * A page for which everyTagAttributesIf says yes hands it every tag's as well.
+   */
+  readonly tags?: readonly string[];
+  /**
    * The tags whose attributes `open` reads ([] for none); the others get an empty attribute record. Left out, every
    * tag's attributes are read (which costs the reader time on every tag of every page).
    */
   readonly attributesOf?: readonly string[];
-  /** Fresh handlers for one page, writing into `draft`. */
-  begin(draft: PageDraft): HtmlHandlers;
+  /**
+   * For attributes that may sit on any tag (microdata's itemscope, RDFa's typeof): true when this page may hold
+   * them, and every tag's attributes are then read for the page. A cheap test of the page's text, so a page without
+   * them costs one scan, not the attributes of all its tags.
+   */
+  everyTagAttributesIf?(html: string): boolean;
+  /**
+   * Fresh handlers for one page, writing into `draft`. `page` (left out by a caller that does not give it: then
+   * assume the page may hold anything) is the page's text, for a cheap test that leaves handlers out, and what
+   * everyTagAttributesIf said of it.
+   */
+  begin(draft: PageDraft, page?: { html: string; everyTagAttributes: boolean }): HtmlHandlers;
 }
 
 /** Whitespace collapsed and trimmed. */

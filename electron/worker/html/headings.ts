@@ -3,6 +3,7 @@ import { TextCapture, type HtmlExtractor } from './extractor-contract.ts';
 
 export const headingsExtractor: HtmlExtractor = {
   name: 'headings',
+  tags: ['h1', 'h2'],
   attributesOf: [],
   begin(draft) {
     const capture = new TextCapture();

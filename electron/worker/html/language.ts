@@ -3,6 +3,7 @@ import type { HtmlExtractor } from './extractor-contract.ts';
 
 export const languageExtractor: HtmlExtractor = {
   name: 'language',
+  tags: ['html'],
   attributesOf: ['html'],
   begin(draft) {
     return {

@@ -4,6 +4,7 @@ import { hasToken, type HtmlExtractor } from './extractor-contract.ts';
 
 export const linkRelationsExtractor: HtmlExtractor = {
   name: 'link-relations',
+  tags: ['link'],
   attributesOf: ['link'],
   begin(draft) {
     return {

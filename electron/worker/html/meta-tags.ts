@@ -3,6 +3,7 @@ import type { HtmlExtractor } from './extractor-contract.ts';
 
 export const metaTagsExtractor: HtmlExtractor = {
   name: 'meta-tags',
+  tags: ['meta'],
   attributesOf: ['meta'],
   begin(draft) {
     return {

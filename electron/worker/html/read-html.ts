@@ -14,10 +14,48 @@ const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'titl
 
 export function readHtml(html: string, extractors: readonly HtmlExtractor[]): PageDraft {
   const draft: PageDraft = { h1Count: 0, h2Count: 0, hreflang: [], links: [], words: 0 };
-  const handlers = extractors.map((e) => e.begin(draft));
-  new HtmlReader(html, handlers, attributeTags(extractors)).read();
+  // Extractors reading attributes any tag may carry say whether this page may hold them (one scan of its text).
+  const wants = extractors.map((e) => e.everyTagAttributesIf?.(html) === true);
+  const handlers = extractors.map((e, i) => e.begin(draft, { html, everyTagAttributes: wants[i]! }));
+  const tags = attributeTags(extractors);
+  const tagsOf = extractors.map((e, i) => (wants[i] ? undefined : e.tags));
+  const opens = dispatch(handlers, tagsOf, 'open');
+  const closes = dispatch(handlers, tagsOf, 'close');
+  new HtmlReader(html, opens, closes, handlers, tags !== null && wants.includes(true) ? null : tags).read();
   for (const h of handlers) h.end?.();
   return draft;
+}
+
+/** For each tag, the handlers its events go to (in the extractors' order), and the handlers of any other tag. */
+interface Dispatch {
+  byTag: Map<string, HtmlHandlers[]>;
+  other: HtmlHandlers[];
+}
+
+/** Which handlers an event of each tag goes to: those that have it and handle every tag or name that one. */
+function dispatch(
+  handlers: readonly HtmlHandlers[],
+  tagsOf: readonly (readonly string[] | undefined)[],
+  event: 'open' | 'close',
+): Dispatch {
+  const other: HtmlHandlers[] = [];
+  const named = new Set<string>();
+  for (let i = 0; i < handlers.length; i++) {
+    if (handlers[i]![event] === undefined) continue;
+    const tags = tagsOf[i];
+    if (tags === undefined) other.push(handlers[i]!);
+    else for (const t of tags) named.add(t);
+  }
+  const byTag = new Map<string, HtmlHandlers[]>();
+  for (const tag of named) {
+    const list: HtmlHandlers[] = [];
+    for (let i = 0; i < handlers.length; i++) {
+      const tags = tagsOf[i];
+      if (handlers[i]![event] !== undefined && (tags === undefined || tags.includes(tag))) list.push(handlers[i]!);
+    }
+    byTag.set(tag, list);
+  }
+  return { byTag, other };
 }
 
 /** The tags whose attributes some extractor reads, or null when one of them reads every tag's. */
@@ -143,9 +181,7 @@ function specialSequence(s: string, from: number, to: number, complete: boolean)
 }
 
 class HtmlReader {
-  private readonly opens: HtmlHandlers[];
   private readonly texts: HtmlHandlers[];
-  private readonly closes: HtmlHandlers[];
   private readonly state: ParseState = { hidden: false, inSvg: false };
   private hiddenDepth = 0;
   private svgDepth = 0;
@@ -158,13 +194,13 @@ class HtmlReader {
 
   constructor(
     private readonly html: string,
+    private readonly opens: Dispatch,
+    private readonly closes: Dispatch,
     handlers: HtmlHandlers[],
     private readonly attributeTags: ReadonlySet<string> | null,
   ) {
-    // Only the handlers each event has, so an extractor that reads tags costs nothing per text node.
-    this.opens = handlers.filter((h) => h.open !== undefined);
+    // Only the handlers that have text, so an extractor that reads tags costs nothing per text node.
     this.texts = handlers.filter((h) => h.text !== undefined);
-    this.closes = handlers.filter((h) => h.close !== undefined);
   }
 
   read(): void {
@@ -182,12 +218,12 @@ class HtmlReader {
     const state = this.state;
     state.hidden = this.hiddenDepth > 0;
     state.inSvg = this.svgDepth > 0;
-    for (const h of this.opens) h.open!(name, attribs, state);
+    for (const h of this.opens.byTag.get(name) ?? this.opens.other) h.open!(name, attribs, state);
   }
 
   private close(name: string): void {
     const state = this.state;
-    for (const h of this.closes) h.close!(name, state);
+    for (const h of this.closes.byTag.get(name) ?? this.closes.other) h.close!(name, state);
     if (this.hiddenDepth > 0 && HIDDEN.has(name)) this.hiddenDepth--;
     if (this.svgDepth > 0 && name === 'svg') this.svgDepth--;
     state.hidden = this.hiddenDepth > 0;

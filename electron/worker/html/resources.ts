@@ -2,6 +2,7 @@
 // candidate), scripts (src) and stylesheets (<link rel=stylesheet>). Only in the chain when configured.
 import type { ResourceType } from '../../../shared/settings.ts';
 import { hasToken, type HtmlExtractor } from './extractor-contract.ts';
+import { srcsetUrls } from './images.ts';
 
 export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtractor {
   const images = types.includes('images');
@@ -9,6 +10,7 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
   const stylesheets = types.includes('stylesheets');
   return {
     name: 'resources',
+    tags: ['img', 'source', 'script', 'link'],
     attributesOf: ['img', 'source', 'script', 'link'],
     begin(draft) {
       return {
@@ -27,12 +29,4 @@ export function resourcesExtractor(types: readonly ResourceType[]): HtmlExtracto
       };
     },
   };
-}
-
-/** The URLs of a srcset ("a.png 1x, b.png 2x"); a candidate is a URL and an optional descriptor. */
-function srcsetUrls(srcset: string): string[] {
-  return srcset
-    .split(/,\s+|,$/)
-    .map((candidate) => candidate.trim().split(/\s+/, 1)[0] ?? '')
-    .filter((url) => url !== '');
 }

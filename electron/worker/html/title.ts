@@ -3,6 +3,7 @@ import { TextCapture, type HtmlExtractor } from './extractor-contract.ts';
 
 export const titleExtractor: HtmlExtractor = {
   name: 'title',
+  tags: ['title'],
   attributesOf: [],
   begin(draft) {
     const capture = new TextCapture();

@@ -4,8 +4,8 @@
 // Crawled content is only ever text.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
-import type { ExplorerQuery, ExplorerRow, FilterId } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { type ExplorerQuery, type ExplorerRow, type FilterId, RESULT_FILTERS, type UrlRef } from '../../../shared/analysis.ts';
+import { formatBytes, formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
 import {
@@ -161,8 +161,108 @@ export function explorerColumns(extractionRules: readonly string[]): Column[] {
   return [...EXPLORER_COLUMNS.slice(0, title + 1), ...rules, ...EXPLORER_COLUMNS.slice(title + 1), ...MORE_COLUMNS];
 }
 
+/**
+ * Issue 18.3: the Images filters' columns. Their rows are uses of an image on a page: the image, the page using it, the
+ * alt (missing and empty told apart), the dimensions given, and the image's status and size when the crawl checked it.
+ */
+export const IMAGE_COLUMNS: Column[] = [
+  {
+    id: 'url',
+    get label() {
+      return ta('explorer.imageColumns.image');
+    },
+    track: 'minmax(220px, 2fr)',
+    minPx: 220,
+    required: true,
+    sort: 'url',
+    cell: (r) => r.url,
+    title: (r) => r.url,
+  },
+  {
+    id: 'page',
+    get label() {
+      return ta('explorer.imageColumns.page');
+    },
+    track: 'minmax(200px, 2fr)',
+    minPx: 200,
+    sort: null,
+    cell: (r) => r.image?.page_url ?? '',
+    title: (r) => r.image?.page_url,
+  },
+  {
+    id: 'alt',
+    get label() {
+      return ta('explorer.imageColumns.alt');
+    },
+    track: 'minmax(180px, 2fr)',
+    minPx: 180,
+    sort: 'title',
+    cell: (r) =>
+      r.image?.alt == null ? (
+        <span className="attention">{ta('detail.images.altMissing')}</span>
+      ) : r.image.alt === '' ? (
+        ta('detail.images.altEmpty')
+      ) : (
+        r.image.alt
+      ),
+    title: (r) => r.image?.alt ?? undefined,
+  },
+  {
+    id: 'altLength',
+    get label() {
+      return ta('explorer.imageColumns.altLength');
+    },
+    track: '84px',
+    minPx: 84,
+    sort: null,
+    numeric: true,
+    cell: (r) => (r.image?.alt_len == null ? '' : formatInt(r.image.alt_len)),
+  },
+  {
+    id: 'dimensions',
+    get label() {
+      return ta('explorer.imageColumns.dimensions');
+    },
+    track: '110px',
+    minPx: 110,
+    sort: null,
+    cell: (r) => (r.image?.width == null && r.image?.height == null ? '' : `${r.image?.width ?? '?'} × ${r.image?.height ?? '?'}`),
+  },
+  {
+    id: 'status',
+    get label() {
+      return ta('explorer.columns.status');
+    },
+    track: '104px',
+    minPx: 104,
+    sort: 'status_code',
+    numeric: true,
+    cell: (r) => (r.image?.checked ? statusText(r.status_code) : ta('detail.images.notChecked')),
+  },
+  {
+    id: 'size',
+    get label() {
+      return ta('explorer.imageColumns.size');
+    },
+    track: '84px',
+    minPx: 84,
+    sort: 'size_bytes',
+    numeric: true,
+    cell: (r) => (r.size_bytes === null ? '' : formatBytes(r.size_bytes)),
+  },
+];
+const imageColumns = () => IMAGE_COLUMNS;
+/** Where the Images filters' column layout is kept. */
+export const EXPLORER_IMAGES_VIEW = 'explorer-images';
+
 const rowKey = (r: ExplorerRow) => r.url_id;
 const rowAttrs = (r: ExplorerRow) => ({ 'data-explorer-url': r.url, 'data-status-class': statusClassOf(r.status_code) });
+
+/** The URL a row's detail opens on: an image use's image when the crawl checked it (its pages), else its page (its images). */
+function detailRef(row: ExplorerRow): UrlRef {
+  if (!row.image) return { id: row.url_id };
+  return row.image.checked ? { url: row.url } : { id: row.image.page_id };
+}
 
 export function ExplorerView() {
   const api = useApi();
@@ -180,7 +280,10 @@ export function ExplorerView() {
   const [exporting, setExporting] = useState(false);
   const [total, setTotal] = useState<number | null>(null);
   const [rules, setRules] = useState<readonly string[]>([]);
-  const layout = useColumnLayout(EXPLORER_VIEW, EXPLORER_DEFAULT_LAYOUT);
+  const mainLayout = useColumnLayout(EXPLORER_VIEW, EXPLORER_DEFAULT_LAYOUT);
+  const imagesLayout = useColumnLayout(EXPLORER_IMAGES_VIEW, DEFAULT_LAYOUT);
+  const imageFilter = RESULT_FILTERS.find((f) => f.id === filter)?.group === 'images';
+  const layout = imageFilter ? imagesLayout : mainLayout;
   const live = useLive();
   const version = useCrawl((s) => s.counters.crawled + s.counters.failed + s.counters.queued);
 
@@ -202,7 +305,7 @@ export function ExplorerView() {
   );
   // Not memoised: the filters' names follow the language.
   const groups = shownGroups(groupedFilters(counts.data), counts.data, filter);
-  const menuColumns = useMemo(() => explorerColumns(rules), [rules]);
+  const menuColumns = useMemo(() => (imageFilter ? IMAGE_COLUMNS : explorerColumns(rules)), [rules, imageFilter]);
 
   const toggleSort = (column: ResultSortColumn) =>
     setSort((s: SortState) =>
@@ -300,7 +403,7 @@ export function ExplorerView() {
               ariaLabel={t('explorer.tableLabel')}
               filter={query}
               fetchPage={fetchPage}
-              columnsFor={explorerColumns}
+              columnsFor={imageFilter ? imageColumns : explorerColumns}
               layout={layout}
               sort={sort}
               onSort={toggleSort}
@@ -320,7 +423,7 @@ export function ExplorerView() {
           )}
         </div>
         {selected !== null && (
-          <UrlDetailPane start={{ ref: { id: selected.row.url_id } }} rules={selected.rules} onClose={() => setSelected(null)} />
+          <UrlDetailPane start={{ ref: detailRef(selected.row) }} rules={selected.rules} onClose={() => setSelected(null)} />
         )}
       </div>
     </section>

@@ -4,13 +4,15 @@
 import { useEffect, useState } from 'react';
 import type { ResultRow } from '../../../shared/crawler-api.ts';
 import type { Inlink, LinkPage, Outlink, UrlDetail } from '../../../shared/analysis.ts';
-import { formatInt } from '../format.ts';
+import { formatBytes, formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { useBusyCommand } from '../components/use-command.ts';
 import { RowFields } from '../results/RowDetails.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
+import { StructuredDetailSection } from './StructuredDetailSection.tsx';
+import { HreflangDetailSection, SecurityDetailSection } from './SecurityDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<
@@ -83,6 +85,7 @@ export function UrlDetailBody({
       </dl>
       {detail.render && <RenderDetailSection render={detail.render} />}
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
+      {detail.fetched && detail.structured && <StructuredDetailSection structured={detail.structured} />}
       <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">
@@ -93,6 +96,8 @@ export function UrlDetailBody({
       ) : (
         <p className="detail-none">{t('detail.noResponse')}</p>
       )}
+      {detail.security && <SecurityDetailSection security={detail.security} />}
+      {detail.hreflang && <HreflangDetailSection hreflang={detail.hreflang} />}
       {chain.hops.length > 1 && (
         <>
           <h3 className="row-details-heading">
@@ -168,7 +173,71 @@ export function UrlDetailBody({
           </ul>
         </>
       )}
+      <ImagesSection detail={detail} onOpen={onOpen} />
     </div>
+  );
+}
+
+/**
+ * Issue 18.3: a page's images (alt state, dimensions, status and size when the crawl checked them), and for an image
+ * URL the pages using it. Crawled text only ever as text.
+ */
+function ImagesSection({ detail, onOpen }: { detail: UrlDetail; onOpen: (urlId: number) => void }) {
+  const { t } = useTranslation('analysis');
+  const images = detail.images;
+  const pages = detail.image_pages;
+  const altText = (alt: string | null, len: number | null) =>
+    alt === null
+      ? t('detail.images.altMissing')
+      : alt === ''
+        ? t('detail.images.altEmpty')
+        : len !== null && len > alt.length
+          ? `${alt}…`
+          : alt;
+  const dims = (w: string | null, h: string | null) =>
+    w === null && h === null ? t('detail.images.noDimensions') : `${w ?? '?'} × ${h ?? '?'}`;
+  return (
+    <>
+      {images && images.total > 0 && (
+        <>
+          <h3 className="row-details-heading">{t('detail.count', { title: t('detail.images.title'), n: formatInt(images.total) })}</h3>
+          <ul className="link-list image-list" data-testid="detail-images">
+            {images.items.map((i, n) => (
+              <li key={n} data-alt={i.alt === null ? 'missing' : i.alt === '' ? 'empty' : 'present'}>
+                <span className="link-url">{i.image_url}</span>
+                <span className={i.alt === null ? 'link-anchor attention' : 'link-anchor'}>{altText(i.alt, i.alt_len)}</span>
+                <span className="link-note">
+                  {dims(i.width, i.height)} ·{' '}
+                  {i.checked
+                    ? `${statusText(i.status_code)}${i.size_bytes === null ? '' : ` · ${formatBytes(i.size_bytes)}`}`
+                    : t('detail.images.notChecked')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {pages && pages.total > 0 && (
+        <>
+          <h3 className="row-details-heading">{t('detail.count', { title: t('detail.images.usedOn'), n: formatInt(pages.total) })}</h3>
+          <ul className="link-list" data-testid="detail-image-pages">
+            {pages.items.map((p, n) => (
+              <li key={n}>
+                <button
+                  type="button"
+                  className="link-url link-open"
+                  title={t('detail.detailsOf', { url: p.page_url })}
+                  onClick={() => onOpen(p.page_id)}
+                >
+                  {p.page_url}
+                </button>
+                <span className={p.alt === null ? 'link-anchor attention' : 'link-anchor'}>{altText(p.alt, p.alt_len)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
   );
 }
 

@@ -26,6 +26,7 @@ import { compareRequest } from '../analysis/compare-request.ts';
 import { Shortcuts } from '../shortcuts/ShortcutsHelp.tsx';
 import { i18next } from '../i18n/i18n.ts';
 import { StructureView } from '../analysis/StructureView.tsx';
+import { CrawlMapView } from '../analysis/CrawlMapView.tsx';
 
 const SIDEBAR_KEY = 'trawl.sidebar';
 const VIEW_KEY = 'trawl.view';
@@ -87,6 +88,7 @@ export function App() {
             />
           )}
           {view === 'structure' && <StructureView />}
+          {view === 'crawlMap' && <CrawlMapView />}
         </main>
       </div>
       <Notices />

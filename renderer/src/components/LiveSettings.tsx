@@ -1,8 +1,7 @@
 // Settings that can change safely while a crawl runs, beside the thread slider: the URLs/s cap (set, change or
 // remove) and exclude patterns (added live, dropping the queued URLs they match, and saying how many). The
-// patterns added so far come from the snapshots, so every window showing the crawl lists them. A cluster crawl's
-// cap and excludes are its nodes' settings (in the PostgreSQL store), which nothing here can change: its live view
-// shows the cap and says where it is set, and offers no inputs the host would only refuse.
+// patterns added so far come from the snapshots, so every window showing the crawl lists them. On a cluster crawl
+// both are the whole cluster's: the cap is shared out over its live nodes, an exclude reaches every node.
 import { useId, useState } from 'react';
 import { errorMessage } from '../api/connection.ts';
 import { formatInt } from '../format.ts';
@@ -33,9 +32,6 @@ export function droppedText(dropped: number): string {
 }
 
 type ExcludeOutcome = { ok: true; pattern: string; dropped: number } | { ok: false; error: string };
-
-// Beside a cluster crawl's cap, in place of the inputs, the strings liveSettings.clusterNote and clusterWhy say
-// where they are set.
 
 export function LiveSettings() {
   const api = useApi();
@@ -86,31 +82,16 @@ export function LiveSettings() {
   };
 
   const id = useId();
-  if (cluster) {
-    return (
-      <div
-        className="live-settings"
-        role="group"
-        aria-label={t('liveSettings.group')}
-        data-cluster="true"
-        title={t('liveSettings.clusterWhy')}
-      >
-        <div className="live-field">
-          <span className="live-label">{t('liveSettings.capLabel')}</span>
-          <span className="live-note" data-testid="live-max-rate-now" data-value={cap ?? undefined}>
-            {rateText(cap)}
-          </span>
-        </div>
-        <span className="live-note" data-testid="live-settings-cluster">
-          {t('liveSettings.clusterNote')}
-        </span>
-      </div>
-    );
-  }
   const why = live ? undefined : offline && !opened ? t('liveSettings.noConnection') : t('liveSettings.whileRunning');
   return (
-    <div className="live-settings" role="group" aria-label={t('liveSettings.group')} data-live={live || undefined}>
-      <div className="live-field" title={why ?? t('liveSettings.capTitle')}>
+    <div
+      className="live-settings"
+      role="group"
+      aria-label={t('liveSettings.group')}
+      data-live={live || undefined}
+      data-cluster={cluster || undefined}
+    >
+      <div className="live-field" title={why ?? (cluster ? t('liveSettings.clusterCapTitle') : t('liveSettings.capTitle'))}>
         <label className="live-label" htmlFor={`${id}-rate`}>
           {t('liveSettings.capLabel')}
         </label>
@@ -163,7 +144,10 @@ export function LiveSettings() {
           </span>
         )}
       </div>
-      <div className="live-field live-exclude" title={why ?? t('liveSettings.excludeTitle')}>
+      <div
+        className="live-field live-exclude"
+        title={why ?? (cluster ? t('liveSettings.clusterExcludeTitle') : t('liveSettings.excludeTitle'))}
+      >
         <label className="live-label" htmlFor={`${id}-exclude`}>
           {t('liveSettings.exclude')}
         </label>

@@ -15,6 +15,8 @@ export const VIEWS = [
   { id: 'compare' },
   { id: 'overview' },
   { id: 'structure' },
+  // crawl map (issue 18.6)
+  { id: 'crawlMap' },
 ] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 

@@ -8,7 +8,16 @@ import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/
 import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
 import type { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
-import { clusterCounts, commandCluster, dbNow, readCrawl, threadShare, type CrawlRecord } from './pg-control.ts';
+import {
+  type ClusterCommand,
+  clusterCounts,
+  commandCluster,
+  dbNow,
+  rateShare,
+  readCrawl,
+  threadShare,
+  type CrawlRecord,
+} from './pg-control.ts';
 import type { PgQuerier } from './pg-client.ts';
 import { StoreError } from './pg-store-url.ts';
 import { crawlChannel, crawlSchema } from './pg-schema.ts';
@@ -162,8 +171,11 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
           this.nodeName,
         ]);
         if (this.heldUrls.size) {
+          // In id order, as recording locks them (pg-record-pages.ts): an UPDATE locks rows in its plan's order,
+          // and a renewal crossing a record of the same URLs deadlocked.
           await c.query(
-            `UPDATE urls SET lease_until = $1 WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3`,
+            `WITH locked AS (SELECT id FROM urls WHERE id = ANY($2::bigint[]) AND state = ${UrlState.claimed} AND lease_node = $3 ORDER BY id FOR UPDATE)
+             UPDATE urls SET lease_until = $1 WHERE id IN (SELECT id FROM locked)`,
             [lease, [...this.heldUrls], this.nodeName],
           );
         }
@@ -202,8 +214,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
       this.emit('finished', { reason: (this.crawl.finishReason ?? 'completed') as FinishReason, by: this.crawl.finishedBy });
       return;
     }
-    const command = { state: this.crawl.state as 'running' | 'paused' | 'stopped', threads: this.threadShare() };
-    const key = `${command.state}/${command.threads}`;
+    const command = {
+      state: this.crawl.state as 'running' | 'paused' | 'stopped',
+      threads: this.threadShare(),
+      maxUrlsPerSecond: this.rateShare(),
+    };
+    const key = `${command.state}/${command.threads}/${command.maxUrlsPerSecond}`;
     if (key !== this.lastCommand) {
       this.lastCommand = key;
       this.emit('command', command);
@@ -263,6 +279,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     return this.beat();
   }
 
+  /** This node's share of the cluster's URLs/s cap, as of the last refresh (null: no cap). */
+  rateShare(): number | null {
+    const cap = (this.crawl.settings as { maxUrlsPerSecond?: number | null }).maxUrlsPerSecond ?? null;
+    return rateShare(cap, this.crawl.threads, this.liveNodes, this.nodeName);
+  }
+
   threadShare(): number {
     return threadShare(this.crawl.threads, this.liveNodes, this.nodeName);
   }
@@ -271,7 +293,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     return this.crawl.state;
   }
 
-  async command(command: { state?: 'running' | 'paused' | 'stopped'; threads?: number }): Promise<void> {
+  async command(command: ClusterCommand): Promise<void> {
     await this.conn.run(async (c) => {
       try {
         await commandCluster(c, this.crawl.id, command);
@@ -291,25 +313,6 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   noteLocalState(state: CrawlState): void {
     if (this.left) return;
     this.status = { ...this.status, state };
-  }
-
-  /** Adds an exclude or deprioritise pattern to the crawl's registry row (in the caller's transaction). */
-  async addPattern(c: PgQuerier, kind: 'exclude' | 'deprioritised', pattern: string): Promise<void> {
-    const { rows } = await c.query<{ settings: string; deprioritised: string }>(
-      'SELECT settings, deprioritised FROM trawl.crawls WHERE id = $1 FOR UPDATE',
-      [this.crawl.id],
-    );
-    const row = rows[0]!;
-    if (kind === 'exclude') {
-      const settings = JSON.parse(row.settings) as { exclude: string[] };
-      if (!settings.exclude.includes(pattern)) settings.exclude.push(pattern);
-      await c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [JSON.stringify(settings), this.crawl.id]);
-    } else {
-      const list = JSON.parse(row.deprioritised) as string[];
-      if (!list.includes(pattern)) list.push(pattern);
-      await c.query('UPDATE trawl.crawls SET deprioritised = $1 WHERE id = $2', [JSON.stringify(list), this.crawl.id]);
-    }
-    await c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawl.id), 'command']);
   }
 
   async completeIfDone(): Promise<boolean> {

@@ -4,6 +4,7 @@
 // attached to the store.
 import type { CrawlSnapshot, NodeStatus, ThreadStatus } from '../../../../shared/snapshot.ts';
 import type { PgQuerier as PgClient } from './pg-client.ts';
+import { LIMITS } from '../../../../shared/settings.ts';
 import { StoreError } from './pg-store-url.ts';
 import { PG_SCHEMA_VERSION, crawlChannel, crawlSchema } from './pg-schema.ts';
 
@@ -23,6 +24,8 @@ export interface CrawlRecord {
   finishedAt: number | null;
   finishedBy: string | null;
   deprioritised: string[];
+  /** Exclude patterns added while the crawl ran. */
+  liveExcludes: string[];
   /** The credentials sealed with the cluster key (secrets/cluster-key.ts), or null when the crawl has none. */
   sealedSecrets: string | null;
 }
@@ -41,6 +44,8 @@ interface CrawlRow {
   deprioritised: string;
   /** Missing from a registry made before the column was added. */
   secrets?: string | null;
+  /** Missing from a registry made before the column was added. */
+  live_excludes?: string;
 }
 
 function recordOf(row: CrawlRow): CrawlRecord {
@@ -56,6 +61,7 @@ function recordOf(row: CrawlRow): CrawlRecord {
     finishedAt: row.finished_at?.getTime() ?? null,
     finishedBy: row.finished_by,
     deprioritised: JSON.parse(row.deprioritised) as string[],
+    liveExcludes: JSON.parse(row.live_excludes ?? '[]') as string[],
     sealedSecrets: row.secrets ?? null,
   };
 }
@@ -105,24 +111,46 @@ export async function dbNow(client: PgClient): Promise<number> {
  * Tells every node of the crawl to run, pause or stop, or changes the cluster's thread count. Takes effect at once
  * on every node (NOTIFY) and sticks for nodes that join later. A finished crawl takes no commands.
  */
-export async function commandCluster(
-  client: PgClient,
-  crawlId: string,
-  command: { state?: 'running' | 'paused' | 'stopped'; threads?: number },
-): Promise<CrawlRecord> {
+export async function commandCluster(client: PgClient, crawlId: string, command: ClusterCommand): Promise<CrawlRecord> {
   const before = await readCrawl(client, crawlId);
   if (before.state === 'finished')
     throw new StoreError(`crawl "${crawlId}" has finished (${before.finishReason ?? 'done'}); it takes no more commands`);
   if (command.threads !== undefined && !(Number.isInteger(command.threads) && command.threads >= 1 && command.threads <= 1000)) {
     throw new StoreError(`the cluster's thread count must be a whole number from 1 to 1000 (got ${command.threads})`);
   }
+  const rate = command.maxUrlsPerSecond;
+  if (rate !== undefined && rate !== null && !(typeof rate === 'number' && rate > 0 && rate <= LIMITS.maxUrlsPerSecond)) {
+    throw new StoreError(`the URLs/s cap must be more than 0 and at most ${LIMITS.maxUrlsPerSecond}, or none (got ${rate})`);
+  }
+  // The cap is the whole cluster's, kept in the settings (where a joining node reads it); each node takes its share.
   const { rows } = await client.query<CrawlRow>(
-    `UPDATE trawl.crawls SET state = coalesce($2, state), threads = coalesce($3, threads) WHERE id = $1 AND state <> 'finished' RETURNING *`,
-    [crawlId, command.state ?? null, command.threads ?? null],
+    `UPDATE trawl.crawls SET state = coalesce($2, state), threads = coalesce($3, threads),
+       settings = CASE WHEN $4::boolean THEN jsonb_set(settings::jsonb, '{maxUrlsPerSecond}', $5::jsonb)::text ELSE settings END
+     WHERE id = $1 AND state <> 'finished' RETURNING *`,
+    [crawlId, command.state ?? null, command.threads ?? null, rate !== undefined, JSON.stringify(rate ?? null)],
   );
   if (rows.length === 0) throw new StoreError(`crawl "${crawlId}" finished meanwhile; it takes no more commands`);
   await client.query('SELECT pg_notify($1, $2)', [crawlChannel(crawlId), 'command']);
   return recordOf(rows[0]!);
+}
+
+/** What an observer or a node may tell the whole cluster: run, pause or stop, its thread count, its URLs/s cap. */
+export interface ClusterCommand {
+  state?: 'running' | 'paused' | 'stopped';
+  threads?: number;
+  /** The cluster's URLs/s cap (null: none), shared out over the live nodes as the threads are. */
+  maxUrlsPerSecond?: number | null;
+}
+
+/**
+ * A node's share of the cluster's URLs/s cap: the cap split over the live nodes in proportion to their threads, so
+ * the nodes together never go past it (null: no cap).
+ */
+export function rateShare(cap: number | null, total: number, liveNodes: readonly string[], me: string): number | null {
+  if (cap === null) return null;
+  const names = [...new Set([...liveNodes, me])];
+  const all = names.reduce((sum, n) => sum + threadShare(total, names, n), 0);
+  return (cap * threadShare(total, names, me)) / all;
 }
 
 /**
@@ -230,7 +258,7 @@ export async function readClusterSnapshot(client: PgClient, crawlId: string, ser
     error: null,
     threadTarget: crawl.threads,
     maxUrlsPerSecond: settings.maxUrlsPerSecond ?? null,
-    liveExcludes: [],
+    liveExcludes: crawl.liveExcludes,
     threads,
     counters: {
       queued: counts.queued,

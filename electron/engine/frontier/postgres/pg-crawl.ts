@@ -15,6 +15,7 @@ import { PgFrontierStore } from './pg-frontier.ts';
 import {
   CRAWL_ID_PATTERN,
   CRAWL_UPGRADE_DDL,
+  NEWEST_CRAWL_TABLE,
   PG_SCHEMA_VERSION,
   REGISTRY_DDL,
   REGISTRY_LOCK,
@@ -174,8 +175,17 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
   const { rows } = await client.query<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
-       AND to_regclass($4) IS NOT NULL AS ok`,
-    [`${schema}.renders`, `${schema}.links`, RENDERS_NEWEST_COLUMN, `${schema}.content`],
+       AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL
+       AND to_regclass($7) IS NOT NULL AS ok`,
+    [
+      `${schema}.renders`,
+      `${schema}.links`,
+      RENDERS_NEWEST_COLUMN,
+      `${schema}.image_uses`,
+      `${schema}.${NEWEST_CRAWL_TABLE}`,
+      `${schema}.hreflang`,
+      `${schema}.content`,
+    ],
   );
   if (rows[0]!.ok) return;
   try {

@@ -21,6 +21,19 @@ function md5Uuid(url: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/**
+ * The CTEs that add `counts` (host_id, n) to their hosts' queued counts, the hosts' rows locked in id order first.
+ * An UPDATE ... FROM locks rows in whatever order its join produces them (a hash join: the table's physical order,
+ * which every update of a row changes), so two nodes' statements could lock the same hosts in opposite orders and
+ * deadlock: three nodes crawling 16 hosts hit 24 deadlocks in one crawl (each rolled back and run again). The
+ * locking CTE is read whole or in its order before any row is updated, whichever plan PostgreSQL picks.
+ */
+function countQueued(counts: string): string {
+  return `n AS (${counts}),
+       locked AS (SELECT h.id FROM hosts h WHERE h.id IN (SELECT host_id FROM n) ORDER BY h.id FOR UPDATE),
+       counted AS (UPDATE hosts h SET queued = h.queued + n.n FROM n WHERE h.id = n.host_id AND h.id IN (SELECT id FROM locked))`;
+}
+
 /** Ranks two verdicts on the same URL found twice in one batch: crawling beats checking beats the rest. */
 function stronger(a: Candidate, b: Candidate): Candidate {
   const rank = (c: Candidate) => (c.fate === 'crawl' ? 2 : c.fate === 'check' ? 1 : 0);
@@ -81,10 +94,7 @@ export class PgUrlDiscovery {
          INSERT INTO urls (url, host_id, depth, state, via_id, discovered_at, redirect_hops, kind, check_only, priority)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::smallint[], $5::bigint[], $6::bigint[], $7::int[], $8::text[], $9::smallint[], $10::smallint[])
          ON CONFLICT (url_md5) DO NOTHING RETURNING id, url, host_id, state
-       ), counted AS (
-         UPDATE hosts h SET queued = h.queued + n.n
-         FROM (SELECT host_id, count(*)::int AS n FROM inserted WHERE state = ${UrlState.queued} GROUP BY host_id) AS n WHERE h.id = n.host_id
-       )
+       ), ${countQueued(`SELECT host_id, count(*)::int AS n FROM inserted WHERE state = ${UrlState.queued} GROUP BY host_id`)}
        SELECT id, url FROM inserted`,
       [
         entries.map((e) => e.url),
@@ -125,10 +135,7 @@ export class PgUrlDiscovery {
              UPDATE urls u SET state = ${UrlState.queued}, depth = v.depth, kind = v.kind, check_only = v.check_only
              FROM unnest($1::bigint[], $2::int[], $3::text[], $4::smallint[]) AS v(id, depth, kind, check_only)
              WHERE u.id = v.id AND u.state IN (${UrlState.tooDeep}, ${UrlState.nofollow}) RETURNING u.host_id
-           ), counted AS (
-             UPDATE hosts h SET queued = h.queued + n.n
-             FROM (SELECT host_id, count(*)::int AS n FROM moved GROUP BY host_id) AS n WHERE h.id = n.host_id
-           )
+           ), ${countQueued('SELECT host_id, count(*)::int AS n FROM moved GROUP BY host_id')}
            SELECT count(*)::int AS n FROM moved`,
           [
             requeue.map((r) => r.id),

@@ -1,16 +1,3 @@
-// The frontier of a crawl in PostgreSQL, shared by every node working on it. The same decisions as the SQLite
-// frontier (the shared modules beside frontier-store.ts: candidates, politeness, robots.txt, retries, redirects, what
-// a page records), with what sharing needs:
-//   - claims are leases: a claimed URL belongs to one node until its lease ends (pg-claim.ts);
-//   - dedup is the database's: one urls row per URL (a unique index), whichever node finds it first (pg-discover.ts);
-//   - politeness is per host in the hosts table, on the database's clock, so the cluster as a whole keeps each
-//     host's delay (not each node);
-//   - a result is recorded only while the node's lease on its URL holds (or the URL went back to the queue unclaimed);
-//     otherwise another node has it and this result is dropped ('lost'), so no URL is recorded twice
-//     (pg-record-pages.ts).
-// Each method is one transaction on the node's frontier connection; writes go in batches (unnest, pg-writes.ts), not
-// a round trip per link.
-import { splitSecrets } from '../../../../shared/credentials.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
@@ -43,6 +30,7 @@ import { PgUrlDiscovery, type Enqueue } from './pg-discover.ts';
 import { recordBatch, type PagePlan } from './pg-record-pages.ts';
 import { insertResults } from './pg-writes.ts';
 import { crawlChannel } from './pg-schema.ts';
+import { deprioritiseInCluster, excludeInCluster } from './pg-patterns.ts';
 
 export class PgFrontierStore implements FrontierStore {
   readonly label: string;
@@ -414,18 +402,7 @@ export class PgFrontierStore implements FrontierStore {
   async addExclude(pattern: string): Promise<number> {
     const re = mustCompile(pattern, 'exclude pattern');
     this.liveExcludes.push(re);
-    const dropped = await this.tx(async (c) => {
-      await this.cluster.addPattern(c, 'exclude', pattern);
-      const ids = await this.matchingQueued(c, re);
-      if (ids.length === 0) return 0;
-      const { rows } = await c.query<{ host_id: number; n: number }>(
-        `WITH dropped AS (UPDATE urls SET state = ${UrlState.outOfScope} WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} RETURNING host_id)
-         SELECT host_id, count(*)::int AS n FROM dropped GROUP BY host_id ORDER BY host_id`,
-        [ids],
-      );
-      for (const r of rows) await c.query('UPDATE hosts SET queued = queued - $1 WHERE id = $2', [r.n, r.host_id]);
-      return rows.reduce((sum, r) => sum + r.n, 0);
-    });
+    const dropped = await this.tx((c) => excludeInCluster(c, this.crawlId, pattern));
     await this.cluster.refresh();
     return dropped;
   }
@@ -433,37 +410,15 @@ export class PgFrontierStore implements FrontierStore {
   async deprioritise(pattern: string): Promise<number> {
     const re = mustCompile(pattern);
     this.deprioritised.push(re);
-    return this.tx(async (c) => {
-      await this.cluster.addPattern(c, 'deprioritised', pattern);
-      const ids = await this.matchingQueued(c, re);
-      if (ids.length === 0) return 0;
-      const r = await c.query(`UPDATE urls SET priority = 1 WHERE id = ANY($1::bigint[]) AND state = ${UrlState.queued} AND priority = 0`, [
-        ids,
-      ]);
-      return r.rowCount ?? 0;
-    });
+    return this.tx((c) => deprioritiseInCluster(c, this.crawlId, pattern));
   }
 
-  /** Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL). */
-  private async matchingQueued(c: PgQuerier, re: UserPattern): Promise<number[]> {
-    const ids: number[] = [];
-    let after = 0;
-    for (;;) {
-      const { rows } = await c.query<{ id: number; url: string }>(
-        `SELECT id, url FROM urls WHERE state = ${UrlState.queued} AND id > $1 ORDER BY id LIMIT 5000`,
-        [after],
-      );
-      for (const r of rows) if (re.test(r.url)) ids.push(r.id);
-      if (rows.length < 5000) return ids;
-      after = rows[rows.length - 1]!.id;
-    }
-  }
-
-  /** The settings without the credentials: those stay sealed in the row's secrets, as the crawl was created. */
-  async saveSettings(settings: CrawlSettings): Promise<void> {
-    const stored = JSON.stringify(splitSecrets(settings).settings);
-    await this.db.run((c) => c.query('UPDATE trawl.crawls SET settings = $1 WHERE id = $2', [stored, this.crawlId]));
-  }
+  /**
+   * Nothing: the registry row is the cluster's. Its settings change through cluster commands and patterns
+   * (pg-control.ts commandCluster, pg-patterns.ts), which every node and observer reads; one node's copy written
+   * back whole would undo what another node or an observer changed meanwhile (an exclude, the URLs/s cap).
+   */
+  async saveSettings(_settings: CrawlSettings): Promise<void> {}
 
   async noteState(state: CrawlState): Promise<void> {
     this.cluster.noteLocalState(state);

@@ -5,8 +5,18 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
-import { contentRowOf, hostCountsOf, renderRowOf, resultRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import {
+  contentRowOf,
+  hostCountsOf,
+  hreflangRowsOf,
+  renderRowOf,
+  resultRowOf,
+  securityRowOf,
+  type PageTarget,
+  type ResultRow,
+} from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
+import { socialTagRowsOf, structuredDataRowsOf, type SocialTagRow, type StructuredDataRow } from '../structured-rows.ts';
 import { nextFetchAfter } from '../politeness.ts';
 import type { PageRecord, RecordOutcome } from '../frontier-store.ts';
 import type { PgQuerier } from './pg-client.ts';
@@ -15,9 +25,15 @@ import {
   emptyHostDelta,
   insertContent,
   insertExtracted,
+  insertImageUses,
+  type ImageUseRow,
+  insertHreflang,
+  insertSecurity,
   insertLinks,
   insertRenders,
   insertResults,
+  insertSocialTags,
+  insertStructuredData,
   insertUnfetchable,
   updateHosts,
   type HostDelta,
@@ -87,6 +103,12 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const links: LinkRow[] = [];
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
+  const imageUses: ImageUseRow[] = [];
+  const structuredData: StructuredDataRow[] = [];
+  const socialTags: SocialTagRow[] = [];
+  // Security and hreflang (issue 18.5).
+  const security: unknown[][] = [];
+  const hreflang: [number, number, string, number][] = [];
   let reclaimed = 0;
   const seen = new Set<number>();
   for (let k = 0; k < items.length; k++) {
@@ -149,6 +171,13 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       unfetchable.push({ from: claim.urlId, href: l.href, scheme: l.scheme, anchor: l.anchor || null });
     for (const [rule, values] of Object.entries(result.extracted ?? {}))
       values.forEach((value, n) => extracted.push({ urlId: claim.urlId, rule, n, value }));
+    for (const i of result.images ?? [])
+      imageUses.push({ page: claim.urlId, url: i.url, alt: i.alt, altLen: i.altLength, width: i.width, height: i.height });
+    structuredData.push(...structuredDataRowsOf(claim.urlId, result));
+    socialTags.push(...socialTagRowsOf(claim.urlId, result));
+    const sec = securityRowOf(claim, result);
+    if (sec !== null) security.push(sec);
+    hreflang.push(...hreflangRowsOf(claim, result, (url) => ids.get(url)));
     outcomes[k] = 'recorded';
   }
   if (requeued.length) {
@@ -171,6 +200,11 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   await insertLinks(c, links, ids);
   await insertUnfetchable(c, unfetchable);
   await insertExtracted(c, extracted);
+  await insertImageUses(c, imageUses);
+  await insertStructuredData(c, structuredData);
+  await insertSocialTags(c, socialTags);
+  await insertSecurity(c, security);
+  await insertHreflang(c, hreflang);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
   await updateHosts(c, hosts);
   if (hosts.size) await batch.notifyWork(c);

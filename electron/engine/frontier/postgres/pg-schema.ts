@@ -3,7 +3,7 @@
 // (`trawl_<crawl id>`) with the same tables as a SQLite crawl file (hosts, urls, results, links, unfetchable_links,
 // extracted, renders, the crawl_results view) plus what a cluster needs: leases on urls and robots.txt fetches, and the
 // nodes working on the crawl. Column names and meanings follow sqlite/crawl-file.ts (states: model.ts), so the same queries read both.
-import { RENDER_COLUMNS } from '../page-outcome.ts';
+import { RENDER_COLUMNS, SECURITY_COLUMNS } from '../page-outcome.ts';
 
 /** The version of the tables below; a node refuses a crawl made with another. */
 export const PG_SCHEMA_VERSION = 1;
@@ -24,6 +24,10 @@ export function crawlChannel(crawlId: string): string {
 
 /** Serialises registry creation between nodes starting at the same moment (CREATE ... IF NOT EXISTS can race). */
 export const REGISTRY_LOCK = 0x7472_6177; // "traw"
+
+/** The registry's columns added since its first version: additive and idempotent, run by nodes and observers. */
+export const REGISTRY_UPGRADE_DDL = `ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;
+ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS live_excludes text NOT NULL DEFAULT '[]';`;
 
 export const REGISTRY_DDL = `
 CREATE SCHEMA IF NOT EXISTS trawl;
@@ -46,10 +50,12 @@ CREATE TABLE IF NOT EXISTS trawl.crawls (
   finished_at    timestamptz,
   finished_by    text,
   -- Patterns pushed to the back of their host's queue (JSON array), as the SQLite file's meta 'deprioritised'.
-  deprioritised  text NOT NULL DEFAULT '[]'
+  deprioritised  text NOT NULL DEFAULT '[]',
+  -- Exclude patterns added while the crawl ran (JSON array; settings.exclude has them too), for observers to show.
+  live_excludes  text NOT NULL DEFAULT '[]'
 );
--- A registry made before credentials were sealed apart.
-ALTER TABLE trawl.crawls ADD COLUMN IF NOT EXISTS secrets text;`;
+-- A registry made before credentials were sealed apart, or before live excludes were kept apart.
+${REGISTRY_UPGRADE_DDL}`;
 
 // JavaScript rendering (settings.render), as the crawl file's version 4: a rendered page's rendered fields beside the
 // raw HTML's (its results row shows the rendered ones), script errors and resources; the lists are JSON text, as in
@@ -70,7 +76,62 @@ const RENDERS_RAW_DDL = RENDER_COLUMNS.filter(([name]) => name.startsWith('raw_'
 /** A column the renders table has only since the raw HTML's fields were kept (upgradeCrawlTables checks for it). */
 export const RENDERS_NEWEST_COLUMN = RENDER_COLUMNS[RENDER_COLUMNS.length - 1]![0];
 
-// Duplicate content (issue 18.1), as the crawl file's version 6: a parsed page's main-text fingerprint and text.
+// Images (issue 18.3), as the crawl file's version 6 (sqlite/crawl-file.ts IMAGE_TABLES): one row per image URL
+// (deduplicated by md5, as urls), one per use on a page with its alt (NULL: none; '': empty), alt length and dimensions.
+export const PG_IMAGE_TABLES = `CREATE TABLE IF NOT EXISTS images (
+  id      bigserial PRIMARY KEY,
+  url     text NOT NULL,
+  url_md5 uuid GENERATED ALWAYS AS (md5(url)::uuid) STORED UNIQUE
+);
+CREATE TABLE IF NOT EXISTS image_uses (
+  id       bigserial PRIMARY KEY,
+  page_id  bigint NOT NULL,
+  image_id bigint NOT NULL,
+  alt      text,
+  alt_len  integer,
+  width    text,
+  height   text
+);
+CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
+CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);`;
+
+// Issue 18.4: structured data and social tags, as the crawl file's version 6 (types a JSON array as text).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id bigint NOT NULL,
+  n      integer NOT NULL,
+  format text NOT NULL,
+  types  text NOT NULL DEFAULT '[]',
+  error  text,
+  PRIMARY KEY (url_id, n)
+);
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   bigint NOT NULL,
+  n        integer NOT NULL,
+  property text NOT NULL,
+  content  text NOT NULL,
+  PRIMARY KEY (url_id, n)
+);`;
+/** A table a crawl's schema has only since structured data was recorded (upgradeCrawlTables checks for it). */
+export const NEWEST_CRAWL_TABLE = 'social_tags';
+
+// Security and hreflang (issue 18.5), as the crawl file's version 6 (sqlite/crawl-file.ts): a parsed page's security
+// flags, headers and JSON lists; the alternates each page names, by target id.
+const SECURITY_HREFLANG_TABLES = `CREATE TABLE IF NOT EXISTS security (
+  ${SECURITY_COLUMNS.map(([name, type]) => (name === 'url_id' ? 'url_id bigint PRIMARY KEY' : name === 'flags' ? 'flags integer NOT NULL' : `${name} ${type}`)).join(',\n  ')}
+);
+CREATE INDEX IF NOT EXISTS security_flags ON security(flags) WHERE flags <> 0;
+CREATE TABLE IF NOT EXISTS hreflang (
+  url_id    bigint NOT NULL,
+  target_id bigint NOT NULL,
+  lang      text NOT NULL,
+  valid     integer NOT NULL,
+  PRIMARY KEY (url_id, target_id, lang)
+);
+CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
+CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
+
+// Duplicate content (issue 18.1), as the crawl file's version 7: a parsed page's main-text fingerprint and text.
 const CONTENT_TABLE = `CREATE TABLE IF NOT EXISTS content (
   url_id     bigint PRIMARY KEY,
   main_words integer NOT NULL,
@@ -88,6 +149,9 @@ export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ${RENDERS_TABLE}
 ${RENDERS_RAW_DDL}
+${PG_IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}`;
 
 export function crawlDdl(schema: string): string {
@@ -222,6 +286,9 @@ CREATE TABLE nodes (
   pages_done integer NOT NULL DEFAULT 0
 );
 ${RENDERS_TABLE}
+${PG_IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,

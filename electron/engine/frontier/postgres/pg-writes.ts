@@ -1,8 +1,9 @@
 // What recording writes to the PostgreSQL store, in batches (one statement per table for a whole batch, with unnest):
 // results rows, the link graph, rendered pages' renders rows, pages' unfetchable links and extracted values, and what a
 // batch did to its hosts.
+import type { SocialTagRow, StructuredDataRow } from '../structured-rows.ts';
 import { HELD } from '../model.ts';
-import { type contentRowOf, RENDER_COLUMNS, RESULT_COLUMNS, type ResultRow } from '../page-outcome.ts';
+import { type contentRowOf, RENDER_COLUMNS, RESULT_COLUMNS, SECURITY_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
@@ -144,6 +145,38 @@ export async function insertUnfetchable(
   );
 }
 
+/** One use of an image on a page (issue 18.3), for insertImageUses. */
+export interface ImageUseRow {
+  page: number;
+  url: string;
+  alt: string | null;
+  altLen: number | null;
+  width: string | null;
+  height: string | null;
+}
+
+/** Pages' image uses: the image URLs' rows made where missing (by md5, as urls), then the uses. */
+export async function insertImageUses(c: PgQuerier, uses: ImageUseRow[]): Promise<void> {
+  if (uses.length === 0) return;
+  await c.query('INSERT INTO images (url) SELECT DISTINCT unnest($1::text[]) ON CONFLICT (url_md5) DO NOTHING', [
+    [...new Set(uses.map((u) => u.url))],
+  ]);
+  await c.query(
+    `INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height)
+     SELECT v.page_id, i.id, v.alt, v.alt_len, v.width, v.height
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS v(page_id, url, alt, alt_len, width, height, n)
+     JOIN images i ON i.url_md5 = md5(v.url)::uuid ORDER BY v.n`,
+    [
+      uses.map((u) => u.page),
+      uses.map((u) => u.url),
+      uses.map((u) => u.alt),
+      uses.map((u) => u.altLen),
+      uses.map((u) => u.width),
+      uses.map((u) => u.height),
+    ],
+  );
+}
+
 /** The values custom extraction rules found on pages. */
 export async function insertExtracted(c: PgQuerier, extracted: { urlId: number; rule: string; n: number; value: string }[]): Promise<void> {
   if (extracted.length === 0) return;
@@ -161,14 +194,17 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
   if (hosts.size === 0) return;
   const ids = [...hosts.keys()].sort((a, b) => a - b);
   const d = ids.map((id) => hosts.get(id)!);
+  // The rows locked in id order first, as discovery's counts are (pg-discover.ts countQueued): an UPDATE ... FROM
+  // locks them in its join's order, and two nodes' batches over the same hosts deadlocked.
   await c.query(
-    `UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
+    `WITH locked AS (SELECT id FROM hosts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+     UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
        failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
        next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN greatest(v.next, h.fetch_due) ELSE h.next_fetch_at END, v.backoff),
        last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
        AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
-     WHERE h.id = v.id`,
+     WHERE h.id = v.id AND h.id IN (SELECT id FROM locked)`,
     [
       ids,
       d.map((x) => x.inFlight),
@@ -181,5 +217,47 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
       d.map((x) => x.lastFetchMs),
       d.map((x) => x.backoff),
     ],
+  );
+}
+
+// Issue 18.4: a batch's structured data items and social tags (a page fetched again replaces its rows by place).
+export async function insertStructuredData(c: PgQuerier, rows: StructuredDataRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    `INSERT INTO structured_data (url_id, n, format, types, error)
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[])
+     ON CONFLICT (url_id, n) DO UPDATE SET format = excluded.format, types = excluded.types, error = excluded.error`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4])],
+  );
+}
+
+export async function insertSocialTags(c: PgQuerier, rows: SocialTagRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    `INSERT INTO social_tags (url_id, n, property, content) SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[])
+     ON CONFLICT (url_id, n) DO UPDATE SET property = excluded.property, content = excluded.content`,
+    [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+  );
+}
+
+// Security and hreflang (issue 18.5): the rows page-outcome.ts's securityRowOf and hreflangRowsOf give, as the crawl file's.
+const INSERT_SECURITY = `INSERT INTO security (${SECURITY_COLUMNS.map(([name]) => name).join(', ')})
+  SELECT * FROM unnest(${SECURITY_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (url_id) DO NOTHING`;
+
+export async function insertSecurity(c: PgQuerier, rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    INSERT_SECURITY,
+    SECURITY_COLUMNS.map((_, i) => rows.map((r) => r[i])),
+  );
+}
+
+export async function insertHreflang(c: PgQuerier, rows: [number, number, string, number][]): Promise<void> {
+  if (rows.length === 0) return;
+  const u = uniqueBy(rows, (r) => `${r[0]} ${r[1]} ${r[2]}`);
+  await c.query(
+    'INSERT INTO hreflang (url_id, target_id, lang, valid) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[]) ON CONFLICT DO NOTHING',
+    [u.map((r) => r[0]), u.map((r) => r[1]), u.map((r) => r[2]), u.map((r) => r[3])],
   );
 }

@@ -58,7 +58,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -235,10 +235,87 @@ CREATE TABLE IF NOT EXISTS sitemap_urls (
   PRIMARY KEY (url_id, sitemap_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);`;
-// Added in version 6 (issue 18.1, duplicate content): each parsed page's main text (main-content.ts in the worker): its
+// Added in version 6 (issue 18.3, images): every image a page uses, in every crawl. images holds one row per image URL
+// (in normal form, url_key as urls'), whether or not the crawl checks it: its status and size are its urls/results row's
+// when it was checked (joined by url_key and url). image_uses holds one row per use on a page (img src, each srcset
+// candidate, picture sources; at most MAX_PAGE_IMAGES per page): alt as found (NULL: no alt attribute; '': empty),
+// collapsed and cut to IMAGE_ALT_MAX, alt_len its real length, width and height attributes as written (NULL when not
+// given). The partial and alt indexes answer the explorer's Images filters from index entries.
+export const IMAGE_TABLES = `CREATE TABLE IF NOT EXISTS images (
+  id      INTEGER PRIMARY KEY,
+  url     TEXT NOT NULL,
+  url_key INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS images_key ON images(url_key);
+CREATE TABLE IF NOT EXISTS image_uses (
+  id       INTEGER PRIMARY KEY,
+  page_id  INTEGER NOT NULL,
+  image_id INTEGER NOT NULL,
+  alt      TEXT,
+  alt_len  INTEGER,
+  width    TEXT,
+  height   TEXT
+);
+CREATE INDEX IF NOT EXISTS image_uses_page ON image_uses(page_id);
+CREATE INDEX IF NOT EXISTS image_uses_image ON image_uses(image_id);
+CREATE INDEX IF NOT EXISTS image_uses_alt ON image_uses(alt_len, image_id);
+CREATE INDEX IF NOT EXISTS image_uses_no_size ON image_uses(image_id) WHERE width IS NULL OR height IS NULL;`;
+// Added in version 6 (issue 18.4, structured data and social tags): per parsed page, one structured_data row per JSON-LD
+// block (its error when it could not be parsed) and one for its microdata and its RDFa, with the types found as a JSON
+// array; the og:* and twitter:* <meta> tags in social_tags. A page without any has no rows. Readers check that the
+// tables exist (a file of version 2 to 5 is read as stored).
+const STRUCTURED_DATA_TABLES = `CREATE TABLE IF NOT EXISTS structured_data (
+  url_id INTEGER NOT NULL,
+  n      INTEGER NOT NULL,
+  -- json-ld, microdata or rdfa.
+  format TEXT NOT NULL,
+  -- JSON array of the types named (schema.org ones by their short name).
+  types  TEXT NOT NULL DEFAULT '[]',
+  error  TEXT,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS structured_data_format ON structured_data(format, url_id);
+CREATE INDEX IF NOT EXISTS structured_data_errors ON structured_data(url_id) WHERE error IS NOT NULL;
+CREATE TABLE IF NOT EXISTS social_tags (
+  url_id   INTEGER NOT NULL,
+  n        INTEGER NOT NULL,
+  property TEXT NOT NULL,
+  content  TEXT NOT NULL,
+  PRIMARY KEY (url_id, n)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id);`;
+// Added in version 6: security and hreflang (issue 18.5). security: one row per parsed HTML page, its problems as
+// flags (shared/security.ts: one bit per explorer filter, counted from security_flags without reading the rows), the
+// headers that protect it and, as JSON lists, its plain-HTTP resources and unsafe target=_blank links. hreflang: one
+// row per alternate a page names (the page itself included), its target by urls id, valid = the code is a valid
+// hreflang value; keyed by page then target, so "does B name A" is one key look-up, and by target for what names a
+// URL. Readers check that the tables exist (a file of version 2 to 5 is read as stored).
+const SECURITY_HREFLANG_TABLES = `CREATE TABLE IF NOT EXISTS security (
+  url_id                 INTEGER PRIMARY KEY,
+  flags                  INTEGER NOT NULL,
+  hsts                   TEXT,
+  csp                    TEXT,
+  x_content_type_options TEXT,
+  x_frame_options        TEXT,
+  -- JSON [{url, kind}]: resources loaded over http: (at most 50).
+  http_resources         TEXT,
+  -- JSON [url]: target=_blank links to another origin without rel noopener or noreferrer (at most 50).
+  unsafe_links           TEXT
+);
+CREATE INDEX IF NOT EXISTS security_flags ON security(flags) WHERE flags <> 0;
+CREATE TABLE IF NOT EXISTS hreflang (
+  url_id    INTEGER NOT NULL,
+  target_id INTEGER NOT NULL,
+  lang      TEXT NOT NULL,
+  valid     INTEGER NOT NULL,
+  PRIMARY KEY (url_id, target_id, lang)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
+CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
+// Added in version 7 (issue 18.1, duplicate content): each parsed page's main text (main-content.ts in the worker): its
 // words, exact hash (16 hex digits), MinHash signature (shared/content.ts: 128 little-endian 32-bit values) and the text
 // itself, deflateRaw'ed, at most 32 KB of characters, for the detail pane's diff. Readers check that the table exists
-// (a file of version 2 to 5 is read as stored: its content filters count 0).
+// (a file of version 2 to 6 is read as stored: its content filters count 0).
 const CONTENT_TABLES = `CREATE TABLE IF NOT EXISTS content (
   url_id     INTEGER PRIMARY KEY,
   main_words INTEGER NOT NULL,
@@ -351,6 +428,9 @@ ${LABEL_TABLES}
 ${RENDERS_TABLE}
 ${RENDERS_INDEXES.join('\n')}
 ${SITEMAP_TABLES}
+${IMAGE_TABLES}
+${STRUCTURED_DATA_TABLES}
+${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLES}
 `;
 
@@ -552,7 +632,12 @@ function upgradeSteps(db: Db, from: number): void {
       db.exec(RENDERS_TABLE);
     }
     if (from < 5) db.exec(SITEMAP_TABLES);
-    if (from < 6) db.exec(CONTENT_TABLES);
+    // Issue 18.3: images (an older crawl has none recorded; its Images filters are empty).
+    if (from < 6) db.exec(IMAGE_TABLES);
+    if (from < 6) db.exec(STRUCTURED_DATA_TABLES);
+    if (from < 6) db.exec(SECURITY_HREFLANG_TABLES);
+    // Issue 18.1: duplicate content (an older crawl has no main texts recorded; its Content filters are empty).
+    if (from < 7) db.exec(CONTENT_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

@@ -2,7 +2,7 @@
 // work back read and write in the urls, hosts, results and link tables (frontier.ts runs them in its transactions).
 import type { Db } from './crawl-file.ts';
 import { HELD, RobotsState, SitemapState, UrlState, type HostRow, type UrlKindName } from '../model.ts';
-import { RENDER_COLUMNS } from '../page-outcome.ts';
+import { RENDER_COLUMNS, SECURITY_COLUMNS } from '../page-outcome.ts';
 
 /** The queries claiming runs, exported so a test can check that SQLite answers them from indexes alone. */
 export const CLAIM_SQL = {
@@ -76,9 +76,21 @@ export function prepareFrontierStatements(db: Db) {
     insertRender: db.prepare(
       `INSERT OR REPLACE INTO renders (${RENDER_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${RENDER_COLUMNS.map(() => '?').join(', ')})`,
     ),
+    // Security and hreflang (issue 18.5).
+    insertSecurity: db.prepare(
+      `INSERT OR REPLACE INTO security (${SECURITY_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${SECURITY_COLUMNS.map(() => '?').join(', ')})`,
+    ),
+    insertHreflang: db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)'),
     // Duplicate content (issue 18.1): a parsed page's main text fingerprint.
     insertContent: db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)'),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
+    // Images (issue 18.3): an image URL's row by key, and a page's uses of it.
+    imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),
+    insertImage: db.prepare('INSERT INTO images (url, url_key) VALUES (?, ?)'),
+    insertImageUse: db.prepare('INSERT INTO image_uses (page_id, image_id, alt, alt_len, width, height) VALUES (?, ?, ?, ?, ?, ?)'),
+    // Issue 18.4: structured data and social tags (a page fetched again replaces its rows by place).
+    insertStructuredData: db.prepare('INSERT OR REPLACE INTO structured_data (url_id, n, format, types, error) VALUES (?, ?, ?, ?, ?)'),
+    insertSocialTag: db.prepare('INSERT OR REPLACE INTO social_tags (url_id, n, property, content) VALUES (?, ?, ?, ?)'),
     insertUnfetchable: db.prepare('INSERT OR IGNORE INTO unfetchable_links (from_id, href, scheme, anchor) VALUES (?, ?, ?, ?)'),
     crashUrl: db.prepare('UPDATE urls SET crashes = crashes + 1 WHERE id = ? RETURNING crashes'),
     countAttempt: db.prepare<[number], { attempts: number }>('UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts'),

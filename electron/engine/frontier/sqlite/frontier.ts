@@ -3,8 +3,9 @@
 // in-memory counters below always match the file.
 // About 430 lines, kept whole: the methods are the frontier's transactions over one set of prepared statements
 // (frontier-statements.ts) and one set of counters, and each must keep them in step with the file.
+import { socialTagRowsOf, structuredDataRowsOf } from '../structured-rows.ts';
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
+import type { FoundImage, PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
 import { originOfCanonical, urlKey } from '../../../../shared/url/url-key.ts';
 import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
@@ -49,7 +50,16 @@ import {
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
-import { contentRowOf, errorRowOf, hostCountsOf, pageTargetsOf, renderRowOf, resultRowOf } from '../page-outcome.ts';
+import {
+  contentRowOf,
+  errorRowOf,
+  hostCountsOf,
+  hreflangRowsOf,
+  pageTargetsOf,
+  renderRowOf,
+  resultRowOf,
+  securityRowOf,
+} from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
 import { parseRobotsTxt } from '../robots-txt.ts';
@@ -453,6 +463,16 @@ export class Frontier {
 
   /** Records a fetched page (or its failure) and schedules its links and redirect target. */
   recordPage(claim: PageClaim, result: PageFetchResult, now = Date.now()): 'recorded' | 'retry' {
+    try {
+      return this.recordPageNow(claim, result, now);
+    } catch (err) {
+      // A rolled-back transaction may have made image rows the cache names.
+      this.imageIds.clear();
+      throw err;
+    }
+  }
+
+  private recordPageNow(claim: PageClaim, result: PageFetchResult, now: number): 'recorded' | 'retry' {
     return this.db.transaction(() => {
       const attempts = this.q.countAttempt.get(claim.urlId)!.attempts;
       const retryIn = retryDelayMs(result, attempts, this.settings);
@@ -480,18 +500,43 @@ export class Frontier {
 
       // A redirect's target is the same thing under another name: same depth, not a link hop. The link graph
       // keeps the hop either way; a chain that is too long or loops is not followed further.
+      const targetIds = result.hreflang.length > 0 || result.rendered?.hreflang.length ? new Map<string, number>() : null;
       for (const t of pageTargetsOf(claim, result, redirect, (url) => this.isLiveExcluded(url), this.candidateSettings)) {
         const target = this.enqueue(t.url, t.candidate, t.depth, claim.urlId, now, t.hops);
         this.q.insertLink.run(claim.urlId, target.id, t.anchor, t.linkKind, t.nofollow ? 1 : 0, t.rendered ? 1 : 0);
+        targetIds?.set(t.url, target.id);
       }
+      if (result.images) for (const image of result.images) this.recordImageUse(claim.urlId, image);
+      // Security and hreflang (issue 18.5).
+      const security = securityRowOf(claim, result);
+      if (security !== null) this.q.insertSecurity.run(security);
+      if (targetIds !== null) for (const row of hreflangRowsOf(claim, result, (url) => targetIds.get(url))) this.q.insertHreflang.run(row);
       for (const link of result.unfetchableLinks) this.q.insertUnfetchable.run(claim.urlId, link.href, link.scheme, link.anchor || null);
       if (result.extracted) {
         for (const [rule, values] of Object.entries(result.extracted))
           values.forEach((v, n) => this.q.insertExtracted.run(claim.urlId, rule, n, v));
       }
+      for (const row of structuredDataRowsOf(claim.urlId, result)) this.q.insertStructuredData.run(row);
+      for (const row of socialTagRowsOf(claim.urlId, result)) this.q.insertSocialTag.run(row);
       this.flushQueued();
       return 'recorded' as const;
     })();
+  }
+
+  /** Image ids by URL, for the images most pages share (a logo): bounded, emptied when full. */
+  private readonly imageIds = new Map<string, number>();
+
+  /** One use of an image on a page (issue 18.3): the image's row found or made, then the use. */
+  private recordImageUse(pageId: number, image: FoundImage): void {
+    let id = this.imageIds.get(image.url);
+    if (id === undefined) {
+      const key = urlKey(image.url);
+      id = this.q.imagesByKey.all(key).find((row) => row.url === image.url)?.id;
+      if (id === undefined) id = Number(this.q.insertImage.run(image.url, key).lastInsertRowid);
+      if (this.imageIds.size >= 20_000) this.imageIds.clear();
+      this.imageIds.set(image.url, id);
+    }
+    this.q.insertImageUse.run(pageId, id, image.alt, image.altLength, image.width, image.height);
   }
 
   /** Stores a host's robots.txt and opens the host for fetching. */

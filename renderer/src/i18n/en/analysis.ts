@@ -20,6 +20,14 @@ export const analysis = {
     tableLabel: 'URLs of this view',
     empty: 'No URLs in this view.',
     noCrawl: 'Start a crawl or open an earlier one to explore its results.',
+    imageColumns: {
+      image: 'Image',
+      page: 'Page',
+      alt: 'Alt text',
+      altLength: 'Alt length',
+      dimensions: 'Width × height',
+      size: 'Size',
+    },
     columns: {
       url: 'URL',
       status: 'Status',
@@ -46,6 +54,10 @@ export const analysis = {
     security: 'Security',
     javascript: 'JavaScript',
     sitemaps: 'Sitemaps',
+    images: 'Images',
+    structured: 'Structured data',
+    // Issue 18.5.
+    hreflang: 'Hreflang',
     content: 'Content',
   },
   filters: {
@@ -123,7 +135,29 @@ export const analysis = {
       description:
         'URLs linked to outside the crawl\u2019s scope (other hosts, excluded or too long), and out-of-scope links checked for their status; with their inlinks.',
     },
-    'mixed-content': { label: 'Mixed content', description: 'HTTPS pages that load an image, a script or a stylesheet over plain HTTP.' },
+    'mixed-content': {
+      label: 'Mixed content',
+      description: 'HTTPS pages that load an image, a script, a stylesheet, an iframe or media over plain HTTP.',
+    },
+    // Security (issue 18.5).
+    'security-http': { label: 'HTTP pages', description: 'HTML pages served over plain HTTP, not HTTPS.' },
+    'security-no-hsts': {
+      label: 'Missing HSTS',
+      description: 'HTTPS HTML pages without a Strict-Transport-Security header (or with max-age=0).',
+    },
+    'security-no-csp': { label: 'Missing Content-Security-Policy', description: 'HTML pages without a Content-Security-Policy header.' },
+    'security-no-nosniff': {
+      label: 'Missing X-Content-Type-Options',
+      description: 'HTML pages whose X-Content-Type-Options header is missing or not "nosniff".',
+    },
+    'security-no-frame-options': {
+      label: 'Missing X-Frame-Options',
+      description: 'HTML pages with neither X-Frame-Options (DENY or SAMEORIGIN) nor a CSP frame-ancestors directive.',
+    },
+    'security-unsafe-links': {
+      label: 'Unsafe cross-origin links',
+      description: 'HTML pages with a target="_blank" link to another origin without rel="noopener" or "noreferrer".',
+    },
     'js-rendered': { label: 'Rendered', description: 'Pages rendered with JavaScript (their scripts run).' },
     'js-rendered-links': {
       label: 'Links only in rendered HTML',
@@ -182,6 +216,61 @@ export const analysis = {
     },
     'sitemap-outside-scope': { label: 'Outside the scope', description: "URLs a sitemap lists that are outside the crawl's scope." },
     'sitemap-hreflang': { label: 'Hreflang in sitemaps', description: 'URLs whose sitemap entry has hreflang alternates (xhtml:link).' },
+    // Issue 18.3.
+    'images-all': { label: 'All images', description: 'Every image a crawled page uses (img src, srcset, picture sources), per page.' },
+    'images-alt-missing': { label: 'Missing alt text', description: 'Images used without an alt attribute, with the page using them.' },
+    'images-alt-empty': {
+      label: 'Empty alt text',
+      description: 'Images used with an empty alt attribute (alt=""): right for a decorative image, wrong for one that says something.',
+    },
+    'images-alt-over-100': { label: 'Alt text over 100 characters', description: 'Images whose alt text is longer than 100 characters.' },
+    'images-over-100kb': {
+      label: 'Over 100 KB',
+      description: 'Images larger than 100 KB (102,400 bytes) on the wire; only images the crawl checked (check resources: images).',
+    },
+    'images-broken': {
+      label: 'Broken images',
+      description: 'Images that answered 4xx or 5xx or did not answer; only images the crawl checked (check resources: images).',
+    },
+    'images-no-dimensions': {
+      label: 'Without width and height',
+      description: 'Images used without a width or a height attribute (the page shifts as they load).',
+    },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD parse errors',
+      description: "Pages with a JSON-LD block that is not valid JSON (or too large to read); the parser's message is in the detail pane.",
+    },
+    'structured-none': { label: 'No structured data', description: 'Parsed HTML pages without any JSON-LD, microdata or RDFa.' },
+    'structured-jsonld': { label: 'JSON-LD', description: 'Pages with at least one JSON-LD block.' },
+    'structured-microdata': { label: 'Microdata', description: 'Pages with microdata items (itemscope).' },
+    'structured-rdfa': { label: 'RDFa', description: 'Pages with RDFa types (typeof).' },
+    'structured-og-missing': { label: 'Missing Open Graph tags', description: 'Parsed HTML pages without og:title or without og:image.' },
+    'structured-twitter-missing': { label: 'Missing Twitter card', description: 'Parsed HTML pages without a twitter:card tag.' },
+    // Hreflang (issue 18.5).
+    'hreflang-pages': { label: 'Contains hreflang', description: 'Pages that name hreflang alternates.' },
+    'hreflang-missing-return': {
+      label: 'Missing return links',
+      description: 'Pages naming an alternate that was crawled and read but does not name the page back.',
+    },
+    'hreflang-non-200': {
+      label: 'Non-200 alternates',
+      description: 'Pages naming an alternate that was crawled and answered other than 200 (a redirect, an error, no answer).',
+    },
+    'hreflang-invalid': {
+      label: 'Invalid language codes',
+      description:
+        'Pages with an hreflang value that is not an ISO 639-1 language, optionally with a script and an ISO 3166-1 region, or x-default.',
+    },
+    'hreflang-no-x-default': { label: 'Missing x-default', description: 'Pages with hreflang alternates but none for x-default.' },
+    'hreflang-no-self': {
+      label: 'Missing self-reference',
+      description: 'Pages with hreflang alternates that do not name the page itself.',
+    },
+    'hreflang-non-indexable': {
+      label: 'Non-indexable alternates',
+      description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
+    },
     // Duplicate content (issue 18.1).
     'content-exact-duplicates': {
       label: 'Exact duplicates',
@@ -320,6 +409,15 @@ export const analysis = {
       'non-indexable-inlinks': {
         label: 'Links to non-indexable pages',
         description: 'Every link to a page a search engine cannot index (noindex, canonicalised, redirected, errors), with why.',
+      },
+      'images-missing-alt': {
+        label: 'Images missing alt text',
+        description:
+          'Every use of an image without an alt attribute: the image, the page using it, dimensions, and its status and size when checked.',
+      },
+      'structured-data-types': {
+        label: 'Schema.org types',
+        description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
       },
     },
   },
@@ -560,6 +658,14 @@ export const analysis = {
     moreInlinks: 'More inlinks',
     moreOutlinks: 'More outlinks',
     unfetchable: 'Unfetchable links ({{n}}{{more}})',
+    images: {
+      title: 'Images',
+      usedOn: 'Pages using this image',
+      altMissing: '(no alt attribute)',
+      altEmpty: '(empty alt)',
+      noDimensions: 'no width or height',
+      notChecked: 'not checked',
+    },
     none: 'None.',
     noAnchor: '(no anchor text)',
     count: '{{title}} ({{n}})',
@@ -573,6 +679,53 @@ export const analysis = {
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
       sitemapOnly: 'in a sitemap only (not crawled)',
+    },
+    // Issue 18.4.
+    structured: {
+      heading: 'Structured data ({{n}})',
+      none: 'No JSON-LD, microdata or RDFa.',
+      tableLabel: 'structured data items',
+      format: 'Format',
+      types: 'Types',
+      error: 'Parse error: {{error}}',
+      noTypes: '(no types)',
+      socialHeading: 'Open Graph and Twitter tags ({{n}})',
+      noSocial: 'No og: or twitter: tags.',
+    },
+    // Issue 18.5.
+    security: {
+      heading: 'Security',
+      noProblems: 'No security problem found.',
+      missing: 'missing',
+      httpResources: 'Loaded over plain HTTP ({{n}})',
+      unsafeLinks: 'target="_blank" links without noopener ({{n}})',
+      problems: {
+        http: 'Served over plain HTTP',
+        mixedContent: 'Mixed content',
+        noHsts: 'No HSTS',
+        noCsp: 'No Content-Security-Policy',
+        noNosniff: 'No X-Content-Type-Options: nosniff',
+        noFrameOptions: 'No X-Frame-Options or frame-ancestors',
+        unsafeBlankLinks: 'Unsafe cross-origin links',
+      },
+    },
+    hreflang: {
+      heading: 'Hreflang alternates ({{n}})',
+      tableLabel: 'hreflang alternates',
+      missingXDefault: 'No x-default alternate.',
+      missingSelf: 'The page does not name itself.',
+      lang: 'Language',
+      target: 'URL',
+      status: 'Status',
+      problems: 'Problems',
+      notCrawled: 'not crawled',
+      noResponse: 'no response',
+      problem: {
+        invalidCode: 'invalid code',
+        noReturn: 'no return link',
+        not200: 'not 200',
+        nonIndexable: 'non-indexable',
+      },
     },
     render: {
       heading: 'JavaScript rendering',
@@ -609,5 +762,53 @@ export const analysis = {
         indexability: 'Indexability',
       },
     },
+  },
+  // crawl map (issue 18.6)
+  crawlMap: {
+    label: 'crawl map',
+    title: 'Crawl map',
+    totals_one: '{{n}} URL · {{nodes}} nodes drawn · deepest {{depth}}',
+    totals_other: '{{n}} URLs · {{nodes}} nodes drawn · deepest {{depth}}',
+    colourBy: 'Colour nodes by',
+    by: { indexability: 'Indexability', status: 'Status' },
+    keys: {
+      indexable: 'indexable',
+      'non-indexable': 'non-indexable',
+      other: 'other',
+      '2xx': '2xx',
+      '3xx': '3xx',
+      '4xx': '4xx',
+      '5xx': '5xx',
+      none: 'no response',
+      group: 'folded group',
+    },
+    sizeKey: 'size: Link Score',
+    nothingFolded: 'Every URL is drawn as its own node.',
+    folded:
+      'Folded to stay fast: {{urls}} URLs are not drawn as their own node ({{grouped}} in {{groups}} “+N more” groups, {{below}} below {{collapsed}} nodes drawn without their children); every URL down to depth {{depth}} is drawn.',
+    noScores: 'No Link Scores yet: nodes are drawn at one size.',
+    canvasLabel: 'the crawl map, {{n}} nodes; hover a node to name it, click a URL to open it in the explorer',
+    hoverHint: 'Hover a node to see its URL; click it to open it in the explorer. Scroll to zoom, drag to move.',
+    root: 'The seeds ({{n}} URLs in all)',
+    group: '+{{n}} more URLs found by {{url}}',
+    noResponse: 'no response',
+    depth: 'depth {{depth}}',
+    score: 'Link Score {{score}}',
+    below: '{{n}} more below',
+    pngCommand: 'Save the map as a PNG picture',
+    csvCommand: 'Save the map’s nodes as CSV (parent, depth, status, indexability, Link Score, URLs folded in)',
+    pngSaved: 'The map was saved as a PNG picture.',
+    csvSaved: 'The map’s {{n}} nodes were saved as CSV.',
+    noCrawl: 'Open or start a crawl to see its map.',
+    inlinksChart: 'Inlinks by crawl depth',
+    scoreChart: 'Link Score by crawl depth',
+    depthAxis: 'crawl depth (box: quartiles, line: median, whiskers: least and most, dot: mean)',
+    chartSvg: 'Save “{{title}}” as SVG',
+    chartPng: 'Save “{{title}}” as PNG',
+    noWebgl: 'The map needs WebGL, which this browser does not give ({{error}}). The charts and the CSV still work.',
+    png: 'PNG',
+    svg: 'SVG',
+    csv: 'CSV',
+    chartCsv: 'Save “{{title}}” data as CSV',
   },
 };

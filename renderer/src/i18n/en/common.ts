@@ -22,5 +22,8 @@ export const common = {
     running: 'running',
     overview: 'Issues',
     overviewTitle: 'Every issue found, by priority, with its number of URLs, why it matters and how to fix it',
+    // crawl map (issue 18.6)
+    crawlMap: 'Crawl map',
+    crawlMapTitle: 'The shortest paths from the seeds as a graph, coloured by indexability or status, sized by Link Score',
   },
 };

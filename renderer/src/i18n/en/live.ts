@@ -178,9 +178,9 @@ export const live = {
     cap: 'now: ≤ {{cap}}/s',
     dropped_one: 'dropped {{formatted}} queued URL',
     dropped_other: 'dropped {{formatted}} queued URLs',
-    clusterNote: "cap and excludes: set by the nodes' settings",
-    clusterWhy:
-      "A cluster crawl's URLs/s cap and exclude patterns are in its settings in the PostgreSQL store, which its nodes apply; from here only pause, resume, stop and the thread count reach them",
+    clusterCapTitle: 'At most this many fetches started per second by the whole cluster: each live node takes its share; applies at once',
+    clusterExcludeTitle:
+      'A regular expression, for every node of the cluster: matching URLs are no longer crawled, and the queued ones are dropped now',
     removeCap: 'Remove the URLs/s cap',
     setCap: 'Set the URLs/s cap',
     noConnection: 'No connection to the Trawl host',
@@ -244,7 +244,8 @@ export const live = {
     crawlAt: 'crawl {{id}} at {{server}}',
     watchingId: 'watching {{id}}',
     hintBefore: 'A crawl in a PostgreSQL store, run by nodes started with',
-    hintAfter: "Watch every node's threads and pause, resume, stop or resize the whole cluster from here.",
+    hintAfter:
+      "Watch every node's threads and pause, resume, stop or resize the whole cluster from here, and set its URLs/s cap and live excludes.",
     urlTitle: 'postgres://user:password@host:5432/database; the password stays with the Trawl host',
     urlPlaceholder: 'postgres://user:password@host:5432/database',
     storeUrl: 'Store URL',

@@ -23,5 +23,8 @@ export const common: Messages['common'] = {
     running: '运行中',
     overview: '问题',
     overviewTitle: '发现的所有问题，按优先级排列，附 URL 数量、影响原因和修复方法',
+    // crawl map (issue 18.6)
+    crawlMap: '抓取地图',
+    crawlMapTitle: '从种子出发的最短路径图，按可索引性或状态着色，按链接得分确定大小',
   },
 };

@@ -148,6 +148,99 @@ export const overview: Messages['overview'] = {
       why: '多个 h1 会模糊页面的主要内容。',
       fix: '每个页面只保留一个 h1，其余标题改为 h2 或更低级别。',
     },
+    // Issue 18.3.
+    'images-broken': {
+      label: '损坏的图片',
+      why: '返回错误或没有响应的图片会显示为破损图标或空白，搜索引擎也无法索引它。',
+      fix: '恢复这些图片，或让页面改用可用的图片（每一行都给出使用该图片的页面）。',
+    },
+    'images-alt-missing': {
+      label: '缺少替代文本的图片',
+      why: '没有 alt 文本，屏幕阅读器无法说明图片内容，搜索引擎也更难理解它。',
+      fix: '为每张图片添加描述它的 alt 属性；纯装饰的图片用 alt=""。',
+    },
+    'images-over-100kb': {
+      label: '超过 100 KB 的图片',
+      why: '大图片会拖慢页面，在移动网络上尤其明显。',
+      fix: '压缩图片，使用现代格式（WebP、AVIF），并按显示尺寸提供。',
+    },
+    'images-alt-over-100': {
+      label: '替代文本超过 100 个字符',
+      why: '过长的 alt 文本用屏幕阅读器听起来很累，也像堆砌关键词。',
+      fix: '让 alt 文本简短切题；较长的说明放在页面正文中。',
+    },
+    'images-no-dimensions': {
+      label: '缺少宽度和高度的图片',
+      why: '没有 width 和 height，浏览器无法预留图片的位置，图片加载时页面会跳动（布局偏移）。',
+      fix: '为每个 img 设置 width 和 height 属性（或 CSS 宽高比）。',
+    },
+    // Issue 18.4.
+    'structured-jsonld-errors': {
+      label: 'JSON-LD 解析错误',
+      why: '搜索引擎会忽略不是有效 JSON 的 JSON-LD 块，其富媒体搜索结果随之丢失。',
+      fix: '在解析器指出的位置修正 JSON（详情面板中可见），例如多余的逗号或未转义的引号。',
+    },
+    // 安全与 hreflang（issue 18.5）。
+    'security-http': {
+      label: 'HTTP 页面',
+      why: '通过明文 HTTP 提供的页面在传输中可被读取和篡改；浏览器会标为“不安全”，搜索引擎也更青睐 HTTPS。',
+      fix: '通过 HTTPS 提供网站，把每个 HTTP 地址 301 重定向到对应的 HTTPS 地址，并链接到 HTTPS 地址。',
+    },
+    'hreflang-missing-return': {
+      label: '缺少返回链接的 hreflang',
+      why: '只有被指向的页面反向链接回来，搜索引擎才会采用该 hreflang 备用版本：各语言版本没有配成对。',
+      fix: '让 hreflang 组中的每个页面都指向组内所有其他页面（包括自身）；详情面板列出了备用版本。',
+    },
+    'hreflang-non-200': {
+      label: '指向非 200 地址的 hreflang',
+      why: '重定向、失败或返回错误的备用地址会被忽略，它所代表的语言版本就丢失了。',
+      fix: '让每个 hreflang 链接指向该语言版本最终返回 200 的地址。',
+    },
+    'hreflang-invalid': {
+      label: '无效的 hreflang 代码',
+      why: '不是有效语言代码（ISO 639-1，可带 ISO 3166-1 二字母地区代码）的 hreflang 值会被忽略：“en-UK”和“en_US”是常见错误。',
+      fix: '使用“en”、“en-GB”、“zh-Hant-TW”或“x-default”这样的代码。',
+    },
+    'hreflang-non-indexable': {
+      label: '指向不可索引地址的 hreflang',
+      why: '备用页面设置了 noindex 或规范链接指向别处，信号自相矛盾，搜索引擎可能放弃这组配对。',
+      fix: '只把可索引且规范链接指向自身的地址作为备用版本。',
+    },
+    'hreflang-no-self': {
+      label: '没有自引用的 hreflang',
+      why: 'Google 要求 hreflang 组中的每个页面也指向自身；缺少时该组可能被视为不完整。',
+      fix: '为页面自身的语言添加一个指向页面本身的 hreflang 链接。',
+    },
+    'security-unsafe-links': {
+      label: '不安全的跨源链接',
+      why: '没有 rel="noopener" 的 target="_blank" 外站链接会让打开的页面（在旧浏览器中）反过来操作本页，并得知访客的来源。',
+      fix: '为在新标签页打开其他网站的链接加上 rel="noopener"（或 "noreferrer"）；详情面板列出了这些链接。',
+    },
+    'hreflang-no-x-default': {
+      label: '没有 x-default 的 hreflang',
+      why: '没有 x-default 时，语言与所有版本都不匹配的访客会看到搜索引擎自行挑选的版本。',
+      fix: '为面向其他所有人的版本（或语言选择页）添加 hreflang="x-default" 链接。',
+    },
+    'security-no-hsts': {
+      label: '缺少 HSTS 响应头',
+      why: '没有 Strict-Transport-Security 时，访客的第一次请求可能走明文 HTTP 而被拦截。',
+      fix: '在 HTTPS 响应中发送“Strict-Transport-Security: max-age=31536000”（所有子域都是 HTTPS 时加 includeSubDomains）。',
+    },
+    'security-no-csp': {
+      label: '缺少 Content-Security-Policy',
+      why: 'Content-Security-Policy 限制脚本等内容的加载来源，是防御跨站脚本攻击的主要手段。',
+      fix: '发送列出页面所需来源的 Content-Security-Policy 响应头（可先用 Content-Security-Policy-Report-Only 试行）。',
+    },
+    'security-no-nosniff': {
+      label: '缺少 X-Content-Type-Options',
+      why: '没有“nosniff”时，浏览器可能猜测响应类型，把文件当作本不该是的脚本或样式表执行。',
+      fix: '在每个响应中发送“X-Content-Type-Options: nosniff”。',
+    },
+    'security-no-frame-options': {
+      label: '缺少 X-Frame-Options',
+      why: '任何网站都能嵌入框架的页面可能被覆盖伪装，诱骗访客点击（点击劫持）。',
+      fix: '发送“X-Frame-Options: SAMEORIGIN”（或 DENY），或带 frame-ancestors 指令的 Content-Security-Policy。',
+    },
     // Duplicate content (issue 18.1).
     'content-exact-duplicates': {
       label: '完全重复的内容',

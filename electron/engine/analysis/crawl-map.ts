@@ -1,0 +1,324 @@
+// The crawl map (issue 18.6): the shortest-path tree from the seeds, each URL hung from the page that first found it
+// (urls.via_id), laid out as a radial tree, bounded to a number of nodes by folding, and the spread of inlinks and
+// Link Score per crawl depth (the map's two charts).
+//
+// Which URLs: the crawl's pages with a results row (fetched or failed), in scope and not fetched for their status
+// only (urls.state <> 4 AND check_only = 0: the nodes of Link Score). A URL's parent is its via_id when that is a
+// URL of the map found before it (a smaller id: a URL is found by a page already known, so the tree has no cycle);
+// when the finder is not in the map (a resource, an out-of-scope URL) its own finder, and so on up; a seed (or a URL
+// whose finders are none of the map's) hangs from the root, drawn at the centre.
+//
+// Bounded output: the tree is walked breadth first from the root, each node's children the largest subtree first.
+// A node shows at most `fanout` children (maxNodes / 16, at least 10) and the rest of them folded into one group
+// node ("+N more", with every URL below them counted); once maxNodes nodes are drawn, the nodes still waiting keep
+// their subtrees folded into themselves (collapsed). Shallow levels are thus drawn first and in full when they fit,
+// and every URL is counted in exactly one node: what was folded is answered (folded) and said on screen.
+//
+// The layout: node i at radius = its tree level (the root 0, seeds 1...), at the middle of an angle shared out
+// among siblings by the number of drawn leaves below each: one pass over the drawn nodes, no force simulation.
+import type { Db } from '../frontier/sqlite/crawl-file.ts';
+import type { LinkScores } from './link-score.ts';
+import type { CrawlMap, CrawlMapNodes, CrawlMapQuery, DepthSpread, MapIndexability, Spread } from '../../../shared/crawl-map.ts';
+import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from '../../../shared/crawl-map.ts';
+import { prepared, readTransaction } from './sql.ts';
+
+/**
+ * Two walks, each in its table's order (joining each row to its URL by key descends urls' b-tree at random, several
+ * times slower on a large file): results' fields into arrays by URL id, then every URL with its via.
+ */
+const RESULTS_SQL = 'SELECT r.url_id, r.crawl_depth, r.status_code, r.indexability FROM results r';
+const URLS_SQL = 'SELECT u.id, u.url, u.via_id, u.state <> 4 AND u.check_only = 0 FROM urls u ORDER BY u.id';
+/** Links to each URL, any kind (the Results' "inlinks" column), from the links_to index. */
+const INLINKS_SQL = 'SELECT to_id, count(*) FROM links GROUP BY to_id';
+
+/** The map of a crawl file, in one read transaction; `scores` are its computed Link Scores (null: none yet). */
+export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null = null): CrawlMap {
+  const maxNodes = query.maxNodes;
+  if (!Number.isInteger(maxNodes) || maxNodes < MIN_CRAWL_MAP_NODES || maxNodes > MAX_CRAWL_MAP_NODES) {
+    throw new RangeError(`maxNodes must be a whole number from ${MIN_CRAWL_MAP_NODES} to ${MAX_CRAWL_MAP_NODES} (got ${String(maxNodes)})`);
+  }
+  const started = performance.now();
+  return readTransaction(db, () => {
+    const { lastSeq } = prepared(db, 'SELECT coalesce(max(seq), 0) AS lastSeq FROM results').get() as { lastSeq: number };
+    const { maxId } = prepared(db, 'SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
+    // ---- read: the map's URLs in id order (index 0..n-1), their inlinks and scores ----
+    const indexOf = new Int32Array(maxId + 1).fill(-1);
+    const ids: number[] = [];
+    const urls: string[] = [];
+    const via: number[] = [];
+    const depthOf: number[] = [];
+    const statusOf: (number | null)[] = [];
+    const indexOfRow: MapIndexability[] = [];
+    // By URL id: its results row's depth (-1: none), status (-1: null) and indexability (0 other, 1, 2).
+    const rowDepth = new Int32Array(maxId + 1).fill(-1);
+    const rowStatus = new Int32Array(maxId + 1);
+    const rowIndex = new Uint8Array(maxId + 1);
+    for (const [id, d, s, ix] of prepared(db, RESULTS_SQL).raw(true).iterate() as Iterable<
+      [number, number, number | null, string | null]
+    >) {
+      if (id < 0 || id > maxId) continue;
+      rowDepth[id] = d;
+      rowStatus[id] = s === null ? -1 : s;
+      rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+    }
+    // Every URL's via (0: none), to climb past a finder that is not in the map (a resource, an out-of-scope URL).
+    const viaOf = new Int32Array(maxId + 1);
+    for (const [id, url, v, inMap] of prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number | null, number]>) {
+      viaOf[id] = v ?? 0;
+      if (!inMap || rowDepth[id]! < 0) continue;
+      indexOf[id] = ids.length;
+      ids.push(id);
+      urls.push(url);
+      depthOf.push(rowDepth[id]!);
+      const s = rowStatus[id]!;
+      statusOf.push(s === -1 ? null : s);
+      const ix = rowIndex[id];
+      indexOfRow.push(ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : 'other');
+    }
+    // The parent: the nearest finder in the map, each step to a smaller id (so the climb ends).
+    for (const id of ids) {
+      let v = viaOf[id]!;
+      let below = id;
+      while (v > 0 && v < below && indexOf[v]! < 0) {
+        below = v;
+        v = viaOf[v]!;
+      }
+      via.push(v > 0 && v < below ? v : 0);
+    }
+    const n = ids.length;
+    const inlinks = new Int32Array(n);
+    for (const [to, count] of prepared(db, INLINKS_SQL).raw(true).iterate() as Iterable<[number, number]>) {
+      const i = to >= 0 && to <= maxId ? indexOf[to]! : -1;
+      if (i >= 0) inlinks[i] = count;
+    }
+    const score = new Float64Array(n).fill(Number.NaN);
+    if (scores) {
+      for (let k = 0; k < scores.urlIds.length; k++) {
+        const id = scores.urlIds[k]!;
+        const i = id <= maxId ? indexOf[id]! : -1;
+        if (i >= 0) score[i] = scores.scores[k]!;
+      }
+    }
+    const scored = scores !== null && scores.urlIds.length > 0;
+
+    // ---- the tree: node 0 is the root, URL index i is tree node i + 1 ----
+    const parentOf = new Int32Array(n + 1);
+    parentOf[0] = -1;
+    for (let i = 0; i < n; i++) {
+      const v = via[i]!;
+      const p = v > 0 ? indexOf[v]! : -1;
+      parentOf[i + 1] = p >= 0 ? p + 1 : 0;
+    }
+    // Subtree sums, children after their parents (a parent's index is smaller): one backward pass.
+    const size = new Int32Array(n + 1).fill(1);
+    size[0] = 0;
+    const indexable = new Int32Array(n + 1);
+    const best = new Float64Array(n + 1).fill(Number.NaN);
+    for (let t = n; t >= 1; t--) {
+      if (indexOfRow[t - 1] === 'indexable') indexable[t]!++;
+      const s = score[t - 1]!;
+      if (Number.isFinite(s) && !(best[t]! >= s)) best[t] = s;
+      const p = parentOf[t]!;
+      size[p]! += size[t]!;
+      indexable[p]! += indexable[t]!;
+      if (Number.isFinite(best[t]!) && !(best[p]! >= best[t]!)) best[p] = best[t]!;
+    }
+    // Children in compressed rows, each node's the largest subtree first.
+    const childStart = new Int32Array(n + 2);
+    for (let t = 1; t <= n; t++) childStart[parentOf[t]! + 1]!++;
+    for (let t = 0; t <= n; t++) childStart[t + 1]! += childStart[t]!;
+    const children = new Int32Array(n);
+    const fill = childStart.slice(0, n + 1);
+    for (let t = 1; t <= n; t++) children[fill[parentOf[t]!]!++] = t;
+    const bySize = (a: number, b: number) => size[b]! - size[a]! || a - b;
+
+    // ---- fold to maxNodes, breadth first ----
+    const fanout = Math.max(10, Math.floor(maxNodes / 16));
+    const out: CrawlMapNodes = {
+      kind: [],
+      url: [],
+      urlId: [],
+      parent: [],
+      depth: [],
+      status: [],
+      indexability: [],
+      linkScore: [],
+      urls: [],
+      indexable: [],
+      x: [],
+      y: [],
+    };
+    const level: number[] = [];
+    /** The tree node each drawn node is (-1 for a group), and whether a URL node was drawn with its children. */
+    const treeNode: number[] = [];
+    const expanded: boolean[] = [];
+    const push = (kind: 'url' | 'group' | 'root', t: number, parent: number, lvl: number) => {
+      out.kind.push(kind);
+      out.parent.push(parent);
+      level.push(lvl);
+      treeNode.push(kind === 'group' ? -1 : t);
+      expanded.push(false);
+      if (kind === 'root') {
+        out.url.push('');
+        out.urlId.push(0);
+        out.depth.push(-1);
+        out.status.push(null);
+        out.indexability.push('other');
+        out.linkScore.push(null);
+        out.urls.push(0);
+        out.indexable.push(0);
+      } else {
+        out.url.push(urls[t - 1]!);
+        out.urlId.push(kind === 'url' ? ids[t - 1]! : 0);
+        out.depth.push(depthOf[t - 1]!);
+        out.status.push(kind === 'url' ? statusOf[t - 1]! : null);
+        out.indexability.push(kind === 'url' ? indexOfRow[t - 1]! : 'other');
+        const s = best[t]!;
+        out.linkScore.push(
+          kind === 'url' && Number.isFinite(score[t - 1]!) ? score[t - 1]! : kind === 'group' && Number.isFinite(s) ? s : null,
+        );
+        out.urls.push(size[t]!);
+        out.indexable.push(indexable[t]!);
+      }
+      return out.kind.length - 1;
+    };
+    push('root', 0, -1, 0);
+    const folded = { urls: 0, groups: 0, groupedUrls: 0, collapsed: 0, collapsedUrls: 0, fullDepth: null as number | null };
+    let firstFoldedLevel = Number.POSITIVE_INFINITY;
+    for (let q = 0; q < out.kind.length; q++) {
+      if (out.kind[q] === 'group') continue;
+      const t = treeNode[q]!;
+      const from = childStart[t]!;
+      const to = childStart[t + 1]!;
+      if (from === to) continue;
+      const room = maxNodes - out.kind.length;
+      if (room <= 0) {
+        // Past the budget: the node keeps its subtree folded in (its urls count it).
+        folded.collapsed++;
+        folded.collapsedUrls += size[t]! - 1;
+        firstFoldedLevel = Math.min(firstFoldedLevel, level[q]! + 1);
+        continue;
+      }
+      expanded[q] = true;
+      const kids = Array.from(children.subarray(from, to)).sort(bySize);
+      const shown = kids.length <= Math.min(room, fanout) ? kids.length : Math.max(0, Math.min(fanout, room - 1));
+      for (let k = 0; k < shown; k++) push('url', kids[k]!, q, level[q]! + 1);
+      if (shown < kids.length) {
+        // One group for the rest, written as its first URL's node, then summed.
+        const g = push('group', kids[shown]!, q, level[q]! + 1);
+        let sum = 0;
+        let ix = 0;
+        let top = Number.NaN;
+        for (let k = shown; k < kids.length; k++) {
+          const c = kids[k]!;
+          sum += size[c]!;
+          ix += indexable[c]!;
+          if (Number.isFinite(best[c]!) && !(top >= best[c]!)) top = best[c]!;
+        }
+        out.url[g] = t === 0 ? '' : urls[t - 1]!;
+        out.depth[g] = t === 0 ? 0 : depthOf[t - 1]! + 1;
+        out.urls[g] = sum;
+        out.indexable[g] = ix;
+        out.linkScore[g] = Number.isFinite(top) ? top : null;
+        folded.groups++;
+        folded.groupedUrls += sum;
+        firstFoldedLevel = Math.min(firstFoldedLevel, level[q]! + 1);
+      }
+    }
+    // A URL node not expanded stands for its subtree; one expanded, for itself.
+    for (let q = 1; q < out.kind.length; q++) if (out.kind[q] === 'url' && expanded[q]) out.urls[q] = 1;
+    for (let q = 1; q < out.kind.length; q++) {
+      if (out.kind[q] === 'url' && expanded[q]) out.indexable[q] = out.indexability[q] === 'indexable' ? 1 : 0;
+    }
+    out.urls[0] = n;
+    out.indexable[0] = indexable[0]!;
+    folded.urls = folded.groupedUrls + folded.collapsedUrls;
+    let maxLevel = 0;
+    for (const l of level) if (l > maxLevel) maxLevel = l;
+    // Tree level 1 is crawl depth 0 (the seeds): the deepest level drawn in full, as a crawl depth.
+    const fullLevel = Number.isFinite(firstFoldedLevel) ? firstFoldedLevel - 1 : maxLevel;
+    folded.fullDepth = fullLevel >= 1 ? fullLevel - 1 : null;
+
+    layout(out, level);
+    let maxDepth = 0;
+    for (const d of depthOf) if (d > maxDepth) maxDepth = d;
+    return {
+      nodes: out,
+      total: n,
+      maxDepth,
+      folded,
+      depths: depthSpreads(depthOf, inlinks, score),
+      scored,
+      lastSeq,
+      ms: Math.round(performance.now() - started),
+    };
+  });
+}
+
+/** The radial tree layout of the drawn nodes (each after its parent), into nodes.x and nodes.y. */
+function layout(nodes: CrawlMapNodes, level: readonly number[]): void {
+  const m = nodes.kind.length;
+  const leaves = new Float64Array(m);
+  for (let q = m - 1; q >= 0; q--) {
+    if (leaves[q] === 0) leaves[q] = 1;
+    const p = nodes.parent[q]!;
+    if (p >= 0) leaves[p]! += leaves[q]!;
+  }
+  // Root's children first: the root's leaves counted itself as one when it had no child.
+  const start = new Float64Array(m);
+  const span = new Float64Array(m);
+  const next = new Float64Array(m);
+  span[0] = 2 * Math.PI;
+  for (let q = 0; q < m; q++) {
+    const p = nodes.parent[q]!;
+    if (p >= 0) {
+      span[q] = (span[p]! * leaves[q]!) / leaves[p]!;
+      start[q] = start[p]! + next[p]!;
+      next[p]! += span[q]!;
+    }
+    const angle = start[q]! + span[q]! / 2;
+    const r = level[q]!;
+    nodes.x.push(Math.round(r * Math.cos(angle) * 1e4) / 1e4);
+    nodes.y.push(Math.round(r * Math.sin(angle) * 1e4) / 1e4);
+  }
+}
+
+function spread(values: Float64Array): Spread {
+  values.sort();
+  const at = (p: number) => values[Math.min(values.length - 1, Math.floor(p * (values.length - 1) + 0.5))]!;
+  let sum = 0;
+  for (const v of values) sum += v;
+  const round = (v: number) => Math.round(v * 100) / 100;
+  return {
+    min: values[0]!,
+    p25: at(0.25),
+    median: at(0.5),
+    p75: at(0.75),
+    max: values[values.length - 1]!,
+    mean: round(sum / values.length),
+  };
+}
+
+/** Inlinks and Link Score per crawl depth over every URL of the map (percentiles by nearest rank). */
+function depthSpreads(depthOf: readonly number[], inlinks: Int32Array, score: Float64Array): DepthSpread[] {
+  const byDepth = new Map<number, number[]>();
+  for (let i = 0; i < depthOf.length; i++) {
+    const d = depthOf[i]!;
+    let list = byDepth.get(d);
+    if (!list) byDepth.set(d, (list = []));
+    list.push(i);
+  }
+  return [...byDepth.keys()]
+    .sort((a, b) => a - b)
+    .map((depth) => {
+      const list = byDepth.get(depth)!;
+      const links = Float64Array.from(list, (i) => inlinks[i]!);
+      const scoredList = list.filter((i) => Number.isFinite(score[i]!));
+      return {
+        depth,
+        urls: list.length,
+        inlinks: spread(links),
+        linkScore: scoredList.length ? spread(Float64Array.from(scoredList, (i) => score[i]!)) : null,
+      };
+    });
+}

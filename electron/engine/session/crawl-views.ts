@@ -1,0 +1,25 @@
+// The analysis views that read a crawl wherever it is kept: a crawl file (CrawlAnalysis, synchronous SQLite) or a
+// crawl in the PostgreSQL store (cluster-results.ts, the same queries in PostgreSQL's dialect). The session asks the
+// crawl in view for them, so the app and the web console show them for either. Views move here as they learn to
+// read the store (issue 19); the others are still the crawl file's alone (CrawlInView.analysis).
+import type * as Analysis from '../../../shared/analysis.ts';
+import type { CrawlAnalysis } from './crawl-analysis.ts';
+
+export interface CrawlViews {
+  hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport>;
+  queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage>;
+  queuePrefixes(query: Analysis.PrefixQuery): Promise<Analysis.PrefixGroups | null>;
+  queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage>;
+  queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen>;
+}
+
+/** A crawl file's views, from its analysis connection (opened when first asked). */
+export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
+  return {
+    hostsReport: async (q) => analysis().hostsReport(q),
+    queueHosts: async (q) => analysis().queueHosts(q),
+    queuePrefixes: async (q) => analysis().queuePrefixes(q),
+    queueSearch: async (q) => analysis().queueSearch(q),
+    queueScreen: async (q) => analysis().queueScreen(q),
+  };
+}
