@@ -7,7 +7,6 @@
 //   npx tsx electron/bench/near-duplicates-bench.ts --results 100000 [--file /tmp/nd-100k.trawl]
 //   npx tsx electron/bench/near-duplicates-bench.ts --file /tmp/manual.trawl
 import fs from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
 import { fingerprint, signatureBytes } from '../../shared/content.ts';
 import { diffTexts } from '../../shared/text-diff.ts';
 import { buildSyntheticCrawl } from '../engine/analysis/synthetic-crawl.ts';
@@ -64,7 +63,7 @@ if (!fs.existsSync(file)) {
       }
       const text = lines.join('\n');
       const f = fingerprint(text);
-      insert.run(id, f.words, f.hash, Buffer.from(signatureBytes(f.signature!)), deflateRawSync(text, { level: 1 }));
+      insert.run(id, f.words, f.hash, Buffer.from(signatureBytes(f.signature!)), text);
     });
   })();
   db.close();

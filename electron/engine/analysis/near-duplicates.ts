@@ -9,7 +9,6 @@
 // pages some filter lists), so the explorer's filters, counts and exports read it in SQL; the computation is shared by
 // the file's connections (by the file's results stamp and the options). It runs in the calling thread: reading
 // 100,000 signatures and banding them takes a fraction of a second (BENCHMARKS.md).
-import { inflateRawSync } from 'node:zlib';
 import {
   type ContentAnalysisOptions,
   contentAnalysisOptions,
@@ -352,11 +351,6 @@ export function contentColumnsOf(
 /** A page's stored main text (blocks a line each), or null. */
 export function mainTextOf(db: Db, urlId: number): string | null {
   if (!hasTable(db, 'content')) return null;
-  const row = db.prepare('SELECT text FROM content WHERE url_id = ?').get(urlId) as { text: Buffer | null } | undefined;
-  if (!row?.text) return null;
-  try {
-    return inflateRawSync(row.text).toString('utf8');
-  } catch {
-    return null;
-  }
+  const row = db.prepare('SELECT text FROM content WHERE url_id = ?').get(urlId) as { text: unknown } | undefined;
+  return typeof row?.text === 'string' && row.text !== '' ? row.text : null;
 }

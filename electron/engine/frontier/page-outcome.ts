@@ -402,8 +402,8 @@ const blob = (bytes: Uint8Array | null | undefined): Buffer | null =>
 export function contentRowOf(
   claim: { urlId: number },
   result: PageFetchResult,
-): [number, number, string | null, Buffer | null, Buffer | null] | null {
+): [number, number, string | null, Buffer | null, string | null] | null {
   const c = result.content;
   if (!c || !result.parsed) return null;
-  return [claim.urlId, c.words, c.hash, blob(c.minhash), blob(c.text)];
+  return [claim.urlId, c.words, c.hash, blob(c.minhash), c.text];
 }

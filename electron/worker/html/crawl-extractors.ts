@@ -36,9 +36,13 @@ export const BASE_EXTRACTORS: readonly HtmlExtractor[] = [
 export function htmlExtractorsFor(
   settings: Pick<CrawlSettings, 'checkResources'> & Partial<Pick<CrawlSettings, 'contentInclude' | 'contentExclude'>>,
 ): HtmlExtractor[] {
-  const list = [...BASE_EXTRACTORS];
-  if (settings.checkResources.length > 0) list.push(resourcesExtractor(settings.checkResources));
   // Duplicate content (issue 18.1): every crawl reads the main text; settings from before it leave out the default areas.
-  list.push(mainContentExtractor({ include: settings.contentInclude ?? [], exclude: settings.contentExclude ?? DEFAULT_CONTENT_EXCLUDE }));
+  // The main-content extractor counts the page's words too (one pass over its text for both), in the word count's place.
+  const mainContent = mainContentExtractor({
+    include: settings.contentInclude ?? [],
+    exclude: settings.contentExclude ?? DEFAULT_CONTENT_EXCLUDE,
+  });
+  const list = BASE_EXTRACTORS.map((e) => (e === wordCountExtractor ? mainContent : e));
+  if (settings.checkResources.length > 0) list.push(resourcesExtractor(settings.checkResources));
   return list;
 }

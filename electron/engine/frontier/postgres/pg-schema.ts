@@ -137,7 +137,7 @@ const CONTENT_TABLE = `CREATE TABLE IF NOT EXISTS content (
   main_words integer NOT NULL,
   text_hash  text,
   minhash    bytea,
-  text       bytea
+  text       text
 );`;
 
 /**

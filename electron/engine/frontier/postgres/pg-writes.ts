@@ -127,7 +127,7 @@ export async function insertContent(c: PgQuerier, rows: NonNullable<ReturnType<t
   if (rows.length === 0) return;
   await c.query(
     `INSERT INTO content (url_id, main_words, text_hash, minhash, text)
-     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bytea[], $5::bytea[]) ON CONFLICT (url_id) DO NOTHING`,
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bytea[], $5::text[]) ON CONFLICT (url_id) DO NOTHING`,
     [0, 1, 2, 3, 4].map((i) => rows.map((r) => r[i])),
   );
 }

@@ -314,14 +314,14 @@ CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
 CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
 // Added in version 7 (issue 18.1, duplicate content): each parsed page's main text (main-content.ts in the worker): its
 // words, exact hash (16 hex digits), MinHash signature (shared/content.ts: 128 little-endian 32-bit values) and the text
-// itself, deflateRaw'ed, at most 32 KB of characters, for the detail pane's diff. Readers check that the table exists
+// itself as it is (the worker does not compress: it is the crawl's critical path), at most 32 K characters, for the detail pane's diff. Readers check that the table exists
 // (a file of version 2 to 6 is read as stored: its content filters count 0).
 const CONTENT_TABLES = `CREATE TABLE IF NOT EXISTS content (
   url_id     INTEGER PRIMARY KEY,
   main_words INTEGER NOT NULL,
   text_hash  TEXT,
   minhash    BLOB,
-  text       BLOB
+  text       TEXT
 );
 CREATE INDEX IF NOT EXISTS content_hash ON content(text_hash) WHERE text_hash IS NOT NULL;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
