@@ -50,7 +50,9 @@ export async function capture(work: () => Promise<void>): Promise<Sent[]> {
       !/;\s*\S/.test(config.text.trim().replace(/;\s*$/, ''))
     ) {
       const values = Array.isArray(config.values) ? (config.values as unknown[]) : [];
-      seen.set(config.text, { text: config.text, values, prepared: typeof first === 'object' && !!(first as { name?: string }).name });
+      // Prepared once (by a node's connection) is what matters, whichever client sent it last.
+      const prepared = (typeof first === 'object' && !!(first as { name?: string }).name) || !!seen.get(config.text)?.prepared;
+      seen.set(config.text, { text: config.text, values, prepared });
     }
     return original.apply(this, args);
   };
