@@ -49,6 +49,13 @@ export const BULK_REPORTS = [
     label: 'Structured data:Schema.org types',
     description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
   },
+  // Issue 18.5.
+  {
+    id: 'hreflang-alternates',
+    label: 'Hreflang:All hreflang alternates',
+    description:
+      'Every hreflang alternate each page names: the page, the language, the target, its status, and what is wrong with it (invalid code, not 200, non-indexable, no return link), with the set\u2019s missing x-default or self-reference.',
+  },
 ] as const satisfies readonly { id: string; label: string; description: string }[];
 export type BulkReportId = (typeof BULK_REPORTS)[number]['id'];
 export const BULK_REPORT_IDS: readonly BulkReportId[] = BULK_REPORTS.map((r) => r.id);

@@ -22,7 +22,8 @@ if (!given || !fs.existsSync(file)) {
   const ids = (db.prepare('SELECT url_id FROM results WHERE h1_count IS NOT NULL ORDER BY url_id').all() as { url_id: number }[]).map(
     (r) => r.url_id,
   );
-  const sec = db.prepare('INSERT INTO security (url_id, flags, hsts, csp) VALUES (?, ?, ?, ?)');
+  // The synthetic crawl may already give pages a security row: this bench's flags replace it.
+  const sec = db.prepare('INSERT OR REPLACE INTO security (url_id, flags, hsts, csp) VALUES (?, ?, ?, ?)');
   const hl = db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)');
   const LANGS = ['en', 'de', 'fr', 'it', 'es'];
   db.transaction(() => {

@@ -180,6 +180,24 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.getByTestId('view-compare').click();
       await page.getByTestId('compare-old').waitFor();
       await audit('compare');
+      // Issue 18's pictures: the issues overview, the site structure and the crawl map with its depth charts.
+      await page.getByTestId('view-overview').click();
+      await page.getByTestId('overview-summary').waitFor();
+      await audit('issues overview');
+      await page.getByTestId('view-structure').click();
+      await until(
+        async () => Number(await page.getByTestId('structure-total').getAttribute('data-value')),
+        (n) => n > 0,
+        'the site structure',
+      );
+      await audit('site structure');
+      await page.getByTestId('view-crawlMap').click();
+      await until(
+        async () => Number(await page.getByTestId('crawl-map-total').getAttribute('data-value')),
+        (n) => n > 0,
+        'the crawl map',
+      );
+      await audit('crawl map');
 
       await page.getByTestId('view-live').click();
       await page.locator('body').press('?');

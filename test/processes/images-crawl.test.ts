@@ -3,8 +3,10 @@
 // pages (--bulk-export, CSV and XLSX); size and status only when the crawl checks images.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeImageUses } from '../../electron/engine/analysis/images.ts';
 import { filterCounts, openCrawlForAnalysis, queryFiltered } from '../../electron/engine/analysis/index.ts';
 import { BIG_BYTES, LONG_ALT, startImageSite, type ImageSite } from '../helpers/image-site.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -79,6 +81,21 @@ describe('images: crawl, tabs and bulk export', () => {
       expect(long!.image).toMatchObject({ alt: LONG_ALT, alt_len: LONG_ALT.length, width: '300', height: null, checked: true });
       const [big] = queryFiltered(db, { filter: 'images-over-100kb', sort: 'seq', descending: false, offset: 0, limit: 10 }).rows;
       expect(big!.size_bytes).toBe(BIG_BYTES);
+      // A search in an Images tab exports what the tab lists: the uses whose image, page or alt contain the text.
+      const searched = queryFiltered(db, { filter: 'images-all', text: 'gallery', sort: 'seq', descending: false, offset: 0, limit: 100 });
+      expect(searched.rows.map((r) => rel(r.url))).toEqual(['/img/p.webp', '/img/p.jpg', '/img/logo.png']);
+      const exported = new PassThrough();
+      const text = new Promise<string>((resolve) => {
+        let all = '';
+        exported.on('data', (c: Buffer) => (all += c.toString('utf8'))).on('end', () => resolve(all));
+      });
+      await writeImageUses(db, 'images-all', exported, 'csv', 'gallery');
+      const table = parse(await text, { bom: true }) as string[][];
+      expect(table.slice(1).map((r) => [rel(r[0]!), rel(r[1]!)])).toEqual([
+        ['/img/p.webp', '/gallery'],
+        ['/img/p.jpg', '/gallery'],
+        ['/img/logo.png', '/gallery'],
+      ]);
     } finally {
       db.close();
     }

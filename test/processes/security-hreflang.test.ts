@@ -63,6 +63,8 @@ describe('security and hreflang filters of a real crawl', () => {
         '--quiet',
         '--export-tabs',
         tabs.join(','),
+        '--bulk-export',
+        'hreflang-alternates',
         '--output-folder',
         out,
       ],
@@ -130,6 +132,22 @@ describe('security and hreflang filters of a real crawl', () => {
         unsafe_links: [],
       });
       expect(urlDetail(conn, { url: `${S}/bare` })!.hreflang).toBeNull();
+      // The bulk report: every alternate of every page, judged as the detail pane judges it (here /fr's and /it's).
+      const [header, ...report] = parse(fs.readFileSync(path.join(out, 'hreflang-alternates.csv'), 'utf8'), { bom: true }) as string[][];
+      expect(header).toEqual(['page', 'lang', 'target', 'crawled', 'status_code', 'problems', 'set_missing_x_default', 'set_missing_self']);
+      expect(report.filter((r) => r[0] === `${S}/fr`)).toEqual([
+        [`${S}/fr`, 'en', `${S}/`, 'yes', '200', 'no return link', 'yes', 'no'],
+        [`${S}/fr`, 'en-UK', `${S}/de`, 'yes', '200', 'invalid code; no return link', 'yes', 'no'],
+        [`${S}/fr`, 'fr', `${S}/fr`, 'yes', '200', '', 'yes', 'no'],
+      ]);
+      expect(report.filter((r) => r[0] === `${S}/it`).map((r) => [r[1], r[5]])).toEqual([
+        ['es', 'not 200'],
+        ['it', ''],
+        ['pt', 'non-indexable; no return link'],
+        ['x-default', ''],
+      ]);
+      // One row per alternate the crawl recorded.
+      expect(report).toHaveLength((conn.prepare('SELECT count(*) AS n FROM hreflang').get() as { n: number }).n);
     } finally {
       conn.close();
     }

@@ -16,6 +16,7 @@ import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import { IMAGE_USE_COLUMNS, imageUsePages, imageUsesSql } from './images.ts';
 import { filterPredicate } from './result-filters.ts';
+import { ALTERNATES_SQL, hreflangDetail } from './security-detail.ts';
 import { STATUS_RANGES } from './result-rows.ts';
 import { hasTable, indexedBy, prepared } from './sql.ts';
 
@@ -48,6 +49,17 @@ export const CANONICAL_CHAIN_COLUMNS = [
 
 /** Columns of the structured data types (issue 18.4): one row per type and format, most used first. */
 export const STRUCTURED_TYPES_COLUMNS = ['type', 'format', 'pages', 'items'];
+/** Columns of the hreflang report: one row per alternate a page names, with its problems and its set's. */
+export const HREFLANG_COLUMNS = [
+  'page',
+  'lang',
+  'target',
+  'crawled',
+  'status_code',
+  'problems',
+  'set_missing_x_default',
+  'set_missing_self',
+];
 
 /** Hops followed in one chain at most (the frontier cuts redirects at 10; a report never loops forever). */
 export const MAX_CHAIN_HOPS = 20;
@@ -74,6 +86,8 @@ export function bulkReportSql(db: Db, id: BulkReportId): string[] {
       return [subjectSql(db, id), look.hop, look.byKey];
     case 'structured-data-types':
       return [subjectSql(db, id), look.structured];
+    case 'hreflang-alternates':
+      return [subjectSql(db, id), look.pageUrl, ALTERNATES_SQL];
     default:
       return [subjectSql(db, id), look.target, look.inlinks];
   }
@@ -105,6 +119,9 @@ function subjectSql(db: Db, id: BulkReportId): string {
       // The parsed pages with structured data: the explorer's "no structured data" filter turned round.
       return `SELECT r.url_id AS id FROM results r ${indexedBy(db, 'results_canonical')} WHERE r.h1_count IS NOT NULL
         AND EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id)`;
+    case 'hreflang-alternates':
+      // The pages naming alternates, from the table's key (url_id first).
+      return 'SELECT DISTINCT h.url_id AS id FROM hreflang h';
   }
 }
 
@@ -117,11 +134,13 @@ const lookups = (db: Db) => ({
   redirectTarget: "SELECT to_id FROM links WHERE from_id = ? AND kind = 'redirect' LIMIT 1",
   byKey: 'SELECT id FROM urls WHERE url_key = ? AND url = ? LIMIT 1',
   structured: 'SELECT format, types FROM structured_data WHERE url_id = ?',
+  pageUrl: 'SELECT url FROM urls WHERE id = ?',
 });
 
 function subjects(db: Db, id: BulkReportId): number[] {
   // A file older than version 6 has no structured data.
   if (id === 'structured-data-types' && !hasTable(db, 'structured_data')) return [];
+  if (id === 'hreflang-alternates' && !hasTable(db, 'hreflang')) return [];
   const ids = (prepared(db, subjectSql(db, id)).raw(true).all() as [number][]).map((r) => r[0]);
   return ids.sort((a, b) => a - b);
 }
@@ -137,6 +156,8 @@ export function bulkReport(db: Db, id: BulkReportId, pageRows = PAGE_ROWS): Bulk
       return { header: IMAGE_USE_COLUMNS, pages: imageUsePages(db, 'images-alt-missing', pageRows) };
     case 'structured-data-types':
       return { header: STRUCTURED_TYPES_COLUMNS, pages: inPagesOf(structuredTypeRows(db), pageRows) };
+    case 'hreflang-alternates':
+      return { header: HREFLANG_COLUMNS, pages: inPagesOf(hreflangRows(db), pageRows) };
     default:
       return { header: LINK_REPORT_COLUMNS, pages: linkRows(db, id, pageRows) };
   }
@@ -287,6 +308,20 @@ function* structuredTypeRows(db: Db): Generator<unknown[]> {
     (a, b) => b.pages - a.pages || (a.type < b.type ? -1 : a.type > b.type ? 1 : a.format < b.format ? -1 : 1),
   );
   for (const c of rows) yield [c.type, c.format, c.pages, c.items];
+}
+
+/** Every alternate of every page naming some, in page then language order, judged as the URL detail judges them. */
+function* hreflangRows(db: Db): Generator<unknown[]> {
+  const pageUrl = prepared(db, lookups(db).pageUrl).pluck(true);
+  for (const id of subjects(db, 'hreflang-alternates')) {
+    const detail = hreflangDetail(db, id);
+    if (detail === null) continue;
+    const page = pageUrl.get(id) as string;
+    const xDefault = detail.missing_x_default ? 'yes' : 'no';
+    const self = detail.missing_self ? 'yes' : 'no';
+    for (const a of detail.alternates)
+      yield [page, a.lang, a.target_url, a.crawled ? 'yes' : 'no', a.status_code, a.problems.join('; '), xDefault, self];
+  }
 }
 
 function* inPagesOf(records: Iterable<unknown[]>, size: number): Generator<unknown[][]> {

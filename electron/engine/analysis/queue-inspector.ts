@@ -3,7 +3,8 @@
 // host, then discovery order, queued URLs only), so nothing here walks fetched URLs; grouping a host's queue reads
 // that host's queued rows once.
 // A crawl in the PostgreSQL store is read with the same SQL in its dialect (the postgres* functions at the end): its
-// urls and hosts tables have the same columns, and its queue the same index (host, state, then discovery order).
+// urls and hosts tables have the same columns, and its queue the same index (host, state, then discovery order),
+// which there carries the columns shown (urls_queue_rows), so these reads never visit the table (issue 19.3).
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
@@ -30,6 +31,12 @@ interface QueueDialect {
   instr(text: string, needle: string): string;
   /** The index a crawl file's query names (SQLite has no statistics there); PostgreSQL plans with its own. */
   hint(index: string): string;
+  /**
+   * How a CTE of the prefix grouping is kept: PostgreSQL inlines a CTE used once, which copied each step's string
+   * expressions into the next (the grouping key became dozens of strpos/substr calls per row, 0.5 s for a host's
+   * 50,000 queued URLs); MATERIALIZED computes each step once per row. SQLite computes them once as written.
+   */
+  cte: 'AS' | 'AS MATERIALIZED';
 }
 
 const sqliteQueue = (db: Db): QueueDialect => ({
@@ -37,6 +44,7 @@ const sqliteQueue = (db: Db): QueueDialect => ({
   like: 'LIKE',
   instr: (text, needle) => `instr(${text}, ${needle})`,
   hint: (index) => indexedBy(db, index),
+  cte: 'AS',
 });
 
 const postgresQueue = (crawlId: string): QueueDialect => {
@@ -46,6 +54,7 @@ const postgresQueue = (crawlId: string): QueueDialect => {
     like: 'ILIKE',
     instr: (text, needle) => `strpos(${text}, ${needle})`,
     hint: () => '',
+    cte: 'AS MATERIALIZED',
   };
 };
 
@@ -97,13 +106,13 @@ export interface PrefixQuery {
 function prefixSqlOf(d: QueueDialect, under: boolean): string {
   const instr = d.instr;
   return `
-WITH q AS (
+WITH q ${d.cte} (
   SELECT CASE WHEN ${instr('p0', "'?'")} > 0 THEN substr(p0, 1, ${instr('p0', "'?'")} - 1) ELSE p0 END AS p, pr
   FROM (SELECT substr(u.url, @skip) AS p0, u.priority AS pr FROM ${d.table('urls')} u ${d.hint('urls_queue')}
         WHERE u.host_id = @host AND u.state = ${UrlState.queued} ${under ? 'AND substr(u.url, 1, length(CAST(@under AS text))) = @under' : ''}) q0
 ),
-s1 AS (SELECT p, pr, ${instr('substr(p, 2)', "'/'")} AS i1 FROM q),
-s2 AS (SELECT p, pr, i1, CASE WHEN i1 = 0 THEN 0 ELSE ${instr('substr(p, i1 + 2)', "'/'")} END AS i2 FROM s1)
+s1 ${d.cte} (SELECT p, pr, ${instr('substr(p, 2)', "'/'")} AS i1 FROM q),
+s2 ${d.cte} (SELECT p, pr, i1, CASE WHEN i1 = 0 THEN 0 ELSE ${instr('substr(p, i1 + 2)', "'/'")} END AS i2 FROM s1)
 SELECT CASE WHEN i1 = 0 THEN '/' WHEN @segments = 1 OR i2 = 0 THEN substr(p, 1, i1 + 1) ELSE substr(p, 1, i1 + 1 + i2) END AS prefix,
        count(*) AS count, sum(CASE WHEN pr > 0 THEN 1 ELSE 0 END) AS deprioritised
 FROM s2 GROUP BY 1 ORDER BY (sum(CASE WHEN pr > 0 THEN 1 ELSE 0 END) = count(*)), count(*) DESC, 1 LIMIT @limit`;

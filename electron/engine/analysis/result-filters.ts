@@ -282,7 +282,7 @@ const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
   content_type: 'ir.content_type',
   response_time_ms: 'ir.response_time_ms',
 };
-const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
+export const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
 
 // Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
 // parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.

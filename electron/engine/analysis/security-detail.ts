@@ -46,7 +46,7 @@ interface AlternateRow {
 }
 
 // The page's alternates, each target's row and whether it names the page back, by key.
-const ALTERNATES_SQL = `SELECT h.lang, h.target_id, u.url AS target_url, h.valid, t.url_id IS NOT NULL AS crawled, t.status_code,
+export const ALTERNATES_SQL = `SELECT h.lang, h.target_id, u.url AS target_url, h.valid, t.url_id IS NOT NULL AS crawled, t.status_code,
     t.h1_count IS NOT NULL AS parsed, t.indexability,
     EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id) AS returns
   FROM hreflang h JOIN urls u ON u.id = h.target_id LEFT JOIN results t ON t.url_id = h.target_id

@@ -42,7 +42,7 @@ export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): s
 /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV or XLSX, to a file or a stream. */
 export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
   // An Images filter lists uses of an image on a page, not results: its own columns (images.ts), every use.
-  if (isImageFilter(view.filter)) return writeImageUses(analysis.db, view.filter, dest, view.format ?? 'csv');
+  if (isImageFilter(view.filter)) return writeImageUses(analysis.db, view.filter, dest, view.format ?? 'csv', view.text);
   const where = viewWhere(analysis.db, view.filter, view.text);
   // The external view lists URLs, most never fetched: its rows come from urls, not from results.
   const rowsFrom = view.filter === 'external' ? 'urls' : 'results';

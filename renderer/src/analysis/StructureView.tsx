@@ -231,7 +231,7 @@ export function StructureView() {
         {!hasCrawl ? (
           <div className="analysis-empty">{t('structure.noCrawl')}</div>
         ) : (
-          <table className="structure-grid" aria-label={t('structure.tableLabel')}>
+          <table className="structure-grid" role="treegrid" aria-label={t('structure.tableLabel')}>
             <thead>
               <tr>
                 <th scope="col">{t('structure.columns.folder')}</th>

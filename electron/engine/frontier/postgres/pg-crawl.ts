@@ -15,6 +15,7 @@ import { PgFrontierStore } from './pg-frontier.ts';
 import {
   CRAWL_ID_PATTERN,
   CRAWL_UPGRADE_DDL,
+  NEWEST_CRAWL_INDEX,
   NEWEST_CRAWL_TABLE,
   PG_SCHEMA_VERSION,
   REGISTRY_DDL,
@@ -175,8 +176,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
   const { rows } = await client.query<{ ok: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
-       AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL
-       AND to_regclass($7) IS NOT NULL AS ok`,
+       AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL AND to_regclass($7) IS NOT NULL
+       AND to_regclass($8) IS NOT NULL AS ok`,
     [
       `${schema}.renders`,
       `${schema}.links`,
@@ -184,6 +185,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.image_uses`,
       `${schema}.${NEWEST_CRAWL_TABLE}`,
       `${schema}.hreflang`,
+      `${schema}.${NEWEST_CRAWL_INDEX}`,
       `${schema}.content`,
     ],
   );

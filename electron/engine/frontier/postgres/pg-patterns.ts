@@ -40,19 +40,25 @@ export async function addClusterPattern(c: PgQuerier, crawlId: string, kind: Pat
   await c.query('SELECT pg_notify($1, $2)', [crawlChannel(crawlId), 'command']);
 }
 
-/** Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL). */
+/**
+ * Queued URLs matching a pattern, read a page at a time (once per pattern added, never per URL), in the queue index's
+ * order (host, then id): that index holds the URLs, so the table is not read (issue 19.3; by id, the pages walked the
+ * primary key over every URL, queued or not: 0.5-1.5 s at a million URLs).
+ */
 async function matchingQueued(c: PgQuerier, crawlId: string, re: UserPattern): Promise<number[]> {
   const s = crawlSchema(crawlId);
   const ids: number[] = [];
-  let after = 0;
+  let afterHost = 0;
+  let afterId = 0;
   for (;;) {
-    const { rows } = await c.query<{ id: number; url: string }>(
-      `SELECT id, url FROM ${s}.urls WHERE state = ${UrlState.queued} AND id > $1 ORDER BY id LIMIT 5000`,
-      [after],
+    const { rows } = await c.query<{ id: number; host_id: number; url: string }>(
+      `SELECT id, host_id, url FROM ${s}.urls WHERE state = ${UrlState.queued} AND (host_id, id) > ($1, $2) ORDER BY host_id, id LIMIT 5000`,
+      [afterHost, afterId],
     );
     for (const r of rows) if (re.test(r.url)) ids.push(r.id);
     if (rows.length < 5000) return ids;
-    after = rows[rows.length - 1]!.id;
+    afterHost = rows[rows.length - 1]!.host_id;
+    afterId = rows[rows.length - 1]!.id;
   }
 }
 

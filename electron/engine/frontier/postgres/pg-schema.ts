@@ -140,6 +140,18 @@ const CONTENT_TABLE = `CREATE TABLE IF NOT EXISTS content (
   text       text
 );`;
 
+// Issue 19.3, the store's plans at a million URLs (BENCHMARKS.md, "PostgreSQL store at a million URLs"): the queue
+// index carries the columns the queue inspector shows, so grouping a host's queue by prefix and searching the queue
+// read the index alone (the queued rows are scattered over the whole urls table: 50,000 of one host touched 20,000 of
+// its pages). It replaces urls_queue (same key, same rows: no more entries to write); a store made before it gets it
+// when a node joins (CRAWL_UPGRADE_DDL), which builds it from the queued rows, and loses the narrower one.
+const QUEUE_INDEX = `CREATE INDEX IF NOT EXISTS urls_queue_rows ON urls(host_id, id)
+  INCLUDE (url, priority, depth, kind, check_only, attempts, discovered_at) WHERE state = 0;`;
+/** The index a crawl's schema has only since issue 19.3's plan checks (upgradeCrawlTables checks for it). */
+export const NEWEST_CRAWL_INDEX = 'urls_queue_rows';
+const PLAN_INDEXES_UPGRADE = `${QUEUE_INDEX}
+DROP INDEX IF EXISTS urls_queue;`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -152,7 +164,8 @@ ${RENDERS_RAW_DDL}
 ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
-${CONTENT_TABLE}`;
+${CONTENT_TABLE}
+${PLAN_INDEXES_UPGRADE}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -206,7 +219,7 @@ CREATE TABLE urls (
   lease_until   bigint
 );
 CREATE INDEX urls_claim_order ON urls(host_id, priority, id) WHERE state = 0;
-CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
+${QUEUE_INDEX}
 CREATE INDEX urls_leased ON urls(lease_until) WHERE state = 1;
 CREATE INDEX urls_lease_node ON urls(lease_node) WHERE state = 1;
 CREATE TABLE results (

@@ -419,6 +419,11 @@ export const analysis = {
         label: 'Schema.org types',
         description: "Each type the pages' JSON-LD, microdata and RDFa name, by format: the pages that use it and the items naming it.",
       },
+      'hreflang-alternates': {
+        label: 'All hreflang alternates',
+        description:
+          'Every hreflang alternate each page names: the language, the target and its status, and what is wrong with it, with the set\u2019s missing x-default or self-reference.',
+      },
     },
   },
   reports: {

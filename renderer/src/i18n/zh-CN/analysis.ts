@@ -336,6 +336,10 @@ export const analysis: Messages['analysis'] = {
         label: 'Schema.org 类型',
         description: '页面的 JSON-LD、微数据和 RDFa 所用的每种类型（按格式）：使用它的页面数和项目数。',
       },
+      'hreflang-alternates': {
+        label: '所有 hreflang 替代版本',
+        description: '每个页面声明的每个 hreflang 替代版本：语言、目标及其状态、存在的问题，以及该组缺少的 x-default 或自引用。',
+      },
     },
   },
   reports: {

@@ -1,0 +1,229 @@
+// What the store's views and a node's crawl paths ask PostgreSQL, captured as they run, and each statement's plan
+// (issue 19.3): pg-views-bench.ts prints them at a million URLs, test/postgres/query-plans.test.ts fails when one of
+// them reads a big table whole. Capturing the statements the code really sends (pg's Client.query wrapped while a
+// `capture` runs) checks the queries themselves, not copies of them that could drift.
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { PG_SYNTHETIC_ORIGIN } from '../engine/analysis/pg-synthetic-crawl.ts';
+import { postgresHostsReport } from '../engine/analysis/hosts-report.ts';
+import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../engine/analysis/queue-inspector.ts';
+import type { PageRecord } from '../engine/frontier/frontier-store.ts';
+import type { Claim } from '../engine/frontier/model.ts';
+import { clusterCounts, readClusterSnapshot } from '../engine/frontier/postgres/pg-control.ts';
+import { joinPgCrawl, type PgNode } from '../engine/frontier/postgres/pg-crawl.ts';
+import { fetchedPage } from '../../test/helpers/page-result.ts';
+
+/** pg's own conversion of a JavaScript value to the text PostgreSQL reads (arrays as array literals). */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (v: unknown) => string | null };
+const literal = (v: unknown) => {
+  const text = prepareValue(v);
+  return text === null ? 'NULL' : pg.escapeLiteral(text);
+};
+
+/** One statement as sent: its text, values, and whether it was a named prepared statement (the frontier's). */
+export interface Sent {
+  text: string;
+  values: unknown[];
+  prepared: boolean;
+}
+
+/** The tables a plan must never read whole: they grow with the crawl. */
+export const BIG_TABLES = ['urls', 'results', 'links'] as const;
+
+/** The statements that read or write rows (not transaction control, DDL, notifications or locks). */
+const DATA = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+const CONTROL = /^\s*SELECT (pg_notify|pg_advisory|1\b)/i;
+
+/** Runs `work` while every pg Client's queries are noted; returns the distinct data statements sent (last values kept). */
+export async function capture(work: () => Promise<void>): Promise<Sent[]> {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const seen = new Map<string, Sent>();
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const [first, second] = args;
+    const config =
+      typeof first === 'string' ? { text: first, values: second } : (first as { text?: string; values?: unknown; name?: string });
+    if (
+      typeof config?.text === 'string' &&
+      DATA.test(config.text) &&
+      !CONTROL.test(config.text) &&
+      !/;\s*\S/.test(config.text.trim().replace(/;\s*$/, ''))
+    ) {
+      const values = Array.isArray(config.values) ? (config.values as unknown[]) : [];
+      // Prepared once (by a node's connection) is what matters, whichever client sent it last.
+      const prepared = (typeof first === 'object' && !!(first as { name?: string }).name) || !!seen.get(config.text)?.prepared;
+      seen.set(config.text, { text: config.text, values, prepared });
+    }
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    proto.query = original;
+  }
+  return [...seen.values()];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Total Time'?: number;
+  'Actual Rows'?: number;
+  'Total Cost'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+function nodesOf(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  out.push(node);
+  for (const child of node.Plans ?? []) nodesOf(child, out);
+  return out;
+}
+
+export interface Checked {
+  sent: Sent;
+  /** Sequential scans of BIG_TABLES in the plan (custom or, for a prepared statement, generic). */
+  seqScans: string[];
+  /** The scans the plan makes: "Index Scan urls_queue on urls", "Seq Scan on hosts"... */
+  scans: string[];
+  /** With ANALYZE: the statement's execution time (ms). */
+  ms: number | null;
+  /** The plan as text (with ANALYZE and BUFFERS when asked). */
+  text: string;
+  /** For a prepared statement: the generic plan's scans (what PostgreSQL may switch to after five executions). */
+  genericScans: string[] | null;
+}
+
+const scanOf = (n: PlanNode) =>
+  `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`;
+const isScan = (n: PlanNode) => /Scan$/.test(n['Node Type']) && n['Relation Name'] !== undefined;
+const bigSeqScans = (nodes: PlanNode[]) =>
+  nodes.filter((n) => n['Node Type'] === 'Seq Scan' && (BIG_TABLES as readonly string[]).includes(n['Relation Name'] ?? '')).map(scanOf);
+
+/**
+ * Each statement's plan on `c` (with `searchPath`, as the frontier's connection has), each in a transaction rolled
+ * back, so writes explained with ANALYZE change nothing. `analyze`: run them (EXPLAIN ANALYZE, BUFFERS) for times.
+ */
+export async function checkPlans(
+  c: pg.Client,
+  sent: readonly Sent[],
+  options: { searchPath: string; analyze: boolean },
+): Promise<Checked[]> {
+  const out: Checked[] = [];
+  for (const s of sent) {
+    await c.query('BEGIN');
+    try {
+      await c.query(`SET LOCAL search_path TO ${options.searchPath}, public`);
+      const opts = options.analyze ? 'ANALYZE, BUFFERS, ' : '';
+      const { rows } = await c.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time'?: number }] }>(
+        `EXPLAIN (${opts}FORMAT JSON) ${s.text}`,
+        s.values,
+      );
+      const root = rows[0]!['QUERY PLAN'][0];
+      const nodes = nodesOf(root.Plan);
+      await c.query('ROLLBACK');
+      await c.query('BEGIN');
+      await c.query(`SET LOCAL search_path TO ${options.searchPath}, public`);
+      const { rows: textRows } = await c.query<{ 'QUERY PLAN': string }>(`EXPLAIN (${opts}COSTS OFF) ${s.text}`, s.values);
+      await c.query('ROLLBACK');
+      let genericScans: string[] | null = null;
+      let genericSeq: string[] = [];
+      if (s.prepared && s.values.length) {
+        // What a prepared statement may be run with after its fifth execution: the plan without its values.
+        await c.query('BEGIN');
+        await c.query(`SET LOCAL search_path TO ${options.searchPath}, public`);
+        await c.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await c.query(`PREPARE trawl_plan_check AS ${s.text}`);
+        try {
+          // EXECUTE's arguments are not parameters of the statement around it: the values go in as literals.
+          const { rows: g } = await c.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+            `EXPLAIN (FORMAT JSON) EXECUTE trawl_plan_check(${s.values.map(literal).join(', ')})`,
+          );
+          const gNodes = nodesOf(g[0]!['QUERY PLAN'][0].Plan);
+          genericScans = gNodes.filter(isScan).map(scanOf);
+          genericSeq = bigSeqScans(gNodes).map((x) => `${x} (generic plan)`);
+        } finally {
+          await c.query('ROLLBACK');
+          await c.query('DEALLOCATE trawl_plan_check'); // a prepared statement outlives its transaction
+        }
+      }
+      out.push({
+        sent: s,
+        seqScans: [...bigSeqScans(nodes), ...genericSeq],
+        scans: nodes.filter(isScan).map(scanOf),
+        ms: root['Execution Time'] ?? null,
+        text: textRows.map((r) => r['QUERY PLAN']).join('\n'),
+        genericScans,
+      });
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw new Error(`cannot explain ${s.text.slice(0, 200)}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** A statement in one line, shortened, for reports. */
+export function oneLine(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+
+/**
+ * The views' reads as the workbench makes them (first pages, and a few other windows and filters) of a synthetic
+ * crawl (pg-synthetic-crawl.ts): `smallHost` is a host with a short queue.
+ */
+export function viewCalls(client: pg.Client, crawlId: string, smallHost: number): [string, () => Promise<unknown>][] {
+  return [
+    ['hostsReport (by crawled, first 100)', () => postgresHostsReport(client, crawlId)],
+    ['hostsReport by origin, text "host-1"', () => postgresHostsReport(client, crawlId, { sort: 'origin', text: 'host-1' })],
+    ['hostsReport by queued, offset 1000', () => postgresHostsReport(client, crawlId, { sort: 'queued', offset: 1000 })],
+    ['queueHosts (first 100)', () => postgresQueueHosts(client, crawlId)],
+    ['queuePrefixes main site (1 segment)', () => postgresQueuePrefixes(client, crawlId, { hostId: 1 })],
+    ['queuePrefixes main site (2 segments)', () => postgresQueuePrefixes(client, crawlId, { hostId: 1, segments: 2 })],
+    ['queuePrefixes main site under /docs/', () => postgresQueuePrefixes(client, crawlId, { hostId: 1, segments: 2, under: '/docs/' })],
+    [`queuePrefixes a small host (${smallHost})`, () => postgresQueuePrefixes(client, crawlId, { hostId: smallHost })],
+    ['queueSearch (no text, first 100)', () => postgresQueueSearch(client, crawlId, { limit: 100 })],
+    ['queueSearch "page-99996" (rare)', () => postgresQueueSearch(client, crawlId, { text: 'page-99996', limit: 100 })],
+    ['queueSearch "/docs/" (common)', () => postgresQueueSearch(client, crawlId, { text: '/docs/', limit: 100 })],
+    ['queueSearch main site under /docs/', () => postgresQueueSearch(client, crawlId, { hostId: 1, under: '/docs/', limit: 100 })],
+    ['queueScreen (no host)', () => postgresQueueScreen(client, crawlId, { hostId: null, under: null, text: '', limit: 100 })],
+    ['queueScreen main site', () => postgresQueueScreen(client, crawlId, { hostId: 1, under: null, text: '', limit: 100 })],
+    [
+      'queueScreen main site under /docs/',
+      () => postgresQueueScreen(client, crawlId, { hostId: 1, under: '/docs/', text: '', limit: 100 }),
+    ],
+    [
+      'queueScreen, text "page-99996"',
+      () => postgresQueueScreen(client, crawlId, { hostId: null, under: null, text: 'page-99996', limit: 100 }),
+    ],
+    ["clusterCounts (the controller's counts, every snapshot)", () => clusterCounts(client, crawlId, Date.now())],
+    ['readClusterSnapshot (counts, nodes, registry)', () => readClusterSnapshot(client, crawlId, 'bench')],
+  ];
+}
+
+let fresh = 0;
+/** A fetched page of a synthetic crawl of `urls` URLs, leading to 4 new URLs and 4 known ones of the main site. */
+export function recordOf(claim: Extract<Claim, { kind: 'page' }>, urls: number): PageRecord {
+  const links: string[] = [];
+  for (let k = 0; k < 4; k++) links.push(`${PG_SYNTHETIC_ORIGIN}/new/${process.pid}/n-${fresh++}`);
+  for (let k = 0; k < 4; k++)
+    links.push(`${PG_SYNTHETIC_ORIGIN}/docs/g${(claim.urlId * 3 + k) % 97}/page-${(claim.urlId * 7 + k * 2) % urls}`);
+  const result = fetchedPage(claim.url, links, { inScope: () => true, extra: { title: `Recorded ${claim.urlId}` } });
+  return { claim, result, now: Date.now() };
+}
+
+/**
+ * A node's paths through the crawl: it joins (leases, heartbeat), claims 25 pages, records them with their links,
+ * asks when a host is next ready, and deprioritises a pattern (the queue inspector's "Later"). Returns the node,
+ * still joined: close its store.
+ */
+export async function crawlPaths(storeUrl: string, crawlId: string, urls: number): Promise<PgNode> {
+  const node = await joinPgCrawl(storeUrl, crawlId, { name: `plans-${process.pid}` });
+  const claims = (await node.store.claim(25)).filter((c): c is Extract<Claim, { kind: 'page' }> => c.kind === 'page');
+  await node.store.recordPages(claims.map((c) => recordOf(c, urls)));
+  await node.store.nextReadyAt();
+  await node.store.deprioritise('/never-matches-anything-\\d+/');
+  return node;
+}

@@ -1,0 +1,110 @@
+// The PostgreSQL store's plans (issue 19.3): every statement the views (hosts report, queue inspector, the
+// controller's counts) and a node's crawl paths (claim, discover, record, leases, live patterns) send, captured as
+// they run on a generated crawl, is explained there; none may read urls, results or links whole. Without timing:
+// a plan that scans is what took a view from milliseconds to seconds at a million URLs (BENCHMARKS.md, "PostgreSQL
+// store at a million URLs"). The crawl is small (30,000 URLs) but analysed, and at that size PostgreSQL already
+// prefers an index wherever it will at a million: a query it reads whole here it reads whole there. Prepared
+// statements (the frontier's) are also checked with their generic plan, which PostgreSQL may switch to after five runs.
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildPgSyntheticCrawl } from '../../electron/engine/analysis/pg-synthetic-crawl.ts';
+import { createPgCrawl, joinPgCrawl } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
+import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { parseSettings } from '../../shared/settings.ts';
+import { capture, checkPlans, crawlPaths, oneLine, viewCalls, type Checked } from '../../electron/bench/pg-plans.ts';
+import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+
+const withPg = await pgSuite();
+const URLS = 30_000;
+
+withPg.describe('query plans on the PostgreSQL store', () => {
+  let db: FreshDatabase;
+  let client: pg.Client;
+  let plans: Checked[];
+
+  beforeAll(async () => {
+    db = await freshDatabase('query_plans');
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await buildPgSyntheticCrawl(client, 'plans', { urls: URLS });
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM ${crawlSchema('plans')}.hosts WHERE queued > 0 ORDER BY queued DESC LIMIT 1 OFFSET 5`,
+    );
+    const views = viewCalls(client, 'plans', Number(rows[0]!.id));
+    let node: Awaited<ReturnType<typeof crawlPaths>> | null = null;
+    const sent = await capture(async () => {
+      for (const [, view] of views) await view();
+      node = await crawlPaths(db.url, 'plans', URLS);
+    });
+    await (node as Awaited<ReturnType<typeof crawlPaths>> | null)?.store.close();
+    plans = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await db?.drop();
+  });
+
+  it('captures the statements of every view and crawl path', () => {
+    const texts = plans.map((p) => p.sent.text);
+    const has = (re: RegExp) => texts.some((t) => re.test(t));
+    // The hosts report, the queue's hosts, prefixes and search, the controller's counts.
+    expect(has(/FROM trawl_plans\.hosts WHERE \(queued > 0 OR in_flight > 0/)).toBe(true);
+    expect(has(/WITH q AS (MATERIALIZED )?\(/)).toBe(true);
+    expect(has(/ORDER BY u\.host_id, u\.id LIMIT/)).toBe(true);
+    expect(has(/FROM trawl_plans\.results WHERE fetched_at > \$1/)).toBe(true);
+    // A node's claim, discovery, recording and the pattern it applies to the queue.
+    expect(has(/FROM urls WHERE host_id = \$1 AND state = 0\s+ORDER BY priority, id/)).toBe(true);
+    expect(has(/INSERT INTO urls \(url, host_id/)).toBe(true);
+    expect(has(/INSERT INTO results/)).toBe(true);
+    expect(has(/INSERT INTO links/)).toBe(true);
+    expect(has(/FROM trawl_plans\.urls WHERE state = 0/)).toBe(true);
+  });
+
+  it("reads a host's queue, the queue searched for text and the queue a pattern is matched against from the queue index alone", () => {
+    // The queue inspector's statements: queued URLs scattered over the whole urls table, read through the heap,
+    // took 0.3-0.8 s a statement at a million URLs; the queue index carries what they show (a count may read the
+    // claim order's, as narrow and as complete).
+    // A live pattern ("Later", an exclude) reads the whole queue too, 5,000 URLs at a time.
+    const queueReads = plans.filter((p) => /FROM trawl_plans\.urls\b/.test(p.sent.text) && /state = 0\b/.test(p.sent.text));
+    expect(queueReads.length).toBeGreaterThanOrEqual(9);
+    expect(queueReads.some((p) => /^SELECT id, host_id, url FROM/.test(p.sent.text))).toBe(true);
+    const notIndexOnly = queueReads
+      .filter((p) => !p.scans.every((s) => !s.endsWith(' on urls') || /^Index Only Scan urls_(queue_rows|claim_order) on urls$/.test(s)))
+      .map((p) => `${p.scans.join(', ')}: ${oneLine(p.sent.text)}`);
+    expect(notIndexOnly).toEqual([]);
+  });
+
+  it("groups a host's queue by prefix computing each step's strings once per URL", () => {
+    // PostgreSQL inlines a CTE used once: the path, then its first and second slash, were copied into each other and
+    // into the grouping key, dozens of strpos/substr calls per URL (0.7 s for 50,000 URLs at a million).
+    const grouping = plans.filter((p) => /^\s*WITH q AS/.test(p.sent.text));
+    expect(grouping.length).toBeGreaterThanOrEqual(2);
+    for (const p of grouping) expect(p.text.match(/strpos\(/g)?.length ?? 0).toBeLessThanOrEqual(6);
+  });
+
+  it('reads urls, results and links only through an index', () => {
+    const scanning = plans.filter((p) => p.seqScans.length > 0).map((p) => `${p.seqScans.join(', ')}: ${oneLine(p.sent.text)}`);
+    expect(scanning).toEqual([]);
+  });
+
+  it('gives a crawl made before the queue index carried its rows that index when a node joins it', async () => {
+    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older.test/'] }), { name: 'old-a' });
+    await first.store.close();
+    const s = crawlSchema(first.crawlId);
+    // The queue index as it was.
+    await client.query(`DROP INDEX ${s}.urls_queue_rows; CREATE INDEX urls_queue ON ${s}.urls(host_id, id) WHERE state = 0`);
+    await client.query(`UPDATE trawl.crawls SET state = 'stopped' WHERE id = $1`, [first.crawlId]);
+    const indexes = async () =>
+      (
+        await client.query<{ name: string }>(
+          `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'urls_queue%' ORDER BY 1`,
+          [s],
+        )
+      ).rows.map((r) => r.name);
+    expect(await indexes()).toEqual(['urls_queue']);
+    const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-b' });
+    await node.store.close();
+    expect(await indexes()).toEqual(['urls_queue_rows']);
+  });
+});
