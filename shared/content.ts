@@ -430,6 +430,9 @@ export interface ContentAnalysisOptions {
   lowContentWords: number;
 }
 
+/** The largest low-content word count the analysis takes. */
+export const LOW_CONTENT_WORDS_MAX = 100_000;
+
 export const DEFAULT_CONTENT_ANALYSIS: ContentAnalysisOptions = {
   threshold: NEAR_DUPLICATE_THRESHOLD,
   allPages: false,
@@ -440,6 +443,8 @@ export const DEFAULT_CONTENT_ANALYSIS: ContentAnalysisOptions = {
 export function contentAnalysisOptions(given: Partial<ContentAnalysisOptions> | undefined): ContentAnalysisOptions {
   const o = { ...DEFAULT_CONTENT_ANALYSIS, ...given };
   const threshold = Number.isFinite(o.threshold) ? Math.min(1, Math.max(0.5, o.threshold)) : NEAR_DUPLICATE_THRESHOLD;
-  const low = Number.isFinite(o.lowContentWords) ? Math.min(100_000, Math.max(0, Math.round(o.lowContentWords))) : LOW_CONTENT_WORDS;
+  const low = Number.isFinite(o.lowContentWords)
+    ? Math.min(LOW_CONTENT_WORDS_MAX, Math.max(0, Math.round(o.lowContentWords)))
+    : LOW_CONTENT_WORDS;
   return { threshold, allPages: o.allPages === true, lowContentWords: low };
 }

@@ -6,6 +6,8 @@
 //   /distinct-1, -2    210 words each, unrelated (near-duplicates only if the nav and footer were compared)
 //   /thin              30 words (low content)
 //   /                  the home page, 250 words of its own, linking to all of them
+// and, with { moreNear: true } (the detail pane's browser test):
+//   /near-3            /near-2's words with one more changed (closest to /near-2, further from /near-1)
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server.ts';
 
@@ -48,11 +50,19 @@ export const DUPLICATE_PAGES: Record<string, { title: string; main: string; noin
   '/thin': { title: 'Thin', main: sentences(words(50, 30)) },
 };
 
-function page(path: string): string | null {
-  const links = Object.keys(DUPLICATE_PAGES)
+/** Served only with { moreNear: true }. */
+export const MORE_NEAR_PAGES: Record<string, { title: string; main: string }> = {
+  '/near-3': { title: 'Near 3', main: sentences(NEAR_2.map((w, i) => (i === 200 ? 'changed200' : w))) },
+};
+
+function page(path: string, more: boolean): string | null {
+  const pages: Record<string, { title: string; main: string; noindex?: boolean }> = more
+    ? { ...DUPLICATE_PAGES, ...MORE_NEAR_PAGES }
+    : DUPLICATE_PAGES;
+  const links = Object.keys(pages)
     .map((p) => `<a href="${p}">${p}</a>`)
     .join(' ');
-  const p = path === '/' ? { title: 'Home', main: `${sentences(words(60, 250))}<p>${links}</p>` } : DUPLICATE_PAGES[path];
+  const p = path === '/' ? { title: 'Home', main: `${sentences(words(60, 250))}<p>${links}</p>` } : pages[path];
   if (!p) return null;
   const robots = 'noindex' in p && p.noindex ? '<meta name="robots" content="noindex">' : '';
   return `<!doctype html><html lang="en"><head><title>${p.title}</title>${robots}
@@ -67,12 +77,12 @@ export interface DuplicateSite {
   close(): Promise<void>;
 }
 
-export async function startDuplicateSite(): Promise<DuplicateSite> {
+export async function startDuplicateSite(options: { moreNear?: boolean } = {}): Promise<DuplicateSite> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     requests++;
     const path = (req.url ?? '/').split('?')[0]!;
-    const body = page(path);
+    const body = page(path, options.moreNear === true);
     if (body === null) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

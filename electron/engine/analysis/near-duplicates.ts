@@ -16,6 +16,8 @@ import {
   MINHASH_BINS,
   signatureOf,
 } from '../../../shared/content.ts';
+import { diffTexts, type TextDiff } from '../../../shared/text-diff.ts';
+import type { ContentDetail, ContentMatch } from '../../../shared/url-detail.ts';
 import { CONTENT_DUPS_TEMP_TABLE, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { hasTable } from './sql.ts';
 
@@ -298,20 +300,26 @@ export function refreshContentAnalysis(db: Db, options: { writing?: boolean } = 
   return r;
 }
 
-/** A page's near-duplicate pairs (other pages at or above the threshold), closest first, at most `limit`. */
-export function nearDuplicatesOf(db: Db, urlId: number, limit = 50): { urlId: number; similarity: number }[] {
-  const r = refreshContentAnalysis(db, { writing: true });
-  const k = MINHASH_BINS;
-  let me = -1;
-  for (let i = 0; i < r.pages; i++)
-    if (r.urlIds[i] === urlId) {
-      me = i;
-      break;
-    }
+/** The index of a url id among the compared pages (urlIds ascending), or -1. */
+function indexOf(r: ContentAnalysisResult, urlId: number): number {
+  let lo = 0;
+  let hi = r.pages - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = r.urlIds[mid]!;
+    if (v === urlId) return mid;
+    if (v < urlId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Every other page at or above the threshold from page index `me` (none when the banding found it none), closest first. */
+function nearOf(db: Db, r: ContentAnalysisResult, me: number): { i: number; similarity: number }[] {
   if (me < 0 || r.match[me]! < 0) return [];
-  const threshold = stateOf(db.name).options.threshold;
-  const minSame = Math.ceil(threshold * k - 1e-9);
-  const out: { urlId: number; similarity: number }[] = [];
+  const k = MINHASH_BINS;
+  const minSame = Math.ceil(stateOf(db.name).options.threshold * k - 1e-9);
+  const out: { i: number; similarity: number }[] = [];
   const o = me * k;
   const group = r.exactGroup[me]!;
   for (let i = 0; i < r.pages; i++) {
@@ -319,11 +327,73 @@ export function nearDuplicatesOf(db: Db, urlId: number, limit = 50): { urlId: nu
     let same = 0;
     const oi = i * k;
     for (let j = 0; j < k; j++) if (r.signatures[o + j] === r.signatures[oi + j]) same++;
-    if (same < minSame) continue;
-    out.push({ urlId: r.urlIds[i]!, similarity: same / k });
+    if (same >= minSame) out.push({ i, similarity: same / k });
   }
-  out.sort((a, b) => b.similarity - a.similarity || a.urlId - b.urlId);
-  return out.slice(0, limit);
+  out.sort((a, b) => b.similarity - a.similarity || r.urlIds[a.i]! - r.urlIds[b.i]!);
+  return out;
+}
+
+/** A page's near-duplicate pairs (other pages at or above the threshold), closest first, at most `limit`. */
+export function nearDuplicatesOf(db: Db, urlId: number, limit = 50): { urlId: number; similarity: number }[] {
+  const r = refreshContentAnalysis(db, { writing: true });
+  return nearOf(db, r, indexOf(r, urlId))
+    .slice(0, limit)
+    .map((m) => ({ urlId: r.urlIds[m.i]!, similarity: m.similarity }));
+}
+
+/** Exact duplicates and near-duplicates listed in a page's detail at most (each list says how many there are). */
+export const MAX_CONTENT_MATCHES = 50;
+
+/**
+ * A page's duplicate content for its detail pane (issue 18.1): its main-text words, the compared pages with the same
+ * text and those at or above the threshold (closest first), each list bounded; null for a page without a content row.
+ */
+export function contentDetailOf(db: Db, urlId: number, options: { writing?: boolean } = {}): ContentDetail | null {
+  if (!hasTable(db, 'content')) return null;
+  const row = db.prepare('SELECT main_words FROM content WHERE url_id = ?').get(urlId) as { main_words: number } | undefined;
+  if (!row) return null;
+  const r = refreshContentAnalysis(db, options);
+  const o = stateOf(db.name).options;
+  const me = indexOf(r, urlId);
+  const exact: number[] = [];
+  let exactTotal = 0;
+  const group = me < 0 ? -1 : r.exactGroup[me]!;
+  if (group >= 0) {
+    for (let i = 0; i < r.pages; i++) {
+      if (i === me || r.exactGroup[i] !== group) continue;
+      exactTotal++;
+      if (exact.length < MAX_CONTENT_MATCHES) exact.push(i);
+    }
+  }
+  const near = nearOf(db, r, me);
+  const listed = near.slice(0, MAX_CONTENT_MATCHES);
+  const ids = [...exact, ...listed.map((m) => m.i)].map((i) => r.urlIds[i]!);
+  const urls = new Map(
+    ids.length === 0
+      ? []
+      : (
+          db.prepare('SELECT id, url FROM urls WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+            id: number;
+            url: string;
+          }[]
+        ).map((u) => [u.id, u.url]),
+  );
+  const match = (i: number, similarity: number): ContentMatch => ({ url_id: r.urlIds[i]!, url: urls.get(r.urlIds[i]!) ?? '', similarity });
+  return {
+    main_words: row.main_words,
+    compared: me >= 0,
+    low: row.main_words < o.lowContentWords,
+    options: { ...o },
+    exact: { items: exact.map((i) => match(i, 1)), total: exactTotal },
+    near: { items: listed.map((m) => match(m.i, m.similarity)), total: near.length },
+  };
+}
+
+/** What differs between two pages' main texts (null when either has none): sentences removed from and added to `urlId`'s. */
+export function contentDiff(db: Db, urlId: number, otherId: number): TextDiff | null {
+  const a = mainTextOf(db, urlId);
+  const b = mainTextOf(db, otherId);
+  return a === null || b === null ? null : diffTexts(a, b);
 }
 
 /** The content columns of some URLs (ExplorerRow's main_words, exact_duplicates, near_match_url, near_similarity). */

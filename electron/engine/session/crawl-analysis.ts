@@ -50,12 +50,15 @@ import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import {
   contentColumnsOf,
+  contentDetailOf,
+  contentDiff,
   contentOptions,
   forgetContentAnalysis,
   refreshContentAnalysis,
   setContentOptions,
 } from '../analysis/near-duplicates.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
@@ -149,8 +152,25 @@ export class CrawlAnalysis {
     }
   }
 
-  urlDetail(ref: UrlRef): UrlDetail | null {
-    return urlDetail(this.db, ref);
+  urlDetail(ref: UrlRef, writing = false): UrlDetail | null {
+    const detail = urlDetail(this.db, ref);
+    if (detail) detail.content = this.contentDetail(detail.url_id, writing);
+    return detail;
+  }
+
+  /** Duplicate content (issue 18.1): a page's words, exact and near duplicates under the current options, or null. */
+  contentDetail(urlId: number, writing = false): UrlDetail['content'] {
+    try {
+      return contentDetailOf(this.db, urlId, { writing });
+    } catch {
+      // the section stays away; the detail still answers
+      return null;
+    }
+  }
+
+  /** What differs between two pages' main texts (duplicate content, issue 18.1); null when either has none. */
+  contentDiff(urlId: number, otherId: number): TextDiff | null {
+    return contentDiff(this.db, urlId, otherId);
   }
 
   inlinks(urlId: number, after: number | null): LinkPage<Inlink> {

@@ -23,6 +23,8 @@ import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { clearExplorerRequest, explorerRequest, takeExplorerFilter } from './explorer-request.ts';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
+import { contentOptionsStore } from './content-options.ts';
+import { NearThresholdControl } from './NearThresholdControl.tsx';
 import { useStore } from 'zustand';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
@@ -293,7 +295,9 @@ export function ExplorerView() {
   }, [text]);
   const { t } = useTranslation('analysis');
 
-  const counts = useLiveQuery('counts', () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
+  // A new duplicate-content threshold (issue 18.1): the counts and the rows read again.
+  const contentGeneration = useStore(contentOptionsStore, (s) => s.generation);
+  const counts = useLiveQuery(`counts|${contentGeneration}`, () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
   const query = useMemo(
     () => ({ filter, text: appliedText, ...(prefix ? { prefix } : {}), sort: sort.column, descending: sort.descending }),
     [filter, appliedText, prefix, sort],
@@ -393,6 +397,7 @@ export function ExplorerView() {
                   </span>
                 </button>
               ))}
+              {g.id === 'content' && hasCrawl && <NearThresholdControl />}
             </div>
           ))}
           {counts.error && <div className="analysis-error">{counts.error}</div>}
@@ -416,7 +421,7 @@ export function ExplorerView() {
               filtered={appliedText !== '' || prefix !== ''}
               empty={() => t('explorer.empty')}
               live={live}
-              version={version}
+              version={version + contentGeneration}
             />
           ) : (
             <div className="analysis-empty">{t('explorer.noCrawl')}</div>

@@ -7,6 +7,12 @@ export const analysis = {
   noResponse: 'no response',
   ms: '{{ms}} ms',
   explorer: {
+    // Duplicate content (issue 18.1): the near-duplicate threshold, beside the Content filters.
+    nearThreshold: 'Near-duplicate threshold',
+    nearThresholdLabel: 'near-duplicate threshold, percent similar (50 to 100)',
+    nearThresholdHint:
+      'Pages at least this similar are near duplicates. Changing it recomputes from the crawl file; nothing is crawled again.',
+    nearThresholdFailed: 'The threshold could not be changed: {{error}}',
     label: 'results explorer',
     title: 'Results explorer',
     total_one: ' · {{n}} URL',
@@ -684,6 +690,29 @@ export const analysis = {
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
       sitemapOnly: 'in a sitemap only (not crawled)',
+    },
+    // Duplicate content (issue 18.1).
+    content: {
+      heading: 'Duplicate content',
+      mainWords: 'Main-text words',
+      low: 'low content (under {{n}} words)',
+      notCompared: 'Not compared: only indexable pages are compared.',
+      exactHeading: 'Same main text ({{n}})',
+      nearHeading: 'Near duplicates at {{threshold}}% or more ({{n}})',
+      noExact: 'No other page has the same main text.',
+      noNear: 'No near duplicate at this threshold.',
+      firstOnly: 'The first {{shown}} of {{n}}.',
+      similarity: '{{pct}}% similar',
+      showDiff: 'Show what differs',
+      diffHeading: 'What differs from {{url}}',
+      diffLabel: 'what differs between the two pages’ main texts',
+      diffKey: '− only on this page · + only on the other page',
+      diffSame_one: '… {{n}} sentence the same …',
+      diffSame_other: '… {{n}} sentences the same …',
+      diffNone: 'Their main texts are the same sentence for sentence.',
+      diffTruncated: 'Only the first sentences of a long text are compared.',
+      diffUnavailable: 'No main text to compare.',
+      diffLoading: 'Comparing…',
     },
     // Issue 18.4.
     structured: {

@@ -6,6 +6,11 @@ export const analysis: Messages['analysis'] = {
   noResponse: '无响应',
   ms: '{{ms}} 毫秒',
   explorer: {
+    // Duplicate content (issue 18.1): the near-duplicate threshold, beside the Content filters.
+    nearThreshold: '近似重复阈值',
+    nearThresholdLabel: '近似重复阈值，相似度百分比（50 到 100）',
+    nearThresholdHint: '相似度不低于此值的页面为近似重复。更改后根据抓取文件重新计算，不会重新抓取。',
+    nearThresholdFailed: '无法更改阈值：{{error}}',
     label: '结果浏览',
     title: '结果浏览',
     total_one: ' · {{n}} 个 URL',
@@ -600,6 +605,29 @@ export const analysis: Messages['analysis'] = {
       nofollowOnly: '仅 nofollow 链接',
       redirectCut: '重定向链被截断',
       sitemapOnly: '仅在站点地图中（未抓取）',
+    },
+    // Duplicate content (issue 18.1).
+    content: {
+      heading: '重复内容',
+      mainWords: '主体文本字数',
+      low: '内容过少（少于 {{n}} 字）',
+      notCompared: '未比较：只比较可索引的页面。',
+      exactHeading: '主体文本相同（{{n}}）',
+      nearHeading: '相似度 {{threshold}}% 及以上的近似重复（{{n}}）',
+      noExact: '没有其他页面的主体文本与此相同。',
+      noNear: '在此阈值下没有近似重复。',
+      firstOnly: '仅列出 {{n}} 个中的前 {{shown}} 个。',
+      similarity: '相似度 {{pct}}%',
+      showDiff: '显示差异',
+      diffHeading: '与 {{url}} 的差异',
+      diffLabel: '两个页面主体文本的差异',
+      diffKey: '− 仅在此页面 · + 仅在另一页面',
+      diffSame_one: '… {{n}} 个句子相同 …',
+      diffSame_other: '… {{n}} 个句子相同 …',
+      diffNone: '两者的主体文本逐句相同。',
+      diffTruncated: '长文本只比较了开头的句子。',
+      diffUnavailable: '没有可比较的主体文本。',
+      diffLoading: '正在比较…',
     },
     // Issue 18.4.
     structured: {
