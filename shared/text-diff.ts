@@ -59,3 +59,56 @@ export function diffTexts(a: string, b: string): TextDiff {
   while (j < m) ops.push({ op: 'added', text: y[j++]! });
   return { ops, truncated };
 }
+
+/** A run of a sentence's words, marked when the other sentence of its pair lacks it. */
+export interface WordPart {
+  text: string;
+  changed: boolean;
+}
+
+/** Words compared in one sentence pair at most (an LCS table of at most 300 x 300); past it, each sentence as one change. */
+export const WORD_DIFF_MAX = 300;
+
+/**
+ * The words that differ between a removed sentence and the added one that replaced it: each sentence as runs of words
+ * (with the spaces between them), those the other lacks marked changed.
+ */
+export function wordDiff(a: string, b: string): { removed: WordPart[]; added: WordPart[] } {
+  const x = a.split(/\s+/).filter((w) => w !== '');
+  const y = b.split(/\s+/).filter((w) => w !== '');
+  if (x.length > WORD_DIFF_MAX || y.length > WORD_DIFF_MAX)
+    return { removed: [{ text: a, changed: true }], added: [{ text: b, changed: true }] };
+  const n = x.length;
+  const m = y.length;
+  const w = m + 1;
+  const lcs = new Uint16Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i * w + j] = x[i] === y[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+  const inX = new Uint8Array(n);
+  const inY = new Uint8Array(m);
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (x[i] === y[j]) {
+      inX[i++] = 1;
+      inY[j++] = 1;
+    } else if (lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!) i++;
+    else j++;
+  }
+  const runs = (words: string[], kept: Uint8Array): WordPart[] => {
+    const out: WordPart[] = [];
+    words.forEach((word, i) => {
+      const changed = kept[i] === 0;
+      const last = out[out.length - 1];
+      if (last && last.changed === changed) last.text += ` ${word}`;
+      else if (!last) out.push({ text: word, changed });
+      else if (last.changed) out.push({ text: ` ${word}`, changed });
+      else {
+        // The space between goes with the unchanged run: a marked run is its words alone.
+        last.text += ' ';
+        out.push({ text: word, changed });
+      }
+    });
+    return out;
+  };
+  return { removed: runs(x, inX), added: runs(y, inY) };
+}

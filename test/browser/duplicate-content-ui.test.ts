@@ -131,7 +131,13 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await until(nearListed, (n) => n.length === 1, 'one near-duplicate of /near-2 at 97%');
       expect(await nearListed()).toEqual([['/near-3', true]]);
       await expect(page.locator('[data-testid="detail-content"] h4').nth(1).textContent()).resolves.toContain('97%');
-      await page.getByTestId('near-threshold').scrollIntoViewIfNeeded();
+      // The word a replaced sentence changed is marked.
+      await until(
+        () => page.locator('[data-testid="detail-content-diff"] li[data-op="added"] mark').allTextContents(),
+        (m) => m.join() === 'changed200',
+        'changed200 marked',
+      );
+      await page.getByTestId('detail-content').scrollIntoViewIfNeeded();
       await shot('threshold');
 
       // Back to 90: the three again.
@@ -152,6 +158,24 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(await exact.locator('.link-url').evaluateAll((e) => e.map((x) => new URL(x.textContent!).pathname))).toEqual(['/a-copy']);
       await page.getByTestId('detail-content').scrollIntoViewIfNeeded();
       await shot('exact');
+
+      // In Chinese: the section, the threshold and the diff's key.
+      await page.getByTestId('language').selectOption('zh-CN');
+      await until(
+        () => page.getByTestId('detail-content').locator('h3').textContent(),
+        (h) => h === '重复内容',
+        'the section in Chinese',
+      );
+      await page.locator('[data-filter="content-near-duplicates"]').click();
+      await page.locator(`[data-explorer-url="${site.url('/near-1')}"]`).click();
+      await until(
+        () => diffLines('removed'),
+        (r) => r.length === 3,
+        'the diff of /near-1 with /near-2',
+      );
+      await page.getByTestId('detail-content').scrollIntoViewIfNeeded();
+      await shot('zh-CN');
+      await page.getByTestId('language').selectOption('en');
     });
   },
 );

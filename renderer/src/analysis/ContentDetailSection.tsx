@@ -4,14 +4,39 @@
 // page (−) and only on the other (+), runs of the same sentences folded. Crawled content is only ever text.
 import { useState } from 'react';
 import type { ContentDetail, ContentMatch } from '../../../shared/analysis.ts';
-import type { DiffOp, TextDiff } from '../../../shared/text-diff.ts';
+import { type DiffOp, type TextDiff, type WordPart, wordDiff } from '../../../shared/text-diff.ts';
 import { formatInt } from '../format.ts';
 import { useApi } from '../store/context.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { useLiveQuery } from './use-live.ts';
 
-/** A line of the diff as shown: a sentence, or a fold of `n` sentences the same. */
-export type DiffLine = { op: DiffOp['op']; text: string } | { op: 'fold'; n: number };
+/**
+ * A line of the diff as shown: a sentence (a replaced one with its words that differ marked), or a fold of `n`
+ * sentences the same.
+ */
+export type DiffLine = { op: DiffOp['op']; text: string; words?: WordPart[] } | { op: 'fold'; n: number };
+
+/** Sentences removed then as many added in their place: the i-th of each a pair, their differing words marked. */
+function markReplaced(lines: DiffLine[]): DiffLine[] {
+  for (let i = 0; i < lines.length; ) {
+    let r = i;
+    while (r < lines.length && lines[r]!.op === 'removed') r++;
+    let a = r;
+    while (a < lines.length && lines[a]!.op === 'added') a++;
+    const removed = r - i;
+    if (removed > 0 && a - r === removed) {
+      for (let k = 0; k < removed; k++) {
+        const x = lines[i + k] as { op: 'removed'; text: string; words?: WordPart[] };
+        const y = lines[r + k] as { op: 'added'; text: string; words?: WordPart[] };
+        const d = wordDiff(x.text, y.text);
+        lines[i + k] = { ...x, words: d.removed };
+        lines[r + k] = { ...y, words: d.added };
+      }
+    }
+    i = Math.max(a, i + 1);
+  }
+  return lines;
+}
 
 /** Runs of more than three same sentences keep one on each side next to a change and fold the rest. */
 export function diffLines(ops: readonly DiffOp[]): DiffLine[] {
@@ -36,7 +61,7 @@ export function diffLines(ops: readonly DiffOp[]): DiffLine[] {
     }
     i = j;
   }
-  return out;
+  return markReplaced(out);
 }
 
 const percent = (similarity: number) => (Math.round(similarity * 1000) / 10).toString();
@@ -172,7 +197,19 @@ function DiffView({ urlId, other }: { urlId: number; other: ContentMatch }) {
                   <span className="content-diff-mark" aria-hidden="true">
                     {l.op === 'removed' ? '−' : l.op === 'added' ? '+' : ' '}
                   </span>
-                  <span className="content-diff-text">{l.text}</span>
+                  <span className="content-diff-text">
+                    {l.words
+                      ? l.words.map((w, k) =>
+                          w.changed ? (
+                            <mark key={k} className="content-diff-word">
+                              {w.text}
+                            </mark>
+                          ) : (
+                            w.text
+                          ),
+                        )
+                      : l.text}
+                  </span>
                 </li>
               ),
             )}
