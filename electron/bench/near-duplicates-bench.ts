@@ -12,12 +12,14 @@ import { diffTexts } from '../../shared/text-diff.ts';
 import { buildSyntheticCrawl } from '../engine/analysis/synthetic-crawl.ts';
 import {
   computeContentAnalysis,
+  contentDetailOf,
   mainTextOf,
   nearDuplicatesOf,
   refreshContentAnalysis,
   setContentOptions,
 } from '../engine/analysis/near-duplicates.ts';
 import { filterCounts } from '../engine/analysis/result-filters.ts';
+import { computeContentAnalysisOffThread } from '../engine/analysis/near-duplicates-thread.ts';
 import { openCrawlFile } from '../engine/frontier/sqlite/crawl-file.ts';
 
 const args = process.argv.slice(2);
@@ -118,6 +120,25 @@ if (one) {
   const d = diffTexts(mainTextOf(db, one.url_id) ?? '', mainTextOf(db, pairs[0]!.urlId) ?? '');
   console.log(
     `one page's pairs: ${ms(pairMs)} (${pairs.length}); diff with the closest: ${ms(performance.now() - t)} (${d.ops.length} sentences)`,
+  );
+  t = performance.now();
+  const detail = contentDetailOf(db, one.url_id);
+  console.log(`one page's detail section (words, exact and near duplicates): ${ms(performance.now() - t)} (${detail?.near.total} near)`);
+}
+// Off the thread (as the workbench computes it): the computation's wall time in the worker thread (a tsx run starts
+// the worker through tsx's loader, about 0.6 s more than a bundle's), and how long this thread's event loop was busy
+// meanwhile (what UI requests would wait for; wall-clock lag is not used: the machine may pause the bench).
+{
+  const runs: number[] = [];
+  const before = performance.eventLoopUtilization();
+  for (let run = 0; run < 3; run++) {
+    const t0 = performance.now();
+    await computeContentAnalysisOffThread(file, { threshold: 0.9, allPages: false, lowContentWords: 200 });
+    runs.push(performance.now() - t0);
+  }
+  const busy = performance.eventLoopUtilization(before);
+  console.log(
+    `off the thread (worker start, read, band, transfer): best of 3 ${ms(Math.min(...runs))}; this thread busy ${ms(busy.active / 3)} a run`,
   );
 }
 db.close();

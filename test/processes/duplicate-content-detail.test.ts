@@ -10,16 +10,20 @@ import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { startDuplicateSite, type DuplicateSite } from '../helpers/duplicate-site.ts';
 import { runCli } from '../helpers/cli.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
+import { openCrawlFile } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
+import { computeContentAnalysis, contentAnalysisDue, setContentOptions } from '../../electron/engine/analysis/near-duplicates.ts';
+import { computeContentAnalysisOffThread, prepareContentAnalysis } from '../../electron/engine/analysis/near-duplicates-thread.ts';
 
 let site: DuplicateSite;
 let dir: string;
 let session: CrawlSession;
 let handlers: Handlers;
+let file: string;
 
 beforeAll(async () => {
   site = await startDuplicateSite({ moreNear: true });
   dir = tempDir();
-  const file = path.join(dir, 'site.trawl');
+  file = path.join(dir, 'site.trawl');
   const run = await runCli([site.url('/'), '--threads', '2', '--no-sitemaps', '--db', file, '--quiet']);
   expect(run.code, run.stderr).toBe(0);
   session = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
@@ -93,5 +97,26 @@ describe('duplicate content in the URL detail', () => {
     await runCommand(handlers, 'contentOptions', [{ threshold: 0.9 }]);
     expect((await near('/near-2')).map(([p]) => p)).toEqual(['/near-3', '/near-1']);
     expect(site.requests()).toBe(requests);
+  });
+
+  it('computes the analysis in a worker thread, the same as in the calling thread, and takes it as the file’s', async () => {
+    const db = openCrawlFile(file, { readonly: true });
+    try {
+      const options = { threshold: 0.95, allPages: true, lowContentWords: 100 };
+      const here = computeContentAnalysis(db, options);
+      const there = await computeContentAnalysisOffThread(file, options);
+      const { ms: _a, ...h } = here;
+      const { ms: _b, ...t } = there;
+      expect(t).toEqual(h);
+      expect(here.match.some((m) => m >= 0)).toBe(true);
+
+      setContentOptions(db.name, options);
+      expect(contentAnalysisDue(db)).toBe(true);
+      await prepareContentAnalysis(db);
+      // Taken: the views' refresh now only fills their TEMP table.
+      expect(contentAnalysisDue(db)).toBe(false);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -7,8 +7,10 @@
 //
 // Like Link Score, the outcome is derived data kept in a TEMP table of each reader connection (content_dups: only the
 // pages some filter lists), so the explorer's filters, counts and exports read it in SQL; the computation is shared by
-// the file's connections (by the file's results stamp and the options). It runs in the calling thread: reading
-// 100,000 signatures and banding them takes a fraction of a second (BENCHMARKS.md).
+// the file's connections (by the file's results stamp and the options). The workbench computes it in a worker
+// thread (near-duplicates-thread.ts, prepareContentAnalysis, before its views read it) so the process that answers
+// the UI keeps answering; the CLI's exports and the benches compute it here, in the calling thread (BENCHMARKS.md).
+import Database from 'better-sqlite3';
 import {
   type ContentAnalysisOptions,
   contentAnalysisOptions,
@@ -230,6 +232,17 @@ export function computeContentAnalysis(db: Db, options: ContentAnalysisOptions =
   };
 }
 
+/** The content analysis of a crawl file opened read-only here (a worker thread's; nativeBinding: the host's build). */
+export function computeContentAnalysisOfFile(file: string, options: ContentAnalysisOptions, nativeBinding?: string): ContentAnalysisResult {
+  const db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    db.pragma('busy_timeout = 5000');
+    return computeContentAnalysis(db, options);
+  } finally {
+    db.close();
+  }
+}
+
 interface FileState {
   options: ContentAnalysisOptions;
   result: ContentAnalysisResult | null;
@@ -266,6 +279,29 @@ export function forgetContentAnalysis(file: string): void {
 }
 
 /**
+ * Whether the file's analysis must be computed (again) before a view reads it: none yet, other options, or new
+ * results (while a crawl writes, no sooner than ten times the last computation's time, at least two seconds, after it).
+ */
+export function contentAnalysisDue(db: Db, options: { writing?: boolean } = {}): boolean {
+  const s = stateOf(db.name);
+  const last = s.result;
+  if (!last || last.key !== optionsKey(s.options)) return true;
+  return last.stamp !== stampOf(db) && !(options.writing && Date.now() - s.finishedAt < Math.max(2000, 10 * last.ms));
+}
+
+/** The options key of a file's current options (what a computation for them is tagged with). */
+export const contentOptionsKey = (file: string): string => optionsKey(stateOf(file).options);
+
+/** Takes a computation made elsewhere (a worker thread) as the file's, if it is for the file's current options. */
+export function adoptContentAnalysis(file: string, result: ContentAnalysisResult): boolean {
+  const s = stateOf(file);
+  if (result.key !== optionsKey(s.options)) return false;
+  s.result = result;
+  s.finishedAt = Date.now();
+  return true;
+}
+
+/**
  * Makes the connection's content_dups current: recomputed when the file has new results or other options, and the
  * TEMP table filled when it holds another computation's. Cheap when nothing changed (one indexed max()). `writing`:
  * a crawl is adding results, so new results alone recompute no sooner than ten times the last computation's time (at
@@ -273,12 +309,7 @@ export function forgetContentAnalysis(file: string): void {
  */
 export function refreshContentAnalysis(db: Db, options: { writing?: boolean } = {}): ContentAnalysisResult {
   const s = stateOf(db.name);
-  const stamp = stampOf(db);
-  const key = optionsKey(s.options);
-  const last = s.result;
-  const stale =
-    !last || last.key !== key || (last.stamp !== stamp && !(options.writing && Date.now() - s.finishedAt < Math.max(2000, 10 * last.ms)));
-  if (stale) {
+  if (contentAnalysisDue(db, options)) {
     s.result = computeContentAnalysis(db, s.options);
     s.finishedAt = Date.now();
   }

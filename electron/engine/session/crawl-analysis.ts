@@ -58,6 +58,7 @@ import {
   setContentOptions,
 } from '../analysis/near-duplicates.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import { prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
@@ -101,6 +102,18 @@ export class CrawlAnalysis {
     } catch {
       // the content filters stay empty; the views still answer
       return '';
+    }
+  }
+
+  /**
+   * Duplicate content's analysis computed off the thread when due (near-duplicates-thread.ts), so the views that
+   * read it next only fill their TEMP table; a failure leaves it to them (computed in the thread).
+   */
+  async prepareContent(writing = false): Promise<void> {
+    try {
+      await prepareContentAnalysis(this.db, { writing });
+    } catch {
+      // refreshContent computes it in the thread, or leaves the filters empty
     }
   }
 

@@ -40,6 +40,7 @@ import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
 
@@ -343,7 +344,10 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
 
   async filterCounts(): Promise<Analysis.FilterCounts> {
-    return this.analysis().filterCounts(this.writingInView());
+    const analysis = this.analysis();
+    // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
+    await analysis.prepareContent(this.writingInView());
+    return analysis.filterCounts(this.writingInView());
   }
 
   /** The crawl in view is running here, writing its file (its filter counts may be a few seconds old: CrawlAnalysis). */
@@ -354,12 +358,14 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
     const analysis = this.analysis();
     await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
+    if (isContentFilter(query.filter)) await analysis.prepareContent(true);
     return analysis.queryFiltered(query);
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
     const analysis = this.analysis();
     await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
+    await analysis.prepareContent(this.writingInView());
     return analysis.urlDetail(ref, this.writingInView());
   }
 
@@ -489,7 +495,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   /** The issues overview of the crawl in view: each issue with its filter's count. */
   async issuesOverview(): Promise<IssuesOverview> {
     // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
-    return overviewOf(this.analysis().filterCounts(this.writingInView()));
+    const analysis = this.analysis();
+    await analysis.prepareContent(this.writingInView());
+    return overviewOf(analysis.filterCounts(this.writingInView()));
   }
 
   /** Why the issues overview cannot be exported (no crawl open, or it lives in a store), or null. */
