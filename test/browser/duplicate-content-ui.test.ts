@@ -139,6 +139,10 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       );
       await page.getByTestId('detail-content').scrollIntoViewIfNeeded();
       await shot('threshold');
+      // The diff's colours in the dark theme.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shot('dark');
+      await page.emulateMedia({ colorScheme: 'light' });
 
       // Back to 90: the three again.
       await page.getByTestId('near-threshold').fill('90');
