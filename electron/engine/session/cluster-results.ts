@@ -1,9 +1,13 @@
-// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report), read
+// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
+// the explorer), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
 import type {
+  ExplorerPage,
+  ExplorerQuery,
   ExportFormat,
+  FilterCounts,
   HostsReport,
   HostsReportQuery,
   PrefixGroups,
@@ -18,6 +22,7 @@ import type {
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
+import { postgresFilterCounts, postgresQueryFiltered } from '../analysis/pg-explorer.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -84,6 +89,15 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   queueScreen(q: QueueScreenQuery): Promise<QueueScreen> {
     return this.read((client) => postgresQueueScreen(client, this.crawlId, q));
+  }
+
+  /** The explorer's filter counts and pages of rows (analysis/result-filters.ts, in PostgreSQL's dialect). */
+  filterCounts(): Promise<FilterCounts> {
+    return this.read((client) => postgresFilterCounts(client, this.crawlId) as Promise<FilterCounts>);
+  }
+
+  queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
+    return this.read((client) => postgresQueryFiltered(client, this.crawlId, q));
   }
 
   /** Runs a read on the connection; a lost connection is dropped (the next read opens another) and named. */
