@@ -373,5 +373,59 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         }
       }
     });
+    it('shows the same URL detail: row, headers, redirect chain, links, images, structured data, hreflang', async () => {
+      /** Without ids and times (each store's own), the Date header, and links sorted (each store pages them by its ids). */
+      const IDS = new Set([
+        'url_id',
+        'from_id',
+        'to_id',
+        'target_id',
+        'page_id',
+        'discovered_at',
+        'next',
+        'seq',
+        'response_time_ms',
+        'link_score',
+        'unique_inlinks',
+        'date',
+      ]);
+      const strip = (v: unknown): unknown => {
+        if (Array.isArray(v)) return v.map(strip);
+        if (v === null || typeof v !== 'object') return v;
+        return Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => !IDS.has(k))
+            .map(([k, x]) => [k, strip(x)]),
+        );
+      };
+      const comparable = (d: Awaited<ReturnType<CrawlSession['urlDetail']>>) => {
+        const out = strip(d) as Record<string, { rows: unknown[] }> | null;
+        if (out) for (const k of ['inlinks', 'outlinks']) out[k]!.rows = out[k]!.rows.map((r) => JSON.stringify(r)).sort();
+        return out;
+      };
+      for (const p of ['/', '/a', '/b', '/c', '/r1', '/r2', '/img', '/i1.png', '/gone', '/p/9', '/nowhere']) {
+        const [f, s] = await Promise.all([fileX.urlDetail({ url: site.url(p) }), storeX.urlDetail({ url: site.url(p) })]);
+        if (p === '/nowhere') expect(f).toBeNull();
+        else expect(f, p).not.toBeNull();
+        expect(comparable(s), p).toEqual(comparable(f));
+      }
+      // Things the pane shows, so the comparison compares them.
+      const [a, r2, img, i1] = await Promise.all(['/a', '/r2', '/img', '/i1.png'].map((p) => storeX.urlDetail({ url: site.url(p) })));
+      expect(a!.hreflang!.alternates.length).toBe(2);
+      expect(a!.structured!.items[0]).toMatchObject({ format: 'json-ld' });
+      expect(r2!.redirect_chain.hops.map((h) => h.url)).toEqual([site.url('/r1'), site.url('/r2'), site.url('/b')]);
+      expect(img?.images?.total).toBe(3);
+      expect(i1?.image_pages?.total).toBe(2);
+      // The links pane's next page, by id, from each store's own id.
+      const home = (await storeX.urlDetail({ url: site.url('/') }))!;
+      const homeFile = (await fileX.urlDetail({ url: site.url('/') }))!;
+      const [fo, so] = await Promise.all([fileX.urlOutlinks(homeFile.url_id, null), storeX.urlOutlinks(home.url_id, null)]);
+      expect(so.total).toBe(fo.total);
+      expect(so.rows.map((r) => r.to_url).sort()).toEqual(fo.rows.map((r) => r.to_url).sort());
+      const b = (await storeX.urlDetail({ url: site.url('/b') }))!;
+      const bFile = (await fileX.urlDetail({ url: site.url('/b') }))!;
+      const [fi, si] = await Promise.all([fileX.urlInlinks(bFile.url_id, null), storeX.urlInlinks(b.url_id, null)]);
+      expect(si.rows.map((r) => r.from_url).sort()).toEqual(fi.rows.map((r) => r.from_url).sort());
+    });
   });
 });

@@ -1,10 +1,20 @@
 // The Results explorer on a crawl in the PostgreSQL store (issue 19): the filters' counts and pages of their rows with
 // the same SQL as a crawl file's (result-filters.ts, in POSTGRES_FILTERS' dialect), read in one snapshot of the store
 // with the crawl's schema on the search_path, so the filters name their tables bare as on a crawl file.
-import type { ExplorerPage, ExplorerQuery, FilterCounts, FilterId } from '../../../shared/analysis.ts';
+import type {
+  ExplorerPage,
+  ExplorerQuery,
+  FilterCounts,
+  FilterId,
+  Inlink,
+  LinkPage,
+  Outlink,
+  UrlDetail,
+  UrlRef,
+} from '../../../shared/analysis.ts';
 import { ASCII_WIDTHS, DEFAULT_WIDTH, FULL_WIDTH, WIDE_RANGES } from '../../../shared/serp-width.ts';
 import { extractionColumnsOf } from '../export/csv-writer.ts';
-import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
+import { loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { positional } from './queue-inspector.ts';
@@ -20,6 +30,8 @@ import {
 } from './result-filters.ts';
 import { addExtracted, type ExtractedOfRow, extractedSql } from './result-rows.ts';
 import { withNumbers } from './sql.ts';
+import type { Q } from './queries.ts';
+import { linksQ, stripQueryParamsOf, urlDetailQ } from './url-detail.ts';
 
 /** JavaScript's \s, which serpPixelWidth reads as a space, as a class of PostgreSQL's regular expressions. */
 const SPACE_CLASS = String.raw`[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]`;
@@ -140,4 +152,50 @@ async function imageRows(c: PgQuerier, t: FilterTarget, read: FilteredRow[]): Pr
     out.push(imageRow({ ...rest, inlinks: n }));
   }
   return out;
+}
+
+/** `?` placeholders (outside quoted text) as PostgreSQL's $1, $2... */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+}
+
+const INT8 = 20;
+
+/** Runs analysis code written as queries (queries.ts) on the store, bigint columns (ids, counts) read as numbers. */
+export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+  const { types } = await loadPg();
+  const numbers = {
+    getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
+  };
+  let step = code.next();
+  while (!step.done) {
+    const { sql, params, one } = step.value;
+    const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
+    step = code.next(one ? rows[0] : rows);
+  }
+  return step.value;
+}
+
+/** The URL detail of a crawl in the store (url-detail.ts's code), in one snapshot of it. */
+export async function postgresUrlDetail(c: PgQuerier, crawlId: string, ref: UrlRef): Promise<UrlDetail | null> {
+  const strip = stripQueryParamsOf((await readCrawl(c, crawlId)).settings);
+  return inCrawl(c, crawlId, (t) => runOnStore(c, urlDetailQ(t, ref, strip)));
+}
+
+/** A page of a URL's inlinks or outlinks in the store, after the id `after` (keyset, as a crawl file's). */
+export function postgresLinks(c: PgQuerier, crawlId: string, way: 'in', urlId: number, after: number | null): Promise<LinkPage<Inlink>>;
+export function postgresLinks(c: PgQuerier, crawlId: string, way: 'out', urlId: number, after: number | null): Promise<LinkPage<Outlink>>;
+export function postgresLinks(
+  c: PgQuerier,
+  crawlId: string,
+  way: 'in' | 'out',
+  urlId: number,
+  after: number | null,
+): Promise<LinkPage<Inlink> | LinkPage<Outlink>> {
+  return inCrawl(c, crawlId, (t) =>
+    way === 'in'
+      ? runOnStore(c, linksQ(t, 'in', urlId, { after }))
+      : runOnStore<LinkPage<Inlink> | LinkPage<Outlink>>(c, linksQ(t, 'out', urlId, { after })),
+  );
 }

@@ -29,6 +29,7 @@
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId, type ImageUse } from '../../../shared/analysis.ts';
 import { X_DEFAULT } from '../../../shared/hreflang.ts';
+import { urlKey } from '../../../shared/url/url-key.ts';
 import { SECURITY_FLAG } from '../../../shared/security.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
@@ -138,6 +139,8 @@ export interface FilterDialect {
   sameUrl(a: string, b: string): string;
   /** A title's or a description's width in a search result, in pixels (shared/serp-width.ts). */
   serpPx(text: string, fontPx: number): string;
+  /** Finding a URL (urls or images) by its text through an index: the key column, its parameter's form, its value. */
+  urlKey: { column: string; param(p: string): string; value(url: string): unknown };
   /** A condition that holds for no row, and one that holds for every row. */
   never: string;
   always: string;
@@ -151,6 +154,7 @@ export const SQLITE_FILTERS: FilterDialect = {
   crossJoin: 'CROSS JOIN',
   sameUrl: (a, b) => `${a}.url_key = ${b}.url_key AND ${a}.url = ${b}.url`,
   serpPx: (text, fontPx) => `serp_px(${text}, ${fontPx})`,
+  urlKey: { column: 'url_key', param: (p) => p, value: (url) => urlKey(url) },
   never: '0',
   always: '1',
 };
@@ -170,6 +174,7 @@ export const POSTGRES_FILTERS: FilterDialect = {
   crossJoin: 'JOIN',
   sameUrl: (a, b) => `${a}.url_md5 = ${b}.url_md5`,
   serpPx: (text, fontPx) => `pg_temp.serp_px(${text}, ${fontPx})`,
+  urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
   never: 'false',
   always: 'true',
 };

@@ -8,6 +8,11 @@ import type {
   ExplorerQuery,
   ExportFormat,
   FilterCounts,
+  Inlink,
+  LinkPage,
+  Outlink,
+  UrlDetail,
+  UrlRef,
   HostsReport,
   HostsReportQuery,
   PrefixGroups,
@@ -22,7 +27,7 @@ import type {
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
-import { postgresFilterCounts, postgresQueryFiltered } from '../analysis/pg-explorer.ts';
+import { postgresFilterCounts, postgresLinks, postgresQueryFiltered, postgresUrlDetail } from '../analysis/pg-explorer.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -100,8 +105,33 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read((client) => postgresQueryFiltered(client, this.crawlId, q));
   }
 
-  /** Runs a read on the connection; a lost connection is dropped (the next read opens another) and named. */
-  private async read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+  /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
+  urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
+    return this.read((client) => postgresUrlDetail(client, this.crawlId, ref));
+  }
+
+  urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
+    return this.read((client) => postgresLinks(client, this.crawlId, 'in', urlId, after));
+  }
+
+  urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>> {
+    return this.read((client) => postgresLinks(client, this.crawlId, 'out', urlId, after));
+  }
+
+  /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */
+  private reads: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs a read on the connection once the reads asked before it are done; a lost connection is dropped (the next
+   * read opens another) and named.
+   */
+  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    const run = this.reads.then(() => this.readNow(work));
+    this.reads = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readNow<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.connection();
     try {
       return await work(client);

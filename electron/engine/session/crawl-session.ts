@@ -354,17 +354,15 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
-    const analysis = this.analysis();
-    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
-    return analysis.urlDetail(ref);
+    return this.inView.views().urlDetail(ref, this.writingInView());
   }
 
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {
-    return this.analysis().inlinks(urlId, after);
+    return this.inView.views().urlInlinks(urlId, after);
   }
 
   async urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>> {
-    return this.analysis().outlinks(urlId, after);
+    return this.inView.views().urlOutlinks(urlId, after);
   }
 
   async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {

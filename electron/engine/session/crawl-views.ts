@@ -16,6 +16,10 @@ export interface CrawlViews {
   filterCounts(writing: boolean): Promise<Analysis.FilterCounts>;
   /** A page of a filter's rows (`writing`: Link Scores are brought up to date as a running crawl's are). */
   queryFiltered(query: Analysis.ExplorerQuery, writing: boolean): Promise<Analysis.ExplorerPage>;
+  /** The URL detail pane, and pages of its inlinks and outlinks after an id. */
+  urlDetail(ref: Analysis.UrlRef, writing: boolean): Promise<Analysis.UrlDetail | null>;
+  urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>>;
+  urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -32,5 +36,12 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
       return a.queryFiltered(q);
     },
+    urlDetail: async (ref, writing) => {
+      const a = analysis();
+      await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      return a.urlDetail(ref);
+    },
+    urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
+    urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
   };
 }
