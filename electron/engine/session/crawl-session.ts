@@ -341,7 +341,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
 
   async filterCounts(): Promise<Analysis.FilterCounts> {
-    return this.analysis().filterCounts(this.writingInView());
+    return this.inView.views().filterCounts(this.writingInView());
   }
 
   /** The crawl in view is running here, writing its file (its filter counts may be a few seconds old: CrawlAnalysis). */
@@ -350,23 +350,19 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
-    const analysis = this.analysis();
-    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
-    return analysis.queryFiltered(query);
+    return this.inView.views().queryFiltered(query, this.writingInView());
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
-    const analysis = this.analysis();
-    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
-    return analysis.urlDetail(ref);
+    return this.inView.views().urlDetail(ref, this.writingInView());
   }
 
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {
-    return this.analysis().inlinks(urlId, after);
+    return this.inView.views().urlInlinks(urlId, after);
   }
 
   async urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>> {
-    return this.analysis().outlinks(urlId, after);
+    return this.inView.views().urlOutlinks(urlId, after);
   }
 
   async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {
