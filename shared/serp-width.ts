@@ -10,7 +10,7 @@
 
 /** Arial's advance widths for the printable ASCII characters, space (0x20) to tilde (0x7e), in 1/1000 em. */
 // biome-ignore format: a table of 16 widths a line, as the code points run
-const ASCII_WIDTHS = [
+export const ASCII_WIDTHS = [
   278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // space ! " # $ % & ' ( ) * + , - . /
   556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0-9 : ; < = > ?
   1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // @ A-O
@@ -20,11 +20,11 @@ const ASCII_WIDTHS = [
 ] as const;
 
 /** A character the table lacks: an average lower-case letter's width. */
-const DEFAULT_WIDTH = 556;
+export const DEFAULT_WIDTH = 556;
 /** A full-width character (CJK ideographs, kana, hangul, full-width forms): one em. */
-const FULL_WIDTH = 1000;
+export const FULL_WIDTH = 1000;
 /** The full-width ranges of the Basic Multilingual Plane, as [first, last] code units. */
-const WIDE_RANGES = [
+export const WIDE_RANGES = [
   [0x1100, 0x115f],
   [0x2e80, 0xa4cf],
   [0xac00, 0xd7a3],

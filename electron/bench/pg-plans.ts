@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import { PG_SYNTHETIC_ORIGIN } from '../engine/analysis/pg-synthetic-crawl.ts';
 import { postgresHostsReport } from '../engine/analysis/hosts-report.ts';
+import { postgresFilterCounts, postgresQueryFiltered, postgresUrlDetail } from '../engine/analysis/pg-explorer.ts';
+import type { ExplorerQuery, FilterId } from '../../shared/analysis.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../engine/analysis/queue-inspector.ts';
 import type { PageRecord } from '../engine/frontier/frontier-store.ts';
 import type { Claim } from '../engine/frontier/model.ts';
@@ -200,6 +202,31 @@ export function viewCalls(client: pg.Client, crawlId: string, smallHost: number)
     ],
     ["clusterCounts (the controller's counts, every snapshot)", () => clusterCounts(client, crawlId, Date.now())],
     ['readClusterSnapshot (counts, nodes, registry)', () => readClusterSnapshot(client, crawlId, 'bench')],
+  ];
+}
+
+/**
+ * The explorer's reads on the store (issue 19.1), timed by the bench only: its counts are whole passes over the
+ * results by design (the badges of every filter at once, as on a crawl file), so the plan test's rule against reading
+ * a big table whole does not apply to them. First pages of a few filters, sorts and a search, and one URL's detail.
+ */
+export function explorerCalls(client: pg.Client, crawlId: string): [string, () => Promise<unknown>][] {
+  const page =
+    (filter: FilterId, more: Partial<ExplorerQuery> = {}) =>
+    () =>
+      postgresQueryFiltered(client, crawlId, { filter, text: '', sort: 'seq', descending: false, offset: 0, limit: 100, ...more });
+  return [
+    ['explorer: every filter\u2019s count (the badges)', () => postgresFilterCounts(client, crawlId)],
+    ['explorer: all, first 100', page('all')],
+    ['explorer: status-4xx, first 100', page('status-4xx')],
+    ['explorer: non-indexable, first 100', page('non-indexable')],
+    ['explorer: h1-missing, first 100', page('h1-missing')],
+    ['explorer: title-duplicate, first 100', page('title-duplicate')],
+    ['explorer: all by URL, first 100', page('all', { sort: 'url' })],
+    ['explorer: all by crawl depth, descending', page('all', { sort: 'crawl_depth', descending: true })],
+    ['explorer: all by response time, descending', page('all', { sort: 'response_time_ms', descending: true })],
+    ['explorer: all, text "page-99996"', page('all', { text: 'page-99996' })],
+    ['URL detail of the home page', () => postgresUrlDetail(client, crawlId, { url: `${PG_SYNTHETIC_ORIGIN}/` })],
   ];
 }
 

@@ -216,6 +216,30 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     expect(await page.getByTestId('queue-hosts').textContent()).toContain('https://shop.test');
     await shot('cluster-queue');
+    // And the explorer: a filter's count and rows, then one URL's detail (result-filters.ts and url-detail.ts, on the store).
+    await page.getByTestId('view-explorer').click();
+    await until(
+      async () => Number((await page.locator('[data-filter="status-2xx"] .count-badge').getAttribute('data-count')) ?? -1),
+      (n) => n === 40,
+      "the cluster crawl's 2xx count",
+    );
+    await page.locator('[data-filter="status-2xx"]').click();
+    await until(
+      async () => Number(await page.getByTestId('explorer-total').getAttribute('data-value')),
+      (n) => n === 40,
+      "the cluster crawl's 2xx rows",
+    );
+    expect(await page.locator('[data-explorer-url]').count()).toBeGreaterThan(0);
+    await shot('cluster-explorer');
+    const first = (await page.locator('[data-explorer-url]').first().getAttribute('data-explorer-url'))!;
+    await page.locator('[data-explorer-url]').first().click();
+    await until(
+      async () => (await page.getByTestId('url-detail').textContent()) ?? '',
+      (t) => t.includes(first) && !t.includes('Loading'),
+      "the URL's detail from the store",
+    );
+    await shot('cluster-url-detail');
+    await page.getByLabel('close details').click();
     await page.getByTestId('view-live').click();
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.

@@ -309,8 +309,12 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
   });
 
   it('refuses what only a local crawl can do, saying why', async () => {
-    // The explorer's counts are still a crawl file's (the hosts report and the queue read the store: analysis-contract).
-    for (const run of [() => session.filterCounts()]) {
+    // The charts and the site structure are still a crawl file's (the explorer, the URL detail, the hosts report and
+    // the queue read the store: analysis-contract).
+    for (const run of [
+      () => session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null }),
+      () => session.siteStructure({ paths: [], limit: 10 }),
+    ]) {
       await expect(run()).rejects.toThrow(/lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/);
     }
     expect(session.chartExportProblem()).toMatch(/cannot chart it here: crawl "alpha" lives in the PostgreSQL store/);

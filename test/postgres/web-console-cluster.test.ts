@@ -115,7 +115,7 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
 
   it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
     const c = await open();
-    expect(await c.error('filterCounts')).toMatch(
+    expect(await c.error('siteStructure', [{ paths: [], limit: 10 }])).toMatch(
       /crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/,
     );
     // Live patterns and the cap are the cluster's (test/postgres/cluster-live-settings.test.ts): they go to the store.

@@ -12,6 +12,7 @@ import { splitSecrets } from '../../../shared/credentials.ts';
 import { parseSettings } from '../../../shared/settings.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { PG_SCHEMA_VERSION, REGISTRY_DDL, crawlDdl, crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { SYNTHETIC_HEADERS } from './synthetic-crawl.ts';
 
 export interface PgSyntheticOptions {
   /** URLs in all (fetched, queued and never fetched). */
@@ -27,17 +28,6 @@ export const PG_SYNTHETIC_ORIGIN = 'https://site.test';
 export const PG_SYNTHETIC_CLAIMED = 100;
 /** Their lease, held by a node that never comes back: far in the future, so no sweep takes them back. */
 const LEASED_UNTIL = 4_000_000_000_000;
-
-const HEADERS = JSON.stringify({
-  'content-type': 'text/html; charset=utf-8',
-  server: 'nginx/1.22.1',
-  'cache-control': 'public, max-age=3600',
-  'content-security-policy': "default-src 'self'; img-src 'self' data: https://cdn.site.test; script-src 'self' https://cdn.site.test",
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  etag: '"5f1c-61a2b3c4d5e6f"',
-  'last-modified': 'Tue, 01 Dec 2026 10:00:00 GMT',
-  vary: 'Accept-Encoding',
-});
 
 /**
  * The statements that fill a crawl's tables (with its schema on the search_path). URL i (1..n) is, by i % 20:
@@ -94,7 +84,7 @@ function fillSql(n: number, hosts: number, startAt: number): string[] {
             CASE WHEN s.code IS NULL OR (s.code = 200 AND NOT (s.html AND u.id % 90 = 0)) THEN NULL WHEN s.code = 200 THEN 'noindex'
                  WHEN s.code = 301 THEN 'redirected' ELSE 'client or server error' END,
             CASE WHEN s.html THEN 'en' END,
-            CASE WHEN s.code IS NULL THEN NULL ELSE '${HEADERS.replaceAll("'", "''")}' END,
+            CASE WHEN s.code IS NULL THEN NULL ELSE '${SYNTHETIC_HEADERS.replaceAll("'", "''")}' END,
             'synthetic'
      FROM urls u CROSS JOIN LATERAL (SELECT ${status.replaceAll('i %', 'u.id %')} AS code) c
           CROSS JOIN LATERAL (SELECT c.code AS code, c.code = 200 AND u.kind = 'page' AS html) s

@@ -29,10 +29,21 @@
 import type { ResultRow, ResultSortColumn } from '../../../shared/crawler-api.ts';
 import { FILTER_IDS, type FilterCounts, type FilterId, type ImageUse } from '../../../shared/analysis.ts';
 import { X_DEFAULT } from '../../../shared/hreflang.ts';
+import { urlKey } from '../../../shared/url/url-key.ts';
 import { SECURITY_FLAG } from '../../../shared/security.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import { checkSort, orderSql, resultRowColumns, resultSortSql, SQLITE_RESULTS, STATUS_RANGES, textMatchSql } from './result-rows.ts';
+import {
+  checkSort,
+  orderSql,
+  postgresResults,
+  resultRowColumns,
+  resultSortSql,
+  SQLITE_RESULTS,
+  STATUS_RANGES,
+  textMatchSql,
+  type ResultsDialect,
+} from './result-rows.ts';
 import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
@@ -70,238 +81,8 @@ export interface FilteredPage {
   rows: FilteredRow[];
 }
 
-// ---- the SQL of each filter ----
-
-/** The media type of results.content_type, lower-cased without parameters: the expression results_status holds. */
-export const MEDIA_TYPE_SQL = "lower(trim(substr(r.content_type, 1, instr(r.content_type || ';', ';') - 1)))";
-const HTML_SQL = `${MEDIA_TYPE_SQL} IN ('text/html', 'application/xhtml+xml')`;
-/** The condition of the partial index results_directives: some directive starting with "no". */
-const HAS_NO_DIRECTIVE = "instr(lower(coalesce(r.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0";
-/** Meta robots and X-Robots-Tag as one space-separated token list, padded with spaces: ' noindex follow '. */
-const directiveTokens = (metaRobots: string) => `(' ' || replace(replace(replace(replace(replace(replace(
-  lower(coalesce(${metaRobots}, '') || ',' || coalesce(r.x_robots_tag, '')),
-  'max-image-preview:none', ''), 'max-image-preview: none', ''), ',', ' '), ':', ' '), char(9), ' '), char(10), ' ') || ' ')`;
-const DIRECTIVE_TOKENS = directiveTokens('r.meta_robots');
-const saysDirective = (word: 'noindex' | 'nofollow', tokens = DIRECTIVE_TOKENS) =>
-  `(${tokens} LIKE '% ${word} %' OR ${tokens} LIKE '% none %')`;
-const PARSED = 'r.h1_count IS NOT NULL';
-const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
-const duplicated = (column: 'title' | 'meta_description', hint: string) =>
-  `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
-/** Results rows the content_dups TEMP table flags (duplicate content, issue 18.1). */
-const CONTENT_DUPS = (flag: string) => `r.url_id IN (SELECT cd.url_id FROM temp.content_dups cd WHERE cd.${flag})`;
-const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
-
-// The issues overview's filters (shared/issues.ts counts them).
-// Broken internal links: a URL of the scope (not an out-of-scope link checked) with an error status or no response,
-// and at least one inlink. Two ranges of results_status, the URL's row and one inlink read by key.
-const BROKEN_STATUS = '(r.status_code >= 400 OR r.status_code IS NULL)';
-const BROKEN_INTERNAL = `EXISTS (SELECT 1 FROM links bl WHERE bl.to_id = r.url_id)
-  AND NOT EXISTS (SELECT 1 FROM urls bu WHERE bu.id = r.url_id AND bu.check_only = 1 AND bu.kind = 'page')`;
-// A redirect whose own redirect link leads to a URL that redirects again (has a redirect link of its own): every hop
-// of a chain of two or more but the last. Both links are read from the link graph's primary key (from_id, to_id,
-// kind), never a results row.
-const REDIRECT_TO_REDIRECT = `EXISTS (SELECT 1 FROM links rl CROSS JOIN links rn ON rn.from_id = rl.to_id
-  WHERE rl.from_id = r.url_id AND rl.kind = 'redirect' AND rn.kind = 'redirect')`;
-// The frontier records a redirect back into its own chain as the source's error (frontier/redirect-chain.ts).
-const REDIRECT_LOOP = "r.error = 'redirect loop'";
-// A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
-const CANONICAL_NON_INDEXABLE = `EXISTS (SELECT 1 FROM links cl CROSS JOIN results ct ON ct.url_id = cl.to_id
-  WHERE cl.from_id = r.url_id AND cl.kind = 'canonical' AND cl.to_id <> r.url_id AND coalesce(ct.indexability, '') <> 'indexable')`;
-// Pixel widths through the crawl file connections' serp_px(text, font px) function (crawl-file.ts, shared/serp-width.ts).
-const px = (column: string, font: number) => `serp_px(${column}, ${font})`;
-const TITLE = SERP_LIMITS.title;
-const DESCRIPTION = SERP_LIMITS.description;
-// Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
-// their text), the image, script and stylesheet links to them, and the HTTPS pages those come from. The walk's cost
-// grows with the URLs, not with the links; the links are read by key.
-const MIXED_CONTENT_LINKS = `SELECT ml.from_id FROM urls mt CROSS JOIN links ml ON ml.to_id = mt.id CROSS JOIN urls mf ON mf.id = ml.from_id
-  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:'`;
-const MIXED_CONTENT = `r.url_id IN (${MIXED_CONTENT_LINKS})`;
-
-// Security (issue 18.5): each filter is one bit of security.flags (shared/security.ts), read from the partial index
-// security_flags (the flagged pages' flags and url_ids); mixed content is also what the worker saw in the HTML
-// (whether or not the crawl checked resources), with the links to plain-HTTP resources of older files.
-const securityFlag = (bit: number, hint: (index: string) => string) =>
-  `r.url_id IN (SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${bit} <> 0)`;
-const mixedContent = (hint: (index: string) => string, has?: (table: string) => boolean) =>
-  has?.('security')
-    ? `r.url_id IN (${MIXED_CONTENT_LINKS} UNION SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${SECURITY_FLAG.mixedContent} <> 0)`
-    : MIXED_CONTENT;
-const SECURITY_FILTERS = {
-  'security-http': SECURITY_FLAG.http,
-  'security-no-hsts': SECURITY_FLAG.noHsts,
-  'security-no-csp': SECURITY_FLAG.noCsp,
-  'security-no-nosniff': SECURITY_FLAG.noNosniff,
-  'security-no-frame-options': SECURITY_FLAG.noFrameOptions,
-  'security-unsafe-links': SECURITY_FLAG.unsafeBlankLinks,
-} as const satisfies Partial<Record<FilterId, number>>;
-
-// Hreflang (issue 18.5): the hreflang table (page url_id, target_id, lang, valid), keyed by page then target. A target
-// is judged only when it was crawled (its results row); "read" is a parsed page, found in results_canonical (a covering
-// index of parsed pages by url_id), so neither the return-link nor the read test reads a results row.
-/** The pages (url_id) with an alternate (h) matching `cond`, which may read the target's results row t. */
-const withAlternate = (cond: string) => `SELECT DISTINCT h.url_id FROM hreflang h WHERE h.target_id <> h.url_id AND ${cond}`;
-const TARGET_READ = (hint: (index: string) => string) =>
-  `EXISTS (SELECT 1 FROM results t ${hint('results_canonical')} WHERE t.url_id = h.target_id AND t.h1_count IS NOT NULL)`;
-const NO_RETURN = 'NOT EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id)';
-// Non-200 and non-indexable targets from the other side: the crawled URLs that answered other than 200 (a range walk of
-// results_status; rows read only for those) or that answered 200 but cannot be indexed (results_indexability), then the
-// pages naming each (hreflang_target): the cost grows with the bad targets, not with the alternates.
-const namingBadTarget = (hint: (index: string) => string, index: string, cond: string) =>
-  `SELECT DISTINCT h.url_id FROM results t ${hint(index)} CROSS JOIN hreflang h ${hint('hreflang_target')} ON h.target_id = t.url_id
-  WHERE ${cond} AND h.target_id <> h.url_id`;
-const NAMING_NOT_200 = (hint: (index: string) => string) =>
-  namingBadTarget(hint, 'results_status', '(t.status_code IS NULL OR t.status_code < 200 OR t.status_code > 200)');
-const NAMING_NON_INDEXABLE = (hint: (index: string) => string) =>
-  namingBadTarget(hint, 'results_indexability', "t.indexability = 'non-indexable' AND t.status_code = 200");
-/** Per page with alternates: whether one is x-default and whether one is the page itself (one walk of the key). */
-const HREFLANG_PAGES = `SELECT url_id, max(lower(lang) = '${X_DEFAULT}') AS has_default, max(target_id = url_id) AS has_self FROM hreflang GROUP BY url_id`;
-const HREFLANG_SQL_OF = {
-  'hreflang-pages': () => 'r.url_id IN (SELECT DISTINCT url_id FROM hreflang)',
-  'hreflang-missing-return': (hint: (index: string) => string) => `r.url_id IN (${withAlternate(`${TARGET_READ(hint)} AND ${NO_RETURN}`)})`,
-  'hreflang-non-200': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NOT_200(hint)})`,
-  'hreflang-invalid': (hint: (index: string) => string) =>
-    `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
-  'hreflang-no-x-default': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_default = 0)`,
-  'hreflang-no-self': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) WHERE has_self = 0)`,
-  'hreflang-non-indexable': (hint: (index: string) => string) => `r.url_id IN (${NAMING_NON_INDEXABLE(hint)})`,
-} as const satisfies Partial<Record<FilterId, (hint: (index: string) => string) => string>>;
-
-// The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
-// the page's results row r.
-const RENDERED_OK = 'j.error IS NULL';
-const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(j.raw_${column}, '')`;
-const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(j.raw_meta_robots, '')))";
-// The cheap test first (noindex and none both hold "no"): the token lists are built only for the pages it lets through.
-const NOINDEX_RENDERED_ONLY = `instr(lower(coalesce(j.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, '')), 'no') > 0
-  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex', directiveTokens('j.raw_meta_robots'))}`;
-/** The JavaScript filters answered from a partial index of renders alone, with its condition (word for word). */
-const RENDER_FLAGS = {
-  'js-rendered-links': { index: 'renders_links', where: 'j.rendered_links > 0' },
-  'js-errors': { index: 'renders_js_errors', where: 'j.console_errors IS NOT NULL OR j.page_errors IS NOT NULL' },
-  'js-blocked': { index: 'renders_blocked', where: 'j.blocked_resources IS NOT NULL' },
-  'js-redirect': { index: 'renders_js_redirect', where: 'j.js_redirect IS NOT NULL' },
-} as const satisfies Partial<Record<FilterId, { index: string; where: string }>>;
-
-// The sitemap filters (sitemap_urls' key is (url_id, sitemap_id): "which URLs" and "how many sitemaps" read its keys).
-const IN_SITEMAP = (id: string) => `${id} IN (SELECT url_id FROM sitemap_urls)`;
-const SITEMAPS_READ = "EXISTS (SELECT 1 FROM sitemaps WHERE kind IN ('urlset', 'text'))";
-const ORPHAN_SQL = `${IN_SITEMAP('u.id')} AND u.depth > 0 AND NOT ${EXTERNAL_SQL} AND NOT EXISTS (SELECT 1 FROM links l WHERE l.to_id = u.id AND l.from_id <> u.id)`;
-const MULTIPLE_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1)';
-const HREFLANG_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls WHERE hreflang IS NOT NULL)';
-const OVER_LIMIT_SQL = '(sm.over_url_limit = 1 OR sm.over_size_limit = 1)';
-/** A sitemap as a row of the explorer: its URL, status and size; kind "sitemap"; why it is over the limits as its error. */
-const SITEMAP_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
-  seq: 'NULL',
-  url: 'sm.url',
-  kind: "'sitemap'",
-  status_code: 'sm.status_code',
-  content_type: 'NULL',
-  size_bytes: 'sm.size_bytes',
-  response_time_ms: 'sm.response_time_ms',
-  crawl_depth: 'sm.depth',
-  indexability: 'NULL',
-  indexability_reason: 'NULL',
-  title: 'NULL',
-  meta_description: 'NULL',
-  h1: 'NULL',
-  h1_count: 'NULL',
-  h2: 'NULL',
-  h2_count: 'NULL',
-  canonical: 'NULL',
-  lang: 'NULL',
-  hreflang: 'NULL',
-  meta_robots: 'NULL',
-  x_robots_tag: 'NULL',
-  meta_refresh: 'NULL',
-  word_count: 'sm.url_count',
-  inlinks: '0',
-  link_score: 'NULL',
-  unique_inlinks: 'NULL',
-  outlinks: 'sm.url_count',
-  redirect_url: 'NULL',
-  attempts: '1',
-  robots_disallowed: '0',
-  error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
-})}, -sm.id AS url_id, NULL AS state`;
-
-// The Images filters (issue 18.3): over image_uses iu. An image's own row (when checked) by its key, then its results row.
 export const IMAGE_OVER_BYTES = 100 * 1024;
 export const IMAGE_ALT_LONG = 100;
-const IMAGE_RESULT_JOIN = 'LEFT JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url LEFT JOIN results ir ON ir.url_id = iuu.id';
-/** Checked images (a results row) whose row says `cond`: a walk of images (far fewer than their uses), each looked up by key. */
-const checkedImages = (cond: string) =>
-  `iu.image_id IN (SELECT im.id FROM images im CROSS JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url CROSS JOIN results ir ON ir.url_id = iuu.id WHERE ${cond})`;
-const IMAGE_OVER_SIZE = checkedImages(`ir.size_bytes > ${IMAGE_OVER_BYTES}`);
-const IMAGE_BROKEN = checkedImages('(ir.status_code >= 400 OR ir.status_code IS NULL)');
-const IMAGE_NO_SIZE = '(iu.width IS NULL OR iu.height IS NULL)';
-/** An image use as a row of the explorer: the image's URL and (when checked) its status, size and type; the alt as title. */
-const IMAGE_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
-  seq: 'ir.seq',
-  url: 'im.url',
-  kind: "'image'",
-  status_code: 'ir.status_code',
-  content_type: 'ir.content_type',
-  size_bytes: 'ir.size_bytes',
-  response_time_ms: 'ir.response_time_ms',
-  crawl_depth: 'coalesce(ir.crawl_depth, iuu.depth, 0)',
-  indexability: 'NULL',
-  indexability_reason: 'NULL',
-  title: 'iu.alt',
-  meta_description: 'NULL',
-  h1: 'NULL',
-  h1_count: 'NULL',
-  h2: 'NULL',
-  h2_count: 'NULL',
-  canonical: 'NULL',
-  lang: 'NULL',
-  hreflang: 'NULL',
-  meta_robots: 'NULL',
-  x_robots_tag: 'NULL',
-  meta_refresh: 'NULL',
-  word_count: 'NULL',
-  // The image's uses, counted once per image of the page (imageRows): a logo on every page is counted once, not per row.
-  inlinks: '0',
-  link_score: 'NULL',
-  unique_inlinks: 'NULL',
-  outlinks: '0',
-  redirect_url: 'NULL',
-  attempts: 'coalesce(ir.attempts, 0)',
-  robots_disallowed: '0',
-  error: 'ir.error',
-})}, -iu.id AS url_id, iuu.state AS state, pu.url AS page_url, iu.page_id AS page_id, iu.alt AS alt, iu.alt_len AS alt_len,
-  iu.width AS width, iu.height AS height, ir.url_id IS NOT NULL AS checked, iu.image_id AS image_id`;
-const IMAGE_ROWS_FROM = `image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
-/** How the Images rows sort (by use, in record order, for the columns they lack). */
-const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
-  url: 'im.url',
-  title: 'iu.alt',
-  status_code: 'ir.status_code',
-  size_bytes: 'ir.size_bytes',
-  content_type: 'ir.content_type',
-  response_time_ms: 'ir.response_time_ms',
-};
-export const IMAGE_TEXT_SQL = "(im.url LIKE @text ESCAPE '\\' OR pu.url LIKE @text ESCAPE '\\' OR iu.alt LIKE @text ESCAPE '\\')";
-
-// Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
-// parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
-const HAS_STRUCTURED = (where: string) =>
-  `EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
-const HAS_SOCIAL = (property: string) => `EXISTS (SELECT 1 FROM social_tags st WHERE st.url_id = r.url_id AND st.property = '${property}')`;
-const OG_MISSING = `(NOT ${HAS_SOCIAL('og:title')} OR NOT ${HAS_SOCIAL('og:image')})`;
-const structured = (where: string): FilterSql => ({
-  source: 'results',
-  structured: true,
-  index: 'results_canonical',
-  where: () => `${PARSED} AND ${where}`,
-});
-
-const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
-  source: 'renders',
-  index: RENDER_FLAGS[id].index,
-  where: () => `(${RENDER_FLAGS[id].where})`,
-});
 
 interface FilterSql {
   /**
@@ -313,236 +94,16 @@ interface FilterSql {
   sitemaps?: boolean;
   /** Reads the structured data tables (version 6): on an older file its count is 0. */
   structured?: boolean;
-  /** Reads this table (security or hreflang, version 6): on an older file its count is 0. */
-  table?: 'security' | 'hreflang';
+  /**
+   * Reads this table (security or hreflang, version 6): on an older file its count is 0. Duplicate content's
+   * content_dups is a crawl-file connection's TEMP table (near-duplicates.ts): a crawl in the store has none.
+   */
+  table?: 'security' | 'hreflang' | 'content_dups';
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
   where: ((hint: (index: string) => string, has?: (table: string) => boolean) => string) | null;
 }
-
-const status = ([min, max]: readonly [number, number]): FilterSql => ({
-  source: 'results',
-  index: 'results_status',
-  where: () => `r.status_code BETWEEN ${min} AND ${max}`,
-});
-
-export const FILTER_SQL: Record<FilterId, FilterSql> = {
-  all: { source: 'results', index: null, where: null },
-  html: { source: 'results', index: 'results_status', where: () => HTML_SQL },
-  'status-2xx': status(STATUS_RANGES['2xx']),
-  'status-3xx': status(STATUS_RANGES['3xx']),
-  'status-4xx': status(STATUS_RANGES['4xx']),
-  'status-5xx': status(STATUS_RANGES['5xx']),
-  'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
-  'broken-internal': { source: 'results', index: 'results_status', where: () => `${BROKEN_STATUS} AND ${BROKEN_INTERNAL}` },
-  'redirect-chain': {
-    source: 'results',
-    index: 'results_status',
-    where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}`,
-  },
-  'redirect-loop': { source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}` },
-  'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
-  'title-duplicate': {
-    source: 'results',
-    index: 'results_title',
-    where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}`,
-  },
-  'title-over-60': { source: 'results', index: 'results_title', where: () => `${PARSED} AND length(r.title) > 60` },
-  'title-under-30': {
-    source: 'results',
-    index: 'results_title',
-    where: () => `${PARSED} AND r.title <> '' AND length(r.title) < ${TITLE.minChars}`,
-  },
-  'title-over-561px': {
-    source: 'results',
-    index: 'results_title',
-    where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} > ${TITLE.maxPx}`,
-  },
-  'title-under-200px': {
-    source: 'results',
-    index: 'results_title',
-    where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} < ${TITLE.minPx}`,
-  },
-  'description-missing': {
-    source: 'results',
-    index: 'results_description',
-    where: () => `${PARSED} AND (r.meta_description IS NULL OR r.meta_description = '')`,
-  },
-  'description-duplicate': {
-    source: 'results',
-    index: 'results_description',
-    where: (hint) => `${PARSED} AND ${duplicated('meta_description', hint('results_description'))}`,
-  },
-  'description-over-155': {
-    source: 'results',
-    index: 'results_description',
-    where: () => `${PARSED} AND length(r.meta_description) > ${DESCRIPTION.maxChars}`,
-  },
-  'description-under-70': {
-    source: 'results',
-    index: 'results_description',
-    where: () => `${PARSED} AND r.meta_description <> '' AND length(r.meta_description) < ${DESCRIPTION.minChars}`,
-  },
-  'description-over-985px': {
-    source: 'results',
-    index: 'results_description',
-    where: () => `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} > ${DESCRIPTION.maxPx}`,
-  },
-  'description-under-400px': {
-    source: 'results',
-    index: 'results_description',
-    where: () => `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} < ${DESCRIPTION.minPx}`,
-  },
-  'h1-missing': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count = 0' },
-  'h1-multiple': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count > 1' },
-  'canonical-self': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical = ${OWN_URL}` },
-  'canonical-elsewhere': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical <> ${OWN_URL}` },
-  'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
-  'canonical-non-indexable': {
-    source: 'results',
-    index: 'results_canonical',
-    where: () => `${PARSED} AND r.canonical <> ${OWN_URL} AND ${CANONICAL_NON_INDEXABLE}`,
-  },
-  'directive-noindex': {
-    source: 'results',
-    index: 'results_directives',
-    where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('noindex')}`,
-  },
-  'directive-nofollow': {
-    source: 'results',
-    index: 'results_directives',
-    where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('nofollow')}`,
-  },
-  indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
-  'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
-  external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
-  'mixed-content': { source: 'results', index: null, where: mixedContent },
-  ...(Object.fromEntries(
-    Object.entries(SECURITY_FILTERS).map(([id, bit]) => [
-      id,
-      { source: 'results', table: 'security', index: null, where: (hint: (index: string) => string) => securityFlag(bit, hint) },
-    ]),
-  ) as unknown as Record<keyof typeof SECURITY_FILTERS, FilterSql>),
-  ...(Object.fromEntries(
-    Object.entries(HREFLANG_SQL_OF).map(([id, where]) => [id, { source: 'results', table: 'hreflang', index: null, where }]),
-  ) as unknown as Record<keyof typeof HREFLANG_SQL_OF, FilterSql>),
-  'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
-  'js-rendered-links': renderFlag('js-rendered-links'),
-  'js-errors': renderFlag('js-errors'),
-  'js-blocked': renderFlag('js-blocked'),
-  'js-redirect': renderFlag('js-redirect'),
-  'js-title-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('title')}` },
-  'js-description-changed': {
-    source: 'renders',
-    index: 'renders_compared',
-    where: () => `${RENDERED_OK} AND ${changed('meta_description')}`,
-  },
-  'js-canonical-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('canonical')}` },
-  'js-robots-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
-  'js-noindex-rendered': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
-  'js-render-failed': { source: 'renders', index: 'renders_compared', where: () => 'j.error IS NOT NULL' },
-  'sitemap-urls': { source: 'urls', sitemaps: true, index: null, where: () => IN_SITEMAP('u.id') },
-  'sitemap-missing': {
-    source: 'results',
-    sitemaps: true,
-    index: 'results_indexability',
-    where: () => `r.indexability = 'indexable' AND ${SITEMAPS_READ} AND NOT ${IN_SITEMAP('r.url_id')}`,
-  },
-  'sitemap-orphans': { source: 'urls', sitemaps: true, index: null, where: () => ORPHAN_SQL },
-  'sitemap-non-indexable': {
-    source: 'results',
-    sitemaps: true,
-    index: 'results_indexability',
-    where: () => `r.indexability = 'non-indexable' AND ${IN_SITEMAP('r.url_id')}`,
-  },
-  'sitemap-multiple': { source: 'urls', sitemaps: true, index: null, where: () => MULTIPLE_SQL },
-  'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
-  'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}` },
-  'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
-  'images-all': { source: 'images', index: null, where: null },
-  'images-alt-missing': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len IS NULL' },
-  'images-alt-empty': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len = 0' },
-  'images-alt-over-100': { source: 'images', index: 'image_uses_alt', where: () => `iu.alt_len > ${IMAGE_ALT_LONG}` },
-  'images-over-100kb': { source: 'images', index: 'image_uses_image', where: () => IMAGE_OVER_SIZE },
-  'images-broken': { source: 'images', index: 'image_uses_image', where: () => IMAGE_BROKEN },
-  'images-no-dimensions': { source: 'images', index: 'image_uses_no_size', where: () => IMAGE_NO_SIZE },
-  'structured-jsonld-errors': structured(HAS_STRUCTURED("sd.format = 'json-ld' AND sd.error IS NOT NULL")),
-  'structured-none': structured(`NOT ${HAS_STRUCTURED('')}`),
-  'structured-jsonld': structured(HAS_STRUCTURED("sd.format = 'json-ld'")),
-  'structured-microdata': structured(HAS_STRUCTURED("sd.format = 'microdata'")),
-  'structured-rdfa': structured(HAS_STRUCTURED("sd.format = 'rdfa'")),
-  'structured-og-missing': structured(OG_MISSING),
-  'structured-twitter-missing': structured(`NOT ${HAS_SOCIAL('twitter:card')}`),
-  // Duplicate content (issue 18.1): the connection's TEMP table content_dups (analysis/near-duplicates.ts) lists the
-  // pages each filter holds; the reader fills it before counting or listing (refreshContentAnalysis).
-  'content-exact-duplicates': { source: 'results', index: null, where: () => CONTENT_DUPS('exact_count > 1') },
-  'content-near-duplicates': { source: 'results', index: null, where: () => CONTENT_DUPS('match_id IS NOT NULL') },
-  'content-low': { source: 'results', index: null, where: () => CONTENT_DUPS('low = 1') },
-};
-
-/** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
-export function isImageFilter(id: FilterId): boolean {
-  return filterSql(id).source === 'images';
-}
-
-/** An Images filter's index hint and predicate over image_uses iu (its rows' source); null on a file without the tables. */
-export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: string } | null {
-  const f = filterSql(id);
-  if (f.source !== 'images') throw new Error(`"${id}" is not an Images filter`);
-  if (!available(db, f)) return null;
-  return { hint: f.index ? indexedBy(db, f.index) : '', where: f.where ? f.where(() => '') : '1' };
-}
-
-/** Whether the filter's rows can exist in this file: the JavaScript ones need the renders table (version 4). */
-function available(db: Db, f: FilterSql): boolean {
-  if (f.sitemaps) return hasTable(db, 'sitemap_urls');
-  if (f.source === 'images') return hasTable(db, 'image_uses');
-  if (f.structured) return hasTable(db, 'structured_data');
-  if (f.table) return hasTable(db, f.table);
-  return f.source !== 'renders' || hasRenders(db);
-}
-
-function filterSql(id: unknown): FilterSql {
-  const f = typeof id === 'string' && Object.hasOwn(FILTER_SQL, id) ? FILTER_SQL[id as FilterId] : undefined;
-  if (!f) throw new Error(`unknown filter "${String(id)}"; filters: ${FILTER_IDS.join(', ')}`);
-  return f;
-}
-
-/** The WHERE predicate of a filter on this connection (index hints only where the file has the index). */
-export function filterPredicate(db: Db, id: FilterId): string | null {
-  const f = filterSql(id);
-  if (!available(db, f)) return '0';
-  const where = f.where
-    ? f.where(
-        (index) => indexedBy(db, index),
-        (table) => hasTable(db, table),
-      )
-    : null;
-  // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
-  if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
-  // Sitemaps have no results rows: a view of results has none of them. Nor have image uses (writeImageUses exports them).
-  if (f.source === 'sitemaps' || f.source === 'images') return '0';
-  return where;
-}
-
-/**
- * The SQL condition of a results view (a filter and a text, as queryFiltered takes them) over results r and urls u,
- * with its parameters: exportCsv's `where`. Null for every row. ("external" exports the out-of-scope URLs that
- * have a results row, i.e. those checked for their status; links never fetched have no row to export.)
- */
-export function viewWhere(db: Db, filter: FilterId, text?: string | null): { sql: string; params: Record<string, unknown> } | null {
-  const terms = [filterPredicate(db, filter)];
-  const params: Record<string, unknown> = {};
-  if (typeof text === 'string' && text.length > 0) {
-    terms.push(TEXT_SQL);
-    params.text = likePattern(text);
-  }
-  const sql = terms.filter((t): t is string => !!t).join(' AND ');
-  return sql ? { sql, params } : null;
-}
-
-// ---- counts ----
 
 /** One SQL pass over one index that counts several filters at once. */
 interface CountPass {
@@ -555,241 +116,883 @@ interface CountPass {
   needsImages?: boolean;
   /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
   needsStructured?: boolean;
-  /** Reads this table (version 6): on a file without it its counts are 0. */
-  needsTable?: 'security' | 'hreflang';
-  sql: (db: Db) => string;
+  /** Reads this table (version 6; content_dups: a crawl file's TEMP table): on a crawl without it its counts are 0. */
+  needsTable?: 'security' | 'hreflang' | 'content_dups';
+  sql: (t: FilterTarget) => string;
 }
 
-const COUNT_PASSES: readonly CountPass[] = [
-  { ids: ['all'], sql: () => 'SELECT count(*) AS "all" FROM results' },
-  {
-    // One covering scan of results_status: the classes and the media type.
-    ids: ['html', 'status-2xx', 'status-3xx', 'status-4xx', 'status-5xx', 'status-none'],
-    sql: (db) => `SELECT count(*) FILTER (WHERE ${HTML_SQL}) AS "html",
+/**
+ * Where SQLite's SQL and PostgreSQL's part in the filters (issue 19): the filters' SQL below is written once, with
+ * these for what the two say differently. The tables are named bare: a crawl in the store is read with its schema
+ * on the search_path (pg-explorer.ts).
+ */
+export interface FilterDialect {
+  /** The result rows' dialect (result-rows.ts): text without case, case-insensitive LIKE, key lists, Link Score. */
+  rows: ResultsDialect;
+  /** Where `needle` first occurs in `text`, from 1; 0 when it does not. */
+  instr(text: string, needle: string): string;
+  /** The character with this code. */
+  chr(code: number): string;
+  /**
+   * A join whose left side stays outermost. SQLite keeps a CROSS JOIN's order (a crawl file has no statistics);
+   * PostgreSQL, which has statistics and no CROSS JOIN ... ON, plans a plain JOIN.
+   */
+  crossJoin: string;
+  /** Whether `a`'s URL is `b`'s (urls and images rows): the crawl file's url_key and text, the store's md5. */
+  sameUrl(a: string, b: string): string;
+  /** A title's or a description's width in a search result, in pixels (shared/serp-width.ts). */
+  serpPx(text: string, fontPx: number): string;
+  /** Finding a URL (urls or images) by its text through an index: the key column, its parameter's form, its value. */
+  urlKey: { column: string; param(p: string): string; value(url: string): unknown };
+  /** A condition that holds for no row, and one that holds for every row. */
+  never: string;
+  always: string;
+}
+
+/** A crawl file: SQLite's functions, and serp_px registered on every crawl-file connection (crawl-file.ts). */
+export const SQLITE_FILTERS: FilterDialect = {
+  rows: SQLITE_RESULTS,
+  instr: (text, needle) => `instr(${text}, ${needle})`,
+  chr: (code) => `char(${code})`,
+  crossJoin: 'CROSS JOIN',
+  sameUrl: (a, b) => `${a}.url_key = ${b}.url_key AND ${a}.url = ${b}.url`,
+  serpPx: (text, fontPx) => `serp_px(${text}, ${fontPx})`,
+  urlKey: { column: 'url_key', param: (p) => p, value: (url) => urlKey(url) },
+  never: '0',
+  always: '1',
+};
+
+/**
+ * A crawl in the PostgreSQL store. Text sorts without case in code point order (COLLATE "C"), as SQLite's NOCASE
+ * does, whatever the database's collation; serp_px is the session function pg-explorer.ts creates.
+ */
+export const POSTGRES_FILTERS: FilterDialect = {
+  rows: {
+    ...postgresResults(''),
+    table: (name) => name,
+    noCase: (expr) => `lower(${expr}) COLLATE "C"`,
+  },
+  instr: (text, needle) => `strpos(${text}, ${needle})`,
+  chr: (code) => `chr(${code})`,
+  crossJoin: 'JOIN',
+  sameUrl: (a, b) => `${a}.url_md5 = ${b}.url_md5`,
+  serpPx: (text, fontPx) => `pg_temp.serp_px(${text}, ${fontPx})`,
+  urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
+  never: 'false',
+  always: 'true',
+};
+
+/** Where the filters are asked: a crawl file (its index hints, the tables its version has) or a crawl in the store. */
+export interface FilterTarget {
+  sql: DialectSql;
+  /** The hint naming an index the filter's plan is built on ('' where there is none to give). */
+  hint(index: string): string;
+  has(table: string): boolean;
+  /** Whether the renders table is there as this version reads it. */
+  renders(): boolean;
+}
+
+/** The SQL of the filters, their counts and their rows in a dialect: written once, built once per dialect. */
+function dialectSql(d: FilterDialect) {
+  // ---- the SQL of each filter ----
+
+  /** The media type of results.content_type, lower-cased without parameters: the expression results_status holds. */
+  const MEDIA_TYPE_SQL = `lower(trim(substr(r.content_type, 1, ${d.instr("r.content_type || ';'", "';'")} - 1)))`;
+  const HTML_SQL = `${MEDIA_TYPE_SQL} IN ('text/html', 'application/xhtml+xml')`;
+  /** The condition of the partial index results_directives: some directive starting with "no". */
+  const HAS_NO_DIRECTIVE = `${d.instr("lower(coalesce(r.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, ''))", "'no'")} > 0`;
+  /** Meta robots and X-Robots-Tag as one space-separated token list, padded with spaces: ' noindex follow '. */
+  const directiveTokens = (metaRobots: string) => `(' ' || replace(replace(replace(replace(replace(replace(
+  lower(coalesce(${metaRobots}, '') || ',' || coalesce(r.x_robots_tag, '')),
+  'max-image-preview:none', ''), 'max-image-preview: none', ''), ',', ' '), ':', ' '), ${d.chr(9)}, ' '), ${d.chr(10)}, ' ') || ' ')`;
+  const DIRECTIVE_TOKENS = directiveTokens('r.meta_robots');
+  const saysDirective = (word: 'noindex' | 'nofollow', tokens = DIRECTIVE_TOKENS) =>
+    `(${tokens} LIKE '% ${word} %' OR ${tokens} LIKE '% none %')`;
+  const PARSED = 'r.h1_count IS NOT NULL';
+  const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
+  const duplicated = (column: 'title' | 'meta_description', hint: string) =>
+    `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
+  const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
+  /** Results rows the content_dups TEMP table flags (duplicate content, issue 18.1). */
+  const contentDups = (flag: string) => `r.url_id IN (SELECT cd.url_id FROM content_dups cd WHERE cd.${flag})`;
+
+  // The issues overview's filters (shared/issues.ts counts them).
+  // Broken internal links: a URL of the scope (not an out-of-scope link checked) with an error status or no response,
+  // and at least one inlink. Two ranges of results_status, the URL's row and one inlink read by key.
+  const BROKEN_STATUS = '(r.status_code >= 400 OR r.status_code IS NULL)';
+  const BROKEN_INTERNAL = `EXISTS (SELECT 1 FROM links bl WHERE bl.to_id = r.url_id)
+  AND NOT EXISTS (SELECT 1 FROM urls bu WHERE bu.id = r.url_id AND bu.check_only = 1 AND bu.kind = 'page')`;
+  // A redirect whose own redirect link leads to a URL that redirects again (has a redirect link of its own): every hop
+  // of a chain of two or more but the last. Both links are read from the link graph's primary key (from_id, to_id,
+  // kind), never a results row.
+  const REDIRECT_TO_REDIRECT = `EXISTS (SELECT 1 FROM links rl ${d.crossJoin} links rn ON rn.from_id = rl.to_id
+  WHERE rl.from_id = r.url_id AND rl.kind = 'redirect' AND rn.kind = 'redirect')`;
+  // The frontier records a redirect back into its own chain as the source's error (frontier/redirect-chain.ts).
+  const REDIRECT_LOOP = "r.error = 'redirect loop'";
+  // A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
+  const CANONICAL_NON_INDEXABLE = `EXISTS (SELECT 1 FROM links cl ${d.crossJoin} results ct ON ct.url_id = cl.to_id
+  WHERE cl.from_id = r.url_id AND cl.kind = 'canonical' AND cl.to_id <> r.url_id AND coalesce(ct.indexability, '') <> 'indexable')`;
+  // Pixel widths through the crawl file connections' serp_px(text, font px) function (crawl-file.ts, shared/serp-width.ts).
+  const px = (column: string, font: number) => d.serpPx(column, font);
+  const TITLE = SERP_LIMITS.title;
+  const DESCRIPTION = SERP_LIMITS.description;
+  // Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
+  // their text), the image, script and stylesheet links to them, and the HTTPS pages those come from. The walk's cost
+  // grows with the URLs, not with the links; the links are read by key.
+  const MIXED_CONTENT_LINKS = `SELECT ml.from_id FROM urls mt ${d.crossJoin} links ml ON ml.to_id = mt.id ${d.crossJoin} urls mf ON mf.id = ml.from_id
+  WHERE substr(mt.url, 1, 5) = 'http:' AND ml.kind IN ('image', 'script', 'stylesheet') AND substr(mf.url, 1, 6) = 'https:'`;
+  const MIXED_CONTENT = `r.url_id IN (${MIXED_CONTENT_LINKS})`;
+
+  // Security (issue 18.5): each filter is one bit of security.flags (shared/security.ts), read from the partial index
+  // security_flags (the flagged pages' flags and url_ids); mixed content is also what the worker saw in the HTML
+  // (whether or not the crawl checked resources), with the links to plain-HTTP resources of older files.
+  const securityFlag = (bit: number, hint: (index: string) => string) =>
+    `r.url_id IN (SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${bit} <> 0)`;
+  const mixedContent = (hint: (index: string) => string, has?: (table: string) => boolean) =>
+    has?.('security')
+      ? `r.url_id IN (${MIXED_CONTENT_LINKS} UNION SELECT s.url_id FROM security s ${hint('security_flags')} WHERE s.flags <> 0 AND s.flags & ${SECURITY_FLAG.mixedContent} <> 0)`
+      : MIXED_CONTENT;
+  const SECURITY_FILTERS = {
+    'security-http': SECURITY_FLAG.http,
+    'security-no-hsts': SECURITY_FLAG.noHsts,
+    'security-no-csp': SECURITY_FLAG.noCsp,
+    'security-no-nosniff': SECURITY_FLAG.noNosniff,
+    'security-no-frame-options': SECURITY_FLAG.noFrameOptions,
+    'security-unsafe-links': SECURITY_FLAG.unsafeBlankLinks,
+  } as const satisfies Partial<Record<FilterId, number>>;
+
+  // Hreflang (issue 18.5): the hreflang table (page url_id, target_id, lang, valid), keyed by page then target. A target
+  // is judged only when it was crawled (its results row); "read" is a parsed page, found in results_canonical (a covering
+  // index of parsed pages by url_id), so neither the return-link nor the read test reads a results row.
+  /** The pages (url_id) with an alternate (h) matching `cond`, which may read the target's results row t. */
+  const withAlternate = (cond: string) => `SELECT DISTINCT h.url_id FROM hreflang h WHERE h.target_id <> h.url_id AND ${cond}`;
+  const targetRead = (hint: (index: string) => string) =>
+    `EXISTS (SELECT 1 FROM results t ${hint('results_canonical')} WHERE t.url_id = h.target_id AND t.h1_count IS NOT NULL)`;
+  const NO_RETURN = 'NOT EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id)';
+  // Non-200 and non-indexable targets from the other side: the crawled URLs that answered other than 200 (a range walk of
+  // results_status; rows read only for those) or that answered 200 but cannot be indexed (results_indexability), then the
+  // pages naming each (hreflang_target): the cost grows with the bad targets, not with the alternates.
+  const namingBadTarget = (hint: (index: string) => string, index: string, cond: string) =>
+    `SELECT DISTINCT h.url_id FROM results t ${hint(index)} ${d.crossJoin} hreflang h ${hint('hreflang_target')} ON h.target_id = t.url_id
+  WHERE ${cond} AND h.target_id <> h.url_id`;
+  const namingNot200 = (hint: (index: string) => string) =>
+    namingBadTarget(hint, 'results_status', '(t.status_code IS NULL OR t.status_code < 200 OR t.status_code > 200)');
+  const namingNonIndexable = (hint: (index: string) => string) =>
+    namingBadTarget(hint, 'results_indexability', "t.indexability = 'non-indexable' AND t.status_code = 200");
+  /** Per page with alternates: whether one is x-default and whether one is the page itself (one walk of the key). */
+  const HREFLANG_PAGES = `SELECT url_id, max(CASE WHEN lower(lang) = '${X_DEFAULT}' THEN 1 ELSE 0 END) AS has_default, max(CASE WHEN target_id = url_id THEN 1 ELSE 0 END) AS has_self FROM hreflang GROUP BY url_id`;
+  const HREFLANG_SQL_OF = {
+    'hreflang-pages': () => 'r.url_id IN (SELECT DISTINCT url_id FROM hreflang)',
+    'hreflang-missing-return': (hint: (index: string) => string) =>
+      `r.url_id IN (${withAlternate(`${targetRead(hint)} AND ${NO_RETURN}`)})`,
+    'hreflang-non-200': (hint: (index: string) => string) => `r.url_id IN (${namingNot200(hint)})`,
+    'hreflang-invalid': (hint: (index: string) => string) =>
+      `r.url_id IN (SELECT DISTINCT url_id FROM hreflang ${hint('hreflang_invalid')} WHERE valid = 0)`,
+    'hreflang-no-x-default': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) hp WHERE has_default = 0)`,
+    'hreflang-no-self': () => `r.url_id IN (SELECT url_id FROM (${HREFLANG_PAGES}) hp WHERE has_self = 0)`,
+    'hreflang-non-indexable': (hint: (index: string) => string) => `r.url_id IN (${namingNonIndexable(hint)})`,
+  } as const satisfies Partial<Record<FilterId, (hint: (index: string) => string) => string>>;
+
+  // The JavaScript filters, over renders j (its rendered fields beside its raw_ ones; renders_compared covers them) and
+  // the page's results row r.
+  const RENDERED_OK = 'j.error IS NULL';
+  const changed = (column: 'title' | 'meta_description' | 'canonical') => `coalesce(j.${column}, '') <> coalesce(j.raw_${column}, '')`;
+  const ROBOTS_CHANGED = "lower(trim(coalesce(j.meta_robots, ''))) <> lower(trim(coalesce(j.raw_meta_robots, '')))";
+  // The cheap test first (noindex and none both hold "no"): the token lists are built only for the pages it lets through.
+  const NOINDEX_RENDERED_ONLY = `${d.instr("lower(coalesce(j.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, ''))", "'no'")} > 0
+  AND ${saysDirective('noindex', directiveTokens('j.meta_robots'))} AND NOT ${saysDirective('noindex', directiveTokens('j.raw_meta_robots'))}`;
+  /** The JavaScript filters answered from a partial index of renders alone, with its condition (word for word). */
+  const RENDER_FLAGS = {
+    'js-rendered-links': { index: 'renders_links', where: 'j.rendered_links > 0' },
+    'js-errors': { index: 'renders_js_errors', where: 'j.console_errors IS NOT NULL OR j.page_errors IS NOT NULL' },
+    'js-blocked': { index: 'renders_blocked', where: 'j.blocked_resources IS NOT NULL' },
+    'js-redirect': { index: 'renders_js_redirect', where: 'j.js_redirect IS NOT NULL' },
+  } as const satisfies Partial<Record<FilterId, { index: string; where: string }>>;
+
+  // The sitemap filters (sitemap_urls' key is (url_id, sitemap_id): "which URLs" and "how many sitemaps" read its keys).
+  const inSitemap = (id: string) => `${id} IN (SELECT url_id FROM sitemap_urls)`;
+  const SITEMAPS_READ = "EXISTS (SELECT 1 FROM sitemaps WHERE kind IN ('urlset', 'text'))";
+  const ORPHAN_SQL = `${inSitemap('u.id')} AND u.depth > 0 AND NOT ${EXTERNAL_SQL} AND NOT EXISTS (SELECT 1 FROM links l WHERE l.to_id = u.id AND l.from_id <> u.id)`;
+  const MULTIPLE_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1)';
+  const HREFLANG_SQL = 'u.id IN (SELECT url_id FROM sitemap_urls WHERE hreflang IS NOT NULL)';
+  const OVER_LIMIT_SQL = '(sm.over_url_limit = 1 OR sm.over_size_limit = 1)';
+  /** A sitemap as a row of the explorer: its URL, status and size; kind "sitemap"; why it is over the limits as its error. */
+  const SITEMAP_ROW_COLUMNS = `${resultRowColumns(d.rows, {
+    seq: 'NULL',
+    url: 'sm.url',
+    kind: "'sitemap'",
+    status_code: 'sm.status_code',
+    content_type: 'NULL',
+    size_bytes: 'sm.size_bytes',
+    response_time_ms: 'sm.response_time_ms',
+    crawl_depth: 'sm.depth',
+    indexability: 'NULL',
+    indexability_reason: 'NULL',
+    title: 'NULL',
+    meta_description: 'NULL',
+    h1: 'NULL',
+    h1_count: 'NULL',
+    h2: 'NULL',
+    h2_count: 'NULL',
+    canonical: 'NULL',
+    lang: 'NULL',
+    hreflang: 'NULL',
+    meta_robots: 'NULL',
+    x_robots_tag: 'NULL',
+    meta_refresh: 'NULL',
+    word_count: 'sm.url_count',
+    inlinks: '0',
+    link_score: 'NULL',
+    unique_inlinks: 'NULL',
+    outlinks: 'sm.url_count',
+    redirect_url: 'NULL',
+    attempts: '1',
+    robots_disallowed: '0',
+    error: `trim(CASE WHEN sm.over_url_limit = 1 THEN 'over 50,000 URLs ' ELSE '' END || CASE WHEN sm.over_size_limit = 1 THEN 'over 50 MB ' ELSE '' END || coalesce(sm.error, ''))`,
+  })}, -sm.id AS url_id, NULL AS state`;
+
+  // The Images filters (issue 18.3): over image_uses iu. An image's own row (when checked) by its key, then its results row.
+  const IMAGE_RESULT_JOIN = `LEFT JOIN urls iuu ON ${d.sameUrl('iuu', 'im')} LEFT JOIN results ir ON ir.url_id = iuu.id`;
+  /** Checked images (a results row) whose row says `cond`: a walk of images (far fewer than their uses), each looked up by key. */
+  const checkedImages = (cond: string) =>
+    `iu.image_id IN (SELECT im.id FROM images im ${d.crossJoin} urls iuu ON ${d.sameUrl('iuu', 'im')} ${d.crossJoin} results ir ON ir.url_id = iuu.id WHERE ${cond})`;
+  const IMAGE_OVER_SIZE = checkedImages(`ir.size_bytes > ${IMAGE_OVER_BYTES}`);
+  const IMAGE_BROKEN = checkedImages('(ir.status_code >= 400 OR ir.status_code IS NULL)');
+  const IMAGE_NO_SIZE = '(iu.width IS NULL OR iu.height IS NULL)';
+  /** An image use as a row of the explorer: the image's URL and (when checked) its status, size and type; the alt as title. */
+  const IMAGE_ROW_COLUMNS = `${resultRowColumns(d.rows, {
+    seq: 'ir.seq',
+    url: 'im.url',
+    kind: "'image'",
+    status_code: 'ir.status_code',
+    content_type: 'ir.content_type',
+    size_bytes: 'ir.size_bytes',
+    response_time_ms: 'ir.response_time_ms',
+    crawl_depth: 'coalesce(ir.crawl_depth, iuu.depth, 0)',
+    indexability: 'NULL',
+    indexability_reason: 'NULL',
+    title: 'iu.alt',
+    meta_description: 'NULL',
+    h1: 'NULL',
+    h1_count: 'NULL',
+    h2: 'NULL',
+    h2_count: 'NULL',
+    canonical: 'NULL',
+    lang: 'NULL',
+    hreflang: 'NULL',
+    meta_robots: 'NULL',
+    x_robots_tag: 'NULL',
+    meta_refresh: 'NULL',
+    word_count: 'NULL',
+    // The image's uses, counted once per image of the page (imageRows): a logo on every page is counted once, not per row.
+    inlinks: '0',
+    link_score: 'NULL',
+    unique_inlinks: 'NULL',
+    outlinks: '0',
+    redirect_url: 'NULL',
+    attempts: 'coalesce(ir.attempts, 0)',
+    robots_disallowed: '0',
+    error: 'ir.error',
+  })}, -iu.id AS url_id, iuu.state AS state, pu.url AS page_url, iu.page_id AS page_id, iu.alt AS alt, iu.alt_len AS alt_len,
+  iu.width AS width, iu.height AS height, CASE WHEN ir.url_id IS NOT NULL THEN 1 ELSE 0 END AS checked, iu.image_id AS image_id`;
+  const IMAGE_ROWS_FROM = `image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${IMAGE_RESULT_JOIN}`;
+  /** How the Images rows sort (by use, in record order, for the columns they lack). */
+  const IMAGE_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
+    url: 'im.url',
+    title: 'iu.alt',
+    status_code: 'ir.status_code',
+    size_bytes: 'ir.size_bytes',
+    content_type: 'ir.content_type',
+    response_time_ms: 'ir.response_time_ms',
+  };
+  const IMAGE_TEXT_SQL = `(im.url ${d.rows.like} @text ESCAPE '\\' OR pu.url ${d.rows.like} @text ESCAPE '\\' OR iu.alt ${d.rows.like} @text ESCAPE '\\')`;
+
+  // Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
+  // parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
+  const hasStructured = (where: string) =>
+    `EXISTS (SELECT 1 FROM structured_data sd WHERE sd.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+  const hasSocial = (property: string) =>
+    `EXISTS (SELECT 1 FROM social_tags st WHERE st.url_id = r.url_id AND st.property = '${property}')`;
+  const OG_MISSING = `(NOT ${hasSocial('og:title')} OR NOT ${hasSocial('og:image')})`;
+  const structured = (where: string): FilterSql => ({
+    source: 'results',
+    structured: true,
+    index: 'results_canonical',
+    where: () => `${PARSED} AND ${where}`,
+  });
+
+  const renderFlag = (id: keyof typeof RENDER_FLAGS): FilterSql => ({
+    source: 'renders',
+    index: RENDER_FLAGS[id].index,
+    where: () => `(${RENDER_FLAGS[id].where})`,
+  });
+
+  const status = ([min, max]: readonly [number, number]): FilterSql => ({
+    source: 'results',
+    index: 'results_status',
+    where: () => `r.status_code BETWEEN ${min} AND ${max}`,
+  });
+
+  const FILTER_SQL: Record<FilterId, FilterSql> = {
+    all: { source: 'results', index: null, where: null },
+    html: { source: 'results', index: 'results_status', where: () => HTML_SQL },
+    'status-2xx': status(STATUS_RANGES['2xx']),
+    'status-3xx': status(STATUS_RANGES['3xx']),
+    'status-4xx': status(STATUS_RANGES['4xx']),
+    'status-5xx': status(STATUS_RANGES['5xx']),
+    'status-none': { source: 'results', index: 'results_status', where: () => 'r.status_code IS NULL' },
+    'broken-internal': { source: 'results', index: 'results_status', where: () => `${BROKEN_STATUS} AND ${BROKEN_INTERNAL}` },
+    'redirect-chain': {
+      source: 'results',
+      index: 'results_status',
+      where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}`,
+    },
+    'redirect-loop': { source: 'results', index: 'results_status', where: () => `r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}` },
+    'title-missing': { source: 'results', index: 'results_title', where: () => `${PARSED} AND (r.title IS NULL OR r.title = '')` },
+    'title-duplicate': {
+      source: 'results',
+      index: 'results_title',
+      where: (hint) => `${PARSED} AND ${duplicated('title', hint('results_title'))}`,
+    },
+    'title-over-60': { source: 'results', index: 'results_title', where: () => `${PARSED} AND length(r.title) > 60` },
+    'title-under-30': {
+      source: 'results',
+      index: 'results_title',
+      where: () => `${PARSED} AND r.title <> '' AND length(r.title) < ${TITLE.minChars}`,
+    },
+    'title-over-561px': {
+      source: 'results',
+      index: 'results_title',
+      where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} > ${TITLE.maxPx}`,
+    },
+    'title-under-200px': {
+      source: 'results',
+      index: 'results_title',
+      where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} < ${TITLE.minPx}`,
+    },
+    'description-missing': {
+      source: 'results',
+      index: 'results_description',
+      where: () => `${PARSED} AND (r.meta_description IS NULL OR r.meta_description = '')`,
+    },
+    'description-duplicate': {
+      source: 'results',
+      index: 'results_description',
+      where: (hint) => `${PARSED} AND ${duplicated('meta_description', hint('results_description'))}`,
+    },
+    'description-over-155': {
+      source: 'results',
+      index: 'results_description',
+      where: () => `${PARSED} AND length(r.meta_description) > ${DESCRIPTION.maxChars}`,
+    },
+    'description-under-70': {
+      source: 'results',
+      index: 'results_description',
+      where: () => `${PARSED} AND r.meta_description <> '' AND length(r.meta_description) < ${DESCRIPTION.minChars}`,
+    },
+    'description-over-985px': {
+      source: 'results',
+      index: 'results_description',
+      where: () =>
+        `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} > ${DESCRIPTION.maxPx}`,
+    },
+    'description-under-400px': {
+      source: 'results',
+      index: 'results_description',
+      where: () =>
+        `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} < ${DESCRIPTION.minPx}`,
+    },
+    'h1-missing': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count = 0' },
+    'h1-multiple': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count > 1' },
+    'canonical-self': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical = ${OWN_URL}` },
+    'canonical-elsewhere': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical <> ${OWN_URL}` },
+    'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
+    'canonical-non-indexable': {
+      source: 'results',
+      index: 'results_canonical',
+      where: () => `${PARSED} AND r.canonical <> ${OWN_URL} AND ${CANONICAL_NON_INDEXABLE}`,
+    },
+    'directive-noindex': {
+      source: 'results',
+      index: 'results_directives',
+      where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('noindex')}`,
+    },
+    'directive-nofollow': {
+      source: 'results',
+      index: 'results_directives',
+      where: () => `${HAS_NO_DIRECTIVE} AND ${saysDirective('nofollow')}`,
+    },
+    indexable: { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'indexable'" },
+    'non-indexable': { source: 'results', index: 'results_indexability', where: () => "r.indexability = 'non-indexable'" },
+    external: { source: 'urls', index: 'urls_external', where: () => EXTERNAL_SQL },
+    'mixed-content': { source: 'results', index: null, where: mixedContent },
+    ...(Object.fromEntries(
+      Object.entries(SECURITY_FILTERS).map(([id, bit]) => [
+        id,
+        { source: 'results', table: 'security', index: null, where: (hint: (index: string) => string) => securityFlag(bit, hint) },
+      ]),
+    ) as unknown as Record<keyof typeof SECURITY_FILTERS, FilterSql>),
+    ...(Object.fromEntries(
+      Object.entries(HREFLANG_SQL_OF).map(([id, where]) => [id, { source: 'results', table: 'hreflang', index: null, where }]),
+    ) as unknown as Record<keyof typeof HREFLANG_SQL_OF, FilterSql>),
+    'js-rendered': { source: 'renders', index: 'renders_compared', where: null },
+    'js-rendered-links': renderFlag('js-rendered-links'),
+    'js-errors': renderFlag('js-errors'),
+    'js-blocked': renderFlag('js-blocked'),
+    'js-redirect': renderFlag('js-redirect'),
+    'js-title-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('title')}` },
+    'js-description-changed': {
+      source: 'renders',
+      index: 'renders_compared',
+      where: () => `${RENDERED_OK} AND ${changed('meta_description')}`,
+    },
+    'js-canonical-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${changed('canonical')}` },
+    'js-robots-changed': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${ROBOTS_CHANGED}` },
+    'js-noindex-rendered': { source: 'renders', index: 'renders_compared', where: () => `${RENDERED_OK} AND ${NOINDEX_RENDERED_ONLY}` },
+    'js-render-failed': { source: 'renders', index: 'renders_compared', where: () => 'j.error IS NOT NULL' },
+    'sitemap-urls': { source: 'urls', sitemaps: true, index: null, where: () => inSitemap('u.id') },
+    'sitemap-missing': {
+      source: 'results',
+      sitemaps: true,
+      index: 'results_indexability',
+      where: () => `r.indexability = 'indexable' AND ${SITEMAPS_READ} AND NOT ${inSitemap('r.url_id')}`,
+    },
+    'sitemap-orphans': { source: 'urls', sitemaps: true, index: null, where: () => ORPHAN_SQL },
+    'sitemap-non-indexable': {
+      source: 'results',
+      sitemaps: true,
+      index: 'results_indexability',
+      where: () => `r.indexability = 'non-indexable' AND ${inSitemap('r.url_id')}`,
+    },
+    'sitemap-multiple': { source: 'urls', sitemaps: true, index: null, where: () => MULTIPLE_SQL },
+    'sitemap-over-limit': { source: 'sitemaps', sitemaps: true, index: null, where: () => OVER_LIMIT_SQL },
+    'sitemap-outside-scope': { source: 'urls', sitemaps: true, index: null, where: () => `${inSitemap('u.id')} AND ${EXTERNAL_SQL}` },
+    'sitemap-hreflang': { source: 'urls', sitemaps: true, index: null, where: () => HREFLANG_SQL },
+    'images-all': { source: 'images', index: null, where: null },
+    'images-alt-missing': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len IS NULL' },
+    'images-alt-empty': { source: 'images', index: 'image_uses_alt', where: () => 'iu.alt_len = 0' },
+    'images-alt-over-100': { source: 'images', index: 'image_uses_alt', where: () => `iu.alt_len > ${IMAGE_ALT_LONG}` },
+    'images-over-100kb': { source: 'images', index: 'image_uses_image', where: () => IMAGE_OVER_SIZE },
+    'images-broken': { source: 'images', index: 'image_uses_image', where: () => IMAGE_BROKEN },
+    'images-no-dimensions': { source: 'images', index: 'image_uses_no_size', where: () => IMAGE_NO_SIZE },
+    'structured-jsonld-errors': structured(hasStructured("sd.format = 'json-ld' AND sd.error IS NOT NULL")),
+    'structured-none': structured(`NOT ${hasStructured('')}`),
+    'structured-jsonld': structured(hasStructured("sd.format = 'json-ld'")),
+    'structured-microdata': structured(hasStructured("sd.format = 'microdata'")),
+    'structured-rdfa': structured(hasStructured("sd.format = 'rdfa'")),
+    'structured-og-missing': structured(OG_MISSING),
+    'structured-twitter-missing': structured(`NOT ${hasSocial('twitter:card')}`),
+    // Duplicate content (issue 18.1): the connection's TEMP table content_dups (analysis/near-duplicates.ts) lists the
+    // pages each filter holds; the reader fills it before counting or listing (refreshContentAnalysis).
+    'content-exact-duplicates': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('exact_count > 1') },
+    'content-near-duplicates': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('match_id IS NOT NULL') },
+    'content-low': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('low = 1') },
+  };
+
+  const COUNT_PASSES: readonly CountPass[] = [
+    { ids: ['all'], sql: () => 'SELECT count(*) AS "all" FROM results' },
+    {
+      // One covering scan of results_status: the classes and the media type.
+      ids: ['html', 'status-2xx', 'status-3xx', 'status-4xx', 'status-5xx', 'status-none'],
+      sql: (t) => `SELECT count(*) FILTER (WHERE ${HTML_SQL}) AS "html",
       ${Object.entries(STATUS_RANGES)
         .map(([c, [min, max]]) => `count(*) FILTER (WHERE r.status_code BETWEEN ${min} AND ${max}) AS "status-${c}",`)
         .join('\n      ')}
       count(*) FILTER (WHERE r.status_code IS NULL) AS "status-none"
-      FROM results r ${indexedBy(db, 'results_status')}`,
-  },
-  {
-    // Titles grouped in index order: missing, duplicated and long ones from the group sizes.
-    // The pixel widths are measured once per distinct title.
-    ids: ['title-missing', 'title-duplicate', 'title-over-60', 'title-under-30', 'title-over-561px', 'title-under-200px'],
-    sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE title IS NULL OR title = ''), 0) AS "title-missing",
+      FROM results r ${t.hint('results_status')}`,
+    },
+    {
+      // Titles grouped in index order: missing, duplicated and long ones from the group sizes.
+      // The pixel widths are measured once per distinct title.
+      ids: ['title-missing', 'title-duplicate', 'title-over-60', 'title-under-30', 'title-over-561px', 'title-under-200px'],
+      sql: (t) => `SELECT coalesce(sum(n) FILTER (WHERE title IS NULL OR title = ''), 0) AS "title-missing",
       coalesce(sum(n) FILTER (WHERE title <> '' AND n > 1), 0) AS "title-duplicate",
       coalesce(sum(n) FILTER (WHERE length(title) > 60), 0) AS "title-over-60",
       coalesce(sum(n) FILTER (WHERE title <> '' AND length(title) < ${TITLE.minChars}), 0) AS "title-under-30",
       coalesce(sum(n) FILTER (WHERE title <> '' AND w > ${TITLE.maxPx}), 0) AS "title-over-561px",
       coalesce(sum(n) FILTER (WHERE title <> '' AND w < ${TITLE.minPx}), 0) AS "title-under-200px"
       FROM (SELECT title, n, ${px('title', SERP_FONT_PX.title)} AS w
-            FROM (SELECT r.title AS title, count(*) AS n FROM results r ${indexedBy(db, 'results_title')} WHERE ${PARSED} GROUP BY r.title))`,
-  },
-  {
-    ids: [
-      'description-missing',
-      'description-duplicate',
-      'description-over-155',
-      'description-under-70',
-      'description-over-985px',
-      'description-under-400px',
-    ],
-    sql: (db) => `SELECT coalesce(sum(n) FILTER (WHERE d IS NULL OR d = ''), 0) AS "description-missing",
+            FROM (SELECT r.title AS title, count(*) AS n FROM results r ${t.hint('results_title')} WHERE ${PARSED} GROUP BY r.title) g) w`,
+    },
+    {
+      ids: [
+        'description-missing',
+        'description-duplicate',
+        'description-over-155',
+        'description-under-70',
+        'description-over-985px',
+        'description-under-400px',
+      ],
+      sql: (t) => `SELECT coalesce(sum(n) FILTER (WHERE d IS NULL OR d = ''), 0) AS "description-missing",
       coalesce(sum(n) FILTER (WHERE d <> '' AND n > 1), 0) AS "description-duplicate",
       coalesce(sum(n) FILTER (WHERE length(d) > ${DESCRIPTION.maxChars}), 0) AS "description-over-155",
       coalesce(sum(n) FILTER (WHERE d <> '' AND length(d) < ${DESCRIPTION.minChars}), 0) AS "description-under-70",
       coalesce(sum(n) FILTER (WHERE d <> '' AND w > ${DESCRIPTION.maxPx}), 0) AS "description-over-985px",
       coalesce(sum(n) FILTER (WHERE d <> '' AND w < ${DESCRIPTION.minPx}), 0) AS "description-under-400px"
       FROM (SELECT d, n, ${px('d', SERP_FONT_PX.description)} AS w
-            FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${indexedBy(db, 'results_description')} WHERE ${PARSED} GROUP BY r.meta_description))`,
-  },
-  {
-    ids: ['h1-missing', 'h1-multiple'],
-    sql: (db) => `SELECT count(*) FILTER (WHERE r.h1_count = 0) AS "h1-missing", count(*) FILTER (WHERE r.h1_count > 1) AS "h1-multiple"
-      FROM results r ${indexedBy(db, 'results_h1_count')} WHERE r.h1_count <> 1`,
-  },
-  {
-    // The page's own URL is looked up (by id, in id order) only for pages that have a canonical.
-    // The canonical target's row is read (by key) only for canonicalised pages.
-    ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
-    sql: (db) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
+            FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${t.hint('results_description')} WHERE ${PARSED} GROUP BY r.meta_description) g) w`,
+    },
+    {
+      ids: ['h1-missing', 'h1-multiple'],
+      sql: (t) => `SELECT count(*) FILTER (WHERE r.h1_count = 0) AS "h1-missing", count(*) FILTER (WHERE r.h1_count > 1) AS "h1-multiple"
+      FROM results r ${t.hint('results_h1_count')} WHERE r.h1_count <> 1`,
+    },
+    {
+      // The page's own URL is looked up (by id, in id order) only for pages that have a canonical.
+      // The canonical target's row is read (by key) only for canonicalised pages.
+      ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
+      sql: (t) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
       count(*) - count(r_canonical) AS "canonical-missing", coalesce(sum(bad), 0) AS "canonical-non-indexable"
       FROM (SELECT r_canonical, self, CASE WHEN self = 0 AND ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END AS bad
             FROM (SELECT r.url_id AS url_id, r.canonical AS r_canonical,
                     CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${OWN_URL} THEN 1 ELSE 0 END AS self
-                  FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}) r)`,
-  },
-  {
-    ids: ['directive-noindex', 'directive-nofollow'],
-    sql: (db) => `SELECT count(*) FILTER (WHERE ${saysDirective('noindex')}) AS "directive-noindex",
+                  FROM results r ${t.hint('results_canonical')} WHERE ${PARSED}) r) c`,
+    },
+    {
+      ids: ['directive-noindex', 'directive-nofollow'],
+      sql: (t) => `SELECT count(*) FILTER (WHERE ${saysDirective('noindex')}) AS "directive-noindex",
       count(*) FILTER (WHERE ${saysDirective('nofollow')}) AS "directive-nofollow"
-      FROM results r ${indexedBy(db, 'results_directives')} WHERE ${HAS_NO_DIRECTIVE}`,
-  },
-  {
-    ids: ['indexable', 'non-indexable'],
-    sql: (
-      db,
-    ) => `SELECT (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'indexable') AS "indexable",
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
-  },
-  { ids: ['external'], sql: (db) => `SELECT count(*) AS "external" FROM urls u ${indexedBy(db, 'urls_external')} WHERE ${EXTERNAL_SQL}` },
-  {
-    // The error statuses (two ranges of results_status) with an inlink; the redirects (one range) by what they lead to.
-    ids: ['broken-internal', 'redirect-chain', 'redirect-loop'],
-    sql: (db) => `SELECT
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code >= 400 AND ${BROKEN_INTERNAL})
-      + (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code IS NULL AND ${BROKEN_INTERNAL}) AS "broken-internal",
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}) AS "redirect-chain",
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}) AS "redirect-loop"`,
-  },
-  {
-    ids: ['mixed-content'],
-    sql: (db) =>
-      `SELECT count(*) AS "mixed-content" FROM results r WHERE ${mixedContent(
-        (index) => indexedBy(db, index),
-        (table) => hasTable(db, table),
-      )}`,
-  },
-  {
-    // Security (issue 18.5): one walk of security_flags (flagged pages only), a count per bit.
-    ids: Object.keys(SECURITY_FILTERS) as (keyof typeof SECURITY_FILTERS)[],
-    needsTable: 'security',
-    sql: (db) => `SELECT ${Object.entries(SECURITY_FILTERS)
-      .map(([id, bit]) => `count(*) FILTER (WHERE s.flags & ${bit} <> 0) AS "${id}"`)
-      .join(',\n      ')}
-      FROM security s ${indexedBy(db, 'security_flags')} WHERE s.flags <> 0`,
-  },
-  {
-    // Hreflang (issue 18.5): each filter's page set counted (the same sets the filters list).
-    ids: Object.keys(HREFLANG_SQL_OF) as (keyof typeof HREFLANG_SQL_OF)[],
-    needsTable: 'hreflang',
-    sql: (db) =>
-      `SELECT ${Object.entries(HREFLANG_SQL_OF)
-        .map(
-          ([id, where]) =>
-            `(SELECT count(*) FROM (${where((index) => indexedBy(db, index))
-              .replace(/^r\.url_id IN \(/, '')
-              .replace(/\)$/, '')})) AS "${id}"`,
-        )
-        .join(',\n      ')}`,
-  },
-  {
-    // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
-    ids: ['js-rendered', 'js-render-failed'],
-    needsRenders: true,
-    sql: (db) => `SELECT count(*) AS "js-rendered", count(*) FILTER (WHERE j.error IS NOT NULL) AS "js-render-failed"
-      FROM renders j ${indexedBy(db, 'renders_compared')}`,
-  },
-  {
-    // Each flag from its partial index: the cost grows with the pages flagged.
-    ids: Object.keys(RENDER_FLAGS) as (keyof typeof RENDER_FLAGS)[],
-    needsRenders: true,
-    sql: (db) =>
-      `SELECT ${Object.entries(RENDER_FLAGS)
-        .map(([id, f]) => `(SELECT count(*) FROM renders j ${indexedBy(db, f.index)} WHERE ${f.where}) AS "${id}"`)
-        .join(',\n      ')}`,
-  },
-  {
-    // Rendered against raw: the successful renders (a range of renders_compared), each with its results row by key.
-    ids: ['js-title-changed', 'js-description-changed', 'js-canonical-changed', 'js-robots-changed', 'js-noindex-rendered'],
-    needsRenders: true,
-    sql: (db) => `SELECT count(*) FILTER (WHERE ${changed('title')}) AS "js-title-changed",
+      FROM results r ${t.hint('results_directives')} WHERE ${HAS_NO_DIRECTIVE}`,
+    },
+    {
+      ids: ['indexable', 'non-indexable'],
+      sql: (
+        t,
+      ) => `SELECT (SELECT count(*) FROM results r ${t.hint('results_indexability')} WHERE r.indexability = 'indexable') AS "indexable",
+      (SELECT count(*) FROM results r ${t.hint('results_indexability')} WHERE r.indexability = 'non-indexable') AS "non-indexable"`,
+    },
+    { ids: ['external'], sql: (t) => `SELECT count(*) AS "external" FROM urls u ${t.hint('urls_external')} WHERE ${EXTERNAL_SQL}` },
+    {
+      // The error statuses (two ranges of results_status) with an inlink; the redirects (one range) by what they lead to.
+      ids: ['broken-internal', 'redirect-chain', 'redirect-loop'],
+      sql: (t) => `SELECT
+      (SELECT count(*) FROM results r ${t.hint('results_status')} WHERE r.status_code >= 400 AND ${BROKEN_INTERNAL})
+      + (SELECT count(*) FROM results r ${t.hint('results_status')} WHERE r.status_code IS NULL AND ${BROKEN_INTERNAL}) AS "broken-internal",
+      (SELECT count(*) FROM results r ${t.hint('results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_TO_REDIRECT}) AS "redirect-chain",
+      (SELECT count(*) FROM results r ${t.hint('results_status')} WHERE r.status_code BETWEEN 300 AND 399 AND ${REDIRECT_LOOP}) AS "redirect-loop"`,
+    },
+    {
+      ids: ['mixed-content'],
+      sql: (t) =>
+        `SELECT count(*) AS "mixed-content" FROM results r WHERE ${mixedContent(
+          (index) => t.hint(index),
+          (table) => t.has(table),
+        )}`,
+    },
+    {
+      // Security (issue 18.5): one walk of security_flags (flagged pages only), a count per bit.
+      ids: Object.keys(SECURITY_FILTERS) as (keyof typeof SECURITY_FILTERS)[],
+      needsTable: 'security',
+      sql: (t) => `SELECT ${Object.entries(SECURITY_FILTERS)
+        .map(([id, bit]) => `count(*) FILTER (WHERE s.flags & ${bit} <> 0) AS "${id}"`)
+        .join(',\n      ')}
+      FROM security s ${t.hint('security_flags')} WHERE s.flags <> 0`,
+    },
+    {
+      // Hreflang (issue 18.5): each filter's page set counted (the same sets the filters list).
+      ids: Object.keys(HREFLANG_SQL_OF) as (keyof typeof HREFLANG_SQL_OF)[],
+      needsTable: 'hreflang',
+      sql: (t) =>
+        `SELECT ${Object.entries(HREFLANG_SQL_OF)
+          .map(
+            ([id, where]) =>
+              `(SELECT count(*) FROM (${where((index) => t.hint(index))
+                .replace(/^r\.url_id IN \(/, '')
+                .replace(/\)$/, '')}) x) AS "${id}"`,
+          )
+          .join(',\n      ')}`,
+    },
+    {
+      // The rendered pages and the failed renders: a covering walk of renders_compared, renders' rows never read.
+      ids: ['js-rendered', 'js-render-failed'],
+      needsRenders: true,
+      sql: (t) => `SELECT count(*) AS "js-rendered", count(*) FILTER (WHERE j.error IS NOT NULL) AS "js-render-failed"
+      FROM renders j ${t.hint('renders_compared')}`,
+    },
+    {
+      // Each flag from its partial index: the cost grows with the pages flagged.
+      ids: Object.keys(RENDER_FLAGS) as (keyof typeof RENDER_FLAGS)[],
+      needsRenders: true,
+      sql: (t) =>
+        `SELECT ${Object.entries(RENDER_FLAGS)
+          .map(([id, f]) => `(SELECT count(*) FROM renders j ${t.hint(f.index)} WHERE ${f.where}) AS "${id}"`)
+          .join(',\n      ')}`,
+    },
+    {
+      // Rendered against raw: the successful renders (a range of renders_compared), each with its results row by key.
+      ids: ['js-title-changed', 'js-description-changed', 'js-canonical-changed', 'js-robots-changed', 'js-noindex-rendered'],
+      needsRenders: true,
+      sql: (t) => `SELECT count(*) FILTER (WHERE ${changed('title')}) AS "js-title-changed",
       count(*) FILTER (WHERE ${changed('meta_description')}) AS "js-description-changed",
       count(*) FILTER (WHERE ${changed('canonical')}) AS "js-canonical-changed",
       count(*) FILTER (WHERE ${ROBOTS_CHANGED}) AS "js-robots-changed",
       count(*) FILTER (WHERE ${NOINDEX_RENDERED_ONLY}) AS "js-noindex-rendered"
-      FROM renders j ${indexedBy(db, 'renders_compared')} CROSS JOIN results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
-  },
-  {
-    // The sitemap filters: sitemap_urls' keys, each URL's row looked up only for those a sitemap lists.
-    ids: [
-      'sitemap-urls',
-      'sitemap-missing',
-      'sitemap-orphans',
-      'sitemap-non-indexable',
-      'sitemap-multiple',
-      'sitemap-over-limit',
-      'sitemap-outside-scope',
-      'sitemap-hreflang',
-    ],
-    needsSitemaps: true,
-    sql: (db) => `SELECT (SELECT count(DISTINCT url_id) FROM sitemap_urls) AS "sitemap-urls",
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE ${FILTER_SQL['sitemap-missing'].where!(() => '')}) AS "sitemap-missing",
+      FROM renders j ${t.hint('renders_compared')} ${d.crossJoin} results r ON r.url_id = j.url_id WHERE ${RENDERED_OK}`,
+    },
+    {
+      // The sitemap filters: sitemap_urls' keys, each URL's row looked up only for those a sitemap lists.
+      ids: [
+        'sitemap-urls',
+        'sitemap-missing',
+        'sitemap-orphans',
+        'sitemap-non-indexable',
+        'sitemap-multiple',
+        'sitemap-over-limit',
+        'sitemap-outside-scope',
+        'sitemap-hreflang',
+      ],
+      needsSitemaps: true,
+      sql: (t) => `SELECT (SELECT count(DISTINCT url_id) FROM sitemap_urls) AS "sitemap-urls",
+      (SELECT count(*) FROM results r ${t.hint('results_indexability')} WHERE ${FILTER_SQL['sitemap-missing'].where!(() => '')}) AS "sitemap-missing",
       (SELECT count(*) FROM urls u WHERE ${ORPHAN_SQL}) AS "sitemap-orphans",
-      (SELECT count(*) FROM results r ${indexedBy(db, 'results_indexability')} WHERE ${FILTER_SQL['sitemap-non-indexable'].where!(() => '')}) AS "sitemap-non-indexable",
-      (SELECT count(*) FROM (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1)) AS "sitemap-multiple",
+      (SELECT count(*) FROM results r ${t.hint('results_indexability')} WHERE ${FILTER_SQL['sitemap-non-indexable'].where!(() => '')}) AS "sitemap-non-indexable",
+      (SELECT count(*) FROM (SELECT url_id FROM sitemap_urls GROUP BY url_id HAVING count(*) > 1) m) AS "sitemap-multiple",
       (SELECT count(*) FROM sitemaps sm WHERE ${OVER_LIMIT_SQL}) AS "sitemap-over-limit",
-      (SELECT count(*) FROM urls u WHERE ${IN_SITEMAP('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
+      (SELECT count(*) FROM urls u WHERE ${inSitemap('u.id')} AND ${EXTERNAL_SQL}) AS "sitemap-outside-scope",
       (SELECT count(DISTINCT url_id) FROM sitemap_urls WHERE hreflang IS NOT NULL) AS "sitemap-hreflang"`,
-  },
-  {
-    // The Images filters: the alt ones from ranges of image_uses_alt, dimensions from its partial index, size and status
-    // from the checked images (a walk of images, each use then by image_uses_image).
-    ids: [
-      'images-all',
-      'images-alt-missing',
-      'images-alt-empty',
-      'images-alt-over-100',
-      'images-over-100kb',
-      'images-broken',
-      'images-no-dimensions',
-    ],
-    needsImages: true,
-    sql: (db) => `SELECT (SELECT count(*) FROM image_uses) AS "images-all",
-      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len IS NULL) AS "images-alt-missing",
-      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len = 0) AS "images-alt-empty",
-      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_alt')} WHERE iu.alt_len > ${IMAGE_ALT_LONG}) AS "images-alt-over-100",
+    },
+    {
+      // The Images filters: the alt ones from ranges of image_uses_alt, dimensions from its partial index, size and status
+      // from the checked images (a walk of images, each use then by image_uses_image).
+      ids: [
+        'images-all',
+        'images-alt-missing',
+        'images-alt-empty',
+        'images-alt-over-100',
+        'images-over-100kb',
+        'images-broken',
+        'images-no-dimensions',
+      ],
+      needsImages: true,
+      sql: (t) => `SELECT (SELECT count(*) FROM image_uses) AS "images-all",
+      (SELECT count(*) FROM image_uses iu ${t.hint('image_uses_alt')} WHERE iu.alt_len IS NULL) AS "images-alt-missing",
+      (SELECT count(*) FROM image_uses iu ${t.hint('image_uses_alt')} WHERE iu.alt_len = 0) AS "images-alt-empty",
+      (SELECT count(*) FROM image_uses iu ${t.hint('image_uses_alt')} WHERE iu.alt_len > ${IMAGE_ALT_LONG}) AS "images-alt-over-100",
       (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_OVER_SIZE}) AS "images-over-100kb",
       (SELECT count(*) FROM image_uses iu WHERE ${IMAGE_BROKEN}) AS "images-broken",
-      (SELECT count(*) FROM image_uses iu ${indexedBy(db, 'image_uses_no_size')} WHERE ${IMAGE_NO_SIZE}) AS "images-no-dimensions"`,
-  },
-  {
-    // Structured data (issue 18.4): the pages with each format from structured_data_format's keys, the parse errors from
-    // its partial index; the pages without any, or without the social tags, as a walk of the parsed pages' url_ids
-    // (results_canonical) with a probe by key each.
-    ids: [
-      'structured-jsonld-errors',
-      'structured-none',
-      'structured-jsonld',
-      'structured-microdata',
-      'structured-rdfa',
-      'structured-og-missing',
-      'structured-twitter-missing',
-    ],
-    needsStructured: true,
-    sql: (db) => `SELECT
-      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_errors')} WHERE sd.error IS NOT NULL AND sd.format = 'json-ld') AS "structured-jsonld-errors",
-      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
-      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
-      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${indexedBy(db, 'structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
-      count(*) FILTER (WHERE NOT ${HAS_STRUCTURED('')}) AS "structured-none",
+      (SELECT count(*) FROM image_uses iu ${t.hint('image_uses_no_size')} WHERE ${IMAGE_NO_SIZE}) AS "images-no-dimensions"`,
+    },
+    {
+      // Structured data (issue 18.4): the pages with each format from structured_data_format's keys, the parse errors from
+      // its partial index; the pages without any, or without the social tags, as a walk of the parsed pages' url_ids
+      // (results_canonical) with a probe by key each.
+      ids: [
+        'structured-jsonld-errors',
+        'structured-none',
+        'structured-jsonld',
+        'structured-microdata',
+        'structured-rdfa',
+        'structured-og-missing',
+        'structured-twitter-missing',
+      ],
+      needsStructured: true,
+      sql: (t) => `SELECT
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_errors')} WHERE sd.error IS NOT NULL AND sd.format = 'json-ld') AS "structured-jsonld-errors",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
+      (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
+      count(*) FILTER (WHERE NOT ${hasStructured('')}) AS "structured-none",
       count(*) FILTER (WHERE ${OG_MISSING}) AS "structured-og-missing",
-      count(*) FILTER (WHERE NOT ${HAS_SOCIAL('twitter:card')}) AS "structured-twitter-missing"
-      FROM results r ${indexedBy(db, 'results_canonical')} WHERE ${PARSED}`,
-  },
-  {
-    // Duplicate content (issue 18.1): the TEMP table holds only the pages some content filter lists.
-    ids: ['content-exact-duplicates', 'content-near-duplicates', 'content-low'],
-    sql: () => `SELECT count(*) FILTER (WHERE exact_count > 1) AS "content-exact-duplicates",
+      count(*) FILTER (WHERE NOT ${hasSocial('twitter:card')}) AS "structured-twitter-missing"
+      FROM results r ${t.hint('results_canonical')} WHERE ${PARSED}`,
+    },
+    {
+      // Duplicate content (issue 18.1): the TEMP table holds only the pages some content filter lists.
+      ids: ['content-exact-duplicates', 'content-near-duplicates', 'content-low'],
+      needsTable: 'content_dups',
+      sql: () => `SELECT count(*) FILTER (WHERE exact_count > 1) AS "content-exact-duplicates",
       count(*) FILTER (WHERE match_id IS NOT NULL) AS "content-near-duplicates",
-      count(*) FILTER (WHERE low = 1) AS "content-low" FROM temp.content_dups`,
-  },
-];
+      count(*) FILTER (WHERE low = 1) AS "content-low" FROM content_dups`,
+    },
+  ];
 
-/** Whether a count pass can run on this file (the tables it reads exist). */
-function passAvailable(db: Db, p: CountPass): boolean {
+  /** The columns of a results-based view's rows: ResultRow's (result-rows.ts), with the URL's id and state. */
+  const FILTERED_ROW_COLUMNS = `${resultRowColumns(d.rows)}, u.id AS url_id, u.state AS state`;
+
+  /** The same columns for a URL that may have no results row (the external view). */
+  const URL_ROW_COLUMNS = `${resultRowColumns(d.rows, {
+    crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
+    outlinks: 'coalesce(r.outlinks, 0)',
+    attempts: 'coalesce(r.attempts, u.attempts)',
+    robots_disallowed: 'coalesce(r.robots_disallowed, 0)',
+  })}, u.id AS url_id, u.state AS state`;
+
+  /** SQL of each sortable column over results (r) and urls (u), as the Results table sorts; inlinks counted (the keys are sorted without the rows). */
+  const SORT_SQL: Record<ResultSortColumn, string> = resultSortSql(d.rows, 'counted');
+  /** Where the external view (URLs, maybe without a results row) sorts differently. */
+  const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
+    seq: 'u.id',
+    crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
+    attempts: 'coalesce(r.attempts, u.attempts)',
+    outlinks: 'coalesce(r.outlinks, 0)',
+    inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
+    link_score: d.rows.linkScore('link_score', 'u.id'),
+    unique_inlinks: d.rows.linkScore('unique_inlinks', 'u.id'),
+  };
+
+  const TEXT_SQL = textMatchSql(d.rows, '@text');
+  /** URLs that start with @prefix, case and all (a URL's path is case-sensitive; LIKE would not be, and reads % and _). */
+  const PREFIX_SQL = 'substr(u.url, 1, length(@prefix)) = @prefix';
+  return {
+    MEDIA_TYPE_SQL,
+    FILTER_SQL,
+    COUNT_PASSES,
+    SITEMAP_ROW_COLUMNS,
+    IMAGE_RESULT_JOIN,
+    IMAGE_ROW_COLUMNS,
+    IMAGE_ROWS_FROM,
+    IMAGE_SORT_SQL,
+    IMAGE_TEXT_SQL,
+    FILTERED_ROW_COLUMNS,
+    URL_ROW_COLUMNS,
+    SORT_SQL,
+    URL_SORT_SQL,
+    TEXT_SQL,
+    PREFIX_SQL,
+  };
+}
+
+type DialectSql = ReturnType<typeof dialectSql> & { d: FilterDialect };
+const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTERS };
+/** An Images tab's search on a crawl file (the explorer's, and its export's: images.ts). */
+export const IMAGE_TEXT_SQL = SQLITE_SQL.IMAGE_TEXT_SQL;
+const POSTGRES_SQL: DialectSql = { ...dialectSql(POSTGRES_FILTERS), d: POSTGRES_FILTERS };
+
+/** The filters' SQL as written for SQLite (FILTER_SQL is read by tests and benches). */
+export const { MEDIA_TYPE_SQL, FILTER_SQL } = SQLITE_SQL;
+
+const fileTargets = new WeakMap<Db, FilterTarget>();
+/** A crawl file's connection as a target of the filters. */
+export function fileTarget(db: Db): FilterTarget {
+  let t = fileTargets.get(db);
+  if (!t) {
+    t = {
+      sql: SQLITE_SQL,
+      hint: (index) => indexedBy(db, index),
+      // Duplicate content's content_dups is a TEMP table (every crawl-file connection makes it: crawl-file.ts).
+      has: (table) => (table === 'content_dups' ? hasTempTable(db, table) : hasTable(db, table)),
+      renders: () => hasRenders(db),
+    };
+    fileTargets.set(db, t);
+  }
+  return t;
+}
+
+/** Whether the connection has this TEMP table. */
+function hasTempTable(db: Db, name: string): boolean {
+  return prepared(db, "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/** A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it). */
+export function storeTarget(tables: ReadonlySet<string>): FilterTarget {
+  return { sql: POSTGRES_SQL, hint: () => '', has: (table) => tables.has(table), renders: () => tables.has('renders') };
+}
+
+function targetOf(x: Db | FilterTarget): FilterTarget {
+  return 'sql' in x && 'hint' in x ? x : fileTarget(x as Db);
+}
+
+/** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
+export function isImageFilter(id: FilterId): boolean {
+  return filterSql(id).source === 'images';
+}
+
+/** An Images filter's index hint and predicate over image_uses iu (its rows' source); null on a file without the tables. */
+export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: string } | null {
+  const t = fileTarget(db);
+  const f = filterOf(t, id);
+  if (f.source !== 'images') throw new Error(`"${id}" is not an Images filter`);
+  if (!available(t, f)) return null;
+  return { hint: f.index ? t.hint(f.index) : '', where: f.where ? f.where(() => '') : t.sql.d.always };
+}
+
+/** Whether the filter's rows can exist in this crawl: the JavaScript ones need the renders table (version 4). */
+function available(t: FilterTarget, f: FilterSql): boolean {
+  if (f.sitemaps) return t.has('sitemap_urls');
+  if (f.source === 'images') return t.has('image_uses');
+  if (f.structured) return t.has('structured_data');
+  if (f.table) return t.has(f.table);
+  return f.source !== 'renders' || t.renders();
+}
+
+function filterSql(id: unknown): FilterSql {
+  const f = typeof id === 'string' && Object.hasOwn(SQLITE_SQL.FILTER_SQL, id) ? SQLITE_SQL.FILTER_SQL[id as FilterId] : undefined;
+  if (!f) throw new Error(`unknown filter "${String(id)}"; filters: ${FILTER_IDS.join(', ')}`);
+  return f;
+}
+
+/** A filter's SQL in the target's dialect (the id checked). */
+function filterOf(t: FilterTarget, id: unknown): FilterSql {
+  filterSql(id);
+  return t.sql.FILTER_SQL[id as FilterId];
+}
+
+/** The WHERE predicate of a filter on this connection (index hints only where the file has the index). */
+export function filterPredicate(db: Db | FilterTarget, id: FilterId): string | null {
+  const t = targetOf(db);
+  const f = filterOf(t, id);
+  if (!available(t, f)) return t.sql.d.never;
+  const where = f.where
+    ? f.where(
+        (index) => t.hint(index),
+        (table) => t.has(table),
+      )
+    : null;
+  // A rendered page's filter as a condition on its results row: its renders row, looked up by key.
+  if (f.source === 'renders') return `EXISTS (SELECT 1 FROM renders j WHERE j.url_id = r.url_id${where ? ` AND ${where}` : ''})`;
+  // Sitemaps have no results rows: a view of results has none of them. Nor have image uses (writeImageUses exports them).
+  if (f.source === 'sitemaps' || f.source === 'images') return t.sql.d.never;
+  return where;
+}
+
+/**
+ * The SQL condition of a results view (a filter and a text, as queryFiltered takes them) over results r and urls u,
+ * with its parameters: exportCsv's `where`. Null for every row. ("external" exports the out-of-scope URLs that
+ * have a results row, i.e. those checked for their status; links never fetched have no row to export.)
+ */
+export function viewWhere(
+  db: Db | FilterTarget,
+  filter: FilterId,
+  text?: string | null,
+): { sql: string; params: Record<string, unknown> } | null {
+  const t = targetOf(db);
+  const terms = [filterPredicate(t, filter)];
+  const params: Record<string, unknown> = {};
+  if (typeof text === 'string' && text.length > 0) {
+    terms.push(t.sql.TEXT_SQL);
+    params.text = likePattern(text);
+  }
+  const sql = terms.filter((term): term is string => !!term).join(' AND ');
+  return sql ? { sql, params } : null;
+}
+
+// ---- counts ----
+
+/** Whether a count pass can run on this crawl (the tables it reads exist). */
+function passAvailable(t: FilterTarget, p: CountPass): boolean {
   return (
-    (!p.needsRenders || hasRenders(db)) &&
-    (!p.needsSitemaps || hasTable(db, 'sitemap_urls')) &&
-    (!p.needsImages || hasTable(db, 'image_uses')) &&
-    (!p.needsStructured || hasTable(db, 'structured_data')) &&
-    (!p.needsTable || hasTable(db, p.needsTable))
+    (!p.needsRenders || t.renders()) &&
+    (!p.needsSitemaps || t.has('sitemap_urls')) &&
+    (!p.needsImages || t.has('image_uses')) &&
+    (!p.needsStructured || t.has('structured_data')) &&
+    (!p.needsTable || t.has(p.needsTable))
   );
 }
 
 /** The SQL of every count pass on this connection, for plan checks. */
-export function countSql(db: Db): string[] {
-  return COUNT_PASSES.filter((p) => passAvailable(db, p)).map((p) => p.sql(db));
+export function countSql(db: Db | FilterTarget): string[] {
+  const t = targetOf(db);
+  return t.sql.COUNT_PASSES.filter((p) => passAvailable(t, p)).map((p) => p.sql(t));
+}
+
+/**
+ * The count passes that answer `only` (every filter without it): each with the filters it counts and its SQL, or
+ * null when the crawl lacks a table it reads (its counts are then 0).
+ */
+export function countPasses(t: FilterTarget, only?: readonly FilterId[]): { ids: readonly FilterId[]; sql: string | null }[] {
+  if (only) for (const id of only) filterSql(id);
+  const passes = only ? t.sql.COUNT_PASSES.filter((p) => p.ids.some((id) => only.includes(id))) : t.sql.COUNT_PASSES;
+  return passes.map((p) => ({ ids: p.ids, sql: passAvailable(t, p) ? p.sql(t) : null }));
 }
 
 /**
@@ -800,13 +1003,12 @@ export function countSql(db: Db): string[] {
 export function filterCounts(db: Db): FilterCounts;
 export function filterCounts(db: Db, only: readonly FilterId[]): Partial<FilterCounts>;
 export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<FilterCounts> {
-  if (only) for (const id of only) filterSql(id);
-  const passes = only ? COUNT_PASSES.filter((p) => p.ids.some((id) => only.includes(id))) : COUNT_PASSES;
+  const passes = countPasses(fileTarget(db), only);
   return readTransaction(db, () => {
     const out: Partial<FilterCounts> = {};
     for (const pass of passes) {
-      if (!passAvailable(db, pass)) for (const id of pass.ids) out[id] = 0;
-      else Object.assign(out, prepared(db, pass.sql(db)).get() as Partial<FilterCounts>);
+      if (pass.sql === null) for (const id of pass.ids) out[id] = 0;
+      else Object.assign(out, prepared(db, pass.sql).get() as Partial<FilterCounts>);
     }
     return out;
   });
@@ -815,32 +1017,11 @@ export function filterCounts(db: Db, only?: readonly FilterId[]): Partial<Filter
 // ---- pages of rows ----
 
 /** The columns of a results-based view's rows: ResultRow's (result-rows.ts), with the URL's id and state. */
-export const FILTERED_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS)}, u.id AS url_id, u.state AS state`;
-
+export const FILTERED_ROW_COLUMNS = SQLITE_SQL.FILTERED_ROW_COLUMNS;
 /** The same columns for a URL that may have no results row (the external view). */
-export const URL_ROW_COLUMNS = `${resultRowColumns(SQLITE_RESULTS, {
-  crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
-  outlinks: 'coalesce(r.outlinks, 0)',
-  attempts: 'coalesce(r.attempts, u.attempts)',
-  robots_disallowed: 'coalesce(r.robots_disallowed, 0)',
-})}, u.id AS url_id, u.state AS state`;
-
+export const URL_ROW_COLUMNS = SQLITE_SQL.URL_ROW_COLUMNS;
 /** SQL of each sortable column over results (r) and urls (u), as the Results table sorts; inlinks counted (the keys are sorted without the rows). */
-export const SORT_SQL: Record<ResultSortColumn, string> = resultSortSql(SQLITE_RESULTS, 'counted');
-/** Where the external view (URLs, maybe without a results row) sorts differently. */
-const URL_SORT_SQL: Partial<Record<ResultSortColumn, string>> = {
-  seq: 'u.id',
-  crawl_depth: 'coalesce(r.crawl_depth, u.depth)',
-  attempts: 'coalesce(r.attempts, u.attempts)',
-  outlinks: 'coalesce(r.outlinks, 0)',
-  inlinks: '(SELECT count(*) FROM links l WHERE l.to_id = u.id)',
-  link_score: SQLITE_RESULTS.linkScore('link_score', 'u.id'),
-  unique_inlinks: SQLITE_RESULTS.linkScore('unique_inlinks', 'u.id'),
-};
-
-const TEXT_SQL = textMatchSql(SQLITE_RESULTS, '@text');
-/** URLs that start with @prefix, case and all (a URL's path is case-sensitive; LIKE would not be, and reads % and _). */
-const PREFIX_SQL = 'substr(u.url, 1, length(@prefix)) = @prefix';
+export const SORT_SQL: Record<ResultSortColumn, string> = SQLITE_SQL.SORT_SQL;
 
 interface PageSql {
   count: string;
@@ -858,7 +1039,7 @@ export type FilterPlan = 'index' | 'scan';
 
 /** The three statements of a filtered page: its total, the keys of the page (sorted), and their rows. */
 export function pageSql(
-  db: Db,
+  target: Db | FilterTarget,
   filter: FilterId,
   sort: ResultSortColumn,
   descending: boolean,
@@ -866,17 +1047,20 @@ export function pageSql(
   plan: FilterPlan = 'index',
   hasPrefix = false,
 ): PageSql {
-  const f = filterSql(filter);
+  const t = targetOf(target);
+  const f = filterOf(t, filter);
   checkSort(sort);
-  const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : indexedBy(db, f.index);
+  const { d, SORT_SQL, TEXT_SQL, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
+  const { IMAGE_TEXT_SQL, IMAGE_SORT_SQL, IMAGE_RESULT_JOIN, IMAGE_ROW_COLUMNS, IMAGE_ROWS_FROM, SITEMAP_ROW_COLUMNS } = t.sql;
+  const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : t.hint(f.index);
   const terms = [
     f.where?.(
-      (index) => indexedBy(db, index),
-      (table) => hasTable(db, table),
+      (index) => t.hint(index),
+      (table) => t.has(table),
     ),
     hasText ? TEXT_SQL : undefined,
     hasPrefix ? PREFIX_SQL : undefined,
-  ].filter((t): t is string => !!t);
+  ].filter((term): term is string => !!term);
   // The URL row is read for the text or the prefix.
   const needsUrl = hasText || hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
@@ -884,12 +1068,12 @@ export function pageSql(
     // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
     // renders outermost: never a walk of results looking each row up in renders).
     const order = orderSql(sort, SORT_SQL[sort], descending);
-    const joined = `FROM renders j ${hint} CROSS JOIN results r ON r.url_id = j.url_id`;
+    const joined = `FROM renders j ${hint} ${d.crossJoin} results r ON r.url_id = j.url_id`;
     const from = `${joined}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
     return {
       count: `SELECT count(*) AS total ${needsUrl ? `${joined} JOIN urls u ON u.id = r.url_id` : /\br\./.test(where) ? joined : `FROM renders j ${hint}`} ${where}`,
       ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+      rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE ${d.rows.inKeys('r.seq', '@keys')}`,
     };
   }
   if (f.source === 'images') {
@@ -898,7 +1082,7 @@ export function pageSql(
     const pre = hasPrefix ? ' AND substr(pu.url, 1, length(@prefix)) = @prefix' : '';
     const sortSql = IMAGE_SORT_SQL[sort];
     const order = sortSql ? orderSql(sort, sortSql, descending, 'iu.id') : `iu.id ${descending && sort === 'seq' ? 'DESC' : 'ASC'}`;
-    const cond = `WHERE ${f.where ? f.where(() => '') : '1'}${text}${pre}`;
+    const cond = `WHERE ${f.where ? f.where(() => '') : d.always}${text}${pre}`;
     const narrow = !hasText && !hasPrefix && !sortSql;
     const from = narrow
       ? `FROM image_uses iu ${hint}`
@@ -907,18 +1091,19 @@ export function pageSql(
     return {
       count: `SELECT count(*) AS total ${countFrom} ${cond}`,
       ids: `SELECT iu.id AS k ${from} ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      rows: `SELECT ${IMAGE_ROW_COLUMNS} FROM ${IMAGE_ROWS_FROM} WHERE iu.id IN (SELECT value FROM json_each(@keys))`,
+      rows: `SELECT ${IMAGE_ROW_COLUMNS} FROM ${IMAGE_ROWS_FROM} WHERE ${d.rows.inKeys('iu.id', '@keys')}`,
     };
   }
   if (f.source === 'sitemaps') {
     // Sitemaps, not URLs: sorted by URL or in discovery order.
-    const text = hasText ? " AND sm.url LIKE @text ESCAPE '\\'" : '';
-    const order = sort === 'url' ? `sm.url COLLATE NOCASE ${descending ? 'DESC' : 'ASC'}, sm.id` : `sm.id ${descending ? 'DESC' : 'ASC'}`;
+    const text = hasText ? ` AND sm.url ${d.rows.like} @text ESCAPE '\\'` : '';
+    const order =
+      sort === 'url' ? `${d.rows.noCase('sm.url')} ${descending ? 'DESC' : 'ASC'}, sm.id` : `sm.id ${descending ? 'DESC' : 'ASC'}`;
     const cond = `WHERE ${f.where!(() => '')}${text}`;
     return {
       count: `SELECT count(*) AS total FROM sitemaps sm ${cond}`,
       ids: `SELECT sm.id AS k FROM sitemaps sm ${cond} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      rows: `SELECT ${SITEMAP_ROW_COLUMNS} FROM sitemaps sm WHERE sm.id IN (SELECT value FROM json_each(@keys))`,
+      rows: `SELECT ${SITEMAP_ROW_COLUMNS} FROM sitemaps sm WHERE ${d.rows.inKeys('sm.id', '@keys')}`,
     };
   }
   if (f.source === 'urls') {
@@ -929,7 +1114,7 @@ export function pageSql(
     return {
       count: `SELECT count(*) AS total ${hasText ? `FROM urls u ${hint} LEFT JOIN results r ON r.url_id = u.id` : `FROM urls u ${hint}`} ${where}`,
       ids: `SELECT u.id AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-      rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id IN (SELECT value FROM json_each(@keys))`,
+      rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE ${d.rows.inKeys('u.id', '@keys')}`,
     };
   }
   const order = orderSql(sort, SORT_SQL[sort], descending);
@@ -938,8 +1123,45 @@ export function pageSql(
   return {
     count: `SELECT count(*) AS total ${needsUrl ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
     ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE r.seq IN (SELECT value FROM json_each(@keys))`,
+    rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE ${d.rows.inKeys('r.seq', '@keys')}`,
   };
+}
+
+/** A filtered page's statements and their parameters, ready to run; null when the crawl cannot hold the filter's rows. */
+export interface FilteredStatements extends PageSql {
+  /** The count's and the keys' parameters (the keys' also take limit and offset). */
+  params: Record<string, unknown>;
+  source: FilterSql['source'];
+}
+
+export function filteredStatements(
+  t: FilterTarget,
+  q: FilterQuery,
+  plan?: (hasTextOrPrefix: boolean) => FilterPlan,
+): FilteredStatements | null {
+  checkOffset(q.offset);
+  checkLimit(q.limit);
+  const hasText = typeof q.text === 'string' && q.text.length > 0;
+  const hasPrefix = typeof q.prefix === 'string' && q.prefix.length > 0;
+  const params: Record<string, unknown> = {};
+  if (hasText) params.text = likePattern(q.text as string);
+  if (hasPrefix) params.prefix = q.prefix;
+  const f = filterOf(t, q.filter);
+  if (!available(t, f)) return null;
+  const sqls = pageSql(t, q.filter, q.sort, q.descending === true, hasText, plan?.(hasText || hasPrefix) ?? 'index', hasPrefix);
+  return { ...sqls, params, source: f.source };
+}
+
+/** The rows of a page in the order of its keys (results.seq, urls.id, or for sitemaps and image uses their negated ids). */
+export function pageInOrder(keys: readonly number[], rows: readonly FilteredRow[], source: FilterSql['source']): FilteredRow[] {
+  return inOrder(keys, rows, (r) =>
+    source === 'urls' ? r.url_id : source === 'sitemaps' || source === 'images' ? -r.url_id : (r.seq as number),
+  );
+}
+
+/** How many pages use an image (an image use row's inlinks): from image_uses_image. */
+export function imageUsesCountSql(t: FilterTarget): string {
+  return `SELECT count(*) AS n FROM image_uses ${t.hint('image_uses_image')} WHERE image_id = @image`;
 }
 
 /**
@@ -948,49 +1170,37 @@ export function pageSql(
  * rows are read whole. Rows have ResultRow's columns plus url_id and state.
  */
 export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
-  checkOffset(q.offset);
-  checkLimit(q.limit);
-  const hasText = typeof q.text === 'string' && q.text.length > 0;
-  const hasPrefix = typeof q.prefix === 'string' && q.prefix.length > 0;
-  const params: Record<string, unknown> = {};
-  if (hasText) params.text = likePattern(q.text as string);
-  if (hasPrefix) params.prefix = q.prefix;
-  if (!available(db, filterSql(q.filter))) return { filter: q.filter, total: 0, offset: q.offset, rows: [] };
+  const t = fileTarget(db);
+  const empty = { filter: q.filter, total: 0, offset: q.offset, rows: [] };
+  // A prefix, like a text, is matched row by row: the cheaper walk for either is the text's.
+  const plan = (rowByRow: boolean) => (rowByRow ? textPlan(db, q.filter) : 'index');
+  const first = filteredStatements(t, { ...q, text: null, prefix: null });
+  if (first === null) return empty;
   return readTransaction(db, () => {
-    // A prefix, like a text, is matched row by row: the cheaper walk for either is the text's.
-    const plan = hasText || hasPrefix ? textPlan(db, q.filter) : 'index';
-    const sqls = pageSql(db, q.filter, q.sort, q.descending === true, hasText, plan, hasPrefix);
-    const { total } = prepared(db, sqls.count).get(params) as { total: number };
-    const keys = (prepared(db, sqls.ids).all({ ...params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
-    const source = filterSql(q.filter).source;
-    const read = keys.length ? (prepared(db, sqls.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
-    const rows = source === 'images' ? imageRows(db, read) : read;
-    return {
-      filter: q.filter,
-      total,
-      offset: q.offset,
-      rows: inOrder(keys, rows, (r) =>
-        source === 'urls' ? r.url_id : source === 'sitemaps' || source === 'images' ? -r.url_id : (r.seq as number),
-      ),
-    };
+    const st = filteredStatements(t, q, plan)!;
+    const { total } = prepared(db, st.count).get(st.params) as { total: number };
+    const keys = (prepared(db, st.ids).all({ ...st.params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
+    const read = keys.length ? (prepared(db, st.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
+    const rows = st.source === 'images' ? imageRows(db, read) : read;
+    return { filter: q.filter, total, offset: q.offset, rows: pageInOrder(keys, rows, st.source) };
   });
 }
 
 /** Image uses' rows as read, each with its image's uses (inlinks: the pages using it) counted once per image from its index. */
 function imageRows(db: Db, read: FilteredRow[]): FilteredRow[] {
   const uses = new Map<number, number>();
-  const count = prepared(db, `SELECT count(*) AS n FROM image_uses ${indexedBy(db, 'image_uses_image')} WHERE image_id = ?`);
+  const count = prepared(db, imageUsesCountSql(fileTarget(db)));
   return read.map((raw) => {
     const imageId = (raw as unknown as { image_id: number }).image_id;
     let n = uses.get(imageId);
-    if (n === undefined) uses.set(imageId, (n = (count.get(imageId) as { n: number }).n));
+    if (n === undefined) uses.set(imageId, (n = (count.get({ image: imageId }) as { n: number }).n));
     const { image_id: _, ...rest } = raw as FilteredRow & { image_id: number };
     return imageRow({ ...rest, inlinks: n });
   });
 }
 
 /** An image use's row as read (its use's columns flat) with them gathered as `image`. */
-function imageRow(raw: FilteredRow): FilteredRow {
+export function imageRow(raw: FilteredRow): FilteredRow {
   const { page_url, page_id, alt, alt_len, width, height, checked, ...row } = raw as FilteredRow & {
     page_url: string;
     page_id: number;
@@ -1000,7 +1210,7 @@ function imageRow(raw: FilteredRow): FilteredRow {
     height: string | null;
     checked: number;
   };
-  return { ...row, image: { page_url, page_id, alt, alt_len, width, height, checked: checked === 1 } };
+  return { ...row, image: { page_url, page_id, alt, alt_len, width, height, checked: Number(checked) === 1 } };
 }
 
 /**

@@ -4,7 +4,8 @@
 import { X_DEFAULT } from '../../../shared/hreflang.ts';
 import { securityProblems, type HreflangDetail, type HreflangProblem, type SecurityDetail } from '../../../shared/security.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import { hasTable, prepared } from './sql.ts';
+import { all, get, type Q, runOnFile } from './queries.ts';
+import { fileTarget, type FilterTarget } from './result-filters.ts';
 
 interface SecurityRow {
   flags: number;
@@ -17,8 +18,12 @@ interface SecurityRow {
 }
 
 export function securityDetail(db: Db, urlId: number): SecurityDetail | null {
-  if (!hasTable(db, 'security')) return null;
-  const s = prepared(db, 'SELECT * FROM security WHERE url_id = ?').get(urlId) as SecurityRow | undefined;
+  return runOnFile(db, securityDetailQ(fileTarget(db), urlId));
+}
+
+export function* securityDetailQ(t: FilterTarget, urlId: number): Q<SecurityDetail | null> {
+  if (!t.has('security')) return null;
+  const s = yield* get<SecurityRow>('SELECT * FROM security WHERE url_id = ?', urlId);
   if (!s) return null;
   return {
     problems: securityProblems(s.flags),
@@ -46,16 +51,21 @@ interface AlternateRow {
 }
 
 // The page's alternates, each target's row and whether it names the page back, by key.
-export const ALTERNATES_SQL = `SELECT h.lang, h.target_id, u.url AS target_url, h.valid, t.url_id IS NOT NULL AS crawled, t.status_code,
-    t.h1_count IS NOT NULL AS parsed, t.indexability,
-    EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id) AS returns
+// Conditions as 0 or 1 (CASE): SQLite's and PostgreSQL's booleans differ.
+export const ALTERNATES_SQL = `SELECT h.lang, h.target_id, u.url AS target_url, h.valid, CASE WHEN t.url_id IS NOT NULL THEN 1 ELSE 0 END AS crawled,
+    t.status_code, CASE WHEN t.h1_count IS NOT NULL THEN 1 ELSE 0 END AS parsed, t.indexability,
+    CASE WHEN EXISTS (SELECT 1 FROM hreflang b WHERE b.url_id = h.target_id AND b.target_id = h.url_id) THEN 1 ELSE 0 END AS returns
   FROM hreflang h JOIN urls u ON u.id = h.target_id LEFT JOIN results t ON t.url_id = h.target_id
   WHERE h.url_id = ? ORDER BY lower(h.lang), u.url`;
 
 /** A page's alternates with their problems; null when it names none (or the file has no hreflang table). */
 export function hreflangDetail(db: Db, urlId: number): HreflangDetail | null {
-  if (!hasTable(db, 'hreflang')) return null;
-  const rows = prepared(db, ALTERNATES_SQL).all(urlId) as AlternateRow[];
+  return runOnFile(db, hreflangDetailQ(fileTarget(db), urlId));
+}
+
+export function* hreflangDetailQ(t: FilterTarget, urlId: number): Q<HreflangDetail | null> {
+  if (!t.has('hreflang')) return null;
+  const rows = yield* all<AlternateRow>(ALTERNATES_SQL, urlId);
   if (rows.length === 0) return null;
   return {
     alternates: rows.map((r) => {

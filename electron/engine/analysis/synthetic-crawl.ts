@@ -66,7 +66,8 @@ const MIXED_URL = `${MIXED_ORIGIN}/legacy/logo.png`;
 const LONG_DESCRIPTION =
   'a description that goes on and on about everything the page holds, well past the hundred and fifty-five characters a search result shows before it is cut.';
 const SECTIONS = ['docs', 'blog', 'shop', 'news', 'help', 'about', 'forum', 'api'];
-const HEADERS = JSON.stringify({
+/** The response headers every generated page has (of realistic size), also the PostgreSQL store's generated crawl's. */
+export const SYNTHETIC_HEADERS = JSON.stringify({
   'content-type': 'text/html; charset=utf-8',
   server: 'nginx/1.22.1',
   'cache-control': 'public, max-age=3600',
@@ -298,7 +299,7 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
         at: startAt + i * 2,
         indexability: index.status,
         reason: index.reason,
-        headers: status === null ? null : HEADERS,
+        headers: status === null ? null : SYNTHETIC_HEADERS,
       });
       if (render) {
         const differs = rawIndex.status !== index.status || rawIndex.reason !== index.reason;
@@ -386,7 +387,7 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
           at: startAt + (n + e) * 2,
           indexability: 'indexable',
           reason: null,
-          headers: HEADERS,
+          headers: SYNTHETIC_HEADERS,
         });
       }
     }

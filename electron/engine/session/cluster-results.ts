@@ -1,9 +1,18 @@
-// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report), read
+// The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
+// the explorer), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
 import type {
+  ExplorerPage,
+  ExplorerQuery,
   ExportFormat,
+  FilterCounts,
+  Inlink,
+  LinkPage,
+  Outlink,
+  UrlDetail,
+  UrlRef,
   HostsReport,
   HostsReportQuery,
   PrefixGroups,
@@ -18,6 +27,7 @@ import type {
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
+import { postgresFilterCounts, postgresLinks, postgresQueryFiltered, postgresUrlDetail } from '../analysis/pg-explorer.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
@@ -86,8 +96,42 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read((client) => postgresQueueScreen(client, this.crawlId, q));
   }
 
-  /** Runs a read on the connection; a lost connection is dropped (the next read opens another) and named. */
-  private async read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+  /** The explorer's filter counts and pages of rows (analysis/result-filters.ts, in PostgreSQL's dialect). */
+  filterCounts(): Promise<FilterCounts> {
+    return this.read((client) => postgresFilterCounts(client, this.crawlId) as Promise<FilterCounts>);
+  }
+
+  queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
+    return this.read((client) => postgresQueryFiltered(client, this.crawlId, q));
+  }
+
+  /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
+  urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
+    return this.read((client) => postgresUrlDetail(client, this.crawlId, ref));
+  }
+
+  urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
+    return this.read((client) => postgresLinks(client, this.crawlId, 'in', urlId, after));
+  }
+
+  urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>> {
+    return this.read((client) => postgresLinks(client, this.crawlId, 'out', urlId, after));
+  }
+
+  /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */
+  private reads: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs a read on the connection once the reads asked before it are done; a lost connection is dropped (the next
+   * read opens another) and named.
+   */
+  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    const run = this.reads.then(() => this.readNow(work));
+    this.reads = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readNow<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await this.connection();
     try {
       return await work(client);

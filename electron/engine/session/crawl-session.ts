@@ -40,7 +40,6 @@ import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
-import { isContentFilter } from '../../../shared/analysis.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
 
@@ -344,10 +343,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   // ---- analyst workbench (read-only connections to a crawl file: they work while the crawl writes) ----
 
   async filterCounts(): Promise<Analysis.FilterCounts> {
-    const analysis = this.analysis();
-    // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
-    await analysis.prepareContent(this.writingInView());
-    return analysis.filterCounts(this.writingInView());
+    return this.inView.views().filterCounts(this.writingInView());
   }
 
   /** The crawl in view is running here, writing its file (its filter counts may be a few seconds old: CrawlAnalysis). */
@@ -356,17 +352,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async queryFiltered(query: Analysis.ExplorerQuery): Promise<Analysis.ExplorerPage> {
-    const analysis = this.analysis();
-    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
-    if (isContentFilter(query.filter)) await analysis.prepareContent(true);
-    return analysis.queryFiltered(query);
+    return this.inView.views().queryFiltered(query, this.writingInView());
   }
 
   async urlDetail(ref: Analysis.UrlRef): Promise<Analysis.UrlDetail | null> {
-    const analysis = this.analysis();
-    await analysis.refreshLinkScores(this.writingInView() ? {} : SETTLED_LINK_SCORES);
-    await analysis.prepareContent(this.writingInView());
-    return analysis.urlDetail(ref, this.writingInView());
+    return this.inView.views().urlDetail(ref, this.writingInView());
   }
 
   /**
@@ -384,11 +374,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {
-    return this.analysis().inlinks(urlId, after);
+    return this.inView.views().urlInlinks(urlId, after);
   }
 
   async urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>> {
-    return this.analysis().outlinks(urlId, after);
+    return this.inView.views().urlOutlinks(urlId, after);
   }
 
   async queueHosts(query: Analysis.QueueHostsQuery): Promise<Analysis.QueueHostsPage> {

@@ -3,6 +3,8 @@
 // crawl in view for them, so the app and the web console show them for either. Views move here as they learn to
 // read the store (issue 19); the others are still the crawl file's alone (CrawlInView.analysis).
 import type * as Analysis from '../../../shared/analysis.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
+import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 export interface CrawlViews {
@@ -11,6 +13,14 @@ export interface CrawlViews {
   queuePrefixes(query: Analysis.PrefixQuery): Promise<Analysis.PrefixGroups | null>;
   queueSearch(query: Analysis.QueueSearchQuery): Promise<Analysis.QueueSearchPage>;
   queueScreen(query: Analysis.QueueScreenQuery): Promise<Analysis.QueueScreen>;
+  /** The explorer's filter counts; `writing`: the crawl is running here (a crawl file's counts may then be a few seconds old). */
+  filterCounts(writing: boolean): Promise<Analysis.FilterCounts>;
+  /** A page of a filter's rows (`writing`: Link Scores are brought up to date as a running crawl's are). */
+  queryFiltered(query: Analysis.ExplorerQuery, writing: boolean): Promise<Analysis.ExplorerPage>;
+  /** The URL detail pane, and pages of its inlinks and outlinks after an id. */
+  urlDetail(ref: Analysis.UrlRef, writing: boolean): Promise<Analysis.UrlDetail | null>;
+  urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>>;
+  urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -21,5 +31,25 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     queuePrefixes: async (q) => analysis().queuePrefixes(q),
     queueSearch: async (q) => analysis().queueSearch(q),
     queueScreen: async (q) => analysis().queueScreen(q),
+    filterCounts: async (writing) => {
+      const a = analysis();
+      // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
+      await a.prepareContent(writing);
+      return a.filterCounts(writing);
+    },
+    queryFiltered: async (q, writing) => {
+      const a = analysis();
+      await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      if (isContentFilter(q.filter)) await a.prepareContent(true);
+      return a.queryFiltered(q);
+    },
+    urlDetail: async (ref, writing) => {
+      const a = analysis();
+      await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      await a.prepareContent(writing);
+      return a.urlDetail(ref, writing);
+    },
+    urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
+    urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
   };
 }

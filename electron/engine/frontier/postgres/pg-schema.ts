@@ -152,6 +152,27 @@ export const NEWEST_CRAWL_INDEX = 'urls_queue_rows';
 const PLAN_INDEXES_UPGRADE = `${QUEUE_INDEX}
 DROP INDEX IF EXISTS urls_queue;`;
 
+// Issue 19, the explorer on the store (h-s19views): the crawl file's analysis indexes (sqlite/crawl-file.ts
+// ANALYSIS_INDEXES and friends) that the explorer's filters read, on columns whose entries stay small. Titles,
+// descriptions and canonicals are not indexed here: a btree entry has a size limit a page's text may pass (the
+// crawl file has none), and a failed insert would stop a node. Additive and idempotent: CRAWL_UPGRADE_DDL adds them
+// to a crawl made before them.
+export const PG_ANALYSIS_INDEXES = `CREATE INDEX IF NOT EXISTS results_status ON results(status_code);
+CREATE INDEX IF NOT EXISTS results_parsed ON results(url_id) WHERE h1_count IS NOT NULL;
+CREATE INDEX IF NOT EXISTS results_h1_count ON results(h1_count) WHERE h1_count <> 1;
+CREATE INDEX IF NOT EXISTS results_directives ON results(url_id)
+  WHERE strpos(lower(coalesce(meta_robots, '') || ' ' || coalesce(x_robots_tag, '')), 'no') > 0;
+CREATE INDEX IF NOT EXISTS results_indexability ON results(indexability);
+CREATE INDEX IF NOT EXISTS urls_external ON urls(id) WHERE state = 4 OR (check_only = 1 AND kind = 'page');
+CREATE INDEX IF NOT EXISTS image_uses_alt ON image_uses(alt_len, image_id);
+CREATE INDEX IF NOT EXISTS image_uses_no_size ON image_uses(image_id) WHERE width IS NULL OR height IS NULL;
+CREATE INDEX IF NOT EXISTS structured_data_errors ON structured_data(url_id) WHERE error IS NOT NULL;
+CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id);
+CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links > 0;
+CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;
+CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;
+CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -165,7 +186,8 @@ ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
-${PLAN_INDEXES_UPGRADE}`;
+${PLAN_INDEXES_UPGRADE}
+${PG_ANALYSIS_INDEXES}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -303,6 +325,7 @@ ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
+${PG_ANALYSIS_INDEXES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,

@@ -1,0 +1,207 @@
+// The Results explorer on a crawl in the PostgreSQL store (issue 19): the filters' counts and pages of their rows with
+// the same SQL as a crawl file's (result-filters.ts, in POSTGRES_FILTERS' dialect), read in one snapshot of the store
+// with the crawl's schema on the search_path, so the filters name their tables bare as on a crawl file.
+import type {
+  ExplorerPage,
+  ExplorerQuery,
+  FilterCounts,
+  FilterId,
+  Inlink,
+  LinkPage,
+  Outlink,
+  UrlDetail,
+  UrlRef,
+} from '../../../shared/analysis.ts';
+import { ASCII_WIDTHS, DEFAULT_WIDTH, FULL_WIDTH, WIDE_RANGES } from '../../../shared/serp-width.ts';
+import { extractionColumnsOf } from '../export/csv-writer.ts';
+import { loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
+import { readCrawl } from '../frontier/postgres/pg-control.ts';
+import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { positional } from './queue-inspector.ts';
+import {
+  countPasses,
+  type FilteredRow,
+  type FilterTarget,
+  filteredStatements,
+  imageRow,
+  imageUsesCountSql,
+  pageInOrder,
+  storeTarget,
+} from './result-filters.ts';
+import { addExtracted, type ExtractedOfRow, extractedSql } from './result-rows.ts';
+import { withNumbers } from './sql.ts';
+import type { Q } from './queries.ts';
+import { linksQ, stripQueryParamsOf, urlDetailQ } from './url-detail.ts';
+
+/** JavaScript's \s, which serpPixelWidth reads as a space, as a class of PostgreSQL's regular expressions. */
+const SPACE_CLASS = String.raw`[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]`;
+
+/**
+ * serpPixelWidth (shared/serp-width.ts) as a function of this session: whitespace runs as one space and none at
+ * either end, each character's advance from the same table (a code point outside the BMP counts as its high
+ * surrogate does there: an average letter), rounded to a tenth of a pixel as Math.round does.
+ */
+export const SERP_PX_FUNCTION = `CREATE OR REPLACE FUNCTION pg_temp.serp_px(t text, font_px integer) RETURNS double precision
+LANGUAGE sql IMMUTABLE STRICT AS $serp$
+SELECT (floor(coalesce(sum(CASE
+    WHEN c BETWEEN 32 AND 126 THEN (ARRAY[${ASCII_WIDTHS.join(',')}])[c - 31]
+    WHEN ${WIDE_RANGES.map(([a, b]) => `c BETWEEN ${a} AND ${b}`).join(' OR ')} THEN ${FULL_WIDTH}
+    ELSE ${DEFAULT_WIDTH} END), 0) * font_px / 100.0 + 0.5) / 10)::double precision
+FROM (SELECT ascii(ch) AS c
+      FROM regexp_split_to_table(regexp_replace(regexp_replace(t, '^${SPACE_CLASS}+|${SPACE_CLASS}+$', '', 'g'), '${SPACE_CLASS}+', ' ', 'g'), '') AS ch
+      WHERE ch <> '') x
+$serp$`;
+
+const prepared = new WeakSet<PgQuerier>();
+
+/**
+ * Makes the session's serp_px once per connection (a temporary function: nothing is written to the store), and
+ * turns PostgreSQL's JIT off for it: the count passes cost above its threshold, and compiling them took 400 ms of a
+ * 650 ms pass on a 20,000-URL crawl (the canonical pass: 646 -> 172 ms without it); the explorer's reads are many
+ * short statements that compiling never pays back.
+ */
+async function prepareSession(c: PgQuerier): Promise<void> {
+  if (prepared.has(c)) return;
+  await c.query('SET jit = off');
+  await c.query(SERP_PX_FUNCTION);
+  prepared.add(c);
+}
+
+/**
+ * Runs `work` in one read-only snapshot of the store with the crawl's schema first on the search_path, on a target
+ * that knows which tables the crawl has (a crawl made by an older build may lack some: their filters count 0).
+ */
+export async function inCrawl<T>(c: PgQuerier, crawlId: string, work: (t: FilterTarget) => Promise<T>): Promise<T> {
+  const schema = crawlSchema(crawlId);
+  await prepareSession(c);
+  await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    await c.query(`SET LOCAL search_path TO ${schema}`);
+    const { rows } = await c.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1', [schema]);
+    const out = await work(storeTarget(new Set(rows.map((r) => r.name))));
+    await c.query('COMMIT');
+    return out;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A statement with @named parameters, run in PostgreSQL's $n form. */
+export async function pgRows<T extends object>(c: PgQuerier, sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const { text, values } = positional(sql, params);
+  return (await c.query<T>(text, values)).rows;
+}
+
+/** The filters' counts of a crawl in the store: the same passes as a crawl file's, bigint counts as numbers. */
+export function postgresFilterCounts(c: PgQuerier, crawlId: string, only?: readonly FilterId[]): Promise<Partial<FilterCounts>> {
+  return inCrawl(c, crawlId, async (t) => {
+    const out: Partial<FilterCounts> = {};
+    for (const pass of countPasses(t, only)) {
+      if (pass.sql === null) for (const id of pass.ids) out[id] = 0;
+      else {
+        const [row] = await pgRows<Record<string, unknown>>(c, pass.sql);
+        Object.assign(out, withNumbers(row!, Object.keys(row!)));
+      }
+    }
+    return out;
+  });
+}
+
+/** The columns of a filtered row PostgreSQL returns as bigint (text), and an image use's extra ones. */
+const ROW_NUMBERS = ['seq', 'size_bytes', 'inlinks', 'url_id', 'state', 'page_id', 'image_id', 'checked'];
+
+/** A page of a filter's rows of a crawl in the store, with their custom extraction values (as CrawlAnalysis.queryFiltered). */
+export async function postgresQueryFiltered(c: PgQuerier, crawlId: string, q: ExplorerQuery): Promise<ExplorerPage> {
+  const rules = extractionColumnsOf((await readCrawl(c, crawlId)).settings);
+  const page = await inCrawl(c, crawlId, async (t) => {
+    const st = filteredStatements(t, q);
+    if (st === null) return { total: 0, rows: [] as FilteredRow[] };
+    const total = Number((await pgRows<{ total: string }>(c, st.count, st.params))[0]!.total);
+    const keys = (await pgRows<{ k: string }>(c, st.ids, { ...st.params, limit: q.limit, offset: q.offset })).map((r) => Number(r.k));
+    let rows = keys.length
+      ? (await pgRows<FilteredRow>(c, st.rows, { keys: t.sql.d.rows.keysValue(keys) })).map((r) => withNumbers(r, ROW_NUMBERS))
+      : [];
+    if (st.source === 'images') rows = await imageRows(c, t, rows);
+    rows = pageInOrder(keys, rows, st.source);
+    const withValues = rows.map((r) => ({ ...r, extracted: {} as Record<string, string[]> }));
+    if (rules.length && withValues.length) {
+      const columnOf = new Map(rules.map((r) => [r.name, r.column]));
+      const keys = t.sql.d.rows.keysValue(withValues.map((r) => r.url_id));
+      const { rows: found } = await c.query<ExtractedOfRow>(extractedSql(t.sql.d.rows, 'url_id'), [keys]);
+      addExtracted(
+        new Map(withValues.map((r) => [r.url_id, r])),
+        found.map((f) => withNumbers(f, ['key'])),
+        (rule) => columnOf.get(rule),
+      );
+    }
+    return { total, rows: withValues };
+  });
+  return {
+    filter: q.filter,
+    total: page.total,
+    offset: q.offset,
+    rows: page.rows as ExplorerPage['rows'],
+    extractionRules: rules.map((r) => r.column),
+  };
+}
+
+/** Image uses' rows, each with its image's uses counted once per image (as the crawl file's imageRows). */
+async function imageRows(c: PgQuerier, t: FilterTarget, read: FilteredRow[]): Promise<FilteredRow[]> {
+  const uses = new Map<number, number>();
+  const out: FilteredRow[] = [];
+  for (const raw of read) {
+    const imageId = (raw as unknown as { image_id: number }).image_id;
+    let n = uses.get(imageId);
+    if (n === undefined) uses.set(imageId, (n = Number((await pgRows<{ n: string }>(c, imageUsesCountSql(t), { image: imageId }))[0]!.n)));
+    const { image_id: _, ...rest } = raw as FilteredRow & { image_id: number };
+    out.push(imageRow({ ...rest, inlinks: n }));
+  }
+  return out;
+}
+
+/** `?` placeholders (outside quoted text) as PostgreSQL's $1, $2... */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+}
+
+const INT8 = 20;
+
+/** Runs analysis code written as queries (queries.ts) on the store, bigint columns (ids, counts) read as numbers. */
+export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+  const { types } = await loadPg();
+  const numbers = {
+    getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
+  };
+  let step = code.next();
+  while (!step.done) {
+    const { sql, params, one } = step.value;
+    const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
+    step = code.next(one ? rows[0] : rows);
+  }
+  return step.value;
+}
+
+/** The URL detail of a crawl in the store (url-detail.ts's code), in one snapshot of it. */
+export async function postgresUrlDetail(c: PgQuerier, crawlId: string, ref: UrlRef): Promise<UrlDetail | null> {
+  const strip = stripQueryParamsOf((await readCrawl(c, crawlId)).settings);
+  return inCrawl(c, crawlId, (t) => runOnStore(c, urlDetailQ(t, ref, strip)));
+}
+
+/** A page of a URL's inlinks or outlinks in the store, after the id `after` (keyset, as a crawl file's). */
+export function postgresLinks(c: PgQuerier, crawlId: string, way: 'in', urlId: number, after: number | null): Promise<LinkPage<Inlink>>;
+export function postgresLinks(c: PgQuerier, crawlId: string, way: 'out', urlId: number, after: number | null): Promise<LinkPage<Outlink>>;
+export function postgresLinks(
+  c: PgQuerier,
+  crawlId: string,
+  way: 'in' | 'out',
+  urlId: number,
+  after: number | null,
+): Promise<LinkPage<Inlink> | LinkPage<Outlink>> {
+  return inCrawl(c, crawlId, (t) =>
+    way === 'in'
+      ? runOnStore(c, linksQ(t, 'in', urlId, { after }))
+      : runOnStore<LinkPage<Inlink> | LinkPage<Outlink>>(c, linksQ(t, 'out', urlId, { after })),
+  );
+}
