@@ -65,6 +65,11 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       await page.locator('[data-filter="content-near-duplicates"]').click();
       await until(listed, (u) => u.join() === '/near-1,/near-2,/near-3', 'the three near-duplicate pages');
       expect(await badge('content-near-duplicates')).toBe('3');
+      // Each row names its closest near-duplicate and their similarity, and its main text's words.
+      const row = page.locator(`[data-explorer-url="${site.url('/near-1')}"]`);
+      await expect(row.locator('[data-col="closestNear"]').textContent()).resolves.toBe(site.url('/near-2'));
+      await expect(row.locator('[data-col="similarity"]').textContent()).resolves.toMatch(/^9\d(\.\d)?%$/);
+      await expect(row.locator('[data-col="mainWords"]').textContent()).resolves.toBe('600');
       await expect(page.getByTestId('near-threshold').inputValue()).resolves.toBe('90');
 
       await page.locator(`[data-explorer-url="${site.url('/near-2')}"]`).click();

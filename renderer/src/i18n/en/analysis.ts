@@ -44,6 +44,11 @@ export const analysis = {
       linkScore: 'Link Score',
       depth: 'Depth',
       time: 'Time',
+      // Duplicate content (issue 18.1): the Content filters' own columns.
+      mainWords: 'Main words',
+      sameText: 'Same text',
+      closestNear: 'Closest near duplicate',
+      similarity: 'Similarity',
     },
   },
   filterTitle: '{{group}}: {{filter}}',

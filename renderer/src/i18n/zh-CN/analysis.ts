@@ -42,6 +42,11 @@ export const analysis: Messages['analysis'] = {
       linkScore: '链接得分',
       depth: '深度',
       time: '响应时间',
+      // Duplicate content (issue 18.1): the Content filters' own columns.
+      mainWords: '主体文本字数',
+      sameText: '相同文本',
+      closestNear: '最接近的近似重复',
+      similarity: '相似度',
     },
   },
   filterTitle: '{{group}}：{{filter}}',
