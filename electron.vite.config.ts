@@ -14,6 +14,8 @@ export default defineConfig({
           worker: 'electron/worker/worker-main.ts',
           // Link Score's worker thread: analysis/link-score-thread.ts starts out/main/link-score-worker.js.
           'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
+          // Duplicate content's: analysis/near-duplicates-thread.ts starts out/main/near-duplicates-worker.js.
+          'near-duplicates-worker': 'electron/engine/analysis/near-duplicates-worker.ts',
         },
       },
     },

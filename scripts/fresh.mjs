@@ -14,6 +14,8 @@ export const NODE_ENTRIES = {
   worker: 'electron/worker/worker-main.ts',
   // A worker thread's script (analysis/link-score-thread.ts starts it beside the bundle that runs it).
   'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
+  // Duplicate content's (analysis/near-duplicates-thread.ts), the same way.
+  'near-duplicates-worker': 'electron/engine/analysis/near-duplicates-worker.ts',
 };
 
 /**

@@ -32,6 +32,8 @@ export const FILTER_GROUPS = [
   { id: 'structured', label: 'Structured data' },
   // Issue 18.5.
   { id: 'hreflang', label: 'Hreflang' },
+  // Duplicate content (issue 18.1).
+  { id: 'content', label: 'Content' },
 ] as const;
 export type FilterGroupId = (typeof FILTER_GROUPS)[number]['id'];
 
@@ -444,6 +446,26 @@ export const RESULT_FILTERS = [
     label: 'Non-indexable alternates',
     description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
   },
+  // Duplicate content (issue 18.1): over the main text (nav, header and footer left out by default), indexable pages
+  // unless the analysis is set to compare every page; the threshold and word count are the analysis's settings.
+  {
+    id: 'content-exact-duplicates',
+    group: 'content',
+    label: 'Exact duplicates',
+    description: 'Pages whose main text is the same as another page’s (case, spacing and punctuation aside).',
+  },
+  {
+    id: 'content-near-duplicates',
+    group: 'content',
+    label: 'Near duplicates',
+    description: 'Pages whose main text is at least the threshold (90% by default) similar to another page’s, not identical.',
+  },
+  {
+    id: 'content-low',
+    group: 'content',
+    label: 'Low content',
+    description: 'Pages with fewer main-text words than the threshold (200 by default).',
+  },
 ] as const satisfies readonly FilterInfo[];
 export type FilterId = (typeof RESULT_FILTERS)[number]['id'];
 export const FILTER_IDS: readonly FilterId[] = RESULT_FILTERS.map((f) => f.id);
@@ -541,9 +563,24 @@ export const RENDER_EXPORT_COLUMN_INFO = [
   { id: 'blocked_resources', label: 'Blocked resources' },
 ] as const satisfies readonly { id: string; label: string; sf?: string }[];
 export type RenderExportColumn = (typeof RENDER_EXPORT_COLUMN_INFO)[number]['id'];
+/**
+ * Duplicate content's columns (issue 18.1), in the exports of the content filters (after the render columns): the
+ * page's main-text words, how many pages share its main text, its closest near-duplicate and their similarity (%).
+ */
+export const CONTENT_EXPORT_COLUMN_INFO = [
+  { id: 'main_words', label: 'Main-text words' },
+  { id: 'exact_duplicates', label: 'Pages with the same main text' },
+  { id: 'near_match_url', label: 'Closest near duplicate' },
+  { id: 'near_similarity', label: 'Near-duplicate similarity (%)' },
+] as const satisfies readonly { id: string; label: string; sf?: string }[];
+export type ContentExportColumn = (typeof CONTENT_EXPORT_COLUMN_INFO)[number]['id'];
+export const CONTENT_EXPORT_COLUMNS: readonly ContentExportColumn[] = CONTENT_EXPORT_COLUMN_INFO.map((c) => c.id);
+/** The filters whose views carry the content columns. */
+export const CONTENT_FILTERS = ['content-exact-duplicates', 'content-near-duplicates', 'content-low'] as const;
+export const isContentFilter = (filter: string): boolean => (CONTENT_FILTERS as readonly string[]).includes(filter);
 export const RENDER_EXPORT_COLUMNS: readonly RenderExportColumn[] = RENDER_EXPORT_COLUMN_INFO.map((c) => c.id);
 const EXPORT_LABELS: ReadonlyMap<string, string> = new Map(
-  [...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO].map((c) => [c.id, c.label]),
+  [...EXPORT_COLUMN_INFO, ...RENDER_EXPORT_COLUMN_INFO, ...CONTENT_EXPORT_COLUMN_INFO].map((c) => [c.id, c.label]),
 );
 /** A column as a person reads it: its label, or the name itself (an extraction rule's). */
 export const exportColumnLabel = (column: string): string => EXPORT_LABELS.get(column) ?? column;

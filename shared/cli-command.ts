@@ -51,6 +51,8 @@ export const CLI_OPTION_OF: Record<Exclude<keyof CrawlSettings, 'seeds'>, { opti
   crawlLinkedSitemaps: { option: '--no-sitemaps', kind: 'off-flag' },
   crawlSitemapUrls: { option: '--no-sitemap-urls', kind: 'off-flag' },
   sitemaps: { option: '--sitemap', kind: 'list' },
+  contentInclude: { option: '--content-include', kind: 'csv' },
+  contentExclude: { option: '--content-exclude', kind: 'csv' },
 };
 
 /** A word for a POSIX shell: as it is when it is safe, else in single quotes. */
@@ -92,7 +94,8 @@ export function cliCommandFor(
     } else if (kind === 'json-list') {
       for (const item of value as object[]) words.push(option, JSON.stringify(item));
     } else if (kind === 'csv') {
-      if ((value as string[]).length) words.push(option, (value as string[]).join(','));
+      // An empty list against a default that is not (contentExclude) is given as ''.
+      words.push(option, (value as string[]).join(','));
     } else if (value !== null) {
       words.push(option, String(value));
     }

@@ -16,6 +16,7 @@ import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS } from './structure.ts';
 import type { SiteStructureQuery } from './structure.ts';
 import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from './crawl-map.ts';
 import type { CrawlMapQuery } from './crawl-map.ts';
+import { LOW_CONTENT_WORDS_MAX } from './content.ts';
 import type { CrawlSettingsInput } from './settings.ts';
 import { BULK_REPORT_IDS, type BulkReportId } from './bulk-reports.ts';
 import { CHANGE_KINDS, CHART_KINDS, EXPORT_FORMATS, FILTER_IDS, HEADER_PRESETS, HOST_SORT_COLUMNS } from './analysis.ts';
@@ -222,6 +223,17 @@ export const COMMAND_ARGS = {
   exportSitemap: z.tuple([]),
   // crawl map (issue 18.6)
   crawlMap: z.tuple([z.object({ maxNodes: z.number().int().min(MIN_CRAWL_MAP_NODES).max(MAX_CRAWL_MAP_NODES) }).strict()]),
+  // duplicate content (issue 18.1)
+  contentOptions: z.tuple([
+    z
+      .object({
+        threshold: z.number().min(0.5).max(1).optional(),
+        allPages: z.boolean().optional(),
+        lowContentWords: z.number().int().min(0).max(LOW_CONTENT_WORDS_MAX).optional(),
+      })
+      .strict(),
+  ]),
+  contentDiff: z.tuple([id, id]),
 } as const satisfies { [K in CommandName]: z.ZodTuple };
 
 /** A command's arguments, as its schema gives them to a handler (and as a client sends them). */

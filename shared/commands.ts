@@ -28,6 +28,8 @@ import type { ChartData } from './charts.ts';
 import type { IssuesOverview } from './issues.ts';
 import type { SiteStructure } from './structure.ts';
 import type { CrawlMap } from './crawl-map.ts';
+import type { ContentAnalysisOptions } from './content.ts';
+import type { TextDiff } from './text-diff.ts';
 import type { ComparisonPage, ComparisonSummary } from './comparison.ts';
 import type { StoreAttachment, StoreCrawlList } from './cluster-store.ts';
 import type { CrawlSnapshot } from './snapshot.ts';
@@ -230,6 +232,14 @@ export const COMMANDS = {
   // ---- crawl map (issue 18.6, electron/engine/analysis/crawl-map.ts) ----
   /** The shortest-path tree from the seeds, laid out and folded to at most maxNodes nodes, and inlinks and Link Score per depth. */
   crawlMap: { result: returns<CrawlMap>(), slow: true, retryable: true },
+  // ---- duplicate content (issue 18.1, electron/engine/analysis/near-duplicates.ts) ----
+  /**
+   * The crawl in view's duplicate-content options (near-duplicate threshold, pages compared, low-content words), the
+   * given ones changed first (none: read only); the filters' counts, rows and the detail follow, nothing is crawled.
+   */
+  contentOptions: { result: returns<ContentAnalysisOptions>(), retryable: true },
+  /** What differs between two pages' main texts (sentences only on the first, only on the second), or null. */
+  contentDiff: { result: returns<TextDiff | null>(), retryable: true },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -381,6 +381,31 @@ export const ISSUES = [
     why: 'A page any site may put in a frame can be overlaid to trick visitors into clicks (clickjacking).',
     fix: 'Send "X-Frame-Options: SAMEORIGIN" (or DENY), or a Content-Security-Policy with a frame-ancestors directive.',
   },
+  // Duplicate content (issue 18.1).
+  {
+    id: 'content-exact-duplicates',
+    priority: 'high',
+    type: 'issue',
+    label: 'Exact duplicate content',
+    why: 'Pages with the same main text compete with each other in search results, and search engines pick one of them to show, not necessarily yours.',
+    fix: 'Merge the pages, redirect the copies to the one to keep, or point their canonical link at it.',
+  },
+  {
+    id: 'content-near-duplicates',
+    priority: 'medium',
+    type: 'warning',
+    label: 'Near-duplicate content',
+    why: 'Pages whose main text is nearly the same look like thin variations of each other and split their relevance and links.',
+    fix: 'Make each page’s content distinct (the detail pane shows what differs), or merge them and point the canonical link at one.',
+  },
+  {
+    id: 'content-low',
+    priority: 'low',
+    type: 'opportunity',
+    label: 'Low content pages',
+    why: 'Pages with little main text give search engines and visitors little reason to choose them.',
+    fix: 'Add useful text to the page, or merge it into a fuller page, or keep it out of the index if it is not meant to rank.',
+  },
 ] as const satisfies readonly IssueInfo[];
 export type IssueId = (typeof ISSUES)[number]['id'];
 

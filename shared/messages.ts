@@ -52,6 +52,8 @@ export const MESSAGES = {
   listOfPatterns: 'must be a list of regular expressions',
   listOfParams: 'must be a list of query parameter names',
   listOfRules: 'must be a list of extraction rules',
+  listOfSelectors: 'must be a list of element names, .classes or #ids',
+  contentSelector: 'must be an element name (nav), a .class or an #id',
   listOfChoices: 'must be a list of {{choices}}',
   oneSeed: 'give at least one seed URL',
   badUrl: '"{{value}}" is not a valid URL (expected something like https://example.com/)',

@@ -1,5 +1,6 @@
 // Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
 // structured-clone safe (plain objects, strings and numbers only).
+import type { PageContent } from './content.ts';
 import type { RenderedPage, RenderRequest, RenderResult } from './render.ts';
 import type { CrawlSettings } from './settings.ts';
 
@@ -151,6 +152,8 @@ export interface PageFetchResult {
   socialTags?: SocialTag[];
   /** Security (issue 18.5): the page's security headers, plain-HTTP resources and unsafe target=_blank links; parsed pages only. */
   security?: PageSecurity;
+  /** Duplicate content (issue 18.1): the raw HTML's main text fingerprint and compressed text, for a parsed page. */
+  content?: PageContent;
 }
 
 // ---- structured data and social tags (issue 18.4) ----

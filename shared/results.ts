@@ -103,6 +103,12 @@ export interface ExplorerRow extends Omit<ResultRow, 'seq' | 'extracted'> {
    * use's id negated, seq the image's results row when it was checked): the use's page and attributes.
    */
   image?: ImageUse;
+  /** Duplicate content (issue 18.1), in the content filters' rows: main-text words, pages sharing its text, its closest near-duplicate. */
+  main_words?: number | null;
+  exact_duplicates?: number | null;
+  near_match_url?: string | null;
+  /** Estimated similarity to near_match_url, 0-100. */
+  near_similarity?: number | null;
 }
 
 /** An image as one page uses it (issue 18.3): the page, the alt (null: no alt attribute; '': empty), dimensions. */

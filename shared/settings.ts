@@ -1,6 +1,7 @@
 // The crawl "order" (Heritrix's word): every setting of one crawl, validated once before anything is created.
 // Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
 import { z } from 'zod';
+import { CONTENT_SELECTOR, DEFAULT_CONTENT_EXCLUDE } from './content.ts';
 import { makePatternTest, SCOPES, type Scope } from './scope.ts';
 import {
   allowedHost,
@@ -50,6 +51,13 @@ export { SCOPES, type Scope };
 export { EXTRACTION_OUTPUTS, EXTRACTION_TYPES, MAX_CUSTOM_HEADERS, MAX_EXTRACTION_RULES, type ExtractionRule } from './settings-fields.ts';
 
 const list = <T extends z.ZodType>(item: T, code: MessageCode) => z.array(item, { error: m(code) }).default([]);
+
+/** An element name, a .class or an #id: a content area (issue 18.1). */
+const contentSelector = z
+  .string({ error: m('contentSelector') })
+  .trim()
+  .transform((s) => (s.startsWith('.') || s.startsWith('#') ? s : s.toLowerCase()))
+  .pipe(z.string().regex(CONTENT_SELECTOR, m('contentSelector')));
 
 const int = (min: number, max: number) =>
   z
@@ -196,6 +204,11 @@ export const crawlSettingsSchema = z
     crawlSitemapUrls: z.boolean().default(true),
     /** Sitemaps to read by URL (sitemap, sitemap index, gzip or text), whatever crawlLinkedSitemaps says. */
     sitemaps: list(seedUrl, 'listOfUrls'),
+    // Duplicate content (issue 18.1): the content area whose text is compared. Element names, .class or #id.
+    /** Only the text inside these areas counts (none: the whole page's visible text). */
+    contentInclude: list(contentSelector, 'listOfSelectors'),
+    /** Text inside these areas never counts. */
+    contentExclude: z.array(contentSelector, { error: m('listOfSelectors') }).default([...DEFAULT_CONTENT_EXCLUDE]),
   })
   .strict()
   // Checks across fields; run even when other fields are invalid (so every problem is named at once), but

@@ -183,6 +183,31 @@ export interface UrlDetail {
   security?: SecurityDetail | null;
   /** Issue 18.5: the hreflang alternates it names, each with its problems; null (or absent) when it names none. */
   hreflang?: HreflangDetail | null;
+  /** Duplicate content (issue 18.1): its main text's words, exact and near duplicates; null (or absent) without main text. */
+  content?: ContentDetail | null;
+}
+
+/** A page with the same main text, or a near-duplicate with its estimated similarity (0-1), in a page's detail. */
+export interface ContentMatch {
+  url_id: number;
+  url: string;
+  /** 1 for an exact duplicate. */
+  similarity: number;
+}
+
+/** A page's duplicate content (issue 18.1), under the analysis's current options. */
+export interface ContentDetail {
+  /** Words of its main text (nav, header and footer left out by default). */
+  main_words: number;
+  /** It is among the pages compared (indexable ones, unless the analysis compares all pages). */
+  compared: boolean;
+  /** Under the low-content word count. */
+  low: boolean;
+  options: { threshold: number; allPages: boolean; lowContentWords: number };
+  /** The other pages with the same main text (by its hash), in URL id order. */
+  exact: BoundedList<ContentMatch>;
+  /** The other pages at or above the threshold, closest first. */
+  near: BoundedList<ContentMatch>;
 }
 
 /** A page's structured data items (one per JSON-LD block, one for its microdata, one for its RDFa) and og/twitter tags. */

@@ -1,4 +1,5 @@
 // Command-line arguments of `npm run crawl`, turned into crawl settings; every mistake is named at once.
+import { type ContentAnalysisOptions, contentAnalysisOptions } from '../../shared/content.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,6 +54,9 @@ Options (defaults in brackets):
                        as one file in --output-folder (repeatable)
   --output-folder DIR  where --export-tabs and --bulk-export write (<id>.csv), made if missing [current folder]
   --export-format F    csv or xlsx, for --export-tabs and --bulk-export [csv]
+  --near-duplicate-threshold PCT  the content tabs' near-duplicate similarity, 50 to 100 [90]
+  --duplicates-all-pages  the content tabs compare every parsed page, not only indexable ones
+  --low-content-words N   the low-content tab's word count threshold [200]
   --user-agent TEXT    User-Agent header [Trawl/0.1 (+https://github.com/trawl-crawler/trawl)]
   --robots MODE        respect (never fetch what robots.txt disallows), ignore, or report (fetch it, and
                        mark it in results.robots_disallowed) [respect]
@@ -94,6 +98,9 @@ Options (defaults in brackets):
   --render-pages N     pages rendering at once [the machine's cores minus one, at most 4]
   --render-block REGEX a sub-resource a render never loads, e.g. analytics (repeatable) [none]
   --chromium PATH      the Chromium or Chrome that renders [found on the machine]
+  --content-include S,... the content area compared for duplicate content: element names, .classes or #ids
+                       (only their text counts) [the whole page]
+  --content-exclude S,... areas whose text never counts ('' for none) [nav,header,footer]
   --store URL          keep the crawl in this PostgreSQL database (postgres://user:password@host:5432/db)
                        instead of a file, so other nodes can --join it; prints the crawl's ID
   --join CRAWL_ID      work on a crawl of the --store as one more node (its settings are the crawl's);
@@ -154,6 +161,11 @@ const OPTIONS = {
   viewport: { type: 'string' },
   'render-pages': { type: 'string' },
   'render-block': { type: 'string', multiple: true },
+  'content-include': { type: 'string', multiple: true },
+  'content-exclude': { type: 'string', multiple: true },
+  'near-duplicate-threshold': { type: 'string' },
+  'duplicates-all-pages': { type: 'boolean' },
+  'low-content-words': { type: 'string' },
   sitemap: { type: 'string', multiple: true },
   'no-sitemaps': { type: 'boolean' },
   'no-sitemap-urls': { type: 'boolean' },
@@ -231,6 +243,8 @@ export interface TabExports {
   reports: BulkReportId[];
   folder: string;
   format: ExportFormat;
+  /** The content tabs' parameters (duplicate content, issue 18.1). */
+  content: ContentAnalysisOptions;
 }
 
 /** Names given as NAME,NAME (and repeated), each found by `find`, or a UsageError naming every one that is not. */
@@ -262,12 +276,44 @@ function tabExportsOf(v: Record<string, string | boolean | string[] | undefined>
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--export-format must be csv or xlsx (got "${format}")`);
   const folder = v['output-folder'] as string | undefined;
+  const content = contentOptionsOf(v);
   if (tabs.length === 0 && reports.length === 0) {
-    const stray = ['output-folder', 'export-format'].find((o) => v[o] !== undefined);
+    const stray = ['output-folder', 'export-format', 'near-duplicate-threshold', 'duplicates-all-pages', 'low-content-words'].find(
+      (o) => v[o] !== undefined,
+    );
     if (stray) throw new UsageError(`--${stray} goes with --export-tabs or --bulk-export`);
     return null;
   }
-  return { tabs, reports, folder: folder ?? '.', format: format as ExportFormat };
+  return { tabs, reports, folder: folder ?? '.', format: format as ExportFormat, content };
+}
+
+/** --near-duplicate-threshold (a percentage), --duplicates-all-pages and --low-content-words, checked. */
+function contentOptionsOf(v: Record<string, string | boolean | string[] | undefined>): ContentAnalysisOptions {
+  const given: Partial<ContentAnalysisOptions> = {};
+  const pct = v['near-duplicate-threshold'] as string | undefined;
+  if (pct !== undefined) {
+    const n = Number(pct.trim().replace(/%$/, ''));
+    if (pct.trim() === '' || !Number.isFinite(n) || n < 50 || n > 100)
+      throw new UsageError(`--near-duplicate-threshold must be a percentage from 50 to 100 (got "${pct}")`);
+    given.threshold = n / 100;
+  }
+  const words = v['low-content-words'] as string | undefined;
+  if (words !== undefined) {
+    const n = Number(words);
+    if (words.trim() === '' || !Number.isInteger(n) || n < 0 || n > 100_000)
+      throw new UsageError(`--low-content-words must be a whole number from 0 to 100000 (got "${words}")`);
+    given.lowContentWords = n;
+  }
+  if (v['duplicates-all-pages'] === true) given.allPages = true;
+  return contentAnalysisOptions(given);
+}
+
+/** A comma-separated option, repeatable: its items, trimmed ("" gives an empty list). */
+function csvList(values: string[] | undefined): string[] | undefined {
+  return values
+    ?.flatMap((c) => c.split(','))
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
 }
 
 function number(value: string | undefined): number | undefined {
@@ -432,6 +478,8 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
     viewport: v.viewport,
     renderPages: number(v['render-pages']),
     renderBlock: v['render-block'],
+    contentInclude: csvList(v['content-include']),
+    contentExclude: csvList(v['content-exclude']),
     sitemaps: v.sitemap?.filter(isHttpUrl),
     crawlLinkedSitemaps: v['no-sitemaps'] ? false : undefined,
     crawlSitemapUrls: v['no-sitemap-urls'] ? false : undefined,

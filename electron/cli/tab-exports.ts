@@ -3,7 +3,7 @@
 // "Export this view" writes it (session/exports.ts's exportView, every column), so the two never differ.
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS } from '../../shared/analysis.ts';
+import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../shared/analysis.ts';
 import { BULK_REPORTS, exportTabs } from '../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../engine/analysis/bulk-reports.ts';
 import { crawlRendered, extractionColumns } from '../engine/export/csv-export.ts';
@@ -57,6 +57,8 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
   const label = ext.toUpperCase();
   const analysis = CrawlAnalysis.open(file);
   try {
+    // The content tabs' threshold, pages and word count (issue 18.1), for this file's analysis and its exports.
+    analysis.setContentOptions(plan.content);
     const columns = [
       ...EXPORT_COLUMNS,
       ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
@@ -64,7 +66,8 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
     ];
     for (const filter of plan.tabs) {
       const out = path.join(plan.folder, `${filter}.${ext}`);
-      const { rows } = await exportView(analysis, { filter, text: '', columns, headerPreset: 'trawl', format: plan.format }, out);
+      const cols = isContentFilter(filter) ? [...columns, ...CONTENT_EXPORT_COLUMNS] : columns;
+      const { rows } = await exportView(analysis, { filter, text: '', columns: cols, headerPreset: 'trawl', format: plan.format }, out);
       say(`${label}: ${out} (${rows} rows)`);
     }
     for (const report of plan.reports) {

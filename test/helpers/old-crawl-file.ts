@@ -2,8 +2,14 @@
 // taken away again. One downgrade for every test that opens, resumes or reads an old file.
 import type { Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 
-/** Turns a file made by createCrawlFile into schema version 5: version 6's tables (images, structured data, security, hreflang) go. */
+/** Turns a file made by createCrawlFile into schema version 6: version 7's content table (duplicate content) goes. */
+export function downgradeToVersion6(db: Db): void {
+  db.exec(`DROP TABLE content; UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
+}
+
+/** Turns a file made by createCrawlFile into schema version 5: version 6's tables (images, structured data, security, hreflang) go (and version 7's). */
 export function downgradeToVersion5(db: Db): void {
+  downgradeToVersion6(db);
   db.exec(`DROP TABLE image_uses; DROP TABLE images; DROP TABLE structured_data; DROP TABLE social_tags;
     DROP TABLE IF EXISTS security; DROP TABLE IF EXISTS hreflang; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);
 }

@@ -17,7 +17,7 @@ import type {
   QueueScreen,
   QueueSearchPage,
 } from '../../shared/analysis.ts';
-import { FILTER_IDS, HOST_SORT_COLUMNS } from '../../shared/analysis.ts';
+import { CONTENT_FILTERS, FILTER_IDS, HOST_SORT_COLUMNS, isContentFilter } from '../../shared/analysis.ts';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -337,8 +337,12 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         'structured-twitter-missing',
       ] as const)
         expect(counts[id], id).toBeGreaterThan(0);
-      expect(storeCounts).toEqual(counts);
-      for (const filter of FILTER_IDS) {
+      // Duplicate content (issue 18.1) is computed on a crawl file's connection only (near-duplicates.ts): the store's
+      // content filters are empty (0), the file's compared here without them.
+      const withoutContent = (c: Record<string, number>) => Object.fromEntries(Object.entries(c).filter(([id]) => !isContentFilter(id)));
+      for (const id of CONTENT_FILTERS) expect(storeCounts[id], id).toBe(0);
+      expect(withoutContent(storeCounts)).toEqual(withoutContent(counts));
+      for (const filter of FILTER_IDS.filter((id) => !isContentFilter(id))) {
         const [f, s] = await both({ ...base, filter });
         expect(f.total, filter).toBe(counts[filter]);
         expect(s.total, filter).toBe(f.total);
@@ -401,6 +405,8 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       const comparable = (d: Awaited<ReturnType<CrawlSession['urlDetail']>>) => {
         const out = strip(d) as Record<string, { rows: unknown[] }> | null;
         if (out) for (const k of ['inlinks', 'outlinks']) out[k]!.rows = out[k]!.rows.map((r) => JSON.stringify(r)).sort();
+        // Duplicate content (issue 18.1): a crawl file's detail alone has it (the store does not compute it).
+        if (out) delete out['content'];
         return out;
       };
       for (const p of ['/', '/a', '/b', '/c', '/r1', '/r2', '/img', '/i1.png', '/gone', '/p/9', '/nowhere']) {

@@ -65,6 +65,8 @@ describe('copy as CLI command', () => {
       renderBlock: ['google-analytics\\.com', "it's an ad"],
       crawlLinkedSitemaps: false,
       crawlSitemapUrls: false,
+      contentInclude: ['main', '.article'],
+      contentExclude: ['#comments'],
       sitemaps: ['https://example.com/sitemap-news.xml.gz'],
       headers: { Cookie: 'session=a b; x=1', 'X-Api-Key': "it's" },
       basicAuth: { username: 'ana', password: 'p:ss word' },

@@ -23,8 +23,12 @@ import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.
 import { prefixSql, queuePrefixes, queueSearchSql } from '../../electron/engine/analysis/queue-inspector.ts';
 import { chartSql, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
 import { CrawlComparison } from '../../electron/engine/analysis/compare.ts';
+import { refreshContentAnalysis } from '../../electron/engine/analysis/near-duplicates.ts';
+import { LOW_CONTENT_WORDS, MINHASH_BINS, NEAR_DUPLICATE_THRESHOLD, signatureOf } from '../../shared/content.ts';
 
 const ROWS = 300_000;
+/** Parsed pages given a main text (duplicate content): enough for every content filter, few enough to compare pairwise below. */
+const CONTENT_PAGES = 3000;
 let dir: string;
 let oldFile: string;
 let newFile: string;
@@ -41,9 +45,12 @@ beforeAll(() => {
     sitemaps: true,
     images: true,
     structuredData: true,
+    content: CONTENT_PAGES,
   }).db.close();
   buildSyntheticCrawl(newFile, { results: 3000, variant: 1 }).db.close();
   db = openCrawlFile(oldFile, { readonly: true });
+  // Duplicate content's filters read this connection's TEMP table, filled as a view fills it before its counts.
+  refreshContentAnalysis(db);
 }, 300_000); // a hang bound: the build writes image uses and structured data too (issue 18)
 afterAll(() => {
   db?.close();
@@ -306,6 +313,31 @@ function walkedCounts(): FilterCounts {
     if (own && own.size !== null && own.size > 102_400) c['images-over-100kb']++;
     if (own && (own.s === null || own.s >= 400)) c['images-broken']++;
   }
+  // Duplicate content (issue 18.1), over indexable pages: exact groups by text hash, low content by main-text words,
+  // and near-duplicates by comparing every pair's signatures (no banding), pages of one exact group left out.
+  const content = db
+    .prepare(`SELECT c.main_words AS words, c.text_hash AS hash, c.minhash FROM content c NOT INDEXED JOIN results r ON r.url_id = c.url_id
+      WHERE r.indexability = 'indexable'`)
+    .all() as { words: number; hash: string | null; minhash: Buffer | null }[];
+  const sameHash = new Map<string, number>();
+  for (const p of content) if (p.hash !== null) sameHash.set(p.hash, (sameHash.get(p.hash) ?? 0) + 1);
+  const sigs = content.map((p) => (p.minhash ? signatureOf(p.minhash) : null));
+  const minSame = Math.ceil(NEAR_DUPLICATE_THRESHOLD * MINHASH_BINS - 1e-9);
+  const near = new Set<number>();
+  for (let a = 0; a < content.length; a++) {
+    if (content[a]!.words < LOW_CONTENT_WORDS) c['content-low']++;
+    if (content[a]!.hash !== null && sameHash.get(content[a]!.hash!)! > 1) c['content-exact-duplicates']++;
+    const sa = sigs[a];
+    if (!sa) continue;
+    for (let b = a + 1; b < content.length; b++) {
+      const sb = sigs[b];
+      if (!sb || (content[a]!.hash !== null && content[a]!.hash === content[b]!.hash)) continue;
+      let same = 0;
+      for (let j = 0; j < MINHASH_BINS; j++) if (sa[j] === sb[j]) same++;
+      if (same >= minSame) near.add(a).add(b);
+    }
+  }
+  c['content-near-duplicates'] = near.size;
   return c;
 }
 
@@ -316,7 +348,15 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
   it('counts every filter as a walk over the rows does, and each filter page agrees with its count', { timeout: 300_000 }, () => {
     const counts = filterCounts(db);
     expect(counts).toEqual(walkedCounts());
-    for (const id of ['status-4xx', 'title-duplicate', 'canonical-elsewhere', 'directive-noindex', 'external', ...JS_FILTERS] as const) {
+    for (const id of [
+      'status-4xx',
+      'title-duplicate',
+      'canonical-elsewhere',
+      'directive-noindex',
+      'external',
+      'content-near-duplicates',
+      ...JS_FILTERS,
+    ] as const) {
       const page = queryFiltered(db, { filter: id, sort: 'seq', descending: false, offset: 0, limit: 50 });
       expect({ id, total: page.total }).toEqual({ id, total: counts[id] });
       expect(page.rows.length).toBe(Math.min(50, counts[id]));
@@ -338,6 +378,15 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
           expect(p).toMatch(/SCAN mt\b/);
           expect(p).toMatch(/SEARCH ml USING INDEX links_to/);
           expect(p).toMatch(/SEARCH r USING COVERING INDEX sqlite_autoindex_results_1 \(url_id=\?\)/);
+        }
+        continue;
+      }
+      if (id.startsWith('content-')) {
+        // Driven by the connection's content_dups TEMP table (only the flagged pages), each page's results row then read
+        // by url_id; its rows sorted by seq in a TEMP B-tree whose size is the flagged pages'. Never a walk of results.
+        for (const p of [count, ids]) {
+          expect({ id, plan: p }).toEqual({ id, plan: expect.stringMatching(/SCAN cd\b/) });
+          expect({ id, plan: p }).toEqual({ id, plan: expect.not.stringMatching(TABLE_SCAN) });
         }
         continue;
       }

@@ -71,7 +71,18 @@ describe('parseSettings defaults', () => {
       crawlLinkedSitemaps: true,
       crawlSitemapUrls: true,
       sitemaps: [],
+      // Duplicate content (issue 18.1): the whole page but its nav, header and footer.
+      contentInclude: [],
+      contentExclude: ['nav', 'header', 'footer'],
     });
+  });
+
+  it('takes content-area selectors: element names (lower-cased), .classes and #ids, and refuses anything else', () => {
+    const s = parseSettings({ seeds: [SEED], contentInclude: ['MAIN', '.post-body', '#content'], contentExclude: [] });
+    expect([s.contentInclude, s.contentExclude]).toEqual([['main', '.post-body', '#content'], []]);
+    const bad = validateSettings({ seeds: [SEED], contentExclude: ['div > p'] });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems.map((p) => p.field)).toEqual(['contentExclude.0']);
   });
 
   it('keeps given values, including the limits themselves', () => {

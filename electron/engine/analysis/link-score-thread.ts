@@ -25,19 +25,20 @@ import { linkScoreStamp, type LinkScores } from './link-score.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The worker thread's script: the bundle beside this code when it runs bundled (out/node/link-score-worker.cjs
- * from scripts/build-node.mjs, out/main/link-score-worker.js from electron.vite.config.ts), else the TypeScript
- * source imported through tsx's API (tests, `tsx` runs: Node 20 gives a worker thread no --import loader).
+ * A worker thread's script (`name`: link-score-worker, or duplicate content's near-duplicates-worker): the bundle
+ * beside this code when it runs bundled (out/node/<name>.cjs from scripts/build-node.mjs, out/main/<name>.js from
+ * electron.vite.config.ts), else the TypeScript source imported through tsx's API (tests, `tsx` runs: Node 20 gives
+ * a worker thread no --import loader).
  */
-function workerScript(): { script: string; eval: boolean } {
-  for (const name of ['link-score-worker.cjs', 'link-score-worker.js']) {
-    const bundled = path.join(here, name);
+export function workerScript(name = 'link-score-worker'): { script: string; eval: boolean } {
+  for (const file of [`${name}.cjs`, `${name}.js`]) {
+    const bundled = path.join(here, file);
     if (fs.existsSync(bundled)) return { script: bundled, eval: false };
   }
   const tsxApi = pathToFileURL(
     path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
   ).href;
-  const entry = JSON.stringify(pathToFileURL(path.join(here, 'link-score-worker.ts')).href);
+  const entry = JSON.stringify(pathToFileURL(path.join(here, `${name}.ts`)).href);
   return { script: `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${entry}, ${entry}))`, eval: true };
 }
 

@@ -94,8 +94,11 @@ interface FilterSql {
   sitemaps?: boolean;
   /** Reads the structured data tables (version 6): on an older file its count is 0. */
   structured?: boolean;
-  /** Reads this table (security or hreflang, version 6): on an older file its count is 0. */
-  table?: 'security' | 'hreflang';
+  /**
+   * Reads this table (security or hreflang, version 6): on an older file its count is 0. Duplicate content's
+   * content_dups is a crawl-file connection's TEMP table (near-duplicates.ts): a crawl in the store has none.
+   */
+  table?: 'security' | 'hreflang' | 'content_dups';
   /** The index the filter is answered from (hinted with INDEXED BY), or null for a plain table walk. */
   index: string | null;
   /** The predicate over `r` (results) or `u` (urls); null for every row. `hint(index)` gives an index hint. */
@@ -113,8 +116,8 @@ interface CountPass {
   needsImages?: boolean;
   /** Reads the structured data tables: on a file without them (older than version 6) its counts are 0. */
   needsStructured?: boolean;
-  /** Reads this table (version 6): on a file without it its counts are 0. */
-  needsTable?: 'security' | 'hreflang';
+  /** Reads this table (version 6; content_dups: a crawl file's TEMP table): on a crawl without it its counts are 0. */
+  needsTable?: 'security' | 'hreflang' | 'content_dups';
   sql: (t: FilterTarget) => string;
 }
 
@@ -210,6 +213,8 @@ function dialectSql(d: FilterDialect) {
   const duplicated = (column: 'title' | 'meta_description', hint: string) =>
     `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
   const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
+  /** Results rows the content_dups TEMP table flags (duplicate content, issue 18.1). */
+  const contentDups = (flag: string) => `r.url_id IN (SELECT cd.url_id FROM content_dups cd WHERE cd.${flag})`;
 
   // The issues overview's filters (shared/issues.ts counts them).
   // Broken internal links: a URL of the scope (not an out-of-scope link checked) with an error status or no response,
@@ -577,6 +582,11 @@ function dialectSql(d: FilterDialect) {
     'structured-rdfa': structured(hasStructured("sd.format = 'rdfa'")),
     'structured-og-missing': structured(OG_MISSING),
     'structured-twitter-missing': structured(`NOT ${hasSocial('twitter:card')}`),
+    // Duplicate content (issue 18.1): the connection's TEMP table content_dups (analysis/near-duplicates.ts) lists the
+    // pages each filter holds; the reader fills it before counting or listing (refreshContentAnalysis).
+    'content-exact-duplicates': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('exact_count > 1') },
+    'content-near-duplicates': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('match_id IS NOT NULL') },
+    'content-low': { source: 'results', table: 'content_dups', index: null, where: () => contentDups('low = 1') },
   };
 
   const COUNT_PASSES: readonly CountPass[] = [
@@ -786,6 +796,14 @@ function dialectSql(d: FilterDialect) {
       count(*) FILTER (WHERE NOT ${hasSocial('twitter:card')}) AS "structured-twitter-missing"
       FROM results r ${t.hint('results_canonical')} WHERE ${PARSED}`,
     },
+    {
+      // Duplicate content (issue 18.1): the TEMP table holds only the pages some content filter lists.
+      ids: ['content-exact-duplicates', 'content-near-duplicates', 'content-low'],
+      needsTable: 'content_dups',
+      sql: () => `SELECT count(*) FILTER (WHERE exact_count > 1) AS "content-exact-duplicates",
+      count(*) FILTER (WHERE match_id IS NOT NULL) AS "content-near-duplicates",
+      count(*) FILTER (WHERE low = 1) AS "content-low" FROM content_dups`,
+    },
   ];
 
   /** The columns of a results-based view's rows: ResultRow's (result-rows.ts), with the URL's id and state. */
@@ -848,10 +866,21 @@ const fileTargets = new WeakMap<Db, FilterTarget>();
 export function fileTarget(db: Db): FilterTarget {
   let t = fileTargets.get(db);
   if (!t) {
-    t = { sql: SQLITE_SQL, hint: (index) => indexedBy(db, index), has: (table) => hasTable(db, table), renders: () => hasRenders(db) };
+    t = {
+      sql: SQLITE_SQL,
+      hint: (index) => indexedBy(db, index),
+      // Duplicate content's content_dups is a TEMP table (every crawl-file connection makes it: crawl-file.ts).
+      has: (table) => (table === 'content_dups' ? hasTempTable(db, table) : hasTable(db, table)),
+      renders: () => hasRenders(db),
+    };
     fileTargets.set(db, t);
   }
   return t;
+}
+
+/** Whether the connection has this TEMP table. */
+function hasTempTable(db: Db, name: string): boolean {
+  return prepared(db, "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
 /** A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it). */

@@ -8,6 +8,7 @@ import { urlKey } from '../../../shared/url/url-key.ts';
 import { createCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../frontier/model.ts';
 import { indexabilityOf } from '../frontier/indexability.ts';
+import { fingerprint, signatureBytes } from '../../../shared/content.ts';
 
 export interface SyntheticCrawlOptions {
   /** Rows in results (URLs fetched, errors included). */
@@ -50,6 +51,12 @@ export interface SyntheticCrawlOptions {
    * 2nd, og:image on every 4th, twitter:card on every 5th. Default false.
    */
   structuredData?: boolean;
+  /**
+   * Main texts (issue 18.1) for the first `content` parsed pages (all of them: Infinity): every 20th an exact copy of
+   * the page 7 before it, every 13th a near copy of the page 5 before it (every 97th word changed), the others distinct
+   * texts of 150 to 900 words (those under 200 words low content). Default 0.
+   */
+  content?: number;
 }
 
 export interface SyntheticCrawl {
@@ -455,10 +462,52 @@ export function buildSyntheticCrawl(file: string, options: SyntheticCrawlOptions
       addSitemap.run(1, `${SYNTHETIC_ORIGIN}/sitemap.xml`, listed, 0, startAt, startAt);
       addSitemap.run(2, `${SYNTHETIC_ORIGIN}/sitemap-big.xml`, twice, 1, startAt, startAt);
     }
+    if ((options.content ?? 0) > 0) writeSyntheticContent(db, options.content!);
   })();
   return {
     db,
     origin: SYNTHETIC_ORIGIN,
     counts: { results: n, urls: n + queuedCount + externalCount + 1, links, queued: queuedCount, external: externalCount + 1 },
   };
+}
+
+/** Deterministic pseudo-words for synthetic main texts: `count` of them from `seed`, over a vocabulary of 50,000. */
+function wordsOf(seed: number, count: number): string[] {
+  const out: string[] = [];
+  let x = seed * 2654435761 + 1;
+  for (let i = 0; i < count; i++) {
+    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    out.push(`w${(x % 50_000).toString(36)}`);
+  }
+  return out;
+}
+
+/** The content rows of the first `limit` parsed pages (see SyntheticCrawlOptions.content), fingerprinted as a worker does. */
+function writeSyntheticContent(db: Db, limit: number): void {
+  const pages = (
+    db
+      .prepare('SELECT url_id FROM results WHERE h1_count IS NOT NULL ORDER BY url_id LIMIT ?')
+      .all(Number.isFinite(limit) ? limit : -1) as {
+      url_id: number;
+    }[]
+  ).map((r) => r.url_id);
+  const insert = db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)');
+  const texts: string[][] = [];
+  pages.forEach((id, i) => {
+    let w: string[];
+    if (i > 0 && i % 20 === 0) w = texts[i - 7]!;
+    else if (i > 0 && i % 13 === 0) w = texts[i - 5]!.map((x, j) => (j % 97 === 3 ? `${x}z` : x));
+    else w = wordsOf(i, 150 + ((i * 7919) % 750));
+    texts.push(w);
+    // Sentences of 12 words, a paragraph (a line) of 5 sentences.
+    const lines: string[] = [];
+    for (let s = 0; s < w.length; s += 60) {
+      const line: string[] = [];
+      for (let t = s; t < Math.min(w.length, s + 60); t += 12) line.push(`${w.slice(t, t + 12).join(' ')}.`);
+      lines.push(line.join(' '));
+    }
+    const text = lines.join('\n');
+    const f = fingerprint(text);
+    insert.run(id, f.words, f.hash, Buffer.from(signatureBytes(f.signature!)), text);
+  });
 }

@@ -16,7 +16,8 @@ import {
   type ExtractionColumn,
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
-import { hasRenders } from '../analysis/sql.ts';
+import { hasRenders, hasTable } from '../analysis/sql.ts';
+import { CONTENT_COLUMNS_SQL, refreshContentAnalysis } from '../analysis/near-duplicates.ts';
 import { renderExportSelect } from './render-export-sql.ts';
 import { refreshLinkScores } from '../analysis/link-score-thread.ts';
 
@@ -45,6 +46,11 @@ export interface CsvExportOptions extends CsvLayoutOptions, FormatOption {
    * computed now in a worker thread. Default false: the columns are empty (the app's exports ask for them).
    */
   linkScores?: boolean;
+  /**
+   * Duplicate content (issue 18.1): fill the connection's content_dups (the content filters' `where` reads it) and
+   * add the CONTENT_EXPORT_COLUMNS, with the file's content analysis options (analysis/near-duplicates.ts).
+   */
+  content?: boolean;
 }
 
 // Same rows as the crawl_results view, read by keyset pagination on results.seq (the rowid: a range search).
@@ -96,6 +102,7 @@ export async function exportCsv(
     // Link Score's columns (unique_inlinks, link_score): this connection's TEMP table, filled from the scores the
     // session computed for the file, or computed now in a worker thread. Empty when that fails.
     if (options.linkScores) await refreshLinkScores(db).catch(() => null);
+    if (options.content) refreshContentAnalysis(db);
     return await writeExport(sqliteRowSource(db, options), out, options);
   } finally {
     db.close();
@@ -103,7 +110,7 @@ export async function exportCsv(
 }
 
 /** The rows of a crawl file, a page at a time by keyset, up to the last row that existed when it was called. */
-export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' | 'rowsFrom'> = {}): CsvRowSource {
+export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' | 'rowsFrom' | 'content'> = {}): CsvRowSource {
   // Results committed after this point are left out: a bounded export even while a crawl keeps adding rows,
   // without holding one read transaction open for the whole export (which would keep the WAL from being reset).
   const byUrl = options.rowsFrom === 'urls';
@@ -120,9 +127,12 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
   const KEY = CSV_COLUMNS.length + 1; // after the CSV's columns and the url id
   // A rendered crawl's render columns, by renders' primary key (url_id), a page of rows at a time.
   const rendersOf = crawlRendered(db) ? db.prepare<[string], unknown[]>(RENDERS_SQL).raw(true) : null;
+  // Duplicate content's columns, by content's primary key, a page of rows at a time (issue 18.1).
+  const contentOf = options.content && hasTable(db, 'content') ? db.prepare<[string], unknown[]>(CONTENT_COLUMNS_SQL).raw(true) : null;
   let after = 0;
   return {
     ...(rendersOf ? { renders: (urlIds: number[]) => rendersOf.all(JSON.stringify(urlIds)) } : {}),
+    ...(contentOf ? { content: (urlIds: number[]) => contentOf.all(JSON.stringify(urlIds)) } : {}),
     rules: extractionColumns(db),
     nextPage(limit) {
       const batch = (options.where ? page.all(after, last, params, limit) : page.all(after, last, limit)) as unknown[][];

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CONTENT_EXPORT_COLUMNS,
   EXPORT_COLUMN_INFO,
   EXPORT_COLUMNS,
   RENDER_EXPORT_COLUMN_INFO,
@@ -133,12 +134,17 @@ export interface CsvRowSource {
    * order (a URL not rendered has none). Absent when the crawl rendered nothing: those columns are then left out.
    */
   renders?(urlIds: number[]): unknown[][] | Promise<unknown[][]>;
+  /**
+   * Duplicate content's (issue 18.1): the CONTENT_EXPORT_COLUMNS of these URLs, each row its url id then the values in
+   * order. Absent unless the export asks for them (a content filter's view): those columns are then left out.
+   */
+  content?(urlIds: number[]): unknown[][] | Promise<unknown[][]>;
 }
 
 /** The crawl's extraction rules (settings.extraction) as CSV columns: the rule's name, unless a built-in column has it. */
 export function extractionColumnsOf(settings: unknown): ExtractionColumn[] {
   const rules = (settings as { extraction?: { name: string }[] } | null)?.extraction ?? [];
-  const builtIn = new Set<string>([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS].map((c) => c.toLowerCase()));
+  const builtIn = new Set<string>([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS, ...CONTENT_EXPORT_COLUMNS].map((c) => c.toLowerCase()));
   return rules.map(({ name }) => ({ name, column: builtIn.has(name.toLowerCase()) ? `${name} (extracted)` : name }));
 }
 
@@ -160,7 +166,7 @@ export async function writeCsvExport(
   options: CsvLayoutOptions = {},
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
-  const layout = columnLayout(source.rules, options, source.renders !== undefined);
+  const layout = columnLayout(source.rules, options, source.renders !== undefined, source.content !== undefined);
   return toFileOrStream(out, (dest) => writeRows(source, dest, batchSize, layout));
 }
 
@@ -239,6 +245,10 @@ export async function* recordPages(source: CsvRowSource, batchSize: number, layo
       source.renders && batch.length
         ? new Map((await source.renders(batch.map((row) => row[URL_ID] as number))).map((r) => [r[0] as number, r.slice(1)]))
         : null;
+    const content =
+      source.content && batch.length
+        ? new Map((await source.content(batch.map((row) => row[URL_ID] as number))).map((r) => [r[0] as number, r.slice(1)]))
+        : null;
     const page: unknown[][] = [];
     for (const row of batch) {
       const full: unknown[] = row.slice(0, CSV_COLUMNS.length);
@@ -247,6 +257,10 @@ export async function* recordPages(source: CsvRowSource, batchSize: number, layo
       if (renders) {
         const mine = renders.get(row[URL_ID] as number);
         for (let i = 0; i < RENDER_EXPORT_COLUMNS.length; i++) full.push(mine?.[i] ?? null);
+      }
+      if (content) {
+        const mine = content.get(row[URL_ID] as number);
+        for (let i = 0; i < CONTENT_EXPORT_COLUMNS.length; i++) full.push(mine?.[i] ?? null);
       }
       if (values) {
         const mine = values.get(row[URL_ID] as number);
@@ -273,8 +287,13 @@ function seconds(ms: unknown): number | null {
 }
 
 /** Which of the full record's cells are written, under which header names. Throws naming an unknown column. */
-export function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions, rendered = false): Layout {
-  const all = [...CSV_COLUMNS, ...(rendered ? RENDER_EXPORT_COLUMNS : []), ...rules.map((r) => r.column)];
+export function columnLayout(rules: readonly { column: string }[], options: CsvLayoutOptions, rendered = false, content = false): Layout {
+  const all = [
+    ...CSV_COLUMNS,
+    ...(rendered ? RENDER_EXPORT_COLUMNS : []),
+    ...(content ? CONTENT_EXPORT_COLUMNS : []),
+    ...rules.map((r) => r.column),
+  ];
   let pick: number[] | null = null;
   if (options.columns) {
     if (options.columns.length === 0) throw new Error('choose at least one column to export');

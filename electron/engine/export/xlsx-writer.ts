@@ -58,7 +58,7 @@ export async function writeXlsxExport(
   options: XlsxLayoutOptions = {},
 ): Promise<CsvExportResult> {
   const batchSize = checkBatchSize(options.batchSize);
-  const layout = columnLayout(source.rules, options, source.renders !== undefined);
+  const layout = columnLayout(source.rules, options, source.renders !== undefined, source.content !== undefined);
   return writeXlsxTable(layout.header, recordPages(source, batchSize, layout), out, options);
 }
 

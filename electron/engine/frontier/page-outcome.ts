@@ -390,3 +390,20 @@ export function hreflangRowsOf(
   }
   return rows;
 }
+
+/** Bytes as the stores bind a BLOB (a worker's Uint8Array arrives as one after structured cloning). */
+const blob = (bytes: Uint8Array | null | undefined): Buffer | null =>
+  bytes == null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * The content row of a parsed page (duplicate content, issue 18.1): url_id, main_words, text_hash, minhash, text; null
+ * for a page without one (not parsed, or from a worker that does not read it).
+ */
+export function contentRowOf(
+  claim: { urlId: number },
+  result: PageFetchResult,
+): [number, number, string | null, Buffer | null, string | null] | null {
+  const c = result.content;
+  if (!c || !result.parsed) return null;
+  return [claim.urlId, c.words, c.hash, blob(c.minhash), c.text];
+}

@@ -48,6 +48,19 @@ import { forgetLinkScores, refreshLinkScores, type RefreshOptions } from '../ana
 import { crawlMap } from '../analysis/crawl-map.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
+import {
+  contentColumnsOf,
+  contentDetailOf,
+  contentDiff,
+  contentOptions,
+  forgetContentAnalysis,
+  refreshContentAnalysis,
+  setContentOptions,
+} from '../analysis/near-duplicates.ts';
+import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import { prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
+import type { TextDiff } from '../../../shared/text-diff.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
@@ -61,7 +74,7 @@ export class CrawlAnalysis {
   }
 
   /** The last counts, when they were made (performance.now()), what they cost, and the file's data_version then. */
-  private counted: { at: number; ms: number; version: number; counts: FilterCounts } | null = null;
+  private counted: { at: number; ms: number; version: number; counts: FilterCounts; content: string } | null = null;
 
   /**
    * The explorer's filter counts (the issues overview's too). They run on the process that hosts the crawl, and on a
@@ -71,19 +84,63 @@ export class CrawlAnalysis {
    */
   filterCounts(writing = false): FilterCounts {
     const now = performance.now();
+    // Duplicate content's TEMP table first: its options may have changed since the last counts (issue 18.1).
+    const content = this.refreshContent(writing);
     const version = this.db.pragma('data_version', { simple: true }) as number;
     const last = this.counted;
-    if (last && (last.version === version || (writing && now - last.at < 10 * last.ms))) return last.counts;
+    if (last && last.content === content && (last.version === version || (writing && now - last.at < 10 * last.ms))) return last.counts;
     const counts = filterCounts(this.db);
-    this.counted = { at: now, ms: performance.now() - now, version, counts };
+    this.counted = { at: now, ms: performance.now() - now, version, counts, content };
     return counts;
+  }
+
+  /** Duplicate content (issue 18.1): this connection's content_dups made current; what it holds (stamp and options). */
+  refreshContent(writing = false): string {
+    try {
+      const r = refreshContentAnalysis(this.db, { writing });
+      return `${r.stamp}|${r.key}`;
+    } catch {
+      // the content filters stay empty; the views still answer
+      return '';
+    }
+  }
+
+  /**
+   * Duplicate content's analysis computed off the thread when due (near-duplicates-thread.ts), so the views that
+   * read it next only fill their TEMP table; a failure leaves it to them (computed in the thread).
+   */
+  async prepareContent(writing = false): Promise<void> {
+    try {
+      await prepareContentAnalysis(this.db, { writing });
+    } catch {
+      // refreshContent computes it in the thread, or leaves the filters empty
+    }
+  }
+
+  /** The duplicate-content analysis's options for this file (changed after the crawl, without crawling again). */
+  contentOptions(): ContentAnalysisOptions {
+    return contentOptions(this.db.name);
+  }
+
+  setContentOptions(options: Partial<ContentAnalysisOptions>): ContentAnalysisOptions {
+    return setContentOptions(this.db.name, options);
   }
 
   /** A page of a filter's rows with their custom extraction values (under the rules' CSV column names). */
   queryFiltered(query: ExplorerQuery): ExplorerPage {
+    const content = isContentFilter(query.filter);
+    if (content) this.refreshContent(true);
     const page = queryFiltered(this.db, query);
     const rules = extractionColumns(this.db);
-    const rows = page.rows.map((r) => ({ ...r, extracted: {} as Record<string, string[]> }));
+    const rows: ExplorerPage['rows'] = page.rows.map((r) => ({ ...r, extracted: {} as Record<string, string[]> }));
+    if (content) {
+      // The content filters' rows carry the page's words, its exact duplicates and closest near-duplicate (issue 18.1).
+      const columns = contentColumnsOf(
+        this.db,
+        rows.map((r) => r.url_id),
+      );
+      for (const r of rows) Object.assign(r, columns.get(r.url_id) ?? {});
+    }
     if (rules.length && rows.length) {
       // One query for the page of rows.
       const columnOf = new Map(rules.map((r) => [r.name, r.column]));
@@ -108,8 +165,25 @@ export class CrawlAnalysis {
     }
   }
 
-  urlDetail(ref: UrlRef): UrlDetail | null {
-    return urlDetail(this.db, ref);
+  urlDetail(ref: UrlRef, writing = false): UrlDetail | null {
+    const detail = urlDetail(this.db, ref);
+    if (detail) detail.content = this.contentDetail(detail.url_id, writing);
+    return detail;
+  }
+
+  /** Duplicate content (issue 18.1): a page's words, exact and near duplicates under the current options, or null. */
+  contentDetail(urlId: number, writing = false): UrlDetail['content'] {
+    try {
+      return contentDetailOf(this.db, urlId, { writing });
+    } catch {
+      // the section stays away; the detail still answers
+      return null;
+    }
+  }
+
+  /** What differs between two pages' main texts (duplicate content, issue 18.1); null when either has none. */
+  contentDiff(urlId: number, otherId: number): TextDiff | null {
+    return contentDiff(this.db, urlId, otherId);
   }
 
   inlinks(urlId: number, after: number | null): LinkPage<Inlink> {
@@ -168,6 +242,7 @@ export class CrawlAnalysis {
   close(): void {
     // The file's computed Link Scores go with its view (a file opened again computes them again).
     forgetLinkScores(this.db.name);
+    forgetContentAnalysis(this.db.name);
     if (this.db.open) this.db.close();
   }
 }

@@ -38,6 +38,8 @@ import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
+import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import type { TextDiff } from '../../../shared/text-diff.ts';
 
 export { CRAWL_FILE_EXT, MAX_LISTED_CRAWLS, crawlFileStem, readCrawlFileInfo } from './crawl-files.ts';
 
@@ -357,6 +359,20 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.inView.views().urlDetail(ref, this.writingInView());
   }
 
+  /**
+   * Duplicate content (issue 18.1): the analysis's options for the crawl in view, the given ones changed first (none:
+   * just read). A changed threshold recomputes from the stored signatures; nothing is crawled again.
+   */
+  async contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions> {
+    const analysis = this.analysis();
+    return Object.keys(given).length === 0 ? analysis.contentOptions() : analysis.setContentOptions(given);
+  }
+
+  /** What differs between two pages' main texts (issue 18.1), or null when either has none. */
+  async contentDiff(urlId: number, otherId: number): Promise<TextDiff | null> {
+    return this.analysis().contentDiff(urlId, otherId);
+  }
+
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {
     return this.inView.views().urlInlinks(urlId, after);
   }
@@ -469,7 +485,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   /** The issues overview of the crawl in view: each issue with its filter's count. */
   async issuesOverview(): Promise<IssuesOverview> {
     // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
-    return overviewOf(this.analysis().filterCounts(this.writingInView()));
+    const analysis = this.analysis();
+    await analysis.prepareContent(this.writingInView());
+    return overviewOf(analysis.filterCounts(this.writingInView()));
   }
 
   /** Why the issues overview cannot be exported (no crawl open, or it lives in a store), or null. */

@@ -3,6 +3,7 @@
 // crawl in view for them, so the app and the web console show them for either. Views move here as they learn to
 // read the store (issue 19); the others are still the crawl file's alone (CrawlInView.analysis).
 import type * as Analysis from '../../../shared/analysis.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
@@ -30,16 +31,23 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     queuePrefixes: async (q) => analysis().queuePrefixes(q),
     queueSearch: async (q) => analysis().queueSearch(q),
     queueScreen: async (q) => analysis().queueScreen(q),
-    filterCounts: async (writing) => analysis().filterCounts(writing),
+    filterCounts: async (writing) => {
+      const a = analysis();
+      // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
+      await a.prepareContent(writing);
+      return a.filterCounts(writing);
+    },
     queryFiltered: async (q, writing) => {
       const a = analysis();
       await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      if (isContentFilter(q.filter)) await a.prepareContent(true);
       return a.queryFiltered(q);
     },
     urlDetail: async (ref, writing) => {
       const a = analysis();
       await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
-      return a.urlDetail(ref);
+      await a.prepareContent(writing);
+      return a.urlDetail(ref, writing);
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analysis.ts';
-import { EXPORT_COLUMNS, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
 import { writeImageUses } from '../analysis/images.ts';
@@ -31,6 +31,7 @@ export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): s
   const known = new Set<string>([
     ...EXPORT_COLUMNS,
     ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
+    ...(isContentFilter(view.filter) ? CONTENT_EXPORT_COLUMNS : []),
     ...extractionColumns(analysis.db).map((r) => r.column),
   ]);
   const unknown = view.columns.filter((c) => !known.has(c));
@@ -51,6 +52,8 @@ export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: stri
     rowsFrom,
     format: view.format ?? 'csv',
     linkScores: true,
+    // A content filter's view: its rows from the content analysis, with its columns (issue 18.1).
+    content: isContentFilter(view.filter),
     ...(where ? { where } : {}),
   });
 }

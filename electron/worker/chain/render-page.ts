@@ -72,6 +72,8 @@ export function renderPage(settings: CrawlSettings, extractors: readonly HtmlExt
         rendered.lang = page.lang;
         rendered.hreflang = page.hreflang;
         rendered.wordCount = page.wordCount;
+        // Duplicate content compares what the rendered page shows, as its other fields (issue 18.1).
+        if (page.content) r.content = page.content;
         const nofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);
         for (const link of page.links) {
           if (known.has(link.url)) continue;

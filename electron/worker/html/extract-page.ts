@@ -2,6 +2,7 @@
 // hreflang, robots directives, meta refresh, word count), the distinct links to other URLs and the links that can
 // never be fetched. The page is read in one streaming pass by the crawl's extractors (this folder), then every
 // link is resolved once, here, in the crawl's normal form.
+import type { PageContent } from '../../../shared/content.ts';
 import type {
   FoundImage,
   FoundLink,
@@ -51,6 +52,8 @@ export interface ExtractedPage {
   socialTags?: SocialTag[];
   /** What the page's HTML shows of its security (security.ts; the headers are the processor's); empty without that extractor. */
   security: Pick<PageSecurity, 'httpResources' | 'unsafeBlankLinks'>;
+  /** The main text's fingerprint (issue 18.1); absent when the crawl's extractors do not read it. */
+  content?: PageContent;
 }
 
 /**
@@ -96,6 +99,7 @@ export function extractHtml(
     unfetchableLinks: unfetchable,
     metaRobots: clean(found.metaRobots),
     security: pageSecurityOf(found.security, pageUrl, base),
+    ...(found.content ? { content: found.content } : {}),
   };
   if (found.images) {
     page.images = resolveImages(found.images, (href) => memo.resolve(href, base, normalise, inScope));

@@ -1,3 +1,4 @@
+import type { PageContent } from '../../../shared/content.ts';
 import type { LinkKind, SocialTag, StructuredDataItem } from '../../../shared/protocol.ts';
 
 // The contract of one HTML extractor: a small module that reads one thing from a page while the page streams
@@ -30,6 +31,8 @@ export interface PageDraft {
   socialTags?: SocialTag[];
   /** Security (security.ts): hrefs that may load over plain HTTP, and target=_blank links without noopener, as written. */
   security?: { httpResources: { href: string; kind: string }[]; blankLinks: string[] };
+  /** The main text's fingerprint and compressed text (main-content.ts, issue 18.1), when the crawl reads it. */
+  content?: PageContent;
 }
 
 /** One use of an image on a page, before resolution (issue 18.3). */

@@ -4,7 +4,7 @@
 import type { HtmlExtractor } from './extractor-contract.ts';
 
 /** Elements that do not break words. Anything else separates words. */
-const INLINE = new Set([
+export const INLINE = new Set([
   'a',
   'abbr',
   'b',

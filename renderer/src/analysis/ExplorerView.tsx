@@ -4,7 +4,14 @@
 // Crawled content is only ever text.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ResultSortColumn } from '../../../shared/crawler-api.ts';
-import { type ExplorerQuery, type ExplorerRow, type FilterId, RESULT_FILTERS, type UrlRef } from '../../../shared/analysis.ts';
+import {
+  type ExplorerQuery,
+  type ExplorerRow,
+  type FilterId,
+  isContentFilter,
+  RESULT_FILTERS,
+  type UrlRef,
+} from '../../../shared/analysis.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { useApi, useCrawl } from '../store/context.tsx';
 import { i18next, useTranslation } from '../i18n/i18n.ts';
@@ -23,6 +30,8 @@ import { useHasCrawl, useLive, useLiveQuery } from './use-live.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { clearExplorerRequest, explorerRequest, takeExplorerFilter } from './explorer-request.ts';
 import { UrlDetailPane } from './UrlDetailPane.tsx';
+import { contentOptionsStore } from './content-options.ts';
+import { NearThresholdControl } from './NearThresholdControl.tsx';
 import { useStore } from 'zustand';
 
 /** Badges refresh at most this often while a crawl runs (each count reads an index). */
@@ -137,6 +146,60 @@ export const EXPLORER_COLUMNS: Column[] = [
     cell: (r) => (r.response_time_ms === null ? '' : ta('ms', { ms: formatInt(r.response_time_ms) })),
   },
 ];
+
+/** Duplicate content's columns (issue 18.1), after the URL in the Content filters' views. */
+export const CONTENT_COLUMNS: Column[] = [
+  {
+    id: 'mainWords',
+    get label() {
+      return ta('explorer.columns.mainWords');
+    },
+    track: '104px',
+    minPx: 104,
+    sort: null,
+    numeric: true,
+    cell: (r) => (r.main_words == null ? '' : formatInt(r.main_words)),
+  },
+  {
+    id: 'sameText',
+    get label() {
+      return ta('explorer.columns.sameText');
+    },
+    track: '92px',
+    minPx: 92,
+    sort: null,
+    numeric: true,
+    cell: (r) => (r.exact_duplicates == null || r.exact_duplicates < 2 ? '' : formatInt(r.exact_duplicates)),
+  },
+  {
+    id: 'closestNear',
+    get label() {
+      return ta('explorer.columns.closestNear');
+    },
+    track: 'minmax(200px, 2fr)',
+    minPx: 200,
+    sort: null,
+    cell: (r) => r.near_match_url ?? '',
+    title: (r) => r.near_match_url ?? undefined,
+  },
+  {
+    id: 'similarity',
+    get label() {
+      return ta('explorer.columns.similarity');
+    },
+    track: '84px',
+    minPx: 84,
+    sort: null,
+    numeric: true,
+    cell: (r) => (r.near_similarity == null ? '' : `${r.near_similarity}%`),
+  },
+];
+
+/** A Content filter's columns: the explorer's, duplicate content's after the URL. */
+export function contentColumns(extractionRules: readonly string[]): Column[] {
+  const [url, ...rest] = explorerColumns(extractionRules);
+  return [url!, ...CONTENT_COLUMNS, ...rest];
+}
 
 /** The live table's other columns, offered in the explorer too, hidden until the user shows them (column menu). */
 const MORE_COLUMNS: Column[] = COLUMNS.filter((c) => !EXPLORER_COLUMNS.some((x) => x.id === c.id)).map((c) => c as unknown as Column);
@@ -293,7 +356,11 @@ export function ExplorerView() {
   }, [text]);
   const { t } = useTranslation('analysis');
 
-  const counts = useLiveQuery('counts', () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
+  // A new duplicate-content threshold (issue 18.1): the counts and the rows read again.
+  const contentGeneration = useStore(contentOptionsStore, (s) => s.generation);
+  // A cluster crawl's store does not compute duplicate content: no threshold to change there.
+  const onCluster = useCrawl((s) => s.cluster !== null);
+  const counts = useLiveQuery(`counts|${contentGeneration}`, () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
   const query = useMemo(
     () => ({ filter, text: appliedText, ...(prefix ? { prefix } : {}), sort: sort.column, descending: sort.descending }),
     [filter, appliedText, prefix, sort],
@@ -305,7 +372,11 @@ export function ExplorerView() {
   );
   // Not memoised: the filters' names follow the language.
   const groups = shownGroups(groupedFilters(counts.data), counts.data, filter);
-  const menuColumns = useMemo(() => (imageFilter ? IMAGE_COLUMNS : explorerColumns(rules)), [rules, imageFilter]);
+  const contentFilter = isContentFilter(filter);
+  const menuColumns = useMemo(
+    () => (imageFilter ? IMAGE_COLUMNS : contentFilter ? contentColumns(rules) : explorerColumns(rules)),
+    [rules, imageFilter, contentFilter],
+  );
 
   const toggleSort = (column: ResultSortColumn) =>
     setSort((s: SortState) =>
@@ -393,6 +464,7 @@ export function ExplorerView() {
                   </span>
                 </button>
               ))}
+              {g.id === 'content' && hasCrawl && !onCluster && <NearThresholdControl />}
             </div>
           ))}
           {counts.error && <div className="analysis-error">{counts.error}</div>}
@@ -403,7 +475,7 @@ export function ExplorerView() {
               ariaLabel={t('explorer.tableLabel')}
               filter={query}
               fetchPage={fetchPage}
-              columnsFor={imageFilter ? imageColumns : explorerColumns}
+              columnsFor={imageFilter ? imageColumns : contentFilter ? contentColumns : explorerColumns}
               layout={layout}
               sort={sort}
               onSort={toggleSort}
@@ -416,7 +488,7 @@ export function ExplorerView() {
               filtered={appliedText !== '' || prefix !== ''}
               empty={() => t('explorer.empty')}
               live={live}
-              version={version}
+              version={version + contentGeneration}
             />
           ) : (
             <div className="analysis-empty">{t('explorer.noCrawl')}</div>

@@ -13,6 +13,7 @@ import { headerLines, statusText } from './analysis-model.ts';
 import { RenderDetailSection } from './RenderDetailSection.tsx';
 import { StructuredDetailSection } from './StructuredDetailSection.tsx';
 import { HreflangDetailSection, SecurityDetailSection } from './SecurityDetailSection.tsx';
+import { ContentDetailSection } from './ContentDetailSection.tsx';
 
 /** The host's names of a URL's states (electron/engine/analysis/url-detail.ts), as keys of detail.states. */
 const STATE_KEYS: Record<
@@ -86,6 +87,7 @@ export function UrlDetailBody({
       {detail.render && <RenderDetailSection render={detail.render} />}
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
       {detail.fetched && detail.structured && <StructuredDetailSection structured={detail.structured} />}
+      {detail.fetched && detail.content && <ContentDetailSection urlId={detail.url_id} content={detail.content} onOpen={onOpen} />}
       <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">

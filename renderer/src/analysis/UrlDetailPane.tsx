@@ -13,6 +13,8 @@ import { canGoBack, canGoForward, currentEntry, goBack, goForward, openInHistory
 import type { DetailHistory } from './analysis-model.ts';
 import { useLiveQuery } from './use-live.ts';
 import { UrlDetailBody } from './UrlDetailBody.tsx';
+import { useStore } from 'zustand';
+import { contentOptionsStore } from './content-options.ts';
 
 /** What the pane opens on: a URL (by id or text), with the table's row when there is one. */
 export interface DetailStart {
@@ -37,6 +39,11 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   const store = useCrawlStore();
   const { t } = useTranslation('analysis');
   const detail = useLiveQuery(`detail|${refKey(ref)}`, () => api.urlDetail(ref), 5_000);
+  // A new duplicate-content threshold (issue 18.1): read the detail again, keeping it shown meanwhile.
+  const contentGeneration = useStore(contentOptionsStore, (s) => s.generation);
+  useEffect(() => {
+    if (contentGeneration > 0) detail.reload();
+  }, [contentGeneration]);
   const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
   // The table's own row, when the host has no details to give (or has not answered yet).
   const fallback = atStart && start.row && !detail.data ? start.row : null;

@@ -190,6 +190,8 @@ export function CheckSettings({ binding }: { binding: FormBinding }) {
         error={fieldError(binding, 'checkExternal')}
         input={{ ...fieldAttrs(binding, 'checkExternal'), checked: form.checkExternal, onChange: (v) => set('checkExternal', v) }}
       />
+      {linesField(binding, 'contentInclude', t('check.contentInclude'), t('check.contentIncludeHint'), t('check.wholePage'))}
+      {linesField(binding, 'contentExclude', t('check.contentExclude'), t('check.contentExcludeHint'), t('scope.none'))}
     </>
   );
 }

@@ -1,6 +1,7 @@
 // The start form's model, with no React in it: the form's fields as typed (text, so a half-typed number stays
 // as typed), the form filled from the host's defaults or a preset, the settings it sends, the command line it
 // copies, and the host's problems mapped back onto fields and the collapsible groups that hold them.
+import { DEFAULT_CONTENT_EXCLUDE } from '../../../shared/content.ts';
 import type { CrawlDefaults } from '../../../shared/crawler-api.ts';
 import { cliCommandFor } from '../../../shared/cli-command.ts';
 import type { CrawlMode, CrawlSettings, CrawlSettingsInput, ResourceType, Scope, SettingsProblem } from '../../../shared/settings.ts';
@@ -86,6 +87,9 @@ export interface StartForm {
   // What to check
   checkResources: readonly ResourceType[];
   checkExternal: boolean;
+  // Duplicate content's content area (issue 18.1), one selector a line
+  contentInclude: string;
+  contentExclude: string;
   // JavaScript rendering
   render: boolean;
   renderWaitMs: string;
@@ -114,7 +118,17 @@ export interface StartForm {
 }
 
 /** Form fields typed one item a line; the host names their problems "<field>.<index among the non-blank lines>". */
-export const LIST_FIELDS = ['seeds', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'renderBlock', 'sitemaps'] as const;
+export const LIST_FIELDS = [
+  'seeds',
+  'allowedHosts',
+  'include',
+  'exclude',
+  'stripQueryParams',
+  'renderBlock',
+  'sitemaps',
+  'contentInclude',
+  'contentExclude',
+] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 
 export function formFromDefaults(d: CrawlDefaults | null): StartForm {
@@ -152,6 +166,8 @@ export function formFromSettings(s: Omit<CrawlSettings, 'seeds'> | undefined): S
     followNofollow: s?.followNofollow ?? false,
     checkResources: s?.checkResources ?? [],
     checkExternal: s?.checkExternal ?? false,
+    contentInclude: lines(s?.contentInclude),
+    contentExclude: lines(s?.contentExclude ?? DEFAULT_CONTENT_EXCLUDE),
     render: s?.render ?? false,
     renderWaitMs: str(s?.renderWaitMs),
     viewport: s?.viewport ?? 'desktop',
@@ -221,6 +237,8 @@ export function settingsFromForm(form: StartForm): CrawlSettingsInput {
     // In the form's order, whatever order they were ticked in.
     checkResources: RESOURCE_OPTIONS.map((o) => o.value).filter((t) => form.checkResources.includes(t)),
     checkExternal: form.checkExternal,
+    contentInclude: lines(form.contentInclude),
+    contentExclude: lines(form.contentExclude),
     render: form.render,
     renderWaitMs: numeric(form.renderWaitMs, undefined),
     viewport: form.viewport.trim() || undefined,
@@ -349,7 +367,7 @@ export const FORM_GROUPS = {
   scope: ['scope', 'allowedHosts', 'include', 'exclude', 'stripQueryParams', 'maxUrlLength', 'followNofollow'],
   request: ['headers', 'basicAuth'],
   extraction: ['extraction'],
-  check: ['checkResources', 'checkExternal'],
+  check: ['checkResources', 'checkExternal', 'contentInclude', 'contentExclude'],
   render: ['render', 'renderWaitMs', 'viewport', 'renderPages', 'renderBlock'],
   sitemaps: ['crawlLinkedSitemaps', 'crawlSitemapUrls', 'sitemaps'],
   politeness: ['delayMs', 'polite', 'maxUrlsPerSecond', 'maxPerHost', 'maxAttempts', 'retryDelayMs', 'maxRetryAfterMs'],

@@ -5,7 +5,16 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
 import type { PageFetchResult } from '../../../../shared/protocol.ts';
 import { UrlState, type PageClaim } from '../model.ts';
-import { hostCountsOf, hreflangRowsOf, renderRowOf, resultRowOf, securityRowOf, type PageTarget, type ResultRow } from '../page-outcome.ts';
+import {
+  contentRowOf,
+  hostCountsOf,
+  hreflangRowsOf,
+  renderRowOf,
+  resultRowOf,
+  securityRowOf,
+  type PageTarget,
+  type ResultRow,
+} from '../page-outcome.ts';
 import { retryDelayMs } from '../retry-policy.ts';
 import { socialTagRowsOf, structuredDataRowsOf, type SocialTagRow, type StructuredDataRow } from '../structured-rows.ts';
 import { nextFetchAfter } from '../politeness.ts';
@@ -14,6 +23,7 @@ import type { PgQuerier } from './pg-client.ts';
 import type { Enqueue } from './pg-discover.ts';
 import {
   emptyHostDelta,
+  insertContent,
   insertExtracted,
   insertImageUses,
   type ImageUseRow,
@@ -89,6 +99,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const finished: { id: number; state: number; attempts: number }[] = [];
   const rows: ResultRow[] = [];
   const renders: unknown[][] = [];
+  const contents: NonNullable<ReturnType<typeof contentRowOf>>[] = [];
   const links: LinkRow[] = [];
   const unfetchable: { from: number; href: string; scheme: string; anchor: string | null }[] = [];
   const extracted: { urlId: number; rule: string; n: number; value: string }[] = [];
@@ -139,6 +150,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
     rows.push(resultRowOf(claim, result, redirect, attempts, now));
     const render = renderRowOf(claim, result);
     if (render !== null) renders.push(render);
+    const content = contentRowOf(claim, result);
+    if (content !== null) contents.push(content);
     const counts = hostCountsOf(result);
     h.crawled += counts.crawled;
     h.failed += counts.failed;
@@ -182,6 +195,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
     );
     await insertResults(c, rows, me);
     await insertRenders(c, renders);
+    await insertContent(c, contents);
   }
   await insertLinks(c, links, ids);
   await insertUnfetchable(c, unfetchable);

@@ -131,6 +131,15 @@ CREATE TABLE IF NOT EXISTS hreflang (
 CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
 CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
 
+// Duplicate content (issue 18.1), as the crawl file's version 7: a parsed page's main-text fingerprint and text.
+const CONTENT_TABLE = `CREATE TABLE IF NOT EXISTS content (
+  url_id     bigint PRIMARY KEY,
+  main_words integer NOT NULL,
+  text_hash  text,
+  minhash    bytea,
+  text       text
+);`;
+
 // Issue 19.3, the store's plans at a million URLs (BENCHMARKS.md, "PostgreSQL store at a million URLs"): the queue
 // index carries the columns the queue inspector shows, so grouping a host's queue by prefix and searching the queue
 // read the index alone (the queued rows are scattered over the whole urls table: 50,000 of one host touched 20,000 of
@@ -176,6 +185,7 @@ ${RENDERS_RAW_DDL}
 ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
+${CONTENT_TABLE}
 ${PLAN_INDEXES_UPGRADE}
 ${PG_ANALYSIS_INDEXES}`;
 
@@ -314,6 +324,7 @@ ${RENDERS_TABLE}
 ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
+${CONTENT_TABLE}
 ${PG_ANALYSIS_INDEXES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,

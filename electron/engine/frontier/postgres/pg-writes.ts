@@ -3,7 +3,7 @@
 // batch did to its hosts.
 import type { SocialTagRow, StructuredDataRow } from '../structured-rows.ts';
 import { HELD } from '../model.ts';
-import { RENDER_COLUMNS, RESULT_COLUMNS, SECURITY_COLUMNS, type ResultRow } from '../page-outcome.ts';
+import { type contentRowOf, RENDER_COLUMNS, RESULT_COLUMNS, SECURITY_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
@@ -119,6 +119,16 @@ export async function insertRenders(c: PgQuerier, rows: unknown[][]): Promise<vo
   await c.query(
     INSERT_RENDERS,
     RENDER_COLUMNS.map((_, i) => rows.map((r) => r[i])),
+  );
+}
+
+/** Parsed pages' content rows (contentRowOf's: url_id, main_words, text_hash, minhash, text), issue 18.1. */
+export async function insertContent(c: PgQuerier, rows: NonNullable<ReturnType<typeof contentRowOf>>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query(
+    `INSERT INTO content (url_id, main_words, text_hash, minhash, text)
+     SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bytea[], $5::text[]) ON CONFLICT (url_id) DO NOTHING`,
+    [0, 1, 2, 3, 4].map((i) => rows.map((r) => r[i])),
   );
 }
 

@@ -35,6 +35,18 @@ export function sqliteNativeBinding(): string | undefined {
 export const LINK_SCORES_TEMP_TABLE =
   'CREATE TEMP TABLE IF NOT EXISTS link_scores (url_id INTEGER PRIMARY KEY, link_score REAL NOT NULL, unique_inlinks INTEGER NOT NULL)';
 
+/**
+ * Duplicate content (issue 18.1, analysis/near-duplicates.ts) per URL the content filters list, on each connection:
+ * empty until a reader fills it, so the filters' SQL can always name it.
+ */
+export const CONTENT_DUPS_TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS content_dups (
+  url_id INTEGER PRIMARY KEY,
+  exact_count INTEGER NOT NULL,
+  match_id INTEGER,
+  similarity REAL,
+  low INTEGER NOT NULL
+)`;
+
 /** Opens a SQLite connection with the native binding in use; every crawl-file connection goes through here. */
 function openSqlite(path: string, options: Database.Options = {}): Db {
   const db = new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
@@ -46,7 +58,7 @@ function openSqlite(path: string, options: Database.Options = {}): Db {
 }
 
 const FILE_FORMAT = 'trawl-crawl';
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 // Added in version 2 (files of version 1 are upgraded in place when opened: see upgradeSchema).
 const RESULTS_V2_COLUMNS = [
@@ -300,6 +312,18 @@ CREATE TABLE IF NOT EXISTS hreflang (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS hreflang_target ON hreflang(target_id);
 CREATE INDEX IF NOT EXISTS hreflang_invalid ON hreflang(url_id) WHERE valid = 0;`;
+// Added in version 7 (issue 18.1, duplicate content): each parsed page's main text (main-content.ts in the worker): its
+// words, exact hash (16 hex digits), MinHash signature (shared/content.ts: 128 little-endian 32-bit values) and the text
+// itself as it is (the worker does not compress: it is the crawl's critical path), at most 32 K characters, for the detail pane's diff. Readers check that the table exists
+// (a file of version 2 to 6 is read as stored: its content filters count 0).
+const CONTENT_TABLES = `CREATE TABLE IF NOT EXISTS content (
+  url_id     INTEGER PRIMARY KEY,
+  main_words INTEGER NOT NULL,
+  text_hash  TEXT,
+  minhash    BLOB,
+  text       TEXT
+);
+CREATE INDEX IF NOT EXISTS content_hash ON content(text_hash) WHERE text_hash IS NOT NULL;`;
 /** The oldest version a read-only caller may read as stored: what it lacks (the label tables) is looked for first. */
 const READ_AS_STORED_FROM = 2;
 // What the CSV export writes, for anyone opening the file in another SQLite tool.
@@ -407,6 +431,7 @@ ${SITEMAP_TABLES}
 ${IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
+${CONTENT_TABLES}
 `;
 
 /** A crawl file that cannot be opened or is not a Trawl crawl: the message says which and why. */
@@ -470,6 +495,7 @@ export function createCrawlFile(path: string, settings: CrawlSettings, secrets: 
       put.run('state', 'preparing');
     })();
     db.exec(LINK_SCORES_TEMP_TABLE);
+    db.exec(CONTENT_DUPS_TEMP_TABLE);
   } catch (err) {
     db.close();
     throw err;
@@ -514,6 +540,7 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
     }
     if (!options.readonly) tune(db);
     db.exec(LINK_SCORES_TEMP_TABLE);
+    db.exec(CONTENT_DUPS_TEMP_TABLE);
   } catch (err) {
     db.close();
     if (err instanceof CrawlFileError) throw err;
@@ -609,6 +636,8 @@ function upgradeSteps(db: Db, from: number): void {
     if (from < 6) db.exec(IMAGE_TABLES);
     if (from < 6) db.exec(STRUCTURED_DATA_TABLES);
     if (from < 6) db.exec(SECURITY_HREFLANG_TABLES);
+    // Issue 18.1: duplicate content (an older crawl has no main texts recorded; its Content filters are empty).
+    if (from < 7) db.exec(CONTENT_TABLES);
     // A version 4 file of a build before the raw fields were kept beside the rendered ones has them added (empty).
     addColumns(db, 'renders', RENDERS_RAW_COLUMNS);
     db.exec('DROP INDEX IF EXISTS renders_fields');

@@ -81,6 +81,8 @@ export function prepareFrontierStatements(db: Db) {
       `INSERT OR REPLACE INTO security (${SECURITY_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${SECURITY_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertHreflang: db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)'),
+    // Duplicate content (issue 18.1): a parsed page's main text fingerprint.
+    insertContent: db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)'),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     // Images (issue 18.3): an image URL's row by key, and a page's uses of it.
     imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),

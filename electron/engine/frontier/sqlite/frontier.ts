@@ -50,7 +50,16 @@ import {
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
-import { errorRowOf, hostCountsOf, hreflangRowsOf, pageTargetsOf, renderRowOf, resultRowOf, securityRowOf } from '../page-outcome.ts';
+import {
+  contentRowOf,
+  errorRowOf,
+  hostCountsOf,
+  hreflangRowsOf,
+  pageTargetsOf,
+  renderRowOf,
+  resultRowOf,
+  securityRowOf,
+} from '../page-outcome.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim, nextReadyFrom } from '../politeness.ts';
 import { redirectVerdict } from '../redirect-chain.ts';
 import { parseRobotsTxt } from '../robots-txt.ts';
@@ -481,6 +490,8 @@ export class Frontier {
       this.q.insertResult.run(resultRowOf(claim, result, redirect, attempts, now));
       const render = renderRowOf(claim, result);
       if (render !== null) this.q.insertRender.run(render);
+      const content = contentRowOf(claim, result);
+      if (content !== null) this.q.insertContent.run(content);
       if (ok) this.counts.crawled++;
       else this.counts.failed++;
       const counts = hostCountsOf(result);

@@ -7,6 +7,12 @@ export const analysis = {
   noResponse: 'no response',
   ms: '{{ms}} ms',
   explorer: {
+    // Duplicate content (issue 18.1): the near-duplicate threshold, beside the Content filters.
+    nearThreshold: 'Near-duplicate threshold',
+    nearThresholdLabel: 'near-duplicate threshold, percent similar (50 to 100)',
+    nearThresholdHint:
+      'Pages at least this similar are near duplicates. Changing it recomputes from the crawl file; nothing is crawled again.',
+    nearThresholdFailed: 'The threshold could not be changed: {{error}}',
     label: 'results explorer',
     title: 'Results explorer',
     total_one: ' · {{n}} URL',
@@ -38,6 +44,11 @@ export const analysis = {
       linkScore: 'Link Score',
       depth: 'Depth',
       time: 'Time',
+      // Duplicate content (issue 18.1): the Content filters' own columns.
+      mainWords: 'Main words',
+      sameText: 'Same text',
+      closestNear: 'Closest near duplicate',
+      similarity: 'Similarity',
     },
   },
   filterTitle: '{{group}}: {{filter}}',
@@ -58,6 +69,7 @@ export const analysis = {
     structured: 'Structured data',
     // Issue 18.5.
     hreflang: 'Hreflang',
+    content: 'Content',
   },
   filters: {
     all: { label: 'All', description: 'Every URL fetched: pages, resources checked, redirect hops and errors.' },
@@ -270,6 +282,16 @@ export const analysis = {
       label: 'Non-indexable alternates',
       description: 'Pages naming an alternate that answered 200 but cannot be indexed (noindex, canonicalised elsewhere).',
     },
+    // Duplicate content (issue 18.1).
+    'content-exact-duplicates': {
+      label: 'Exact duplicates',
+      description: 'Pages whose main text is the same as another page’s (case, spacing and punctuation aside).',
+    },
+    'content-near-duplicates': {
+      label: 'Near duplicates',
+      description: 'Pages whose main text is at least the threshold (90% by default) similar to another page’s, not identical.',
+    },
+    'content-low': { label: 'Low content', description: 'Pages with fewer main-text words than the threshold (200 by default).' },
   },
   exportColumns: {
     url: 'URL',
@@ -322,6 +344,10 @@ export const analysis = {
     page_errors: 'Uncaught exceptions',
     failed_resources: 'Failed resources',
     blocked_resources: 'Blocked resources',
+    main_words: 'Main-text words',
+    exact_duplicates: 'Pages with the same main text',
+    near_match_url: 'Closest near duplicate',
+    near_similarity: 'Near-duplicate similarity (%)',
   },
   export: {
     label: 'export this view',
@@ -669,6 +695,29 @@ export const analysis = {
       nofollowOnly: 'nofollow only',
       redirectCut: 'redirect chain cut',
       sitemapOnly: 'in a sitemap only (not crawled)',
+    },
+    // Duplicate content (issue 18.1).
+    content: {
+      heading: 'Duplicate content',
+      mainWords: 'Main-text words',
+      low: 'low content (under {{n}} words)',
+      notCompared: 'Not compared: only indexable pages are compared.',
+      exactHeading: 'Same main text ({{n}})',
+      nearHeading: 'Near duplicates at {{threshold}}% or more ({{n}})',
+      noExact: 'No other page has the same main text.',
+      noNear: 'No near duplicate at this threshold.',
+      firstOnly: 'The first {{shown}} of {{n}}.',
+      similarity: '{{pct}}% similar',
+      showDiff: 'Show what differs',
+      diffHeading: 'What differs from {{url}}',
+      diffLabel: 'what differs between the two pages’ main texts',
+      diffKey: '− only on this page · + only on the other page',
+      diffSame_one: '… {{n}} sentence the same …',
+      diffSame_other: '… {{n}} sentences the same …',
+      diffNone: 'Their main texts are the same sentence for sentence.',
+      diffTruncated: 'Only the first sentences of a long text are compared.',
+      diffUnavailable: 'No main text to compare.',
+      diffLoading: 'Comparing…',
     },
     // Issue 18.4.
     structured: {

@@ -174,6 +174,11 @@ export const start = {
     pagesOnly: 'none: pages only',
     checkExternal: 'Check external links',
     checkExternalHint: 'fetch links out of scope once for their status, never following them further; default off',
+    contentInclude: 'Content area compared for duplicate content',
+    contentIncludeHint: 'element names (main), .classes or #ids, one a line: only their text counts; default the whole page',
+    wholePage: 'the whole page',
+    contentExclude: 'Left out of the content area',
+    contentExcludeHint: 'element names, .classes or #ids, one a line; default nav, header, footer',
   },
   sitemaps: {
     linked: 'Crawl linked sitemaps',

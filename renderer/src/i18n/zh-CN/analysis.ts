@@ -6,6 +6,11 @@ export const analysis: Messages['analysis'] = {
   noResponse: '无响应',
   ms: '{{ms}} 毫秒',
   explorer: {
+    // Duplicate content (issue 18.1): the near-duplicate threshold, beside the Content filters.
+    nearThreshold: '近似重复阈值',
+    nearThresholdLabel: '近似重复阈值，相似度百分比（50 到 100）',
+    nearThresholdHint: '相似度不低于此值的页面为近似重复。更改后根据抓取文件重新计算，不会重新抓取。',
+    nearThresholdFailed: '无法更改阈值：{{error}}',
     label: '结果浏览',
     title: '结果浏览',
     total_one: ' · {{n}} 个 URL',
@@ -37,6 +42,11 @@ export const analysis: Messages['analysis'] = {
       linkScore: '链接得分',
       depth: '深度',
       time: '响应时间',
+      // Duplicate content (issue 18.1): the Content filters' own columns.
+      mainWords: '主体文本字数',
+      sameText: '相同文本',
+      closestNear: '最接近的近似重复',
+      similarity: '相似度',
     },
   },
   filterTitle: '{{group}}：{{filter}}',
@@ -57,6 +67,7 @@ export const analysis: Messages['analysis'] = {
     structured: '结构化数据',
     // Issue 18.5.
     hreflang: 'Hreflang',
+    content: '内容',
   },
   filters: {
     all: { label: '全部', description: '已抓取的所有 URL：页面、已检查的资源、重定向跳转和错误。' },
@@ -194,6 +205,10 @@ export const analysis: Messages['analysis'] = {
       label: '不可索引的备用页面',
       description: '所指向的备用页面响应 200 但不可索引（noindex、规范链接指向别处）的页面。',
     },
+    // Duplicate content (issue 18.1).
+    'content-exact-duplicates': { label: '完全重复', description: '主体文本与另一页面相同的页面（不计大小写、空白和标点）。' },
+    'content-near-duplicates': { label: '近似重复', description: '主体文本与另一页面的相似度达到阈值（默认 90%）但不完全相同的页面。' },
+    'content-low': { label: '内容过少', description: '主体文本字数少于阈值（默认 200）的页面。' },
   },
   exportColumns: {
     url: 'URL',
@@ -246,6 +261,10 @@ export const analysis: Messages['analysis'] = {
     page_errors: '未捕获的异常',
     failed_resources: '失败的资源',
     blocked_resources: '被阻止的资源',
+    main_words: '主体文本字数',
+    exact_duplicates: '主体文本相同的页面数',
+    near_match_url: '最接近的近似重复页面',
+    near_similarity: '近似重复相似度（%）',
   },
   export: {
     label: '导出此视图',
@@ -591,6 +610,29 @@ export const analysis: Messages['analysis'] = {
       nofollowOnly: '仅 nofollow 链接',
       redirectCut: '重定向链被截断',
       sitemapOnly: '仅在站点地图中（未抓取）',
+    },
+    // Duplicate content (issue 18.1).
+    content: {
+      heading: '重复内容',
+      mainWords: '主体文本字数',
+      low: '内容过少（少于 {{n}} 字）',
+      notCompared: '未比较：只比较可索引的页面。',
+      exactHeading: '主体文本相同（{{n}}）',
+      nearHeading: '相似度 {{threshold}}% 及以上的近似重复（{{n}}）',
+      noExact: '没有其他页面的主体文本与此相同。',
+      noNear: '在此阈值下没有近似重复。',
+      firstOnly: '仅列出 {{n}} 个中的前 {{shown}} 个。',
+      similarity: '相似度 {{pct}}%',
+      showDiff: '显示差异',
+      diffHeading: '与 {{url}} 的差异',
+      diffLabel: '两个页面主体文本的差异',
+      diffKey: '− 仅在此页面 · + 仅在另一页面',
+      diffSame_one: '… {{n}} 个句子相同 …',
+      diffSame_other: '… {{n}} 个句子相同 …',
+      diffNone: '两者的主体文本逐句相同。',
+      diffTruncated: '长文本只比较了开头的句子。',
+      diffUnavailable: '没有可比较的主体文本。',
+      diffLoading: '正在比较…',
     },
     // Issue 18.4.
     structured: {

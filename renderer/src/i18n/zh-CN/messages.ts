@@ -43,6 +43,8 @@ export const messages: Messages['messages'] = {
   listOfUrls: '必须是 URL 列表',
   listOfHosts: '必须是主机名列表',
   listOfPatterns: '必须是正则表达式列表',
+  listOfSelectors: '必须是元素名、.类名或 #id 的列表',
+  contentSelector: '必须是元素名（如 nav）、.类名或 #id',
   listOfParams: '必须是查询参数名列表',
   listOfRules: '必须是提取规则列表',
   listOfChoices: '必须是以下各项的列表：{{choices}}',

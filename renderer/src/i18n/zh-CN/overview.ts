@@ -241,5 +241,21 @@ export const overview: Messages['overview'] = {
       why: '任何网站都能嵌入框架的页面可能被覆盖伪装，诱骗访客点击（点击劫持）。',
       fix: '发送“X-Frame-Options: SAMEORIGIN”（或 DENY），或带 frame-ancestors 指令的 Content-Security-Policy。',
     },
+    // Duplicate content (issue 18.1).
+    'content-exact-duplicates': {
+      label: '完全重复的内容',
+      why: '主体文本相同的页面在搜索结果中互相竞争，搜索引擎只会选择展示其中一个，未必是你想要的那个。',
+      fix: '合并这些页面，将副本重定向到要保留的页面，或将它们的规范链接指向该页面。',
+    },
+    'content-near-duplicates': {
+      label: '近似重复的内容',
+      why: '主体文本几乎相同的页面看起来像彼此的单薄变体，会分散相关性和链接。',
+      fix: '让每个页面的内容各有不同（详情面板会显示差异），或合并它们并将规范链接指向其中一个。',
+    },
+    'content-low': {
+      label: '内容过少的页面',
+      why: '主体文本很少的页面难以让搜索引擎和访客选择它们。',
+      fix: '为页面补充有用的文字，或将其并入更完整的页面；如不打算参与排名，可将其排除在索引之外。',
+    },
   },
 };

@@ -172,6 +172,11 @@ export const start: Messages['start'] = {
     pagesOnly: '无：只抓取页面',
     checkExternal: '检查外部链接',
     checkExternalHint: '对抓取范围外的链接各抓取一次以获取状态码，不再继续跟随；默认关闭',
+    contentInclude: '用于重复内容比较的内容区域',
+    contentIncludeHint: '元素名（main）、.类名或 #id，每行一个：只计算其中的文本；默认整个页面',
+    wholePage: '整个页面',
+    contentExclude: '排除在内容区域之外',
+    contentExcludeHint: '元素名、.类名或 #id，每行一个；默认 nav、header、footer',
   },
   sitemaps: {
     linked: '抓取关联的站点地图',
