@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
 import { tempDir } from '../helpers/engine.ts';
-import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { chromiumAvailable, drawnPixels, launchChromium, CHROMIUM } from './browser.ts';
 import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
 import { until, waitForState } from './workbench-flow.ts';
@@ -88,23 +88,6 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     }
 
     const nodesDrawn = (page: Page) => page.getByTestId('crawl-map-canvas').getAttribute('data-order');
-
-    /** Pixels of a PNG file that differ from its top-left (background) pixel, counted in the page. */
-    const drawnPixels = (page: Page, file: string) =>
-      page.evaluate(`(async () => {
-        const img = new Image();
-        img.src = 'data:image/png;base64,${fs.readFileSync(file).toString('base64')}';
-        await img.decode();
-        const c = document.createElement('canvas');
-        c.width = img.width;
-        c.height = img.height;
-        const ctx = c.getContext('2d');
-        ctx.drawImage(img, 0, 0);
-        const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
-        return { n, width: c.width, height: c.height };
-      })()`) as Promise<{ n: number; width: number; height: number }>;
 
     it('draws every URL of a crawled site, exports PNG and CSV, and opens a node in the explorer', async () => {
       const page = await open('light');

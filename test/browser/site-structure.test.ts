@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { listenOnLoopback } from '../helpers/loopback-server.ts';
 import { tempDir } from '../helpers/engine.ts';
-import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
+import { chromiumAvailable, drawnPixels, launchChromium, CHROMIUM } from './browser.ts';
 import { startServe } from './serve.ts';
 import type { ServeProcess } from './serve.ts';
 import { until, waitForState } from './workbench-flow.ts';
@@ -123,6 +123,33 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(await docsStatus.locator('[data-seg="4xx"]').count()).toBe(1);
       expect(await docsStatus.locator('[data-seg="5xx"]').count()).toBe(0);
       await page.locator('.structure-view').screenshot({ path: path.join(SHOTS, 's6-structure-light.png') });
+
+      // The exports: the whole tree as CSV (from the host), the tree as shown as SVG and as PNG (drawn in the page).
+      const saved = async (testId: string, name: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+        const file = path.join(crawlsDir, name);
+        await download.saveAs(file);
+        return file;
+      };
+      const csv = fs.readFileSync(await saved('structure-csv', 'tree.csv'), 'utf8').split('\r\n');
+      // Every folder, the collapsed ones too, with the engine's counts (folder, level, urls, own_urls first).
+      expect(csv[0]).toMatch(/^\uFEFFfolder,level,urls,own_urls,/);
+      for (const f of folders.values())
+        expect(
+          csv
+            .find((l) => l.startsWith(`${f.path},`))
+            ?.split(',')
+            .slice(2, 4),
+        ).toEqual([String(f.urls), String(f.own)]);
+      const svg = fs.readFileSync(await saved('structure-svg', 'tree.svg'), 'utf8');
+      expect(svg).toMatch(/^(<\?xml [^>]*>\s*)?<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      // The picture holds the rows shown: docs/api/ is expanded, so its name is there.
+      expect(svg).toContain('api/');
+      const png = await drawnPixels(page, await saved('structure-png', 'tree.png'));
+      const width = Number(/width="(\d+)"/.exec(svg)![1]);
+      // Drawn at twice the SVG's size, and not blank.
+      expect(png.width).toBe(width * 2);
+      expect(png.n).toBeGreaterThan(1000);
 
       // Collapse hides the children.
       await row(page, `${O}docs/`).locator('.structure-toggle').click();

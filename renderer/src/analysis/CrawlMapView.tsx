@@ -17,6 +17,7 @@ import { useTranslation } from '../i18n/i18n.ts';
 import { useTheme } from '../theme.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
 import { requestExplorer } from './explorer-request.ts';
+import { downloadBlob, downloadSvg, downloadSvgAsPng, ExportButton } from './picture-export.tsx';
 
 /** While the crawl runs, the map is asked for again at most this often. */
 export const CRAWL_MAP_REFRESH_MS = 10_000;
@@ -60,18 +61,6 @@ export function nodeSize(map: CrawlMap, i: number): number {
   if (n.kind[i] === 'group') return 4 + Math.min(10, Math.log10(n.urls[i]! + 1) * 3);
   const s = n.linkScore[i];
   return s === null || s === undefined ? 3 : 2 + (s / 100) * 10;
-}
-
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function CrawlMapView() {
@@ -180,13 +169,13 @@ export function CrawlMapView() {
       if (layer) ctx.drawImage(layer, 0, 0);
     }
     out.toBlob((blob) => {
-      if (blob) download(blob, 'crawl-map.png');
+      if (blob) downloadBlob(blob, 'crawl-map.png');
       notify(store, 'info', t('crawlMap.pngSaved'));
     }, 'image/png');
   };
   const exportCsv = () => {
     if (!map) return;
-    download(new Blob([crawlMapCsv(map)], { type: 'text/csv;charset=utf-8' }), 'crawl-map.csv');
+    downloadBlob(new Blob([crawlMapCsv(map)], { type: 'text/csv;charset=utf-8' }), 'crawl-map.csv');
     notify(store, 'info', t('crawlMap.csvSaved', { n: formatInt(map.nodes.kind.length) }));
   };
 
@@ -222,26 +211,12 @@ export function CrawlMapView() {
           ))}
         </fieldset>
         <div className="results-tools">
-          <button
-            type="button"
-            className="btn btn-small"
-            data-testid="crawl-map-png"
-            title={t('crawlMap.pngCommand')}
-            disabled={!map}
-            onClick={exportPng}
-          >
+          <ExportButton testId="crawl-map-png" title={t('crawlMap.pngCommand')} disabled={!map} onClick={exportPng}>
             {t('crawlMap.png')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            data-testid="crawl-map-csv"
-            title={t('crawlMap.csvCommand')}
-            disabled={!map}
-            onClick={exportCsv}
-          >
+          </ExportButton>
+          <ExportButton testId="crawl-map-csv" title={t('crawlMap.csvCommand')} disabled={!map} onClick={exportCsv}>
             {t('crawlMap.csv')}
-          </button>
+          </ExportButton>
         </div>
       </div>
       {loaded.error && <div className="analysis-error">{loaded.error}</div>}
@@ -408,52 +383,32 @@ function DepthChart({ kind, depths, title }: { kind: 'inlinks' | 'linkScore'; de
     [colours, depths, kind, title, t],
   );
   const file = kind === 'inlinks' ? 'inlinks-by-depth' : 'link-score-by-depth';
-  const exportPng = () => {
-    const img = new Image();
-    // A data: URL, which the console's CSP allows for images (img-src 'self' data:).
-    img.onload = () => {
-      const canvas = document.createElement('canvas');
-      canvas.width = CHART_W * 2;
-      canvas.height = CHART_H * 2;
-      const ctx = canvas.getContext('2d')!;
-      ctx.scale(2, 2);
-      ctx.drawImage(img, 0, 0);
-      canvas.toBlob((b) => b && download(b, `${file}.png`), 'image/png');
-    };
-    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-  };
   const empty = kind === 'linkScore' && depths.every((d) => d.linkScore === null);
   return (
     <figure className="chart-card" data-chart={`depth-${kind}`} ref={ref}>
       <figcaption className="chart-head">
         <span className="chart-title">{title}</span>
-        <button
-          type="button"
-          className="btn btn-small"
-          data-testid={`depth-${kind}-svg`}
+        <ExportButton
+          testId={`depth-${kind}-svg`}
           title={t('crawlMap.chartSvg', { title })}
-          onClick={() => download(new Blob([svg], { type: 'image/svg+xml' }), `${file}.svg`)}
+          onClick={() => downloadSvg(svg, `${file}.svg`)}
         >
           {t('crawlMap.svg')}
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          data-testid={`depth-${kind}-png`}
+        </ExportButton>
+        <ExportButton
+          testId={`depth-${kind}-png`}
           title={t('crawlMap.chartPng', { title })}
-          onClick={exportPng}
+          onClick={() => void downloadSvgAsPng(svg, `${file}.png`)}
         >
           {t('crawlMap.png')}
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          data-testid={`depth-${kind}-csv`}
+        </ExportButton>
+        <ExportButton
+          testId={`depth-${kind}-csv`}
           title={t('crawlMap.chartCsv', { title })}
-          onClick={() => download(new Blob([chartCsv(depths, kind)], { type: 'text/csv;charset=utf-8' }), `${file}.csv`)}
+          onClick={() => downloadBlob(new Blob([chartCsv(depths, kind)], { type: 'text/csv;charset=utf-8' }), `${file}.csv`)}
         >
           {t('crawlMap.csv')}
-        </button>
+        </ExportButton>
       </figcaption>
       {empty ? (
         <div className="chart-empty">{t('crawlMap.noScores')}</div>

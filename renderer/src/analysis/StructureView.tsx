@@ -3,7 +3,8 @@
 // mean crawl depth. A folder's children are asked for when it is expanded (the largest first, the rest summed as
 // "N more folders"); while the crawl runs the hosts and every expanded folder are asked for again together, at
 // most every few seconds. A click on a folder's name lists its URLs in the explorer. Exports: the whole tree as CSV
-// (the host writes it), and the tree as shown as an SVG picture (drawn here, its colours those of the theme in use).
+// (the host writes it), and the tree as shown as an SVG or PNG picture (drawn here, its colours those of the theme in
+// use).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SiteStructure, StructureFolder, StructureLevel, StructureStats } from '../../../shared/analysis.ts';
 import { formatInt } from '../format.ts';
@@ -14,6 +15,7 @@ import { hostText } from '../i18n/host-messages.ts';
 import { useBusyCommand } from '../components/use-command.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
 import { requestExplorer } from './explorer-request.ts';
+import { downloadSvg, downloadSvgAsPng, ExportButton } from './picture-export.tsx';
 
 /** The most children listed per folder (the rest summed in one row). */
 export const STRUCTURE_LIMIT = 50;
@@ -169,23 +171,24 @@ export function StructureView() {
       );
   };
   const tableRef = useRef<HTMLDivElement>(null);
+  /** The rows shown as one picture, in the theme's colours (null before the tree is there). */
+  const picture = () =>
+    tableRef.current
+      ? structureSvg(rows, themeColours(tableRef.current), {
+          title: t('structure.title'),
+          urls: t('structure.columns.urls'),
+          depth: t('structure.columns.depth'),
+        })
+      : null;
   const exportSvg = () => {
-    if (!tableRef.current) return;
-    const svg = structureSvg(rows, themeColours(tableRef.current), {
-      title: t('structure.title'),
-      urls: t('structure.columns.urls'),
-      depth: t('structure.columns.depth'),
-    });
-    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'site-structure.svg';
-    a.style.display = 'none';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const svg = picture();
+    if (!svg) return;
+    downloadSvg(svg, 'site-structure.svg');
     notify(store, 'info', t('structure.svgSaved'));
+  };
+  const exportPng = async () => {
+    const svg = picture();
+    if (svg && (await downloadSvgAsPng(svg, 'site-structure.png'))) notify(store, 'info', t('structure.pngSaved'));
   };
   const total = data?.total;
   return (
@@ -204,26 +207,20 @@ export function StructureView() {
         </span>
         <Legend />
         <div className="results-tools">
-          <button
-            type="button"
-            className="btn btn-small"
-            data-testid="structure-csv"
+          <ExportButton
+            testId="structure-csv"
             title={t('structure.csvCommand')}
             disabled={csvBusy || !data}
             onClick={() => void exportCsv()}
           >
             {t('structure.csv')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-small"
-            data-testid="structure-svg"
-            title={t('structure.svgCommand')}
-            disabled={!data}
-            onClick={exportSvg}
-          >
+          </ExportButton>
+          <ExportButton testId="structure-svg" title={t('structure.svgCommand')} disabled={!data} onClick={exportSvg}>
             {t('structure.svg')}
-          </button>
+          </ExportButton>
+          <ExportButton testId="structure-png" title={t('structure.pngCommand')} disabled={!data} onClick={() => void exportPng()}>
+            {t('structure.png')}
+          </ExportButton>
         </div>
       </div>
       {tree.error && <div className="analysis-error">{tree.error}</div>}
