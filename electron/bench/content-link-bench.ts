@@ -86,7 +86,11 @@ const sink = () =>
 }
 
 await time('duplicate content: the analysis (signatures, exact groups, LSH)', (db) => computeContentAnalysis(db));
-await time('duplicate content: a view\u2019s refresh (first: analysis + TEMP table; then the table only)', (db) => refreshContentAnalysis(db), true);
+await time(
+  'duplicate content: a view\u2019s refresh (first: analysis + TEMP table; then the table only)',
+  (db) => refreshContentAnalysis(db),
+  true,
+);
 await time('Link Score: the computation (graph read, PageRank, 0-100)', (db) => computeLinkScores(db));
 for (const group of GROUPS) {
   const ids = FILTER_IDS.filter((id) => groupOf.get(id) === group);
