@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // `trawl crawl|compare|serve [ARGS...]`: the command package.json's `bin` names, so `npx trawl crawl URL` works in a
 // checkout and `trawl` works once the package is installed or linked (`npm link`). It runs exactly what `npm run
 // crawl`, `compare` and `serve` run, scripts/run-node.mjs, in this same process (no second Node): the bundles are

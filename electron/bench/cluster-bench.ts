@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { CpuQuotaGroup } from './cpu-quota.ts';
+import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
 
 export interface ClusterBenchResult {
   nodes: number;
@@ -104,7 +105,7 @@ function startNode(
   args: string[],
   group: CpuQuotaGroup | null,
 ): { stderr: () => string; stdout: () => string; done: Promise<number | null> } {
-  const argv = [cli, ...args, '--quiet'];
+  const argv = [...HEAP_FLAGS, cli, ...args, '--quiet'];
   const options = { stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
   const child = group ? group.spawn(process.execPath, argv, options) : spawn(process.execPath, argv, options);
   let out = '';

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ensureNodeBundles } from '../../scripts/fresh.mjs';
+import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
 import { hostAddresses, writeSite } from './synthetic-site.ts';
 import { freePort, serveFolder } from './serve-site.ts';
 import type { ServedSite } from './serve-site.ts';
@@ -145,6 +146,7 @@ async function runCrawl(seed: string, threads: number, dbPath: string): Promise<
       '"$@" && times',
       'bench',
       process.execPath,
+      ...HEAP_FLAGS,
       '--import',
       path.join(root, 'electron/bench/cpu-report.mjs'),
       launcher,

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import type { ServerFrame } from '../../shared/ws-protocol.ts';
 import { WS_PATH } from '../../shared/ws-protocol.ts';
+import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
 
 export interface UiRun {
   elapsedMs: number;
@@ -15,7 +16,7 @@ export interface UiRun {
 }
 
 export async function crawlWithUi(root: string, seed: string, threads: number, crawlsDir: string): Promise<UiRun> {
-  const server = spawn(process.execPath, [path.join(root, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], {
+  const server = spawn(process.execPath, [...HEAP_FLAGS, path.join(root, 'out/node/serve.mjs'), '--port', '0', '--dir', crawlsDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -1,0 +1,1 @@
+export const HEAP_FLAGS: readonly string[];
