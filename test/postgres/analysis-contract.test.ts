@@ -25,6 +25,12 @@ import { spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
+import pg from 'pg';
+import { CRAWL_UPGRADE_DDL, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
+
+/** The explorer's filters that read a title's or description's width in a search result. */
+const PIXEL_FILTERS = ['title-over-561px', 'title-under-200px', 'description-over-985px', 'description-under-400px'] as const;
 import type { FreshDatabase } from '../helpers/postgres.ts';
 
 const withPg = await pgSuite();
@@ -206,6 +212,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
     let site: FixtureSite;
     let fileX: CrawlSession;
     let storeX: CrawlSession;
+    let crawlId: string;
     const html =
       (head: string, body: string, headers: Record<string, string> = {}): RouteHandler =>
       (_req, res) =>
@@ -264,7 +271,8 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       fileX = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
       await fileX.openCrawl(file);
       storeX = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-      await storeX.attachStore(db.url, /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!);
+      crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
+      await storeX.attachStore(db.url, crawlId);
     }, 120_000);
     afterAll(async () => {
       await fileX?.close();
@@ -347,6 +355,39 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         expect(f.total, filter).toBe(counts[filter]);
         expect(s.total, filter).toBe(f.total);
         expect(rowSet(s), filter).toEqual(rowSet(f));
+      }
+    });
+
+    it('reads the widths a node recorded with each page, and measures them in SQL on a crawl made before', async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const schema = crawlSchema(crawlId);
+        // Each parsed page's widths are the ones shared/serp-width.ts gives its title and description.
+        const { rows } = await client.query<{ title: string | null; d: string | null; tpx: number | null; dpx: number | null }>(
+          `SELECT title, meta_description AS d, title_px AS tpx, description_px AS dpx FROM ${schema}.results`,
+        );
+        expect(rows.filter((r) => r.title !== null).length).toBeGreaterThan(5);
+        for (const r of rows) {
+          expect(r.tpx).toBe(r.title === null ? null : titlePixelWidth(r.title));
+          expect(r.dpx).toBe(r.d === null ? null : descriptionPixelWidth(r.d));
+        }
+        const pixelCounts = async () => {
+          const c = await storeX.filterCounts();
+          return PIXEL_FILTERS.map((id) => [id, c[id]]);
+        };
+        const recorded = await pixelCounts();
+        const file = await fileX.filterCounts();
+        expect(recorded).toEqual(PIXEL_FILTERS.map((id) => [id, file[id]]));
+        // A crawl made before nodes recorded them: the columns absent, then added empty by a node joining it.
+        await client.query(`ALTER TABLE ${schema}.results DROP COLUMN title_px, DROP COLUMN description_px`);
+        expect(await pixelCounts()).toEqual(recorded);
+        await client.query(`SET search_path TO ${schema}; ${CRAWL_UPGRADE_DDL}; RESET search_path`);
+        expect(await pixelCounts()).toEqual(recorded);
+        const { rows: empty } = await client.query(`SELECT count(*)::int AS n FROM ${schema}.results WHERE title_px IS NOT NULL`);
+        expect(empty[0].n).toBe(0);
+      } finally {
+        await client.end();
       }
     });
 

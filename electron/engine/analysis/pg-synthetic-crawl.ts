@@ -13,6 +13,8 @@ import { parseSettings } from '../../../shared/settings.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { PG_SCHEMA_VERSION, REGISTRY_DDL, crawlDdl, crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { SYNTHETIC_HEADERS } from './synthetic-crawl.ts';
+import { SERP_PX_FUNCTION } from './pg-explorer.ts';
+import { SERP_FONT_PX } from '../../../shared/serp-width.ts';
 
 export interface PgSyntheticOptions {
   /** URLs in all (fetched, queued and never fetched). */
@@ -62,14 +64,13 @@ function fillSql(n: number, hosts: number, startAt: number): string[] {
     `SELECT setval(pg_get_serial_sequence('urls', 'id'), ${n})`,
     `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title, meta_description, h1, h1_count,
        canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, fetched_at, indexability, indexability_reason, lang,
-       response_headers, node)
+       response_headers, node, title_px, description_px)
      SELECT u.id, s.code,
             CASE WHEN s.code IS NULL THEN NULL WHEN u.kind = 'image' THEN 'image/png' ELSE 'text/html' END,
             CASE WHEN s.code IS NULL THEN NULL ELSE 2000 + (u.id * 37) % 90000 END,
             CASE WHEN s.code IS NULL THEN NULL ELSE 20 + (u.id * 13) % 1500 END,
             u.depth,
-            CASE WHEN s.html AND u.id % 60 <> 0 THEN (CASE WHEN u.id % 40 = 0 THEN 'Duplicate title' WHEN u.id % 70 = 0 THEN repeat('A very long title ', 6) ELSE 'Page ' || u.id END) END,
-            CASE WHEN s.html AND u.id % 45 <> 0 THEN 'About page ' || u.id || ' of the synthetic site' END,
+            t.title, t.description,
             CASE WHEN s.html AND u.id % 33 <> 0 THEN 'Heading ' || u.id END,
             CASE WHEN s.html THEN (CASE WHEN u.id % 33 = 0 THEN 0 WHEN u.id % 51 = 0 THEN 2 ELSE 1 END) END,
             CASE WHEN s.html AND u.id % 3 = 0 THEN u.url WHEN s.html AND u.id % 17 = 0 THEN u.url || '?canonical' END,
@@ -85,9 +86,15 @@ function fillSql(n: number, hosts: number, startAt: number): string[] {
                  WHEN s.code = 301 THEN 'redirected' ELSE 'client or server error' END,
             CASE WHEN s.html THEN 'en' END,
             CASE WHEN s.code IS NULL THEN NULL ELSE '${SYNTHETIC_HEADERS.replaceAll("'", "''")}' END,
-            'synthetic'
+            'synthetic',
+            -- The widths a node records with each page (pg-writes.ts), by the function the explorer measures rows
+            -- without them with (pg-explorer.ts).
+            pg_temp.serp_px(t.title, ${SERP_FONT_PX.title}), pg_temp.serp_px(t.description, ${SERP_FONT_PX.description})
      FROM urls u CROSS JOIN LATERAL (SELECT ${status.replaceAll('i %', 'u.id %')} AS code) c
           CROSS JOIN LATERAL (SELECT c.code AS code, c.code = 200 AND u.kind = 'page' AS html) s
+          CROSS JOIN LATERAL (SELECT
+            CASE WHEN s.html AND u.id % 60 <> 0 THEN (CASE WHEN u.id % 40 = 0 THEN 'Duplicate title' WHEN u.id % 70 = 0 THEN repeat('A very long title ', 6) ELSE 'Page ' || u.id END) END AS title,
+            CASE WHEN s.html AND u.id % 45 <> 0 THEN 'About page ' || u.id || ' of the synthetic site' END AS description) t
      WHERE u.state IN (2, 3) ORDER BY u.id`,
     // Four links per HTML page to URLs a fifth of the crawl apart (distinct by construction), and every 10th page
     // links the home page.
@@ -138,6 +145,7 @@ export async function buildPgSyntheticCrawl(c: PgQuerier, crawlId: string, optio
     await c.query(crawlDdl(schema));
     await c.query('SET LOCAL synchronous_commit = off');
     await c.query("SET LOCAL maintenance_work_mem = '256MB'");
+    await c.query(SERP_PX_FUNCTION);
     for (const sql of fillSql(n, hosts, startAt)) await c.query(sql);
     await c.query('COMMIT');
   } catch (err) {

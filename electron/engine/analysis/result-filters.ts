@@ -140,14 +140,33 @@ export interface FilterDialect {
   crossJoin: string;
   /** Whether `a`'s URL is `b`'s (urls and images rows): the crawl file's url_key and text, the store's md5. */
   sameUrl(a: string, b: string): string;
-  /** A title's or a description's width in a search result, in pixels (shared/serp-width.ts). */
-  serpPx(text: string, fontPx: number): string;
+  /** A results row's title or description width in a search result, in pixels (shared/serp-width.ts); `r`: its alias. */
+  rowWidth(field: SerpField, r: string): string;
+  /**
+   * The width in a pass over distinct titles or descriptions (grouped from results r): an aggregate of the group's
+   * rows when the widths were recorded with them (inGroup), else each distinct text measured once (ofText).
+   */
+  groupWidth(field: SerpField): { inGroup: string | null; ofText(text: string): string };
   /** Finding a URL (urls or images) by its text through an index: the key column, its parameter's form, its value. */
   urlKey: { column: string; param(p: string): string; value(url: string): unknown };
+  /**
+   * What keeps a subquery from being merged into the query around it, so a column computed once per row there is
+   * not computed again at each use outside (PostgreSQL inlines it: a canonical's own-URL lookup ran three times a
+   * row). SQLite's plans are checked as they are (test/scale): nothing.
+   */
+  fence: string;
   /** A condition that holds for no row, and one that holds for every row. */
   never: string;
   always: string;
 }
+
+/** The fields whose width in a search result the filters measure, and their results columns. */
+export type SerpField = keyof typeof SERP_FONT_PX;
+const SERP_COLUMN: Record<SerpField, string> = { title: 'title', description: 'meta_description' };
+/** The store's recorded widths of those columns (pg-schema.ts). */
+const SERP_WIDTH_COLUMN: Record<SerpField, string> = { title: 'title_px', description: 'description_px' };
+/** The store session's serp_px (pg-explorer.ts) of a text at a field's font size. */
+const storeSerpPx = (text: string, field: SerpField) => `pg_temp.serp_px(${text}, ${SERP_FONT_PX[field]})`;
 
 /** A crawl file: SQLite's functions, and serp_px registered on every crawl-file connection (crawl-file.ts). */
 export const SQLITE_FILTERS: FilterDialect = {
@@ -156,8 +175,10 @@ export const SQLITE_FILTERS: FilterDialect = {
   chr: (code) => `char(${code})`,
   crossJoin: 'CROSS JOIN',
   sameUrl: (a, b) => `${a}.url_key = ${b}.url_key AND ${a}.url = ${b}.url`,
-  serpPx: (text, fontPx) => `serp_px(${text}, ${fontPx})`,
+  rowWidth: (field, r) => `serp_px(${r}.${SERP_COLUMN[field]}, ${SERP_FONT_PX[field]})`,
+  groupWidth: (field) => ({ inGroup: null, ofText: (text) => `serp_px(${text}, ${SERP_FONT_PX[field]})` }),
   urlKey: { column: 'url_key', param: (p) => p, value: (url) => urlKey(url) },
+  fence: '',
   never: '0',
   always: '1',
 };
@@ -176,10 +197,24 @@ export const POSTGRES_FILTERS: FilterDialect = {
   chr: (code) => `chr(${code})`,
   crossJoin: 'JOIN',
   sameUrl: (a, b) => `${a}.url_md5 = ${b}.url_md5`,
-  serpPx: (text, fontPx) => `pg_temp.serp_px(${text}, ${fontPx})`,
+  // A node records each page's widths (title_px, description_px: pg-writes.ts); a row recorded before the columns
+  // came (a crawl upgraded when a node joined it) is measured by the session's serp_px.
+  rowWidth: (field, r) => `coalesce(${r}.${SERP_WIDTH_COLUMN[field]}, ${storeSerpPx(`${r}.${SERP_COLUMN[field]}`, field)})`,
+  groupWidth: (field) => ({
+    inGroup: `max(coalesce(r.${SERP_WIDTH_COLUMN[field]}, ${storeSerpPx(`r.${SERP_COLUMN[field]}`, field)}))`,
+    ofText: (text) => storeSerpPx(text, field),
+  }),
   urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
+  fence: ' OFFSET 0',
   never: 'false',
   always: 'true',
+};
+
+/** A crawl in the store made before a node recorded the widths (no title_px column): every width measured in SQL. */
+export const POSTGRES_FILTERS_UNRECORDED_WIDTHS: FilterDialect = {
+  ...POSTGRES_FILTERS,
+  rowWidth: (field, r) => storeSerpPx(`${r}.${SERP_COLUMN[field]}`, field),
+  groupWidth: (field) => ({ inGroup: null, ofText: (text) => storeSerpPx(text, field) }),
 };
 
 /** Where the filters are asked: a crawl file (its index hints, the tables its version has) or a crawl in the store. */
@@ -232,8 +267,10 @@ function dialectSql(d: FilterDialect) {
   // A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
   const CANONICAL_NON_INDEXABLE = `EXISTS (SELECT 1 FROM links cl ${d.crossJoin} results ct ON ct.url_id = cl.to_id
   WHERE cl.from_id = r.url_id AND cl.kind = 'canonical' AND cl.to_id <> r.url_id AND coalesce(ct.indexability, '') <> 'indexable')`;
-  // Pixel widths through the crawl file connections' serp_px(text, font px) function (crawl-file.ts, shared/serp-width.ts).
-  const px = (column: string, font: number) => d.serpPx(column, font);
+  // Pixel widths (shared/serp-width.ts): the crawl file connections' serp_px function (crawl-file.ts), the store's
+  // recorded widths.
+  const titleWidth = d.groupWidth('title');
+  const descriptionWidth = d.groupWidth('description');
   const TITLE = SERP_LIMITS.title;
   const DESCRIPTION = SERP_LIMITS.description;
   // Mixed content: the plain-HTTP URLs of the crawl (a walk of urls reading the URL text only: no index orders URLs by
@@ -463,12 +500,12 @@ function dialectSql(d: FilterDialect) {
     'title-over-561px': {
       source: 'results',
       index: 'results_title',
-      where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} > ${TITLE.maxPx}`,
+      where: () => `${PARSED} AND r.title <> '' AND ${d.rowWidth('title', 'r')} > ${TITLE.maxPx}`,
     },
     'title-under-200px': {
       source: 'results',
       index: 'results_title',
-      where: () => `${PARSED} AND r.title <> '' AND ${px('r.title', SERP_FONT_PX.title)} < ${TITLE.minPx}`,
+      where: () => `${PARSED} AND r.title <> '' AND ${d.rowWidth('title', 'r')} < ${TITLE.minPx}`,
     },
     'description-missing': {
       source: 'results',
@@ -493,14 +530,12 @@ function dialectSql(d: FilterDialect) {
     'description-over-985px': {
       source: 'results',
       index: 'results_description',
-      where: () =>
-        `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} > ${DESCRIPTION.maxPx}`,
+      where: () => `${PARSED} AND r.meta_description <> '' AND ${d.rowWidth('description', 'r')} > ${DESCRIPTION.maxPx}`,
     },
     'description-under-400px': {
       source: 'results',
       index: 'results_description',
-      where: () =>
-        `${PARSED} AND r.meta_description <> '' AND ${px('r.meta_description', SERP_FONT_PX.description)} < ${DESCRIPTION.minPx}`,
+      where: () => `${PARSED} AND r.meta_description <> '' AND ${d.rowWidth('description', 'r')} < ${DESCRIPTION.minPx}`,
     },
     'h1-missing': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count = 0' },
     'h1-multiple': { source: 'results', index: 'results_h1_count', where: () => 'r.h1_count <> 1 AND r.h1_count > 1' },
@@ -611,8 +646,9 @@ function dialectSql(d: FilterDialect) {
       coalesce(sum(n) FILTER (WHERE title <> '' AND length(title) < ${TITLE.minChars}), 0) AS "title-under-30",
       coalesce(sum(n) FILTER (WHERE title <> '' AND w > ${TITLE.maxPx}), 0) AS "title-over-561px",
       coalesce(sum(n) FILTER (WHERE title <> '' AND w < ${TITLE.minPx}), 0) AS "title-under-200px"
-      FROM (SELECT title, n, ${px('title', SERP_FONT_PX.title)} AS w
-            FROM (SELECT r.title AS title, count(*) AS n FROM results r ${t.hint('results_title')} WHERE ${PARSED} GROUP BY r.title) g) w`,
+      FROM (SELECT title, n, ${titleWidth.inGroup ? 'w' : titleWidth.ofText('title')} AS w
+            FROM (SELECT r.title AS title, count(*) AS n${titleWidth.inGroup ? `, ${titleWidth.inGroup} AS w` : ''}
+                  FROM results r ${t.hint('results_title')} WHERE ${PARSED} GROUP BY r.title) g) w`,
     },
     {
       ids: [
@@ -629,8 +665,9 @@ function dialectSql(d: FilterDialect) {
       coalesce(sum(n) FILTER (WHERE d <> '' AND length(d) < ${DESCRIPTION.minChars}), 0) AS "description-under-70",
       coalesce(sum(n) FILTER (WHERE d <> '' AND w > ${DESCRIPTION.maxPx}), 0) AS "description-over-985px",
       coalesce(sum(n) FILTER (WHERE d <> '' AND w < ${DESCRIPTION.minPx}), 0) AS "description-under-400px"
-      FROM (SELECT d, n, ${px('d', SERP_FONT_PX.description)} AS w
-            FROM (SELECT r.meta_description AS d, count(*) AS n FROM results r ${t.hint('results_description')} WHERE ${PARSED} GROUP BY r.meta_description) g) w`,
+      FROM (SELECT d, n, ${descriptionWidth.inGroup ? 'w' : descriptionWidth.ofText('d')} AS w
+            FROM (SELECT r.meta_description AS d, count(*) AS n${descriptionWidth.inGroup ? `, ${descriptionWidth.inGroup} AS w` : ''}
+                  FROM results r ${t.hint('results_description')} WHERE ${PARSED} GROUP BY r.meta_description) g) w`,
     },
     {
       ids: ['h1-missing', 'h1-multiple'],
@@ -643,10 +680,10 @@ function dialectSql(d: FilterDialect) {
       ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
       sql: (t) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
       count(*) - count(r_canonical) AS "canonical-missing", coalesce(sum(bad), 0) AS "canonical-non-indexable"
-      FROM (SELECT r_canonical, self, CASE WHEN self = 0 AND ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END AS bad
+      FROM (SELECT r_canonical, self, CASE WHEN self = 0 THEN CASE WHEN ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END ELSE 0 END AS bad
             FROM (SELECT r.url_id AS url_id, r.canonical AS r_canonical,
                     CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${OWN_URL} THEN 1 ELSE 0 END AS self
-                  FROM results r ${t.hint('results_canonical')} WHERE ${PARSED}) r) c`,
+                  FROM results r ${t.hint('results_canonical')} WHERE ${PARSED}${d.fence}) r) c`,
     },
     {
       ids: ['directive-noindex', 'directive-nofollow'],
@@ -857,6 +894,7 @@ const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTER
 /** An Images tab's search on a crawl file (the explorer's, and its export's: images.ts). */
 export const IMAGE_TEXT_SQL = SQLITE_SQL.IMAGE_TEXT_SQL;
 const POSTGRES_SQL: DialectSql = { ...dialectSql(POSTGRES_FILTERS), d: POSTGRES_FILTERS };
+const POSTGRES_UNRECORDED_SQL: DialectSql = { ...dialectSql(POSTGRES_FILTERS_UNRECORDED_WIDTHS), d: POSTGRES_FILTERS_UNRECORDED_WIDTHS };
 
 /** The filters' SQL as written for SQLite (FILTER_SQL is read by tests and benches). */
 export const { MEDIA_TYPE_SQL, FILTER_SQL } = SQLITE_SQL;
@@ -883,9 +921,17 @@ function hasTempTable(db: Db, name: string): boolean {
   return prepared(db, "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
-/** A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it). */
-export function storeTarget(tables: ReadonlySet<string>): FilterTarget {
-  return { sql: POSTGRES_SQL, hint: () => '', has: (table) => tables.has(table), renders: () => tables.has('renders') };
+/**
+ * A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it);
+ * `recordedWidths`: its results rows have the widths a node records (title_px; a crawl made before lacks them).
+ */
+export function storeTarget(tables: ReadonlySet<string>, recordedWidths = true): FilterTarget {
+  return {
+    sql: recordedWidths ? POSTGRES_SQL : POSTGRES_UNRECORDED_SQL,
+    hint: () => '',
+    has: (table) => tables.has(table),
+    renders: () => tables.has('renders'),
+  };
 }
 
 function targetOf(x: Db | FilterTarget): FilterTarget {

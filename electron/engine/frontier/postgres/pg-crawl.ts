@@ -177,7 +177,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
        AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL
-       AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL AND to_regclass($9) IS NOT NULL AS ok`,
+       AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL AND to_regclass($9) IS NOT NULL
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($10) AND attname = 'title_px' AND NOT attisdropped) AS ok`,
     [
       `${schema}.renders`,
       `${schema}.links`,
@@ -189,6 +190,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       // The explorer's indexes (PG_ANALYSIS_INDEXES), by the last of them.
       `${schema}.renders_js_redirect`,
       `${schema}.content`,
+      // The widths a node records with each page (results.title_px and description_px).
+      `${schema}.results`,
     ],
   );
   if (rows[0]!.ok) return;

@@ -180,6 +180,7 @@ CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redir
  */
 export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
+ALTER TABLE results ADD COLUMN IF NOT EXISTS title_px double precision, ADD COLUMN IF NOT EXISTS description_px double precision;
 ${RENDERS_TABLE}
 ${RENDERS_RAW_DDL}
 ${PG_IMAGE_TABLES}
@@ -275,7 +276,11 @@ CREATE TABLE results (
   indexability_reason text,
   response_headers  text,
   -- The node that fetched it.
-  node              text
+  node              text,
+  -- The title's and the description's widths in a search result (shared/serp-width.ts), measured by the node that
+  -- recorded the page: the explorer's pixel filters read them rather than measure every title in SQL.
+  title_px          double precision,
+  description_px    double precision
 );
 -- Observers' pages/s: results of the last few seconds.
 CREATE INDEX results_fetched_at ON results(fetched_at);

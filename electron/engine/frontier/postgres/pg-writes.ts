@@ -5,6 +5,7 @@ import type { SocialTagRow, StructuredDataRow } from '../structured-rows.ts';
 import { HELD } from '../model.ts';
 import { type contentRowOf, RENDER_COLUMNS, RESULT_COLUMNS, SECURITY_COLUMNS, type ResultRow } from '../page-outcome.ts';
 import type { PgQuerier } from './pg-client.ts';
+import { descriptionPixelWidth, titlePixelWidth } from '../../../../shared/serp-width.ts';
 
 const RESULT_FIELDS = Object.keys(RESULT_COLUMNS) as (keyof typeof RESULT_COLUMNS)[];
 /** PostgreSQL array types of the results columns, for inserting a batch of rows with unnest. */
@@ -38,8 +39,12 @@ const RESULT_TYPES: Record<keyof typeof RESULT_COLUMNS, string> = {
   indexabilityReason: 'text',
   responseHeaders: 'text',
 };
-const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, node)
-  SELECT *, $${RESULT_FIELDS.length + 1}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')})
+// The title's and description's widths in a search result go with each row (measured here, once per page): the
+// explorer's pixel filters read them rather than measure every title in SQL at each count.
+const n = RESULT_FIELDS.length;
+const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, title_px, description_px, node)
+  SELECT *, $${n + 3}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')},
+    $${n + 1}::float8[], $${n + 2}::float8[])
   ON CONFLICT (url_id) DO NOTHING`;
 
 /** What a batch of records does to one host. */
@@ -75,7 +80,12 @@ function uniqueBy<T>(list: T[], key: (item: T) => string): T[] {
 
 /** Inserts results rows, each marked with the node that recorded it. */
 export function insertResults(c: PgQuerier, rows: ResultRow[], node: string): Promise<unknown> {
-  return c.query(INSERT_RESULTS, [...RESULT_FIELDS.map((f) => rows.map((r) => r[f])), node]);
+  return c.query(INSERT_RESULTS, [
+    ...RESULT_FIELDS.map((f) => rows.map((r) => r[f])),
+    rows.map((r) => (typeof r.title === 'string' ? titlePixelWidth(r.title) : null)),
+    rows.map((r) => (typeof r.metaDescription === 'string' ? descriptionPixelWidth(r.metaDescription) : null)),
+    node,
+  ]);
 }
 
 /** A row of the link graph to write: its target by URL (ids maps it), and whether only the rendered DOM has it. */
