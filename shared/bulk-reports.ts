@@ -64,6 +64,31 @@ export function isBulkReportId(id: unknown): id is BulkReportId {
   return typeof id === 'string' && (BULK_REPORT_IDS as readonly string[]).includes(id);
 }
 
+/**
+ * The pictures' data (issue 18.6): what the site structure, the crawl map and its depth charts save as CSV in the
+ * app, which --bulk-export writes too (as CSV whatever --export-format says: they are the pictures' data, not tables
+ * of rows to open in a spreadsheet's other format).
+ */
+export const PICTURE_DATA = [
+  {
+    id: 'site-structure',
+    label: 'Pictures:Site structure',
+    description: 'Every folder of every host with its URLs, indexable and non-indexable shares, status classes and crawl depth.',
+  },
+  {
+    id: 'crawl-map',
+    label: 'Pictures:Crawl map',
+    description: "The crawl map's nodes: each URL or folded group, its parent, depth, status, indexability and Link Score.",
+  },
+  {
+    id: 'depth-charts',
+    label: 'Pictures:Inlinks and Link Score by depth',
+    description: 'Per crawl depth, the spread of inlinks and of Link Score (least, quartiles, median, most, mean).',
+  },
+] as const satisfies readonly { id: string; label: string; description: string }[];
+
+export type PictureDataId = (typeof PICTURE_DATA)[number]['id'];
+
 /** A tab an export can name: Trawl's id (the filter's) and its human name, "Group:Label" as Screaming Frog writes them. */
 export interface ExportTab {
   id: FilterId;
@@ -89,4 +114,10 @@ export function findExportTab(name: string): ExportTab | null {
 export function findBulkReport(name: string): BulkReportId | null {
   const key = fold(name);
   return BULK_REPORTS.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
+}
+
+/** The pictures' data by id or label, case and spacing aside; null when none is named so. */
+export function findPictureData(name: string): PictureDataId | null {
+  const key = fold(name);
+  return PICTURE_DATA.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
 }

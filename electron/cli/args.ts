@@ -7,7 +7,14 @@ import type { CrawlSettingsInput, ParsedSettings, SettingsProblem } from '../../
 import { validateSettings } from '../../shared/settings.ts';
 import { CLI_OPTION_OF } from '../../shared/cli-command.ts';
 import { EXPORT_FORMATS, type ExportFormat, type FilterId } from '../../shared/analysis.ts';
-import { findBulkReport, findExportTab, type BulkReportId } from '../../shared/bulk-reports.ts';
+import {
+  findBulkReport,
+  findExportTab,
+  findPictureData,
+  isBulkReportId,
+  type BulkReportId,
+  type PictureDataId,
+} from '../../shared/bulk-reports.ts';
 
 export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
        npm run crawl -- --list URLS.txt [options]
@@ -47,10 +54,11 @@ Options (defaults in brackets):
                        writes an XLSX workbook instead (numbers as numbers, frozen header, filter)
   --resume FILE        continue an interrupted crawl from its file (its settings are kept); with --export-tabs or
                        --bulk-export, a finished crawl is exported as it is (--out too), nothing crawled
-  --list-tabs          list the tabs (--export-tabs) and bulk reports (--bulk-export) by id and name
+  --list-tabs          list the tabs (--export-tabs), bulk reports and pictures' data (--bulk-export) by id and name
   --export-tabs T,...  after the crawl, write each tab (explorer filter) named, by id (status-4xx) or name
                        ("Response codes:Client error (4xx)"), as one file in --output-folder (repeatable)
-  --bulk-export R,...  after the crawl, write each bulk report named (client-error-inlinks, redirect-chains...)
+  --bulk-export R,...  after the crawl, write each bulk report named (client-error-inlinks, redirect-chains...) or
+                       a picture's data (site-structure, crawl-map, depth-charts: always CSV),
                        as one file in --output-folder (repeatable)
   --output-folder DIR  where --export-tabs and --bulk-export write (<id>.csv), made if missing [current folder]
   --export-format F    csv or xlsx, for --export-tabs and --bulk-export [csv]
@@ -241,6 +249,8 @@ interface CliOptions {
 export interface TabExports {
   tabs: FilterId[];
   reports: BulkReportId[];
+  /** The pictures' data (--bulk-export takes them too), always CSV. */
+  pictures: PictureDataId[];
   folder: string;
   format: ExportFormat;
   /** The content tabs' parameters (duplicate content, issue 18.1). */
@@ -271,20 +281,28 @@ function namesOf<T>(given: string[] | undefined, option: string, what: string, f
 /** The export options, checked before anything is crawled; null when no tab or report is asked for. */
 function tabExportsOf(v: Record<string, string | boolean | string[] | undefined>): TabExports | null {
   const tabs = namesOf(v['export-tabs'] as string[] | undefined, '--export-tabs', 'tab', (n) => findExportTab(n)?.id ?? null);
-  const reports = namesOf(v['bulk-export'] as string[] | undefined, '--bulk-export', 'bulk report', findBulkReport);
+  // --bulk-export names bulk reports and the pictures' data alike (their ids differ).
+  const named = namesOf<BulkReportId | PictureDataId>(
+    v['bulk-export'] as string[] | undefined,
+    '--bulk-export',
+    'bulk report',
+    (n) => findBulkReport(n) ?? findPictureData(n),
+  );
+  const reports = named.filter(isBulkReportId);
+  const pictures = named.filter((n): n is PictureDataId => !isBulkReportId(n));
   const format = (v['export-format'] as string | undefined) ?? 'csv';
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--export-format must be csv or xlsx (got "${format}")`);
   const folder = v['output-folder'] as string | undefined;
   const content = contentOptionsOf(v);
-  if (tabs.length === 0 && reports.length === 0) {
+  if (tabs.length === 0 && reports.length === 0 && pictures.length === 0) {
     const stray = ['output-folder', 'export-format', 'near-duplicate-threshold', 'duplicates-all-pages', 'low-content-words'].find(
       (o) => v[o] !== undefined,
     );
     if (stray) throw new UsageError(`--${stray} goes with --export-tabs or --bulk-export`);
     return null;
   }
-  return { tabs, reports, folder: folder ?? '.', format: format as ExportFormat, content };
+  return { tabs, reports, pictures, folder: folder ?? '.', format: format as ExportFormat, content };
 }
 
 /** --near-duplicate-threshold (a percentage), --duplicates-all-pages and --low-content-words, checked. */

@@ -4,7 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../shared/analysis.ts';
-import { BULK_REPORTS, exportTabs } from '../../shared/bulk-reports.ts';
+import { BULK_REPORTS, exportTabs, PICTURE_DATA, type PictureDataId } from '../../shared/bulk-reports.ts';
+import { crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
+import { crawlMap } from '../engine/analysis/crawl-map.ts';
+import { computeLinkScores } from '../engine/analysis/link-score.ts';
+import { exportStructureCsv } from '../engine/analysis/site-structure.ts';
+import type { Db } from '../engine/frontier/sqlite/crawl-file.ts';
 import { writeBulkReport } from '../engine/analysis/bulk-reports.ts';
 import { crawlRendered, extractionColumns } from '../engine/export/csv-export.ts';
 import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
@@ -15,7 +20,8 @@ import type { TabExports } from './args.ts';
 
 /** What --list-tabs prints: each tab and bulk report, its id then its name. */
 export function tabList(): string {
-  const width = Math.max(...[...exportTabs().map((t) => t.id), ...BULK_REPORTS.map((r) => r.id)].map((id) => id.length)) + 2;
+  const ids = [...exportTabs().map((t) => t.id), ...BULK_REPORTS.map((r) => r.id), ...PICTURE_DATA.map((p) => p.id)];
+  const width = Math.max(...ids.map((id) => id.length)) + 2;
   const line = (id: string, name: string) => `  ${id.padEnd(width)}${name}`;
   return [
     'Tabs (--export-tabs ID or NAME, comma-separated):',
@@ -23,6 +29,9 @@ export function tabList(): string {
     '',
     'Bulk reports (--bulk-export ID or NAME, comma-separated):',
     ...BULK_REPORTS.map((r) => line(r.id, r.label)),
+    '',
+    "Pictures' data (--bulk-export ID or NAME, always CSV):",
+    ...PICTURE_DATA.map((p) => line(p.id, p.label)),
   ].join('\n');
 }
 
@@ -75,7 +84,37 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
       const { rows } = await writeBulkReport(analysis.db, report, out, plan.format);
       say(`${label}: ${out} (${rows} rows)`);
     }
+    const map = plan.pictures.some((p) => p !== 'site-structure') ? pictureMap(analysis.db) : null;
+    for (const picture of plan.pictures) {
+      const out = path.join(plan.folder, `${picture}.csv`);
+      const { rows } = await writePictureData(analysis.db, picture, map, out);
+      say(`CSV: ${out} (${rows} rows)`);
+    }
   } finally {
     analysis.close();
   }
+}
+
+/** The crawl map as the app draws it (its default node limit, sized by Link Score), for its data and its depth charts'. */
+function pictureMap(db: Db) {
+  return crawlMap(db, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, computeLinkScores(db));
+}
+
+/** A picture's data as the app saves it, to `out` (through `<out>.part`, as the other exports); its rows written. */
+async function writePictureData(
+  db: Db,
+  id: PictureDataId,
+  map: ReturnType<typeof pictureMap> | null,
+  out: string,
+): Promise<{ rows: number }> {
+  const part = `${out}.part`;
+  let rows: number;
+  if (id === 'site-structure') rows = (await exportStructureCsv(db, part)).rows;
+  else {
+    const csv = id === 'crawl-map' ? crawlMapCsv(map!) : depthSpreadCsv(map!.depths);
+    fs.writeFileSync(part, csv);
+    rows = id === 'crawl-map' ? map!.nodes.kind.length : map!.depths.length;
+  }
+  fs.renameSync(part, out);
+  return { rows };
 }

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_FILTERS } from '../../shared/analysis.ts';
-import { BULK_REPORTS } from '../../shared/bulk-reports.ts';
+import { BULK_REPORTS, PICTURE_DATA } from '../../shared/bulk-reports.ts';
+import { crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
+import { crawlMap } from '../../electron/engine/analysis/crawl-map.ts';
+import { computeLinkScores } from '../../electron/engine/analysis/link-score.ts';
+import { exportStructureCsv } from '../../electron/engine/analysis/site-structure.ts';
 import { openCrawlForAnalysis, queryFiltered } from '../../electron/engine/analysis/index.ts';
 import { writeBulkReport } from '../../electron/engine/analysis/bulk-reports.ts';
 import { parseCli } from '../../electron/cli/args.ts';
@@ -56,6 +60,7 @@ describe('crawl CLI: tab and report exports', () => {
     expect(run.stdout).toMatch(/^ {2}redirect-chains +Redirects:Redirect chains$/m);
     for (const f of RESULT_FILTERS) expect(run.stdout).toMatch(new RegExp(`^  ${f.id} `, 'm'));
     for (const r of BULK_REPORTS) expect(run.stdout).toMatch(new RegExp(`^  ${r.id} `, 'm'));
+    for (const p of PICTURE_DATA) expect(run.stdout).toMatch(new RegExp(`^  ${p.id} +${p.label}$`, 'm'));
   });
 
   it('refuses a bad tab or report name before crawling: exit 2, naming it and --list-tabs', async () => {
@@ -139,6 +144,40 @@ describe('crawl CLI: tab and report exports', () => {
     expect(site.requests()).toBe(before);
     const [sheet] = await worksheetsOf(fs.readFileSync(path.join(xlsx, 'redirect-chains.xlsx')));
     expect(sheet!.rowCount).toBe(6);
+  });
+
+  it('writes the pictures\u2019 data as the app saves it: the folder tree, the crawl map\u2019s nodes, the depth charts', async () => {
+    const out = path.join(dir, 'pictures');
+    // By id and by name; CSV whatever --export-format says.
+    const run = await runCli([
+      '--resume',
+      db,
+      '--bulk-export',
+      'site-structure,crawl-map',
+      '--bulk-export',
+      'Pictures:Inlinks and Link Score by depth',
+      '--export-format',
+      'xlsx',
+      '--output-folder',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(fs.readdirSync(out).sort()).toEqual(['crawl-map.csv', 'depth-charts.csv', 'site-structure.csv']);
+    const conn = openCrawlForAnalysis(db);
+    try {
+      const tree = path.join(dir, 'expected-tree.csv');
+      const { rows } = await exportStructureCsv(conn, tree);
+      expect(fs.readFileSync(path.join(out, 'site-structure.csv'), 'utf8')).toBe(fs.readFileSync(tree, 'utf8'));
+      expect(run.stdout).toContain(`CSV: ${path.join(out, 'site-structure.csv')} (${rows} rows)`);
+      const map = crawlMap(conn, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, computeLinkScores(conn));
+      expect(map.nodes.kind.length).toBeGreaterThan(5);
+      expect(fs.readFileSync(path.join(out, 'crawl-map.csv'), 'utf8')).toBe(crawlMapCsv(map));
+      expect(fs.readFileSync(path.join(out, 'depth-charts.csv'), 'utf8')).toBe(depthSpreadCsv(map.depths));
+      expect(records(path.join(out, 'depth-charts.csv'))).toHaveLength(map.depths.length + 1);
+    } finally {
+      conn.close();
+    }
   });
 
   it('writes a sitemap of the crawl’s indexable 200 pages with --sitemap-out, after a crawl or from the finished file', async () => {
