@@ -110,14 +110,14 @@ export function findExportTab(name: string): ExportTab | null {
   return exportTabs().find((t) => t.id === key || fold(t.name) === key) ?? null;
 }
 
-/** The bulk report named (by id or human name), or null. */
-export function findBulkReport(name: string): BulkReportId | null {
+/** The id of the entry of `list` named (by id or label, case and spacing aside), or null. */
+function idNamed<Id extends string>(list: readonly { id: Id; label: string }[], name: string): Id | null {
   const key = fold(name);
-  return BULK_REPORTS.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
+  return list.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
 }
 
-/** The pictures' data by id or label, case and spacing aside; null when none is named so. */
-export function findPictureData(name: string): PictureDataId | null {
-  const key = fold(name);
-  return PICTURE_DATA.find((r) => r.id === key || fold(r.label) === key)?.id ?? null;
-}
+/** The bulk report named (by id or human name), or null. */
+export const findBulkReport = (name: string): BulkReportId | null => idNamed(BULK_REPORTS, name);
+
+/** The pictures' data named (by id or human name), or null. */
+export const findPictureData = (name: string): PictureDataId | null => idNamed(PICTURE_DATA, name);
