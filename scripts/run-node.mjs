@@ -10,7 +10,7 @@ import { SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildApp, ensureNodeBundles, rendererStale } from './fresh.mjs';
-import { HEAP_FLAGS } from './heap-flags.mjs';
+import { WORKER_FLAGS } from './v8-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'out', 'node');
@@ -35,7 +35,7 @@ function prespawnWorker() {
   const { NODE_EXTRA_CA_CERTS: extraCa, ...env } = process.env;
   if (extraCa) env.TRAWL_EXTRA_CA_CERTS = extraCa;
   const child = fork(entry, ['crawl-worker-1'], {
-    execArgv: [...HEAP_FLAGS],
+    execArgv: [...WORKER_FLAGS],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { CpuQuotaGroup } from './cpu-quota.ts';
-import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
+import { HEAP_FLAGS } from '../../scripts/v8-flags.mjs';
 
 export interface ClusterBenchResult {
   nodes: number;

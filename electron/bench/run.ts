@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ensureNodeBundles } from '../../scripts/fresh.mjs';
-import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
+import { HEAP_FLAGS } from '../../scripts/v8-flags.mjs';
 import { hostAddresses, writeSite } from './synthetic-site.ts';
 import { freePort, serveFolder } from './serve-site.ts';
 import type { ServedSite } from './serve-site.ts';

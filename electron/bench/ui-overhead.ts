@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import type { CrawlSnapshot } from '../../shared/snapshot.ts';
 import type { ServerFrame } from '../../shared/ws-protocol.ts';
 import { WS_PATH } from '../../shared/ws-protocol.ts';
-import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
+import { HEAP_FLAGS } from '../../scripts/v8-flags.mjs';
 
 export interface UiRun {
   elapsedMs: number;

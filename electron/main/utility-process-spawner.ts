@@ -4,7 +4,7 @@ import type { UtilityProcess } from 'electron';
 import type { ParentToWorker, WorkerToParent } from '../../shared/protocol.ts';
 import { BaseWorkerHandle } from '../engine/pool/worker-spawner.ts';
 import type { WorkerHandle, WorkerSpawner } from '../engine/pool/worker-spawner.ts';
-import { HEAP_FLAGS } from '../../scripts/heap-flags.mjs';
+import { WORKER_FLAGS } from '../../scripts/v8-flags.mjs';
 
 class UtilityProcessHandle extends BaseWorkerHandle {
   private crashReason: string | null = null;
@@ -45,9 +45,9 @@ export class UtilityProcessSpawner implements WorkerSpawner {
   constructor(private readonly entry: string) {}
 
   spawn(name: string): WorkerHandle {
-    // The crawl workers get the CLI's heap flags (scripts/heap-flags.mjs). The app's own main process keeps V8's
+    // The crawl workers get their V8 flags (scripts/v8-flags.mjs). The app's own main process keeps V8's
     // defaults: Electron reads --js-flags for it only from its command line, before any of this code runs.
-    const child = utilityProcess.fork(this.entry, [name], { serviceName: name, stdio: 'inherit', execArgv: [...HEAP_FLAGS] });
+    const child = utilityProcess.fork(this.entry, [name], { serviceName: name, stdio: 'inherit', execArgv: [...WORKER_FLAGS] });
     return new UtilityProcessHandle(name, child);
   }
 }

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { type ParentToWorker, WORKER_EXTRA_CA_ENV, type WorkerToParent } from '../../../shared/protocol.ts';
 import { BaseWorkerHandle } from './worker-spawner.ts';
-import { HEAP_FLAGS } from '../../../scripts/heap-flags.mjs';
+import { WORKER_FLAGS } from '../../../scripts/v8-flags.mjs';
 import type { WorkerHandle, WorkerSpawner } from './worker-spawner.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,15 +16,15 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * The one worker entry. Inside the esbuild bundle (out/node/crawl.mjs) it is the bundled worker beside it;
  * when the engine runs from source, the TypeScript entry through tsx's loader (slower to start).
  */
-function defaultWorkerEntry(): { entry: string; execArgv: string[] } {
+export function defaultWorkerEntry(): { entry: string; execArgv: string[] } {
   const bundled = path.join(here, 'worker.mjs');
-  if (fs.existsSync(bundled)) return { entry: bundled, execArgv: [...HEAP_FLAGS] };
+  if (fs.existsSync(bundled)) return { entry: bundled, execArgv: [...WORKER_FLAGS] };
   const entry = path.resolve(here, '../../worker/worker-main.ts');
   // Resolve tsx from this package, so the worker starts whatever the current directory is.
   const tsxLoader = pathToFileURL(
     path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs'),
   ).href;
-  return { entry, execArgv: [...HEAP_FLAGS, '--import', tsxLoader] };
+  return { entry, execArgv: [...WORKER_FLAGS, '--import', tsxLoader] };
 }
 
 class ChildProcessHandle extends BaseWorkerHandle {
@@ -96,8 +96,8 @@ export class ChildProcessSpawner implements WorkerSpawner {
   constructor(private readonly options: { entry: string; execArgv: string[] } = defaultWorkerEntry()) {}
 
   spawn(name: string): WorkerHandle {
-    // Only a worker started as scripts/run-node.mjs starts its own (the bundle, the heap flags alone) can be adopted.
-    const plain = this.options.execArgv.every((flag) => HEAP_FLAGS.includes(flag));
+    // Only a worker started as scripts/run-node.mjs starts its own (the bundle, the workers' V8 flags alone) can be adopted.
+    const plain = this.options.execArgv.every((flag) => WORKER_FLAGS.includes(flag));
     const ahead = plain ? adoptPrespawned(this.options.entry) : null;
     // scripts/run-node.mjs forks its worker with these same options.
     const child =

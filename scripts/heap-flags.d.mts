@@ -1,1 +1,0 @@
-export const HEAP_FLAGS: readonly string[];

@@ -1,0 +1,2 @@
+export const HEAP_FLAGS: readonly string[];
+export const WORKER_FLAGS: readonly string[];
