@@ -6,6 +6,8 @@
 // first, whitespace, control characters or backslashes anywhere, "http:x" without "//") is keyed by the whole
 // base: remembered, but only for that page.
 
+import { ownString } from '../../../shared/own-string.ts';
+
 /** An href's URL in the crawl's normal form and whether it is in scope, or null when it is not crawlable. */
 export interface ResolvedLink {
   url: string;
@@ -34,7 +36,9 @@ export class LinkMemo {
       const url = normalise(href, base);
       answer = url === null ? null : { url, inScope: inScope(url) };
       if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
-      this.answers.set(key, answer);
+      // The key's href is a piece of the page: kept as it is, it kept the page alive (the memo held 15 MB of the
+      // manual's pages after a crawl, and made V8 copy each one into its old generation).
+      this.answers.set(ownString(key), answer);
     }
     return answer;
   }
