@@ -280,10 +280,21 @@ CREATE TABLE results (
   -- The title's and the description's widths in a search result (shared/serp-width.ts), measured by the node that
   -- recorded the page: the explorer's pixel filters read them rather than measure every title in SQL.
   title_px          double precision,
-  description_px    double precision
+  description_px    double precision,
+  -- 64-bit hashes of the title and the description, computed by PostgreSQL whoever writes the row: the explorer's
+  -- duplicate filters group these through their indexes (no btree can hold a long title), where grouping the texts
+  -- read every row (5 s at a million URLs). Two texts with one hash would count as duplicates: at a million distinct
+  -- titles, a chance of about one in 10^7.
+  title_hash        bigint GENERATED ALWAYS AS (hashtextextended(title, 0)) STORED,
+  description_hash  bigint GENERATED ALWAYS AS (hashtextextended(meta_description, 0)) STORED
 );
 -- Observers' pages/s: results of the last few seconds.
 CREATE INDEX results_fetched_at ON results(fetched_at);
+-- The duplicate filters: the parsed pages' hashes, with seq for their pages in crawl order (read from the index alone).
+-- Made with the crawl only: a crawl made before has no hash columns (adding one rewrites the table under the lock
+-- a joining node holds), and its duplicate filters group the texts as before.
+CREATE INDEX results_title_hash ON results(title_hash, seq) WHERE h1_count IS NOT NULL;
+CREATE INDEX results_description_hash ON results(description_hash, seq) WHERE h1_count IS NOT NULL;
 CREATE TABLE links (
   from_id  bigint NOT NULL,
   to_id    bigint NOT NULL,
