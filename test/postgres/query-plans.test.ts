@@ -14,6 +14,7 @@ import { parseSettings } from '../../shared/settings.ts';
 import { capture, checkPlans, crawlPaths, oneLine, viewCalls, type Checked } from '../../electron/bench/pg-plans.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 import { postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
+import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
 
 const withPg = await pgSuite();
 const URLS = 30_000;
@@ -107,6 +108,23 @@ withPg.describe('query plans on the PostgreSQL store', () => {
           .every((s) => /^Index Only Scan results_(title|description)_hash on results$/.test(s)),
         p.scans.join(', '),
       ).toBe(true);
+    }
+  });
+
+  it('sorts by URL, both ways, walking the index of URLs in order', async () => {
+    // Sorting 800,000 results by their URL took the explorer's first page 0.8 s at a million URLs.
+    const sent = await capture(async () => {
+      for (const descending of [false, true]) {
+        await postgresQueryFiltered(client, 'plans', { filter: 'all', text: '', sort: 'url', descending, offset: 0, limit: 100 });
+        await queryClusterResults(client, 'plans', { sort: 'url', descending, offset: 0, limit: 100, text: '', statusClass: null });
+      }
+    });
+    const checked = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
+    const sorts = checked.filter((p) => /ORDER BY left\(lower\(u\.url\), \d+\) COLLATE "C" (ASC|DESC)/.test(p.sent.text));
+    expect(sorts.length).toBe(4);
+    for (const p of sorts) {
+      expect(p.seqScans, oneLine(p.sent.text)).toEqual([]);
+      expect(p.scans, oneLine(p.sent.text)).toContain('Index Scan urls_url_order on urls');
     }
   });
 

@@ -197,11 +197,7 @@ export const SQLITE_FILTERS: FilterDialect = {
  * does, whatever the database's collation; serp_px is the session function pg-explorer.ts creates.
  */
 export const POSTGRES_FILTERS: FilterDialect = {
-  rows: {
-    ...postgresResults(''),
-    table: (name) => name,
-    noCase: (expr) => `lower(${expr}) COLLATE "C"`,
-  },
+  rows: { ...postgresResults(''), table: (name) => name },
   instr: (text, needle) => `strpos(${text}, ${needle})`,
   chr: (code) => `chr(${code})`,
   crossJoin: 'JOIN',
@@ -1155,7 +1151,7 @@ export function pageSql(
   if (f.source === 'renders') {
     // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
     // renders outermost: never a walk of results looking each row up in renders).
-    const order = orderSql(sort, SORT_SQL[sort], descending);
+    const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
     const joined = `FROM renders j ${hint} ${d.crossJoin} results r ON r.url_id = j.url_id`;
     const from = `${joined}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
     return {
@@ -1196,7 +1192,7 @@ export function pageSql(
   }
   if (f.source === 'urls') {
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
-    const order = orderSql(sort, sortSql, descending, 'u.id');
+    const order = orderSql(sort, sortSql, descending, 'u.id', d.rows.urlOrder);
     // The results row is joined only when the text or the sort reads it.
     const from = `FROM urls u ${hint}${needsUrl || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
     return {
@@ -1205,7 +1201,7 @@ export function pageSql(
       rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE ${d.rows.inKeys('u.id', '@keys')}`,
     };
   }
-  const order = orderSql(sort, SORT_SQL[sort], descending);
+  const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
   // The URL row is joined only when the text, the prefix or the sort reads it.
   const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
   return {

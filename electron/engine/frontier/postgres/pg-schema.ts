@@ -152,6 +152,12 @@ export const NEWEST_CRAWL_INDEX = 'urls_queue_rows';
 const PLAN_INDEXES_UPGRADE = `${QUEUE_INDEX}
 DROP INDEX IF EXISTS urls_queue;`;
 
+/**
+ * How many characters of a URL the store's index of URLs in sort order holds (urls_url_order: the explorer's and the
+ * Results table's sort by URL, result-rows.ts): a btree entry has a size limit, and a URL may be longer.
+ */
+export const URL_ORDER_PREFIX = 512;
+
 // Issue 19, the explorer on the store (h-s19views): the crawl file's analysis indexes (sqlite/crawl-file.ts
 // ANALYSIS_INDEXES and friends) that the explorer's filters read, on columns whose entries stay small. Titles,
 // descriptions and canonicals are not indexed here: a btree entry has a size limit a page's text may pass (the
@@ -171,7 +177,8 @@ CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id)
 CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links > 0;
 CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;
 CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;
-CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;`;
+CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;
+CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER_PREFIX}) COLLATE "C"));`;
 
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
