@@ -29,6 +29,8 @@ import pg from 'pg';
 import { CRAWL_UPGRADE_DDL, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
 
+/** The explorer's filters of pages whose title or description another page has too. */
+const DUPLICATE_FILTERS = ['title-duplicate', 'description-duplicate'] as const;
 /** The explorer's filters that read a title's or description's width in a search result. */
 const PIXEL_FILTERS = ['title-over-561px', 'title-under-200px', 'description-over-985px', 'description-under-400px'] as const;
 import type { FreshDatabase } from '../helpers/postgres.ts';
@@ -386,6 +388,34 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         expect(await pixelCounts()).toEqual(recorded);
         const { rows: empty } = await client.query(`SELECT count(*)::int AS n FROM ${schema}.results WHERE title_px IS NOT NULL`);
         expect(empty[0].n).toBe(0);
+      } finally {
+        await client.end();
+      }
+    });
+
+    it('finds duplicate titles and descriptions by the hashes the store keeps, and by the texts on a crawl made before', async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const schema = crawlSchema(crawlId);
+        // The hashes are PostgreSQL's own, of each row's texts.
+        const { rows } = await client.query<{ same: boolean }>(
+          `SELECT title_hash IS NOT DISTINCT FROM hashtextextended(title, 0)
+             AND description_hash IS NOT DISTINCT FROM hashtextextended(meta_description, 0) AS same FROM ${schema}.results`,
+        );
+        expect(rows.length).toBeGreaterThan(5);
+        expect(rows.every((r) => r.same)).toBe(true);
+        const answers = async (x: CrawlSession) => {
+          const counts = await x.filterCounts();
+          const pages = await Promise.all(DUPLICATE_FILTERS.map((filter) => x.queryFiltered({ ...base, filter })));
+          return DUPLICATE_FILTERS.map((id, i) => ({ id, count: counts[id], total: pages[i]!.total, rows: rowSet(pages[i]!) }));
+        };
+        const file = await answers(fileX);
+        expect(file[0]!.total).toBeGreaterThan(0);
+        expect(await answers(storeX)).toEqual(file);
+        // A crawl made before the store kept the hashes: its duplicate filters group the texts, with the same answers.
+        await client.query(`ALTER TABLE ${schema}.results DROP COLUMN title_hash, DROP COLUMN description_hash`);
+        expect(await answers(storeX)).toEqual(file);
       } finally {
         await client.end();
       }

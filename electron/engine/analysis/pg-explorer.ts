@@ -77,13 +77,17 @@ export async function inCrawl<T>(c: PgQuerier, crawlId: string, work: (t: Filter
   await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     await c.query(`SET LOCAL search_path TO ${schema}`);
-    // Its tables, and whether its results rows carry the widths a node records (a crawl made before lacks them).
-    const { rows } = await c.query<{ name: string; widths: boolean }>(
-      `SELECT tablename AS name, EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'title_px'
-         AND NOT attisdropped) AS widths FROM pg_tables WHERE schemaname = $1`,
+    // Its tables, and whether its results rows carry the widths a node records and the hashes PostgreSQL computes (a
+    // crawl made before either lacks it).
+    const column = (name: string) =>
+      `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = '${name}' AND NOT attisdropped)`;
+    const { rows } = await c.query<{ name: string; widths: boolean; hashes: boolean }>(
+      `SELECT tablename AS name, ${column('title_px')} AS widths, ${column('title_hash')} AS hashes FROM pg_tables WHERE schemaname = $1`,
       [schema, `${schema}.results`],
     );
-    const out = await work(storeTarget(new Set(rows.map((r) => r.name)), rows[0]?.widths ?? false));
+    const out = await work(
+      storeTarget(new Set(rows.map((r) => r.name)), { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false }),
+    );
     await c.query('COMMIT');
     return out;
   } catch (err) {

@@ -147,6 +147,12 @@ export interface FilterDialect {
    * rows when the widths were recorded with them (inGroup), else each distinct text measured once (ofText).
    */
   groupWidth(field: SerpField): { inGroup: string | null; ofText(text: string): string };
+  /**
+   * Parsed results rows r whose title (or description) another parsed page has too, when the store keeps hashes of
+   * them (pg-schema.ts): their duplicated hashes found once, from the hash index alone. Null: the texts are grouped
+   * (through `hint`'s index on a crawl file).
+   */
+  duplicatedByHash(column: 'title' | 'meta_description'): string | null;
   /** Finding a URL (urls or images) by its text through an index: the key column, its parameter's form, its value. */
   urlKey: { column: string; param(p: string): string; value(url: string): unknown };
   /**
@@ -165,6 +171,8 @@ export type SerpField = keyof typeof SERP_FONT_PX;
 const SERP_COLUMN: Record<SerpField, string> = { title: 'title', description: 'meta_description' };
 /** The store's recorded widths of those columns (pg-schema.ts). */
 const SERP_WIDTH_COLUMN: Record<SerpField, string> = { title: 'title_px', description: 'description_px' };
+/** The store's hashes of the texts the duplicate filters compare (pg-schema.ts). */
+const HASH_COLUMN = { title: 'title_hash', meta_description: 'description_hash' } as const;
 /** The store session's serp_px (pg-explorer.ts) of a text at a field's font size. */
 const storeSerpPx = (text: string, field: SerpField) => `pg_temp.serp_px(${text}, ${SERP_FONT_PX[field]})`;
 
@@ -177,6 +185,7 @@ export const SQLITE_FILTERS: FilterDialect = {
   sameUrl: (a, b) => `${a}.url_key = ${b}.url_key AND ${a}.url = ${b}.url`,
   rowWidth: (field, r) => `serp_px(${r}.${SERP_COLUMN[field]}, ${SERP_FONT_PX[field]})`,
   groupWidth: (field) => ({ inGroup: null, ofText: (text) => `serp_px(${text}, ${SERP_FONT_PX[field]})` }),
+  duplicatedByHash: () => null,
   urlKey: { column: 'url_key', param: (p) => p, value: (url) => urlKey(url) },
   fence: '',
   never: '0',
@@ -188,11 +197,7 @@ export const SQLITE_FILTERS: FilterDialect = {
  * does, whatever the database's collation; serp_px is the session function pg-explorer.ts creates.
  */
 export const POSTGRES_FILTERS: FilterDialect = {
-  rows: {
-    ...postgresResults(''),
-    table: (name) => name,
-    noCase: (expr) => `lower(${expr}) COLLATE "C"`,
-  },
+  rows: { ...postgresResults(''), table: (name) => name },
   instr: (text, needle) => `strpos(${text}, ${needle})`,
   chr: (code) => `chr(${code})`,
   crossJoin: 'JOIN',
@@ -204,18 +209,40 @@ export const POSTGRES_FILTERS: FilterDialect = {
     inGroup: `max(coalesce(r.${SERP_WIDTH_COLUMN[field]}, ${storeSerpPx(`r.${SERP_COLUMN[field]}`, field)}))`,
     ofText: (text) => storeSerpPx(text, field),
   }),
+  // An array, not IN (subquery): PostgreSQL cannot estimate how many groups pass HAVING, and planned the rows' side
+  // as a walk of every result; an array's elements it looks up in the hash index.
+  duplicatedByHash: (column) => {
+    const hash = HASH_COLUMN[column];
+    return `r.${hash} = ANY(ARRAY(SELECT d.${hash} FROM results d WHERE d.h1_count IS NOT NULL AND d.${hash} IS NOT NULL
+      GROUP BY d.${hash} HAVING count(*) > 1))`;
+  },
   urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
   fence: ' OFFSET 0',
   never: 'false',
   always: 'true',
 };
 
-/** A crawl in the store made before a node recorded the widths (no title_px column): every width measured in SQL. */
-export const POSTGRES_FILTERS_UNRECORDED_WIDTHS: FilterDialect = {
-  ...POSTGRES_FILTERS,
-  rowWidth: (field, r) => storeSerpPx(`${r}.${SERP_COLUMN[field]}`, field),
-  groupWidth: (field) => ({ inGroup: null, ofText: (text) => storeSerpPx(text, field) }),
-};
+/** What a crawl in the store keeps beside its rows: the widths a node records, the hashes PostgreSQL computes. */
+export interface StoreColumns {
+  /** title_px and description_px (a crawl made before them lacks them: every width is then measured in SQL). */
+  widths: boolean;
+  /** title_hash and description_hash (a crawl made before them lacks them: its duplicate filters group the texts). */
+  hashes: boolean;
+}
+
+/** The store's dialect for a crawl with these columns. */
+export function postgresFilters(columns: StoreColumns): FilterDialect {
+  return {
+    ...POSTGRES_FILTERS,
+    ...(columns.widths
+      ? {}
+      : {
+          rowWidth: (field: SerpField, r: string) => storeSerpPx(`${r}.${SERP_COLUMN[field]}`, field),
+          groupWidth: (field: SerpField) => ({ inGroup: null, ofText: (text: string) => storeSerpPx(text, field) }),
+        }),
+    ...(columns.hashes ? {} : { duplicatedByHash: () => null }),
+  };
+}
 
 /** Where the filters are asked: a crawl file (its index hints, the tables its version has) or a crawl in the store. */
 export interface FilterTarget {
@@ -246,6 +273,7 @@ function dialectSql(d: FilterDialect) {
   const PARSED = 'r.h1_count IS NOT NULL';
   const OWN_URL = '(SELECT cu.url FROM urls cu WHERE cu.id = r.url_id)';
   const duplicated = (column: 'title' | 'meta_description', hint: string) =>
+    d.duplicatedByHash(column) ??
     `r.${column} IN (SELECT d.${column} FROM results d ${hint} WHERE d.h1_count IS NOT NULL AND d.${column} IS NOT NULL GROUP BY d.${column} HAVING count(*) > 1)`;
   const EXTERNAL_SQL = "(u.state = 4 OR (u.check_only = 1 AND u.kind = 'page'))";
   /** Results rows the content_dups TEMP table flags (duplicate content, issue 18.1). */
@@ -893,8 +921,18 @@ type DialectSql = ReturnType<typeof dialectSql> & { d: FilterDialect };
 const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTERS };
 /** An Images tab's search on a crawl file (the explorer's, and its export's: images.ts). */
 export const IMAGE_TEXT_SQL = SQLITE_SQL.IMAGE_TEXT_SQL;
-const POSTGRES_SQL: DialectSql = { ...dialectSql(POSTGRES_FILTERS), d: POSTGRES_FILTERS };
-const POSTGRES_UNRECORDED_SQL: DialectSql = { ...dialectSql(POSTGRES_FILTERS_UNRECORDED_WIDTHS), d: POSTGRES_FILTERS_UNRECORDED_WIDTHS };
+/** The store's SQL for each set of columns a crawl may have, made when first asked. */
+const postgresSql = new Map<string, DialectSql>();
+function postgresSqlFor(columns: StoreColumns): DialectSql {
+  const key = `${columns.widths}/${columns.hashes}`;
+  let sql = postgresSql.get(key);
+  if (!sql) {
+    const d = postgresFilters(columns);
+    sql = { ...dialectSql(d), d };
+    postgresSql.set(key, sql);
+  }
+  return sql;
+}
 
 /** The filters' SQL as written for SQLite (FILTER_SQL is read by tests and benches). */
 export const { MEDIA_TYPE_SQL, FILTER_SQL } = SQLITE_SQL;
@@ -922,12 +960,12 @@ function hasTempTable(db: Db, name: string): boolean {
 }
 
 /**
- * A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it);
- * `recordedWidths`: its results rows have the widths a node records (title_px; a crawl made before lacks them).
+ * A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it) and these
+ * columns beside its results (one made before them lacks them).
  */
-export function storeTarget(tables: ReadonlySet<string>, recordedWidths = true): FilterTarget {
+export function storeTarget(tables: ReadonlySet<string>, columns: StoreColumns = { widths: true, hashes: true }): FilterTarget {
   return {
-    sql: recordedWidths ? POSTGRES_SQL : POSTGRES_UNRECORDED_SQL,
+    sql: postgresSqlFor(columns),
     hint: () => '',
     has: (table) => tables.has(table),
     renders: () => tables.has('renders'),
@@ -1113,7 +1151,7 @@ export function pageSql(
   if (f.source === 'renders') {
     // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
     // renders outermost: never a walk of results looking each row up in renders).
-    const order = orderSql(sort, SORT_SQL[sort], descending);
+    const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
     const joined = `FROM renders j ${hint} ${d.crossJoin} results r ON r.url_id = j.url_id`;
     const from = `${joined}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
     return {
@@ -1154,7 +1192,7 @@ export function pageSql(
   }
   if (f.source === 'urls') {
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
-    const order = orderSql(sort, sortSql, descending, 'u.id');
+    const order = orderSql(sort, sortSql, descending, 'u.id', d.rows.urlOrder);
     // The results row is joined only when the text or the sort reads it.
     const from = `FROM urls u ${hint}${needsUrl || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
     return {
@@ -1163,7 +1201,7 @@ export function pageSql(
       rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE ${d.rows.inKeys('u.id', '@keys')}`,
     };
   }
-  const order = orderSql(sort, SORT_SQL[sort], descending);
+  const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
   // The URL row is joined only when the text, the prefix or the sort reads it.
   const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
   return {

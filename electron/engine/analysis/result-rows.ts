@@ -6,6 +6,7 @@
 import type { ResultRow, ResultSortColumn, ResultsQuery, StatusClass } from '../../../shared/crawler-api.ts';
 import { RESULT_SORT_COLUMNS } from '../../../shared/crawler-api.ts';
 import { likePattern } from './sql.ts';
+import { URL_ORDER_PREFIX } from '../frontier/postgres/pg-schema.ts';
 
 /** Where SQLite's SQL and PostgreSQL's part. */
 export interface ResultsDialect {
@@ -13,6 +14,11 @@ export interface ResultsDialect {
   table(name: 'results' | 'urls' | 'links' | 'extracted' | 'hosts'): string;
   /** The expression compared (sorted) without regard to case. */
   noCase(expr: string): string;
+  /**
+   * The ORDER BY terms of a sort by URL (u.url) that an index serves, in direction `dir`; null: noCase(u.url), as
+   * any other text column.
+   */
+  urlOrder(dir: 'ASC' | 'DESC'): string | null;
   /** The case-insensitive LIKE (SQLite's LIKE is, for ASCII; PostgreSQL's is not). */
   like: 'LIKE' | 'ILIKE';
   /** The placeholder of the n-th parameter (from 1); a placeholder may appear more than once. */
@@ -29,6 +35,7 @@ export interface ResultsDialect {
 export const SQLITE_RESULTS: ResultsDialect = {
   table: (name) => name,
   noCase: (expr) => `${expr} COLLATE NOCASE`,
+  urlOrder: () => null,
   like: 'LIKE',
   param: (n) => `@p${n}`,
   inKeys: (key, p) => `${key} IN (SELECT value FROM json_each(${p}))`,
@@ -37,11 +44,23 @@ export const SQLITE_RESULTS: ResultsDialect = {
   linkScore: (column, urlId) => `(SELECT ls.${column} FROM temp.link_scores ls WHERE ls.url_id = ${urlId})`,
 };
 
-/** A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. */
+/**
+ * The store's index of URLs in sort order (pg-schema.ts, urls_url_order) holds their first characters: ordered by
+ * them, then by the whole URL, the rows come in the whole URL's order (in code point order a prefix sorts as its
+ * string does), and only URLs that share the prefix are sorted further.
+ */
+const URL_ORDER_KEY = `left(lower(u.url), ${URL_ORDER_PREFIX}) COLLATE "C"`;
+
+/**
+ * A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. Text sorts without case in code point order
+ * (COLLATE "C"), as SQLite's NOCASE does, whatever the database's collation.
+ */
 export function postgresResults(schema: string): ResultsDialect {
   return {
     table: (name) => `${schema}.${name}`,
-    noCase: (expr) => `lower(${expr})`,
+    noCase: (expr) => `lower(${expr}) COLLATE "C"`,
+    // A URL is never NULL: no NULLS LAST, which a backward walk of the index would not give.
+    urlOrder: (dir) => `${URL_ORDER_KEY} ${dir}, lower(u.url) COLLATE "C" ${dir}`,
     like: 'ILIKE',
     param: (n) => `$${n}`,
     inKeys: (key, p) => `${key} = ANY(${p}::bigint[])`,
@@ -143,10 +162,21 @@ export function resultSortSql(d: ResultsDialect, inlinks: 'selected' | 'counted'
   };
 }
 
-/** The ORDER BY of a sort: empty cells (errors have no status, no title...) last whichever the direction; ties in `key` order. */
-export function orderSql(sort: ResultSortColumn, sortSql: string, descending: boolean, key = 'r.seq'): string {
+/**
+ * The ORDER BY of a sort: empty cells (errors have no status, no title...) last whichever the direction; ties in `key`
+ * order. `urlOrder`: the dialect's index-served sort by u.url (ResultsDialect.urlOrder), when sortSql sorts by it.
+ */
+export function orderSql(
+  sort: ResultSortColumn,
+  sortSql: string,
+  descending: boolean,
+  key = 'r.seq',
+  urlOrder: ResultsDialect['urlOrder'] = () => null,
+): string {
   const dir = descending ? 'DESC' : 'ASC';
-  return sort === 'seq' ? `${key} ${dir}` : `${sortSql} ${dir} NULLS LAST, ${key} ASC`;
+  if (sort === 'seq') return `${key} ${dir}`;
+  const byUrl = sort === 'url' ? urlOrder(dir) : null;
+  return byUrl === null ? `${sortSql} ${dir} NULLS LAST, ${key} ASC` : `${byUrl}, ${key} ASC`;
 }
 
 /** Rows whose URL, title or error contain the LIKE pattern `p` (likePattern), whatever the case. */
@@ -193,7 +223,7 @@ export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: Bou
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
   const results = `${d.table('results')} r`;
   const from = `FROM ${results} JOIN ${d.table('urls')} u ON u.id = r.url_id`;
-  const order = orderSql(q.sort, resultSortSql(d, 'selected')[q.sort], q.descending);
+  const order = orderSql(q.sort, resultSortSql(d, 'selected')[q.sort], q.descending, 'r.seq', d.urlOrder);
   const counted = [...values];
   const page = `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}`;
   return {

@@ -188,7 +188,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.hreflang`,
       `${schema}.${NEWEST_CRAWL_INDEX}`,
       // The explorer's indexes (PG_ANALYSIS_INDEXES), by the last of them.
-      `${schema}.renders_js_redirect`,
+      `${schema}.urls_url_order`,
       `${schema}.content`,
       // The widths a node records with each page (results.title_px and description_px).
       `${schema}.results`,

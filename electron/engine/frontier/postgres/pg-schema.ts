@@ -152,6 +152,12 @@ export const NEWEST_CRAWL_INDEX = 'urls_queue_rows';
 const PLAN_INDEXES_UPGRADE = `${QUEUE_INDEX}
 DROP INDEX IF EXISTS urls_queue;`;
 
+/**
+ * How many characters of a URL the store's index of URLs in sort order holds (urls_url_order: the explorer's and the
+ * Results table's sort by URL, result-rows.ts): a btree entry has a size limit, and a URL may be longer.
+ */
+export const URL_ORDER_PREFIX = 512;
+
 // Issue 19, the explorer on the store (h-s19views): the crawl file's analysis indexes (sqlite/crawl-file.ts
 // ANALYSIS_INDEXES and friends) that the explorer's filters read, on columns whose entries stay small. Titles,
 // descriptions and canonicals are not indexed here: a btree entry has a size limit a page's text may pass (the
@@ -171,7 +177,8 @@ CREATE INDEX IF NOT EXISTS social_tags_property ON social_tags(property, url_id)
 CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links > 0;
 CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;
 CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;
-CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;`;
+CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;
+CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER_PREFIX}) COLLATE "C"));`;
 
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
@@ -280,10 +287,21 @@ CREATE TABLE results (
   -- The title's and the description's widths in a search result (shared/serp-width.ts), measured by the node that
   -- recorded the page: the explorer's pixel filters read them rather than measure every title in SQL.
   title_px          double precision,
-  description_px    double precision
+  description_px    double precision,
+  -- 64-bit hashes of the title and the description, computed by PostgreSQL whoever writes the row: the explorer's
+  -- duplicate filters group these through their indexes (no btree can hold a long title), where grouping the texts
+  -- read every row (5 s at a million URLs). Two texts with one hash would count as duplicates: at a million distinct
+  -- titles, a chance of about one in 10^7.
+  title_hash        bigint GENERATED ALWAYS AS (hashtextextended(title, 0)) STORED,
+  description_hash  bigint GENERATED ALWAYS AS (hashtextextended(meta_description, 0)) STORED
 );
 -- Observers' pages/s: results of the last few seconds.
 CREATE INDEX results_fetched_at ON results(fetched_at);
+-- The duplicate filters: the parsed pages' hashes, with seq for their pages in crawl order (read from the index alone).
+-- Made with the crawl only: a crawl made before has no hash columns (adding one rewrites the table under the lock
+-- a joining node holds), and its duplicate filters group the texts as before.
+CREATE INDEX results_title_hash ON results(title_hash, seq) WHERE h1_count IS NOT NULL;
+CREATE INDEX results_description_hash ON results(description_hash, seq) WHERE h1_count IS NOT NULL;
 CREATE TABLE links (
   from_id  bigint NOT NULL,
   to_id    bigint NOT NULL,
