@@ -137,6 +137,12 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         .split('\r\n');
       expect(lines[0]).toBe(CRAWL_MAP_CSV_HEADER.join(','));
       expect(lines.length).toBe(URLS + 2);
+      // The toast counts the nodes as the header does (the CSV's extra row is the root, and it says so).
+      const header = await page.getByTestId('crawl-map-total').innerText();
+      await expect
+        .poll(() => page.locator('.toast, [role="status"]').allTextContents())
+        .toContainEqual(expect.stringContaining(`${URLS} nodes were saved as CSV, with the root`));
+      expect(header).toContain(`${URLS} nodes`);
       const row = (url: string) => lines.find((l) => l.split(',')[2] === url)!.split(',');
       expect(row(`${site.origin}/hub/p3`)[4]).toBe(`${site.origin}/hub`);
       expect(row(`${site.origin}/deep/${DEEP}`)[5]).toBe(String(DEEP));

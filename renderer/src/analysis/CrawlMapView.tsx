@@ -176,7 +176,8 @@ export function CrawlMapView() {
   const exportCsv = () => {
     if (!map) return;
     downloadBlob(new Blob([crawlMapCsv(map)], { type: 'text/csv;charset=utf-8' }), 'crawl-map.csv');
-    notify(store, 'info', t('crawlMap.csvSaved', { n: formatInt(map.nodes.kind.length) }));
+    // The same count as the header's (the drawn nodes); the CSV also has a row for the root.
+    notify(store, 'info', t('crawlMap.csvSaved', { n: formatInt(map.nodes.kind.length - 1) }));
   };
 
   const f = map?.folded;

@@ -840,7 +840,7 @@ export const analysis = {
     pngCommand: 'Save the map as a PNG picture',
     csvCommand: 'Save the map’s nodes as CSV (parent, depth, status, indexability, Link Score, URLs folded in)',
     pngSaved: 'The map was saved as a PNG picture.',
-    csvSaved: 'The map’s {{n}} nodes were saved as CSV.',
+    csvSaved: 'The map’s {{n}} nodes were saved as CSV, with the root its seeds hang from.',
     noCrawl: 'Open or start a crawl to see its map.',
     inlinksChart: 'Inlinks by crawl depth',
     scoreChart: 'Link Score by crawl depth',

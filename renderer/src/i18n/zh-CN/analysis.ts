@@ -755,7 +755,7 @@ export const analysis: Messages['analysis'] = {
     pngCommand: '将地图保存为 PNG 图片',
     csvCommand: '将地图节点保存为 CSV（父节点、深度、状态、可索引性、链接得分、折叠的 URL 数）',
     pngSaved: '地图已保存为 PNG 图片。',
-    csvSaved: '地图的 {{n}} 个节点已保存为 CSV。',
+    csvSaved: '地图的 {{n}} 个节点已保存为 CSV，另含种子所挂的根节点。',
     noCrawl: '打开或开始一次抓取以查看其地图。',
     inlinksChart: '各抓取深度的入链',
     scoreChart: '各抓取深度的链接得分',
