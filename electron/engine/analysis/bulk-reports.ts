@@ -78,7 +78,7 @@ export function bulkReportSql(db: Db, id: BulkReportId): string[] {
     case 'images-missing-alt': {
       // The uses' ids from a range of image_uses_alt, each use's image, page and checked rows by key (images.ts).
       const sql = imageUsesSql(db, 'images-alt-missing');
-      return sql ? [sql.ids, sql.rows] : [];
+      return sql ? [sql.ids, sql.row] : [];
     }
     case 'redirect-chains':
       return [subjectSql(db, id), look.hop, look.redirectTarget];

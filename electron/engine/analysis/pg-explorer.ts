@@ -77,19 +77,36 @@ export async function inCrawl<T>(c: PgQuerier, crawlId: string, work: (t: Filter
   await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     await c.query(`SET LOCAL search_path TO ${schema}`);
-    // Its tables, and whether its results rows carry the widths a node records (a crawl made before lacks them).
-    const { rows } = await c.query<{ name: string; widths: boolean }>(
-      `SELECT tablename AS name, EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'title_px'
-         AND NOT attisdropped) AS widths FROM pg_tables WHERE schemaname = $1`,
-      [schema, `${schema}.results`],
-    );
-    const out = await work(storeTarget(new Set(rows.map((r) => r.name)), rows[0]?.widths ?? false));
+    const out = await work(await targetOf(c, schema));
     await c.query('COMMIT');
     return out;
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+/** The crawl in `schema` as a target of the filters: its tables, and whether its results rows carry the widths a node records (a crawl made before lacks them). */
+async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
+  const { rows } = await c.query<{ name: string; widths: boolean }>(
+    `SELECT tablename AS name, EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'title_px'
+       AND NOT attisdropped) AS widths FROM pg_tables WHERE schemaname = $1`,
+    [schema, `${schema}.results`],
+  );
+  return storeTarget(new Set(rows.map((r) => r.name)), rows[0]?.widths ?? false);
+}
+
+/**
+ * Readies a connection of its own (an export's, which reads a page at a time in statements of their own rather than
+ * in one snapshot) for the filters' SQL: the session's serp_px, and the crawl's schema first on its search_path for
+ * the rest of the session. The crawl's target; an unknown crawl is a StoreError.
+ */
+export async function enterCrawl(c: PgQuerier, crawlId: string): Promise<FilterTarget> {
+  await readCrawl(c, crawlId);
+  const schema = crawlSchema(crawlId);
+  await prepareSession(c);
+  await c.query(`SET search_path TO ${schema}`);
+  return targetOf(c, schema);
 }
 
 /** A statement with @named parameters, run in PostgreSQL's $n form. */
