@@ -133,7 +133,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if ((exports || request.sitemapOut !== null) && run.file !== null && !(await writeExports(run.file, null, exports, request.sitemapOut)))
     code = EXIT.failed;
-  // A crawl in the store: its tabs (args.ts refuses its bulk reports and sitemap), as they are once this node is done.
+  // A crawl in the store: its tabs and reports (args.ts refuses its pictures' data and sitemap), as they are once this
+  // node is done.
   if (exports && run.crawlId !== null && request.store && !(await exportStoreTabs(request.store.url, run.crawlId, exports)))
     code = EXIT.failed;
   const endLine = run.end(info.snapshot);

@@ -1,5 +1,5 @@
 // `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv|FILE.xlsx
-// | --export-tabs TAB,... [--output-folder DIR]`: one command to a crawl in the PostgreSQL store, from any machine that
+// | --export-tabs TAB,... --bulk-export REPORT,... [--output-folder DIR]`: one command to a crawl in the PostgreSQL store, from any machine that
 // reaches it; every node obeys at once. Its exports read the store as it is, whether the crawl runs or not.
 import { connect } from '../engine/frontier/postgres/pg-client.ts';
 import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
@@ -57,7 +57,7 @@ export async function runStoreCommand(store: StoreRequest, out: string | null, e
   return exports ? exportStoreTabs(store.url, crawlId, exports) : true;
 }
 
-/** --export-tabs from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
+/** --export-tabs and --bulk-export from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
 export async function exportStoreTabs(storeUrl: string, crawlId: string, exports: TabExports): Promise<boolean> {
   try {
     await writeStoreTabExports(storeUrl, crawlId, exports, (line) => process.stdout.write(`${line}\n`));

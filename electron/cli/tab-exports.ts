@@ -1,6 +1,6 @@
 // --list-tabs, --export-tabs and --bulk-export: the explorer's tabs and the bulk reports of a crawl file, one file
-// each in the output folder, as Screaming Frog's command line writes them; a crawl in the PostgreSQL store's tabs too
-// (issue 19). A tab is written as the explorer's "Export this view" writes it (the crawl's CrawlViews exportView, every
+// each in the output folder, as Screaming Frog's command line writes them; a crawl in the PostgreSQL store's tabs and
+// bulk reports too (issue 19), not yet its pictures' data. A tab is written as the explorer's "Export this view" writes it (the crawl's CrawlViews exportView, every
 // column), so the two never differ, whichever store holds the crawl.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,6 @@ import { crawlMap } from '../engine/analysis/crawl-map.ts';
 import { computeLinkScores } from '../engine/analysis/link-score.ts';
 import { exportStructureCsv } from '../engine/analysis/site-structure.ts';
 import type { Db } from '../engine/frontier/sqlite/crawl-file.ts';
-import { writeBulkReport } from '../engine/analysis/bulk-reports.ts';
 import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../engine/frontier/model.ts';
 import { CrawlAnalysis } from '../engine/session/crawl-analysis.ts';
@@ -60,10 +59,11 @@ export function crawlFileFinished(file: string): boolean {
   }
 }
 
-/** Writes each tab and report asked for from a crawl file to `<folder>/<id>.<format>`; one line each, as --out's. */
+/**
+ * Writes each tab, report and picture's data asked for from a crawl file to `<folder>/<id>.<format>`; one line each, as
+ * --out's.
+ */
 export async function writeTabExports(file: string, plan: TabExports, say: (line: string) => void): Promise<void> {
-  const ext = plan.format;
-  const label = ext.toUpperCase();
   const analysis = CrawlAnalysis.open(file);
   try {
     // The content tabs' threshold, pages and word count (issue 18.1), for this file's analysis and its exports.
@@ -73,11 +73,7 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
       plan,
       say,
     );
-    for (const report of plan.reports) {
-      const out = path.join(plan.folder, `${report}.${ext}`);
-      const { rows } = await writeBulkReport(analysis.db, report, out, plan.format);
-      say(`${label}: ${out} (${rows} rows)`);
-    }
+    // The pictures' data: a crawl file's only, so far.
     const map = plan.pictures.some((p) => p !== 'site-structure') ? pictureMap(analysis.db) : null;
     for (const picture of plan.pictures) {
       const out = path.join(plan.folder, `${picture}.csv`);
@@ -90,8 +86,8 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
 }
 
 /**
- * Writes each tab asked for from a crawl in the PostgreSQL store, as writeTabExports does from a crawl file (the bulk
- * reports and the pictures' data are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
+ * Writes each tab and bulk report asked for from a crawl in the PostgreSQL store, as writeTabExports does from a crawl
+ * file (the pictures' data are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
  * StoreError before anything is written.
  */
 export async function writeStoreTabExports(
@@ -108,13 +104,22 @@ export async function writeStoreTabExports(
   }
 }
 
-/** Each tab of `plan` from the crawl's views, every column it has, to `<folder>/<id>.<format>`; one line each. */
+/**
+ * Each tab of `plan` (every column it has) and each bulk report from the crawl's views, to `<folder>/<id>.<format>`;
+ * one line each.
+ */
 async function writeTabs(views: CrawlViews, plan: TabExports, say: (line: string) => void): Promise<void> {
+  const label = plan.format.toUpperCase();
   for (const filter of plan.tabs) {
     const out = path.join(plan.folder, `${filter}.${plan.format}`);
     const columns = await views.exportColumns(filter);
     const { rows } = await views.exportView({ filter, text: '', columns, headerPreset: 'trawl', format: plan.format }, out);
-    say(`${plan.format.toUpperCase()}: ${out} (${rows} rows)`);
+    say(`${label}: ${out} (${rows} rows)`);
+  }
+  for (const report of plan.reports) {
+    const out = path.join(plan.folder, `${report}.${plan.format}`);
+    const { rows } = await views.exportBulkReport(report, out, plan.format);
+    say(`${label}: ${out} (${rows} rows)`);
   }
 }
 

@@ -3,7 +3,7 @@
 // session that opened the file and one attached to the store. So far: the hosts report (its rows, totals and
 // windows, every sort, the text filter, idle hosts), the queue inspector (hosts, prefixes, URLs, search), the
 // explorer (every filter's count and rows, search, sort and paging), its "Export this view" (every filter's file, byte
-// for byte) and the issues overview with its export.
+// for byte), the issues overview with its export, and the bulk reports.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ import {
   isContentFilter,
 } from '../../shared/analysis.ts';
 import { isImageFilter } from '../../electron/engine/analysis/result-filters.ts';
+import { BULK_REPORT_IDS } from '../../shared/bulk-reports.ts';
 import { IMAGE_USE_COLUMNS } from '../../electron/engine/analysis/images.ts';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
@@ -507,6 +508,42 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         expect((rb as { rows: number }).rows).toBe(withoutContent(b).length - 2);
         expect((ra as { rows: number }).rows).toBeGreaterThanOrEqual((rb as { rows: number }).rows);
       }
+    });
+
+    it('writes the same bulk reports: every record, as CSV and XLSX', async () => {
+      expect(storeX.bulkReportProblem()).toBeNull();
+      const written: Record<string, number> = {};
+      for (const report of BULK_REPORT_IDS) {
+        const [a, b] = [path.join(dir, `${report}-file.csv`), path.join(dir, `${report}-store.csv`)];
+        const [ra, rb] = await Promise.all([fileX.exportBulkReport(report, a), storeX.exportBulkReport(report, b)]);
+        expect(ra, report).toMatchObject({ ok: true, file: a });
+        expect(rb, report).toEqual({ ...ra, file: b });
+        written[report] = (ra as { rows: number }).rows;
+        // Each store lists its subjects in its own id order (the URLs' discovery): the records compare as a set.
+        const [file, store] = [lines(fs.readFileSync(a)), lines(fs.readFileSync(b))];
+        expect(store[0], report).toBe(file[0]);
+        expect(store.slice(1).sort(), report).toEqual(file.slice(1).sort());
+      }
+      // The site has rows for these (so the comparison compares something).
+      for (const report of [
+        'client-error-inlinks',
+        'non-indexable-inlinks',
+        'redirect-chains',
+        'images-missing-alt',
+        'structured-data-types',
+        'hreflang-alternates',
+      ] as const)
+        expect(written[report], report).toBeGreaterThan(0);
+      const [a, b] = [path.join(dir, 'chains-file.xlsx'), path.join(dir, 'chains-store.xlsx')];
+      await Promise.all([fileX.exportBulkReport('redirect-chains', a, 'xlsx'), storeX.exportBulkReport('redirect-chains', b, 'xlsx')]);
+      const cells = async (file: string) => {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file);
+        const out: string[] = [];
+        book.worksheets[0]!.eachRow((row) => out.push(JSON.stringify((row.values as unknown[]).slice(1))));
+        return [out[0], ...out.slice(1).sort()];
+      };
+      expect(await cells(b)).toEqual(await cells(a));
     });
 
     it('reads the widths a node recorded with each page, and measures them in SQL on a crawl made before', async () => {

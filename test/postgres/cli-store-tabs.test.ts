@@ -1,7 +1,8 @@
-// --export-tabs on a crawl in the PostgreSQL store (issue 19): `--store URL --crawl ID --export-tabs` writes each tab as
-// `--resume FILE --export-tabs` writes it for the same site crawled into a file (every column but what each store has
-// its own way), after a new crawl in the store too, as XLSX too; an unknown crawl, an unknown tab and --bulk-export
-// (a crawl file's only) are refused, saying so, with nothing written.
+// --export-tabs and --bulk-export on a crawl in the PostgreSQL store (issue 19): `--store URL --crawl ID --export-tabs
+// ... --bulk-export ...` writes each tab and report as `--resume FILE` writes them for the same site crawled into a
+// file (every column but what each store has its own way), after a new crawl in the store too, as XLSX too; an
+// unknown crawl, an unknown tab and the pictures' data (a crawl file's only) are refused, saying so, with nothing
+// written.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -27,6 +28,8 @@ const TABS = [
   'images-alt-missing',
   'content-exact-duplicates',
 ];
+/** Bulk reports: two this site has rows for (links to the broken image, images without alt), two it has none for. */
+const REPORTS = ['client-error-inlinks', 'images-missing-alt', 'non-indexable-inlinks', 'redirect-chains'];
 /** Columns each store fills its own way: response times; Link Score is a crawl file's alone (empty in the store). */
 const OWN_WAY = ['response_time_ms', 'link_score', 'unique_inlinks'];
 
@@ -71,6 +74,10 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
    */
   function expectSameTabs(fromFile: string, fromStore: string) {
     expect(fs.readdirSync(fromStore).sort()).toEqual(fs.readdirSync(fromFile).sort());
+    for (const report of REPORTS) {
+      const [f, s] = [comparable(path.join(fromFile, `${report}.csv`)), comparable(path.join(fromStore, `${report}.csv`))];
+      expect(s, report).toEqual(f);
+    }
     for (const tab of TABS) {
       const [f, s] = [comparable(path.join(fromFile, `${tab}.csv`)), comparable(path.join(fromStore, `${tab}.csv`))];
       expect(s.header, tab).toEqual(f.header);
@@ -84,20 +91,31 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
   it('writes each tab as the crawl file’s --export-tabs does, naming the rows it wrote', async () => {
     const fromFile = path.join(dir, 'from-file');
     const fromStore = path.join(dir, 'from-store');
-    const a = await runCli(['--resume', file, '--export-tabs', TABS.join(','), '--output-folder', fromFile]);
+    const reports = ['--bulk-export', REPORTS.join(',')];
+    const a = await runCli(['--resume', file, '--export-tabs', TABS.join(','), ...reports, '--output-folder', fromFile]);
     expect(a.code, a.stderr).toBe(0);
     // By name too, as for a crawl file.
     const named = TABS.map((t) => (t === 'status-4xx' ? 'Response codes:Client error (4xx)' : t));
-    const b = await runCli(['--store', db.url, '--crawl', crawlId, '--export-tabs', named.join(','), '--output-folder', fromStore]);
+    const b = await runCli([
+      '--store',
+      db.url,
+      '--crawl',
+      crawlId,
+      '--export-tabs',
+      named.join(','),
+      ...reports,
+      '--output-folder',
+      fromStore,
+    ]);
     expect(b.stderr).toBe('');
     expect(b.code).toBe(0);
-    expect(fs.readdirSync(fromStore).sort()).toEqual(TABS.map((t) => `${t}.csv`).sort());
-    for (const tab of TABS) {
+    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS].map((t) => `${t}.csv`).sort());
+    for (const tab of [...TABS, ...REPORTS]) {
       const out = path.join(fromStore, `${tab}.csv`);
       expect(b.stdout).toContain(`CSV: ${out} (${records(out).length - 1} rows)`);
     }
     // Something to compare in each but the ones that have none on this site.
-    for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing'])
+    for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', ...REPORTS.slice(0, 2)])
       expect(records(path.join(fromStore, `${tab}.csv`)).length, tab).toBeGreaterThan(1);
     expectSameTabs(fromFile, fromStore);
   });
@@ -146,6 +164,8 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
       '1',
       '--export-tabs',
       TABS.join(','),
+      '--bulk-export',
+      REPORTS.join(','),
       '--output-folder',
       afterCrawl,
     ]);
@@ -154,7 +174,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     expectSameTabs(path.join(dir, 'from-file'), afterCrawl);
   }, 60_000);
 
-  it('refuses an unknown crawl, an unknown tab and --bulk-export, writing nothing', async () => {
+  it('refuses an unknown crawl, an unknown tab and the pictures\u2019 data, writing nothing', async () => {
     const never = path.join(dir, 'never');
     const unknown = await runCli(['--store', db.url, '--crawl', 'cnosuchcrawl0', '--export-tabs', 'all', '--output-folder', never]);
     expect(unknown.code).toBe(2);
@@ -162,7 +182,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     const badTab = await runCli(['--store', db.url, '--crawl', crawlId, '--export-tabs', 'all,Nope', '--output-folder', never]);
     expect(badTab.code).toBe(2);
     expect(badTab.stderr).toContain('--export-tabs: unknown tab "Nope"; npm run crawl -- --list-tabs lists them');
-    const bulk = await runCli([
+    const pictures = await runCli([
       '--store',
       db.url,
       '--crawl',
@@ -172,15 +192,15 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
       '--output-folder',
       never,
     ]);
-    expect(bulk.code).toBe(2);
-    expect(bulk.stderr).toContain(
-      `--bulk-export reads a crawl file: the bulk reports and the pictures' data ("redirect-chains", "crawl-map") are not exported from a crawl in --store yet; --export-tabs is`,
+    expect(pictures.code).toBe(2);
+    expect(pictures.stderr).toContain(
+      `--bulk-export: the pictures' data ("crawl-map") are read from a crawl file, not yet from a crawl in --store; its tabs and bulk reports are`,
     );
     expect(fs.existsSync(never)).toBe(false);
     // --crawl alone names what it can do, the tabs among them; --list-tabs needs no crawl.
     const nothing = await runCli(['--store', db.url, '--crawl', crawlId]);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toContain('--crawl CRAWL_ID needs --control, --set-threads, --out or --export-tabs');
+    expect(nothing.stderr).toContain('--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs or --bulk-export');
     const list = await runCli(['--list-tabs', '--store', db.url]);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ {2}images-all +Images:/m);

@@ -30,7 +30,8 @@ import {
 } from './result-filters.ts';
 import { addExtracted, type ExtractedOfRow, extractedSql } from './result-rows.ts';
 import { withNumbers } from './sql.ts';
-import type { Q } from './queries.ts';
+import type { Ask, Q } from './queries.ts';
+import type { ReportCode } from './bulk-reports.ts';
 import { linksQ, stripQueryParamsOf, urlDetailQ } from './url-detail.ts';
 
 /** JavaScript's \s, which serpPixelWidth reads as a space, as a class of PostgreSQL's regular expressions. */
@@ -190,19 +191,33 @@ function numbered(sql: string): string {
 
 const INT8 = 20;
 
-/** Runs analysis code written as queries (queries.ts) on the store, bigint columns (ids, counts) read as numbers. */
-export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+/** A query of analysis code (queries.ts) answered by the store, bigint columns (ids, counts) read as numbers. */
+async function answer(c: PgQuerier, { sql, params, one }: Ask): Promise<unknown> {
   const { types } = await loadPg();
   const numbers = {
     getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
   };
+  const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
+  return one ? rows[0] : rows;
+}
+
+/** Runs analysis code written as queries (queries.ts) on the store. */
+export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+  let step = code.next();
+  while (!step.done) step = code.next(await answer(c, step.value));
+  return step.value;
+}
+
+/** A bulk report's records (bulk-reports.ts's code) as the store answers its queries, one after another. */
+export async function* recordsOnStore(c: PgQuerier, code: ReportCode): AsyncGenerator<unknown[]> {
   let step = code.next();
   while (!step.done) {
-    const { sql, params, one } = step.value;
-    const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
-    step = code.next(one ? rows[0] : rows);
+    const v = step.value;
+    if ('record' in v) {
+      yield v.record;
+      step = code.next();
+    } else step = code.next(await answer(c, v));
   }
-  return step.value;
 }
 
 /** The URL detail of a crawl in the store (url-detail.ts's code), in one snapshot of it. */

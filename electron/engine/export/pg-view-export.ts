@@ -5,9 +5,12 @@
 // time by keyset through a connection of its own, each page a statement of its own (as exportCsvFromStore). An Images
 // filter lists uses of images (images.ts), the external view URLs. What the store does not compute stays so: Link
 // Score's columns are empty, and duplicate content's filters (which count 0 there) export their header and no rows.
-import { isContentFilter, type ViewExport } from '../../../shared/analysis.ts';
-import { enterCrawl, pgRows } from '../analysis/pg-explorer.ts';
-import { IMAGE_PAGE_ROWS, imageUseRecord, imageUsesSql, writeImageUsePages } from '../analysis/images.ts';
+// The bulk reports too: their code (analysis/bulk-reports.ts) with the store answering its queries.
+import { type ExportFormat, isContentFilter, type ViewExport } from '../../../shared/analysis.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { REPORT_PAGE_ROWS, reportCode, writeReportPages } from '../analysis/bulk-reports.ts';
+import { enterCrawl, pgRows, recordsOnStore } from '../analysis/pg-explorer.ts';
+import { IMAGE_PAGE_ROWS, IMAGE_USE_COLUMNS, imageUseRecord, imageUsesSql, writeImageUsePages } from '../analysis/images.ts';
 import { positional } from '../analysis/queue-inspector.ts';
 import { type FilterId, type FilterTarget, isImageFilter, viewRowsFrom, viewWhere } from '../analysis/result-filters.ts';
 import { likePattern } from '../analysis/sql.ts';
@@ -77,4 +80,42 @@ async function* imageUsePages(c: PgQuerier, t: FilterTarget, filter: FilterId, t
     if (keys.length < IMAGE_PAGE_ROWS) return;
     after = keys[keys.length - 1]!;
   }
+}
+
+/**
+ * A bulk report of crawl `crawlId` in the store at `storeUrl` (as writeBulkReport writes a crawl file's) to `out`: a
+ * file path (through `<out>.part`) or a stream, ended when done. Its queries are each a statement of their own, on a
+ * connection of its own. An unknown crawl is a StoreError, and nothing is written.
+ */
+export async function exportBulkReportFromStore(
+  storeUrl: string,
+  crawlId: string,
+  id: BulkReportId,
+  out: string | NodeJS.WritableStream,
+  format: ExportFormat = 'csv',
+): Promise<{ rows: number }> {
+  const client = await connect(storeUrl, { applicationName: 'trawl export' });
+  try {
+    const t = await enterCrawl(client, crawlId);
+    // Images missing alt text lists uses of images, as the Images filter of the same name.
+    if (id === 'images-missing-alt')
+      return await writeReportPages(id, IMAGE_USE_COLUMNS, imageUsePages(client, t, 'images-alt-missing', ''), out, format);
+    const { header, code } = reportCode(t, id);
+    return await writeReportPages(id, header, inPages(recordsOnStore(client, code), REPORT_PAGE_ROWS), out, format);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Records gathered into pages of `size`, as they come. */
+async function* inPages(records: AsyncIterable<unknown[]>, size: number): AsyncGenerator<unknown[][]> {
+  let page: unknown[][] = [];
+  for await (const r of records) {
+    page.push(r);
+    if (page.length >= size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
 }

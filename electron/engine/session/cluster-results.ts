@@ -1,5 +1,5 @@
 // The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
-// the explorer, its view exports and the issues overview), read
+// the explorer, its view exports, the issues overview and the bulk reports), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
@@ -28,7 +28,8 @@ import type {
 } from '../../../shared/analysis.ts';
 import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
-import { exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
@@ -143,6 +144,12 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   async exportOverview(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {
     return writeOverview(await this.issuesOverview(), dest, format);
+  }
+
+  /** A bulk report as a crawl file's is written (its code run on the store), through a connection of its own. */
+  async exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return exportBulkReportFromStore(this.storeUrl, this.crawlId, report, dest, format);
   }
 
   /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */

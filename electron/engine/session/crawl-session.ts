@@ -30,7 +30,6 @@ import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportChart, exportResult, viewColumnsProblem, writeSitemapTo } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
-import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import type { IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import { exportStructureCsv } from '../analysis/site-structure.ts';
@@ -413,9 +412,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return exportResult(dest, () => exportChart(this.analysis(), kind, dest, format));
   }
 
-  /** What is wrong with exporting a bulk report now (no crawl open, a crawl of a store), or null. */
+  /** What is wrong with exporting a bulk report now (no crawl open), or null; a crawl of the store exports them too. */
   bulkReportProblem(): string | null {
-    return this.inView.analysisProblem('export its reports here');
+    return this.inView.exportProblem();
   }
 
   /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file path or a stream. */
@@ -426,7 +425,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   ): Promise<Api.ExportResult> {
     const problem = this.bulkReportProblem();
     if (problem) return { ok: false, error: problem };
-    return exportResult(dest, () => writeBulkReport(this.analysis().db, report, dest, format));
+    return exportResult(dest, () => this.inView.views().exportBulkReport(report, dest, format));
   }
 
   /** What is wrong with generating the crawl in view's sitemap now (no crawl open, a crawl of a store), or null. */

@@ -6,6 +6,8 @@ import type * as Analysis from '../../../shared/analysis.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { exportView, viewColumns } from './exports.ts';
@@ -34,6 +36,8 @@ export interface CrawlViews {
   issuesOverview(writing: boolean): Promise<IssuesOverview>;
   /** The issues found as CSV (or XLSX), to a file or a stream. */
   exportOverview(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
+  /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file or a stream. */
+  exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -75,5 +79,6 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       return overviewOf(a.filterCounts(writing));
     },
     exportOverview: (dest, format) => exportOverview(analysis().db, dest, format),
+    exportBulkReport: (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
   };
 }
