@@ -25,7 +25,10 @@ import { renderExportSelect } from './render-export-sql.ts';
 import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
 import { positional } from '../analysis/queue-inspector.ts';
 
-/** The PostgreSQL export's options: page size, columns, header names and format (a row filter and rowsFrom are SQLite-only). */
+/**
+ * The PostgreSQL export's options: page size, columns, header names and format. The SQLite export's row filter and
+ * rowsFrom are not taken: a view of a crawl in the store is exported from its filter (pg-view-export.ts).
+ */
 export type PgCsvExportOptions = CsvLayoutOptions & FormatOption;
 
 // bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
@@ -70,7 +73,8 @@ export async function exportCsvFromClient(
 function checkOptions(options: PgCsvExportOptions): void {
   checkBatchSize(options.batchSize);
   // The SQLite export's row filter is SQL over the crawl file, and rowsFrom 'urls' serves one of its views: neither
-  // is offered here. Checked at run time too, for callers that pass the SQLite export's options through.
+  // is taken here (pg-view-export.ts exports a view from its filter). Checked at run time too, for callers that pass
+  // the SQLite export's options through.
   const { where, rowsFrom } = options as { where?: unknown; rowsFrom?: unknown };
   if (where !== undefined)
     throw new Error('a row filter (where) is not supported when exporting from the PostgreSQL store, only from a crawl file');
