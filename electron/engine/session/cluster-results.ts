@@ -124,7 +124,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read((client) => postgresLinks(client, this.crawlId, 'out', urlId, after));
   }
 
-  // ---- the views' exports and the issues overview (issue 19: "Export this view", --export-tabs) ----
+  // ---- the views' exports, the issues overview, the bulk reports (issue 19: "Export this view", --export-tabs) ----
 
   /** Every column a view of `filter` can export from the crawl, as a crawl file's (export/pg-view-export.ts). */
   exportColumns(filter: FilterId): Promise<string[]> {

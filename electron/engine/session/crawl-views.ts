@@ -27,7 +27,7 @@ export interface CrawlViews {
   urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>>;
   urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>>;
 
-  // ---- the views' exports and the issues overview (issue 19: "Export this view", --export-tabs) ----
+  // ---- the views' exports, the issues overview, the bulk reports (issue 19: "Export this view", --export-tabs) ----
   /** Every column a view of `filter` can export from this crawl, in the order a tab export writes them (viewColumnsOf). */
   exportColumns(filter: Analysis.FilterId): Promise<string[]>;
   /** One view of the results (a filter, a text, chosen columns, a header preset, CSV or XLSX), to a file or a stream. */
@@ -69,16 +69,16 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
 
-    // ---- the views' exports and the issues overview ----
+    // ---- the views' exports, the issues overview, the bulk reports ----
     exportColumns: async (filter) => viewColumns(analysis().db, filter),
-    exportView: (view, dest) => exportView(analysis(), view, dest),
+    exportView: async (view, dest) => exportView(analysis(), view, dest),
     issuesOverview: async (writing) => {
       // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
       const a = analysis();
       await a.prepareContent(writing);
       return overviewOf(a.filterCounts(writing));
     },
-    exportOverview: (dest, format) => exportOverview(analysis().db, dest, format),
-    exportBulkReport: (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
+    exportOverview: async (dest, format) => exportOverview(analysis().db, dest, format),
+    exportBulkReport: async (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
   };
 }
