@@ -26,6 +26,7 @@ export const USAGE = `Usage: npm run crawl -- <seed URL>... [options]
        npm run crawl -- --store postgres://... --join CRAWL_ID [--node-name NAME]
        npm run crawl -- --store postgres://... --crawl CRAWL_ID --control pause|resume|stop|status
        npm run crawl -- --store postgres://... --crawl CRAWL_ID --set-threads N | --out FILE.csv
+       npm run crawl -- --store postgres://... --crawl CRAWL_ID --export-tabs TAB,... --bulk-export REPORT,... --output-folder DIR
 
 Crawls from the seed URLs, following links within the scope (the seeds' hosts unless --scope says
 otherwise), and reports what it found.
@@ -56,10 +57,11 @@ Options (defaults in brackets):
                        --bulk-export, a finished crawl is exported as it is (--out too), nothing crawled
   --list-tabs          list the tabs (--export-tabs), bulk reports and pictures' data (--bulk-export) by id and name
   --export-tabs T,...  after the crawl, write each tab (explorer filter) named, by id (status-4xx) or name
-                       ("Response codes:Client error (4xx)"), as one file in --output-folder (repeatable)
+                       ("Response codes:Client error (4xx)"), as one file in --output-folder (repeatable); with
+                       --store, of the crawl just run there, or of --crawl CRAWL_ID without crawling
   --bulk-export R,...  after the crawl, write each bulk report named (client-error-inlinks, redirect-chains...) or
-                       a picture's data (site-structure, crawl-map, depth-charts: always CSV),
-                       as one file in --output-folder (repeatable)
+                       a picture's data (site-structure, crawl-map, depth-charts: always CSV; a crawl file's
+                       only, not --store's), as one file in --output-folder (repeatable)
   --output-folder DIR  where --export-tabs and --bulk-export write (<id>.csv), made if missing [current folder]
   --export-format F    csv or xlsx, for --export-tabs and --bulk-export [csv]
   --near-duplicate-threshold PCT  the content tabs' near-duplicate similarity, 50 to 100 [90]
@@ -118,7 +120,8 @@ Options (defaults in brackets):
   --node-name NAME     this node's name in the cluster [hostname-pid]
   --lease-seconds S    a claimed URL stays its node's this long without a heartbeat; then any node takes it
                        (for a new crawl in a --store) [30]
-  --crawl CRAWL_ID     the crawl of the --store that --control, --set-threads or --out act on
+  --crawl CRAWL_ID     the crawl of the --store that --control, --set-threads, --out, --export-tabs or
+                       --bulk-export act on
   --control CMD        pause, resume or stop every node of the crawl, or print its status
   --set-threads N      the whole cluster's crawl threads, shared out over its nodes
   --quiet              no progress line
@@ -451,7 +454,14 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
-  if (store && base.exports) throw new UsageError('--export-tabs and --bulk-export read a crawl file; they do not work with --store');
+  // A crawl in the store exports its tabs and bulk reports as a crawl file does (issue 19); the pictures' data (the site
+  // structure, the crawl map) are still read from a crawl file only.
+  if (store && base.exports?.pictures.length) {
+    const named = base.exports.pictures.map((n) => `"${n}"`).join(', ');
+    throw new UsageError(
+      `--bulk-export: the pictures' data (${named}) are read from a crawl file, not yet from a crawl in --store; its tabs and bulk reports are`,
+    );
+  }
   if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');
   if (store && base.sitemapFiles.length)
     throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads no sitemaps');
@@ -583,8 +593,17 @@ function storeRequest(v: Record<string, string | boolean | string[] | undefined>
   }
   if ((control !== null || setThreads !== null) && crawl === null)
     throw new UsageError(`--${control !== null ? 'control' : 'set-threads'} needs --crawl CRAWL_ID`);
-  if (crawl !== null && control === null && setThreads === null && v.out === undefined) {
-    throw new UsageError('--crawl CRAWL_ID needs --control, --set-threads or --out (to work on the crawl, use --join)');
+  if (
+    crawl !== null &&
+    control === null &&
+    setThreads === null &&
+    v.out === undefined &&
+    v['export-tabs'] === undefined &&
+    v['bulk-export'] === undefined
+  ) {
+    throw new UsageError(
+      '--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs or --bulk-export (to work on the crawl, use --join)',
+    );
   }
   const leaseText = str('lease-seconds');
   const lease = leaseText === undefined ? undefined : Number(leaseText);

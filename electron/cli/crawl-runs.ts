@@ -21,6 +21,8 @@ export interface CrawlRun {
   controller: CrawlController;
   /** The crawl file (read by --export-tabs and --bulk-export), or null for a crawl in a PostgreSQL store. */
   file: string | null;
+  /** The crawl's ID in the PostgreSQL store (read by --export-tabs), or null for a crawl file. */
+  crawlId: string | null;
   /** Said before the crawl starts, or null. */
   startLine(counters: CrawlSnapshot['counters']): string | null;
   /** The crawl's results to the file `out`: XLSX when its name ends in .xlsx, else CSV. */
@@ -49,6 +51,7 @@ export function openLocalRun(request: CliRequest): CrawlRun {
   return {
     controller,
     file: dbPath,
+    crawlId: null,
     startLine: (before) =>
       request.mode === 'resume' ? `Resuming ${dbPath}: ${before.crawled + before.failed} URLs done, ${before.queued} queued` : null,
     exportCsv: (out) => exportCsv(dbPath, out, { format: exportFormatOf(out) }),
@@ -88,6 +91,7 @@ export async function openClusterRun(request: CliRequest): Promise<CrawlRun> {
   return {
     controller,
     file: null,
+    crawlId,
     startLine: () => null,
     exportCsv: (out) => exportCsvFromStore(store.url, crawlId, out, { format: exportFormatOf(out) }),
     end: () => `Crawl: ${crawlId} in ${serverLabel(store.url)}`,

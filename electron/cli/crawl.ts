@@ -5,7 +5,7 @@ import { SettingsError } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
 import { USAGE, UsageError, parseCli, type TabExports } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
-import { runStoreCommand } from './store-command.ts';
+import { exportStoreTabs, runStoreCommand } from './store-command.ts';
 import { ChromiumNotFoundError } from '../engine/render/find-chromium.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
 import { progressLine, summaryLine } from './progress.ts';
@@ -30,7 +30,9 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.finished;
   }
   const exports = request.exports;
-  const folderProblem = exports && prepareOutputFolder(exports.folder);
+  // Made before any crawl, so a bad folder is said at once; a crawl of the store exported without crawling (--crawl)
+  // makes it once the crawl is known to exist (store-command.ts).
+  const folderProblem = exports && request.mode !== 'control' && prepareOutputFolder(exports.folder);
   if (folderProblem) {
     process.stderr.write(`trawl: ${folderProblem}\n`);
     return EXIT.usage;
@@ -56,9 +58,9 @@ async function main(argv: string[]): Promise<number> {
   if (request.store) {
     try {
       parseStoreUrl(request.store.url);
-      if (request.mode === 'control') return (await runStoreCommand(request.store, request.out)) ? EXIT.finished : EXIT.failed;
+      if (request.mode === 'control') return (await runStoreCommand(request.store, request.out, exports)) ? EXIT.finished : EXIT.failed;
     } catch (err) {
-      if (err instanceof StoreError) {
+      if (err instanceof StoreError || err instanceof UsageError) {
         process.stderr.write(`trawl: ${err.message}\n`);
         return EXIT.usage;
       }
@@ -130,6 +132,10 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if ((exports || request.sitemapOut !== null) && run.file !== null && !(await writeExports(run.file, null, exports, request.sitemapOut)))
+    code = EXIT.failed;
+  // A crawl in the store: its tabs and reports (args.ts refuses its pictures' data and sitemap), as they are once this
+  // node is done.
+  if (exports && run.crawlId !== null && request.store && !(await exportStoreTabs(request.store.url, run.crawlId, exports)))
     code = EXIT.failed;
   const endLine = run.end(info.snapshot);
   if (endLine) process.stdout.write(`${endLine}\n`);

@@ -1,18 +1,27 @@
-// `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv|FILE.xlsx`:
-// one command to a crawl in the PostgreSQL store, from any machine that reaches it; every node obeys at once.
+// `npm run crawl -- --store URL --crawl ID --control pause|resume|stop|status | --set-threads N | --out FILE.csv|FILE.xlsx
+// | --export-tabs TAB,... --bulk-export REPORT,... [--output-folder DIR]`: one command to a crawl in the PostgreSQL store, from any machine that
+// reaches it; every node obeys at once. Its exports read the store as it is, whether the crawl runs or not.
 import { connect } from '../engine/frontier/postgres/pg-client.ts';
 import { serverLabel } from '../engine/frontier/postgres/pg-store-url.ts';
-import { commandCluster, readClusterSnapshot } from '../engine/frontier/postgres/pg-control.ts';
+import { commandCluster, readClusterSnapshot, readCrawl } from '../engine/frontier/postgres/pg-control.ts';
 import { exportCsvFromStore } from '../engine/export/pg-csv-export.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
-import type { StoreRequest } from './args.ts';
+import { UsageError, type StoreRequest, type TabExports } from './args.ts';
 import { formatDuration } from './progress.ts';
+import { prepareOutputFolder, writeStoreTabExports } from './tab-exports.ts';
 
-/** Runs the command and prints what it did; false when it could not be done. */
-export async function runStoreCommand(store: StoreRequest, out: string | null): Promise<boolean> {
+/**
+ * Runs the command and prints what it did; false when it could not be done. An unknown crawl (a StoreError) or an output
+ * folder that cannot be made (a UsageError) is said before anything is done or written.
+ */
+export async function runStoreCommand(store: StoreRequest, out: string | null, exports: TabExports | null): Promise<boolean> {
   const crawlId = store.crawl!;
   const client = await connect(store.url);
   try {
+    await readCrawl(client, crawlId);
+    // Made once the crawl is known to be there (crawl.ts leaves it to this), so a mistaken ID leaves no folder behind.
+    const folderProblem = exports && prepareOutputFolder(exports.folder);
+    if (folderProblem) throw new UsageError(folderProblem);
     if (store.control === 'pause' || store.control === 'resume' || store.control === 'stop') {
       const state = store.control === 'pause' ? 'paused' : store.control === 'resume' ? 'running' : 'stopped';
       await commandCluster(client, crawlId, { state });
@@ -45,5 +54,16 @@ export async function runStoreCommand(store: StoreRequest, out: string | null): 
     const { rows } = await exportCsvFromStore(store.url, crawlId, out, { format });
     process.stdout.write(`${format.toUpperCase()}: ${out} (${rows} rows)\n`);
   }
-  return true;
+  return exports ? exportStoreTabs(store.url, crawlId, exports) : true;
+}
+
+/** --export-tabs and --bulk-export from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
+export async function exportStoreTabs(storeUrl: string, crawlId: string, exports: TabExports): Promise<boolean> {
+  try {
+    await writeStoreTabExports(storeUrl, crawlId, exports, (line) => process.stdout.write(`${line}\n`));
+    return true;
+  } catch (err) {
+    process.stderr.write(`trawl: could not export: ${(err as Error).message}\n`);
+    return false;
+  }
 }

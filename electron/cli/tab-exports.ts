@@ -1,21 +1,20 @@
 // --list-tabs, --export-tabs and --bulk-export: the explorer's tabs and the bulk reports of a crawl file, one file
-// each in the output folder, as Screaming Frog's command line writes them. A tab is written as the explorer's
-// "Export this view" writes it (session/exports.ts's exportView, every column), so the two never differ.
+// each in the output folder, as Screaming Frog's command line writes them; a crawl in the PostgreSQL store's tabs and
+// bulk reports too (issue 19), not yet its pictures' data. A tab is written as the explorer's "Export this view" writes it (the crawl's CrawlViews exportView, every
+// column), so the two never differ, whichever store holds the crawl.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../shared/analysis.ts';
 import { BULK_REPORTS, exportTabs, PICTURE_DATA, type PictureDataId } from '../../shared/bulk-reports.ts';
 import { crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
 import { crawlMap } from '../engine/analysis/crawl-map.ts';
 import { computeLinkScores } from '../engine/analysis/link-score.ts';
 import { exportStructureCsv } from '../engine/analysis/site-structure.ts';
 import type { Db } from '../engine/frontier/sqlite/crawl-file.ts';
-import { writeBulkReport } from '../engine/analysis/bulk-reports.ts';
-import { crawlRendered, extractionColumns } from '../engine/export/csv-export.ts';
 import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../engine/frontier/model.ts';
 import { CrawlAnalysis } from '../engine/session/crawl-analysis.ts';
-import { exportView } from '../engine/session/exports.ts';
+import { ClusterResults } from '../engine/session/cluster-results.ts';
+import { type CrawlViews, fileViews } from '../engine/session/crawl-views.ts';
 import type { TabExports } from './args.ts';
 
 /** What --list-tabs prints: each tab and bulk report, its id then its name. */
@@ -60,30 +59,21 @@ export function crawlFileFinished(file: string): boolean {
   }
 }
 
-/** Writes each tab and report asked for to `<folder>/<id>.<format>`; one line each, as --out's. */
+/**
+ * Writes each tab, report and picture's data asked for from a crawl file to `<folder>/<id>.<format>`; one line each, as
+ * --out's.
+ */
 export async function writeTabExports(file: string, plan: TabExports, say: (line: string) => void): Promise<void> {
-  const ext = plan.format;
-  const label = ext.toUpperCase();
   const analysis = CrawlAnalysis.open(file);
   try {
     // The content tabs' threshold, pages and word count (issue 18.1), for this file's analysis and its exports.
     analysis.setContentOptions(plan.content);
-    const columns = [
-      ...EXPORT_COLUMNS,
-      ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
-      ...extractionColumns(analysis.db).map((r) => r.column),
-    ];
-    for (const filter of plan.tabs) {
-      const out = path.join(plan.folder, `${filter}.${ext}`);
-      const cols = isContentFilter(filter) ? [...columns, ...CONTENT_EXPORT_COLUMNS] : columns;
-      const { rows } = await exportView(analysis, { filter, text: '', columns: cols, headerPreset: 'trawl', format: plan.format }, out);
-      say(`${label}: ${out} (${rows} rows)`);
-    }
-    for (const report of plan.reports) {
-      const out = path.join(plan.folder, `${report}.${ext}`);
-      const { rows } = await writeBulkReport(analysis.db, report, out, plan.format);
-      say(`${label}: ${out} (${rows} rows)`);
-    }
+    await writeTabs(
+      fileViews(() => analysis),
+      plan,
+      say,
+    );
+    // The pictures' data: a crawl file's only, so far.
     const map = plan.pictures.some((p) => p !== 'site-structure') ? pictureMap(analysis.db) : null;
     for (const picture of plan.pictures) {
       const out = path.join(plan.folder, `${picture}.csv`);
@@ -92,6 +82,44 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
     }
   } finally {
     analysis.close();
+  }
+}
+
+/**
+ * Writes each tab and bulk report asked for from a crawl in the PostgreSQL store, as writeTabExports does from a crawl
+ * file (the pictures' data are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
+ * StoreError before anything is written.
+ */
+export async function writeStoreTabExports(
+  storeUrl: string,
+  crawlId: string,
+  plan: TabExports,
+  say: (line: string) => void,
+): Promise<void> {
+  const views = new ClusterResults(storeUrl, crawlId);
+  try {
+    await writeTabs(views, plan, say);
+  } finally {
+    await views.close();
+  }
+}
+
+/**
+ * Each tab of `plan` (every column it has) and each bulk report from the crawl's views, to `<folder>/<id>.<format>`;
+ * one line each.
+ */
+async function writeTabs(views: CrawlViews, plan: TabExports, say: (line: string) => void): Promise<void> {
+  const label = plan.format.toUpperCase();
+  for (const filter of plan.tabs) {
+    const out = path.join(plan.folder, `${filter}.${plan.format}`);
+    const columns = await views.exportColumns(filter);
+    const { rows } = await views.exportView({ filter, text: '', columns, headerPreset: 'trawl', format: plan.format }, out);
+    say(`${label}: ${out} (${rows} rows)`);
+  }
+  for (const report of plan.reports) {
+    const out = path.join(plan.folder, `${report}.${plan.format}`);
+    const { rows } = await views.exportBulkReport(report, out, plan.format);
+    say(`${label}: ${out} (${rows} rows)`);
   }
 }
 

@@ -46,7 +46,7 @@ export function desktopHandlers(session: CrawlSession, dialogs: DesktopDialogs, 
         : session.exportChartCsv(kind, file, ...formatArg(format));
     },
     exportView: async (view) => {
-      const problem = session.viewExportProblem(view);
+      const problem = await session.viewExportProblem(view);
       if (problem) return { ok: false, error: problem };
       const format = view.format ?? 'csv';
       const file = await dialogs.saveCsv(`Export this view as ${format.toUpperCase()}`, `crawl-${view.filter}.${format}`, format);

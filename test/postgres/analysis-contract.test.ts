@@ -1,8 +1,9 @@
 // The analysis views answer the same on both stores over the same crawl (issue 19): two fixture sites crawled by the
 // CLI twice, into a crawl file and into the PostgreSQL store, then each view asked the same questions through a
 // session that opened the file and one attached to the store. So far: the hosts report (its rows, totals and
-// windows, every sort, the text filter, idle hosts), the queue inspector (hosts, prefixes, URLs, search) and the
-// explorer (every filter's count and rows, search, sort and paging).
+// windows, every sort, the text filter, idle hosts), the queue inspector (hosts, prefixes, URLs, search), the
+// explorer (every filter's count and rows, search, sort and paging), its "Export this view" (every filter's file, byte
+// for byte), the issues overview with its export, and the bulk reports.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +17,21 @@ import type {
   HostsReportQuery,
   QueueScreen,
   QueueSearchPage,
+  ViewExport,
 } from '../../shared/analysis.ts';
-import { CONTENT_FILTERS, FILTER_IDS, HOST_SORT_COLUMNS, isContentFilter } from '../../shared/analysis.ts';
+import {
+  CONTENT_EXPORT_COLUMNS,
+  CONTENT_FILTERS,
+  EXPORT_COLUMNS,
+  FILTER_IDS,
+  HOST_SORT_COLUMNS,
+  isContentFilter,
+} from '../../shared/analysis.ts';
+import { isImageFilter } from '../../electron/engine/analysis/result-filters.ts';
+import { BULK_REPORT_IDS } from '../../shared/bulk-reports.ts';
+import { IMAGE_USE_COLUMNS } from '../../electron/engine/analysis/images.ts';
+import ExcelJS from 'exceljs';
+import { parse } from 'csv-parse/sync';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -358,6 +372,180 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         expect(s.total, filter).toBe(f.total);
         expect(rowSet(s), filter).toEqual(rowSet(f));
       }
+    });
+
+    /**
+     * Both sessions' "Export this view" of `view`, to files: what each said, and the bytes. The columns leave out what
+     * each store has its own way (response times) and Link Scores (a crawl file's alone: empty in the store).
+     */
+    const exportBoth = async (view: Partial<ViewExport> & { filter: ViewExport['filter'] }, name: string) => {
+      const full: ViewExport = { text: '', columns: [...SAME_COLUMNS], headerPreset: 'trawl', format: 'csv', ...view };
+      const ext = full.format ?? 'csv';
+      const [fileOut, storeOut] = [path.join(dir, `${name}-file.${ext}`), path.join(dir, `${name}-store.${ext}`)];
+      const [f, s] = await Promise.all([fileX.exportView(full, fileOut), storeX.exportView(full, storeOut)]);
+      expect(f, `${name}: file`).toMatchObject({ ok: true, file: fileOut });
+      expect(s, `${name}: store`).toMatchObject({ ok: true, file: storeOut });
+      return { view: full, f, s, fileBytes: fs.readFileSync(fileOut), storeBytes: fs.readFileSync(storeOut), fileOut, storeOut };
+    };
+    const SAME_COLUMNS = EXPORT_COLUMNS.filter((c) => !['response_time_ms', 'link_score', 'unique_inlinks'].includes(c));
+    /** A CSV's lines (its records here: no cell of this site holds a line break). */
+    const lines = (bytes: Buffer) => bytes.toString('utf8').split('\r\n');
+
+    /**
+     * What a view's rows are, in its order, as the explorer lists them sorted by fetch (results.seq; urls.id for the
+     * external view; an image use's id): the export's order. Its URL, and for an image use the page using it.
+     */
+    const explorerOrder = async (session: CrawlSession, view: ViewExport) => {
+      const page = await session.queryFiltered({ ...base, filter: view.filter, text: view.text, sort: 'seq', limit: 5000 });
+      return page.rows.map((r) => (r.image ? `${r.url} ${r.image.page_url}` : r.url));
+    };
+
+    /**
+     * Both exports hold the same records, byte for byte, each in its store's fetch order. Two crawls of one site do not
+     * fetch in one order (the store queues a page's links sorted by URL, a crawl file in document order; redirects are
+     * followed as they come), so the records compare as sets and the order against each store's own explorer.
+     */
+    const expectSameExport = async (got: Awaited<ReturnType<typeof exportBoth>>) => {
+      const label = JSON.stringify({ filter: got.view.filter, text: got.view.text });
+      const [file, store] = [lines(got.fileBytes), lines(got.storeBytes)];
+      expect(store[0], label).toBe(file[0]);
+      expect(store.slice(1).sort(), label).toEqual(file.slice(1).sort());
+      expect(store.at(-1), label).toBe('');
+      const order = (rows: string[]) =>
+        (parse(rows.join('\r\n'), { bom: true, relax_column_count: true }) as string[][])
+          .slice(1)
+          .map((r) => (isImageFilter(got.view.filter) ? `${r[0]} ${r[1]}` : r[0]));
+      expect(order(file), label).toEqual(await explorerOrder(fileX, got.view));
+      expect(order(store), label).toEqual(await explorerOrder(storeX, got.view));
+    };
+
+    it('exports every view the same: each filter\u2019s CSV, searched, in both header presets', async () => {
+      const counts = await fileX.filterCounts();
+      for (const filter of FILTER_IDS) {
+        const content = isContentFilter(filter);
+        const got = await exportBoth(
+          { filter, columns: content ? [...SAME_COLUMNS, ...CONTENT_EXPORT_COLUMNS] : [...SAME_COLUMNS] },
+          filter,
+        );
+        if (content) {
+          // Duplicate content is not computed on the store: its views export their header (the same) and no rows.
+          expect(got.s, filter).toMatchObject({ rows: 0 });
+          expect(lines(got.storeBytes), filter).toEqual([lines(got.fileBytes)[0], '']);
+          continue;
+        }
+        if (isImageFilter(filter)) expect(lines(got.storeBytes)[0], filter).toBe(`\ufeff${IMAGE_USE_COLUMNS.join(',')}`);
+        else if (filter !== 'external') expect(got.f, filter).toMatchObject({ rows: counts[filter] });
+        expect(got.s, filter).toMatchObject({ rows: (got.f as { rows: number }).rows });
+        await expectSameExport(got);
+      }
+      // A search within a view, and the Screaming Frog preset (its headers, seconds and words).
+      for (const view of [
+        { filter: 'all', text: 'p/' },
+        { filter: 'html', text: 'SAME', headerPreset: 'screaming-frog' },
+        { filter: 'all', headerPreset: 'screaming-frog' },
+        { filter: 'images-all', text: 'i1' },
+        { filter: 'external', text: 'FROM/1' },
+      ] as const) {
+        const got = await exportBoth(view, `${view.filter}-searched`);
+        expect((got.f as { rows: number }).rows, JSON.stringify(view)).toBeGreaterThan(0);
+        await expectSameExport(got);
+      }
+    });
+
+    it('exports a view as XLSX with the same cells', async () => {
+      const cells = async (file: string) => {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file);
+        const out: unknown[][] = [];
+        book.worksheets[0]!.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
+        return out;
+      };
+      for (const filter of ['html', 'images-alt-missing'] as const) {
+        const { f, fileOut, storeOut } = await exportBoth({ filter, format: 'xlsx' }, `${filter}-book`);
+        const [a, b] = [await cells(fileOut), await cells(storeOut)];
+        expect(a).toHaveLength((f as { rows: number }).rows + 1);
+        expect(a.length).toBeGreaterThan(1);
+        // Typed cells (numbers as numbers); the rows in each store's fetch order, compared as sets (as the CSV's).
+        expect(b[0], filter).toEqual(a[0]);
+        const rows = (sheet: unknown[][]) =>
+          sheet
+            .slice(1)
+            .map((r) => JSON.stringify(r))
+            .sort();
+        expect(rows(b), filter).toEqual(rows(a));
+        expect(
+          b.slice(1).some((r) => r.some((v) => typeof v === 'number')),
+          filter,
+        ).toBe(true);
+      }
+    });
+
+    it('refuses a view export naming a column the crawl does not have, on either store', async () => {
+      const view: ViewExport = { filter: 'all', text: '', columns: ['url', 'nope'], headerPreset: 'trawl', format: 'csv' };
+      const out = path.join(dir, 'never.csv');
+      for (const session of [fileX, storeX]) {
+        expect(await session.viewExportProblem(view)).toBe('unknown column "nope"');
+        expect(await session.exportView(view, out)).toEqual({ ok: false, error: 'unknown column "nope"' });
+        expect(fs.existsSync(out)).toBe(false);
+      }
+    });
+
+    it('gives the same issues overview, and exports it the same', async () => {
+      const [f, s] = await Promise.all([fileX.issuesOverview(), storeX.issuesOverview()]);
+      // Duplicate content's issues count 0 on the store (it does not compute it); every other the same.
+      const others = (o: typeof f) => o.issues.filter((i) => !isContentFilter(i.filter));
+      for (const i of s.issues.filter((i) => isContentFilter(i.filter))) expect(i.count, i.id).toBe(0);
+      expect(others(f).filter((i) => i.count > 0).length).toBeGreaterThan(5);
+      expect(others(s)).toEqual(others(f));
+      expect(storeX.overviewExportProblem()).toBeNull();
+      for (const format of ['csv', 'xlsx'] as const) {
+        const [a, b] = [path.join(dir, `issues-file.${format}`), path.join(dir, `issues-store.${format}`)];
+        const [ra, rb] = await Promise.all([fileX.exportOverview(a, format), storeX.exportOverview(b, format)]);
+        expect(rb).toMatchObject({ ok: true, file: b });
+        if (format === 'xlsx') continue;
+        // Its rows are the issues found, each naming its filter last: the file's without duplicate content's.
+        const withoutContent = (file: string) =>
+          lines(fs.readFileSync(file)).filter((l) => !CONTENT_FILTERS.some((c) => l.endsWith(`,${c}`)));
+        expect(withoutContent(b)).toEqual(withoutContent(a));
+        expect((rb as { rows: number }).rows).toBe(withoutContent(b).length - 2);
+        expect((ra as { rows: number }).rows).toBeGreaterThanOrEqual((rb as { rows: number }).rows);
+      }
+    });
+
+    it('writes the same bulk reports: every record, as CSV and XLSX', async () => {
+      expect(storeX.bulkReportProblem()).toBeNull();
+      const written: Record<string, number> = {};
+      for (const report of BULK_REPORT_IDS) {
+        const [a, b] = [path.join(dir, `${report}-file.csv`), path.join(dir, `${report}-store.csv`)];
+        const [ra, rb] = await Promise.all([fileX.exportBulkReport(report, a), storeX.exportBulkReport(report, b)]);
+        expect(ra, report).toMatchObject({ ok: true, file: a });
+        expect(rb, report).toEqual({ ...ra, file: b });
+        written[report] = (ra as { rows: number }).rows;
+        // Each store lists its subjects in its own id order (the URLs' discovery): the records compare as a set.
+        const [file, store] = [lines(fs.readFileSync(a)), lines(fs.readFileSync(b))];
+        expect(store[0], report).toBe(file[0]);
+        expect(store.slice(1).sort(), report).toEqual(file.slice(1).sort());
+      }
+      // The site has rows for these (so the comparison compares something).
+      for (const report of [
+        'client-error-inlinks',
+        'non-indexable-inlinks',
+        'redirect-chains',
+        'images-missing-alt',
+        'structured-data-types',
+        'hreflang-alternates',
+      ] as const)
+        expect(written[report], report).toBeGreaterThan(0);
+      const [a, b] = [path.join(dir, 'chains-file.xlsx'), path.join(dir, 'chains-store.xlsx')];
+      await Promise.all([fileX.exportBulkReport('redirect-chains', a, 'xlsx'), storeX.exportBulkReport('redirect-chains', b, 'xlsx')]);
+      const cells = async (file: string) => {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file);
+        const out: string[] = [];
+        book.worksheets[0]!.eachRow((row) => out.push(JSON.stringify((row.values as unknown[]).slice(1))));
+        return [out[0], ...out.slice(1).sort()];
+      };
+      expect(await cells(b)).toEqual(await cells(a));
     });
 
     it('reads the widths a node recorded with each page, and measures them in SQL on a crawl made before', async () => {

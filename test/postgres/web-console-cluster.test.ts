@@ -11,7 +11,10 @@ import { startWebConsole } from '../../electron/server/web-console.ts';
 import type { WebConsole } from '../../electron/server/web-console.ts';
 import { crawlChannel } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { StoreAttachment, StoreCrawlList } from '../../shared/crawler-api.ts';
-import { EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
+import { COMMANDS } from '../../shared/commands.ts';
+import { EXPORT_PATH, VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
+
+const OVERVIEW_EXPORT_PATH = COMMANDS.exportOverview.download.path;
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
 import { createClusterCrawl, threadStatus } from '../helpers/cluster-crawl.ts';
@@ -164,6 +167,33 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     const status = (sheet.getRow(1).values as unknown[]).indexOf('status_code');
     expect(sheet.getRow(2).getCell(status).type).toBe(ExcelJS.ValueType.Number);
+  });
+
+  it('exports a view of the cluster crawl and its issues overview: the commands say go, the downloads come from the store', async () => {
+    const c = await open();
+    const origin = new URL(server.url).origin;
+    const view = { filter: 'status-2xx', text: 'done-1', columns: ['url', 'status_code', 'title'], headerPreset: 'screaming-frog' };
+    expect(await c.ok('exportView', [view])).toEqual({ ok: true, rows: null, file: null });
+    const res = await fetch(`${origin}${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify(view))}&token=${server.token}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="crawl-status-2xx.csv"');
+    expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
+      '\uFEFFAddress,Status Code,Title 1\r\nhttps://shop.test/done-1,200,Page 1\r\n',
+    );
+    expect(await c.ok('exportView', [{ ...view, columns: ['url', 'password'] }])).toEqual({
+      ok: false,
+      error: 'unknown column "password"',
+    });
+    const overview = await c.ok<{ issues: { id: string; count: number }[] }>('issuesOverview');
+    expect(overview.issues.find((i) => i.id === 'h1-missing')).toBeDefined();
+    expect(await c.ok('exportOverview', ['csv'])).toEqual({ ok: true, rows: null, file: null });
+    const issues = await fetch(`${origin}${OVERVIEW_EXPORT_PATH}?token=${server.token}`);
+    expect(issues.status).toBe(200);
+    expect(
+      Buffer.from(await issues.arrayBuffer())
+        .toString('utf8')
+        .split('\r\n')[0],
+    ).toBe('\uFEFFissue,type,priority,urls,why,how_to_fix,filter');
   });
 
   it('detaches on request, and every connected client learns that nothing is in view any more', async () => {

@@ -692,7 +692,9 @@ describe('CrawlSession: the analyst workbench (explorer, detail, queue, hosts, c
   it('refuses every analysis query before a crawl is open', async () => {
     await expect(session.filterCounts()).rejects.toThrow(/no crawl is open/);
     await expect(session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null })).rejects.toThrow(/no crawl is open/);
-    expect(session.viewExportProblem({ filter: 'all', text: '', columns: ['url'], headerPreset: 'trawl' })).toMatch(/no crawl is open/);
+    expect(await session.viewExportProblem({ filter: 'all', text: '', columns: ['url'], headerPreset: 'trawl' })).toMatch(
+      /no crawl is open/,
+    );
   });
 
   it('counts and lists filters, and details one URL with its headers, chain and inlinks with anchors', async () => {

@@ -7,7 +7,7 @@ import type { ExportFormat, FilterId } from '../../../shared/analysis.ts';
 import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import { IMAGE_TEXT_SQL, imageUsesWhere } from './result-filters.ts';
+import { type FilterTarget, imageUsesWhere } from './result-filters.ts';
 import { likePattern, prepared } from './sql.ts';
 
 export const IMAGE_USE_COLUMNS = [
@@ -29,54 +29,72 @@ export function altState(alt: string | null): 'missing' | 'empty' | 'present' {
   return alt === null ? 'missing' : alt === '' ? 'empty' : 'present';
 }
 
-const PAGE_ROWS = 1000;
+/** Uses read a page at a time (the ids of a page, then their rows). */
+export const IMAGE_PAGE_ROWS = 1000;
 
 /**
- * The statements a table of an Images filter runs: the uses' ids (the filter's index range, by keyset), then the rows
- * by key. With `text`, only the uses whose image, page or alt contain it, as the explorer lists them (@text).
+ * The statements a table of an Images filter runs, in the target's dialect (a crawl file's, or a crawl's in the store):
+ * the uses' ids (the filter's index range, by keyset), then the rows by key: one use (`row`, a crawl file's look-up)
+ * or a page of uses (`rows`, @keys: one statement a page for the store, each a round trip). The rows end with the
+ * use's id. With `text`, only the uses whose image, page or alt contain it, as the explorer lists them (@text).
  */
-export function imageUsesSql(db: Db, filter: FilterId, text = false): { ids: string; rows: string } | null {
-  const w = imageUsesWhere(db, filter);
+export function imageUsesSql(target: Db | FilterTarget, filter: FilterId, text = false): { ids: string; row: string; rows: string } | null {
+  const w = imageUsesWhere(target, filter);
   if (w === null) return null;
   const from = text
     ? `image_uses iu ${w.hint} JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id`
     : `image_uses iu ${w.hint}`;
+  const rows = `SELECT im.url, pu.url, iu.alt, iu.alt_len, iu.width, iu.height, ir.url_id IS NOT NULL, ir.status_code, ir.size_bytes, ir.content_type, iu.id
+      FROM image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id ${w.resultJoin}`;
   return {
-    ids: `SELECT iu.id FROM ${from} WHERE (${w.where})${text ? ` AND ${IMAGE_TEXT_SQL}` : ''} AND iu.id > @after ORDER BY iu.id LIMIT @limit`,
-    rows: `SELECT im.url, pu.url, iu.alt, iu.alt_len, iu.width, iu.height, ir.url_id IS NOT NULL, ir.status_code, ir.size_bytes, ir.content_type
-      FROM image_uses iu JOIN images im ON im.id = iu.image_id JOIN urls pu ON pu.id = iu.page_id
-      LEFT JOIN urls iuu ON iuu.url_key = im.url_key AND iuu.url = im.url LEFT JOIN results ir ON ir.url_id = iuu.id
-      WHERE iu.id = ?`,
+    ids: `SELECT iu.id FROM ${from} WHERE (${w.where})${text ? ` AND ${w.text}` : ''} AND iu.id > @after ORDER BY iu.id LIMIT @limit`,
+    row: `${rows} WHERE iu.id = ?`,
+    rows: `${rows} WHERE ${w.d.rows.inKeys('iu.id', '@keys')}`,
   };
+}
+
+/** A use's row as imageUsesSql reads it, as a table's record (IMAGE_USE_COLUMNS). */
+export function imageUseRecord(r: readonly unknown[]): unknown[] {
+  const [image, pageUrl, alt, altLen, width, height, checked, status, size, type] = r;
+  // A checked image's row was found: SQLite says 1, PostgreSQL true.
+  return [image, pageUrl, altState(alt as string | null), alt, altLen, width, height, checked ? 'yes' : 'no', status, size, type];
 }
 
 /**
  * The uses an Images filter lists (those matching `text` when given, as in the explorer), as table rows
  * (IMAGE_USE_COLUMNS), a page at a time in record order.
  */
-export function* imageUsePages(db: Db, filter: FilterId, pageRows = PAGE_ROWS, text?: string): Generator<unknown[][]> {
+export function* imageUsePages(db: Db, filter: FilterId, pageRows = IMAGE_PAGE_ROWS, text?: string): Generator<unknown[][]> {
   const hasText = text !== undefined && text !== '';
   const sql = imageUsesSql(db, filter, hasText);
   if (sql === null) return;
   const ids = prepared(db, sql.ids).pluck(true);
-  const row = prepared(db, sql.rows).raw(true);
+  const row = prepared(db, sql.row).raw(true);
   const params = hasText ? { text: likePattern(text) } : {};
   for (let after = 0; ; ) {
     const keys = ids.all({ ...params, after, limit: pageRows }) as number[];
     if (keys.length === 0) return;
     const page: unknown[][] = [];
     for (const id of keys) {
-      const r = row.get(id) as
-        | [string, string, string | null, number | null, string | null, string | null, number, ...unknown[]]
-        | undefined;
-      if (!r) continue;
-      const [image, pageUrl, alt, altLen, width, height, checked, status, size, type] = r;
-      page.push([image, pageUrl, altState(alt), alt, altLen, width, height, checked ? 'yes' : 'no', status, size, type]);
+      const r = row.get(id) as unknown[] | undefined;
+      if (r) page.push(imageUseRecord(r));
     }
     yield page;
     if (keys.length < pageRows) return;
     after = keys[keys.length - 1]!;
   }
+}
+
+/** Pages of an Images filter's uses as CSV (or XLSX), to a file path or a stream. */
+export function writeImageUsePages(
+  filter: FilterId,
+  pages: Iterable<unknown[][]> | AsyncIterable<unknown[][]>,
+  out: string | NodeJS.WritableStream,
+  format: ExportFormat = 'csv',
+): Promise<{ rows: number }> {
+  return format === 'xlsx'
+    ? writeXlsxTable(IMAGE_USE_COLUMNS, pages, out, { sheetName: filter.slice(0, 31) })
+    : writeCsvTable(IMAGE_USE_COLUMNS, pages, out);
 }
 
 /** An Images filter's uses (those matching `text` when given) as CSV (or XLSX), to a file path or a stream. */
@@ -87,8 +105,5 @@ export function writeImageUses(
   format: ExportFormat = 'csv',
   text?: string,
 ): Promise<{ rows: number }> {
-  const pages = imageUsePages(db, filter, PAGE_ROWS, text);
-  return format === 'xlsx'
-    ? writeXlsxTable(IMAGE_USE_COLUMNS, pages, out, { sheetName: filter.slice(0, 31) })
-    : writeCsvTable(IMAGE_USE_COLUMNS, pages, out);
+  return writeImageUsePages(filter, imageUsePages(db, filter, IMAGE_PAGE_ROWS, text), out, format);
 }

@@ -1,5 +1,6 @@
 // The issues overview over a crawl file: each issue's count is its explorer filter's (shared/issues.ts declares which),
-// from the filters' count passes in one read transaction (result-filters.ts); as CSV or XLSX, the issues found.
+// from the filters' count passes in one read transaction (result-filters.ts); as CSV or XLSX, the issues found (a
+// crawl in the store's too: writeOverview, from its counts, session/cluster-results.ts).
 import fs from 'node:fs';
 import type { ExportFormat } from '../../../shared/analysis.ts';
 import { ISSUE_FILTERS, type IssuesOverview, OVERVIEW_COLUMNS, overviewOf, overviewRows } from '../../../shared/issues.ts';
@@ -14,13 +15,18 @@ export function issuesOverview(db: Db): IssuesOverview {
   return overviewOf(filterCounts(db, ISSUE_FILTERS));
 }
 
-/** The issues found as CSV (or XLSX): issue, type, priority, URLs, why, how to fix, filter. */
-export async function exportOverview(
-  db: Db,
+/** The issues found in a crawl file as CSV (or XLSX): issue, type, priority, URLs, why, how to fix, filter. */
+export function exportOverview(db: Db, dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<{ rows: number }> {
+  return writeOverview(issuesOverview(db), dest, format);
+}
+
+/** An overview's issues found (a crawl file's, or a crawl's in the store) as CSV (or XLSX), to a file path or a stream. */
+export async function writeOverview(
+  overview: IssuesOverview,
   dest: string | NodeJS.WritableStream,
   format: ExportFormat = 'csv',
 ): Promise<{ rows: number }> {
-  const rows = overviewRows(issuesOverview(db));
+  const rows = overviewRows(overview);
   if (format === 'xlsx') return writeXlsxTable([...OVERVIEW_COLUMNS], [rows], dest, { sheetName: 'issues' });
   // As the charts' CSV (charts-data.ts): a BOM and CRLF for Excel, text cells neutralised.
   const cells = rows.map((row) => row.map((v) => (typeof v === 'number' ? String(v) : neutraliseCell(v))));

@@ -30,7 +30,8 @@ import {
 } from './result-filters.ts';
 import { addExtracted, type ExtractedOfRow, extractedSql } from './result-rows.ts';
 import { withNumbers } from './sql.ts';
-import type { Q } from './queries.ts';
+import type { Ask, Q } from './queries.ts';
+import type { ReportCode } from './bulk-reports.ts';
 import { linksQ, stripQueryParamsOf, urlDetailQ } from './url-detail.ts';
 
 /** JavaScript's \s, which serpPixelWidth reads as a space, as a class of PostgreSQL's regular expressions. */
@@ -77,23 +78,39 @@ export async function inCrawl<T>(c: PgQuerier, crawlId: string, work: (t: Filter
   await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     await c.query(`SET LOCAL search_path TO ${schema}`);
-    // Its tables, and whether its results rows carry the widths a node records and the hashes PostgreSQL computes (a
-    // crawl made before either lacks it).
-    const column = (name: string) =>
-      `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = '${name}' AND NOT attisdropped)`;
-    const { rows } = await c.query<{ name: string; widths: boolean; hashes: boolean }>(
-      `SELECT tablename AS name, ${column('title_px')} AS widths, ${column('title_hash')} AS hashes FROM pg_tables WHERE schemaname = $1`,
-      [schema, `${schema}.results`],
-    );
-    const out = await work(
-      storeTarget(new Set(rows.map((r) => r.name)), { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false }),
-    );
+    const out = await work(await targetOf(c, schema));
     await c.query('COMMIT');
     return out;
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+/** The crawl in `schema` as a target of the filters: its tables, and whether its results rows carry the widths a node records (a crawl made before lacks them). */
+async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
+  // Its tables, and whether its results rows carry the widths a node records and the hashes PostgreSQL computes (a
+  // crawl made before either lacks it).
+  const column = (name: string) =>
+    `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = '${name}' AND NOT attisdropped)`;
+  const { rows } = await c.query<{ name: string; widths: boolean; hashes: boolean }>(
+    `SELECT tablename AS name, ${column('title_px')} AS widths, ${column('title_hash')} AS hashes FROM pg_tables WHERE schemaname = $1`,
+    [schema, `${schema}.results`],
+  );
+  return storeTarget(new Set(rows.map((r) => r.name)), { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false });
+}
+
+/**
+ * Readies a connection of its own (an export's, which reads a page at a time in statements of their own rather than
+ * in one snapshot) for the filters' SQL: the session's serp_px, and the crawl's schema first on its search_path for
+ * the rest of the session. The crawl's target; an unknown crawl is a StoreError.
+ */
+export async function enterCrawl(c: PgQuerier, crawlId: string): Promise<FilterTarget> {
+  await readCrawl(c, crawlId);
+  const schema = crawlSchema(crawlId);
+  await prepareSession(c);
+  await c.query(`SET search_path TO ${schema}`);
+  return targetOf(c, schema);
 }
 
 /** A statement with @named parameters, run in PostgreSQL's $n form. */
@@ -177,19 +194,33 @@ function numbered(sql: string): string {
 
 const INT8 = 20;
 
-/** Runs analysis code written as queries (queries.ts) on the store, bigint columns (ids, counts) read as numbers. */
-export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+/** A query of analysis code (queries.ts) answered by the store, bigint columns (ids, counts) read as numbers. */
+async function answer(c: PgQuerier, { sql, params, one }: Ask): Promise<unknown> {
   const { types } = await loadPg();
   const numbers = {
     getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
   };
+  const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
+  return one ? rows[0] : rows;
+}
+
+/** Runs analysis code written as queries (queries.ts) on the store. */
+export async function runOnStore<T>(c: PgQuerier, code: Q<T>): Promise<T> {
+  let step = code.next();
+  while (!step.done) step = code.next(await answer(c, step.value));
+  return step.value;
+}
+
+/** A bulk report's records (bulk-reports.ts's code) as the store answers its queries, one after another. */
+export async function* recordsOnStore(c: PgQuerier, code: ReportCode): AsyncGenerator<unknown[]> {
   let step = code.next();
   while (!step.done) {
-    const { sql, params, one } = step.value;
-    const { rows } = await c.query({ text: numbered(sql), values: params, types: numbers });
-    step = code.next(one ? rows[0] : rows);
+    const v = step.value;
+    if ('record' in v) {
+      yield v.record;
+      step = code.next();
+    } else step = code.next(await answer(c, v));
   }
-  return step.value;
 }
 
 /** The URL detail of a crawl in the store (url-detail.ts's code), in one snapshot of it. */

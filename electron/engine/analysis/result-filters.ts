@@ -919,8 +919,6 @@ function dialectSql(d: FilterDialect) {
 
 type DialectSql = ReturnType<typeof dialectSql> & { d: FilterDialect };
 const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTERS };
-/** An Images tab's search on a crawl file (the explorer's, and its export's: images.ts). */
-export const IMAGE_TEXT_SQL = SQLITE_SQL.IMAGE_TEXT_SQL;
 /** The store's SQL for each set of columns a crawl may have, made when first asked. */
 const postgresSql = new Map<string, DialectSql>();
 function postgresSqlFor(columns: StoreColumns): DialectSql {
@@ -976,18 +974,36 @@ function targetOf(x: Db | FilterTarget): FilterTarget {
   return 'sql' in x && 'hint' in x ? x : fileTarget(x as Db);
 }
 
+/** Where a view export's rows come from: results, or for the external view (URLs, most never fetched) urls. */
+export function viewRowsFrom(id: FilterId): 'results' | 'urls' {
+  return filterSql(id).source === 'urls' ? 'urls' : 'results';
+}
+
 /** The Images filters (issue 18.3): their rows are image uses, exported by writeImageUses rather than as results. */
 export function isImageFilter(id: FilterId): boolean {
   return filterSql(id).source === 'images';
 }
 
-/** An Images filter's index hint and predicate over image_uses iu (its rows' source); null on a file without the tables. */
-export function imageUsesWhere(db: Db, id: FilterId): { hint: string; where: string } | null {
-  const t = fileTarget(db);
+/**
+ * An Images filter's index hint and predicate over image_uses iu (its rows' source), with the SQL of the rows a table of
+ * its uses reads in the target's dialect (images.ts): the search over a use's image, page and alt (@text), and the
+ * join of an image's own results row. Null on a crawl without the tables.
+ */
+export function imageUsesWhere(
+  db: Db | FilterTarget,
+  id: FilterId,
+): { hint: string; where: string; text: string; resultJoin: string; d: FilterDialect } | null {
+  const t = targetOf(db);
   const f = filterOf(t, id);
   if (f.source !== 'images') throw new Error(`"${id}" is not an Images filter`);
   if (!available(t, f)) return null;
-  return { hint: f.index ? t.hint(f.index) : '', where: f.where ? f.where(() => '') : t.sql.d.always };
+  return {
+    hint: f.index ? t.hint(f.index) : '',
+    where: f.where ? f.where(() => '') : t.sql.d.always,
+    text: t.sql.IMAGE_TEXT_SQL,
+    resultJoin: t.sql.IMAGE_RESULT_JOIN,
+    d: t.sql.d,
+  };
 }
 
 /** Whether the filter's rows can exist in this crawl: the JavaScript ones need the renders table (version 4). */

@@ -19,6 +19,7 @@ import { writeExport, type FormatOption } from './export-format.ts';
 import { hasRenders, hasTable } from '../analysis/sql.ts';
 import { CONTENT_COLUMNS_SQL, refreshContentAnalysis } from '../analysis/near-duplicates.ts';
 import { renderExportSelect } from './render-export-sql.ts';
+import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
 import { refreshLinkScores } from '../analysis/link-score-thread.ts';
 
 export {
@@ -53,34 +54,19 @@ export interface CsvExportOptions extends CsvLayoutOptions, FormatOption {
   content?: boolean;
 }
 
-// Same rows as the crawl_results view, read by keyset pagination on results.seq (the rowid: a range search).
-// inlinks counts distinct linking pages: links has one row per (from_id, to_id) and is indexed by to_id. Link Score's
-// columns come from the connection's TEMP table link_scores (analysis/link-score-thread.ts).
-// The CSV's columns, then the url id (for extracted values), then the keyset.
-const PAGE_SQL = `
-SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
-       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
-       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
-       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-       ls.unique_inlinks, ls.link_score,
-       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, r.seq
-FROM results r JOIN urls u ON u.id = r.url_id LEFT JOIN temp.link_scores ls ON ls.url_id = r.url_id
-WHERE r.seq > ? AND r.seq <= ? /*where*/
-ORDER BY r.seq
-LIMIT ?`;
-
-// The same columns for every URL the crawl knows, fetched or not: by urls.id, with the results row when there is one.
-const URLS_PAGE_SQL = `
-SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, coalesce(r.crawl_depth, u.depth),
-       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
-       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
-       (SELECT count(*) FROM links l WHERE l.to_id = u.id) AS inlinks,
-       ls.unique_inlinks, ls.link_score,
-       coalesce(r.outlinks, 0), r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, u.id
-FROM urls u LEFT JOIN results r ON r.url_id = u.id LEFT JOIN temp.link_scores ls ON ls.url_id = u.id
-WHERE u.id > ? AND u.id <= ? /*where*/
-ORDER BY u.id
-LIMIT ?`;
+// Same rows as the crawl_results view (export-page-sql.ts), read by keyset pagination on results.seq (the rowid: a range
+// search), or on urls.id for a view of URLs. Link Score's columns come from the connection's TEMP table link_scores
+// (analysis/link-score-thread.ts).
+const SQLITE_PAGE: ExportPageDialect = {
+  table: (name) => name,
+  linkScores: (urlId) => ({
+    columns: 'ls.unique_inlinks, ls.link_score',
+    join: `LEFT JOIN temp.link_scores ls ON ls.url_id = ${urlId}`,
+  }),
+  after: '?',
+  last: '?',
+  limit: '?',
+};
 
 /**
  * Writes the results of the crawl file at `dbPath` as CSV (RFC 4180, CRLF, UTF-8 with a BOM), or as XLSX with
@@ -117,8 +103,7 @@ export function sqliteRowSource(db: Db, options: Pick<CsvExportOptions, 'where' 
   const { last } = db
     .prepare(byUrl ? 'SELECT coalesce(max(id), 0) AS last FROM urls' : 'SELECT coalesce(max(seq), 0) AS last FROM results')
     .get() as { last: number };
-  const pageSql = byUrl ? URLS_PAGE_SQL : PAGE_SQL;
-  const page = db.prepare(options.where ? pageSql.replace('/*where*/', `AND (${options.where.sql})`) : pageSql).raw(true);
+  const page = db.prepare(exportPageSql(SQLITE_PAGE, byUrl ? 'urls' : 'results', options.where?.sql ?? null)).raw(true);
   const params = options.where?.params ?? {};
   // Custom extraction values of a page of rows, by the primary key (url_id, rule, n).
   const extractedOf = db.prepare<[string], ExtractedValue>(

@@ -10,6 +10,7 @@ import {
   CONTENT_EXPORT_COLUMNS,
   EXPORT_COLUMN_INFO,
   EXPORT_COLUMNS,
+  isContentFilter,
   RENDER_EXPORT_COLUMN_INFO,
   RENDER_EXPORT_COLUMNS,
   type ExportColumn,
@@ -146,6 +147,20 @@ export function extractionColumnsOf(settings: unknown): ExtractionColumn[] {
   const rules = (settings as { extraction?: { name: string }[] } | null)?.extraction ?? [];
   const builtIn = new Set<string>([...CSV_COLUMNS, ...RENDER_EXPORT_COLUMNS, ...CONTENT_EXPORT_COLUMNS].map((c) => c.toLowerCase()));
   return rules.map(({ name }) => ({ name, column: builtIn.has(name.toLowerCase()) ? `${name} (extracted)` : name }));
+}
+
+/**
+ * Every column a view of the results can export (the explorer's "Export this view", a tab of --export-tabs), in the
+ * order a tab export writes them: CSV_COLUMNS, a rendered crawl's render columns, the extraction rules' columns, and a
+ * content filter's CONTENT_EXPORT_COLUMNS.
+ */
+export function viewColumnsOf(filter: string, rendered: boolean, rules: readonly ExtractionColumn[]): string[] {
+  return [
+    ...CSV_COLUMNS,
+    ...(rendered ? RENDER_EXPORT_COLUMNS : []),
+    ...rules.map((r) => r.column),
+    ...(isContentFilter(filter) ? CONTENT_EXPORT_COLUMNS : []),
+  ];
 }
 
 /** The batch size asked for, or the default; a RangeError unless it is a whole number of at least 1. */

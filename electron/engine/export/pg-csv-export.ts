@@ -7,7 +7,7 @@
 // hands out seq values before commit, so a result whose transaction was still open at the start (a seq below the
 // bound, committed moments later) is exported only if its page had not been read yet.
 import type pg from 'pg';
-import { connect, loadPg, type PgClient } from '../frontier/postgres/pg-client.ts';
+import { connect, loadPg, type PgClient, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { StoreError } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
@@ -22,14 +22,19 @@ import {
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
 import { renderExportSelect } from './render-export-sql.ts';
+import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
+import { positional } from '../analysis/queue-inspector.ts';
 
-/** The PostgreSQL export's options: page size, columns, header names and format (a row filter and rowsFrom are SQLite-only). */
+/**
+ * The PostgreSQL export's options: page size, columns, header names and format. The SQLite export's row filter and
+ * rowsFrom are not taken: a view of a crawl in the store is exported from its filter (pg-view-export.ts).
+ */
 export type PgCsvExportOptions = CsvLayoutOptions & FormatOption;
 
 // bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
 const INT8 = 20;
-const numberTypes = (types: typeof pg.types) => ({
+export const numberTypes = (types: typeof pg.types) => ({
   getTypeParser: (oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as 'text')),
 });
 
@@ -68,7 +73,8 @@ export async function exportCsvFromClient(
 function checkOptions(options: PgCsvExportOptions): void {
   checkBatchSize(options.batchSize);
   // The SQLite export's row filter is SQL over the crawl file, and rowsFrom 'urls' serves one of its views: neither
-  // is offered here. Checked at run time too, for callers that pass the SQLite export's options through.
+  // is taken here (pg-view-export.ts exports a view from its filter). Checked at run time too, for callers that pass
+  // the SQLite export's options through.
   const { where, rowsFrom } = options as { where?: unknown; rowsFrom?: unknown };
   if (where !== undefined)
     throw new Error('a row filter (where) is not supported when exporting from the PostgreSQL store, only from a crawl file');
@@ -80,10 +86,23 @@ function checkOptions(options: PgCsvExportOptions): void {
 }
 
 /**
- * The results of a crawl in the store, a page at a time by keyset on results.seq, up to the last result that
- * existed when it was called. Checks the crawl exists (its registry row and its tables) before anything is read.
+ * A view's rows (pg-view-export.ts): only those matching `where`, a condition over results r and urls u whose tables
+ * are named bare (result-filters.ts viewWhere in the store's dialect), so the connection must have the crawl's schema
+ * on its search_path; its parameters are @named. rowsFrom 'urls': one row per URL known (the external view).
+ * content: the CONTENT_EXPORT_COLUMNS, which the store leaves empty (it does not compute duplicate content).
  */
-export async function pgRowSource(client: PgClient, crawlId: string): Promise<CsvRowSource> {
+export interface PgViewRows {
+  where?: { sql: string; params: Record<string, unknown> } | null;
+  rowsFrom?: 'results' | 'urls';
+  content?: boolean;
+}
+
+/**
+ * The results of a crawl in the store, a page at a time by keyset on results.seq (urls.id for a view of URLs), up to
+ * the last key that existed when it was called. Checks the crawl exists (its registry row and its tables) before
+ * anything is read.
+ */
+export async function pgRowSource(client: PgClient, crawlId: string, view: PgViewRows = {}): Promise<CsvRowSource> {
   const crawl = await readCrawl(client, crawlId);
   const s = crawlSchema(crawlId);
   const NUMBER_TYPES = numberTypes((await loadPg()).types);
@@ -93,25 +112,17 @@ export async function pgRowSource(client: PgClient, crawlId: string): Promise<Cs
   );
   if (!present[0]!.ok)
     throw new StoreError(`crawl "${crawlId}" is in the registry but its tables (schema ${s}) are missing from this store`);
+  const byUrl = view.rowsFrom === 'urls';
   const { rows: bound } = await client.query<{ last: number }>({
-    text: `SELECT coalesce(max(seq), 0) AS last FROM ${s}.results`,
+    text: byUrl ? `SELECT coalesce(max(id), 0) AS last FROM ${s}.urls` : `SELECT coalesce(max(seq), 0) AS last FROM ${s}.results`,
     types: NUMBER_TYPES,
   });
   const last = bound[0]!.last;
 
-  // The crawl_results view's columns (as the SQLite export reads them), then the url id, then the keyset.
-  // count(*) is bigint: NUMBER_TYPES reads it as a number, as SQLite gives it.
-  const pageSql = `
-SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, r.crawl_depth,
-       r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,
-       r.canonical, r.lang, r.hreflang, r.meta_robots, r.x_robots_tag, r.meta_refresh, r.word_count,
-       (SELECT count(*) FROM ${s}.links l WHERE l.to_id = u.id) AS inlinks,
-       NULL AS unique_inlinks, NULL AS link_score,
-       r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error, u.id, r.seq
-FROM ${s}.results r JOIN ${s}.urls u ON u.id = r.url_id
-WHERE r.seq > $1 AND r.seq <= $2
-ORDER BY r.seq
-LIMIT $3`;
+  // The crawl file's page statement (export-page-sql.ts) with the schema's tables; count(*) is bigint: NUMBER_TYPES
+  // reads it as a number, as SQLite gives it.
+  const pageSql = exportPageSql(storePage(s), byUrl ? 'urls' : 'results', view.where?.sql ?? null);
+  const params = view.where?.params ?? {};
   const extractedSql = `SELECT url_id, rule, value FROM ${s}.extracted WHERE url_id = ANY($1) ORDER BY url_id, rule, n`;
   // A rendering crawl's render columns (as the crawl file's export has them), a page of rows at a time by renders'
   // primary key. A crawl made before the store kept renders has no table, and rendered nothing it kept.
@@ -128,14 +139,13 @@ LIMIT $3`;
           },
         }
       : {}),
+    // Duplicate content is not computed on the store: a content filter's view has its columns, and no row (its
+    // filter counts 0 there), so this is never asked for a row.
+    ...(view.content ? { content: async () => [] } : {}),
     rules: extractionColumnsOf(crawl.settings),
     async nextPage(limit) {
-      const { rows } = await client.query<unknown[]>({
-        text: pageSql,
-        values: [after, last, limit],
-        rowMode: 'array',
-        types: NUMBER_TYPES,
-      });
+      const { text, values } = positional(pageSql, { ...params, after, last, limit });
+      const { rows } = await client.query<unknown[]>({ text, values, rowMode: 'array', types: NUMBER_TYPES });
       if (rows.length) after = rows[rows.length - 1]![KEY] as number;
       return rows;
     },
@@ -146,8 +156,17 @@ LIMIT $3`;
   };
 }
 
+/** The export's page statement in schema `s`: its parameters @named (positional() numbers them), no Link Score. */
+const storePage = (s: string): ExportPageDialect => ({
+  table: (name) => `${s}.${name}`,
+  linkScores: () => ({ columns: 'NULL AS unique_inlinks, NULL AS link_score', join: '' }),
+  after: '@after',
+  last: '@last',
+  limit: '@limit',
+});
+
 /** Whether the crawl in schema `s` rendered pages (its export then has the render columns); one made before the store kept renders did not. */
-async function crawlRendered(client: PgClient, s: string): Promise<boolean> {
+export async function crawlRendered(client: PgQuerier, s: string): Promise<boolean> {
   const { rows: table } = await client.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${s}.renders`]);
   if (!table[0]!.ok) return false;
   const { rows } = await client.query<{ yes: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.renders) AS yes`);

@@ -1,5 +1,5 @@
 // The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
-// the explorer), read
+// the explorer, its view exports, the issues overview and the bulk reports), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
@@ -8,6 +8,7 @@ import type {
   ExplorerQuery,
   ExportFormat,
   FilterCounts,
+  FilterId,
   Inlink,
   LinkPage,
   Outlink,
@@ -23,7 +24,12 @@ import type {
   QueueScreenQuery,
   QueueSearchPage,
   QueueSearchQuery,
+  ViewExport,
 } from '../../../shared/analysis.ts';
+import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
+import { writeOverview } from '../analysis/issues-overview.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
@@ -116,6 +122,34 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   urlOutlinks(urlId: number, after: number | null): Promise<LinkPage<Outlink>> {
     return this.read((client) => postgresLinks(client, this.crawlId, 'out', urlId, after));
+  }
+
+  // ---- the views' exports, the issues overview, the bulk reports (issue 19: "Export this view", --export-tabs) ----
+
+  /** Every column a view of `filter` can export from the crawl, as a crawl file's (export/pg-view-export.ts). */
+  exportColumns(filter: FilterId): Promise<string[]> {
+    return this.read((client) => storeViewColumns(client, this.crawlId, filter));
+  }
+
+  /** A view as a crawl file's export writes it, through a connection of its own (as exportCsv): the live view goes on meanwhile. */
+  async exportView(view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return exportViewFromStore(this.storeUrl, this.crawlId, view, dest);
+  }
+
+  /** Each issue with its filter's count, from the store's count passes (duplicate content's count 0 here). */
+  async issuesOverview(): Promise<IssuesOverview> {
+    return overviewOf(await this.read((client) => postgresFilterCounts(client, this.crawlId, ISSUE_FILTERS)));
+  }
+
+  async exportOverview(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {
+    return writeOverview(await this.issuesOverview(), dest, format);
+  }
+
+  /** A bulk report as a crawl file's is written (its code run on the store), through a connection of its own. */
+  async exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return exportBulkReportFromStore(this.storeUrl, this.crawlId, report, dest, format);
   }
 
   /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */

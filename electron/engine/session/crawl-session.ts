@@ -28,11 +28,9 @@ import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
-import { exportChart, exportResult, exportView, viewColumnsProblem, writeSitemapTo } from './exports.ts';
+import { exportChart, exportResult, viewColumnsProblem, writeSitemapTo } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
-import { writeBulkReport } from '../analysis/bulk-reports.ts';
-import { exportOverview } from '../analysis/issues-overview.ts';
-import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
+import type { IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
 import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
@@ -414,9 +412,9 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return exportResult(dest, () => exportChart(this.analysis(), kind, dest, format));
   }
 
-  /** What is wrong with exporting a bulk report now (no crawl open, a crawl of a store), or null. */
+  /** What is wrong with exporting a bulk report now (no crawl open), or null; a crawl of the store exports them too. */
   bulkReportProblem(): string | null {
-    return this.inView.analysisProblem('export its reports here');
+    return this.inView.exportProblem();
   }
 
   /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file path or a stream. */
@@ -427,7 +425,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   ): Promise<Api.ExportResult> {
     const problem = this.bulkReportProblem();
     if (problem) return { ok: false, error: problem };
-    return exportResult(dest, () => writeBulkReport(this.analysis().db, report, dest, format));
+    return exportResult(dest, () => this.inView.views().exportBulkReport(report, dest, format));
   }
 
   /** What is wrong with generating the crawl in view's sitemap now (no crawl open, a crawl of a store), or null. */
@@ -470,36 +468,36 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return exportResult(dest, () => exportStructureCsv(this.analysis().db, dest));
   }
 
-  /** What is wrong with a view export (no crawl open, a column the crawl does not have), or null. */
-  viewExportProblem(view: Analysis.ViewExport): string | null {
-    return this.inView.analysisProblem('export its results here') ?? viewColumnsProblem(this.analysis(), view);
+  /**
+   * What is wrong with a view export (no crawl open, a column the crawl does not have), or null. A crawl of the store
+   * exports its views as a crawl file does (issue 19).
+   */
+  async viewExportProblem(view: Analysis.ViewExport): Promise<string | null> {
+    return this.inView.exportProblem() ?? viewColumnsProblem(await this.inView.views().exportColumns(view.filter), view);
   }
 
   /** One view of the results (a filter, a text, chosen columns, a header preset) as CSV, to a file or a stream. */
   async exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
-    const problem = this.viewExportProblem(view);
+    const problem = await this.viewExportProblem(view);
     if (problem) return { ok: false, error: problem };
-    return exportResult(dest, () => exportView(this.analysis(), view, dest));
+    return exportResult(dest, () => this.inView.views().exportView(view, dest));
   }
 
   /** The issues overview of the crawl in view: each issue with its filter's count. */
   async issuesOverview(): Promise<IssuesOverview> {
-    // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
-    const analysis = this.analysis();
-    await analysis.prepareContent(this.writingInView());
-    return overviewOf(analysis.filterCounts(this.writingInView()));
+    return this.inView.views().issuesOverview(this.writingInView());
   }
 
-  /** Why the issues overview cannot be exported (no crawl open, or it lives in a store), or null. */
+  /** Why the issues overview cannot be exported (no crawl open), or null. */
   overviewExportProblem(): string | null {
-    return this.inView.analysisProblem('export its issues here');
+    return this.inView.exportProblem();
   }
 
   /** The issues found as CSV (or XLSX), to a file path or a stream (ended when done). */
   async exportOverview(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<Api.ExportResult> {
     const problem = this.overviewExportProblem();
     if (problem) return { ok: false, error: problem };
-    return exportResult(dest, () => exportOverview(this.analysis().db, dest, format));
+    return exportResult(dest, () => this.inView.views().exportOverview(dest, format));
   }
 
   /** Two crawl files (absolute paths, checked by the host) compared: the counts. */

@@ -5,7 +5,12 @@
 import type * as Analysis from '../../../shared/analysis.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
+import { exportOverview } from '../analysis/issues-overview.ts';
+import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import { writeBulkReport } from '../analysis/bulk-reports.ts';
+import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
+import { exportView, viewColumns } from './exports.ts';
 
 export interface CrawlViews {
   hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport>;
@@ -21,6 +26,18 @@ export interface CrawlViews {
   urlDetail(ref: Analysis.UrlRef, writing: boolean): Promise<Analysis.UrlDetail | null>;
   urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>>;
   urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>>;
+
+  // ---- the views' exports, the issues overview, the bulk reports (issue 19: "Export this view", --export-tabs) ----
+  /** Every column a view of `filter` can export from this crawl, in the order a tab export writes them (viewColumnsOf). */
+  exportColumns(filter: Analysis.FilterId): Promise<string[]>;
+  /** One view of the results (a filter, a text, chosen columns, a header preset, CSV or XLSX), to a file or a stream. */
+  exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
+  /** Each issue with its filter's count (`writing`: as filterCounts). */
+  issuesOverview(writing: boolean): Promise<IssuesOverview>;
+  /** The issues found as CSV (or XLSX), to a file or a stream. */
+  exportOverview(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
+  /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file or a stream. */
+  exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -51,5 +68,17 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
+
+    // ---- the views' exports, the issues overview, the bulk reports ----
+    exportColumns: async (filter) => viewColumns(analysis().db, filter),
+    exportView: async (view, dest) => exportView(analysis(), view, dest),
+    issuesOverview: async (writing) => {
+      // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
+      const a = analysis();
+      await a.prepareContent(writing);
+      return overviewOf(a.filterCounts(writing));
+    },
+    exportOverview: async (dest, format) => exportOverview(analysis().db, dest, format),
+    exportBulkReport: async (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
   };
 }

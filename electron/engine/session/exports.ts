@@ -4,13 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ChartKind, ExportFormat, ViewExport } from '../../../shared/analysis.ts';
-import { CONTENT_EXPORT_COLUMNS, EXPORT_COLUMNS, isContentFilter, RENDER_EXPORT_COLUMNS } from '../../../shared/analysis.ts';
+import type { ChartKind, ExportFormat, FilterId, ViewExport } from '../../../shared/analysis.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
 import { writeImageUses } from '../analysis/images.ts';
-import { isImageFilter } from '../analysis/result-filters.ts';
+import { isImageFilter, viewRowsFrom } from '../analysis/result-filters.ts';
 import { crawlRendered, exportCsv, extractionColumns } from '../export/csv-export.ts';
+import { viewColumnsOf } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { writeSitemap } from '../sitemaps/write-sitemap.ts';
@@ -26,30 +27,32 @@ export async function exportResult(dest: string | NodeJS.WritableStream, run: ()
   }
 }
 
-/** What is wrong with a view export's columns (none chosen, a column the crawl does not have), or null. */
-export function viewColumnsProblem(analysis: CrawlAnalysis, view: ViewExport): string | null {
-  const known = new Set<string>([
-    ...EXPORT_COLUMNS,
-    ...(crawlRendered(analysis.db) ? RENDER_EXPORT_COLUMNS : []),
-    ...(isContentFilter(view.filter) ? CONTENT_EXPORT_COLUMNS : []),
-    ...extractionColumns(analysis.db).map((r) => r.column),
-  ]);
-  const unknown = view.columns.filter((c) => !known.has(c));
+/** Every column a view of `filter` can export from a crawl file, in the order a tab export writes them. */
+export function viewColumns(db: Db, filter: FilterId): string[] {
+  return viewColumnsOf(filter, crawlRendered(db), extractionColumns(db));
+}
+
+/** What is wrong with a view export's columns (none chosen, one the crawl does not have: `known` are those it has), or null. */
+export function viewColumnsProblem(known: readonly string[], view: ViewExport): string | null {
+  const has = new Set(known);
+  const unknown = view.columns.filter((c) => !has.has(c));
   if (view.columns.length === 0) return 'choose at least one column to export';
   return unknown.length ? `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}` : null;
 }
 
-/** One view of the results (a filter, a text, chosen columns, a header preset) as CSV or XLSX, to a file or a stream. */
+/**
+ * One view of a crawl file's results (a filter, a text, chosen columns, a header preset) as CSV or XLSX, to a file or a
+ * stream. A crawl in the store's: export/pg-view-export.ts, the same bytes.
+ */
 export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
   // An Images filter lists uses of an image on a page, not results: its own columns (images.ts), every use.
   if (isImageFilter(view.filter)) return writeImageUses(analysis.db, view.filter, dest, view.format ?? 'csv', view.text);
   const where = viewWhere(analysis.db, view.filter, view.text);
-  // The external view lists URLs, most never fetched: its rows come from urls, not from results.
-  const rowsFrom = view.filter === 'external' ? 'urls' : 'results';
   return exportCsv(analysis.file, dest, {
     columns: view.columns,
     headerPreset: view.headerPreset,
-    rowsFrom,
+    // The external view lists URLs, most never fetched: its rows come from urls, not from results.
+    rowsFrom: viewRowsFrom(view.filter),
     format: view.format ?? 'csv',
     linkScores: true,
     // A content filter's view: its rows from the content analysis, with its columns (issue 18.1).

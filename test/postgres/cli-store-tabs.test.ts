@@ -1,0 +1,208 @@
+// --export-tabs and --bulk-export on a crawl in the PostgreSQL store (issue 19): `--store URL --crawl ID --export-tabs
+// ... --bulk-export ...` writes each tab and report as `--resume FILE` writes them for the same site crawled into a
+// file (every column but what each store has its own way), after a new crawl in the store too, as XLSX too; an
+// unknown crawl, an unknown tab and the pictures' data (a crawl file's only) are refused, saying so, with nothing
+// written.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CONTENT_EXPORT_COLUMNS, isContentFilter } from '../../shared/analysis.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/engine.ts';
+import { startImageSite, type ImageSite } from '../helpers/image-site.ts';
+import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+import { worksheetsOf } from '../helpers/xlsx-download.ts';
+
+const withPg = await pgSuite();
+
+/** Tabs of every kind: results, a search result's width, URLs outside the scope, image uses, duplicate content. */
+const TABS = [
+  'all',
+  'html',
+  'status-4xx',
+  'title-over-561px',
+  'indexable',
+  'external',
+  'images-all',
+  'images-alt-missing',
+  'content-exact-duplicates',
+];
+/** Bulk reports: two this site has rows for (links to the broken image, images without alt), two it has none for. */
+const REPORTS = ['client-error-inlinks', 'images-missing-alt', 'non-indexable-inlinks', 'redirect-chains'];
+/** Columns each store fills its own way: response times; Link Score is a crawl file's alone (empty in the store). */
+const OWN_WAY = ['response_time_ms', 'link_score', 'unique_inlinks'];
+
+withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store', () => {
+  let db: FreshDatabase;
+  let site: ImageSite;
+  let dir: string;
+  let file: string;
+  let crawlId: string;
+
+  beforeAll(async () => {
+    db = await freshDatabase('cli_store_tabs');
+    site = await startImageSite();
+    dir = tempDir('trawl-store-tabs-');
+    file = path.join(dir, 'site.trawl');
+    const args = [site.url('/'), '--threads', '1', '--quiet', '--no-sitemaps', '--check', 'images', '--max-attempts', '1'];
+    const toFile = await runCli([...args, '--db', file]);
+    expect(toFile.code, toFile.stderr).toBe(0);
+    const toStore = await runCli(['--store', db.url, ...args]);
+    expect(toStore.code, toStore.stderr).toBe(0);
+    crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
+  }, 120_000);
+
+  afterAll(async () => {
+    await site?.close();
+    await db?.drop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const records = (f: string) => parse(fs.readFileSync(f, 'utf8'), { bom: true }) as string[][];
+  /** A tab's header and its rows without the columns filled each store's own way; rows as a set (see below). */
+  const comparable = (f: string) => {
+    const [header, ...rows] = records(f);
+    const keep = header!.map((h, i) => (OWN_WAY.includes(h) ? -1 : i)).filter((i) => i >= 0);
+    return { header, rows: rows.map((r) => JSON.stringify(keep.map((i) => r[i]))).sort() };
+  };
+
+  /**
+   * Each tab from the store as from the file: the same header (every column), the same rows. Two crawls of one site do
+   * not fetch in one order, so the rows compare as sets (the app's exports are compared in order with each store's
+   * explorer in analysis-contract). Duplicate content is not computed on the store: its tabs have the header alone.
+   */
+  function expectSameTabs(fromFile: string, fromStore: string) {
+    expect(fs.readdirSync(fromStore).sort()).toEqual(fs.readdirSync(fromFile).sort());
+    for (const report of REPORTS) {
+      const [f, s] = [comparable(path.join(fromFile, `${report}.csv`)), comparable(path.join(fromStore, `${report}.csv`))];
+      expect(s, report).toEqual(f);
+    }
+    for (const tab of TABS) {
+      const [f, s] = [comparable(path.join(fromFile, `${tab}.csv`)), comparable(path.join(fromStore, `${tab}.csv`))];
+      expect(s.header, tab).toEqual(f.header);
+      if (isContentFilter(tab)) {
+        expect(s.header, tab).toEqual(expect.arrayContaining([...CONTENT_EXPORT_COLUMNS]));
+        expect(s.rows, tab).toEqual([]);
+      } else expect(s.rows, tab).toEqual(f.rows);
+    }
+  }
+
+  it('writes each tab as the crawl file’s --export-tabs does, naming the rows it wrote', async () => {
+    const fromFile = path.join(dir, 'from-file');
+    const fromStore = path.join(dir, 'from-store');
+    const reports = ['--bulk-export', REPORTS.join(',')];
+    const a = await runCli(['--resume', file, '--export-tabs', TABS.join(','), ...reports, '--output-folder', fromFile]);
+    expect(a.code, a.stderr).toBe(0);
+    // By name too, as for a crawl file.
+    const named = TABS.map((t) => (t === 'status-4xx' ? 'Response codes:Client error (4xx)' : t));
+    const b = await runCli([
+      '--store',
+      db.url,
+      '--crawl',
+      crawlId,
+      '--export-tabs',
+      named.join(','),
+      ...reports,
+      '--output-folder',
+      fromStore,
+    ]);
+    expect(b.stderr).toBe('');
+    expect(b.code).toBe(0);
+    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS].map((t) => `${t}.csv`).sort());
+    for (const tab of [...TABS, ...REPORTS]) {
+      const out = path.join(fromStore, `${tab}.csv`);
+      expect(b.stdout).toContain(`CSV: ${out} (${records(out).length - 1} rows)`);
+    }
+    // Something to compare in each but the ones that have none on this site.
+    for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', ...REPORTS.slice(0, 2)])
+      expect(records(path.join(fromStore, `${tab}.csv`)).length, tab).toBeGreaterThan(1);
+    expectSameTabs(fromFile, fromStore);
+  });
+
+  it('writes them as XLSX with the same cells', async () => {
+    const fromFile = path.join(dir, 'xlsx-file');
+    const fromStore = path.join(dir, 'xlsx-store');
+    const tabs = ['html', 'images-all'];
+    const format = ['--export-format', 'xlsx', '--export-tabs', tabs.join(',')];
+    expect((await runCli(['--resume', file, ...format, '--output-folder', fromFile])).code).toBe(0);
+    const run = await runCli(['--store', db.url, '--crawl', crawlId, ...format, '--output-folder', fromStore]);
+    expect(run.code, run.stderr).toBe(0);
+    for (const tab of tabs) {
+      const rows = async (f: string) => {
+        const [sheet] = await worksheetsOf(fs.readFileSync(f));
+        const out: unknown[][] = [];
+        sheet!.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
+        return out;
+      };
+      const [a, b] = [await rows(path.join(fromFile, `${tab}.xlsx`)), await rows(path.join(fromStore, `${tab}.xlsx`))];
+      expect(b[0], tab).toEqual(a[0]);
+      const keep = (a[0] as string[]).map((h, i) => (OWN_WAY.includes(h) ? -1 : i)).filter((i) => i >= 0);
+      const set = (sheet: unknown[][]) =>
+        sheet
+          .slice(1)
+          .map((r) => JSON.stringify(keep.map((i) => r[i] ?? null)))
+          .sort();
+      expect(set(b), tab).toEqual(set(a));
+      expect(a.length, tab).toBeGreaterThan(1);
+    }
+  });
+
+  it('writes the tabs after a new crawl in the store, as after a crawl into a file', async () => {
+    const afterCrawl = path.join(dir, 'after-crawl');
+    const run = await runCli([
+      '--store',
+      db.url,
+      site.url('/'),
+      '--threads',
+      '1',
+      '--quiet',
+      '--no-sitemaps',
+      '--check',
+      'images',
+      '--max-attempts',
+      '1',
+      '--export-tabs',
+      TABS.join(','),
+      '--bulk-export',
+      REPORTS.join(','),
+      '--output-folder',
+      afterCrawl,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`CSV: ${path.join(afterCrawl, 'all.csv')} (`);
+    expectSameTabs(path.join(dir, 'from-file'), afterCrawl);
+  }, 60_000);
+
+  it('refuses an unknown crawl, an unknown tab and the pictures\u2019 data, writing nothing', async () => {
+    const never = path.join(dir, 'never');
+    const unknown = await runCli(['--store', db.url, '--crawl', 'cnosuchcrawl0', '--export-tabs', 'all', '--output-folder', never]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^trawl: there is no crawl "cnosuchcrawl0" in this store; the store has c/);
+    const badTab = await runCli(['--store', db.url, '--crawl', crawlId, '--export-tabs', 'all,Nope', '--output-folder', never]);
+    expect(badTab.code).toBe(2);
+    expect(badTab.stderr).toContain('--export-tabs: unknown tab "Nope"; npm run crawl -- --list-tabs lists them');
+    const pictures = await runCli([
+      '--store',
+      db.url,
+      '--crawl',
+      crawlId,
+      '--bulk-export',
+      'redirect-chains,crawl-map',
+      '--output-folder',
+      never,
+    ]);
+    expect(pictures.code).toBe(2);
+    expect(pictures.stderr).toContain(
+      `--bulk-export: the pictures' data ("crawl-map") are read from a crawl file, not yet from a crawl in --store; its tabs and bulk reports are`,
+    );
+    expect(fs.existsSync(never)).toBe(false);
+    // --crawl alone names what it can do, the tabs among them; --list-tabs needs no crawl.
+    const nothing = await runCli(['--store', db.url, '--crawl', crawlId]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs or --bulk-export');
+    const list = await runCli(['--list-tabs', '--store', db.url]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ {2}images-all +Images:/m);
+  });
+});
