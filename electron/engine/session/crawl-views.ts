@@ -5,6 +5,7 @@
 import type * as Analysis from '../../../shared/analysis.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
+import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 export interface CrawlViews {
@@ -21,6 +22,14 @@ export interface CrawlViews {
   urlDetail(ref: Analysis.UrlRef, writing: boolean): Promise<Analysis.UrlDetail | null>;
   urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>>;
   urlOutlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Outlink>>;
+
+  // ---- the charts and the site structure (charts-data.ts, site-structure.ts: the same code on either store) ----
+  /** A chart's data: whole, or what came after a previous answer's last_seq (live while the crawl runs). */
+  chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData>;
+  /** The folder tree: the hosts and each expanded folder's children. */
+  siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure>;
+  /** The whole folder tree as CSV, to a file path or a stream (ended when done). */
+  exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -51,5 +60,9 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
+
+    chartData: async (q) => analysis().chartData(q),
+    siteStructure: async (q) => analysis().siteStructure(q),
+    exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
   };
 }
