@@ -16,8 +16,8 @@
 // folder's path is thus a prefix of each of its URLs, and the explorer's prefix filter lists exactly them.
 //
 // A crawl in the PostgreSQL store (issue 19) gets the same trie, kept per connection, from the same rows: its first
-// fold joins urls and results a window of URL ids at a time (the store's results_charts carries what the tree needs,
-// so each window is two index ranges merged), later ones read the rows since with the file's SCAN_SQL. It counts
+// fold joins urls and results a page of URL ids at a time (the store's results_charts carries what the tree needs,
+// so each page is two index ranges merged), later ones read the rows since with the file's SCAN_SQL. It counts
 // up to the seq settled before its snapshot (pg-settled.ts), so rows committed out of seq order by several nodes
 // are folded in once they are all there, none skipped.
 import fs from 'node:fs';
@@ -201,16 +201,19 @@ function firstFold(db: Db, root: Folder, last: number): void {
 }
 
 /**
- * The store's first fold, one window of URL ids: the URLs of the crawl among them with their results row (up to
- * the settled seq). Windows of ids keep each statement and its rows bounded; both sides are read in URL id order.
+ * The store's first fold, a page at a time: the URLs of the crawl after a URL id, with their results row (up to the
+ * settled seq), in id order. Both sides are read in that order from an index (urls_pkey, results_charts) and merged,
+ * from the id on (the bound on r.url_id too: PostgreSQL does not carry a range across the join, and the merge would
+ * otherwise read results_charts from its start on every page); a page's rows stay bounded however large the crawl.
  */
-export const STORE_FOLD_SQL = `SELECT u.url, r.indexability, r.status_code, r.crawl_depth
+export const STORE_FOLD_SQL = `SELECT u.id, u.url, r.indexability, r.status_code, r.crawl_depth
   FROM urls u JOIN results r ON r.url_id = u.id
-  WHERE u.id > @from AND u.id <= @to AND r.seq <= @last AND NOT ${EXTERNAL}`;
-/** URL ids per window of the store's first fold. */
-const STORE_FOLD_IDS = 50_000;
+  WHERE u.id > @after AND r.url_id > @after AND r.seq <= @last AND NOT ${EXTERNAL}
+  ORDER BY u.id LIMIT @limit`;
+/** Rows per page of the store's first fold. */
+const STORE_FOLD_PAGE = 10_000;
 
-type FoldRow = { url: string; indexability: string | null; status_code: number | null; crawl_depth: number };
+type FoldRow = { url: string; indexability: string | null; status_code: number | null; crawl_depth: number | string };
 
 const storeTrees = new WeakMap<PgQuerier, Map<string, Tree>>();
 
@@ -228,9 +231,11 @@ async function storeTree(c: PgQuerier, crawlId: string, last: number): Promise<T
   if (last <= tree.lastSeq) return tree;
   const fold = (r: FoldRow) => addUrl(tree.root, r.url, r.indexability, r.status_code, Number(r.crawl_depth));
   if (tree.lastSeq === 0) {
-    const maxId = Number((await pgRows<{ m: string | number }>(c, 'SELECT coalesce(max(id), 0) AS m FROM urls', {}))[0]!.m);
-    for (let from = 0; from < maxId; from += STORE_FOLD_IDS) {
-      for (const r of await pgRows<FoldRow>(c, STORE_FOLD_SQL, { from, to: from + STORE_FOLD_IDS, last })) fold(r);
+    for (let after = 0; ; ) {
+      const page = await pgRows<FoldRow & { id: string | number }>(c, STORE_FOLD_SQL, { after, last, limit: STORE_FOLD_PAGE });
+      for (const r of page) fold(r);
+      if (page.length < STORE_FOLD_PAGE) break;
+      after = Number(page[page.length - 1]!.id);
     }
   } else {
     for (const r of await pgRows<FoldRow>(c, SCAN_SQL, { after: tree.lastSeq, last })) fold(r);

@@ -155,7 +155,7 @@ DROP INDEX IF EXISTS urls_queue;`;
 // Issue 19, the charts and the site structure on the store (h-charts): every chart counts results rows up to a seq
 // (their status, depth, response time, fetch time) and the structure's first fold joins each URL to its row's status,
 // depth and indexability. The crawl file reads those from its narrow results_status and results_fetched_at; here one
-// index carries them all, keyed by url_id so the structure reads urls and it in the same order, a window at a time.
+// index carries them all, keyed by url_id so the structure reads urls and it in the same order, a page at a time.
 // Without it each chart read the whole results table, response headers and all (half a gigabyte at a million URLs).
 const CHARTS_INDEX = `CREATE INDEX IF NOT EXISTS results_charts ON results(url_id)
   INCLUDE (seq, status_code, crawl_depth, response_time_ms, fetched_at, indexability);`;
