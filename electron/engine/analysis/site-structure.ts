@@ -210,8 +210,11 @@ export const STORE_FOLD_SQL = `SELECT u.id, u.url, r.indexability, r.status_code
   FROM urls u JOIN results r ON r.url_id = u.id
   WHERE u.id > @after AND r.url_id > @after AND r.seq <= @last AND NOT ${EXTERNAL}
   ORDER BY u.id LIMIT @limit`;
-/** Rows per page of the store's first fold. */
-const STORE_FOLD_PAGE = 10_000;
+/**
+ * Rows per page of the store's first fold: at a million URLs, pages of 10,000 spent 5.1 s in statements and their
+ * rows, pages of 50,000 2.7 s (the trie's own folding 3.3 s either way); a page of rows is a few megabytes.
+ */
+const STORE_FOLD_PAGE = 50_000;
 
 type FoldRow = { url: string; indexability: string | null; status_code: number | null; crawl_depth: number | string };
 
