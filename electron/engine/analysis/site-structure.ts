@@ -27,9 +27,8 @@ import { csvRecord } from '../export/csv-writer.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
-import { inCrawl } from './pg-explorer.ts';
+import { inCrawl, pgRows } from './pg-explorer.ts';
 import { settledSeq } from './pg-settled.ts';
-import { positional } from './queue-inspector.ts';
 import { indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** A folder of the trie, with its sums (over its URLs and those below). */
@@ -220,11 +219,6 @@ type FoldRow = { url: string; indexability: string | null; status_code: number |
 
 const storeTrees = new WeakMap<PgQuerier, Map<string, Tree>>();
 
-async function pgRows<T>(c: PgQuerier, sql: string, params: Record<string, unknown>): Promise<T[]> {
-  const { text, values } = positional(sql, params);
-  return (await c.query(text, values)).rows as T[];
-}
-
 /** The trie of a crawl in the store on this connection, brought up to the settled seq `last` (in its snapshot). */
 async function storeTree(c: PgQuerier, crawlId: string, last: number): Promise<Tree> {
   let byCrawl = storeTrees.get(c);
@@ -232,16 +226,20 @@ async function storeTree(c: PgQuerier, crawlId: string, last: number): Promise<T
   let tree = byCrawl.get(crawlId);
   if (tree === undefined) byCrawl.set(crawlId, (tree = { root: folder('', '', -1), lastSeq: 0 }));
   if (last <= tree.lastSeq) return tree;
-  const fold = (r: FoldRow) => addUrl(tree.root, r.url, r.indexability, r.status_code, Number(r.crawl_depth));
+  const fold = (root: Folder, r: FoldRow) => addUrl(root, r.url, r.indexability, r.status_code, Number(r.crawl_depth));
   if (tree.lastSeq === 0) {
+    // Into a root of its own, kept only once whole: a fold cut short (a lost connection) must not be counted twice.
+    const root = folder('', '', -1);
     for (let after = 0; ; ) {
       const page = await pgRows<FoldRow & { id: string | number }>(c, STORE_FOLD_SQL, { after, last, limit: STORE_FOLD_PAGE });
-      for (const r of page) fold(r);
+      for (const r of page) fold(root, r);
       if (page.length < STORE_FOLD_PAGE) break;
       after = Number(page[page.length - 1]!.id);
     }
+    tree.root = root;
   } else {
-    for (const r of await pgRows<FoldRow>(c, SCAN_SQL, { after: tree.lastSeq, last })) fold(r);
+    // One statement, folded without a pause: the trie never holds part of it.
+    for (const r of await pgRows<FoldRow>(c, SCAN_SQL, { after: tree.lastSeq, last })) fold(tree.root, r);
   }
   tree.lastSeq = last;
   return tree;
