@@ -7,7 +7,9 @@ import pg from 'pg';
 import { PG_SYNTHETIC_ORIGIN } from '../engine/analysis/pg-synthetic-crawl.ts';
 import { postgresHostsReport } from '../engine/analysis/hosts-report.ts';
 import { postgresFilterCounts, postgresQueryFiltered, postgresUrlDetail } from '../engine/analysis/pg-explorer.ts';
-import type { ExplorerQuery, FilterId } from '../../shared/analysis.ts';
+import type { ChartKind, ExplorerQuery, FilterId } from '../../shared/analysis.ts';
+import { postgresChartData } from '../engine/analysis/charts-data.ts';
+import { postgresSiteStructure } from '../engine/analysis/site-structure.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../engine/analysis/queue-inspector.ts';
 import type { PageRecord } from '../engine/frontier/frontier-store.ts';
 import type { Claim } from '../engine/frontier/model.ts';
@@ -202,6 +204,44 @@ export function viewCalls(client: pg.Client, crawlId: string, smallHost: number)
     ],
     ["clusterCounts (the controller's counts, every snapshot)", () => clusterCounts(client, crawlId, Date.now())],
     ['readClusterSnapshot (counts, nodes, registry)', () => readClusterSnapshot(client, crawlId, 'bench')],
+  ];
+}
+
+/**
+ * The charts and the site structure on the store (h-charts), as a view first asks for them: each chart whole (every
+ * results row counted, from results_charts alone), and the folder tree's first fold (every URL of the crawl, a page
+ * of ids at a time, each page two index ranges merged) with the hosts and a folder expanded.
+ */
+export function chartCalls(client: pg.Client, crawlId: string): [string, () => Promise<unknown>][] {
+  const chart = (kind: ChartKind) => () => postgresChartData(client, crawlId, { kind, afterSeq: null, fromMs: null, bucketMs: null });
+  return [
+    ['chart: status codes (whole)', chart('status')],
+    ['chart: depths (whole)', chart('depth')],
+    ['chart: response times (whole)', chart('response-time')],
+    ['chart: pages over time (whole)', chart('over-time')],
+    ['site structure: the hosts (the first fold)', () => postgresSiteStructure(client, crawlId, { paths: [], limit: 50 })],
+    [
+      'site structure: the main site and /docs/ expanded',
+      () => postgresSiteStructure(client, crawlId, { paths: [`${PG_SYNTHETIC_ORIGIN}/`, `${PG_SYNTHETIC_ORIGIN}/docs/`], limit: 50 }),
+    ],
+  ];
+}
+
+/**
+ * What a live view asks once a node has recorded pages (after chartCalls, on the same client): each chart's rows
+ * after `afterSeq`, pages over time from `fromMs` (the last bucket shown), and the folder tree's rows since its fold.
+ */
+export function liveChartCalls(client: pg.Client, crawlId: string, afterSeq: number, fromMs: number): [string, () => Promise<unknown>][] {
+  const since = (kind: ChartKind) => () => postgresChartData(client, crawlId, { kind, afterSeq, fromMs: null, bucketMs: null });
+  return [
+    ['chart: status codes since a seq', since('status')],
+    ['chart: depths since a seq', since('depth')],
+    ['chart: response times since a seq', since('response-time')],
+    [
+      'chart: pages over time from its last bucket',
+      () => postgresChartData(client, crawlId, { kind: 'over-time', afterSeq: null, fromMs, bucketMs: 1000 }),
+    ],
+    ['site structure: the rows since its fold', () => postgresSiteStructure(client, crawlId, { paths: [], limit: 50 })],
   ];
 }
 

@@ -3,8 +3,8 @@
 //   node --import tsx electron/bench/pg-views-bench.ts --store postgres://... [--urls 1000000] [--crawl bench1m] [--keep]
 //     [--plans] [--record-rounds 20] [--views-only]
 // Builds crawl `--crawl` in the store (pg-synthetic-crawl.ts; --keep reuses one of the same size), then prints:
-//   1. each view's first page (the hosts report, the queue inspector's reads, the controller's counts): first call,
-//      then the median of five;
+//   1. each view's first page (the hosts report, the queue inspector's reads, the controller's counts, the explorer,
+//      the charts and the site structure): first call, then the median of five;
 //   2. the plan of every statement the views and a node's crawl paths (claim, discover, record, leases, live
 //      patterns) send, run with EXPLAIN (ANALYZE, BUFFERS) and rolled back: time, scans, any sequential scan of
 //      urls, results or links (--plans prints each plan whole);
@@ -16,7 +16,7 @@ import { buildPgSyntheticCrawl } from '../engine/analysis/pg-synthetic-crawl.ts'
 import type { PgNode } from '../engine/frontier/postgres/pg-crawl.ts';
 import { crawlSchema } from '../engine/frontier/postgres/pg-schema.ts';
 import type { Claim } from '../engine/frontier/model.ts';
-import { capture, checkPlans, crawlPaths, explorerCalls, oneLine, recordOf, viewCalls } from './pg-plans.ts';
+import { capture, chartCalls, checkPlans, crawlPaths, explorerCalls, oneLine, recordOf, viewCalls } from './pg-plans.ts';
 
 const { values } = parseArgs({
   options: {
@@ -92,6 +92,11 @@ console.log('\nthe explorer and the URL detail (issue 19.1), first page:');
 // The badges' count passes read every parsed page: timed once (they take seconds at a million URLs).
 for (const [label, fn] of explorerCalls(client, crawlId)) await time(label, fn, label.includes('count') ? 0 : 5);
 
+console.log('\nthe charts and the site structure (h-charts), first answer:');
+// The structure's first call folds the whole crawl into the connection's trie; the next ones answer from it.
+const charts = chartCalls(client, crawlId);
+for (const [label, fn] of charts) await time(label, fn);
+
 if (values['views-only']) {
   await client.end();
   process.exit(0);
@@ -100,6 +105,11 @@ const rounds = Number(values['record-rounds']);
 const joined: { node: PgNode | null } = { node: null };
 const sent = await capture(async () => {
   for (const [, fn] of views) await fn();
+  // A fresh client: the structure's trie is kept per connection, and its first fold is the statement to explain.
+  const fresh = new pg.Client({ connectionString: storeUrl });
+  await fresh.connect();
+  for (const [, fn] of chartCalls(fresh, crawlId)) await fn();
+  await fresh.end();
   joined.node = await crawlPaths(storeUrl, crawlId, urls);
 });
 

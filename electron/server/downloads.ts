@@ -71,7 +71,11 @@ function formatArg(query: URLSearchParams): string[] {
 }
 
 export function createDownloads(session: CrawlSession, names: CrawlNames): Downloads {
-  const crawlName = () => path.basename(session.currentFile() ?? 'crawl', CRAWL_FILE_EXT);
+  /** The crawl in view in a download's name: a crawl file's stem, or cluster-<id> for a crawl in the store. */
+  const crawlName = () => {
+    const attached = session.attachedStore();
+    return attached ? `cluster-${attached.crawlId}` : path.basename(session.currentFile() ?? 'crawl', CRAWL_FILE_EXT);
+  };
 
   const downloads: { [K in DownloadCommandName]: Download<K> } = {
     exportCsv: { check: async () => session.exportProblem() },
@@ -169,8 +173,7 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
     const current = session.currentFile();
     const attached = session.attachedStore();
     if (current === null && attached === null) return text(res, 404, 'No crawl is open: start or open a crawl first.\n', headers);
-    const stem = attached ? `cluster-${attached.crawlId}` : path.basename(current!, CRAWL_FILE_EXT);
-    const name = stem.replace(/[^A-Za-z0-9._-]+/g, '_') || 'crawl';
+    const name = crawlName().replace(/[^A-Za-z0-9._-]+/g, '_') || 'crawl';
     res.writeHead(200, {
       ...headers,
       'Content-Type': CONTENT_TYPES[format],

@@ -240,6 +240,53 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     await shot('cluster-url-detail');
     await page.getByLabel('close details').click();
+    // The Reports' charts and the Structure tree read the store too (charts-data.ts and site-structure.ts, the
+    // crawl file's code), and follow the crawl: two more pages recorded as a node records them (a 404 among them)
+    // come into the charts by their live update, the rows after the last answer's seq.
+    await page.getByTestId('view-reports').click();
+    const statusChart = page.locator('.chart-card[data-chart="status"]');
+    await until(
+      async () => Number(await statusChart.getAttribute('data-total')),
+      (n) => n === 40,
+      "the cluster crawl's status chart",
+    );
+    expect(await statusChart.locator('.panel-note').textContent()).toMatch(/\b40\b/);
+    await withClient(db.url, async (c) => {
+      await c.query('BEGIN');
+      for (const [i, code] of [
+        [40, 200],
+        [41, 404],
+      ] as const) {
+        const { rows } = await c.query<{ id: string }>(
+          `INSERT INTO trawl_shop.urls (url, host_id, depth, state, discovered_at) VALUES ($1, 1, 2, 2, $2) RETURNING id`,
+          [`https://shop.test/live/item-${i}`, Date.now()],
+        );
+        await c.query(`INSERT INTO trawl_shop.results (url_id, status_code, crawl_depth, fetched_at) VALUES ($1, $2, 2, $3)`, [
+          rows[0]!.id,
+          code,
+          Date.now(),
+        ]);
+      }
+      await c.query(`UPDATE trawl_shop.hosts SET crawled = crawled + 2 WHERE id = 1`);
+      await c.query('COMMIT');
+    });
+    await until(
+      async () => Number(await statusChart.getAttribute('data-total')),
+      (n) => n === 42,
+      'the two new pages in the status chart',
+      10_000,
+    );
+    expect(await statusChart.locator('.panel-note').textContent()).toMatch(/\b42\b/);
+    expect(Number(await page.locator('.chart-card[data-chart="depth"]').getAttribute('data-total'))).toBe(42);
+    await shot('cluster-charts');
+    await page.getByTestId('view-structure').click();
+    await until(
+      async () => Number(await page.getByTestId('structure-total').getAttribute('data-value')),
+      (n) => n === 42,
+      "the cluster crawl's folder tree",
+    );
+    expect(await page.getByTestId('structure-table').textContent()).toContain('https://shop.test');
+    await shot('cluster-structure');
     await page.getByTestId('view-live').click();
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.

@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  ChartData,
+  ChartKind,
+  ChartQuery,
+  DepthDistribution,
   ExplorerPage,
   ExplorerQuery,
   ExplorerRow,
@@ -15,9 +19,13 @@ import type {
   HostSortColumn,
   HostsReport,
   HostsReportQuery,
+  OverTime,
   QueueScreen,
   QueueSearchPage,
   ViewExport,
+  ResponseTimeHistogram,
+  SiteStructure,
+  StatusDistribution,
 } from '../../shared/analysis.ts';
 import {
   CONTENT_EXPORT_COLUMNS,
@@ -32,6 +40,8 @@ import { BULK_REPORT_IDS } from '../../shared/bulk-reports.ts';
 import { IMAGE_USE_COLUMNS } from '../../electron/engine/analysis/images.ts';
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
+import Database from 'better-sqlite3';
+import { chartCsv } from '../../electron/engine/analysis/charts-data.ts';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -691,6 +701,285 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       const bFile = (await fileX.urlDetail({ url: site.url('/b') }))!;
       const [fi, si] = await Promise.all([fileX.urlInlinks(bFile.url_id, null), storeX.urlInlinks(b.url_id, null)]);
       expect(si.rows.map((r) => r.from_url).sort()).toEqual(fi.rows.map((r) => r.from_url).sort());
+    });
+  });
+  // ---- the charts and the site structure (h-charts) ----
+  describe('the charts and the site structure', () => {
+    let docs: FixtureSite;
+    let fileC: CrawlSession;
+    let storeC: CrawlSession;
+    let file: string;
+    let schema: string;
+    const page =
+      (body: string, status = 200, head = ''): RouteHandler =>
+      (_req, res) =>
+        void res
+          .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
+          .end(`<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`);
+    beforeAll(async () => {
+      // Folders three deep, a query holding a "/" (not a folder), statuses of every class, a page that cannot be
+      // indexed, and the shop's 40 pages as a second host.
+      docs = await startFixtureSite({
+        pages: 3,
+        linksPerPage: 1,
+        routes: {
+          '/': page(
+            [
+              '/docs/',
+              '/docs/intro',
+              '/docs/api/',
+              '/docs/api/a.html',
+              '/docs/api/b.html?x=1',
+              '/search?q=a/b',
+              '/blog/',
+              '/blog/2024/one',
+              '/blog/2024/two',
+              '/gone',
+              '/moved',
+              '/p/0',
+            ]
+              .map((h) => `<a href="${h}">x</a>`)
+              .join(' '),
+          ),
+          '/docs/': page('<a href="/docs/intro">intro</a>'),
+          '/docs/intro': page('intro'),
+          '/docs/api/': page('<a href="/docs/api/v2/c">deeper</a>'),
+          '/docs/api/a.html': page('not to be indexed', 200, '<meta name="robots" content="noindex">'),
+          '/docs/api/b.html': page('b'),
+          '/docs/api/v2/c': page('c'),
+          '/search': page('results'),
+          '/blog/': page('down', 500),
+          '/blog/2024/one': page('one'),
+          '/blog/2024/two': page('missing', 404),
+          '/gone': page('gone', 410),
+          '/moved': (_req, res) => void res.writeHead(301, { location: '/docs/' }).end(),
+        },
+      });
+      // One thread: the same pages found at the same depths in both crawls.
+      const args = [docs.url('/'), shop.url('/p/0'), '--threads', '1', '--quiet', '--no-sitemaps'];
+      file = path.join(dir, 'charts.trawl');
+      const toFile = await runCli([...args, '--db', file]);
+      expect(toFile.code, toFile.stderr).toBe(0);
+      const toStore = await runCli(['--store', db.url, ...args]);
+      expect(toStore.code, toStore.stderr).toBe(0);
+      fileC = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
+      await fileC.openCrawl(file);
+      storeC = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
+      const crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
+      schema = crawlSchema(crawlId);
+      await storeC.attachStore(db.url, crawlId);
+    }, 120_000);
+    afterAll(async () => {
+      await fileC?.close();
+      await storeC?.close();
+      await docs?.close();
+    });
+
+    /** Each store's own results rows, as the charts read them: what the counts are checked against. */
+    interface Raw {
+      seq: number;
+      status_code: number | null;
+      crawl_depth: number;
+      response_time_ms: number | null;
+      fetched_at: number;
+    }
+    const RAW = 'SELECT seq, status_code, crawl_depth, response_time_ms, fetched_at FROM results ORDER BY seq';
+    const rawRows = async (): Promise<{ file: Raw[]; store: Raw[] }> => {
+      const sqlite = new Database(file, { readonly: true });
+      const fromFile = sqlite.prepare(RAW).all() as Raw[];
+      sqlite.close();
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<Record<keyof Raw, string | null>>(RAW.replace('FROM results', `FROM ${schema}.results`));
+        const num = (v: string | null) => (v === null ? null : Number(v));
+        return {
+          file: fromFile,
+          store: rows.map((r) => ({
+            seq: Number(r.seq),
+            status_code: num(r.status_code),
+            crawl_depth: Number(r.crawl_depth),
+            response_time_ms: num(r.response_time_ms),
+            fetched_at: Number(r.fetched_at),
+          })),
+        };
+      } finally {
+        await client.end();
+      }
+    };
+    const ask = (kind: ChartKind, more: Partial<ChartQuery> = {}): ChartQuery => ({
+      kind,
+      afterSeq: null,
+      fromMs: null,
+      bucketMs: null,
+      ...more,
+    });
+    const both = async <T extends ChartData>(q: ChartQuery) => (await Promise.all([fileC.chartData(q), storeC.chartData(q)])) as [T, T];
+    type Counted = StatusDistribution | DepthDistribution;
+    /** An answer without the seq it counted to: each store numbers its rows its own way (a seq a node drew and lost leaves a gap). */
+    const counts = ({ last_seq: _, ...rest }: ChartData) => rest;
+
+    it('draws the same status and depth charts, whole and as live updates after a last_seq', async () => {
+      const raw = await rawRows();
+      expect(raw.store).toHaveLength(raw.file.length);
+      for (const kind of ['status', 'depth'] as const) {
+        const [f, st] = await both<Counted>(ask(kind));
+        expect(counts(st), kind).toEqual(counts(f));
+        expect(f.total, kind).toBe(raw.file.length);
+        // The seq each counted to is the last row's: every row of a crawl that no node writes any more is settled.
+        expect(f.last_seq).toBe(raw.file.at(-1)!.seq);
+        expect(st.last_seq).toBeGreaterThanOrEqual(raw.store.at(-1)!.seq);
+        // Nothing since: empty, at the same seq.
+        const [fNone, stNone] = (await Promise.all([
+          fileC.chartData(ask(kind, { afterSeq: f.last_seq })),
+          storeC.chartData(ask(kind, { afterSeq: st.last_seq })),
+        ])) as [Counted, Counted];
+        expect([fNone, stNone].map((a) => [a.total, a.rows.length])).toEqual([
+          [0, 0],
+          [0, 0],
+        ]);
+        expect([fNone.last_seq, stNone.last_seq]).toEqual([f.last_seq, st.last_seq]);
+        // Everything after seq 0 (the live path: a range of the primary key) is the whole chart again.
+        const [fAll, stAll] = await both<Counted>(ask(kind, { afterSeq: 0 }));
+        expect(counts(fAll)).toEqual(counts(f));
+        expect(counts(stAll)).toEqual(counts(f));
+        // The rows after the sixth-last one of each store: the last five, counted from its own rows.
+        for (const [store, rows, got] of [
+          ['file', raw.file, fileC],
+          ['store', raw.store, storeC],
+        ] as const) {
+          const after = rows.at(-6)!.seq;
+          const since = (await got.chartData(ask(kind, { afterSeq: after }))) as Counted;
+          const tail = rows.filter((r) => r.seq > after);
+          const expected = new Map<number | null, number>();
+          for (const r of tail) {
+            const key = kind === 'status' ? r.status_code : r.crawl_depth;
+            expected.set(key, (expected.get(key) ?? 0) + 1);
+          }
+          const key = (r: StatusDistribution['rows'][number] | DepthDistribution['rows'][number]) =>
+            'depth' in r ? r.depth : r.status_code;
+          expect(since.total, `${store} ${kind}`).toBe(5);
+          expect(new Map(since.rows.map((r) => [key(r), r.count])), `${store} ${kind}`).toEqual(expected);
+        }
+      }
+      // What the crawl holds, so the comparison compares something: every status class, and depths 0 to 3.
+      const [status, depth] = await Promise.all([storeC.chartData(ask('status')), storeC.chartData(ask('depth'))]);
+      expect((status as StatusDistribution).rows.map((r) => r.label)).toEqual(expect.arrayContaining(['200', '301', '404', '410', '500']));
+      expect((depth as DepthDistribution).rows.map((r) => r.depth)).toEqual(expect.arrayContaining([0, 1, 2, 3]));
+    });
+
+    it('draws the same response-time and over-time charts, each counting its own crawl times', async () => {
+      const raw = await rawRows();
+      // The response times and fetch times are each crawl's own: the buckets are the same, the counts in them are
+      // checked against each store's rows, and the totals against each other.
+      const [f, st] = await both<ResponseTimeHistogram>(ask('response-time'));
+      expect(st.rows.map(({ count: _, ...bucket }) => bucket)).toEqual(f.rows.map(({ count: _, ...bucket }) => bucket));
+      expect([st.total, st.without_time]).toEqual([f.total, f.without_time]);
+      for (const [answer, rows] of [
+        [f, raw.file],
+        [st, raw.store],
+      ] as const) {
+        expect(answer.rows.map((b) => b.count)).toEqual(
+          answer.rows.map(
+            (b) =>
+              rows.filter(
+                (r) => r.response_time_ms !== null && r.response_time_ms >= b.from_ms && (b.to_ms === null || r.response_time_ms < b.to_ms),
+              ).length,
+          ),
+        );
+        expect(answer.without_time).toBe(rows.filter((r) => r.response_time_ms === null).length);
+      }
+      const [fTime, stTime] = await both<OverTime>(ask('over-time', { bucketMs: 1000 }));
+      for (const [answer, rows] of [
+        [fTime, raw.file],
+        [stTime, raw.store],
+      ] as const) {
+        expect(answer.bucket_ms).toBe(1000);
+        const first = Math.floor(Math.min(...rows.map((r) => r.fetched_at)) / 1000);
+        const last = Math.floor(Math.max(...rows.map((r) => r.fetched_at)) / 1000);
+        expect(answer.rows.map((b) => [b.at, b.pages, b.errors])).toEqual(
+          Array.from({ length: last - first + 1 }, (_, i) => {
+            const inIt = rows.filter((r) => Math.floor(r.fetched_at / 1000) === first + i);
+            return [(first + i) * 1000, inIt.length, inIt.filter((r) => r.status_code === null || r.status_code >= 400).length];
+          }),
+        );
+        // Asked from its last bucket: that bucket alone, as the live chart replaces it.
+        const lastBucket = answer.rows.at(-1)!;
+        const from = await (answer === fTime ? fileC : storeC).chartData(ask('over-time', { bucketMs: 1000, fromMs: lastBucket.at }));
+        expect((from as OverTime).rows).toEqual([lastBucket]);
+      }
+      const sum = (o: OverTime, k: 'pages' | 'errors') => o.rows.reduce((n, r) => n + r[k], 0);
+      expect([sum(stTime, 'pages'), sum(stTime, 'errors')]).toEqual([sum(fTime, 'pages'), sum(fTime, 'errors')]);
+      expect(sum(fTime, 'errors')).toBeGreaterThan(0);
+    });
+
+    it("exports the same charts: the status and depth CSV byte for byte, the others as each store's answer", async () => {
+      const out = tempDir('trawl-contract-charts-');
+      const bytes = async (s: CrawlSession, name: string, kind: ChartKind, format?: 'xlsx') => {
+        const target = path.join(out, `${name}-${kind}.${format ?? 'csv'}`);
+        expect(await s.exportChartCsv(kind, target, format)).toMatchObject({ ok: true, file: target });
+        return fs.readFileSync(target);
+      };
+      for (const kind of ['status', 'depth'] as const) {
+        const f = await bytes(fileC, 'file', kind);
+        expect(f.toString('utf8')).toMatch(/^\uFEFF(status_code|depth),count\r\n/);
+        expect((await bytes(storeC, 'store', kind)).equals(f), kind).toBe(true);
+      }
+      for (const kind of ['response-time', 'over-time'] as const) {
+        const exported = (await bytes(storeC, 'store', kind)).toString('utf8');
+        expect(exported).toBe(chartCsv(await storeC.chartData(ask(kind))));
+      }
+      const sheet = async (s: CrawlSession, name: string) => {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(new Uint8Array(await bytes(s, name, 'status', 'xlsx')).buffer);
+        const ws = book.worksheets[0]!;
+        return Array.from({ length: ws.rowCount }, (_, i) => (ws.getRow(i + 1).values as unknown[]).slice(1));
+      };
+      const fileSheet = await sheet(fileC, 'file');
+      expect(fileSheet[0]).toEqual(['status_code', 'count']);
+      expect(await sheet(storeC, 'store')).toEqual(fileSheet);
+      expect(storeC.chartExportProblem()).toBeNull();
+    });
+
+    it('shows the same folder tree: the hosts, every folder expanded, the folders past a limit summed, and the same CSV', async () => {
+      /** The tree with every folder expanded, level by level, as the view asks for it. */
+      const expandAll = async (s: CrawlSession, limit: number) => {
+        const paths: string[] = [];
+        let tree = await s.siteStructure({ paths, limit });
+        for (;;) {
+          const more = [tree.hosts, ...tree.levels]
+            .flatMap((l) => l.children)
+            .filter((c) => c.folders > 0 && !paths.includes(c.path))
+            .map((c) => c.path);
+          if (more.length === 0) return tree;
+          paths.push(...more);
+          tree = await s.siteStructure({ paths, limit });
+        }
+      };
+      // lastSeq is the seq each tree counted to: each store's own numbering (as the charts' last_seq).
+      const shape = ({ lastSeq: _, ...rest }: SiteStructure) => rest;
+      for (const limit of [50, 1]) {
+        const [f, st] = await Promise.all([expandAll(fileC, limit), expandAll(storeC, limit)]);
+        expect(shape(st), `limit ${limit}`).toEqual(shape(f));
+        if (limit === 1) expect(f.hosts.more).toMatchObject({ folders: 1 });
+      }
+      const tree = await expandAll(storeC, 50);
+      expect(tree.hosts.children.map((h) => h.path).sort()).toEqual([`${docs.origin}/`, `${shop.origin}/`].sort());
+      const folders = tree.levels.flatMap((l) => l.children.map((c) => c.path));
+      expect(folders).toEqual(expect.arrayContaining([`${docs.origin}/docs/api/v2/`, `${docs.origin}/blog/2024/`, `${shop.origin}/p/`]));
+      // The query's "/" makes no folder; a folder the crawl does not have is left out on both.
+      expect(folders).not.toContain(`${docs.origin}/search?q=a/`);
+      const nowhere = { paths: [`${docs.origin}/nowhere/`, `${docs.origin}/docs/`], limit: 50 };
+      const [fNone, stNone] = await Promise.all([fileC.siteStructure(nowhere), storeC.siteStructure(nowhere)]);
+      expect(stNone.levels.map((l) => l.path)).toEqual([`${docs.origin}/docs/`]);
+      expect(shape(stNone)).toEqual(shape(fNone));
+      // The CSV: every folder, byte for byte.
+      const out = tempDir('trawl-contract-structure-');
+      const [fCsv, stCsv] = [path.join(out, 'file.csv'), path.join(out, 'store.csv')];
+      const [fr, sr] = await Promise.all([fileC.exportStructureCsv(fCsv), storeC.exportStructureCsv(stCsv)]);
+      expect(fr).toMatchObject({ ok: true, rows: 9 });
+      expect(sr).toEqual({ ...fr, file: stCsv });
+      expect(fs.readFileSync(stCsv).equals(fs.readFileSync(fCsv))).toBe(true);
     });
   });
 });

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { crawlChannel } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
+import type { StatusDistribution } from '../../shared/analysis.ts';
 import { freshDatabase, pgHostPort, pgSuite } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
@@ -308,16 +309,27 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     await session.attachStore(db.url, 'alpha');
   });
 
-  it('refuses what only a local crawl can do, saying why', async () => {
-    // The charts and the site structure are still a crawl file's (the explorer, the URL detail, the hosts report and
-    // the queue read the store: analysis-contract).
-    for (const run of [
-      () => session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null }),
-      () => session.siteStructure({ paths: [], limit: 10 }),
-    ]) {
-      await expect(run()).rejects.toThrow(/lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/);
-    }
-    expect(session.chartExportProblem()).toMatch(/cannot chart it here: crawl "alpha" lives in the PostgreSQL store/);
+  it('draws the charts and the folder tree from the store, and refuses what only a crawl file can do, saying why', async () => {
+    // The charts and the site structure read the store (analysis-contract compares them with a crawl file's): the 9
+    // results the nodes recorded, 7 on alpha.test and 2 on its CDN.
+    const status = (await session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null })) as StatusDistribution;
+    expect(status.rows.map((r) => [r.label, r.count])).toEqual([['200', 9]]);
+    expect(await session.chartData({ kind: 'depth', afterSeq: status.last_seq, fromMs: null, bucketMs: null })).toMatchObject({
+      rows: [],
+      total: 0,
+      last_seq: status.last_seq,
+    });
+    const tree = await session.siteStructure({ paths: [], limit: 10 });
+    expect(tree.hosts.children.map((h) => [h.path, h.urls, h.own])).toEqual([
+      ['https://alpha.test/', 7, 7],
+      ['https://cdn.alpha.test/', 2, 2],
+    ]);
+    expect(session.chartExportProblem()).toBeNull();
+    // The crawl map still reads a crawl file; the bulk reports read the store too.
+    await expect(session.crawlMap({ maxNodes: 100 })).rejects.toThrow(
+      /lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/,
+    );
+    expect(session.bulkReportProblem()).toBeNull();
   });
 
   it("lists the cluster crawl's results from the store: counted, filtered and sorted as a crawl file's", async () => {

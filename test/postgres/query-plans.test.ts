@@ -11,7 +11,16 @@ import { buildPgSyntheticCrawl } from '../../electron/engine/analysis/pg-synthet
 import { createPgCrawl, joinPgCrawl } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { parseSettings } from '../../shared/settings.ts';
-import { capture, checkPlans, crawlPaths, oneLine, viewCalls, type Checked } from '../../electron/bench/pg-plans.ts';
+import {
+  capture,
+  chartCalls,
+  checkPlans,
+  crawlPaths,
+  liveChartCalls,
+  oneLine,
+  viewCalls,
+  type Checked,
+} from '../../electron/bench/pg-plans.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 import { postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
 import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
@@ -32,12 +41,22 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     const { rows } = await client.query<{ id: string }>(
       `SELECT id FROM ${crawlSchema('plans')}.hosts WHERE queued > 0 ORDER BY queued DESC LIMIT 1 OFFSET 5`,
     );
-    const views = viewCalls(client, 'plans', Number(rows[0]!.id));
+    const views = [...viewCalls(client, 'plans', Number(rows[0]!.id)), ...chartCalls(client, 'plans')];
+    // The live charts and tree after the node's batch: the rows after the last seq before it, and its fetch times.
+    const { rows: last } = await client.query<{ seq: string }>(`SELECT coalesce(max(seq), 0) AS seq FROM ${crawlSchema('plans')}.results`);
+    const live = liveChartCalls(client, 'plans', Number(last[0]!.seq), Date.now() - 60_000);
     let node: Awaited<ReturnType<typeof crawlPaths>> | null = null;
     const sent = await capture(async () => {
       for (const [, view] of views) await view();
       node = await crawlPaths(db.url, 'plans', URLS);
     });
+    // Captured apart: a live update sends some of the same statements as a whole chart (pages over time, from a
+    // later time), and a capture keeps each statement's last values.
+    sent.push(
+      ...(await capture(async () => {
+        for (const [, view] of live) await view();
+      })),
+    );
     await (node as Awaited<ReturnType<typeof crawlPaths>> | null)?.store.close();
     plans = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
   }, 120_000);
@@ -83,6 +102,39 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     const grouping = plans.filter((p) => /^\s*WITH q AS/.test(p.sent.text));
     expect(grouping.length).toBeGreaterThanOrEqual(2);
     for (const p of grouping) expect(p.text.match(/strpos\(/g)?.length ?? 0).toBeLessThanOrEqual(6);
+  });
+
+  it('counts whole charts from results_charts alone, and reads live updates and the folder tree by key', () => {
+    const of = (re: RegExp) => plans.filter((p) => re.test(oneLine(p.sent.text, 10_000)));
+    // Each chart whole: every results row counted from the index that carries them (the table holds the response
+    // headers: half a gigabyte at a million URLs); pages over time picks its buckets from results_fetched_at's ends.
+    const byTime = (p: Checked) => /r\.fetched_at >= \$1/.test(p.sent.text);
+    const counted = of(/^SELECT .* FROM results r WHERE (r\.fetched_at >= \$1 AND )?r\.seq <= \$\d( GROUP BY|$)/);
+    const whole = counted.filter((p) => !byTime(p) || p.sent.values[0] === -1);
+    expect(whole.length).toBe(5);
+    for (const p of whole.filter((x) => !/min\(r\.fetched_at\)/.test(x.sent.text)))
+      expect({ sql: oneLine(p.sent.text), scans: p.scans }).toEqual({
+        sql: oneLine(p.sent.text),
+        scans: ['Index Only Scan results_charts on results'],
+      });
+    // Pages over time from the last bucket shown: that time on, by results_fetched_at.
+    const fromLast = counted.filter((p) => byTime(p) && p.sent.values[0] !== -1);
+    expect(fromLast.length).toBe(2);
+    for (const p of fromLast) expect(new Set(p.scans)).toEqual(new Set(['Index Scan results_fetched_at on results']));
+    // The other live updates: the rows after a seq, by the primary key.
+    const since = of(/FROM results r WHERE r\.seq > \$1 AND r\.seq <= \$2/);
+    expect(since.length).toBe(3);
+    for (const p of since) expect(p.scans, oneLine(p.sent.text)).toEqual(['Index Scan results_pkey on results']);
+    // The folder tree's rows since its fold: those rows, each URL by key.
+    const [rowsSince] = of(/^SELECT r\.seq, u\.url, .* WHERE r\.seq > \$1 AND r\.seq <= \$2/);
+    expect(rowsSince!.scans).toEqual(['Index Scan results_pkey on results', 'Index Scan urls_pkey on urls']);
+    // The folder tree's first fold: urls and results_charts merged in URL id order, a page at a time.
+    const [fold] = of(/^SELECT u\.id, u\.url, .* ORDER BY u\.id LIMIT \$3$/);
+    expect(fold!.scans).toEqual(['Index Scan urls_pkey on urls', 'Index Only Scan results_charts on results']);
+    expect(fold!.text).toMatch(/Merge Join/);
+    expect(fold!.text).toMatch(/Index Cond: \(url_id > /);
+    // Up to which seq every row is there: the sequence and the lock table, never the results.
+    for (const p of of(/results_seq_seq|FROM pg_locks/)) expect(p.scans.filter((x) => x.endsWith(' on results'))).toEqual([]);
   });
 
   it('reads urls, results and links only through an index', () => {
@@ -146,5 +198,19 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-b' });
     await node.store.close();
     expect(await indexes()).toEqual(['urls_queue_rows']);
+  });
+
+  it("gives a crawl made before the charts' index that index when a node joins it", async () => {
+    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older-charts.test/'] }), { name: 'old-c' });
+    await first.store.close();
+    const s = crawlSchema(first.crawlId);
+    const has = async () =>
+      (await client.query<{ r: string | null }>(`SELECT to_regclass($1)::text AS r`, [`${s}.results_charts`])).rows[0]!.r;
+    await client.query(`DROP INDEX ${s}.results_charts`);
+    await client.query(`UPDATE trawl.crawls SET state = 'stopped' WHERE id = $1`, [first.crawlId]);
+    expect(await has()).toBeNull();
+    const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-d' });
+    await node.store.close();
+    expect(await has()).toBe(`${s}.results_charts`);
   });
 });

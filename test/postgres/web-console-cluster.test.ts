@@ -12,7 +12,8 @@ import type { WebConsole } from '../../electron/server/web-console.ts';
 import { crawlChannel } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { StoreAttachment, StoreCrawlList } from '../../shared/crawler-api.ts';
 import { COMMANDS } from '../../shared/commands.ts';
-import { EXPORT_PATH, VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
+import { CHART_EXPORT_PATH, EXPORT_PATH, VIEW_EXPORT_PATH, WS_PATH } from '../../shared/ws-protocol.ts';
+import type { SiteStructure, StatusDistribution } from '../../shared/analysis.ts';
 
 const OVERVIEW_EXPORT_PATH = COMMANDS.exportOverview.download.path;
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
@@ -23,6 +24,7 @@ import { connect } from '../helpers/ws-client.ts';
 import type { WsClient } from '../helpers/ws-client.ts';
 
 const withPg = await pgSuite();
+const STRUCTURE_EXPORT_PATH = COMMANDS.exportStructureCsv.download.path;
 
 withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
   let db: FreshDatabase;
@@ -118,16 +120,12 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
 
   it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
     const c = await open();
-    expect(await c.error('siteStructure', [{ paths: [], limit: 10 }])).toMatch(
+    expect(await c.error('crawlMap', [{ maxNodes: 100 }])).toMatch(
       /crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/,
     );
     // Live patterns and the cap are the cluster's (test/postgres/cluster-live-settings.test.ts): they go to the store.
     expect(await c.ok('addExclude', ['/x/'])).toEqual({ dropped: 0 });
     expect((await c.snapshot((x) => x.liveExcludes.includes('/x/'))).liveExcludes).toEqual(['/x/']);
-    expect(await c.ok<{ ok: boolean; error: string }>('exportChartCsv', ['status'])).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/lives in the PostgreSQL store/),
-    });
     expect(await c.error('attachStore', [db.url, 'nosuch'])).toMatch(/there is no crawl "nosuch" in this store; the store has shop/);
     const wrong = new URL(db.url);
     wrong.password = 'hunter2-secret';
@@ -151,6 +149,34 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     const csv = await res.text();
     expect(csv).toContain('https://shop.test/done-2');
     expect(csv.trim().split('\r\n')).toHaveLength(4);
+  });
+
+  it("draws the cluster crawl's charts and folder tree from the store, and downloads them", async () => {
+    const c = await open();
+    // The three pages the nodes recorded (createClusterCrawl: status 200, depth 1).
+    const status = await c.ok<StatusDistribution>('chartData', [{ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null }]);
+    expect(status.rows.map((r) => [r.status_code, r.count])).toEqual([[200, 3]]);
+    const tree = await c.ok<SiteStructure>('siteStructure', [{ paths: ['https://shop.test/'], limit: 10 }]);
+    expect(tree.hosts.children.map((h) => [h.path, h.urls])).toEqual([['https://shop.test/', 3]]);
+    expect(tree.levels).toEqual([{ path: 'https://shop.test/', children: [], more: null }]);
+    const origin = new URL(server.url).origin;
+    expect(await c.ok('exportChartCsv', ['depth'])).toEqual({ ok: true, rows: null, file: null });
+    const chart = await fetch(`${origin}${CHART_EXPORT_PATH}?kind=depth&token=${server.token}`);
+    expect(chart.headers.get('content-disposition')).toBe('attachment; filename="cluster-shop-depth.csv"');
+    // As bytes: fetch's text() would drop the byte-order mark.
+    expect(Buffer.from(await chart.arrayBuffer()).toString('utf8')).toBe('\uFEFFdepth,count\r\n1,3\r\n');
+    expect(await c.ok('exportStructureCsv')).toEqual({ ok: true, rows: null, file: null });
+    const folders = await fetch(`${origin}${STRUCTURE_EXPORT_PATH}?token=${server.token}`);
+    expect(folders.status).toBe(200);
+    expect(
+      Buffer.from(await folders.arrayBuffer())
+        .toString('utf8')
+        .split('\r\n'),
+    ).toEqual([
+      '\uFEFFfolder,level,urls,own_urls,indexable,non_indexable,status_2xx,status_3xx,status_4xx,status_5xx,status_none,min_depth,avg_depth',
+      'https://shop.test/,0,3,3,0,0,3,0,0,0,0,1,1',
+      '',
+    ]);
   });
 
   it("exports the cluster crawl's results as XLSX: ?format=xlsx on the same download, numbers typed, header frozen", async () => {

@@ -21,7 +21,7 @@ import {
 import { detailSql, urlDetail } from '../../electron/engine/analysis/url-detail.ts';
 import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
 import { prefixSql, queuePrefixes, queueSearchSql } from '../../electron/engine/analysis/queue-inspector.ts';
-import { chartSql, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
+import { chartSql, fileCharts, statusDistribution } from '../../electron/engine/analysis/charts-data.ts';
 import { CrawlComparison } from '../../electron/engine/analysis/compare.ts';
 import { refreshContentAnalysis } from '../../electron/engine/analysis/near-duplicates.ts';
 import { LOW_CONTENT_WORDS, MINHASH_BINS, NEAR_DUPLICATE_THRESHOLD, signatureOf } from '../../shared/content.ts';
@@ -469,13 +469,19 @@ describe(`analysis at ${ROWS.toLocaleString('en')} results rows`, () => {
       plan(queueSearchSql(db, ['u.state = 0', '(u.host_id, u.id) > (@afterHost, @afterId)']), { afterHost: 0, afterId: 0, limit: 1 }),
     ).toMatch(/SEARCH u USING INDEX urls_queue/);
     expect(queuePrefixes(db, { hostId: 1 })!.counted).toBe(ROWS / 10);
-    const full = chartSql(db);
-    for (const s of [full.status, full.depth, full.histogram([0, 100, 1000])])
-      expect(plan(s)).toBe('SCAN r USING COVERING INDEX results_status' + (s === full.depth ? ' | USE TEMP B-TREE FOR GROUP BY' : ''));
-    expect(plan(full.span, [0])).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
-    expect(plan(full.overTime(1000), { from: 0 })).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
+    const full = chartSql(fileCharts(db), { after: null, upTo: ROWS });
+    const histogram = full.histogram([0, 100, 1000]);
+    for (const s of [full.status, full.depth, histogram])
+      expect(plan(s.sql, s.params)).toBe(
+        'SCAN r USING COVERING INDEX results_status' + (s === full.depth ? ' | USE TEMP B-TREE FOR GROUP BY' : ''),
+      );
+    const span = full.span(0);
+    expect(plan(span.sql, span.params)).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
+    const counted = full.overTime(1000, 0);
+    expect(plan(counted.sql, counted.params)).toMatch(/SEARCH r USING COVERING INDEX results_fetched_at \(fetched_at>\?\)/);
     // Live updates read only the rows after the last seq seen, by rowid.
-    expect(plan(chartSql(db, ROWS - 10).status)).toMatch(/SEARCH r USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    const since = chartSql(fileCharts(db), { after: ROWS - 10, upTo: ROWS }).status;
+    expect(plan(since.sql, since.params)).toMatch(/SEARCH r USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
     expect(statusDistribution(db, { afterSeq: ROWS - 10 }).total).toBe(10);
   });
 

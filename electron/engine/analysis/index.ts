@@ -6,7 +6,7 @@
 //   url-detail       one URL: urlDetail(db, ref), inlinks/outlinks (paged by key), redirectChain
 //   queue-inspector  queued URLs: queueHosts, queuePrefixes, queueSearch
 //   hosts-report     per host: hostsReport(db, query)
-//   charts-data      statusDistribution, depthDistribution, responseTimeHistogram, overTime, chartCsv
+//   charts-data      fileChartData(db, query) (postgresChartData on the store), statusDistribution..., chartCsv
 //   site-structure   the folder tree: siteStructure(db, query), exportStructureCsv(db, dest)
 //   compare          two crawl files: CrawlComparison.open(old, new).summary() / page() / rows() / exportCsv()
 import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';

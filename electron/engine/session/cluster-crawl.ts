@@ -104,7 +104,7 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     throw new Error(this.refusal(what));
   }
 
-  /** The views that read the store (the hosts report, the queue): through the results reader's connection. */
+  /** The views that read the store (the hosts report, the queue, the explorer, the charts...): through the results reader's connection. */
   views(): CrawlViews {
     return this.results;
   }
@@ -119,6 +119,6 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
   /** Why a command for a local crawl file cannot be used on the store's crawl. */
   private refusal(what: string): string {
     const o = this.observer;
-    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export, the explorer, URL detail, view exports, issues overview and bulk reports, the hosts report and queue; pause, resume, stop, the thread count, the URLs/s cap and live patterns)`;
+    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export, the explorer, URL detail, view exports, issues overview and bulk reports, the hosts report and queue, the charts and the site structure; pause, resume, stop, the thread count, the URLs/s cap and live patterns)`;
   }
 }

@@ -1,9 +1,11 @@
 // The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
-// the explorer, its view exports, the issues overview and the bulk reports), read
+// the explorer, its view exports, the issues overview, the bulk reports, the charts and the site structure), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
 import type {
+  ChartData,
+  ChartQuery,
   ExplorerPage,
   ExplorerQuery,
   ExportFormat,
@@ -25,11 +27,15 @@ import type {
   QueueSearchPage,
   QueueSearchQuery,
   ViewExport,
+  SiteStructure,
+  SiteStructureQuery,
 } from '../../../shared/analysis.ts';
 import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
+import { postgresChartData } from '../analysis/charts-data.ts';
+import { postgresSiteStructure, postgresStructureCsvRows, writeStructureCsv } from '../analysis/site-structure.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
@@ -150,6 +156,23 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   async exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
     return exportBulkReportFromStore(this.storeUrl, this.crawlId, report, dest, format);
+  }
+
+  // ---- the charts and the site structure (charts-data.ts and site-structure.ts, the crawl file's code on the store) ----
+
+  /** A chart's data, up to the seq settled before its snapshot (pg-settled.ts): live updates lose no row. */
+  chartData(q: ChartQuery): Promise<ChartData> {
+    return this.read((client) => postgresChartData(client, this.crawlId, q));
+  }
+
+  /** The folder tree, from a trie this connection keeps and brings up to date. */
+  siteStructure(q: SiteStructureQuery): Promise<SiteStructure> {
+    return this.read((client) => postgresSiteStructure(client, this.crawlId, q));
+  }
+
+  /** The folder tree as CSV: its rows made in one read, written afterwards (a slow download holds no read up). */
+  async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+    return writeStructureCsv(await this.read((client) => postgresStructureCsvRows(client, this.crawlId)), dest);
   }
 
   /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */

@@ -25,21 +25,18 @@ import type {
   UrlRef,
 } from '../../../shared/analysis.ts';
 import {
-  depthDistribution,
+  fileChartData,
   filterCounts,
   hostsReport,
   inlinks,
   openCrawlForAnalysis,
   outlinks,
-  overTime,
   queryFiltered,
   queueHosts,
   queuePrefixes,
   queueScreen,
   queueSearch,
-  responseTimeHistogram,
   siteStructure,
-  statusDistribution,
   urlDetail,
 } from '../analysis/index.ts';
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
@@ -215,18 +212,7 @@ export class CrawlAnalysis {
   }
 
   chartData(query: ChartQuery): ChartData {
-    switch (query.kind) {
-      case 'status':
-        return statusDistribution(this.db, { afterSeq: query.afterSeq });
-      case 'depth':
-        return depthDistribution(this.db, { afterSeq: query.afterSeq });
-      case 'response-time':
-        return responseTimeHistogram(this.db, { afterSeq: query.afterSeq });
-      case 'over-time':
-        return overTime(this.db, query.bucketMs === null ? { fromMs: query.fromMs } : { fromMs: query.fromMs, bucketMs: query.bucketMs });
-      default:
-        throw new Error(`unknown chart "${String((query as { kind: unknown }).kind)}"`);
-    }
+    return fileChartData(this.db, query);
   }
 
   siteStructure(query: SiteStructureQuery): SiteStructure {

@@ -32,7 +32,6 @@ import { exportChart, exportResult, viewColumnsProblem, writeSitemapTo } from '.
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
-import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { ControllerOptions } from '../controller/crawl-controller.ts';
 import { PresetStore } from './presets.ts';
 import { Scheduler, type SchedulerOptions } from './schedules.ts';
@@ -212,9 +211,12 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.inView.exportProblem();
   }
 
-  /** Why the crawl in view has no charts to export (none open, or it lives in a store), or null. */
+  /**
+   * Why the crawl in view has no charts or folder tree to export (none open), or null: a cluster crawl's come from
+   * its store, as its results do.
+   */
   chartExportProblem(): string | null {
-    return this.inView.analysisProblem('chart it here');
+    return this.inView.exportProblem();
   }
 
   /**
@@ -400,7 +402,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   }
 
   async chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData> {
-    return this.analysis().chartData(query);
+    return this.inView.views().chartData(query);
   }
 
   /** A chart's whole data as CSV (or XLSX), to a file path or a stream (ended when done). */
@@ -409,7 +411,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     dest: string | NodeJS.WritableStream,
     format?: Analysis.ExportFormat,
   ): Promise<Api.ExportResult> {
-    return exportResult(dest, () => exportChart(this.analysis(), kind, dest, format));
+    return exportResult(dest, () => exportChart((q) => this.inView.views().chartData(q), kind, dest, format));
   }
 
   /** What is wrong with exporting a bulk report now (no crawl open), or null; a crawl of the store exports them too. */
@@ -455,7 +457,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The crawl's URLs as a folder tree: the hosts, and each expanded folder's children. */
   async siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure> {
-    return this.analysis().siteStructure(query);
+    return this.inView.views().siteStructure(query);
   }
 
   /** The crawl map (issue 18.6): the shortest-path tree from the seeds, folded to a number of nodes, laid out. */
@@ -465,7 +467,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The whole folder tree as CSV, to a file path or a stream (ended when done). */
   async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
-    return exportResult(dest, () => exportStructureCsv(this.analysis().db, dest));
+    return exportResult(dest, () => this.inView.views().exportStructureCsv(dest));
   }
 
   /**

@@ -9,6 +9,7 @@ import { exportOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
+import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { exportView, viewColumns } from './exports.ts';
 
@@ -38,6 +39,14 @@ export interface CrawlViews {
   exportOverview(dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
   /** A bulk report (every link to a broken page, every redirect chain...) as CSV (or XLSX), to a file or a stream. */
   exportBulkReport(report: BulkReportId, dest: string | NodeJS.WritableStream, format?: Analysis.ExportFormat): Promise<{ rows: number }>;
+
+  // ---- the charts and the site structure (charts-data.ts, site-structure.ts: the same code on either store) ----
+  /** A chart's data: whole, or what came after a previous answer's last_seq (live while the crawl runs). */
+  chartData(query: Analysis.ChartQuery): Promise<Analysis.ChartData>;
+  /** The folder tree: the hosts and each expanded folder's children. */
+  siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure>;
+  /** The whole folder tree as CSV, to a file path or a stream (ended when done). */
+  exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -80,5 +89,9 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     },
     exportOverview: async (dest, format) => exportOverview(analysis().db, dest, format),
     exportBulkReport: async (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
+
+    chartData: async (q) => analysis().chartData(q),
+    siteStructure: async (q) => analysis().siteStructure(q),
+    exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
   };
 }

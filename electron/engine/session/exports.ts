@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ChartKind, ExportFormat, FilterId, ViewExport } from '../../../shared/analysis.ts';
+import type { ChartData, ChartKind, ChartQuery, ExportFormat, FilterId, ViewExport } from '../../../shared/analysis.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ExportResult } from '../../../shared/crawler-api.ts';
 import { chartCsv, chartTable, viewWhere } from '../analysis/index.ts';
@@ -61,14 +61,14 @@ export function exportView(analysis: CrawlAnalysis, view: ViewExport, dest: stri
   });
 }
 
-/** A chart's whole data as CSV (or XLSX), to a file path or a stream (ended when done). */
+/** A chart's whole data as CSV (or XLSX), to a file path or a stream (ended when done), from either store's chartData. */
 export async function exportChart(
-  analysis: CrawlAnalysis,
+  chartData: (query: ChartQuery) => Promise<ChartData>,
   kind: ChartKind,
   dest: string | NodeJS.WritableStream,
   format: ExportFormat = 'csv',
 ): Promise<{ rows: number }> {
-  const data = analysis.chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
+  const data = await chartData({ kind, afterSeq: null, fromMs: null, bucketMs: null });
   if (format === 'xlsx') {
     const [header, rows] = chartTable(data);
     return writeXlsxTable(header, [rows], dest, { sheetName: kind });

@@ -15,6 +15,7 @@ import { PgFrontierStore } from './pg-frontier.ts';
 import {
   CRAWL_ID_PATTERN,
   CRAWL_UPGRADE_DDL,
+  NEWEST_ANALYSIS_INDEX,
   NEWEST_CRAWL_INDEX,
   NEWEST_CRAWL_TABLE,
   PG_SCHEMA_VERSION,
@@ -187,8 +188,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.${NEWEST_CRAWL_TABLE}`,
       `${schema}.hreflang`,
       `${schema}.${NEWEST_CRAWL_INDEX}`,
-      // The explorer's indexes (PG_ANALYSIS_INDEXES), by the last of them.
-      `${schema}.urls_url_order`,
+      // The analysis views' indexes (PG_ANALYSIS_INDEXES), by the last of them.
+      `${schema}.${NEWEST_ANALYSIS_INDEX}`,
       `${schema}.content`,
       // The widths a node records with each page (results.title_px and description_px).
       `${schema}.results`,

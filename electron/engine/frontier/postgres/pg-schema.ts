@@ -158,6 +158,16 @@ DROP INDEX IF EXISTS urls_queue;`;
  */
 export const URL_ORDER_PREFIX = 512;
 
+// Issue 19, the charts and the site structure on the store (h-charts): every chart counts results rows up to a seq
+// (their status, depth, response time, fetch time) and the structure's first fold joins each URL to its row's status,
+// depth and indexability. The crawl file reads those from its narrow results_status and results_fetched_at; here one
+// index carries them all, keyed by url_id so the structure reads urls and it in the same order, a page at a time.
+// Without it each chart read the whole results table, response headers and all (half a gigabyte at a million URLs).
+const CHARTS_INDEX = `CREATE INDEX IF NOT EXISTS results_charts ON results(url_id)
+  INCLUDE (seq, status_code, crawl_depth, response_time_ms, fetched_at, indexability);`;
+/** The last of PG_ANALYSIS_INDEXES: a crawl whose schema has it has them all (upgradeCrawlTables checks for it). */
+export const NEWEST_ANALYSIS_INDEX = 'urls_url_order';
+
 // Issue 19, the explorer on the store (h-s19views): the crawl file's analysis indexes (sqlite/crawl-file.ts
 // ANALYSIS_INDEXES and friends) that the explorer's filters read, on columns whose entries stay small. Titles,
 // descriptions and canonicals are not indexed here: a btree entry has a size limit a page's text may pass (the
@@ -178,6 +188,7 @@ CREATE INDEX IF NOT EXISTS renders_links ON renders(url_id) WHERE rendered_links
 CREATE INDEX IF NOT EXISTS renders_js_errors ON renders(url_id) WHERE console_errors IS NOT NULL OR page_errors IS NOT NULL;
 CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_resources IS NOT NULL;
 CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;
+${CHARTS_INDEX}
 CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER_PREFIX}) COLLATE "C"));`;
 
 /**
