@@ -202,7 +202,7 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     expect(await c.ok('exportView', [view])).toEqual({ ok: true, rows: null, file: null });
     const res = await fetch(`${origin}${VIEW_EXPORT_PATH}?view=${encodeURIComponent(JSON.stringify(view))}&token=${server.token}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="crawl-status-2xx.csv"');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="cluster-shop-status-2xx.csv"');
     expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
       '\uFEFFAddress,Status Code,Title 1\r\nhttps://shop.test/done-1,200,Page 1\r\n',
     );

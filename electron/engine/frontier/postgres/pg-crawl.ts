@@ -15,7 +15,7 @@ import { PgFrontierStore } from './pg-frontier.ts';
 import {
   CRAWL_ID_PATTERN,
   CRAWL_UPGRADE_DDL,
-  NEWEST_ANALYSIS_INDEX,
+  PG_ANALYSIS_INDEX_NAMES,
   NEWEST_CRAWL_INDEX,
   NEWEST_CRAWL_TABLE,
   PG_SCHEMA_VERSION,
@@ -178,8 +178,9 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $3 AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'rendered' AND NOT attisdropped)
        AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL
-       AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL AND to_regclass($9) IS NOT NULL
-       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($10) AND attname = 'title_px' AND NOT attisdropped) AS ok`,
+       AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_px' AND NOT attisdropped)
+       AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL) AS ok`,
     [
       `${schema}.renders`,
       `${schema}.links`,
@@ -188,11 +189,13 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.${NEWEST_CRAWL_TABLE}`,
       `${schema}.hreflang`,
       `${schema}.${NEWEST_CRAWL_INDEX}`,
-      // The analysis views' indexes (PG_ANALYSIS_INDEXES), by the last of them.
-      `${schema}.${NEWEST_ANALYSIS_INDEX}`,
       `${schema}.content`,
       // The widths a node records with each page (results.title_px and description_px).
       `${schema}.results`,
+      // Every one of the analysis views' indexes (PG_ANALYSIS_INDEXES): a crawl may lack any one of them, made by a
+      // Trawl that had the others.
+      [...PG_ANALYSIS_INDEX_NAMES],
+      schema,
     ],
   );
   if (rows[0]!.ok) return;

@@ -165,8 +165,6 @@ export const URL_ORDER_PREFIX = 512;
 // Without it each chart read the whole results table, response headers and all (half a gigabyte at a million URLs).
 const CHARTS_INDEX = `CREATE INDEX IF NOT EXISTS results_charts ON results(url_id)
   INCLUDE (seq, status_code, crawl_depth, response_time_ms, fetched_at, indexability);`;
-/** The last of PG_ANALYSIS_INDEXES: a crawl whose schema has it has them all (upgradeCrawlTables checks for it). */
-export const NEWEST_ANALYSIS_INDEX = 'urls_url_order';
 
 // Issue 19, the explorer on the store (h-s19views): the crawl file's analysis indexes (sqlite/crawl-file.ts
 // ANALYSIS_INDEXES and friends) that the explorer's filters read, on columns whose entries stay small. Titles,
@@ -190,6 +188,10 @@ CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_reso
 CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;
 ${CHARTS_INDEX}
 CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER_PREFIX}) COLLATE "C"));`;
+/** The names of PG_ANALYSIS_INDEXES' indexes, which upgradeCrawlTables checks for one by one. */
+export const PG_ANALYSIS_INDEX_NAMES: readonly string[] = [...PG_ANALYSIS_INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map(
+  (m) => m[1]!,
+);
 
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
