@@ -454,12 +454,13 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
-  // A crawl in the store exports its tabs and bulk reports as a crawl file does (issue 19); the pictures' data (the site
-  // structure, the crawl map) are still read from a crawl file only.
-  if (store && base.exports?.pictures.length) {
-    const named = base.exports.pictures.map((n) => `"${n}"`).join(', ');
+  // A crawl in the store exports its tabs, bulk reports and site structure as a crawl file does (issue 19); the crawl
+  // map's data (and its depth charts') are still read from a crawl file only.
+  const mapped = base.exports?.pictures.filter((p) => p !== 'site-structure') ?? [];
+  if (store && mapped.length) {
+    const named = mapped.map((n) => `"${n}"`).join(', ');
     throw new UsageError(
-      `--bulk-export: the pictures' data (${named}) are read from a crawl file, not yet from a crawl in --store; its tabs and bulk reports are`,
+      `--bulk-export: the crawl map's data (${named}) are read from a crawl file, not yet from a crawl in --store; its tabs, bulk reports and site structure are`,
     );
   }
   if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');

@@ -8,7 +8,6 @@ import { BULK_REPORTS, exportTabs, PICTURE_DATA, type PictureDataId } from '../.
 import { crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
 import { crawlMap } from '../engine/analysis/crawl-map.ts';
 import { computeLinkScores } from '../engine/analysis/link-score.ts';
-import { exportStructureCsv } from '../engine/analysis/site-structure.ts';
 import type { Db } from '../engine/frontier/sqlite/crawl-file.ts';
 import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../engine/frontier/model.ts';
@@ -73,11 +72,12 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
       plan,
       say,
     );
-    // The pictures' data: a crawl file's only, so far.
-    const map = plan.pictures.some((p) => p !== 'site-structure') ? pictureMap(analysis.db) : null;
-    for (const picture of plan.pictures) {
+    // The crawl map's data and its depth charts': a crawl file's only, so far (the site structure is in writeTabs).
+    const mapped = plan.pictures.filter((p) => p !== 'site-structure');
+    const map = mapped.length ? pictureMap(analysis.db) : null;
+    for (const picture of mapped) {
       const out = path.join(plan.folder, `${picture}.csv`);
-      const { rows } = await writePictureData(analysis.db, picture, map, out);
+      const { rows } = writeMapData(picture, map!, out);
       say(`CSV: ${out} (${rows} rows)`);
     }
   } finally {
@@ -87,7 +87,7 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
 
 /**
  * Writes each tab and bulk report asked for from a crawl in the PostgreSQL store, as writeTabExports does from a crawl
- * file (the pictures' data are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
+ * file, with the site structure's data (the crawl map's are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
  * StoreError before anything is written.
  */
 export async function writeStoreTabExports(
@@ -121,6 +121,13 @@ async function writeTabs(views: CrawlViews, plan: TabExports, say: (line: string
     const { rows } = await views.exportBulkReport(report, out, plan.format);
     say(`${label}: ${out} (${rows} rows)`);
   }
+  // The site structure's data, as the app saves it (always CSV), through `<out>.part` as the other exports.
+  if (plan.pictures.includes('site-structure')) {
+    const out = path.join(plan.folder, 'site-structure.csv');
+    const { rows } = await views.exportStructureCsv(`${out}.part`);
+    fs.renameSync(`${out}.part`, out);
+    say(`CSV: ${out} (${rows} rows)`);
+  }
 }
 
 /** The crawl map as the app draws it (its default node limit, sized by Link Score), for its data and its depth charts'. */
@@ -128,21 +135,10 @@ function pictureMap(db: Db) {
   return crawlMap(db, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, computeLinkScores(db));
 }
 
-/** A picture's data as the app saves it, to `out` (through `<out>.part`, as the other exports); its rows written. */
-async function writePictureData(
-  db: Db,
-  id: PictureDataId,
-  map: ReturnType<typeof pictureMap> | null,
-  out: string,
-): Promise<{ rows: number }> {
+/** The crawl map's data or its depth charts' as the app saves them, to `out` (through `<out>.part`); its rows written. */
+function writeMapData(id: Exclude<PictureDataId, 'site-structure'>, map: ReturnType<typeof pictureMap>, out: string): { rows: number } {
   const part = `${out}.part`;
-  let rows: number;
-  if (id === 'site-structure') rows = (await exportStructureCsv(db, part)).rows;
-  else {
-    const csv = id === 'crawl-map' ? crawlMapCsv(map!) : depthSpreadCsv(map!.depths);
-    fs.writeFileSync(part, csv);
-    rows = id === 'crawl-map' ? map!.nodes.kind.length : map!.depths.length;
-  }
+  fs.writeFileSync(part, id === 'crawl-map' ? crawlMapCsv(map) : depthSpreadCsv(map.depths));
   fs.renameSync(part, out);
-  return { rows };
+  return { rows: id === 'crawl-map' ? map.nodes.kind.length : map.depths.length };
 }

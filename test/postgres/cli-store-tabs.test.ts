@@ -91,7 +91,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
   it('writes each tab as the crawl file’s --export-tabs does, naming the rows it wrote', async () => {
     const fromFile = path.join(dir, 'from-file');
     const fromStore = path.join(dir, 'from-store');
-    const reports = ['--bulk-export', REPORTS.join(',')];
+    const reports = ['--bulk-export', [...REPORTS, 'site-structure'].join(',')];
     const a = await runCli(['--resume', file, '--export-tabs', TABS.join(','), ...reports, '--output-folder', fromFile]);
     expect(a.code, a.stderr).toBe(0);
     // By name too, as for a crawl file.
@@ -109,8 +109,8 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     ]);
     expect(b.stderr).toBe('');
     expect(b.code).toBe(0);
-    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS].map((t) => `${t}.csv`).sort());
-    for (const tab of [...TABS, ...REPORTS]) {
+    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS, 'site-structure'].map((t) => `${t}.csv`).sort());
+    for (const tab of [...TABS, ...REPORTS, 'site-structure']) {
       const out = path.join(fromStore, `${tab}.csv`);
       expect(b.stdout).toContain(`CSV: ${out} (${records(out).length - 1} rows)`);
     }
@@ -118,6 +118,10 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', ...REPORTS.slice(0, 2)])
       expect(records(path.join(fromStore, `${tab}.csv`)).length, tab).toBeGreaterThan(1);
     expectSameTabs(fromFile, fromStore);
+    // The site structure's folders and counts, as the app saves them: the same bytes from both.
+    const structure = (folder: string) => fs.readFileSync(path.join(folder, 'site-structure.csv'), 'utf8');
+    expect(structure(fromStore).split('\r\n').length).toBeGreaterThan(2);
+    expect(structure(fromStore)).toBe(structure(fromFile));
   });
 
   it('writes them as XLSX with the same cells', async () => {
@@ -165,7 +169,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
       '--export-tabs',
       TABS.join(','),
       '--bulk-export',
-      REPORTS.join(','),
+      [...REPORTS, 'site-structure'].join(','),
       '--output-folder',
       afterCrawl,
     ]);
@@ -194,7 +198,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     ]);
     expect(pictures.code).toBe(2);
     expect(pictures.stderr).toContain(
-      `--bulk-export: the pictures' data ("crawl-map") are read from a crawl file, not yet from a crawl in --store; its tabs and bulk reports are`,
+      `--bulk-export: the crawl map's data ("crawl-map") are read from a crawl file, not yet from a crawl in --store; its tabs, bulk reports and site structure are`,
     );
     expect(fs.existsSync(never)).toBe(false);
     // --crawl alone names what it can do, the tabs among them; --list-tabs needs no crawl.
