@@ -277,7 +277,13 @@ describeUi('cluster crawl in Chromium via the web console', () => {
       10_000,
     );
     expect(await statusChart.locator('.panel-note').textContent()).toMatch(/\b42\b/);
-    expect(Number(await page.locator('.chart-card[data-chart="depth"]').getAttribute('data-total'))).toBe(42);
+    // Each chart asks for its own update: the depth chart follows on its next one.
+    await until(
+      async () => Number(await page.locator('.chart-card[data-chart="depth"]').getAttribute('data-total')),
+      (n) => n === 42,
+      'the two new pages in the depth chart',
+      10_000,
+    );
     await shot('cluster-charts');
     await page.getByTestId('view-structure').click();
     await until(
