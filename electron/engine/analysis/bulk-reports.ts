@@ -18,11 +18,10 @@ import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import { IMAGE_USE_COLUMNS, imageUsePages, imageUsesSql } from './images.ts';
-import { all, get, type Ask } from './queries.ts';
+import { all, answerOnFile, get, type Ask } from './queries.ts';
 import { fileTarget, filterPredicate, type FilterTarget } from './result-filters.ts';
 import { ALTERNATES_SQL, hreflangDetailQ } from './security-detail.ts';
 import { STATUS_RANGES } from './result-rows.ts';
-import { prepared } from './sql.ts';
 import { detailSql } from './url-detail.ts';
 
 /** Columns of the reports that list links: one row per link (source page, target). */
@@ -192,10 +191,7 @@ function* recordsOnFile(db: Db, code: ReportCode): Generator<unknown[]> {
     if ('record' in v) {
       yield v.record;
       step = code.next();
-    } else {
-      const st = prepared(db, v.sql);
-      step = code.next(v.one ? st.get(...v.params) : st.all(...v.params));
-    }
+    } else step = code.next(answerOnFile(db, v));
   }
 }
 

@@ -25,13 +25,15 @@ export function* all<T>(sql: string, ...params: unknown[]): Q<T[]> {
   return (yield { sql, params, one: false }) as T[];
 }
 
+/** A crawl file's answer to one query: its first row (or undefined) or all its rows. */
+export function answerOnFile(db: Db, { sql, params, one }: Ask): unknown {
+  const st = prepared(db, sql);
+  return one ? st.get(...params) : st.all(...params);
+}
+
 /** Runs the code on a crawl file's connection (the caller opens a read transaction when it needs one). */
 export function runOnFile<T>(db: Db, code: Q<T>): T {
   let step = code.next();
-  while (!step.done) {
-    const { sql, params, one } = step.value;
-    const st = prepared(db, sql);
-    step = code.next(one ? st.get(...params) : st.all(...params));
-  }
+  while (!step.done) step = code.next(answerOnFile(db, step.value));
   return step.value;
 }
