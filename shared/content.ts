@@ -131,9 +131,12 @@ export class MainTextStream {
 
   constructor(private readonly max = MAIN_TEXT_MAX) {}
 
-  /** Text source[from, to) of the main text: counted and kept. */
-  feed(source: string, from: number, to: number): void {
-    if (this.full) return this.count(source, from, to);
+  /**
+   * Text source[from, to) of the main text: counted and kept. `ascii`: source's bytes, when each of its characters
+   * is the byte at the same index (an ASCII page), for counting past the bound.
+   */
+  feed(source: string, from: number, to: number, ascii: Uint8Array | null = null): void {
+    if (this.full) return this.count(source, from, to, ascii);
     // The kept text is never longer than what is read (plus the separators owed): read at most what fits.
     let end = to;
     if (to - from > this.max - this.length) {
@@ -263,12 +266,17 @@ export class MainTextStream {
     // Past the bound (an astral character may have taken i one past it): counted only.
     if (i < to) {
       if (this.inWord) this.endWord();
-      this.count(source, i, to);
+      this.count(source, i, to, ascii);
     }
   }
 
-  /** Text source[from, to) outside the main text (or past its bound): counted only. */
-  count(source: string, from: number, to: number): void {
+  /**
+   * Text source[from, to) outside the main text (or past its bound): counted only. `ascii`: as for feed. Reading
+   * bytes is two to three times as fast as reading a string's char codes, and most of a large page's text is only
+   * counted (past MAIN_TEXT_MAX).
+   */
+  count(source: string, from: number, to: number, ascii: Uint8Array | null = null): void {
+    if (ascii !== null) return this.countAscii(ascii, from, to);
     let tokens = this.tokens;
     let inToken = this.inToken;
     let tokenWord = this.tokenWord;
@@ -296,6 +304,27 @@ export class MainTextStream {
           if (k === WORD) tokenWord = true;
           i++;
         }
+      }
+    }
+    this.tokens = tokens;
+    this.inToken = inToken;
+    this.tokenWord = tokenWord;
+  }
+
+  /** count() over ASCII bytes: each is its own character, and none needs more than the table. */
+  private countAscii(bytes: Uint8Array, from: number, to: number): void {
+    let tokens = this.tokens;
+    let inToken = this.inToken;
+    let tokenWord = this.tokenWord;
+    for (let i = from; i < to; i++) {
+      const kind = ASCII_KIND[bytes[i]!]!;
+      if (kind === SPACE) {
+        if (inToken && tokenWord) tokens++;
+        inToken = false;
+        tokenWord = false;
+      } else {
+        inToken = true;
+        if (kind === WORD) tokenWord = true;
       }
     }
     this.tokens = tokens;

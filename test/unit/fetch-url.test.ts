@@ -5,7 +5,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetcher, decodeHtml, type Fetcher, type FetcherSettings } from '../../electron/worker/fetch-url.ts';
+import { createFetcher, decodeHtml, decodeHtmlPage, type Fetcher, type FetcherSettings } from '../../electron/worker/fetch-url.ts';
 import { startFixtureSite, type FixtureSite, type RouteHandler } from '../helpers/fixture-site.ts';
 
 const MiB = 1024 * 1024;
@@ -336,5 +336,21 @@ describe('fetch-url', () => {
       expect(decodeHtml(bom, 'text/html; charset=iso-8859-1')).toBe('<p>naïve</p>');
       expect(decodeHtml(Buffer.from('<p>plain</p>'), 'text/html; charset=no-such-charset')).toBe('<p>plain</p>');
     });
+  });
+
+  it("hands over an ASCII page's bytes with its text, and no other page's", () => {
+    const ascii = Buffer.from('<meta charset="utf-8"><p>plain &amp; simple</p>');
+    const page = decodeHtmlPage(ascii, 'text/html');
+    expect(page).toEqual({ html: ascii.toString(), ascii });
+    // A page that names no charset is read as windows-1252, which maps ASCII to itself too.
+    expect(decodeHtmlPage(Buffer.from('<p>x</p>'), null).ascii).not.toBeNull();
+    expect(decodeHtmlPage(Buffer.from('<p>x</p>'), 'text/html; charset=iso-8859-1').ascii).not.toBeNull();
+    // Not ASCII, or not read as UTF-8: the characters are not the bytes.
+    expect(decodeHtmlPage(Buffer.from('<p>naïve</p>'), 'text/html; charset=utf-8')).toEqual({ html: '<p>naïve</p>', ascii: null });
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<p>x</p>')]);
+    expect(decodeHtmlPage(bom, null)).toEqual({ html: '<p>x</p>', ascii: null });
+    const utf16 = Buffer.from('\ufeff<p>x</p>', 'utf16le');
+    expect(decodeHtmlPage(utf16, null)).toEqual({ html: '<p>x</p>', ascii: null });
+    expect(decodeHtmlPage(Buffer.from('<p>x</p>'), 'text/html; charset=shift_jis').ascii).toBeNull();
   });
 });

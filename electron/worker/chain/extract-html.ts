@@ -3,7 +3,7 @@
 // template links to the whole site on every miss.
 import { saysNofollow } from '../../../shared/robots-directives.ts';
 import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
-import { decodeHtml, isHtmlContentType } from '../fetch-url.ts';
+import { decodeHtmlPage, isHtmlContentType } from '../fetch-url.ts';
 import { extractHtml } from '../html/extract-page.ts';
 import type { HtmlExtractor } from '../html/extractor-contract.ts';
 import { LinkMemo } from '../html/link-memo.ts';
@@ -22,8 +22,9 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       if (uri.job.checkOnly || outcome === null || outcome.error !== null || outcome.body === null) return 'next';
       if (status === null || status < 200 || status > 299 || !isHtmlContentType(outcome.contentType)) return 'next';
       ctx.report('processing', 'extract-html', outcome.sizeBytes);
-      uri.html = decodeHtml(outcome.body, outcome.contentType);
-      const page = extractHtml(uri.html, uri.job.url, ctx.scope, ctx.normalise, extractors, memo);
+      const { html, ascii } = decodeHtmlPage(outcome.body, outcome.contentType);
+      uri.html = html;
+      const page = extractHtml(html, uri.job.url, ctx.scope, ctx.normalise, extractors, memo, ascii);
       const r = uri.result;
       // The page's fields carry the result's names; its links are settled below.
       const { links, security, ...fields } = page;

@@ -7,6 +7,7 @@ export const anchorsExtractor: HtmlExtractor = {
   name: 'anchors',
   tags: ['a', 'area', 'base', 'img'],
   attributesOf: ['a', 'area', 'base', 'img'],
+  textWithin: ['a'],
   begin(draft) {
     // An anchor is cut to ANCHOR_MAX anyway; keep a little more so collapsing whitespace still fills it.
     const capture = new TextCapture(4 * ANCHOR_MAX);

@@ -77,6 +77,18 @@ export interface HtmlHandlers {
   end?(): void;
 }
 
+/** The page an extractor's handlers are begun for. */
+export interface PageText {
+  html: string;
+  /** What the extractor's everyTagAttributesIf said of this page. */
+  everyTagAttributes: boolean;
+  /**
+   * The page's bytes when each character of `html` is the byte at the same index (an ASCII page), else
+   * null: a handler that reads every character of the page's own text reads them faster here.
+   */
+  ascii: Uint8Array | null;
+}
+
 export interface HtmlExtractor {
   /** Short name, for the list of extractors a crawl runs. */
   readonly name: string;
@@ -92,6 +104,12 @@ export interface HtmlExtractor {
    */
   readonly attributesOf?: readonly string[];
   /**
+   * The elements inside which `text` is wanted: the reader calls it only while one of them is open. Left out, every
+   * text of the page (the word count's and the main text's). A capture of a title, heading or link reads a few texts
+   * of thousands, and a call for each of them was a large part of reading a page of many paragraphs.
+   */
+  readonly textWithin?: readonly string[];
+  /**
    * For attributes that may sit on any tag (microdata's itemscope, RDFa's typeof): true when this page may hold
    * them, and every tag's attributes are then read for the page. A cheap test of the page's text, so a page without
    * them costs one scan, not the attributes of all its tags.
@@ -102,7 +120,7 @@ export interface HtmlExtractor {
    * assume the page may hold anything) is the page's text, for a cheap test that leaves handlers out, and what
    * everyTagAttributesIf said of it.
    */
-  begin(draft: PageDraft, page?: { html: string; everyTagAttributes: boolean }): HtmlHandlers;
+  begin(draft: PageDraft, page?: PageText): HtmlHandlers;
 }
 
 /** Whitespace collapsed and trimmed. */

@@ -5,6 +5,7 @@ export const headingsExtractor: HtmlExtractor = {
   name: 'headings',
   tags: ['h1', 'h2'],
   attributesOf: [],
+  textWithin: ['h1', 'h2'],
   begin(draft) {
     const capture = new TextCapture();
     return {

@@ -48,8 +48,11 @@ export function mainContentExtractor(area: ContentArea): HtmlExtractor {
     name: 'main-content',
     // Element names need no attributes; a class or id needs every tag's.
     ...(byAttribute ? {} : { attributesOf: [] }),
-    begin(draft) {
+    begin(draft, page) {
       const stream = new MainTextStream();
+      // The page's text and, when it is ASCII, its bytes: its own text (not an entity's piece) is counted from them.
+      const html = page?.html;
+      const ascii = page?.ascii ?? null;
       /** Open areas left out, and (when the crawl names some) open areas included. */
       let excluded = 0;
       let included = 0;
@@ -70,8 +73,9 @@ export function mainContentExtractor(area: ContentArea): HtmlExtractor {
         },
         text(source, from, to, state) {
           if (state.hidden) return;
-          if (excluded > 0 || (including && included === 0)) stream.count(source, from, to);
-          else stream.feed(source, from, to);
+          const bytes = source === html ? ascii : null;
+          if (excluded > 0 || (including && included === 0)) stream.count(source, from, to, bytes);
+          else stream.feed(source, from, to, bytes);
         },
         close(name) {
           // The reader closes every element it opened, by name, innermost first: the counts pair up.

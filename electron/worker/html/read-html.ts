@@ -12,50 +12,60 @@ import type { HtmlExtractor, HtmlHandlers, PageDraft, ParseState } from './extra
 /** Subtrees that are never shown as text. */
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object']);
 
-export function readHtml(html: string, extractors: readonly HtmlExtractor[]): PageDraft {
+/** `ascii`: the page's bytes when html is ASCII read as UTF-8, each character the byte at its index (PageText). */
+export function readHtml(html: string, extractors: readonly HtmlExtractor[], ascii: Uint8Array | null = null): PageDraft {
   const draft: PageDraft = { h1Count: 0, h2Count: 0, hreflang: [], links: [], words: 0 };
   // Extractors reading attributes any tag may carry say whether this page may hold them (one scan of its text).
   const wants = extractors.map((e) => e.everyTagAttributesIf?.(html) === true);
-  const handlers = extractors.map((e, i) => e.begin(draft, { html, everyTagAttributes: wants[i]! }));
+  const handlers = extractors.map((e, i) => e.begin(draft, { html, everyTagAttributes: wants[i]!, ascii }));
   const tags = attributeTags(extractors);
-  const tagsOf = extractors.map((e, i) => (wants[i] ? undefined : e.tags));
-  const opens = dispatch(handlers, tagsOf, 'open');
-  const closes = dispatch(handlers, tagsOf, 'close');
-  new HtmlReader(html, opens, closes, handlers, tags !== null && wants.includes(true) ? null : tags).read();
+  const routing: Routing = {
+    handlers,
+    tagsOf: extractors.map((e, i) => (wants[i] ? undefined : e.tags)),
+    textWithin: extractors.map((e) => e.textWithin),
+    attributeTags: tags !== null && wants.includes(true) ? null : tags,
+  };
+  new HtmlReader(html, routing).read();
   for (const h of handlers) h.end?.();
   return draft;
 }
 
-/** For each tag, the handlers its events go to (in the extractors' order), and the handlers of any other tag. */
-interface Dispatch {
-  byTag: Map<string, HtmlHandlers[]>;
-  other: HtmlHandlers[];
+/** What the page's handlers want, from which the reader works out each tag's route once per page. */
+interface Routing {
+  handlers: readonly HtmlHandlers[];
+  /** Each handler's tags (undefined: every tag's). */
+  tagsOf: readonly (readonly string[] | undefined)[];
+  /** Each handler's textWithin (undefined: every text). */
+  textWithin: readonly (readonly string[] | undefined)[];
+  /** The tags whose attributes are read (null: every tag's). */
+  attributeTags: ReadonlySet<string> | null;
 }
 
-/** Which handlers an event of each tag goes to: those that have it and handle every tag or name that one. */
-function dispatch(
-  handlers: readonly HtmlHandlers[],
-  tagsOf: readonly (readonly string[] | undefined)[],
-  event: 'open' | 'close',
-): Dispatch {
-  const other: HtmlHandlers[] = [];
-  const named = new Set<string>();
-  for (let i = 0; i < handlers.length; i++) {
-    if (handlers[i]![event] === undefined) continue;
-    const tags = tagsOf[i];
-    if (tags === undefined) other.push(handlers[i]!);
-    else for (const t of tags) named.add(t);
-  }
-  const byTag = new Map<string, HtmlHandlers[]>();
-  for (const tag of named) {
-    const list: HtmlHandlers[] = [];
-    for (let i = 0; i < handlers.length; i++) {
-      const tags = tagsOf[i];
-      if (handlers[i]![event] !== undefined && (tags === undefined || tags.includes(tag))) list.push(handlers[i]!);
+/** Where one tag's events go on this page. */
+interface Route {
+  /** The handlers of its open and close events, in the extractors' order. */
+  opens: HtmlHandlers[];
+  closes: HtmlHandlers[];
+  /** Its attributes are read. */
+  collect: boolean;
+  /** The handlers (by index) whose text waits for this element to be open; null: none. */
+  gates: number[] | null;
+}
+
+function routeOf(r: Routing, name: string): Route {
+  const opens: HtmlHandlers[] = [];
+  const closes: HtmlHandlers[] = [];
+  let gates: number[] | null = null;
+  for (let i = 0; i < r.handlers.length; i++) {
+    const h = r.handlers[i]!;
+    const tags = r.tagsOf[i];
+    if (tags === undefined || tags.includes(name)) {
+      if (h.open !== undefined) opens.push(h);
+      if (h.close !== undefined) closes.push(h);
     }
-    byTag.set(tag, list);
+    if (h.text !== undefined && r.textWithin[i]?.includes(name)) (gates ??= []).push(i);
   }
-  return { byTag, other };
+  return { opens, closes, collect: r.attributeTags === null || r.attributeTags.has(name), gates };
 }
 
 /** The tags whose attributes some extractor reads, or null when one of them reads every tag's. */
@@ -180,13 +190,100 @@ function specialSequence(s: string, from: number, to: number, complete: boolean)
   return seq;
 }
 
+/** What a tag name is to htmlparser2's tree logic (bits of TagName.kind). */
+const IS_VOID = 1;
+const IS_HIDDEN = 2;
+const IS_FOREIGN = 4;
+const IS_INTEGRATION = 8;
+const IS_SVG = 16;
+
+/**
+ * A tag name, lower-cased, with what the tree logic needs to know of it. The names a page uses over and over (p,
+ * div, a, span) are interned: the reader finds one from the page's char codes without slicing or lower-casing a
+ * string, and each tag's route is worked out once per page (by `id`) instead of a dozen set and map look-ups per
+ * tag.
+ */
+interface TagName {
+  readonly name: string;
+  readonly kind: number;
+  /** The open elements its start tag closes (htmlparser2's openImpliesClose), if any. */
+  readonly implies: ReadonlySet<string> | undefined;
+  /** Its raw-text end sequence when it is the whole name (script, style, title, textarea, xmp). */
+  readonly special: number[] | null;
+  /** Index in the reader's routes; -1 for a name not interned (past the bound, or not ASCII). */
+  readonly id: number;
+}
+
+function tagName(name: string, id: number, special = specialSequence(name, 0, name.length, true)): TagName {
+  const kind =
+    (VOID.has(name) ? IS_VOID : 0) |
+    (HIDDEN.has(name) ? IS_HIDDEN : 0) |
+    (FOREIGN.has(name) ? IS_FOREIGN : 0) |
+    (INTEGRATION.has(name) ? IS_INTEGRATION : 0) |
+    (name === 'svg' ? IS_SVG : 0);
+  return { name, kind, implies: OPEN_IMPLIES_CLOSE.get(name), special, id };
+}
+
+/**
+ * Interned tag names: an open-addressed table keyed by a hash of the lower-cased char codes. A site names its own
+ * tags, so at most NAMES_MAX are kept (in the worker, for all pages); a name past that is made anew each time.
+ */
+const NAMES_MAX = 1024;
+const SLOTS = 4096;
+const slotHash = new Int32Array(SLOTS);
+const slotName: (TagName | undefined)[] = new Array(SLOTS).fill(undefined);
+let interned = 0;
+
+/** The tag name s[from, to), lower-cased. */
+function tagNameAt(s: string, from: number, to: number): TagName {
+  let h = to - from;
+  for (let i = from; i < to; i++) {
+    let c = s.charCodeAt(i);
+    // Not ASCII: lower-casing may change its length, and the raw-text sequence is read from the name as written.
+    if (c >= 128) return tagName(s.slice(from, to).toLowerCase(), -1, specialSequence(s, from, to, true));
+    if (c >= 65 && c <= 90) c += 32;
+    h = (Math.imul(h, 31) + c) | 0;
+  }
+  let slot = (h ^ (h >>> 12)) & (SLOTS - 1);
+  while (true) {
+    const t = slotName[slot];
+    if (t === undefined) break;
+    if (slotHash[slot] === h && sameName(t.name, s, from, to)) return t;
+    slot = (slot + 1) & (SLOTS - 1);
+  }
+  const name = s.slice(from, to).toLowerCase();
+  if (interned >= NAMES_MAX) return tagName(name, -1);
+  const t = tagName(name, interned++);
+  slotHash[slot] = h;
+  slotName[slot] = t;
+  return t;
+}
+
+/** `name` (lower case) is s[from, to) lower-cased (ASCII). */
+function sameName(name: string, s: string, from: number, to: number): boolean {
+  if (name.length !== to - from) return false;
+  for (let i = 0; i < name.length; i++) {
+    let c = s.charCodeAt(from + i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+const P = tagNameAt('p', 0, 1);
+const BR = tagNameAt('br', 0, 2);
+
 class HtmlReader {
-  private readonly texts: HtmlHandlers[];
+  /** The handlers that get the page's text now: every text handler, but those waiting for an element to open. */
+  private texts: HtmlHandlers[];
+  /** Per handler, how many of the elements its text waits for are open. */
+  private readonly gateOpen: Int32Array;
+  private readonly routes: (Route | undefined)[] = [];
   private readonly state: ParseState = { hidden: false, inSvg: false };
   private hiddenDepth = 0;
   private svgDepth = 0;
   /** Open elements, innermost last. */
-  private readonly stack: string[] = [];
+  private readonly stack: TagName[] = [];
   /** htmlparser2's foreign-context stack (self-closing tags count inside svg and math), innermost last. */
   private readonly foreign: boolean[] = [false];
   /** Next '&' at or after the last asked position (Infinity: none). */
@@ -194,13 +291,10 @@ class HtmlReader {
 
   constructor(
     private readonly html: string,
-    private readonly opens: Dispatch,
-    private readonly closes: Dispatch,
-    handlers: HtmlHandlers[],
-    private readonly attributeTags: ReadonlySet<string> | null,
+    private readonly routing: Routing,
   ) {
-    // Only the handlers that have text, so an extractor that reads tags costs nothing per text node.
-    this.texts = handlers.filter((h) => h.text !== undefined);
+    this.gateOpen = new Int32Array(routing.handlers.length);
+    this.texts = this.listening();
   }
 
   read(): void {
@@ -209,23 +303,49 @@ class HtmlReader {
     while (stack.length > 0) this.close(stack.pop()!);
   }
 
+  /** Only the handlers that have text and are not waiting, so an extractor that reads tags costs nothing per text. */
+  private listening(): HtmlHandlers[] {
+    const { handlers, textWithin } = this.routing;
+    return handlers.filter((h, i) => h.text !== undefined && (textWithin[i] === undefined || this.gateOpen[i]! > 0));
+  }
+
+  private route(tag: TagName): Route {
+    if (tag.id < 0) return routeOf(this.routing, tag.name);
+    return (this.routes[tag.id] ??= routeOf(this.routing, tag.name));
+  }
+
   // Events as htmlparser2's Parser reports them, with the extractors' parse state.
 
-  private open(name: string, attribs: Record<string, string>): void {
-    if (HIDDEN.has(name)) this.hiddenDepth++;
-    if (name === 'svg') this.svgDepth++;
+  private open(tag: TagName, attribs: Record<string, string>): void {
+    const route = this.route(tag);
+    if (tag.kind & IS_HIDDEN) this.hiddenDepth++;
+    if (tag.kind & IS_SVG) this.svgDepth++;
     // The element's own state applies from its start tag: its text is hidden, its <title> inside the svg.
     const state = this.state;
     state.hidden = this.hiddenDepth > 0;
     state.inSvg = this.svgDepth > 0;
-    for (const h of this.opens.byTag.get(name) ?? this.opens.other) h.open!(name, attribs, state);
+    if (route.gates !== null) {
+      let changed = false;
+      for (const g of route.gates) if (this.gateOpen[g]!++ === 0) changed = true;
+      if (changed) this.texts = this.listening();
+    }
+    const name = tag.name;
+    for (const h of route.opens) h.open!(name, attribs, state);
   }
 
-  private close(name: string): void {
+  private close(tag: TagName): void {
     const state = this.state;
-    for (const h of this.closes.byTag.get(name) ?? this.closes.other) h.close!(name, state);
-    if (this.hiddenDepth > 0 && HIDDEN.has(name)) this.hiddenDepth--;
-    if (this.svgDepth > 0 && name === 'svg') this.svgDepth--;
+    const route = this.route(tag);
+    const name = tag.name;
+    for (const h of route.closes) h.close!(name, state);
+    if (route.gates !== null) {
+      // An element the page ended inside was never opened: its count stays at 0.
+      let changed = false;
+      for (const g of route.gates) if (this.gateOpen[g]! > 0 && --this.gateOpen[g]! === 0) changed = true;
+      if (changed) this.texts = this.listening();
+    }
+    if (this.hiddenDepth > 0 && tag.kind & IS_HIDDEN) this.hiddenDepth--;
+    if (this.svgDepth > 0 && tag.kind & IS_SVG) this.svgDepth--;
     state.hidden = this.hiddenDepth > 0;
     state.inSvg = this.svgDepth > 0;
   }
@@ -252,59 +372,55 @@ class HtmlReader {
   }
 
   /** htmlparser2 Parser's emitOpenTag: implied closes, then the element is open (before its attributes are read). */
-  private openTagName(name: string): void {
+  private openTagName(tag: TagName): void {
     const stack = this.stack;
-    const implies = OPEN_IMPLIES_CLOSE.get(name);
+    const implies = tag.implies;
     if (implies !== undefined) {
-      while (stack.length > 0 && implies.has(stack[stack.length - 1]!)) this.close(stack.pop()!);
+      while (stack.length > 0 && implies.has(stack[stack.length - 1]!.name)) this.close(stack.pop()!);
     }
-    if (!VOID.has(name)) {
-      stack.push(name);
-      if (FOREIGN.has(name)) this.foreign.push(true);
-      else if (INTEGRATION.has(name)) this.foreign.push(false);
+    if (!(tag.kind & IS_VOID)) {
+      stack.push(tag);
+      if (tag.kind & IS_FOREIGN) this.foreign.push(true);
+      else if (tag.kind & IS_INTEGRATION) this.foreign.push(false);
     }
   }
 
   /** The start tag's '>' (endOpenTag). */
-  private openTagEnd(name: string, attribs: Record<string, string>): void {
-    this.open(name, attribs);
-    if (VOID.has(name)) this.close(name);
+  private openTagEnd(tag: TagName, attribs: Record<string, string>): void {
+    this.open(tag, attribs);
+    if (tag.kind & IS_VOID) this.close(tag);
   }
 
   /** "/>": only closes inside svg or math, as in htmlparser2. */
-  private selfClosing(name: string, attribs: Record<string, string>): void {
+  private selfClosing(tag: TagName, attribs: Record<string, string>): void {
     if (this.foreign[this.foreign.length - 1] === true) {
-      this.openTagEnd(name, attribs);
+      this.openTagEnd(tag, attribs);
       const stack = this.stack;
-      if (stack[stack.length - 1] === name) {
-        stack.pop();
-        this.close(name);
-      }
+      if (stack.length > 0 && stack[stack.length - 1]!.name === tag.name) this.close(stack.pop()!);
     } else {
-      this.openTagEnd(name, attribs);
+      this.openTagEnd(tag, attribs);
     }
   }
 
   /** An end tag (Parser.onclosetag). */
-  private closeTag(name: string): void {
-    if (FOREIGN.has(name) || INTEGRATION.has(name)) this.foreign.pop();
+  private closeTag(tag: TagName): void {
+    if (tag.kind & (IS_FOREIGN | IS_INTEGRATION)) this.foreign.pop();
     const stack = this.stack;
-    if (!VOID.has(name)) {
-      const at = stack.lastIndexOf(name);
+    if (!(tag.kind & IS_VOID)) {
+      const name = tag.name;
+      let at = stack.length - 1;
+      while (at >= 0 && stack[at] !== tag && stack[at]!.name !== name) at--;
       if (at !== -1) {
         while (stack.length > at) this.close(stack.pop()!);
-      } else if (name === 'p') {
+      } else if (tag === P || name === 'p') {
         // </p> without <p>: an empty paragraph.
-        this.openTagName('p');
-        this.open('p', NO_ATTRIBUTES);
-        if (stack[stack.length - 1] === 'p') {
-          stack.pop();
-          this.close('p');
-        }
+        this.openTagName(P);
+        this.open(P, NO_ATTRIBUTES);
+        if (stack.length > 0 && stack[stack.length - 1] === P) this.close(stack.pop()!);
       }
-    } else if (name === 'br') {
-      this.open('br', NO_ATTRIBUTES);
-      this.close('br');
+    } else if (tag === BR || tag.name === 'br') {
+      this.open(BR, NO_ATTRIBUTES);
+      this.close(BR);
     }
   }
 
@@ -343,7 +459,7 @@ class HtmlReader {
             k++;
           }
           if (k >= len) return;
-          this.closeTag(s.slice(j, k).toLowerCase());
+          this.closeTag(tagNameAt(s, j, k));
           const next = this.afterEndTagName(k);
           if (next < 0) return;
           i = pos = next;
@@ -439,17 +555,17 @@ class HtmlReader {
       if (specialSequence(s, ns, len, false) !== null) this.raw(ns, len);
       return -1;
     }
-    const special = specialSequence(s, ns, k, true);
-    const name = s.slice(ns, k).toLowerCase();
-    this.openTagName(name);
-    const collect = this.attributeTags === null || this.attributeTags.has(name);
+    const tag = tagNameAt(s, ns, k);
+    const special = tag.special;
+    this.openTagName(tag);
+    const collect = this.route(tag).collect;
     const attribs = collect ? {} : NO_ATTRIBUTES;
     // htmlparser2's attribute states, from BeforeAttributeName.
     while (true) {
       if (k >= len) return -1;
       let c = s.charCodeAt(k);
       if (c === 62) {
-        this.openTagEnd(name, attribs);
+        this.openTagEnd(tag, attribs);
         return special === null ? k + 1 : this.rawText(k + 1, special);
       }
       if (c === 47) {
@@ -460,7 +576,7 @@ class HtmlReader {
           return -1;
         }
         if (s.charCodeAt(k) === 62) {
-          this.selfClosing(name, attribs);
+          this.selfClosing(tag, attribs);
           return k + 1;
         }
         continue;
@@ -553,7 +669,7 @@ class HtmlReader {
     const endOfText = i - seq.length;
     if (isTitle) this.text(from, endOfText, '<title>');
     else this.raw(from, endOfText);
-    this.closeTag(s.slice(endOfText + 2, i).toLowerCase());
+    this.closeTag(tagNameAt(s, endOfText + 2, i));
     return this.afterEndTagName(i);
   }
 }

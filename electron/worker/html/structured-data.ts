@@ -30,6 +30,7 @@ export const structuredDataExtractor: HtmlExtractor = {
   name: 'structured-data',
   tags: ['script', 'meta'],
   attributesOf: ['script', 'meta'],
+  textWithin: ['script'],
   everyTagAttributesIf: (html) => ANY_TAG_MARKERS.test(html),
   begin(draft, page) {
     // A page without the markers has no microdata or RDFa: its tags are not looked at for them (a property look-up

@@ -5,6 +5,7 @@ export const titleExtractor: HtmlExtractor = {
   name: 'title',
   tags: ['title'],
   attributesOf: [],
+  textWithin: ['title'],
   begin(draft) {
     const capture = new TextCapture();
     return {
