@@ -2,18 +2,28 @@
 // apart from its entry point (electron/cli/compare.ts) so tests can run it in-process.
 import fs from 'node:fs';
 import { CrawlFileError } from '../engine/frontier/sqlite/crawl-file.ts';
-import { CrawlComparison, type ComparisonSummary, type WordThreshold } from '../engine/analysis/compare.ts';
+import type { CrawlComparison, ComparisonSummary, WordThreshold } from '../engine/analysis/compare.ts';
+import { openComparison, type CompareSide } from '../engine/analysis/compare-sides.ts';
+import { StoreError, parseStoreUrl } from '../engine/frontier/postgres/pg-store-url.ts';
+import { crawlIdProblem } from '../engine/frontier/postgres/pg-schema.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
 
 export const COMPARE_USAGE = `Usage: npm run compare -- OLD.trawl NEW.trawl [options]
+       npm run compare -- --store postgres://... --old-crawl CRAWL_ID --new-crawl CRAWL_ID [options]
+       npm run compare -- OLD.trawl --store postgres://... --new-crawl CRAWL_ID [options]   (or the other way)
 
 Lists the URLs added, removed and changed (status code, title, meta description, canonical, indexability, word
-count) between two crawls of the same site, and prints one summary line.
+count) between two crawls of the same site, and prints one summary line. Either crawl may be a crawl of a
+PostgreSQL store (a cluster crawl): what the comparison reads of it is copied first, into a private temporary
+folder that goes when the command ends.
 
   --out FILE.csv          write every change as CSV (change, url, changed_fields, then old_ and new_ values); a
                           name ending in .xlsx writes an XLSX workbook instead
   --word-threshold N      a word count changes when it moves by more than N words; with a % sign (10%), by
                           more than that share of the old count (default 10%)
+  --store URL             the PostgreSQL store of --old-crawl and --new-crawl
+  --old-crawl CRAWL_ID    the old crawl is this crawl of the --store (in place of OLD.trawl)
+  --new-crawl CRAWL_ID    the new crawl is this crawl of the --store (in place of NEW.trawl)
   --help                  this text
 
 Exit status: 0 when compared, 1 when the file could not be written, 2 for bad arguments.`;
@@ -27,8 +37,8 @@ export class CompareUsageError extends Error {
 
 export interface CompareRequest {
   help: boolean;
-  oldFile: string;
-  newFile: string;
+  oldSide: CompareSide;
+  newSide: CompareSide;
   out: string | null;
   wordThreshold: WordThreshold;
 }
@@ -48,6 +58,8 @@ export function parseCompareArgs(argv: readonly string[]): CompareRequest {
   let out: string | null = null;
   let threshold: WordThreshold = { percent: 10 };
   let help = false;
+  let store: string | null = null;
+  const crawls: { old: string | null; new: string | null } = { old: null, new: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] =
@@ -73,15 +85,46 @@ export function parseCompareArgs(argv: readonly string[]): CompareRequest {
         if (t === null) problems.push(`--word-threshold must be a number of words (25) or a percentage (10%), not "${v}"`);
         else threshold = t;
       }
+    } else if (name === '--store') {
+      const v = value();
+      if (v !== null) store = v;
+    } else if (name === '--old-crawl' || name === '--new-crawl') {
+      const v = value();
+      if (v !== null) crawls[name === '--old-crawl' ? 'old' : 'new'] = v;
     } else if (name.startsWith('-') && name !== '-') problems.push(`unknown option ${name}`);
     else files.push(arg);
   }
-  if (help) return { help, oldFile: '', newFile: '', out, wordThreshold: threshold };
-  if (files.length !== 2) problems.push(`give two crawl files, the old one then the new one (got ${files.length})`);
+  const none: CompareSide = { file: '' };
+  if (help) return { help, oldSide: none, newSide: none, out, wordThreshold: threshold };
+  const fromStore = (crawls.old !== null ? 1 : 0) + (crawls.new !== null ? 1 : 0);
+  if (fromStore > 0 && store === null) problems.push('--old-crawl and --new-crawl name crawls of a --store: give --store postgres://...');
+  if (store !== null && fromStore === 0) problems.push('--store needs --old-crawl or --new-crawl (or both): which crawl of it to compare');
+  if (store !== null) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  for (const id of [crawls.old, crawls.new]) {
+    const problem = id === null ? null : crawlIdProblem(id);
+    if (problem !== null) problems.push(problem);
+  }
+  if (files.length !== 2 - fromStore) {
+    problems.push(
+      fromStore === 0
+        ? `give two crawl files, the old one then the new one (got ${files.length})`
+        : `give ${2 - fromStore === 1 ? 'one crawl file' : 'no crawl file'} with ${fromStore === 1 ? 'one of --old-crawl and --new-crawl' : '--old-crawl and --new-crawl'} (got ${files.length})`,
+    );
+  }
   for (const f of files.slice(0, 2)) if (!fs.existsSync(f)) problems.push(`${f} does not exist`);
   if (out !== null && files.slice(0, 2).some((f) => f === out)) problems.push(`--out ${out} would overwrite a crawl file`);
   if (problems.length) throw new CompareUsageError(problems);
-  return { help, oldFile: files[0]!, newFile: files[1]!, out, wordThreshold: threshold };
+  const queue = [...files];
+  const side = (crawlId: string | null): CompareSide =>
+    crawlId !== null ? { store: store!, crawlId } : { file: queue.shift()! };
+  const oldSide = side(crawls.old);
+  return { help, oldSide, newSide: side(crawls.new), out, wordThreshold: threshold };
 }
 
 export function summaryLine(s: ComparisonSummary): string {
@@ -118,9 +161,9 @@ export async function runCompare(argv: readonly string[], stdout: NodeJS.Writabl
   }
   let comparison: CrawlComparison;
   try {
-    comparison = CrawlComparison.open(request.oldFile, request.newFile, { wordThreshold: request.wordThreshold });
+    comparison = await openComparison(request.oldSide, request.newSide, { wordThreshold: request.wordThreshold });
   } catch (err) {
-    if (err instanceof CrawlFileError) {
+    if (err instanceof CrawlFileError || err instanceof StoreError) {
       stderr.write(`trawl compare: ${err.message}\n`);
       return 2;
     }

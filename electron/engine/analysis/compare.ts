@@ -39,6 +39,10 @@ export const DEFAULT_WORD_THRESHOLD: WordThreshold = { percent: 10 };
 
 export interface CompareOptions {
   wordThreshold?: WordThreshold;
+  /** What the summary calls each crawl, when not its file (a crawl of the store is compared through a copy). */
+  names?: { old: string; new: string };
+  /** Runs once when the comparison is closed (the copies of store crawls go then). */
+  onClose?: () => void;
 }
 
 /** The attached schema holding the new crawl. */
@@ -91,6 +95,8 @@ export class CrawlComparison {
     readonly wordThreshold: WordThreshold,
     // The new file's own connection, kept while its upgraded copy is attached (an older version's file); else null.
     private readonly newCopy: Db | null = null,
+    private readonly names: { old: string; new: string } = { old: oldFile, new: newFile },
+    private onClose: (() => void) | null = null,
   ) {
     this.sql = this.buildSql();
   }
@@ -114,7 +120,7 @@ export class CrawlComparison {
       // Each pass looks rows up in both files by key: a page cache as a crawl's own connection has (32 MB each).
       db.pragma('main.cache_size = -32000');
       db.pragma(`${NEW}.cache_size = -32000`);
-      return new CrawlComparison(db, oldFile, newFile, threshold, newCopy);
+      return new CrawlComparison(db, oldFile, newFile, threshold, newCopy, options.names, options.onClose ?? null);
     } catch (err) {
       db?.close();
       newCopy?.close();
@@ -175,8 +181,8 @@ export class CrawlComparison {
       const neu = this.statement(this.sql.summaryNew).get() as { new_urls: number; added: number };
       const byField = Object.fromEntries(COMPARED_FIELDS.map((f) => [f, old[f]])) as Record<ComparedField, number>;
       return {
-        old_file: this.oldFile,
-        new_file: this.newFile,
+        old_file: this.names.old,
+        new_file: this.names.new,
         old_urls: old.old_urls,
         new_urls: neu.new_urls,
         added: neu.added,
@@ -258,6 +264,9 @@ export class CrawlComparison {
     this.statements.clear();
     if (this.db.open) this.db.close();
     if (this.newCopy?.open) this.newCopy.close();
+    const onClose = this.onClose;
+    this.onClose = null;
+    onClose?.();
   }
 }
 

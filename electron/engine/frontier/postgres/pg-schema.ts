@@ -12,9 +12,16 @@ export const PG_SCHEMA_VERSION = 1;
 export const CRAWL_ID_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
 
 export function crawlSchema(crawlId: string): string {
-  if (!CRAWL_ID_PATTERN.test(crawlId))
-    throw new Error(`invalid crawl ID "${crawlId}": use lower-case letters, digits and _ (starting with a letter, at most 40)`);
+  const problem = crawlIdProblem(crawlId);
+  if (problem !== null) throw new Error(problem);
   return `trawl_${crawlId}`;
+}
+
+/** What is wrong with a crawl ID, or null when it has the form of one. */
+export function crawlIdProblem(crawlId: string): string | null {
+  return CRAWL_ID_PATTERN.test(crawlId)
+    ? null
+    : `invalid crawl ID "${crawlId}": use lower-case letters, digits and _ (starting with a letter, at most 40)`;
 }
 
 /** The NOTIFY channel of a crawl: nodes and observers LISTEN on it for work, commands and the end. */

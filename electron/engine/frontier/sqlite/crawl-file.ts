@@ -554,9 +554,8 @@ export function openCrawlFile(path: string, options: OpenCrawlFileOptions = {}):
  * private temporary folder that goes when the connection is closed (or the process exits).
  */
 function upgradedCopy(db: Db, version: number): Db {
-  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'trawl-upgraded-'));
+  const { dir, remove } = temporaryCrawlFolder('trawl-upgraded-');
   const copy = nodePath.join(dir, nodePath.basename(db.name));
-  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     db.exec(`VACUUM INTO ${sqlString(copy)}`);
     db.close();
@@ -567,11 +566,9 @@ function upgradedCopy(db: Db, version: number): Db {
       rw.close();
     }
     const upgraded = openSqlite(copy, { readonly: true, fileMustExist: true });
-    temporaryCopies.add(dir);
     const close = upgraded.close.bind(upgraded);
     upgraded.close = () => {
       close();
-      temporaryCopies.delete(dir);
       remove();
       return upgraded;
     };
@@ -581,6 +578,22 @@ function upgradedCopy(db: Db, version: number): Db {
     remove();
     throw err;
   }
+}
+
+/**
+ * A private folder (mode 0700) in the system's temporary folder for a copy of a crawl: removed by `remove()`, or when
+ * the process exits if it is still there (a copy holds the crawl's data).
+ */
+export function temporaryCrawlFolder(prefix: string): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), prefix));
+  temporaryCopies.add(dir);
+  return {
+    dir,
+    remove() {
+      temporaryCopies.delete(dir);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const temporaryCopies = new Set<string>();
