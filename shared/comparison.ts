@@ -65,7 +65,25 @@ export interface ComparisonSummary {
   new_seeds: string[];
 }
 
-/** Two crawl files (as listCrawls names them), and how far a word count must move, in % of the old one. */
+/**
+ * How a comparison names a crawl of the PostgreSQL store the host is attached to (a cluster crawl), where it names a
+ * crawl file otherwise: `cluster:ID`. No crawl file's name or id has this form.
+ */
+export const CLUSTER_CRAWL_PREFIX = 'cluster:';
+
+export function clusterCrawlRef(crawlId: string): string {
+  return `${CLUSTER_CRAWL_PREFIX}${crawlId}`;
+}
+
+/** The crawl ID a comparison's reference names, or null for a crawl file. */
+export function clusterCrawlOf(ref: string): string | null {
+  return ref.startsWith(CLUSTER_CRAWL_PREFIX) ? ref.slice(CLUSTER_CRAWL_PREFIX.length) : null;
+}
+
+/**
+ * Two crawls (each a crawl file as listCrawls names it, or clusterCrawlRef of a crawl of the attached store), and how
+ * far a word count must move, in % of the old one.
+ */
 export interface CompareQuery {
   oldFile: string;
   newFile: string;

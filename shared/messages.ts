@@ -107,6 +107,7 @@ export const MESSAGES = {
   notCrawlFileWhy: '{{file}} is not a Trawl crawl file ({{error}})',
   exportCancelled: 'export cancelled',
   compareSame: 'choose two different crawls to compare',
+  compareNoStore: 'a cluster crawl is compared only while attached to its store: attach to it again',
 } as const;
 
 export type MessageCode = keyof typeof MESSAGES;

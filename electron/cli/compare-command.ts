@@ -121,8 +121,7 @@ export function parseCompareArgs(argv: readonly string[]): CompareRequest {
   if (out !== null && files.slice(0, 2).some((f) => f === out)) problems.push(`--out ${out} would overwrite a crawl file`);
   if (problems.length) throw new CompareUsageError(problems);
   const queue = [...files];
-  const side = (crawlId: string | null): CompareSide =>
-    crawlId !== null ? { store: store!, crawlId } : { file: queue.shift()! };
+  const side = (crawlId: string | null): CompareSide => (crawlId !== null ? { store: store!, crawlId } : { file: queue.shift()! });
   const oldSide = side(crawls.old);
   return { help, oldSide, newSide: side(crawls.new), out, wordThreshold: threshold };
 }

@@ -1,6 +1,8 @@
 // How a host translates the crawl files a command names (the command table's `crawlFiles` flags), written once for
 // both: the desktop turns opaque ids into paths (electron/main/crawl-file-ids.ts), the web console turns names of its
 // crawls folder into paths (electron/server/crawl-names.ts), and each turns the paths in the answers back.
+import { clusterCrawlOf } from '../../shared/comparison.ts';
+import type { ComparisonSummary } from '../../shared/analysis.ts';
 import { COMMAND_NAMES, commandSpec } from '../../shared/commands.ts';
 import type { CommandName, CrawlFileRefs } from '../../shared/commands.ts';
 import type { Handlers } from './command-handlers.ts';
@@ -25,10 +27,20 @@ export function resolveCrawlFileArgs(
       continue;
     }
     const object = { ...(value as Record<string, unknown>) };
-    for (const field of fields) object[field] = resolve(object[field] as string);
+    // A comparison's side may be a cluster crawl (clusterCrawlRef): the session resolves it against its store.
+    for (const field of fields) {
+      const ref = object[field] as string;
+      if (clusterCrawlOf(ref) === null) object[field] = resolve(ref);
+    }
     out[arg] = object;
   }
   return out;
+}
+
+/** A comparison's answer with each crawl file named as the host names them; a cluster crawl keeps its reference. */
+export function nameComparedFiles(s: ComparisonSummary, name: (file: string) => string): ComparisonSummary {
+  const named = (ref: string) => (clusterCrawlOf(ref) === null ? name(ref) : ref);
+  return { ...s, old_file: named(s.old_file), new_file: named(s.new_file) };
 }
 
 /** `handlers` with every command that names crawl files taking references in and giving them back in its answer. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ComparisonSummary } from '../../shared/analysis.ts';
 import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
 import type { Handlers } from '../host/command-handlers.ts';
-import { wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
+import { nameComparedFiles, wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
 
 export interface CrawlFileIds {
   /** The id of a crawl file the main process itself found (listed, created, picked in a dialog): one per path. */
@@ -44,7 +44,7 @@ export function crawlFileIds(): CrawlFileIds {
     fileInfo: withId,
     fileInfos: (list: CrawlFileInfo[]) => list.map(withId),
     start: (result: StartResult): StartResult => (result.ok ? { ok: true, file: idFor(result.file) } : result),
-    comparison: (s: ComparisonSummary): ComparisonSummary => ({ ...s, old_file: idFor(s.old_file), new_file: idFor(s.new_file) }),
+    comparison: (s: ComparisonSummary): ComparisonSummary => nameComparedFiles(s, idFor),
   };
 
   return {

@@ -8,7 +8,7 @@ import type { CrawlFileInfo, StartResult } from '../../shared/crawler-api.ts';
 import type { ComparisonSummary } from '../../shared/analysis.ts';
 import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
 import type { Handlers } from '../host/command-handlers.ts';
-import { resolveCrawlFileArgs, wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
+import { nameComparedFiles, resolveCrawlFileArgs, wrapCrawlFileHandlers, type CrawlFileAnswers } from '../host/crawl-file-refs.ts';
 
 export interface CrawlNames {
   /** Error messages without the server's own folder, which clients have no use for. */
@@ -55,11 +55,7 @@ export function crawlNames(crawlsDir: string): CrawlNames {
         }),
       };
     },
-    comparison: (s: ComparisonSummary): ComparisonSummary => ({
-      ...s,
-      old_file: path.basename(s.old_file),
-      new_file: path.basename(s.new_file),
-    }),
+    comparison: (s: ComparisonSummary): ComparisonSummary => nameComparedFiles(s, (file) => path.basename(file)),
   };
 
   return {

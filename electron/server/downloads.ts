@@ -8,6 +8,7 @@ import type { DownloadCommandName } from '../../shared/commands.ts';
 import { parseCommandArgs } from '../../shared/command-args.ts';
 import type { CommandArgs } from '../../shared/command-args.ts';
 import type { ExportFormat } from '../../shared/analysis.ts';
+import { clusterCrawlOf } from '../../shared/comparison.ts';
 import type { ExportResult } from '../../shared/crawler-api.ts';
 import type { CrawlSession } from '../engine/session/crawl-session.ts';
 import { CRAWL_FILE_EXT } from '../engine/session/crawl-session.ts';
@@ -112,7 +113,7 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
       check: async (query) => (await session.compareCrawls(query), null),
       route: {
         argsOf: (query) => [jsonParam(query, 'query'), ...formatArg(query)],
-        fileName: (q) => `compare-${path.basename(q.oldFile, CRAWL_FILE_EXT)}-${path.basename(q.newFile, CRAWL_FILE_EXT)}`,
+        fileName: (q) => `compare-${comparedName(q.oldFile)}-${comparedName(q.newFile)}`,
         format: (_q, format) => format ?? 'csv',
         write: (out, query, format) => session.exportComparison(query, out, format),
       },
@@ -234,4 +235,10 @@ export function createDownloads(session: CrawlSession, names: CrawlNames): Downl
       return true;
     },
   };
+}
+
+/** A compared crawl in a download's name: a crawl file's stem, or cluster-<id> for a crawl in the store. */
+function comparedName(ref: string): string {
+  const crawlId = clusterCrawlOf(ref);
+  return crawlId === null ? path.basename(ref, CRAWL_FILE_EXT) : `cluster-${crawlId}`;
 }

@@ -3,7 +3,8 @@
 // two store crawls, of a file with a store crawl and of a store crawl with a file gives what the two files' gives:
 // the same summary, the same rows, through the API and through `npm run compare` (in process). Nothing of a store
 // crawl's copy is left once the comparison is closed; a crawl the store does not have, and --old-crawl without
-// --store, are refused naming what is wrong.
+// --store, are refused naming what is wrong. The web console compares the cluster crawl in view with a crawl file of
+// its folder, downloads the comparison, and says what to do once it is no longer attached.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +19,22 @@ import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/engine.ts';
 import { pageHtml, startFixtureSite, type FixtureSite, type RouteHandler } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
+import { startWebConsole } from '../../electron/server/web-console.ts';
+import { COMMANDS } from '../../shared/commands.ts';
+import { clusterCrawlRef, type ComparisonPage, type ComparisonSummary } from '../../shared/comparison.ts';
+import { WS_PATH } from '../../shared/ws-protocol.ts';
+import { spawner } from '../helpers/engine.ts';
+import { connect } from '../helpers/ws-client.ts';
 
 const withPg = await pgSuite();
 
 const PAGES = 12;
 const LINKS = 2;
-const page = (html: string): RouteHandler => (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+const page =
+  (html: string): RouteHandler =>
+  (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
 /** The home page with one more link. */
 const homeLinking = (extra: string) => page(pageHtml(0, PAGES, LINKS).replace('</ul>', `<li><a href="${extra}">More</a></li></ul>`));
 
@@ -73,7 +84,7 @@ withPg.describe('compare with a crawl in the PostgreSQL store', () => {
   const sorted = (rows: Iterable<ComparisonRow>) => [...rows].map((r) => JSON.stringify(r)).sort();
   const copies = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('trawl-compare-'));
 
-  it('gives the two files\' answer for store with store, file with store and store with file', async () => {
+  it("gives the two files' answer for store with store, file with store and store with file", async () => {
     const reference = CrawlComparison.open(files.old, files.new);
     const expected = { summary: reference.summary(), rows: sorted(reference.rows()) };
     reference.close();
@@ -121,10 +132,21 @@ withPg.describe('compare with a crawl in the PostgreSQL store', () => {
     };
     const fromFiles = await run([files.old, files.new, '--out', path.join(dir, 'files.csv')]);
     expect(fromFiles.code, fromFiles.err).toBe(0);
-    const fromStore = await run(['--store', db.url, '--old-crawl', crawls.old, '--new-crawl', crawls.new, '--out', path.join(dir, 'store.csv')]);
+    const fromStore = await run([
+      '--store',
+      db.url,
+      '--old-crawl',
+      crawls.old,
+      '--new-crawl',
+      crawls.new,
+      '--out',
+      path.join(dir, 'store.csv'),
+    ]);
     expect(fromStore.code, fromStore.err).toBe(0);
     expect(fromStore.out).toMatch(
-      new RegExp(`^Compared cluster crawl ${crawls.old} \\(127\\.0\\.0\\.1:5432/${db.name}\\) \\(\\d+ URLs\\) with cluster crawl ${crawls.new} .*: 1 added, 1 removed, 2 changed\\nCSV: .*store\\.csv \\(4 rows\\)\\n$`),
+      new RegExp(
+        `^Compared cluster crawl ${crawls.old} \\(127\\.0\\.0\\.1:5432/${db.name}\\) \\(\\d+ URLs\\) with cluster crawl ${crawls.new} .*: 1 added, 1 removed, 2 changed\\nCSV: .*store\\.csv \\(4 rows\\)\\n$`,
+      ),
     );
     // The password is never shown.
     expect(fromStore.out + fromStore.err).not.toContain(':trawl@');
@@ -148,5 +170,38 @@ withPg.describe('compare with a crawl in the PostgreSQL store', () => {
     expect(() => parseCompareArgs(['--store', db.url, '--old-crawl', 'Bad-ID', files.new])).toThrow(/invalid crawl ID "Bad-ID"/);
     expect(() => parseCompareArgs(['--store', db.url, '--old-crawl', crawls.old])).toThrow(/give one crawl file with one of --old-crawl/);
     expect(() => parseCompareArgs([files.old, files.new, '--store', db.url])).toThrow(/--store needs --old-crawl or --new-crawl/);
+  });
+
+  it('compares the cluster crawl in view with a crawl file through the web console, and downloads it', async () => {
+    const staticDir = tempDir();
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Trawl</title>');
+    const session = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
+    const server = await startWebConsole({ host: '127.0.0.1', port: 0, session, staticDir });
+    const c = await connect(`ws://${new URL(server.url).host}${WS_PATH}?token=${server.token}`);
+    try {
+      const query = { oldFile: 'old.trawl', newFile: clusterCrawlRef(crawls.new), wordThresholdPercent: 10 };
+      // Not attached: the cluster crawl cannot be reached, and the answer says so.
+      expect(await c.error('compareCrawls', [query])).toMatch(/only while attached to its store/);
+      await c.ok('attachStore', [db.url, crawls.new]);
+      const summary = await c.ok<ComparisonSummary>('compareCrawls', [query]);
+      const reference = CrawlComparison.open(files.old, files.new);
+      const { old_file: _o, new_file: _n, ...want } = reference.summary();
+      reference.close();
+      expect(summary).toEqual({ ...want, old_file: 'old.trawl', new_file: clusterCrawlRef(crawls.new) });
+      const added = await c.ok<ComparisonPage>('comparePage', [query, 'added', null]);
+      expect(added.rows.map((r) => r.url)).toEqual([site.url('/new')]);
+      const res = await fetch(
+        `${new URL(server.url).origin}${COMMANDS.exportComparison.download!.path}?query=${encodeURIComponent(JSON.stringify(query))}&token=${server.token}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="compare-old-cluster-${crawls.new}.csv"`);
+      expect((await res.text()).trim().split('\r\n')).toHaveLength(1 + 4);
+      // A name that is neither a crawl of the folder nor a cluster crawl is refused as before.
+      expect(await c.error('compareCrawls', [{ ...query, oldFile: '../old.trawl' }])).toMatch(/not the name of a crawl/);
+    } finally {
+      c.ws.close();
+      await server.close();
+      await session.close();
+    }
   });
 });

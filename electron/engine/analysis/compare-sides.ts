@@ -16,12 +16,13 @@ export function sideName(side: CompareSide): string {
 
 /**
  * Opens the comparison of `oldSide` with `newSide`: crawl files as they are, crawls of a store through their copies.
+ * `names`: what its summary calls them (sideName's by default).
  * Throws what opening a file throws (CrawlFileError) or reading the store does (StoreError), leaving no copy behind.
  */
 export async function openComparison(
   oldSide: CompareSide,
   newSide: CompareSide,
-  options: { wordThreshold?: WordThreshold } = {},
+  options: { wordThreshold?: WordThreshold; names?: { old: string; new: string } } = {},
 ): Promise<CrawlComparison> {
   const stores = [oldSide, newSide].filter((s) => !('file' in s));
   const folder = stores.length > 0 ? temporaryCrawlFolder('trawl-compare-') : null;
@@ -35,8 +36,8 @@ export async function openComparison(
     const oldFile = await fileOf(oldSide, 'old');
     const newFile = await fileOf(newSide, 'new');
     return CrawlComparison.open(oldFile, newFile, {
-      ...options,
-      names: { old: sideName(oldSide), new: sideName(newSide) },
+      wordThreshold: options.wordThreshold,
+      names: options.names ?? { old: sideName(oldSide), new: sideName(newSide) },
       onClose: () => folder?.remove(),
     });
   } catch (err) {

@@ -20,10 +20,10 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
 
   private constructor(
     private readonly observer: ClusterCrawlObserver,
-    storeUrl: string,
+    private readonly store: string,
   ) {
     super();
-    this.results = new ClusterResults(storeUrl, observer.crawlId);
+    this.results = new ClusterResults(store, observer.crawlId);
     observer.on('snapshot', (s) => this.emit('snapshot', s));
     observer.on('state', (s) => this.emit('state', s));
   }
@@ -35,6 +35,10 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
 
   attachment(): StoreAttachment {
     return { server: this.observer.server, crawlId: this.observer.crawlId };
+  }
+
+  storeUrl(): string {
+    return this.store;
   }
 
   snapshot(): CrawlSnapshot {

@@ -19,6 +19,8 @@ export interface CrawlInView extends EventEmitter<CrawlInViewEvents> {
   readonly file: string | null;
   /** The cluster crawl attached to, or null. */
   attachment(): StoreAttachment | null;
+  /** The URL of the store of the cluster crawl attached to (it holds the password: never sent to a client), or null. */
+  storeUrl(): string | null;
   /** The latest snapshot, or null when nothing has run in this session. */
   snapshot(): CrawlSnapshot | null;
   /** The state of a crawl this process runs and that has not finished, or null. */

@@ -206,6 +206,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return this.inView.attachment();
   }
 
+  /** The URL of the store attached to (for comparing its crawls), or null. */
+  private attachedStoreUrl(): string | null {
+    return this.inView.storeUrl();
+  }
+
   /** Why the crawl in view cannot be exported as CSV (none open), or null; a cluster crawl exports from its store. */
   exportProblem(): string | null {
     return this.inView.exportProblem();
@@ -504,11 +509,11 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** Two crawl files (absolute paths, checked by the host) compared: the counts. */
   async compareCrawls(query: Analysis.CompareQuery): Promise<Analysis.ComparisonSummary> {
-    return this.comparisons.of(query).summary();
+    return (await this.comparisons.of(query, this.attachedStoreUrl(), true)).summary();
   }
 
   async comparePage(query: Analysis.CompareQuery, kind: Analysis.ChangeKind, after: number | null): Promise<Analysis.ComparisonPage> {
-    return this.comparisons.of(query).page(kind, { after, limit: 100 });
+    return (await this.comparisons.of(query, this.attachedStoreUrl())).page(kind, { after, limit: 100 });
   }
 
   /** The comparison as CSV (or XLSX), to a file path or a stream (ended when done). */
@@ -517,7 +522,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     dest: string | NodeJS.WritableStream,
     format?: Analysis.ExportFormat,
   ): Promise<Api.ExportResult> {
-    return exportResult(dest, () => this.comparisons.of(query).exportCsv(dest, { format }));
+    return exportResult(dest, async () => (await this.comparisons.of(query, this.attachedStoreUrl())).exportCsv(dest, { format }));
   }
 
   snapshot(): CrawlSnapshot | null {

@@ -63,6 +63,10 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     return null;
   }
 
+  storeUrl(): string | null {
+    return null;
+  }
+
   snapshot(): CrawlSnapshot | null {
     return this.controller?.snapshot() ?? null;
   }

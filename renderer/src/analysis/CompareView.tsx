@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
 import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary, ExportFormat } from '../../../shared/analysis.ts';
 import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
+import { clusterCrawlOf, clusterCrawlRef } from '../../../shared/comparison.ts';
+import type { StoreInfo } from '../../../shared/snapshot.ts';
 import { fileName, formatInt, formatWhen } from '../format.ts';
 import { notify } from '../store/crawl-store.ts';
 import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
@@ -26,6 +28,12 @@ export function crawlLabel(c: CrawlFileInfo): string {
     crawled: formatInt(c.crawled),
     file: fileName(c.file),
   });
+}
+
+/** A compared crawl as the summary names it: its file's name, or the cluster crawl's ID. */
+export function comparedName(ref: string): string {
+  const crawlId = clusterCrawlOf(ref);
+  return crawlId === null ? fileName(ref) : ta('compare.clusterName', { id: crawlId });
 }
 
 /** The lists of a comparison in the order shown: what changed on the URLs both crawls have first, then added, removed. */
@@ -53,6 +61,8 @@ export function CompareView() {
   const store = useCrawlStore();
   const command = useCommand();
   const connected = useCrawl((s) => s.connection.state === 'connected');
+  // A cluster crawl in view is one of the crawls to compare (the host copies it from its store for the comparison).
+  const cluster = useCrawl((s) => s.cluster);
   const finishedKey = useCrawl((s) => `${s.crawlKey}:${s.state}`);
   const [crawls, setCrawls] = useState<CrawlFileInfo[]>([]);
   const [oldFile, setOldFile] = useState('');
@@ -133,8 +143,22 @@ export function CompareView() {
         <span className="panel-note">{t('compare.note')}</span>
       </div>
       <div className="compare-form">
-        <CrawlPicker label={t('compare.older')} testId="compare-old" crawls={crawls} value={oldFile} onChange={setOldFile} />
-        <CrawlPicker label={t('compare.newer')} testId="compare-new" crawls={crawls} value={newFile} onChange={setNewFile} />
+        <CrawlPicker
+          label={t('compare.older')}
+          testId="compare-old"
+          crawls={crawls}
+          cluster={cluster}
+          value={oldFile}
+          onChange={setOldFile}
+        />
+        <CrawlPicker
+          label={t('compare.newer')}
+          testId="compare-new"
+          crawls={crawls}
+          cluster={cluster}
+          value={newFile}
+          onChange={setNewFile}
+        />
         <label className="field compare-threshold">
           <span className="field-label">{t('compare.threshold')}</span>
           <span className="inline-row">
@@ -163,8 +187,8 @@ export function CompareView() {
       {summary && query && (
         <>
           <div className="compare-summary" data-testid="compare-summary">
-            <Stat label={t('compare.urlsBefore')} title={fileName(summary.old_file)} value={summary.old_urls} />
-            <Stat label={t('compare.urlsAfter')} title={fileName(summary.new_file)} value={summary.new_urls} />
+            <Stat label={t('compare.urlsBefore')} title={comparedName(summary.old_file)} value={summary.old_urls} />
+            <Stat label={t('compare.urlsAfter')} title={comparedName(summary.new_file)} value={summary.new_urls} />
             {SHOWN_KINDS.map((k) => (
               <button
                 key={k}
@@ -292,17 +316,19 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
   );
 }
 
-/** One of the two crawls to compare, chosen from the crawls list. */
+/** One of the two crawls to compare, chosen from the crawls list (and the cluster crawl in view, if any). */
 function CrawlPicker({
   label,
   testId,
   crawls,
+  cluster,
   value,
   onChange,
 }: {
   label: string;
   testId: string;
   crawls: readonly CrawlFileInfo[];
+  cluster: StoreInfo | null;
   value: string;
   onChange: (file: string) => void;
 }) {
@@ -312,6 +338,11 @@ function CrawlPicker({
       <span className="field-label">{label}</span>
       <select data-testid={testId} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         <option value="">{t('compare.chooseCrawl')}</option>
+        {cluster && (
+          <option value={clusterCrawlRef(cluster.crawlId)}>
+            {t('compare.clusterLabel', { id: cluster.crawlId, server: cluster.server })}
+          </option>
+        )}
         {crawls.map((c) => (
           <option key={c.file} value={c.file}>
             {crawlLabel(c)}

@@ -589,6 +589,8 @@ export const analysis = {
     title: 'Compare crawls',
     note: 'Two crawls of the same site: which URLs were added, removed or changed.',
     crawlLabel: '{{when}} · {{seed}}{{more}} · {{crawled}} crawled · {{file}}',
+    clusterLabel: 'Cluster crawl {{id}} in view · {{server}}',
+    clusterName: 'cluster crawl {{id}}',
     listCrawls: 'List crawls',
     older: 'Older crawl',
     newer: 'Newer crawl',

@@ -504,6 +504,8 @@ export const analysis: Messages['analysis'] = {
     title: '比较抓取',
     note: '同一站点的两次抓取：哪些 URL 新增、移除或有变化。',
     crawlLabel: '{{when}} · {{seed}}{{more}} · 已抓取 {{crawled}} · {{file}}',
+    clusterLabel: '当前查看的集群抓取 {{id}} · {{server}}',
+    clusterName: '集群抓取 {{id}}',
     listCrawls: '列出抓取',
     older: '较早的抓取',
     newer: '较新的抓取',

@@ -98,4 +98,5 @@ export const messages: Messages['messages'] = {
   notCrawlFileWhy: '{{file}} 不是 Trawl 抓取文件（{{error}}）',
   exportCancelled: '导出已取消',
   compareSame: '请选择两个不同的抓取进行比较',
+  compareNoStore: '只有连接到其存储时才能比较集群抓取：请重新连接',
 };
