@@ -98,6 +98,8 @@ export async function writeStoreTabExports(
 ): Promise<void> {
   const views = new ClusterResults(storeUrl, crawlId);
   try {
+    // The content tabs' threshold, pages and word count (issue 18.1), for this crawl's analysis and its exports.
+    await views.contentOptions(plan.content);
     await writeTabs(views, plan, say);
   } finally {
     await views.close();

@@ -27,6 +27,7 @@ const TABS = [
   'images-all',
   'images-alt-missing',
   'content-exact-duplicates',
+  'content-low',
 ];
 /** Bulk reports: two this site has rows for (links to the broken image, images without alt), two it has none for. */
 const REPORTS = ['client-error-inlinks', 'images-missing-alt', 'non-indexable-inlinks', 'redirect-chains'];
@@ -70,7 +71,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
   /**
    * Each tab from the store as from the file: the same header (every column), the same rows. Two crawls of one site do
    * not fetch in one order, so the rows compare as sets (the app's exports are compared in order with each store's
-   * explorer in analysis-contract). Duplicate content is not computed on the store: its tabs have the header alone.
+   * explorer in analysis-contract). Duplicate content is computed from the store's signatures, as from the file's.
    */
   function expectSameTabs(fromFile: string, fromStore: string) {
     expect(fs.readdirSync(fromStore).sort()).toEqual(fs.readdirSync(fromFile).sort());
@@ -81,10 +82,8 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     for (const tab of TABS) {
       const [f, s] = [comparable(path.join(fromFile, `${tab}.csv`)), comparable(path.join(fromStore, `${tab}.csv`))];
       expect(s.header, tab).toEqual(f.header);
-      if (isContentFilter(tab)) {
-        expect(s.header, tab).toEqual(expect.arrayContaining([...CONTENT_EXPORT_COLUMNS]));
-        expect(s.rows, tab).toEqual([]);
-      } else expect(s.rows, tab).toEqual(f.rows);
+      if (isContentFilter(tab)) expect(s.header, tab).toEqual(expect.arrayContaining([...CONTENT_EXPORT_COLUMNS]));
+      expect(s.rows, tab).toEqual(f.rows);
     }
   }
 
@@ -115,13 +114,28 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
       expect(b.stdout).toContain(`CSV: ${out} (${records(out).length - 1} rows)`);
     }
     // Something to compare in each but the ones that have none on this site.
-    for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', ...REPORTS.slice(0, 2)])
+    for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', 'content-low', ...REPORTS.slice(0, 2)])
       expect(records(path.join(fromStore, `${tab}.csv`)).length, tab).toBeGreaterThan(1);
     expectSameTabs(fromFile, fromStore);
     // The site structure's folders and counts, as the app saves them: the same bytes from both.
     const structure = (folder: string) => fs.readFileSync(path.join(folder, 'site-structure.csv'), 'utf8');
     expect(structure(fromStore).split('\r\n').length).toBeGreaterThan(2);
     expect(structure(fromStore)).toBe(structure(fromFile));
+  });
+
+  it('takes the content tabs\u2019 options with --store as with a crawl file', async () => {
+    // Fewer words make fewer pages low content; the options reach the store's computation as the file's.
+    const args = ['--export-tabs', 'content-low', '--low-content-words', '2'];
+    const [fromFile, fromStore] = [path.join(dir, 'low-file'), path.join(dir, 'low-store')];
+    expect((await runCli(['--resume', file, ...args, '--output-folder', fromFile])).code).toBe(0);
+    const run = await runCli(['--store', db.url, '--crawl', crawlId, ...args, '--output-folder', fromStore]);
+    expect(run.code, run.stderr).toBe(0);
+    const [f, st] = [comparable(path.join(fromFile, 'content-low.csv')), comparable(path.join(fromStore, 'content-low.csv'))];
+    expect(st).toEqual(f);
+    const defaults = path.join(dir, 'low-default');
+    const plain = await runCli(['--store', db.url, '--crawl', crawlId, '--export-tabs', 'content-low', '--output-folder', defaults]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(st.rows.length).toBeLessThan(comparable(path.join(defaults, 'content-low.csv')).rows.length);
   });
 
   it('writes them as XLSX with the same cells', async () => {

@@ -148,19 +148,45 @@ export interface ContentAnalysisResult {
 const optionsKey = (o: ContentAnalysisOptions) => `${o.threshold}|${o.allPages ? 1 : 0}|${o.lowContentWords}`;
 const stampOf = (db: Db) => String((db.prepare('SELECT coalesce(max(seq), 0) AS m FROM results').get() as { m: number }).m);
 
+/** A compared page's content row: url_id, main_words, text_hash, minhash. */
+export type ContentRow = [number, number, string | null, Uint8Array | null];
+
+/** How a statement names a crawl's table: bare on a crawl file, with its schema in the store. */
+type TableName = (name: 'content' | 'results' | 'urls') => string;
+const bare: TableName = (name) => name;
+
+/**
+ * The content rows a computation compares (a crawl's content table, either store), in url_id order; `page`: those
+ * after a parameter, at most `limit`.
+ */
+export function contentRowsSql(
+  options: ContentAnalysisOptions,
+  table: TableName = bare,
+  page: { after: string; limit: number } | null = null,
+): string {
+  const where = [options.allPages ? null : "r.indexability = 'indexable'", page ? `c.url_id > ${page.after}` : null].filter(Boolean);
+  return `SELECT c.url_id, c.main_words, c.text_hash, c.minhash FROM ${table('content')} c JOIN ${table('results')} r ON r.url_id = c.url_id
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.url_id${page ? ` LIMIT ${page.limit}` : ''}`;
+}
+
 /** Computes the content analysis of a crawl file (its content table) for `options`. */
 export function computeContentAnalysis(db: Db, options: ContentAnalysisOptions = DEFAULT_CONTENT_ANALYSIS): ContentAnalysisResult {
   const started = performance.now();
   const stamp = stampOf(db);
-  const rows = hasTable(db, 'content')
-    ? (db
-        .prepare(
-          `SELECT c.url_id, c.main_words, c.text_hash, c.minhash FROM content c JOIN results r ON r.url_id = c.url_id
-           ${options.allPages ? '' : "WHERE r.indexability = 'indexable'"} ORDER BY c.url_id`,
-        )
-        .raw(true)
-        .all() as [number, number, string | null, Buffer | null][])
-    : [];
+  const rows = hasTable(db, 'content') ? (db.prepare(contentRowsSql(options)).raw(true).all() as ContentRow[]) : [];
+  return analyseContent(rows, options, stamp, started);
+}
+
+/**
+ * The content analysis of the compared pages' rows (url_id ascending), for `options`; `stamp` says what of the crawl
+ * it saw, `started` when reading began (performance.now()).
+ */
+export function analyseContent(
+  rows: readonly ContentRow[],
+  options: ContentAnalysisOptions,
+  stamp: string,
+  started: number,
+): ContentAnalysisResult {
   const n = rows.length;
   const urlIds = new Float64Array(n);
   const signatures = new Uint32Array(n * MINHASH_BINS);
@@ -283,10 +309,20 @@ export function forgetContentAnalysis(file: string): void {
  * results (while a crawl writes, no sooner than ten times the last computation's time, at least two seconds, after it).
  */
 export function contentAnalysisDue(db: Db, options: { writing?: boolean } = {}): boolean {
-  const s = stateOf(db.name);
+  return contentAnalysisDueAt(db.name, stampOf(db), options);
+}
+
+/** contentAnalysisDue for the crawl named `key` (a crawl file's name, or a crawl in the store's: pg-content.ts) at `stamp`. */
+export function contentAnalysisDueAt(key: string, stamp: string, options: { writing?: boolean } = {}): boolean {
+  const s = stateOf(key);
   const last = s.result;
   if (!last || last.key !== optionsKey(s.options)) return true;
-  return last.stamp !== stampOf(db) && !(options.writing && Date.now() - s.finishedAt < Math.max(2000, 10 * last.ms));
+  return last.stamp !== stamp && !(options.writing && Date.now() - s.finishedAt < Math.max(2000, 10 * last.ms));
+}
+
+/** The last computation taken for the crawl named `key` (adoptContentAnalysis), or null. */
+export function lastContentAnalysis(key: string): ContentAnalysisResult | null {
+  return stateOf(key).result;
 }
 
 /** The options key of a file's current options (what a computation for them is tagged with). */
@@ -320,15 +356,25 @@ export function refreshContentAnalysis(db: Db, options: { writing?: boolean } = 
     db.transaction(() => {
       db.prepare('DELETE FROM temp.content_dups').run();
       const insert = db.prepare('INSERT INTO temp.content_dups (url_id, exact_count, match_id, similarity, low) VALUES (?, ?, ?, ?, ?)');
-      for (let i = 0; i < r.pages; i++) {
-        const m = r.match[i]!;
-        if (r.exactCount[i]! < 2 && m < 0 && !r.low[i]) continue;
-        insert.run(r.urlIds[i], r.exactCount[i], m < 0 ? null : r.urlIds[m], m < 0 ? null : r.similarity[i], r.low[i]);
-      }
+      for (const row of flaggedPages(r)) insert.run(...row);
     })();
     filled.set(db, tag);
   }
   return r;
+}
+
+export type FlaggedPage = [number, number, number | null, number | null, number];
+
+/**
+ * The rows of content_dups: the pages some content filter lists (an exact duplicate, a near-duplicate, low content),
+ * as [url_id, exact_count, match_id, similarity, low].
+ */
+export function* flaggedPages(r: ContentAnalysisResult): Generator<FlaggedPage> {
+  for (let i = 0; i < r.pages; i++) {
+    const m = r.match[i]!;
+    if (r.exactCount[i]! < 2 && m < 0 && !r.low[i]) continue;
+    yield [r.urlIds[i]!, r.exactCount[i]!, m < 0 ? null : r.urlIds[m]!, m < 0 ? null : r.similarity[i]!, r.low[i]!];
+  }
 }
 
 /** The index of a url id among the compared pages (urlIds ascending), or -1. */
@@ -427,11 +473,18 @@ export function contentDiff(db: Db, urlId: number, otherId: number): TextDiff | 
   return a === null || b === null ? null : diffTexts(a, b);
 }
 
-/** The content columns of some URLs (ExplorerRow's main_words, exact_duplicates, near_match_url, near_similarity). */
-export const CONTENT_COLUMNS_SQL = `SELECT c.url_id, c.main_words, cd.exact_count AS exact_duplicates, mu.url AS near_match_url,
-  round(cd.similarity * 100, 1) AS near_similarity
-  FROM content c LEFT JOIN temp.content_dups cd ON cd.url_id = c.url_id LEFT JOIN urls mu ON mu.id = cd.match_id
-  WHERE c.url_id IN (SELECT value FROM json_each(?))`;
+/**
+ * The content columns of some URLs (ExplorerRow's main_words, exact_duplicates, near_match_url, near_similarity), in a
+ * store's terms: where its TEMP tables are, and the condition on c.url_id that picks the URLs.
+ */
+export const contentColumnsSql = (temp: string, urlIds: string, table: TableName = bare) => `SELECT c.url_id, c.main_words,
+  cd.exact_count AS exact_duplicates, mu.url AS near_match_url,
+  CAST(round(CAST(cd.similarity * 100 AS numeric), 1) AS double precision) AS near_similarity
+  FROM ${table('content')} c LEFT JOIN ${temp}.content_dups cd ON cd.url_id = c.url_id LEFT JOIN ${table('urls')} mu ON mu.id = cd.match_id
+  WHERE ${urlIds}`;
+
+/** A crawl file's (its ids a JSON array). */
+export const CONTENT_COLUMNS_SQL = contentColumnsSql('temp', 'c.url_id IN (SELECT value FROM json_each(?))');
 
 /** The content columns of some URLs by url id (none for a file without a content table). */
 export function contentColumnsOf(

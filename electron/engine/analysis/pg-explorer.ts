@@ -97,7 +97,11 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
     `SELECT tablename AS name, ${column('title_px')} AS widths, ${column('title_hash')} AS hashes FROM pg_tables WHERE schemaname = $1`,
     [schema, `${schema}.results`],
   );
-  return storeTarget(new Set(rows.map((r) => r.name)), { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false });
+  const tables = new Set(rows.map((r) => r.name));
+  // Duplicate content's TEMP table, once this connection has made it (pg-content.ts): the content filters read it.
+  if ((await c.query<{ ok: boolean }>("SELECT to_regclass('pg_temp.content_dups') IS NOT NULL AS ok")).rows[0]!.ok)
+    tables.add('content_dups');
+  return storeTarget(tables, { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false });
 }
 
 /**

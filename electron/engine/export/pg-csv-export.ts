@@ -24,6 +24,7 @@ import { writeExport, type FormatOption } from './export-format.ts';
 import { renderExportSelect } from './render-export-sql.ts';
 import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
 import { positional } from '../analysis/queue-inspector.ts';
+import { storeContentRows } from '../analysis/pg-content.ts';
 
 /**
  * The PostgreSQL export's options: page size, columns, header names and format. The SQLite export's row filter and
@@ -89,7 +90,7 @@ function checkOptions(options: PgCsvExportOptions): void {
  * A view's rows (pg-view-export.ts): only those matching `where`, a condition over results r and urls u whose tables
  * are named bare (result-filters.ts viewWhere in the store's dialect), so the connection must have the crawl's schema
  * on its search_path; its parameters are @named. rowsFrom 'urls': one row per URL known (the external view).
- * content: the CONTENT_EXPORT_COLUMNS, which the store leaves empty (it does not compute duplicate content).
+ * content: the CONTENT_EXPORT_COLUMNS, from the connection's content_dups (pg-content.ts, made current by the caller).
  */
 export interface PgViewRows {
   where?: { sql: string; params: Record<string, unknown> } | null;
@@ -139,9 +140,8 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
           },
         }
       : {}),
-    // Duplicate content is not computed on the store: a content filter's view has its columns, and no row (its
-    // filter counts 0 there), so this is never asked for a row.
-    ...(view.content ? { content: async () => [] } : {}),
+    // Duplicate content's columns, from the connection's content_dups (pg-content.ts), a page of rows at a time.
+    ...(view.content ? { content: (urlIds: number[]) => storeContentRows(client, crawlId, urlIds) } : {}),
     rules: extractionColumnsOf(crawl.settings),
     async nextPage(limit) {
       const { text, values } = positional(pageSql, { ...params, after, last, limit });

@@ -4,7 +4,8 @@
 // rows those of the results export (export-page-sql.ts, written by csv-writer.ts or xlsx-writer.ts), read a page at a
 // time by keyset through a connection of its own, each page a statement of its own (as exportCsvFromStore). An Images
 // filter lists uses of images (images.ts), the external view URLs. What the store does not compute stays so: Link
-// Score's columns are empty, and duplicate content's filters (which count 0 there) export their header and no rows.
+// Score's columns are empty; duplicate content is computed from the store's signatures (pg-content.ts), as for the
+// explorer.
 // The bulk reports too: their code (analysis/bulk-reports.ts) with the store answering its queries.
 import { type ExportFormat, isContentFilter, type ViewExport } from '../../../shared/analysis.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
@@ -17,6 +18,8 @@ import { likePattern } from '../analysis/sql.ts';
 import { connect, loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { serverLabel } from '../frontier/postgres/pg-store-url.ts';
+import { refreshStoreContent, storeContentKey } from '../analysis/pg-content.ts';
 import { extractionColumnsOf, viewColumnsOf } from './csv-writer.ts';
 import { writeExport } from './export-format.ts';
 import { crawlRendered, numberTypes, pgRowSource } from './pg-csv-export.ts';
@@ -36,9 +39,15 @@ export async function exportViewFromStore(
   crawlId: string,
   view: ViewExport,
   out: string | NodeJS.WritableStream,
+  contentKey: string = storeContentKey(serverLabel(storeUrl), crawlId),
 ): Promise<{ rows: number }> {
   const client = await connect(storeUrl, { applicationName: 'trawl export' });
   try {
+    // A content filter reads this connection's content_dups (made before the target is read, which then has it).
+    if (isContentFilter(view.filter)) {
+      await readCrawl(client, crawlId);
+      await refreshStoreContent(client, crawlId, contentKey);
+    }
     // The filters name the crawl's tables bare: its schema is on this connection's search_path from here on.
     const t = await enterCrawl(client, crawlId);
     const format = view.format ?? 'csv';

@@ -1,5 +1,6 @@
 // The Results table of a cluster crawl, and the analysis views that read the store so far (the hosts report, the queue,
-// the explorer, its view exports, the issues overview, the bulk reports, the charts and the site structure), read
+// the explorer with duplicate content, its view exports, the issues overview, the bulk reports, the charts and the
+// site structure), read
 // from its schema in the PostgreSQL store with the same SQL as a crawl file's (analysis/result-rows.ts and
 // hosts-report.ts, in PostgreSQL's dialect): the same rows, filters and sort order. Reads through a
 // connection of its own, opened when first asked, so a slow sort never holds up the live view (the observer's).
@@ -31,6 +32,10 @@ import type {
   SiteStructureQuery,
 } from '../../../shared/analysis.ts';
 import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
+import { isContentFilter } from '../../../shared/analysis.ts';
+import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import { contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
+import { refreshStoreContent, storeContentColumns, storeContentKey } from '../analysis/pg-content.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
@@ -108,13 +113,42 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read((client) => postgresQueueScreen(client, this.crawlId, q));
   }
 
-  /** The explorer's filter counts and pages of rows (analysis/result-filters.ts, in PostgreSQL's dialect). */
+  /**
+   * The explorer's filter counts and pages of rows (analysis/result-filters.ts, in PostgreSQL's dialect), duplicate
+   * content's computed here first from the store's signatures (pg-content.ts), as a crawl file's are.
+   */
   filterCounts(): Promise<FilterCounts> {
-    return this.read((client) => postgresFilterCounts(client, this.crawlId) as Promise<FilterCounts>);
+    return this.read(async (client) => {
+      await this.refreshContent(client);
+      return (await postgresFilterCounts(client, this.crawlId)) as FilterCounts;
+    });
   }
 
   queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
-    return this.read((client) => postgresQueryFiltered(client, this.crawlId, q));
+    return this.read(async (client) => {
+      const content = isContentFilter(q.filter);
+      if (content) await this.refreshContent(client);
+      const page = await postgresQueryFiltered(client, this.crawlId, q);
+      if (!content) return page;
+      // The content filters' rows carry the page's words, its exact duplicates and closest near-duplicate (issue 18.1).
+      const columns = await storeContentColumns(
+        client,
+        this.crawlId,
+        page.rows.map((r) => r.url_id),
+      );
+      return { ...page, rows: page.rows.map((r) => ({ ...r, ...columns.get(r.url_id) })) };
+    });
+  }
+
+  /** Duplicate content's options for this crawl (near-duplicates.ts keeps them under the crawl's key). */
+  async contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions> {
+    const key = storeContentKey(this.server, this.crawlId);
+    return Object.keys(given).length === 0 ? contentOptions(key) : setContentOptions(key, given);
+  }
+
+  /** This connection's content_dups made current (recomputed at most as often as a running crawl file's). */
+  private async refreshContent(client: PgClient): Promise<void> {
+    await refreshStoreContent(client, this.crawlId, storeContentKey(this.server, this.crawlId), { writing: true });
   }
 
   /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
@@ -140,12 +174,17 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** A view as a crawl file's export writes it, through a connection of its own (as exportCsv): the live view goes on meanwhile. */
   async exportView(view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
-    return exportViewFromStore(this.storeUrl, this.crawlId, view, dest);
+    return exportViewFromStore(this.storeUrl, this.crawlId, view, dest, storeContentKey(this.server, this.crawlId));
   }
 
-  /** Each issue with its filter's count, from the store's count passes (duplicate content's count 0 here). */
+  /** Each issue with its filter's count, from the store's count passes (duplicate content's computed first). */
   async issuesOverview(): Promise<IssuesOverview> {
-    return overviewOf(await this.read((client) => postgresFilterCounts(client, this.crawlId, ISSUE_FILTERS)));
+    return overviewOf(
+      await this.read(async (client) => {
+        await this.refreshContent(client);
+        return postgresFilterCounts(client, this.crawlId, ISSUE_FILTERS);
+      }),
+    );
   }
 
   async exportOverview(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<{ rows: number }> {

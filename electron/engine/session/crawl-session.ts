@@ -369,8 +369,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
    * just read). A changed threshold recomputes from the stored signatures; nothing is crawled again.
    */
   async contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions> {
-    const analysis = this.analysis();
-    return Object.keys(given).length === 0 ? analysis.contentOptions() : analysis.setContentOptions(given);
+    return this.inView.views().contentOptions(given);
   }
 
   /** What differs between two pages' main texts (issue 18.1), or null when either has none. */

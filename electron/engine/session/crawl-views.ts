@@ -7,6 +7,7 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
+import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { exportStructureCsv } from '../analysis/site-structure.ts';
@@ -33,6 +34,11 @@ export interface CrawlViews {
   exportColumns(filter: Analysis.FilterId): Promise<string[]>;
   /** One view of the results (a filter, a text, chosen columns, a header preset, CSV or XLSX), to a file or a stream. */
   exportView(view: Analysis.ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
+  /**
+   * Duplicate content's options for this crawl (issue 18.1), the given ones changed first (none: just read): a
+   * changed threshold recomputes from the stored signatures.
+   */
+  contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions>;
   /** Each issue with its filter's count (`writing`: as filterCounts). */
   issuesOverview(writing: boolean): Promise<IssuesOverview>;
   /** The issues found as CSV (or XLSX), to a file or a stream. */
@@ -81,6 +87,10 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     // ---- the views' exports, the issues overview, the bulk reports ----
     exportColumns: async (filter) => viewColumns(analysis().db, filter),
     exportView: async (view, dest) => exportView(analysis(), view, dest),
+    contentOptions: async (given) => {
+      const a = analysis();
+      return Object.keys(given).length === 0 ? a.contentOptions() : a.setContentOptions(given);
+    },
     issuesOverview: async (writing) => {
       // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
       const a = analysis();

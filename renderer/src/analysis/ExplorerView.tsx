@@ -358,8 +358,6 @@ export function ExplorerView() {
 
   // A new duplicate-content threshold (issue 18.1): the counts and the rows read again.
   const contentGeneration = useStore(contentOptionsStore, (s) => s.generation);
-  // A cluster crawl's store does not compute duplicate content: no threshold to change there.
-  const onCluster = useCrawl((s) => s.cluster !== null);
   const counts = useLiveQuery(`counts|${contentGeneration}`, () => api.filterCounts(), COUNT_REFRESH_MS, { enabled: hasCrawl });
   const query = useMemo(
     () => ({ filter, text: appliedText, ...(prefix ? { prefix } : {}), sort: sort.column, descending: sort.descending }),
@@ -464,7 +462,7 @@ export function ExplorerView() {
                   </span>
                 </button>
               ))}
-              {g.id === 'content' && hasCrawl && !onCluster && <NearThresholdControl />}
+              {g.id === 'content' && hasCrawl && <NearThresholdControl />}
             </div>
           ))}
           {counts.error && <div className="analysis-error">{counts.error}</div>}

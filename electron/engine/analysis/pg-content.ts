@@ -1,0 +1,151 @@
+// Duplicate content (issue 18.1) of a crawl in the PostgreSQL store (issue 19): the crawl file's computation
+// (near-duplicates.ts analyseContent, the same banding and thresholds) over the store's content rows, read here by key
+// pages, and its outcome in a TEMP table content_dups of the reading connection, as a crawl file's connection has it:
+// the content filters' SQL (result-filters.ts), their counts and the rows' content columns are then the crawl file's.
+// The computation's options are the crawl's (near-duplicates.ts contentOptions, under the crawl's key here).
+import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
+import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import {
+  adoptContentAnalysis,
+  analyseContent,
+  contentAnalysisDueAt,
+  contentColumnsSql,
+  contentOptions,
+  contentRowsSql,
+  flaggedPages,
+  lastContentAnalysis,
+  type ContentAnalysisResult,
+  type ContentRow,
+  type FlaggedPage,
+} from './near-duplicates.ts';
+
+/** The crawl's tables in its schema (the reading connection's search_path need not name it). */
+const inSchema = (schema: string) => (name: string) => `${schema}.${name}`;
+import { settledSql } from './pg-settled.ts';
+
+/** content_dups as crawl-file.ts's CONTENT_DUPS_TEMP_TABLE, in PostgreSQL's types. */
+export const PG_CONTENT_DUPS_TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS content_dups (
+  url_id bigint PRIMARY KEY,
+  exact_count integer NOT NULL,
+  match_id bigint,
+  similarity double precision,
+  low integer NOT NULL
+)`;
+
+/** Content rows read at a time (each with its 512-byte signature). */
+const PAGE_ROWS = 20_000;
+/** Flagged pages written into the TEMP table a statement at a time. */
+const INSERT_ROWS = 5_000;
+
+/** What each connection's content_dups holds (a computation's stamp and options), per crawl key. */
+const filled = new WeakMap<PgQuerier, string>();
+
+/** The key a crawl in the store has among the content analyses' options and results: its server and ID. */
+export function storeContentKey(server: string, crawlId: string): string {
+  return `postgres://${server}#${crawlId}`;
+}
+
+/**
+ * Makes this connection's content_dups current for the crawl (none of the connection's transactions may be open:
+ * the table is created outside them). Recomputed when the crawl has new results or other options; `writing`: while
+ * nodes add results, new results alone recompute no sooner than the crawl file's rule allows (contentAnalysisDueAt).
+ * A crawl whose results are still being committed is recomputed once they are (its stamp says so).
+ */
+export async function refreshStoreContent(
+  c: PgQuerier,
+  crawlId: string,
+  key: string,
+  options: { writing?: boolean } = {},
+): Promise<ContentAnalysisResult> {
+  const schema = crawlSchema(crawlId);
+  await c.query(PG_CONTENT_DUPS_TEMP_TABLE);
+  const stamp = await stampOf(c, crawlId);
+  if (contentAnalysisDueAt(key, stamp, options)) {
+    const started = performance.now();
+    const opts = contentOptions(key);
+    const rows: ContentRow[] = [];
+    const hasContent = (await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok;
+    if (hasContent) {
+      const sql = contentRowsSql(opts, inSchema(schema), { after: '$1', limit: PAGE_ROWS });
+      for (let after = 0; ; ) {
+        const page = (await c.query<{ url_id: number; main_words: number; text_hash: string | null; minhash: Buffer | null }>(sql, [after]))
+          .rows;
+        for (const r of page) rows.push([r.url_id, r.main_words, r.text_hash, r.minhash]);
+        if (page.length < PAGE_ROWS) break;
+        after = page[page.length - 1]!.url_id;
+      }
+    }
+    adoptContentAnalysis(key, analyseContent(rows, opts, stamp, started));
+  }
+  const r = lastContentAnalysis(key)!;
+  const tag = `${key}|${r.stamp}|${r.key}`;
+  if (filled.get(c) !== tag) {
+    await c.query('BEGIN');
+    try {
+      await c.query('DELETE FROM pg_temp.content_dups');
+      let batch: FlaggedPage[] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const column = (i: number) => batch.map((row) => row[i]);
+        await c.query(
+          `INSERT INTO pg_temp.content_dups (url_id, exact_count, match_id, similarity, low)
+           SELECT * FROM unnest($1::bigint[], $2::integer[], $3::bigint[], $4::double precision[], $5::integer[])`,
+          [column(0), column(1), column(2), column(3), column(4)],
+        );
+        batch = [];
+      };
+      for (const row of flaggedPages(r)) {
+        batch.push(row);
+        if (batch.length >= INSERT_ROWS) await flush();
+      }
+      await flush();
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    filled.set(c, tag);
+  }
+  return r;
+}
+
+/**
+ * What of the crawl a computation sees: the results sequence's value, marked while a node still holds rows of it
+ * uncommitted (the next computation after they commit then differs: pg-settled.ts says why seq alone does not do).
+ */
+async function stampOf(c: PgQuerier, crawlId: string): Promise<string> {
+  const sql = settledSql(crawlId);
+  const v = (await c.query<{ v: number }>(sql.sequence)).rows[0]!.v;
+  const writers = (await c.query(sql.writers)).rows.length;
+  return writers > 0 ? `${v}+` : String(v);
+}
+
+/** The content columns of some URLs of the crawl, from this connection's content_dups. */
+export async function storeContentColumns(
+  c: PgQuerier,
+  crawlId: string,
+  urlIds: readonly number[],
+): Promise<
+  Map<number, { main_words: number; exact_duplicates: number | null; near_match_url: string | null; near_similarity: number | null }>
+> {
+  if (urlIds.length === 0) return new Map();
+  const { rows } = await c.query<{
+    url_id: number;
+    main_words: number;
+    exact_duplicates: number | null;
+    near_match_url: string | null;
+    near_similarity: number | null;
+  }>(contentColumnsSql('pg_temp', 'c.url_id = ANY($1::bigint[])', inSchema(crawlSchema(crawlId))), [urlIds]);
+  return new Map(rows.map(({ url_id, ...r }) => [url_id, r]));
+}
+
+/** The content columns as an export's rows (csv-export.ts's content source), in contentColumnsSql's order. */
+export async function storeContentRows(c: PgQuerier, crawlId: string, urlIds: readonly number[]): Promise<unknown[][]> {
+  if (urlIds.length === 0) return [];
+  const { rows } = await c.query<unknown[]>({
+    text: contentColumnsSql('pg_temp', 'c.url_id = ANY($1::bigint[])', inSchema(crawlSchema(crawlId))),
+    values: [urlIds],
+    rowMode: 'array',
+  });
+  return rows;
+}
