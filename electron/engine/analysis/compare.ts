@@ -48,10 +48,18 @@ export interface CompareOptions {
 /** The attached schema holding the new crawl. */
 const NEW = 'newer';
 
-const fieldsOf = (alias: string) =>
-  `${alias}.status_code AS ${alias}_status_code, ${alias}.title AS ${alias}_title, ${alias}.meta_description AS ${alias}_meta_description,
-   ${alias}.canonical AS ${alias}_canonical, ${alias}.indexability AS ${alias}_indexability,
-   ${alias}.indexability_reason AS ${alias}_indexability_reason, ${alias}.word_count AS ${alias}_word_count`;
+/** The results columns a comparison reads of each page (FieldValues), besides its keys. */
+export const COMPARED_COLUMNS = [
+  'status_code',
+  'title',
+  'meta_description',
+  'canonical',
+  'indexability',
+  'indexability_reason',
+  'word_count',
+] as const satisfies readonly (keyof FieldValues)[];
+
+const fieldsOf = (alias: string) => COMPARED_COLUMNS.map((c) => `${alias}.${c} AS ${alias}_${c}`).join(', ');
 
 /** The SQL condition of each field's change between ra (old) and rb (new); the word count against the threshold. */
 function changeSql(threshold: WordThreshold): Record<ComparedField, string> {

@@ -335,6 +335,9 @@ SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type
        r.outlinks, r.redirect_url, r.attempts, r.robots_disallowed, r.error
 FROM results r JOIN urls u ON u.id = r.url_id;`;
 
+/** Dedup looks URLs up by key (and compare matches them by it). */
+export const URLS_KEY_INDEX = 'CREATE INDEX urls_key ON urls(url_key)';
+
 const SCHEMA = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -380,7 +383,7 @@ CREATE TABLE urls (
   -- 0 normal; 1 deprioritised (matched a pattern the analyst pushed back): claimed after its host's others.
   priority      INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX urls_key ON urls(url_key);
+${URLS_KEY_INDEX};
 -- The queue: per host, first discovered first (breadth-first). Partial, so claiming costs the same at any size.
 CREATE INDEX urls_queue ON urls(host_id, id) WHERE state = 0;
 ${URLS_CLAIM_ORDER_INDEX}
