@@ -10,6 +10,7 @@ import { workerScript } from './link-score-thread.ts';
 import {
   adoptContentAnalysis,
   type ContentAnalysisResult,
+  type ContentSource,
   contentAnalysisDue,
   contentOptions,
   contentOptionsKey,
@@ -17,9 +18,14 @@ import {
 
 /** Computes a crawl file's content analysis for `options` in a worker thread that opens it read-only. */
 export function computeContentAnalysisOffThread(file: string, options: ContentAnalysisOptions): Promise<ContentAnalysisResult> {
+  return analyseOffThread({ file, nativeBinding: sqliteNativeBinding() }, options);
+}
+
+/** Computes the content analysis of `source` (a crawl file, or a crawl in the store) in a worker thread. */
+export function analyseOffThread(source: ContentSource, options: ContentAnalysisOptions): Promise<ContentAnalysisResult> {
   const { script, eval: isCode } = workerScript('near-duplicates-worker');
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { eval: isCode, workerData: { file, options, nativeBinding: sqliteNativeBinding() } });
+    const worker = new Worker(script, { eval: isCode, workerData: { source, options } });
     let settled = false;
     worker.once('message', (m: { ok: true; result: ContentAnalysisResult } | { ok: false; error: string }) => {
       settled = true;

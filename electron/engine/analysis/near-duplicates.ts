@@ -148,6 +148,12 @@ export interface ContentAnalysisResult {
 const optionsKey = (o: ContentAnalysisOptions) => `${o.threshold}|${o.allPages ? 1 : 0}|${o.lowContentWords}`;
 const stampOf = (db: Db) => String((db.prepare('SELECT coalesce(max(seq), 0) AS m FROM results').get() as { m: number }).m);
 
+/**
+ * Where a computation reads the signatures: a crawl file (with the host's native SQLite binding), or a crawl in the
+ * PostgreSQL store at `stamp` (pg-content.ts).
+ */
+export type ContentSource = { file: string; nativeBinding?: string } | { store: string; crawlId: string; stamp: string };
+
 /** A compared page's content row: url_id, main_words, text_hash, minhash. */
 export type ContentRow = [number, number, string | null, Uint8Array | null];
 

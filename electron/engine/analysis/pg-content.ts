@@ -7,20 +7,17 @@ import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import {
   adoptContentAnalysis,
-  analyseContent,
   contentAnalysisDueAt,
   contentColumnsSql,
   contentOptions,
-  contentRowsSql,
+  contentOptionsKey,
   flaggedPages,
   lastContentAnalysis,
   type ContentAnalysisResult,
-  type ContentRow,
   type FlaggedPage,
 } from './near-duplicates.ts';
-
-/** The crawl's tables in its schema (the reading connection's search_path need not name it). */
-const inSchema = (schema: string) => (name: string) => `${schema}.${name}`;
+import { analyseOffThread } from './near-duplicates-thread.ts';
+import { inSchema } from './pg-content-read.ts';
 import { settledSql } from './pg-settled.ts';
 
 /** content_dups as crawl-file.ts's CONTENT_DUPS_TEMP_TABLE, in PostgreSQL's types. */
@@ -32,8 +29,8 @@ export const PG_CONTENT_DUPS_TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS conte
   low integer NOT NULL
 )`;
 
-/** Content rows read at a time (each with its 512-byte signature). */
-const PAGE_ROWS = 20_000;
+/** The computation under way per crawl and options. */
+const pending = new Map<string, Promise<ContentAnalysisResult>>();
 /** Flagged pages written into the TEMP table a statement at a time. */
 const INSERT_ROWS = 5_000;
 
@@ -53,29 +50,25 @@ export function storeContentKey(server: string, crawlId: string): string {
  */
 export async function refreshStoreContent(
   c: PgQuerier,
+  storeUrl: string,
   crawlId: string,
   key: string,
   options: { writing?: boolean } = {},
 ): Promise<ContentAnalysisResult> {
-  const schema = crawlSchema(crawlId);
   await c.query(PG_CONTENT_DUPS_TEMP_TABLE);
   const stamp = await stampOf(c, crawlId);
-  if (contentAnalysisDueAt(key, stamp, options)) {
-    const started = performance.now();
-    const opts = contentOptions(key);
-    const rows: ContentRow[] = [];
-    const hasContent = (await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok;
-    if (hasContent) {
-      const sql = contentRowsSql(opts, inSchema(schema), { after: '$1', limit: PAGE_ROWS });
-      for (let after = 0; ; ) {
-        const page = (await c.query<{ url_id: number; main_words: number; text_hash: string | null; minhash: Buffer | null }>(sql, [after]))
-          .rows;
-        for (const r of page) rows.push([r.url_id, r.main_words, r.text_hash, r.minhash]);
-        if (page.length < PAGE_ROWS) break;
-        after = page[page.length - 1]!.url_id;
-      }
+  // Computed off this thread (near-duplicates-thread.ts), through a connection of the worker's own; one computation
+  // per crawl and options at a time, callers meanwhile waiting for it.
+  for (let round = 0; round < 3 && contentAnalysisDueAt(key, stamp, options); round++) {
+    const pendingKey = `${key}\n${contentOptionsKey(key)}`;
+    let p = pending.get(pendingKey);
+    if (!p) {
+      p = analyseOffThread({ store: storeUrl, crawlId, stamp }, contentOptions(key));
+      pending.set(pendingKey, p);
+      const done = () => void pending.delete(pendingKey);
+      p.then(done, done);
     }
-    adoptContentAnalysis(key, analyseContent(rows, opts, stamp, started));
+    adoptContentAnalysis(key, await p);
   }
   const r = lastContentAnalysis(key)!;
   const tag = `${key}|${r.stamp}|${r.key}`;

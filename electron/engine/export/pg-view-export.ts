@@ -46,7 +46,7 @@ export async function exportViewFromStore(
     // A content filter reads this connection's content_dups (made before the target is read, which then has it).
     if (isContentFilter(view.filter)) {
       await readCrawl(client, crawlId);
-      await refreshStoreContent(client, crawlId, contentKey);
+      await refreshStoreContent(client, storeUrl, crawlId, contentKey);
     }
     // The filters name the crawl's tables bare: its schema is on this connection's search_path from here on.
     const t = await enterCrawl(client, crawlId);

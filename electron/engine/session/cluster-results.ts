@@ -148,7 +148,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /** This connection's content_dups made current (recomputed at most as often as a running crawl file's). */
   private async refreshContent(client: PgClient): Promise<void> {
-    await refreshStoreContent(client, this.crawlId, storeContentKey(this.server, this.crawlId), { writing: true });
+    await refreshStoreContent(client, this.storeUrl, this.crawlId, storeContentKey(this.server, this.crawlId), { writing: true });
   }
 
   /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
