@@ -11,6 +11,7 @@ import type { FreshDatabase } from '../helpers/postgres.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import type { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createClusterCrawl, threadStatus, withClient } from '../helpers/cluster-crawl.ts';
+import { copyStoreCrawlForCompare } from '../../electron/engine/analysis/store-compare-copy.ts';
 import type { ThreadStatus } from '../../shared/snapshot.ts';
 import type { ThreadStep } from '../../shared/steps.ts';
 import { chromiumAvailable, launchChromium, CHROMIUM } from './browser.ts';
@@ -80,7 +81,11 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     }, 400);
     proxy = await startTcpProxy(pgHostPort(db.url).host, pgHostPort(db.url).port);
 
-    server = startServe(tempDir('trawl-e2e-cluster-'));
+    // A crawl file of the cluster crawl as it is now (the copy a comparison makes), in the console's folder: after the
+    // nodes record two more pages, Compare finds them added.
+    const crawls = tempDir('trawl-e2e-cluster-');
+    await copyStoreCrawlForCompare(db.url, 'shop', path.join(crawls, 'shop-before.trawl'));
+    server = startServe(crawls);
     url = await server.url;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -293,6 +298,23 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     expect(await page.getByTestId('structure-table').textContent()).toContain('https://shop.test');
     await shot('cluster-structure');
+
+    // Compare: the cluster crawl in view is one of the crawls offered; against the file made before the two new pages,
+    // they are what was added.
+    await page.getByTestId('view-compare').click();
+    await page.getByTestId('compare-old').selectOption('shop-before.trawl');
+    await page.getByTestId('compare-new').selectOption('cluster:shop');
+    expect(await page.getByTestId('compare-new').locator('option:checked').textContent()).toMatch(
+      /^Cluster crawl shop in view · 127\.0\.0\.1:/,
+    );
+    await page.getByTestId('compare-run').click();
+    await until(
+      async () => page.locator('[data-testid="compare-summary"] [data-change="added"]').getAttribute('data-value'),
+      (v) => v === '2',
+      'the two pages added since the copy',
+    );
+    expect(await page.getByTestId('compare-sentence').textContent()).toMatch(/2 added/);
+    await shot('cluster-compare');
     await page.getByTestId('view-live').click();
 
     // Pause, resize the cluster's total, resume: trawl.crawls says so.
