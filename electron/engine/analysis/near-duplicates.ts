@@ -398,10 +398,10 @@ function indexOf(r: ContentAnalysisResult, urlId: number): number {
 }
 
 /** Every other page at or above the threshold from page index `me` (none when the banding found it none), closest first. */
-function nearOf(db: Db, r: ContentAnalysisResult, me: number): { i: number; similarity: number }[] {
+function nearOf(key: string, r: ContentAnalysisResult, me: number): { i: number; similarity: number }[] {
   if (me < 0 || r.match[me]! < 0) return [];
   const k = MINHASH_BINS;
-  const minSame = Math.ceil(stateOf(db.name).options.threshold * k - 1e-9);
+  const minSame = Math.ceil(stateOf(key).options.threshold * k - 1e-9);
   const out: { i: number; similarity: number }[] = [];
   const o = me * k;
   const group = r.exactGroup[me]!;
@@ -419,7 +419,7 @@ function nearOf(db: Db, r: ContentAnalysisResult, me: number): { i: number; simi
 /** A page's near-duplicate pairs (other pages at or above the threshold), closest first, at most `limit`. */
 export function nearDuplicatesOf(db: Db, urlId: number, limit = 50): { urlId: number; similarity: number }[] {
   const r = refreshContentAnalysis(db, { writing: true });
-  return nearOf(db, r, indexOf(r, urlId))
+  return nearOf(db.name, r, indexOf(r, urlId))
     .slice(0, limit)
     .map((m) => ({ urlId: r.urlIds[m.i]!, similarity: m.similarity }));
 }
@@ -435,8 +435,31 @@ export function contentDetailOf(db: Db, urlId: number, options: { writing?: bool
   if (!hasTable(db, 'content')) return null;
   const row = db.prepare('SELECT main_words FROM content WHERE url_id = ?').get(urlId) as { main_words: number } | undefined;
   if (!row) return null;
-  const r = refreshContentAnalysis(db, options);
-  const o = stateOf(db.name).options;
+  const matches = contentMatchesOf(db.name, refreshContentAnalysis(db, options), urlId);
+  const ids = matches.urlIds;
+  const urls = new Map(
+    ids.length === 0
+      ? []
+      : (
+          db.prepare('SELECT id, url FROM urls WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+            id: number;
+            url: string;
+          }[]
+        ).map((u) => [u.id, u.url]),
+  );
+  return matches.detail(row.main_words, urls);
+}
+
+/**
+ * A page's duplicates in the computation `r` of the crawl named `key` (contentDetailOf's lists, either store): the
+ * url ids to look up, then its detail from their URLs.
+ */
+export function contentMatchesOf(
+  key: string,
+  r: ContentAnalysisResult,
+  urlId: number,
+): { urlIds: number[]; detail(mainWords: number, urls: ReadonlyMap<number, string>): ContentDetail } {
+  const o = stateOf(key).options;
   const me = indexOf(r, urlId);
   const exact: number[] = [];
   let exactTotal = 0;
@@ -448,27 +471,25 @@ export function contentDetailOf(db: Db, urlId: number, options: { writing?: bool
       if (exact.length < MAX_CONTENT_MATCHES) exact.push(i);
     }
   }
-  const near = nearOf(db, r, me);
+  const near = nearOf(key, r, me);
   const listed = near.slice(0, MAX_CONTENT_MATCHES);
-  const ids = [...exact, ...listed.map((m) => m.i)].map((i) => r.urlIds[i]!);
-  const urls = new Map(
-    ids.length === 0
-      ? []
-      : (
-          db.prepare('SELECT id, url FROM urls WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
-            id: number;
-            url: string;
-          }[]
-        ).map((u) => [u.id, u.url]),
-  );
-  const match = (i: number, similarity: number): ContentMatch => ({ url_id: r.urlIds[i]!, url: urls.get(r.urlIds[i]!) ?? '', similarity });
   return {
-    main_words: row.main_words,
-    compared: me >= 0,
-    low: row.main_words < o.lowContentWords,
-    options: { ...o },
-    exact: { items: exact.map((i) => match(i, 1)), total: exactTotal },
-    near: { items: listed.map((m) => match(m.i, m.similarity)), total: near.length },
+    urlIds: [...exact, ...listed.map((m) => m.i)].map((i) => r.urlIds[i]!),
+    detail(mainWords, urls) {
+      const match = (i: number, similarity: number): ContentMatch => ({
+        url_id: r.urlIds[i]!,
+        url: urls.get(r.urlIds[i]!) ?? '',
+        similarity,
+      });
+      return {
+        main_words: mainWords,
+        compared: me >= 0,
+        low: mainWords < o.lowContentWords,
+        options: { ...o },
+        exact: { items: exact.map((i) => match(i, 1)), total: exactTotal },
+        near: { items: listed.map((m) => match(m.i, m.similarity)), total: near.length },
+      };
+    },
   };
 }
 

@@ -3,6 +3,8 @@
 // pages, and its outcome in a TEMP table content_dups of the reading connection, as a crawl file's connection has it:
 // the content filters' SQL (result-filters.ts), their counts and the rows' content columns are then the crawl file's.
 // The computation's options are the crawl's (near-duplicates.ts contentOptions, under the crawl's key here).
+import type { ContentDetail } from '../../../shared/analysis.ts';
+import { diffTexts, type TextDiff } from '../../../shared/text-diff.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import {
@@ -10,6 +12,7 @@ import {
   contentAnalysisDueAt,
   contentColumnsSql,
   contentOptions,
+  contentMatchesOf,
   contentOptionsKey,
   flaggedPages,
   lastContentAnalysis,
@@ -141,4 +144,43 @@ export async function storeContentRows(c: PgQuerier, crawlId: string, urlIds: re
     rowMode: 'array',
   });
   return rows;
+}
+
+/**
+ * A page's duplicate content for its detail pane, as a crawl file's (near-duplicates.ts contentDetailOf): its
+ * main-text words, the compared pages with the same text and those at or above the threshold; null for a page
+ * without a content row. Makes the connection's content_dups current first.
+ */
+export async function storeContentDetail(
+  c: PgQuerier,
+  storeUrl: string,
+  crawlId: string,
+  key: string,
+  urlId: number,
+): Promise<ContentDetail | null> {
+  const schema = crawlSchema(crawlId);
+  if (!(await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok) return null;
+  const row = (await c.query<{ main_words: number }>(`SELECT main_words FROM ${schema}.content WHERE url_id = $1`, [urlId])).rows[0];
+  if (!row) return null;
+  const matches = contentMatchesOf(key, await refreshStoreContent(c, storeUrl, crawlId, key, { writing: true }), urlId);
+  const { rows } = await c.query<{ id: number; url: string }>(`SELECT id, url FROM ${schema}.urls WHERE id = ANY($1::bigint[])`, [
+    matches.urlIds,
+  ]);
+  return matches.detail(row.main_words, new Map(rows.map((u) => [u.id, u.url])));
+}
+
+/** What differs between two pages' main texts in the store (null when either has none), as a crawl file's contentDiff. */
+export async function storeContentDiff(c: PgQuerier, crawlId: string, urlId: number, otherId: number): Promise<TextDiff | null> {
+  const schema = crawlSchema(crawlId);
+  if (!(await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok) return null;
+  const { rows } = await c.query<{ url_id: number; text: string | null }>(
+    `SELECT url_id, text FROM ${schema}.content WHERE url_id = ANY($1::bigint[])`,
+    [[urlId, otherId]],
+  );
+  const text = (id: number) => {
+    const t = rows.find((r) => r.url_id === id)?.text;
+    return typeof t === 'string' && t !== '' ? t : null;
+  };
+  const [a, b] = [text(urlId), text(otherId)];
+  return a === null || b === null ? null : diffTexts(a, b);
 }

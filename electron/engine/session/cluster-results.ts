@@ -35,7 +35,8 @@ import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
-import { refreshStoreContent, storeContentColumns, storeContentKey } from '../analysis/pg-content.ts';
+import { refreshStoreContent, storeContentColumns, storeContentDetail, storeContentDiff, storeContentKey } from '../analysis/pg-content.ts';
+import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
@@ -153,7 +154,21 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
   urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
-    return this.read((client) => postgresUrlDetail(client, this.crawlId, ref));
+    return this.read(async (client) => {
+      const detail = await postgresUrlDetail(client, this.crawlId, ref);
+      // Its duplicate content (issue 18.1), as a crawl file's detail has it.
+      if (detail) detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
+      return detail;
+    });
+  }
+
+  /** What differs between two pages' main texts, or null when either has none. */
+  contentDiff(urlId: number, otherId: number): Promise<TextDiff | null> {
+    return this.read((client) => storeContentDiff(client, this.crawlId, urlId, otherId));
+  }
+
+  private contentKey(): string {
+    return storeContentKey(this.server, this.crawlId);
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {

@@ -374,7 +374,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** What differs between two pages' main texts (issue 18.1), or null when either has none. */
   async contentDiff(urlId: number, otherId: number): Promise<TextDiff | null> {
-    return this.analysis().contentDiff(urlId, otherId);
+    return this.inView.views().contentDiff(urlId, otherId);
   }
 
   async urlInlinks(urlId: number, after: number | null): Promise<Analysis.LinkPage<Analysis.Inlink>> {

@@ -8,6 +8,7 @@ import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { exportStructureCsv } from '../analysis/site-structure.ts';
@@ -39,6 +40,8 @@ export interface CrawlViews {
    * changed threshold recomputes from the stored signatures.
    */
   contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions>;
+  /** What differs between two pages' main texts (issue 18.1), or null when either has none. */
+  contentDiff(urlId: number, otherId: number): Promise<TextDiff | null>;
   /** Each issue with its filter's count (`writing`: as filterCounts). */
   issuesOverview(writing: boolean): Promise<IssuesOverview>;
   /** The issues found as CSV (or XLSX), to a file or a stream. */
@@ -91,6 +94,7 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       const a = analysis();
       return Object.keys(given).length === 0 ? a.contentOptions() : a.setContentOptions(given);
     },
+    contentDiff: async (urlId, otherId) => analysis().contentDiff(urlId, otherId),
     issuesOverview: async (writing) => {
       // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
       const a = analysis();
