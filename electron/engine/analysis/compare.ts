@@ -338,9 +338,7 @@ export const COMPARISON_CSV_COLUMNS = [
   'change',
   'url',
   'changed_fields',
-  ...(['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const).flatMap(
-    (f) => [`old_${f}`, `new_${f}`],
-  ),
+  ...COMPARED_COLUMNS.flatMap((f) => [`old_${f}`, `new_${f}`]),
   // Why a removed URL is gone (REMOVED_REASONS' words); empty for the others.
   'removed_reason',
 ] as const;
@@ -349,17 +347,7 @@ export const COMPARISON_CSV_COLUMNS = [
 function* comparisonRecords(rows: Iterable<ComparisonRow>): Generator<(string | number | null)[]> {
   for (const row of rows) {
     const out: (string | number | null)[] = [row.change, row.url, row.fields.join(' ') || null];
-    for (const f of [
-      'status_code',
-      'title',
-      'meta_description',
-      'canonical',
-      'indexability',
-      'indexability_reason',
-      'word_count',
-    ] as const) {
-      out.push(row.old?.[f] ?? null, row.new?.[f] ?? null);
-    }
+    for (const f of COMPARED_COLUMNS) out.push(row.old?.[f] ?? null, row.new?.[f] ?? null);
     out.push(row.removed_reason ? REMOVED_REASONS[row.removed_reason] : null);
     yield out;
   }
@@ -369,9 +357,7 @@ function csvRecord(row: ComparisonRow): string[] {
   const cell = (v: string | number | null | undefined) =>
     v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : neutraliseCell(v);
   const out = [row.change, cell(row.url), row.fields.join(' ')];
-  for (const f of ['status_code', 'title', 'meta_description', 'canonical', 'indexability', 'indexability_reason', 'word_count'] as const) {
-    out.push(cell(row.old?.[f]), cell(row.new?.[f]));
-  }
+  for (const f of COMPARED_COLUMNS) out.push(cell(row.old?.[f]), cell(row.new?.[f]));
   out.push(row.removed_reason ? REMOVED_REASONS[row.removed_reason] : '');
   return out;
 }
