@@ -329,15 +329,13 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
 
     /**
      * A row as both stores must give it: without what each numbers its own way (seq, url ids, an image's page id),
-     * the times of the crawl, and Link Scores (computed for crawl files only: empty in the store).
+     * and the times of the crawl.
      */
     const comparableRow = (r: ExplorerRow) => {
       const {
         seq: _s,
         url_id: _u,
         response_time_ms: _t,
-        link_score: _l,
-        unique_inlinks: _q,
         image,
         ...rest
       } = r as ExplorerRow & {
@@ -395,6 +393,9 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       // Duplicate content (issue 18.1): the store's computed here from its signatures, as the file's (pg-content.ts).
       for (const id of CONTENT_FILTERS) expect(counts[id], id).toBeGreaterThan(0);
       expect(storeCounts).toEqual(counts);
+      // Link Score (computed for the store's crawl as for the file's, pg-link-score.ts): the rows carry it.
+      const scored = (await storeX.queryFiltered({ ...base, filter: 'html' })).rows.map((r) => r.link_score);
+      expect(scored.filter((x) => typeof x === 'number' && x > 0).length, 'Link Scores on the store').toBeGreaterThan(3);
       for (const filter of FILTER_IDS) {
         const [f, s] = await both({ ...base, filter });
         expect(f.total, filter).toBe(counts[filter]);
@@ -405,7 +406,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
 
     /**
      * Both sessions' "Export this view" of `view`, to files: what each said, and the bytes. The columns leave out what
-     * each store has its own way (response times) and Link Scores (a crawl file's alone: empty in the store).
+     * each store has its own way (response times).
      */
     const exportBoth = async (view: Partial<ViewExport> & { filter: ViewExport['filter'] }, name: string) => {
       const full: ViewExport = { text: '', columns: [...SAME_COLUMNS], headerPreset: 'trawl', format: 'csv', ...view };
@@ -416,7 +417,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       expect(s, `${name}: store`).toMatchObject({ ok: true, file: storeOut });
       return { view: full, f, s, fileBytes: fs.readFileSync(fileOut), storeBytes: fs.readFileSync(storeOut), fileOut, storeOut };
     };
-    const SAME_COLUMNS = EXPORT_COLUMNS.filter((c) => !['response_time_ms', 'link_score', 'unique_inlinks'].includes(c));
+    const SAME_COLUMNS = EXPORT_COLUMNS.filter((c) => c !== 'response_time_ms');
     /** A CSV's lines (its records here: no cell of this site holds a line break). */
     const lines = (bytes: Buffer) => bytes.toString('utf8').split('\r\n');
 
@@ -668,8 +669,6 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         'next',
         'seq',
         'response_time_ms',
-        'link_score',
-        'unique_inlinks',
         'date',
       ]);
       const strip = (v: unknown): unknown => {

@@ -31,8 +31,8 @@ const TABS = [
 ];
 /** Bulk reports: two this site has rows for (links to the broken image, images without alt), two it has none for. */
 const REPORTS = ['client-error-inlinks', 'images-missing-alt', 'non-indexable-inlinks', 'redirect-chains'];
-/** Columns each store fills its own way: response times; Link Score is a crawl file's alone (empty in the store). */
-const OWN_WAY = ['response_time_ms', 'link_score', 'unique_inlinks'];
+/** Columns each store fills its own way: response times. */
+const OWN_WAY = ['response_time_ms'];
 
 withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store', () => {
   let db: FreshDatabase;

@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
-import { linkScoreStamp, type LinkScores } from './link-score.ts';
+import { linkScoreStamp, type LinkScoreSource, type LinkScores } from './link-score.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -44,9 +44,14 @@ export function workerScript(name = 'link-score-worker'): { script: string; eval
 
 /** Computes the Link Scores of a crawl file in a worker thread that opens it read-only. */
 export function computeLinkScoresOffThread(file: string): Promise<LinkScores> {
+  return linkScoresOffThread({ file, nativeBinding: sqliteNativeBinding() });
+}
+
+/** Computes the Link Scores of `source` (a crawl file, or a crawl in the store) in a worker thread. */
+export function linkScoresOffThread(source: LinkScoreSource): Promise<LinkScores> {
   const { script, eval: isCode } = workerScript();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { eval: isCode, workerData: { file, nativeBinding: sqliteNativeBinding() } });
+    const worker = new Worker(script, { eval: isCode, workerData: { source } });
     let settled = false;
     worker.once('message', (m: { ok: true; scores: LinkScores } | { ok: false; error: string }) => {
       settled = true;

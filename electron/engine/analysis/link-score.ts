@@ -120,6 +120,9 @@ class IntList {
   }
 }
 
+/** Where a computation reads the graph: a crawl file (with the host's native binding), or a crawl in the store at `stamp`. */
+export type LinkScoreSource = { file: string; nativeBinding?: string } | { store: string; crawlId: string; stamp: string };
+
 /** What a crawl file's Link Score computation yields, per node (dense index order = url id order). */
 export interface LinkScores {
   /** The node's url id. */
@@ -164,66 +167,107 @@ export function computeLinkScores(db: Database.Database): LinkScores {
   return db.transaction(() => {
     const stamp = linkScoreStamp(db);
     const { maxId } = db.prepare('SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
-    const indexOf = new Int32Array(maxId + 1).fill(-1);
-    const ids = new IntList();
-    const noFollow = new IntList();
-    for (const [id, nf] of db.prepare(NODES_SQL).raw().iterate() as IterableIterator<[number, number]>) {
-      indexOf[id] = ids.length;
-      ids.push(id);
-      noFollow.push(nf);
+    const graph = new LinkGraphBuilder(maxId);
+    for (const [id, nf] of db.prepare(NODES_SQL).raw().iterate() as IterableIterator<[number, number]>) graph.node(id, nf);
+    for (const [fromId, toId, kind] of db.prepare(LINKS_SQL).raw().iterate() as IterableIterator<[number, number, number]>)
+      graph.link(fromId, toId, kind);
+    return graph.scores(stamp, started);
+  })();
+}
+
+/** The statements a computation reads, the crawl's tables named bare: its nodes, then its links in page order. */
+export const LINK_SCORE_SQL = { nodes: NODES_SQL, links: LINKS_SQL };
+
+/**
+ * The graph as its rows come, from either store: every node first (node(), in url id order), then the links grouped
+ * by page in (from_id, to_id) order (link()); scores() computes.
+ */
+export class LinkGraphBuilder {
+  private readonly indexOf: Int32Array;
+  private readonly ids = new IntList();
+  private readonly noFollow = new IntList();
+  private offsets: Int32Array | null = null;
+  private targets: IntList | null = null;
+  private uniqueInlinks: Int32Array | null = null;
+  // Links come grouped by page (the primary key's order): each page's edges decided when its group ends.
+  private current = -1;
+  private redirect = -1;
+  private canonical = -1;
+  private readonly pending = new IntList();
+  /** Node index up to which offsets are filled. */
+  private filled = 0;
+
+  /** `maxId`: the crawl's highest url id. */
+  constructor(private readonly maxId: number) {
+    this.indexOf = new Int32Array(maxId + 1).fill(-1);
+  }
+
+  node(id: number, noFollow: number): void {
+    this.indexOf[id] = this.ids.length;
+    this.ids.push(id);
+    this.noFollow.push(noFollow);
+  }
+
+  /** The edges' arrays, once the nodes are all in. */
+  private edges(): { offsets: Int32Array; targets: IntList; uniqueInlinks: Int32Array } {
+    if (this.offsets === null) {
+      const n = this.ids.length;
+      this.offsets = new Int32Array(n + 1);
+      this.targets = new IntList(Math.max(1024, n * 4));
+      this.uniqueInlinks = new Int32Array(n);
     }
-    const n = ids.length;
-    const offsets = new Int32Array(n + 1);
-    const targets = new IntList(Math.max(1024, n * 4));
-    const uniqueInlinks = new Int32Array(n);
-    // Links come grouped by page (the primary key's order): each page's edges decided when its group ends.
-    let current = -1;
-    let redirect = -1;
-    let canonical = -1;
-    const pending = new IntList();
-    // Node index up to which offsets are filled.
-    let filled = 0;
-    const flush = () => {
-      if (current < 0) return;
-      for (; filled <= current; filled++) offsets[filled] = targets.length;
-      // -2: a redirect or canonical to a URL that is not a page of the graph: the page is dangling.
-      if (redirect !== -1) {
-        if (redirect >= 0) targets.push(redirect);
-      } else if (canonical !== -1) {
-        if (canonical >= 0) targets.push(canonical);
-      } else if (noFollow.data[current] === 0) for (let k = 0; k < pending.length; k++) targets.push(pending.data[k]!);
-      offsets[current + 1] = targets.length;
-      filled = current + 1;
-      pending.length = 0;
-      redirect = -1;
-      canonical = -1;
-    };
-    for (const [fromId, toId, kind] of db.prepare(LINKS_SQL).raw().iterate() as IterableIterator<[number, number, number]>) {
-      const from = fromId <= maxId ? indexOf[fromId]! : -1;
-      const to = toId <= maxId ? indexOf[toId]! : -1;
-      if (from < 0) continue;
-      if (from !== current) {
-        flush();
-        current = from;
-      }
-      if (kind === 1) {
-        // A redirect out of the site leaves the page dangling; one in it wins over everything else.
-        if (to >= 0 && to !== from) redirect = to;
-        else if (redirect < 0) redirect = -2;
-      } else if (kind === 2) {
-        // A self-canonical is no canonical; one elsewhere outside the graph still takes the page's value away.
-        if (to !== from && canonical < 0) canonical = to >= 0 ? to : -2;
-      } else if (to >= 0 && to !== from) {
-        pending.push(to);
-        if (noFollow.data[from] === 0) uniqueInlinks[to]!++;
-      }
+    return { offsets: this.offsets, targets: this.targets!, uniqueInlinks: this.uniqueInlinks! };
+  }
+
+  link(fromId: number, toId: number, kind: number): void {
+    const { uniqueInlinks } = this.edges();
+    const from = fromId <= this.maxId ? this.indexOf[fromId]! : -1;
+    const to = toId <= this.maxId ? this.indexOf[toId]! : -1;
+    if (from < 0) return;
+    if (from !== this.current) {
+      this.flush();
+      this.current = from;
     }
-    flush();
-    for (; filled <= n; filled++) offsets[filled] = targets.length;
-    const graph: CsrGraph = { n, offsets, targets: targets.trimmed() };
-    const pr = pageRank(graph);
+    if (kind === 1) {
+      // A redirect out of the site leaves the page dangling; one in it wins over everything else.
+      if (to >= 0 && to !== from) this.redirect = to;
+      else if (this.redirect < 0) this.redirect = -2;
+    } else if (kind === 2) {
+      // A self-canonical is no canonical; one elsewhere outside the graph still takes the page's value away.
+      if (to !== from && this.canonical < 0) this.canonical = to >= 0 ? to : -2;
+    } else if (to >= 0 && to !== from) {
+      this.pending.push(to);
+      if (this.noFollow.data[from] === 0) uniqueInlinks[to]!++;
+    }
+  }
+
+  private flush(): void {
+    const current = this.current;
+    if (current < 0) return;
+    const { offsets, targets } = this.edges();
+    for (; this.filled <= current; this.filled++) offsets[this.filled] = targets.length;
+    // -2: a redirect or canonical to a URL that is not a page of the graph: the page is dangling.
+    if (this.redirect !== -1) {
+      if (this.redirect >= 0) targets.push(this.redirect);
+    } else if (this.canonical !== -1) {
+      if (this.canonical >= 0) targets.push(this.canonical);
+    } else if (this.noFollow.data[current] === 0) for (let k = 0; k < this.pending.length; k++) targets.push(this.pending.data[k]!);
+    offsets[current + 1] = targets.length;
+    this.filled = current + 1;
+    this.pending.length = 0;
+    this.redirect = -1;
+    this.canonical = -1;
+  }
+
+  /** Every node's score, from the crawl's state `stamp`; `started`: when reading began (performance.now()). */
+  scores(stamp: string, started: number): LinkScores {
+    const n = this.ids.length;
+    const { offsets, targets, uniqueInlinks } = this.edges();
+    this.flush();
+    for (; this.filled <= n; this.filled++) offsets[this.filled] = targets.length;
+    const pr = pageRank({ n, offsets, targets: targets.trimmed() });
     return {
-      urlIds: ids.trimmed(),
+      urlIds: this.ids.trimmed(),
       scores: logScores(pr.ranks),
       ranks: pr.ranks,
       uniqueInlinks,
@@ -232,7 +276,7 @@ export function computeLinkScores(db: Database.Database): LinkScores {
       stamp,
       ms: performance.now() - started,
     };
-  })();
+  }
 }
 
 /** Opens the crawl file read-only (with the native binding in use) and computes its Link Scores. */

@@ -40,8 +40,8 @@ const INSERT_ROWS = 5_000;
 /** What each connection's content_dups holds (a computation's stamp and options), per crawl key. */
 const filled = new WeakMap<PgQuerier, string>();
 
-/** The key a crawl in the store has among the content analyses' options and results: its server and ID. */
-export function storeContentKey(server: string, crawlId: string): string {
+/** The key a crawl in the store has among the content analyses' and Link Scores' options and results: its server and ID. */
+export function storeCrawlKey(server: string, crawlId: string): string {
   return `postgres://${server}#${crawlId}`;
 }
 
@@ -59,7 +59,7 @@ export async function refreshStoreContent(
   options: { writing?: boolean } = {},
 ): Promise<ContentAnalysisResult> {
   await c.query(PG_CONTENT_DUPS_TEMP_TABLE);
-  const stamp = await stampOf(c, crawlId);
+  const stamp = await storeResultsStamp(c, crawlId);
   // Computed off this thread (near-duplicates-thread.ts), through a connection of the worker's own; one computation
   // per crawl and options at a time, callers meanwhile waiting for it.
   for (let round = 0; round < 3 && contentAnalysisDueAt(key, stamp, options); round++) {
@@ -109,7 +109,7 @@ export async function refreshStoreContent(
  * What of the crawl a computation sees: the results sequence's value, marked while a node still holds rows of it
  * uncommitted (the next computation after they commit then differs: pg-settled.ts says why seq alone does not do).
  */
-async function stampOf(c: PgQuerier, crawlId: string): Promise<string> {
+export async function storeResultsStamp(c: PgQuerier, crawlId: string): Promise<string> {
   const sql = settledSql(crawlId);
   const v = (await c.query<{ v: number }>(sql.sequence)).rows[0]!.v;
   const writers = (await c.query(sql.writers)).rows.length;

@@ -98,10 +98,13 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
     [schema, `${schema}.results`],
   );
   const tables = new Set(rows.map((r) => r.name));
-  // Duplicate content's TEMP table, once this connection has made it (pg-content.ts): the content filters read it.
-  if ((await c.query<{ ok: boolean }>("SELECT to_regclass('pg_temp.content_dups') IS NOT NULL AS ok")).rows[0]!.ok)
-    tables.add('content_dups');
-  return storeTarget(tables, { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false });
+  // Duplicate content's and Link Score's TEMP tables, once this connection has made them (pg-content.ts,
+  // pg-link-score.ts): the content filters and the Link Score columns read them.
+  const { rows: temp } = await c.query<{ content: boolean; scores: boolean }>(
+    "SELECT to_regclass('pg_temp.content_dups') IS NOT NULL AS content, to_regclass('pg_temp.link_scores') IS NOT NULL AS scores",
+  );
+  if (temp[0]!.content) tables.add('content_dups');
+  return storeTarget(tables, { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false, linkScores: temp[0]!.scores });
 }
 
 /**

@@ -228,6 +228,8 @@ export interface StoreColumns {
   widths: boolean;
   /** title_hash and description_hash (a crawl made before them lacks them: its duplicate filters group the texts). */
   hashes: boolean;
+  /** The reading connection has the crawl's Link Scores in its TEMP table (pg-link-score.ts); without, none shown. */
+  linkScores?: boolean;
 }
 
 /** The store's dialect for a crawl with these columns. */
@@ -241,6 +243,7 @@ export function postgresFilters(columns: StoreColumns): FilterDialect {
           groupWidth: (field: SerpField) => ({ inGroup: null, ofText: (text: string) => storeSerpPx(text, field) }),
         }),
     ...(columns.hashes ? {} : { duplicatedByHash: () => null }),
+    ...(columns.linkScores ? { rows: { ...postgresResults('', true), table: (name: string) => name } } : {}),
   };
 }
 
@@ -922,7 +925,7 @@ const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTER
 /** The store's SQL for each set of columns a crawl may have, made when first asked. */
 const postgresSql = new Map<string, DialectSql>();
 function postgresSqlFor(columns: StoreColumns): DialectSql {
-  const key = `${columns.widths}/${columns.hashes}`;
+  const key = `${columns.widths}/${columns.hashes}/${columns.linkScores === true}`;
   let sql = postgresSql.get(key);
   if (!sql) {
     const d = postgresFilters(columns);

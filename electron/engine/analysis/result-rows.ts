@@ -55,7 +55,7 @@ const URL_ORDER_KEY = `left(lower(u.url), ${URL_ORDER_PREFIX}) COLLATE "C"`;
  * A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. Text sorts without case in code point order
  * (COLLATE "C"), as SQLite's NOCASE does, whatever the database's collation.
  */
-export function postgresResults(schema: string): ResultsDialect {
+export function postgresResults(schema: string, linkScores = false): ResultsDialect {
   return {
     table: (name) => `${schema}.${name}`,
     noCase: (expr) => `lower(${expr}) COLLATE "C"`,
@@ -65,8 +65,13 @@ export function postgresResults(schema: string): ResultsDialect {
     param: (n) => `$${n}`,
     inKeys: (key, p) => `${key} = ANY(${p}::bigint[])`,
     keysValue: (keys) => keys,
-    // Link Score is computed for crawl files only.
-    linkScore: (column) => (column === 'link_score' ? 'CAST(NULL AS real)' : 'CAST(NULL AS integer)'),
+    // Link Score from the reading connection's TEMP table, once pg-link-score.ts made it (else none).
+    linkScore: (column, urlId) =>
+      linkScores
+        ? `(SELECT ls.${column} FROM pg_temp.link_scores ls WHERE ls.url_id = ${urlId})`
+        : column === 'link_score'
+          ? 'CAST(NULL AS real)'
+          : 'CAST(NULL AS integer)',
   };
 }
 

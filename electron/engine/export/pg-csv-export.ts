@@ -96,6 +96,8 @@ export interface PgViewRows {
   where?: { sql: string; params: Record<string, unknown> } | null;
   rowsFrom?: 'results' | 'urls';
   content?: boolean;
+  /** Link Score's columns from the connection's link_scores (pg-link-score.ts, made current by the caller); else empty. */
+  linkScores?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
 
   // The crawl file's page statement (export-page-sql.ts) with the schema's tables; count(*) is bigint: NUMBER_TYPES
   // reads it as a number, as SQLite gives it.
-  const pageSql = exportPageSql(storePage(s), byUrl ? 'urls' : 'results', view.where?.sql ?? null);
+  const pageSql = exportPageSql(storePage(s, view.linkScores === true), byUrl ? 'urls' : 'results', view.where?.sql ?? null);
   const params = view.where?.params ?? {};
   const extractedSql = `SELECT url_id, rule, value FROM ${s}.extracted WHERE url_id = ANY($1) ORDER BY url_id, rule, n`;
   // A rendering crawl's render columns (as the crawl file's export has them), a page of rows at a time by renders'
@@ -156,10 +158,13 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
   };
 }
 
-/** The export's page statement in schema `s`: its parameters @named (positional() numbers them), no Link Score. */
-const storePage = (s: string): ExportPageDialect => ({
+/** The export's page statement in schema `s`: its parameters @named (positional() numbers them). */
+const storePage = (s: string, linkScores: boolean): ExportPageDialect => ({
   table: (name) => `${s}.${name}`,
-  linkScores: () => ({ columns: 'NULL AS unique_inlinks, NULL AS link_score', join: '' }),
+  linkScores: (urlId) =>
+    linkScores
+      ? { columns: 'ls.unique_inlinks, ls.link_score', join: `LEFT JOIN pg_temp.link_scores ls ON ls.url_id = ${urlId}` }
+      : { columns: 'NULL AS unique_inlinks, NULL AS link_score', join: '' },
   after: '@after',
   last: '@last',
   limit: '@limit',

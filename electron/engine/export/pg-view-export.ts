@@ -19,7 +19,9 @@ import { connect, loadPg, type PgQuerier } from '../frontier/postgres/pg-client.
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { serverLabel } from '../frontier/postgres/pg-store-url.ts';
-import { refreshStoreContent, storeContentKey } from '../analysis/pg-content.ts';
+import { refreshStoreContent, storeCrawlKey } from '../analysis/pg-content.ts';
+import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
+import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { extractionColumnsOf, viewColumnsOf } from './csv-writer.ts';
 import { writeExport } from './export-format.ts';
 import { crawlRendered, numberTypes, pgRowSource } from './pg-csv-export.ts';
@@ -39,15 +41,15 @@ export async function exportViewFromStore(
   crawlId: string,
   view: ViewExport,
   out: string | NodeJS.WritableStream,
-  contentKey: string = storeContentKey(serverLabel(storeUrl), crawlId),
+  contentKey: string = storeCrawlKey(serverLabel(storeUrl), crawlId),
 ): Promise<{ rows: number }> {
   const client = await connect(storeUrl, { applicationName: 'trawl export' });
   try {
     // A content filter reads this connection's content_dups (made before the target is read, which then has it).
-    if (isContentFilter(view.filter)) {
-      await readCrawl(client, crawlId);
-      await refreshStoreContent(client, storeUrl, crawlId, contentKey);
-    }
+    await readCrawl(client, crawlId);
+    if (isContentFilter(view.filter)) await refreshStoreContent(client, storeUrl, crawlId, contentKey);
+    // Link Score's columns: the crawl's scores as they are now (waited for when stale, as a finished crawl file's).
+    await refreshStoreLinkScores(client, storeUrl, crawlId, contentKey, SETTLED_LINK_SCORES);
     // The filters name the crawl's tables bare: its schema is on this connection's search_path from here on.
     const t = await enterCrawl(client, crawlId);
     const format = view.format ?? 'csv';
@@ -57,6 +59,7 @@ export async function exportViewFromStore(
       where: viewWhere(t, view.filter, view.text),
       rowsFrom: viewRowsFrom(view.filter),
       content: isContentFilter(view.filter),
+      linkScores: true,
     });
     return await writeExport(source, out, { columns: view.columns, headerPreset: view.headerPreset, format });
   } finally {

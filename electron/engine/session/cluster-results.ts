@@ -35,7 +35,8 @@ import { ISSUE_FILTERS, overviewOf, type IssuesOverview } from '../../../shared/
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
-import { refreshStoreContent, storeContentColumns, storeContentDetail, storeContentDiff, storeContentKey } from '../analysis/pg-content.ts';
+import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
+import { refreshStoreContent, storeContentColumns, storeContentDetail, storeContentDiff, storeCrawlKey } from '../analysis/pg-content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
@@ -127,6 +128,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
     return this.read(async (client) => {
+      await this.refreshLinkScores(client);
       const content = isContentFilter(q.filter);
       if (content) await this.refreshContent(client);
       const page = await postgresQueryFiltered(client, this.crawlId, q);
@@ -143,18 +145,19 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /** Duplicate content's options for this crawl (near-duplicates.ts keeps them under the crawl's key). */
   async contentOptions(given: Partial<ContentAnalysisOptions>): Promise<ContentAnalysisOptions> {
-    const key = storeContentKey(this.server, this.crawlId);
+    const key = storeCrawlKey(this.server, this.crawlId);
     return Object.keys(given).length === 0 ? contentOptions(key) : setContentOptions(key, given);
   }
 
   /** This connection's content_dups made current (recomputed at most as often as a running crawl file's). */
   private async refreshContent(client: PgClient): Promise<void> {
-    await refreshStoreContent(client, this.storeUrl, this.crawlId, storeContentKey(this.server, this.crawlId), { writing: true });
+    await refreshStoreContent(client, this.storeUrl, this.crawlId, storeCrawlKey(this.server, this.crawlId), { writing: true });
   }
 
   /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
   urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
     return this.read(async (client) => {
+      await this.refreshLinkScores(client);
       const detail = await postgresUrlDetail(client, this.crawlId, ref);
       // Its duplicate content (issue 18.1), as a crawl file's detail has it.
       if (detail) detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
@@ -168,7 +171,12 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   private contentKey(): string {
-    return storeContentKey(this.server, this.crawlId);
+    return storeCrawlKey(this.server, this.crawlId);
+  }
+
+  /** This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl). */
+  private async refreshLinkScores(client: PgClient): Promise<void> {
+    await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey());
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
@@ -189,7 +197,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** A view as a crawl file's export writes it, through a connection of its own (as exportCsv): the live view goes on meanwhile. */
   async exportView(view: ViewExport, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
-    return exportViewFromStore(this.storeUrl, this.crawlId, view, dest, storeContentKey(this.server, this.crawlId));
+    return exportViewFromStore(this.storeUrl, this.crawlId, view, dest, storeCrawlKey(this.server, this.crawlId));
   }
 
   /** Each issue with its filter's count, from the store's count passes (duplicate content's computed first). */

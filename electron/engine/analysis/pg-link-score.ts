@@ -1,0 +1,94 @@
+// Link Score of a crawl in the PostgreSQL store (issue 19), as a crawl file's is shown (link-score-thread.ts): computed
+// in a worker thread (pg-link-score-read.ts), kept per crawl here, and put in a TEMP table link_scores of each reading
+// connection, which the store's dialect then reads (result-rows.ts postgresResults, result-filters.ts StoreColumns)
+// for the explorer's columns and sort, the URL detail and the views' exports. Recomputed when the crawl has new
+// results: while nodes add them, no sooner than ten times the last computation's time (at least 2 s), the previous
+// scores serving meanwhile, as for a crawl file.
+import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
+import type { LinkScores } from './link-score.ts';
+import { linkScoresOffThread, type RefreshOptions } from './link-score-thread.ts';
+import { storeResultsStamp } from './pg-content.ts';
+
+/** link_scores as crawl-file.ts's LINK_SCORES_TEMP_TABLE, in PostgreSQL's types. */
+export const PG_LINK_SCORES_TEMP_TABLE =
+  'CREATE TEMP TABLE IF NOT EXISTS link_scores (url_id bigint PRIMARY KEY, link_score double precision NOT NULL, unique_inlinks integer NOT NULL)';
+
+/** Rows written into the TEMP table a statement at a time. */
+const INSERT_ROWS = 20_000;
+
+interface CrawlScores {
+  scores: LinkScores | null;
+  finishedAt: number;
+  pending: Promise<LinkScores> | null;
+}
+
+/** Computed scores per crawl (its store's server and ID), shared by the connections reading it. */
+const byCrawl = new Map<string, CrawlScores>();
+/** What each connection's TEMP table holds (the crawl and the scores' stamp). */
+const filled = new WeakMap<PgQuerier, string>();
+
+/**
+ * Makes this connection's link_scores current for the crawl named `key` (none of the connection's transactions may
+ * be open: the table is created outside them). Resolves to the scores in use (null while the first are computed and
+ * the caller did not wait: never, as for a crawl file, the first scores are always waited for).
+ */
+export async function refreshStoreLinkScores(
+  c: PgQuerier,
+  storeUrl: string,
+  crawlId: string,
+  key: string,
+  options: RefreshOptions = {},
+): Promise<LinkScores | null> {
+  await c.query(PG_LINK_SCORES_TEMP_TABLE);
+  let e = byCrawl.get(key);
+  if (!e) byCrawl.set(key, (e = { scores: null, finishedAt: 0, pending: null }));
+  const entry = e;
+  const stamp = await storeResultsStamp(c, crawlId);
+  const current = entry.scores;
+  const spacing = options.spacingMs ?? (current ? Math.max(2000, 10 * current.ms) : 0);
+  const due = !current || (current.stamp !== stamp && Date.now() - entry.finishedAt >= spacing);
+  if (due && !entry.pending) {
+    entry.pending = linkScoresOffThread({ store: storeUrl, crawlId, stamp }).then((s) => {
+      entry.scores = s;
+      return s;
+    });
+    const done = () => {
+      entry.pending = null;
+      entry.finishedAt = Date.now();
+    };
+    entry.pending.then(done, done);
+  }
+  if (entry.pending && (!entry.scores || options.wait)) {
+    try {
+      await entry.pending;
+    } catch (err) {
+      if (!entry.scores) throw err;
+    }
+  }
+  const s = entry.scores;
+  const tag = s ? `${key}|${s.stamp}` : null;
+  if (s && filled.get(c) !== tag) {
+    await c.query('BEGIN');
+    try {
+      await c.query('DELETE FROM pg_temp.link_scores');
+      for (let from = 0; from < s.urlIds.length; from += INSERT_ROWS) {
+        const to = Math.min(s.urlIds.length, from + INSERT_ROWS);
+        await c.query(
+          `INSERT INTO pg_temp.link_scores (url_id, link_score, unique_inlinks)
+           SELECT * FROM unnest($1::bigint[], $2::double precision[], $3::integer[])`,
+          [
+            Array.from(s.urlIds.subarray(from, to)),
+            Array.from(s.scores.subarray(from, to)),
+            Array.from(s.uniqueInlinks.subarray(from, to)),
+          ],
+        );
+      }
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    filled.set(c, tag!);
+  }
+  return s;
+}
