@@ -11,7 +11,7 @@ import { UrlState } from '../../electron/engine/frontier/model.ts';
 import { connect, type PgClient } from '../../electron/engine/frontier/postgres/pg-client.ts';
 import { PG_SCHEMA_VERSION, REGISTRY_DDL, crawlDdl, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { CrawlFileResults } from '../../electron/engine/session/crawl-file-results.ts';
-import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
+import { ClusterResults, queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
 import { RESULT_SORT_COLUMNS, type ResultsPage, type ResultsQuery, type StatusClass } from '../../shared/crawler-api.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
@@ -277,7 +277,7 @@ withPg.describe('results of a cluster crawl in PostgreSQL, as those of a crawl f
     await db?.drop();
   });
 
-  // Link Score is computed for crawl files only (a cluster crawl's rows have it null): compared without it.
+  // Link Score is the Results table's (ClusterResults, below), not the bare query's: compared without it here.
   const LINK_SCORE_SORTS: readonly string[] = ['link_score', 'unique_inlinks'];
   const withoutLinkScore = (p: ResultsPage): ResultsPage => ({
     ...p,
@@ -301,6 +301,22 @@ withPg.describe('results of a cluster crawl in PostgreSQL, as those of a crawl f
         const q = { ...BASE, text, statusClass, sort: 'title' as const, offset: 1, limit: 3 };
         expect({ q, page: await queryClusterResults(client, CRAWL, q) }).toEqual({ q, page: withoutLinkScore(await file.query(q)) });
       }
+    }
+  });
+
+  it('gives a cluster crawl its Link Scores, as a crawl file has them (ClusterResults computes them from the store)', async () => {
+    const views = new ClusterResults(db.url, CRAWL);
+    try {
+      for (const sort of ['link_score', 'unique_inlinks'] as const) {
+        for (const descending of [false, true]) {
+          const q: ResultsQuery = { ...BASE, sort, descending };
+          expect({ q, page: await views.query(q) }).toEqual({ q, page: await file.query(q) });
+        }
+      }
+      const scored = (await views.query({ ...BASE, sort: 'link_score', descending: true })).rows;
+      expect(scored.filter((r) => (r.link_score ?? 0) > 0).length).toBeGreaterThan(1);
+    } finally {
+      await views.close();
     }
   });
 

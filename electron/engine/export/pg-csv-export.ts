@@ -8,7 +8,7 @@
 // bound, committed moments later) is exported only if its page had not been read yet.
 import type pg from 'pg';
 import { connect, loadPg, type PgClient, type PgQuerier } from '../frontier/postgres/pg-client.ts';
-import { StoreError } from '../frontier/postgres/pg-store-url.ts';
+import { StoreError, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import {
@@ -24,13 +24,22 @@ import { writeExport, type FormatOption } from './export-format.ts';
 import { renderExportSelect } from './render-export-sql.ts';
 import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
 import { positional } from '../analysis/queue-inspector.ts';
-import { storeContentRows } from '../analysis/pg-content.ts';
+import { storeContentRows, storeCrawlKey } from '../analysis/pg-content.ts';
+import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
+import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 
 /**
  * The PostgreSQL export's options: page size, columns, header names and format. The SQLite export's row filter and
  * rowsFrom are not taken: a view of a crawl in the store is exported from its filter (pg-view-export.ts).
  */
-export type PgCsvExportOptions = CsvLayoutOptions & FormatOption;
+export type PgCsvExportOptions = CsvLayoutOptions &
+  FormatOption & {
+    /**
+     * Link Score's columns filled (the app's export, as a crawl file's): computed from the store's link graph first
+     * (pg-link-score.ts); without, empty (the command line's, as a crawl file's).
+     */
+    linkScores?: boolean;
+  };
 
 // bigint (int8) columns (seq, ids, size_bytes, count(*)) as JS numbers whatever the connection's own parsers, so
 // they print as the SQLite export prints them (a numeric string would be written, and neutralised, as text).
@@ -53,6 +62,10 @@ export async function exportCsvFromStore(
   checkOptions(options);
   const client = await connect(storeUrl, { applicationName: 'trawl export' });
   try {
+    if (options.linkScores) {
+      await readCrawl(client, crawlId);
+      await refreshStoreLinkScores(client, storeUrl, crawlId, storeCrawlKey(serverLabel(storeUrl), crawlId), SETTLED_LINK_SCORES);
+    }
     return await exportCsvFromClient(client, crawlId, out, options);
   } finally {
     await client.end().catch(() => undefined);
@@ -67,7 +80,7 @@ export async function exportCsvFromClient(
   options: PgCsvExportOptions = {},
 ): Promise<CsvExportResult> {
   checkOptions(options);
-  const source = await pgRowSource(client, crawlId);
+  const source = await pgRowSource(client, crawlId, { linkScores: options.linkScores === true });
   return writeExport(source, out, options);
 }
 

@@ -62,8 +62,8 @@ import { withTimeout } from './with-timeout.ts';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** A page of a cluster crawl's results, counted and sorted by PostgreSQL. */
-export async function queryClusterResults(client: PgClient, crawlId: string, q: ResultsQuery): Promise<ResultsPage> {
-  const d = postgresResults(crawlSchema(crawlId));
+export async function queryClusterResults(client: PgClient, crawlId: string, q: ResultsQuery, linkScores = false): Promise<ResultsPage> {
+  const d = postgresResults(crawlSchema(crawlId), linkScores);
   const { count, page } = resultsPageSql(d, q);
   const rules = extractionColumnsOf((await readCrawl(client, crawlId)).settings).map((r) => r.name);
   const total = (await client.query<{ total: number }>(count.sql, count.values)).rows[0]!.total;
@@ -90,7 +90,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   query(q: ResultsQuery): Promise<ResultsPage> {
-    return this.read((client) => queryClusterResults(client, this.crawlId, q));
+    return this.read(async (client) => {
+      // The Link Score columns, as a crawl file's Results table has them (best effort: a failure leaves them empty).
+      const scored = await this.refreshLinkScores(client).then(
+        () => true,
+        () => false,
+      );
+      return queryClusterResults(client, this.crawlId, q, scored);
+    });
   }
 
   /** The hosts report, from the store's hosts table (analysis/hosts-report.ts, in PostgreSQL's dialect). */
@@ -265,7 +272,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** As a crawl file's export, through a connection of its own: the live view goes on meanwhile. */
   async exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
-    return exportCsvFromStore(this.storeUrl, this.crawlId, dest, { format });
+    return exportCsvFromStore(this.storeUrl, this.crawlId, dest, { format, linkScores: true });
   }
 
   async close(): Promise<void> {
