@@ -69,15 +69,8 @@ export function linkScoresOffThread(source: LinkScoreSource): Promise<LinkScores
   });
 }
 
-interface FileScores {
-  scores: LinkScores | null;
-  /** When the last computation finished (Date.now()). */
-  finishedAt: number;
-  pending: Promise<LinkScores> | null;
-}
-
 /** Computed scores per crawl file (the connection's file name), shared by its reader connections. */
-const byFile = new Map<string, FileScores>();
+const byFile = new Map<string, CrawlScores>();
 /** The stamp of the scores each connection's TEMP table holds. */
 const filled = new WeakMap<Database.Database, string>();
 
@@ -118,13 +111,36 @@ export const SETTLED_LINK_SCORES: RefreshOptions = { wait: true, spacingMs: 0 };
 export async function refreshLinkScores(db: Database.Database, options: RefreshOptions = {}): Promise<LinkScores | null> {
   const file = db.name;
   let entry = byFile.get(file);
-  if (!entry) byFile.set(file, (entry = { scores: null, finishedAt: 0, pending: null }));
-  const e = entry;
-  const stamp = linkScoreStamp(db);
+  if (!entry) byFile.set(file, (entry = newScores()));
+  const s = await currentScores(entry, linkScoreStamp(db), options, () => computeLinkScoresOffThread(file));
+  if (s && db.open && filled.get(db) !== s.stamp) fillLinkScores(db, s);
+  return s;
+}
+
+/** A crawl's scores as they are computed (for a crawl file here, for a crawl in the store in pg-link-score.ts). */
+export interface CrawlScores {
+  scores: LinkScores | null;
+  /** When the last computation finished (Date.now()). */
+  finishedAt: number;
+  pending: Promise<LinkScores> | null;
+}
+
+export const newScores = (): CrawlScores => ({ scores: null, finishedAt: 0, pending: null });
+
+/**
+ * The crawl's scores in use, once `compute` has run if they are due at `stamp` (none yet, or new results and the
+ * spacing passed), waited for as `options` say: the first scores always, stale ones only with `wait`.
+ */
+export async function currentScores(
+  e: CrawlScores,
+  stamp: string,
+  options: RefreshOptions,
+  compute: () => Promise<LinkScores>,
+): Promise<LinkScores | null> {
   const current = e.scores;
   const due = !current || (current.stamp !== stamp && Date.now() - e.finishedAt >= (options.spacingMs ?? spacing(current)));
   if (due && !e.pending) {
-    e.pending = computeLinkScoresOffThread(file).then((s) => {
+    e.pending = compute().then((s) => {
       e.scores = s;
       return s;
     });
@@ -141,9 +157,7 @@ export async function refreshLinkScores(db: Database.Database, options: RefreshO
       if (!e.scores) throw err;
     }
   }
-  const s = e.scores;
-  if (s && db.open && filled.get(db) !== s.stamp) fillLinkScores(db, s);
-  return s;
+  return e.scores;
 }
 
 /** Forgets a file's computed scores (the file was closed or deleted). */

@@ -6,7 +6,7 @@
 // scores serving meanwhile, as for a crawl file.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { LinkScores } from './link-score.ts';
-import { linkScoresOffThread, type RefreshOptions } from './link-score-thread.ts';
+import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions } from './link-score-thread.ts';
 import { storeResultsStamp } from './pg-content.ts';
 
 /** link_scores as crawl-file.ts's LINK_SCORES_TEMP_TABLE, in PostgreSQL's types. */
@@ -15,12 +15,6 @@ export const PG_LINK_SCORES_TEMP_TABLE =
 
 /** Rows written into the TEMP table a statement at a time. */
 const INSERT_ROWS = 20_000;
-
-interface CrawlScores {
-  scores: LinkScores | null;
-  finishedAt: number;
-  pending: Promise<LinkScores> | null;
-}
 
 /** Computed scores per crawl (its store's server and ID), shared by the connections reading it. */
 const byCrawl = new Map<string, CrawlScores>();
@@ -40,32 +34,10 @@ export async function refreshStoreLinkScores(
   options: RefreshOptions = {},
 ): Promise<LinkScores | null> {
   await c.query(PG_LINK_SCORES_TEMP_TABLE);
-  let e = byCrawl.get(key);
-  if (!e) byCrawl.set(key, (e = { scores: null, finishedAt: 0, pending: null }));
-  const entry = e;
+  let entry = byCrawl.get(key);
+  if (!entry) byCrawl.set(key, (entry = newScores()));
   const stamp = await storeResultsStamp(c, crawlId);
-  const current = entry.scores;
-  const spacing = options.spacingMs ?? (current ? Math.max(2000, 10 * current.ms) : 0);
-  const due = !current || (current.stamp !== stamp && Date.now() - entry.finishedAt >= spacing);
-  if (due && !entry.pending) {
-    entry.pending = linkScoresOffThread({ store: storeUrl, crawlId, stamp }).then((s) => {
-      entry.scores = s;
-      return s;
-    });
-    const done = () => {
-      entry.pending = null;
-      entry.finishedAt = Date.now();
-    };
-    entry.pending.then(done, done);
-  }
-  if (entry.pending && (!entry.scores || options.wait)) {
-    try {
-      await entry.pending;
-    } catch (err) {
-      if (!entry.scores) throw err;
-    }
-  }
-  const s = entry.scores;
+  const s = await currentScores(entry, stamp, options, () => linkScoresOffThread({ store: storeUrl, crawlId, stamp }));
   const tag = s ? `${key}|${s.stamp}` : null;
   if (s && filled.get(c) !== tag) {
     await c.query('BEGIN');
