@@ -3,7 +3,7 @@
 // through a connection of its own, the content rows by key pages. A million pages' signatures are half a gigabyte
 // and their banding seconds of CPU: none of it on the thread that answers the UI.
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
-import { connect } from '../frontier/postgres/pg-client.ts';
+import { connect, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { analyseContent, contentRowsSql, type ContentAnalysisResult, type ContentRow } from './near-duplicates.ts';
 
@@ -12,6 +12,11 @@ const PAGE_ROWS = 20_000;
 
 /** The crawl's tables in its schema (a connection's search_path need not name it). */
 export const inSchema = (schema: string) => (name: string) => `${schema}.${name}`;
+
+/** Whether the crawl in `schema` has `table` (a crawl made before the store kept its content has no content table). */
+export async function hasStoreTable(c: PgQuerier, schema: string, table: string): Promise<boolean> {
+  return (await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.${table}`])).rows[0]!.ok;
+}
 
 /** The content analysis of crawl `crawlId` of the store at `storeUrl`, for `options`, tagged `stamp`. */
 export async function computeStoreContentAnalysis(
@@ -26,8 +31,7 @@ export async function computeStoreContentAnalysis(
   try {
     const rows: ContentRow[] = [];
     // A crawl made before the store kept content has no table, and nothing to compare.
-    const hasContent = (await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok;
-    if (hasContent) {
+    if (await hasStoreTable(c, schema, 'content')) {
       const sql = contentRowsSql(options, inSchema(schema), { after: '$1', limit: PAGE_ROWS });
       for (let after = 0; ; ) {
         const { rows: page } = await c.query<{ url_id: number; main_words: number; text_hash: string | null; minhash: Buffer | null }>(

@@ -20,7 +20,7 @@ import {
   type FlaggedPage,
 } from './near-duplicates.ts';
 import { analyseOffThread } from './near-duplicates-thread.ts';
-import { inSchema } from './pg-content-read.ts';
+import { hasStoreTable, inSchema } from './pg-content-read.ts';
 import { settledSql } from './pg-settled.ts';
 
 /** content_dups as crawl-file.ts's CONTENT_DUPS_TEMP_TABLE, in PostgreSQL's types. */
@@ -116,25 +116,6 @@ export async function storeResultsStamp(c: PgQuerier, crawlId: string): Promise<
   return writers > 0 ? `${v}+` : String(v);
 }
 
-/** The content columns of some URLs of the crawl, from this connection's content_dups. */
-export async function storeContentColumns(
-  c: PgQuerier,
-  crawlId: string,
-  urlIds: readonly number[],
-): Promise<
-  Map<number, { main_words: number; exact_duplicates: number | null; near_match_url: string | null; near_similarity: number | null }>
-> {
-  if (urlIds.length === 0) return new Map();
-  const { rows } = await c.query<{
-    url_id: number;
-    main_words: number;
-    exact_duplicates: number | null;
-    near_match_url: string | null;
-    near_similarity: number | null;
-  }>(contentColumnsSql('pg_temp', 'c.url_id = ANY($1::bigint[])', inSchema(crawlSchema(crawlId))), [urlIds]);
-  return new Map(rows.map(({ url_id, ...r }) => [url_id, r]));
-}
-
 /** The content columns as an export's rows (csv-export.ts's content source), in contentColumnsSql's order. */
 export async function storeContentRows(c: PgQuerier, crawlId: string, urlIds: readonly number[]): Promise<unknown[][]> {
   if (urlIds.length === 0) return [];
@@ -144,6 +125,23 @@ export async function storeContentRows(c: PgQuerier, crawlId: string, urlIds: re
     rowMode: 'array',
   });
   return rows;
+}
+
+/** The content columns of some URLs of the crawl by url id (ExplorerRow's), from this connection's content_dups. */
+export async function storeContentColumns(
+  c: PgQuerier,
+  crawlId: string,
+  urlIds: readonly number[],
+): Promise<
+  Map<number, { main_words: number; exact_duplicates: number | null; near_match_url: string | null; near_similarity: number | null }>
+> {
+  const rows = (await storeContentRows(c, crawlId, urlIds)) as [number, number, number | null, string | null, number | null][];
+  return new Map(
+    rows.map(([urlId, main_words, exact_duplicates, near_match_url, near_similarity]) => [
+      urlId,
+      { main_words, exact_duplicates, near_match_url, near_similarity },
+    ]),
+  );
 }
 
 /**
@@ -159,7 +157,7 @@ export async function storeContentDetail(
   urlId: number,
 ): Promise<ContentDetail | null> {
   const schema = crawlSchema(crawlId);
-  if (!(await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok) return null;
+  if (!(await hasStoreTable(c, schema, 'content'))) return null;
   const row = (await c.query<{ main_words: number }>(`SELECT main_words FROM ${schema}.content WHERE url_id = $1`, [urlId])).rows[0];
   if (!row) return null;
   const matches = contentMatchesOf(key, await refreshStoreContent(c, storeUrl, crawlId, key, { writing: true }), urlId);
@@ -172,7 +170,7 @@ export async function storeContentDetail(
 /** What differs between two pages' main texts in the store (null when either has none), as a crawl file's contentDiff. */
 export async function storeContentDiff(c: PgQuerier, crawlId: string, urlId: number, otherId: number): Promise<TextDiff | null> {
   const schema = crawlSchema(crawlId);
-  if (!(await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content`])).rows[0]!.ok) return null;
+  if (!(await hasStoreTable(c, schema, 'content'))) return null;
   const { rows } = await c.query<{ url_id: number; text: string | null }>(
     `SELECT url_id, text FROM ${schema}.content WHERE url_id = ANY($1::bigint[])`,
     [[urlId, otherId]],
