@@ -274,8 +274,11 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         routes: {
           '/': html(
             '<title>Home of the explorer contract site, welcome</title><meta name="description" content="The home page">',
-            '<h1>Home</h1><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/r1">r</a> <a href="/gone">gone</a> <a href="/img">img</a> <a href="/p/0">p</a> <a href="/copy1">c1</a> <a href="/copy2">c2</a> <a href="/near">n</a>',
+            '<h1>Home</h1><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/r1">r</a> <a href="/gone">gone</a> <a href="/img">img</a> <a href="/p/0">p</a> <a href="/copy1">c1</a> <a href="/copy2">c2</a> <a href="/near">n</a> <a href="/e1">e1</a> <a href="/e2">e2</a>',
           ),
+          // Two pages whose title and description are there but empty: missing, never duplicates of each other.
+          '/e1': html('<title></title><meta name="description" content="">', '<h1>E1</h1>'),
+          '/e2': html('<title></title><meta name="description" content="">', '<h1>E2</h1>'),
           '/copy1': copy('Copied article', article),
           '/copy2': copy('Copied article', article),
           '/near': copy('Copied article', `${article} edited`),
