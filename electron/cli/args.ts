@@ -60,8 +60,8 @@ Options (defaults in brackets):
                        ("Response codes:Client error (4xx)"), as one file in --output-folder (repeatable); with
                        --store, of the crawl just run there, or of --crawl CRAWL_ID without crawling
   --bulk-export R,...  after the crawl, write each bulk report named (client-error-inlinks, redirect-chains...) or
-                       a picture's data (site-structure, crawl-map, depth-charts: always CSV; a crawl file's
-                       only, not --store's), as one file in --output-folder (repeatable)
+                       a picture's data (site-structure, crawl-map, depth-charts: always CSV), as one file in
+                       --output-folder (repeatable)
   --output-folder DIR  where --export-tabs and --bulk-export write (<id>.csv), made if missing [current folder]
   --export-format F    csv or xlsx, for --export-tabs and --bulk-export [csv]
   --near-duplicate-threshold PCT  the content tabs' near-duplicate similarity, 50 to 100 [90]
@@ -454,15 +454,6 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
-  // A crawl in the store exports its tabs, bulk reports and site structure as a crawl file does (issue 19); the crawl
-  // map's data (and its depth charts') are still read from a crawl file only.
-  const mapped = base.exports?.pictures.filter((p) => p !== 'site-structure') ?? [];
-  if (store && mapped.length) {
-    const named = mapped.map((n) => `"${n}"`).join(', ');
-    throw new UsageError(
-      `--bulk-export: the crawl map's data (${named}) are read from a crawl file, not yet from a crawl in --store; its tabs, bulk reports and site structure are`,
-    );
-  }
   if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');
   if (store && base.sitemapFiles.length)
     throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads no sitemaps');

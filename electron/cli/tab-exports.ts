@@ -1,14 +1,11 @@
 // --list-tabs, --export-tabs and --bulk-export: the explorer's tabs and the bulk reports of a crawl file, one file
-// each in the output folder, as Screaming Frog's command line writes them; a crawl in the PostgreSQL store's tabs and
-// bulk reports too (issue 19), not yet its pictures' data. A tab is written as the explorer's "Export this view" writes it (the crawl's CrawlViews exportView, every
+// each in the output folder, as Screaming Frog's command line writes them; a crawl in the PostgreSQL store's tabs,
+// bulk reports and pictures' data too (issue 19). A tab is written as the explorer's "Export this view" writes it (the crawl's CrawlViews exportView, every
 // column), so the two never differ, whichever store holds the crawl.
 import fs from 'node:fs';
 import path from 'node:path';
 import { BULK_REPORTS, exportTabs, PICTURE_DATA, type PictureDataId } from '../../shared/bulk-reports.ts';
-import { crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
-import { crawlMap } from '../engine/analysis/crawl-map.ts';
-import { computeLinkScores } from '../engine/analysis/link-score.ts';
-import type { Db } from '../engine/frontier/sqlite/crawl-file.ts';
+import { type CrawlMap, crawlMapCsv, DEFAULT_CRAWL_MAP_NODES, depthSpreadCsv } from '../../shared/crawl-map.ts';
 import { openCrawlFile, readMeta } from '../engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../engine/frontier/model.ts';
 import { CrawlAnalysis } from '../engine/session/crawl-analysis.ts';
@@ -72,14 +69,6 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
       plan,
       say,
     );
-    // The crawl map's data and its depth charts': a crawl file's only, so far (the site structure is in writeTabs).
-    const mapped = plan.pictures.filter((p) => p !== 'site-structure');
-    const map = mapped.length ? pictureMap(analysis.db) : null;
-    for (const picture of mapped) {
-      const out = path.join(plan.folder, `${picture}.csv`);
-      const { rows } = writeMapData(picture, map!, out);
-      say(`CSV: ${out} (${rows} rows)`);
-    }
   } finally {
     analysis.close();
   }
@@ -87,7 +76,7 @@ export async function writeTabExports(file: string, plan: TabExports, say: (line
 
 /**
  * Writes each tab and bulk report asked for from a crawl in the PostgreSQL store, as writeTabExports does from a crawl
- * file, with the site structure's data (the crawl map's are a crawl file's only: args.ts refuses them with --store). An unknown crawl is a
+ * file, with the pictures' data. An unknown crawl is a
  * StoreError before anything is written.
  */
 export async function writeStoreTabExports(
@@ -130,15 +119,23 @@ async function writeTabs(views: CrawlViews, plan: TabExports, say: (line: string
     fs.renameSync(`${out}.part`, out);
     say(`CSV: ${out} (${rows} rows)`);
   }
+  // The crawl map's data and its depth charts', from the map as the app draws it (its default node limit, sized by
+  // Link Score), read once for both.
+  const mapped = plan.pictures.filter((p): p is MapDataId => p !== 'site-structure');
+  if (mapped.length) {
+    const map = await views.crawlMap({ maxNodes: DEFAULT_CRAWL_MAP_NODES }, false);
+    for (const picture of mapped) {
+      const out = path.join(plan.folder, `${picture}.csv`);
+      const { rows } = writeMapData(picture, map, out);
+      say(`CSV: ${out} (${rows} rows)`);
+    }
+  }
 }
 
-/** The crawl map as the app draws it (its default node limit, sized by Link Score), for its data and its depth charts'. */
-function pictureMap(db: Db) {
-  return crawlMap(db, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, computeLinkScores(db));
-}
+type MapDataId = Exclude<PictureDataId, 'site-structure'>;
 
 /** The crawl map's data or its depth charts' as the app saves them, to `out` (through `<out>.part`); its rows written. */
-function writeMapData(id: Exclude<PictureDataId, 'site-structure'>, map: ReturnType<typeof pictureMap>, out: string): { rows: number } {
+function writeMapData(id: MapDataId, map: CrawlMap, out: string): { rows: number } {
   const part = `${out}.part`;
   fs.writeFileSync(part, id === 'crawl-map' ? crawlMapCsv(map) : depthSpreadCsv(map.depths));
   fs.renameSync(part, out);

@@ -298,6 +298,20 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     );
     expect(await page.getByTestId('structure-table').textContent()).toContain('https://shop.test');
     await shot('cluster-structure');
+    // The crawl map: the cluster crawl's pages hung from its seed, each drawn as a node (nothing folded at this size).
+    await page.getByTestId('view-crawlMap').click();
+    const mapTotal = await until(
+      async () => Number(await page.getByTestId('crawl-map-total').getAttribute('data-value')),
+      (n) => n > 10,
+      "the cluster crawl's map",
+    );
+    await until(
+      async () => Number(await page.getByTestId('crawl-map-canvas').getAttribute('data-order')),
+      (n) => n === mapTotal + 1,
+      'a node for each page and the root',
+    );
+    expect(await page.getByTestId('crawl-map-folded').getAttribute('data-urls')).toBe('0');
+    await shot('cluster-crawl-map');
 
     // Compare: the cluster crawl in view is one of the crawls offered; against the file made before the two new pages,
     // they are what was added.

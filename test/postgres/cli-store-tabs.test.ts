@@ -1,7 +1,7 @@
 // --export-tabs and --bulk-export on a crawl in the PostgreSQL store (issue 19): `--store URL --crawl ID --export-tabs
 // ... --bulk-export ...` writes each tab and report as `--resume FILE` writes them for the same site crawled into a
-// file (every column but what each store has its own way), after a new crawl in the store too, as XLSX too; an
-// unknown crawl, an unknown tab and the pictures' data (a crawl file's only) are refused, saying so, with nothing
+// file (every column but what each store has its own way), with the pictures' data (the same bytes), after a new
+// crawl in the store too, as XLSX too; an unknown crawl and an unknown tab are refused, saying so, with nothing
 // written.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +31,8 @@ const TABS = [
 ];
 /** Bulk reports: two this site has rows for (links to the broken image, images without alt), two it has none for. */
 const REPORTS = ['client-error-inlinks', 'images-missing-alt', 'non-indexable-inlinks', 'redirect-chains'];
+/** The pictures' data, as the app saves them. */
+const PICTURES = ['site-structure', 'crawl-map', 'depth-charts'];
 /** Columns each store fills its own way: response times. */
 const OWN_WAY = ['response_time_ms'];
 
@@ -90,7 +92,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
   it('writes each tab as the crawl file’s --export-tabs does, naming the rows it wrote', async () => {
     const fromFile = path.join(dir, 'from-file');
     const fromStore = path.join(dir, 'from-store');
-    const reports = ['--bulk-export', [...REPORTS, 'site-structure'].join(',')];
+    const reports = ['--bulk-export', [...REPORTS, ...PICTURES].join(',')];
     const a = await runCli(['--resume', file, '--export-tabs', TABS.join(','), ...reports, '--output-folder', fromFile]);
     expect(a.code, a.stderr).toBe(0);
     // By name too, as for a crawl file.
@@ -108,8 +110,8 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     ]);
     expect(b.stderr).toBe('');
     expect(b.code).toBe(0);
-    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS, 'site-structure'].map((t) => `${t}.csv`).sort());
-    for (const tab of [...TABS, ...REPORTS, 'site-structure']) {
+    expect(fs.readdirSync(fromStore).sort()).toEqual([...TABS, ...REPORTS, ...PICTURES].map((t) => `${t}.csv`).sort());
+    for (const tab of [...TABS, ...REPORTS, ...PICTURES]) {
       const out = path.join(fromStore, `${tab}.csv`);
       expect(b.stdout).toContain(`CSV: ${out} (${records(out).length - 1} rows)`);
     }
@@ -117,10 +119,13 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     for (const tab of ['all', 'html', 'status-4xx', 'indexable', 'images-all', 'images-alt-missing', 'content-low', ...REPORTS.slice(0, 2)])
       expect(records(path.join(fromStore, `${tab}.csv`)).length, tab).toBeGreaterThan(1);
     expectSameTabs(fromFile, fromStore);
-    // The site structure's folders and counts, as the app saves them: the same bytes from both.
-    const structure = (folder: string) => fs.readFileSync(path.join(folder, 'site-structure.csv'), 'utf8');
-    expect(structure(fromStore).split('\r\n').length).toBeGreaterThan(2);
-    expect(structure(fromStore)).toBe(structure(fromFile));
+    // The pictures' data as the app saves them (the site structure's folders, the crawl map's nodes with their
+    // layout and Link Scores, its depth charts' spreads): the same bytes from both.
+    for (const picture of PICTURES) {
+      const data = (folder: string) => fs.readFileSync(path.join(folder, `${picture}.csv`), 'utf8');
+      expect(data(fromStore).split('\r\n').length, picture).toBeGreaterThan(2);
+      expect(data(fromStore), picture).toBe(data(fromFile));
+    }
   });
 
   it('takes the content tabs\u2019 options with --store as with a crawl file', async () => {
@@ -183,7 +188,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
       '--export-tabs',
       TABS.join(','),
       '--bulk-export',
-      [...REPORTS, 'site-structure'].join(','),
+      [...REPORTS, ...PICTURES].join(','),
       '--output-folder',
       afterCrawl,
     ]);
@@ -192,7 +197,7 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     expectSameTabs(path.join(dir, 'from-file'), afterCrawl);
   }, 60_000);
 
-  it('refuses an unknown crawl, an unknown tab and the pictures\u2019 data, writing nothing', async () => {
+  it('refuses an unknown crawl and an unknown tab, writing nothing', async () => {
     const never = path.join(dir, 'never');
     const unknown = await runCli(['--store', db.url, '--crawl', 'cnosuchcrawl0', '--export-tabs', 'all', '--output-folder', never]);
     expect(unknown.code).toBe(2);
@@ -200,20 +205,6 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     const badTab = await runCli(['--store', db.url, '--crawl', crawlId, '--export-tabs', 'all,Nope', '--output-folder', never]);
     expect(badTab.code).toBe(2);
     expect(badTab.stderr).toContain('--export-tabs: unknown tab "Nope"; npm run crawl -- --list-tabs lists them');
-    const pictures = await runCli([
-      '--store',
-      db.url,
-      '--crawl',
-      crawlId,
-      '--bulk-export',
-      'redirect-chains,crawl-map',
-      '--output-folder',
-      never,
-    ]);
-    expect(pictures.code).toBe(2);
-    expect(pictures.stderr).toContain(
-      `--bulk-export: the crawl map's data ("crawl-map") are read from a crawl file, not yet from a crawl in --store; its tabs, bulk reports and site structure are`,
-    );
     expect(fs.existsSync(never)).toBe(false);
     // --crawl alone names what it can do, the tabs among them; --list-tabs needs no crawl.
     const nothing = await runCli(['--store', db.url, '--crawl', crawlId]);

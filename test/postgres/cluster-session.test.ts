@@ -325,10 +325,16 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       ['https://cdn.alpha.test/', 2, 2],
     ]);
     expect(session.chartExportProblem()).toBeNull();
-    // The crawl map still reads a crawl file; the bulk reports read the store too.
-    await expect(session.crawlMap({ maxNodes: 100 })).rejects.toThrow(
-      /lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_\S+ and is run by its nodes/,
-    );
+    // The crawl map and the bulk reports read the store too: every page with a results row is a node of the map.
+    const map = await session.crawlMap({ maxNodes: 100 });
+    // The nine pages (recorded without a finder) hang from the root, in id order.
+    expect([map.total, map.folded.urls, map.nodes.kind]).toEqual([9, 0, ['root', ...Array(9).fill('url')]]);
+    expect(map.nodes.url.slice(1)).toEqual([
+      ...Array.from({ length: 7 }, (_, i) => `https://alpha.test/done-${i}`),
+      'https://cdn.alpha.test/done-0',
+      'https://cdn.alpha.test/done-1',
+    ]);
+    expect(map.nodes.parent.slice(1)).toEqual(Array(9).fill(0));
     expect(session.bulkReportProblem()).toBeNull();
   });
 

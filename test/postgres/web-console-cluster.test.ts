@@ -118,11 +118,10 @@ withPg.describe('web console attached to a crawl in a PostgreSQL store', () => {
     }
   });
 
-  it('says why the local-only commands do not apply, and names a bad store or crawl without the password', async () => {
+  it('answers the crawl map from the store, and names a bad store or crawl without the password', async () => {
     const c = await open();
-    expect(await c.error('crawlMap', [{ maxNodes: 100 }])).toMatch(
-      /crawl "shop" lives in the PostgreSQL store at 127\.0\.0\.1:\d+\/trawl_t_web_cluster_\w+ and is run by its nodes/,
-    );
+    // The crawl map reads the store as the other views do.
+    expect(((await c.ok('crawlMap', [{ maxNodes: 100 }])) as { total: number }).total).toBeGreaterThan(0);
     // Live patterns and the cap are the cluster's (test/postgres/cluster-live-settings.test.ts): they go to the store.
     expect(await c.ok('addExclude', ['/x/'])).toEqual({ dropped: 0 });
     expect((await c.snapshot((x) => x.liveExcludes.includes('/x/'))).liveExcludes).toEqual(['/x/']);

@@ -31,50 +31,106 @@ const URLS_SQL = 'SELECT u.id, u.url, u.via_id, u.state <> 4 AND u.check_only = 
 /** Links to each URL, any kind (the Results' "inlinks" column), from the links_to index. */
 const INLINKS_SQL = 'SELECT to_id, count(*) FROM links GROUP BY to_id';
 
-/** The map of a crawl file, in one read transaction; `scores` are its computed Link Scores (null: none yet). */
-export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null = null): CrawlMap {
+/** The statements the map reads, the crawl's tables named bare (either store's dialect). */
+export const CRAWL_MAP_SQL = {
+  lastSeq: 'SELECT coalesce(max(seq), 0) AS "lastSeq" FROM results',
+  maxId: 'SELECT coalesce(max(id), 0) AS "maxId" FROM urls',
+  results: RESULTS_SQL,
+  urls: URLS_SQL,
+  inlinks: INLINKS_SQL,
+};
+
+/** A map asked for with a node limit it cannot have is refused, naming the limit. */
+export function checkCrawlMapQuery(query: CrawlMapQuery): void {
   const maxNodes = query.maxNodes;
   if (!Number.isInteger(maxNodes) || maxNodes < MIN_CRAWL_MAP_NODES || maxNodes > MAX_CRAWL_MAP_NODES) {
     throw new RangeError(`maxNodes must be a whole number from ${MIN_CRAWL_MAP_NODES} to ${MAX_CRAWL_MAP_NODES} (got ${String(maxNodes)})`);
   }
+}
+
+/** The map of a crawl file, in one read transaction; `scores` are its computed Link Scores (null: none yet). */
+export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null = null): CrawlMap {
+  checkCrawlMapQuery(query);
   const started = performance.now();
   return readTransaction(db, () => {
-    const { lastSeq } = prepared(db, 'SELECT coalesce(max(seq), 0) AS lastSeq FROM results').get() as { lastSeq: number };
-    const { maxId } = prepared(db, 'SELECT coalesce(max(id), 0) AS maxId FROM urls').get() as { maxId: number };
-    // ---- read: the map's URLs in id order (index 0..n-1), their inlinks and scores ----
-    const indexOf = new Int32Array(maxId + 1).fill(-1);
-    const ids: number[] = [];
-    const urls: string[] = [];
+    const { lastSeq } = prepared(db, CRAWL_MAP_SQL.lastSeq).get() as { lastSeq: number };
+    const { maxId } = prepared(db, CRAWL_MAP_SQL.maxId).get() as { maxId: number };
+    const rows = new CrawlMapRows(maxId);
+    for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
+    for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
+    for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
+    return rows.map(query, scores, lastSeq, started);
+  });
+}
+
+/** A results row as RESULTS_SQL reads it: url id, crawl depth, status (null: none), indexability. */
+export type ResultRow = [number, number, number | null, string | null];
+/** A URL as URLS_SQL reads it, in id order: id, URL, via (null: a seed), whether it is a node of the map. */
+export type UrlRow = [number, string, number | null, number | boolean];
+/** A URL's links as INLINKS_SQL counts them: its id and their number. */
+export type InlinksRow = [number, number];
+
+/**
+ * The map's rows as they come, from either store: every results row (result(), any order), then every URL in id
+ * order (url()), then the inlink counts (inlinks()); map() builds the tree, folds and lays it out.
+ */
+export class CrawlMapRows {
+  private readonly maxId: number;
+  private readonly indexOf: Int32Array;
+  private readonly ids: number[] = [];
+  private readonly urls: string[] = [];
+  private readonly depthOf: number[] = [];
+  private readonly statusOf: (number | null)[] = [];
+  private readonly indexOfRow: MapIndexability[] = [];
+  // By URL id: its results row's depth (-1: none), status (-1: null) and indexability (0 other, 1, 2).
+  private readonly rowDepth: Int32Array;
+  private readonly rowStatus: Int32Array;
+  private readonly rowIndex: Uint8Array;
+  /** Every URL's via (0: none), to climb past a finder that is not in the map (a resource, an out-of-scope URL). */
+  private readonly viaOf: Int32Array;
+  private inlinkCounts: Int32Array | null = null;
+
+  constructor(maxId: number) {
+    this.maxId = maxId;
+    this.indexOf = new Int32Array(maxId + 1).fill(-1);
+    this.rowDepth = new Int32Array(maxId + 1).fill(-1);
+    this.rowStatus = new Int32Array(maxId + 1);
+    this.rowIndex = new Uint8Array(maxId + 1);
+    this.viaOf = new Int32Array(maxId + 1);
+  }
+
+  result([id, d, s, ix]: ResultRow): void {
+    if (id < 0 || id > this.maxId) return;
+    this.rowDepth[id] = d;
+    this.rowStatus[id] = s === null ? -1 : s;
+    this.rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+  }
+
+  url([id, url, v, inMap]: UrlRow): void {
+    if (id < 0 || id > this.maxId) return;
+    this.viaOf[id] = v ?? 0;
+    if (!inMap || this.rowDepth[id]! < 0) return;
+    this.indexOf[id] = this.ids.length;
+    this.ids.push(id);
+    this.urls.push(url);
+    this.depthOf.push(this.rowDepth[id]!);
+    const s = this.rowStatus[id]!;
+    this.statusOf.push(s === -1 ? null : s);
+    const ix = this.rowIndex[id];
+    this.indexOfRow.push(ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : 'other');
+  }
+
+  inlinks([to, count]: InlinksRow): void {
+    this.inlinkCounts ??= new Int32Array(this.ids.length);
+    const i = to >= 0 && to <= this.maxId ? this.indexOf[to]! : -1;
+    if (i >= 0) this.inlinkCounts[i] = count;
+  }
+
+  /** The map of the rows read, folded to the query's node limit; `scores` size the nodes (null: none computed). */
+  map(query: CrawlMapQuery, scores: LinkScores | null, lastSeq: number, started: number): CrawlMap {
+    const maxNodes = query.maxNodes;
+    const { maxId, indexOf, ids, urls, depthOf, statusOf, indexOfRow, viaOf } = this;
     const via: number[] = [];
-    const depthOf: number[] = [];
-    const statusOf: (number | null)[] = [];
-    const indexOfRow: MapIndexability[] = [];
-    // By URL id: its results row's depth (-1: none), status (-1: null) and indexability (0 other, 1, 2).
-    const rowDepth = new Int32Array(maxId + 1).fill(-1);
-    const rowStatus = new Int32Array(maxId + 1);
-    const rowIndex = new Uint8Array(maxId + 1);
-    for (const [id, d, s, ix] of prepared(db, RESULTS_SQL).raw(true).iterate() as Iterable<
-      [number, number, number | null, string | null]
-    >) {
-      if (id < 0 || id > maxId) continue;
-      rowDepth[id] = d;
-      rowStatus[id] = s === null ? -1 : s;
-      rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
-    }
-    // Every URL's via (0: none), to climb past a finder that is not in the map (a resource, an out-of-scope URL).
-    const viaOf = new Int32Array(maxId + 1);
-    for (const [id, url, v, inMap] of prepared(db, URLS_SQL).raw(true).iterate() as Iterable<[number, string, number | null, number]>) {
-      viaOf[id] = v ?? 0;
-      if (!inMap || rowDepth[id]! < 0) continue;
-      indexOf[id] = ids.length;
-      ids.push(id);
-      urls.push(url);
-      depthOf.push(rowDepth[id]!);
-      const s = rowStatus[id]!;
-      statusOf.push(s === -1 ? null : s);
-      const ix = rowIndex[id];
-      indexOfRow.push(ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : 'other');
-    }
     // The parent: the nearest finder in the map, each step to a smaller id (so the climb ends).
     for (const id of ids) {
       let v = viaOf[id]!;
@@ -86,11 +142,7 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
       via.push(v > 0 && v < below ? v : 0);
     }
     const n = ids.length;
-    const inlinks = new Int32Array(n);
-    for (const [to, count] of prepared(db, INLINKS_SQL).raw(true).iterate() as Iterable<[number, number]>) {
-      const i = to >= 0 && to <= maxId ? indexOf[to]! : -1;
-      if (i >= 0) inlinks[i] = count;
-    }
+    const inlinks = this.inlinkCounts ?? new Int32Array(n);
     const score = new Float64Array(n).fill(Number.NaN);
     if (scores) {
       for (let k = 0; k < scores.urlIds.length; k++) {
@@ -252,7 +304,7 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
       lastSeq,
       ms: Math.round(performance.now() - started),
     };
-  });
+  }
 }
 
 /** The radial tree layout of the drawn nodes (each after its parent), into nodes.x and nodes.y. */

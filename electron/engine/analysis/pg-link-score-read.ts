@@ -5,9 +5,7 @@
 import { connect } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { LINK_SCORE_SQL, LinkGraphBuilder, type LinkScores } from './link-score.ts';
-
-/** Rows fetched from a cursor at a time. */
-const FETCH_ROWS = 50_000;
+import { eachRow } from './pg-cursor.ts';
 
 /** The Link Scores of crawl `crawlId` of the store at `storeUrl`, tagged `stamp`. */
 export async function computeStoreLinkScores(storeUrl: string, crawlId: string, stamp: string): Promise<LinkScores> {
@@ -18,17 +16,8 @@ export async function computeStoreLinkScores(storeUrl: string, crawlId: string, 
     await c.query(`SET LOCAL search_path TO ${crawlSchema(crawlId)}`);
     const maxId = (await c.query<{ m: number }>('SELECT coalesce(max(id), 0) AS m FROM urls')).rows[0]!.m;
     const graph = new LinkGraphBuilder(maxId);
-    const each = async (sql: string, row: (r: number[]) => void) => {
-      await c.query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`);
-      while (true) {
-        const { rows } = await c.query<number[]>({ text: `FETCH ${FETCH_ROWS} FROM rows`, rowMode: 'array' });
-        for (const r of rows) row(r);
-        if (rows.length < FETCH_ROWS) break;
-      }
-      await c.query('CLOSE rows');
-    };
-    await each(LINK_SCORE_SQL.nodes, (r) => graph.node(r[0]!, r[1]!));
-    await each(LINK_SCORE_SQL.links, (r) => graph.link(r[0]!, r[1]!, r[2]!));
+    await eachRow<number[]>(c, LINK_SCORE_SQL.nodes, (r) => graph.node(r[0]!, r[1]!));
+    await eachRow<number[]>(c, LINK_SCORE_SQL.links, (r) => graph.link(r[0]!, r[1]!, r[2]!));
     await c.query('COMMIT');
     return graph.scores(stamp, started);
   } finally {

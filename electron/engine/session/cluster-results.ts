@@ -36,6 +36,9 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
 import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
+import type { LinkScores } from '../analysis/link-score.ts';
+import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
+import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { refreshStoreContent, storeContentColumns, storeContentDetail, storeContentDiff, storeCrawlKey } from '../analysis/pg-content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
@@ -182,8 +185,8 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   /** This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl). */
-  private async refreshLinkScores(client: PgClient): Promise<void> {
-    await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey());
+  private refreshLinkScores(client: PgClient): Promise<LinkScores | null> {
+    return refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey());
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
@@ -242,6 +245,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** The folder tree as CSV: its rows made in one read, written afterwards (a slow download holds no read up). */
   async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
     return writeStructureCsv(await this.read((client) => postgresStructureCsvRows(client, this.crawlId)), dest);
+  }
+
+  /** The crawl map (pg-crawl-map.ts, the crawl file's code on the store), sized by the crawl's Link Scores when they can be had. */
+  crawlMap(q: CrawlMapQuery): Promise<CrawlMap> {
+    return this.read(async (client) => {
+      const scores = await this.refreshLinkScores(client).catch(() => null);
+      return postgresCrawlMap(client, this.crawlId, q, scores);
+    });
   }
 
   /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */

@@ -27,7 +27,6 @@ import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts';
-import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportChart, exportResult, viewColumnsProblem, writeSitemapTo } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { IssuesOverview } from '../../../shared/issues.ts';
@@ -466,7 +465,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
 
   /** The crawl map (issue 18.6): the shortest-path tree from the seeds, folded to a number of nodes, laid out. */
   async crawlMap(query: CrawlMapQuery): Promise<CrawlMap> {
-    return this.analysis().crawlMap(query, this.writingInView() ? {} : SETTLED_LINK_SCORES);
+    return this.inView.views().crawlMap(query, this.writingInView());
   }
 
   /** The whole folder tree as CSV, to a file path or a stream (ended when done). */

@@ -8,6 +8,7 @@ import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
+import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
@@ -56,6 +57,11 @@ export interface CrawlViews {
   siteStructure(query: Analysis.SiteStructureQuery): Promise<Analysis.SiteStructure>;
   /** The whole folder tree as CSV, to a file path or a stream (ended when done). */
   exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
+  /**
+   * The crawl map (issue 18.6), sized by Link Score (`writing`: the scores are brought up to date as a running
+   * crawl's are; otherwise settled ones serve).
+   */
+  crawlMap(query: CrawlMapQuery, writing: boolean): Promise<CrawlMap>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -107,5 +113,6 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     chartData: async (q) => analysis().chartData(q),
     siteStructure: async (q) => analysis().siteStructure(q),
     exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
+    crawlMap: async (q, writing) => analysis().crawlMap(q, writing ? {} : SETTLED_LINK_SCORES),
   };
 }
