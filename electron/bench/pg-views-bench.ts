@@ -13,6 +13,8 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildPgSyntheticCrawl } from '../engine/analysis/pg-synthetic-crawl.ts';
+import { postgresCrawlMap } from '../engine/analysis/pg-crawl-map.ts';
+import { DEFAULT_CRAWL_MAP_NODES } from '../../shared/crawl-map.ts';
 import type { PgNode } from '../engine/frontier/postgres/pg-crawl.ts';
 import { crawlSchema } from '../engine/frontier/postgres/pg-schema.ts';
 import type { Claim } from '../engine/frontier/model.ts';
@@ -96,6 +98,12 @@ console.log('\nthe charts and the site structure (h-charts), first answer:');
 // The structure's first call folds the whole crawl into the connection's trie; the next ones answer from it.
 const charts = chartCalls(client, crawlId);
 for (const [label, fn] of charts) await time(label, fn);
+// The crawl map reads every URL, results row and link count each time it is asked (as a crawl file's): timed twice.
+await time(
+  'crawl map (default 4,000 nodes, without Link Scores)',
+  () => postgresCrawlMap(client, crawlId, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, null),
+  1,
+);
 
 if (values['views-only']) {
   await client.end();

@@ -99,8 +99,9 @@ Options (defaults in brackets):
                        file (repeatable) [none]
   --no-sitemaps        do not read the sitemaps robots.txt names nor /sitemap.xml [read, except in list mode]
   --no-sitemap-urls    record URLs found only in sitemaps without crawling them [crawled]
-  --sitemap-out FILE   after the crawl, write a sitemap of its indexable 200 HTML pages (lastmod from Last-Modified;
-                       past 50,000 URLs or 50 MB, FILE is a sitemap index naming FILE-1.xml, FILE-2.xml...)
+  --sitemap-out FILE   after the crawl (or of --store's --crawl), write a sitemap of its indexable 200 HTML pages
+                       (lastmod from Last-Modified; past 50,000 URLs or 50 MB, FILE is a sitemap index naming
+                       FILE-1.xml, FILE-2.xml...)
   --render             also render each HTML page in a browser (a system Chromium, see --chromium) and read
                        what its scripts make: fields, links, directives, errors [off]
   --render-wait MS     longest wait for a page's scripts after load; ends earlier when quiet [5000]
@@ -454,7 +455,6 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   if (base.help || base.listTabs) return { mode: 'help', settings: { seeds: [] }, store: null, ...base };
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
-  if (store && base.sitemapOut !== null) throw new UsageError('--sitemap-out reads a crawl file; it does not work with --store');
   if (store && base.sitemapFiles.length)
     throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads no sitemaps');
 
@@ -591,10 +591,11 @@ function storeRequest(v: Record<string, string | boolean | string[] | undefined>
     setThreads === null &&
     v.out === undefined &&
     v['export-tabs'] === undefined &&
-    v['bulk-export'] === undefined
+    v['bulk-export'] === undefined &&
+    v['sitemap-out'] === undefined
   ) {
     throw new UsageError(
-      '--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs or --bulk-export (to work on the crawl, use --join)',
+      '--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs, --bulk-export or --sitemap-out (to work on the crawl, use --join)',
     );
   }
   const leaseText = str('lease-seconds');

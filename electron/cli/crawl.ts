@@ -1,11 +1,11 @@
 // `npm run crawl -- <seed URL>...`: the headless front door to the engine.
 import { CrawlFileError, openCrawlFile } from '../engine/frontier/sqlite/crawl-file.ts';
-import { writeSitemap } from '../engine/sitemaps/write-sitemap.ts';
+import { sitemapLine, writeSitemap } from '../engine/sitemaps/write-sitemap.ts';
 import { SettingsError } from '../../shared/settings.ts';
 import { StoreError, parseStoreUrl, redactStoreUrls } from '../engine/frontier/postgres/pg-store-url.ts';
 import { USAGE, UsageError, parseCli, type TabExports } from './args.ts';
 import { openClusterRun, openLocalRun, type CrawlRun } from './crawl-runs.ts';
-import { exportStoreTabs, runStoreCommand } from './store-command.ts';
+import { exportStoreSitemap, exportStoreTabs, runStoreCommand } from './store-command.ts';
 import { ChromiumNotFoundError } from '../engine/render/find-chromium.ts';
 import { exportFormatOf } from '../engine/export/export-format.ts';
 import { progressLine, summaryLine } from './progress.ts';
@@ -58,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
   if (request.store) {
     try {
       parseStoreUrl(request.store.url);
-      if (request.mode === 'control') return (await runStoreCommand(request.store, request.out, exports)) ? EXIT.finished : EXIT.failed;
+      if (request.mode === 'control')
+        return (await runStoreCommand(request.store, request.out, exports, request.sitemapOut)) ? EXIT.finished : EXIT.failed;
     } catch (err) {
       if (err instanceof StoreError || err instanceof UsageError) {
         process.stderr.write(`trawl: ${err.message}\n`);
@@ -133,9 +134,15 @@ async function main(argv: string[]): Promise<number> {
   }
   if ((exports || request.sitemapOut !== null) && run.file !== null && !(await writeExports(run.file, null, exports, request.sitemapOut)))
     code = EXIT.failed;
-  // A crawl in the store: its tabs and reports (args.ts refuses its pictures' data and sitemap), as they are once this
-  // node is done.
+  // A crawl in the store: its tabs, reports, pictures' data and sitemap, as they are once this node is done.
   if (exports && run.crawlId !== null && request.store && !(await exportStoreTabs(request.store.url, run.crawlId, exports)))
+    code = EXIT.failed;
+  if (
+    request.sitemapOut !== null &&
+    run.crawlId !== null &&
+    request.store &&
+    !(await exportStoreSitemap(request.store.url, run.crawlId, request.sitemapOut))
+  )
     code = EXIT.failed;
   const endLine = run.end(info.snapshot);
   if (endLine) process.stdout.write(`${endLine}\n`);
@@ -157,8 +164,7 @@ async function writeExports(file: string, out: string | null, exports: TabExport
     if (sitemapOut !== null) {
       const db = openCrawlFile(file, { readonly: true });
       try {
-        const { urls, files } = await writeSitemap(db, sitemapOut);
-        say(`Sitemap: ${files[0]} (${urls} URLs${files.length > 1 ? `; an index of ${files.length - 1} sitemaps` : ''})`);
+        say(sitemapLine(await writeSitemap(db, sitemapOut)));
       } finally {
         db.close();
       }

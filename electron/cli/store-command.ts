@@ -9,12 +9,19 @@ import { exportFormatOf } from '../engine/export/export-format.ts';
 import { UsageError, type StoreRequest, type TabExports } from './args.ts';
 import { formatDuration } from './progress.ts';
 import { prepareOutputFolder, writeStoreTabExports } from './tab-exports.ts';
+import { writeStoreSitemap } from '../engine/sitemaps/pg-sitemap.ts';
+import { sitemapLine } from '../engine/sitemaps/write-sitemap.ts';
 
 /**
  * Runs the command and prints what it did; false when it could not be done. An unknown crawl (a StoreError) or an output
  * folder that cannot be made (a UsageError) is said before anything is done or written.
  */
-export async function runStoreCommand(store: StoreRequest, out: string | null, exports: TabExports | null): Promise<boolean> {
+export async function runStoreCommand(
+  store: StoreRequest,
+  out: string | null,
+  exports: TabExports | null,
+  sitemapOut: string | null,
+): Promise<boolean> {
   const crawlId = store.crawl!;
   const client = await connect(store.url);
   try {
@@ -54,10 +61,24 @@ export async function runStoreCommand(store: StoreRequest, out: string | null, e
     const { rows } = await exportCsvFromStore(store.url, crawlId, out, { format });
     process.stdout.write(`${format.toUpperCase()}: ${out} (${rows} rows)\n`);
   }
-  return exports ? exportStoreTabs(store.url, crawlId, exports) : true;
+  return (
+    (!exports || (await exportStoreTabs(store.url, crawlId, exports))) &&
+    (sitemapOut === null || (await exportStoreSitemap(store.url, crawlId, sitemapOut)))
+  );
 }
 
 /** --export-tabs and --bulk-export from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
+/** --sitemap-out of a crawl in the store, as of a crawl file; false (having said why) when it could not be written. */
+export async function exportStoreSitemap(storeUrl: string, crawlId: string, sitemapOut: string): Promise<boolean> {
+  try {
+    process.stdout.write(`${sitemapLine(await writeStoreSitemap(storeUrl, crawlId, sitemapOut))}\n`);
+    return true;
+  } catch (err) {
+    process.stderr.write(`trawl: could not write ${sitemapOut}: ${(err as Error).message}\n`);
+    return false;
+  }
+}
+
 export async function exportStoreTabs(storeUrl: string, crawlId: string, exports: TabExports): Promise<boolean> {
   try {
     await writeStoreTabExports(storeUrl, crawlId, exports, (line) => process.stdout.write(`${line}\n`));

@@ -35,7 +35,11 @@ export async function startImageSite(): Promise<ImageSite> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/' || path === '/gallery') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      // The gallery says when it last changed (a sitemap's lastmod).
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(path === '/gallery' ? { 'last-modified': 'Tue, 01 Dec 2026 10:00:00 GMT' } : {}),
+      });
       res.end(path === '/' ? HOME : GALLERY);
     } else if (path === '/img/big.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' });

@@ -128,6 +128,30 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     }
   });
 
+  it('writes the sitemap as the crawl file’s --sitemap-out does', async () => {
+    const fromFile = path.join(dir, 'sitemap-file.xml');
+    const fromStore = path.join(dir, 'sitemap-store.xml');
+    const a = await runCli(['--resume', file, '--sitemap-out', fromFile]);
+    expect(a.code, a.stderr).toBe(0);
+    const b = await runCli(['--store', db.url, '--crawl', crawlId, '--sitemap-out', fromStore]);
+    expect(b.stderr).toBe('');
+    expect(b.code).toBe(0);
+    const xml = fs.readFileSync(fromStore, 'utf8');
+    const entries = (text: string) => text.split('\n').filter((line) => line.includes('<url>'));
+    expect(b.stdout).toContain(`Sitemap: ${fromStore} (${entries(xml).length} URLs)`);
+    expect(entries(xml).length).toBeGreaterThan(1);
+    // The gallery's Last-Modified header, read from the JSON the store keeps.
+    expect(xml).toContain('/gallery</loc><lastmod>2026-12-01T10:00:00Z</lastmod></url>');
+    // The same head and tail, and the same pages (in fetch order, which two crawls of one site need not share).
+    expect(xml.split('\n').filter((line) => !line.includes('<url>'))).toEqual(
+      fs
+        .readFileSync(fromFile, 'utf8')
+        .split('\n')
+        .filter((line) => !line.includes('<url>')),
+    );
+    expect(entries(xml).sort()).toEqual(entries(fs.readFileSync(fromFile, 'utf8')).sort());
+  });
+
   it('takes the content tabs\u2019 options with --store as with a crawl file', async () => {
     // Fewer words make fewer pages low content; the options reach the store's computation as the file's.
     const args = ['--export-tabs', 'content-low', '--low-content-words', '2'];
@@ -209,7 +233,9 @@ withPg.describe('crawl CLI: --export-tabs from a crawl in the PostgreSQL store',
     // --crawl alone names what it can do, the tabs among them; --list-tabs needs no crawl.
     const nothing = await runCli(['--store', db.url, '--crawl', crawlId]);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toContain('--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs or --bulk-export');
+    expect(nothing.stderr).toContain(
+      '--crawl CRAWL_ID needs --control, --set-threads, --out, --export-tabs, --bulk-export or --sitemap-out',
+    );
     const list = await runCli(['--list-tabs', '--store', db.url]);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ {2}images-all +Images:/m);

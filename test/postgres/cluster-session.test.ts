@@ -309,7 +309,7 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     await session.attachStore(db.url, 'alpha');
   });
 
-  it('draws the charts and the folder tree from the store, and refuses what only a crawl file can do, saying why', async () => {
+  it('draws the charts, the folder tree, the crawl map and the sitemap from the store', async () => {
     // The charts and the site structure read the store (analysis-contract compares them with a crawl file's): the 9
     // results the nodes recorded, 7 on alpha.test and 2 on its CDN.
     const status = (await session.chartData({ kind: 'status', afterSeq: null, fromMs: null, bucketMs: null })) as StatusDistribution;
@@ -335,6 +335,13 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       'https://cdn.alpha.test/done-1',
     ]);
     expect(map.nodes.parent.slice(1)).toEqual(Array(9).fill(0));
+    // Its sitemap too: downloadable as one file, written from the store.
+    expect(await session.sitemapDownloadProblem()).toBeNull();
+    const sitemap = path.join(tempDir(), 'sitemap.xml');
+    const written = await session.exportSitemap(sitemap);
+    // None of the nine recorded pages is an indexable HTML page: an empty urlset (the CLI's test writes a full one).
+    expect(written).toEqual({ ok: true, rows: 0, file: sitemap });
+    expect(fs.readFileSync(sitemap, 'utf8')).toMatch(/<urlset [^>]+>\n<\/urlset>\n$/);
     expect(session.bulkReportProblem()).toBeNull();
   });
 

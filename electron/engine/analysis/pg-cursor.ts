@@ -1,17 +1,23 @@
-// Whole-crawl reads of the PostgreSQL store (Link Score's graph, the crawl map's tree): a statement's rows through a
-// cursor, a page at a time, inside the caller's transaction, so millions of rows are never held as results at once.
+// Whole-crawl reads of the PostgreSQL store (Link Score's graph, the crawl map's tree, a sitemap's pages): a
+// statement's rows through a cursor, a page at a time, inside the caller's transaction, so millions of rows are never
+// held as results at once.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 
 /** Rows fetched from a cursor at a time. */
 const FETCH_ROWS = 50_000;
 
-/** Hands each row of `sql` (as an array of its columns) to `row`; must run inside a transaction. */
-export async function eachRow<Row extends unknown[]>(c: PgQuerier, sql: string, row: (r: Row) => void): Promise<void> {
+/** The rows of `sql` (each an array of its columns) a page at a time; must be read inside a transaction, to its end. */
+export async function* cursorPages<Row extends unknown[]>(c: PgQuerier, sql: string, pageRows = FETCH_ROWS): AsyncGenerator<Row[]> {
   await c.query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`);
   while (true) {
-    const { rows } = await c.query<Row>({ text: `FETCH ${FETCH_ROWS} FROM rows`, rowMode: 'array' });
-    for (const r of rows) row(r);
-    if (rows.length < FETCH_ROWS) break;
+    const { rows } = await c.query<Row>({ text: `FETCH ${pageRows} FROM rows`, rowMode: 'array' });
+    if (rows.length) yield rows;
+    if (rows.length < pageRows) break;
   }
   await c.query('CLOSE rows');
+}
+
+/** Hands each row of `sql` to `row` (cursorPages, read whole); must run inside a transaction. */
+export async function eachRow<Row extends unknown[]>(c: PgQuerier, sql: string, row: (r: Row) => void): Promise<void> {
+  for await (const page of cursorPages<Row>(c, sql)) for (const r of page) row(r);
 }

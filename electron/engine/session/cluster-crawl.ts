@@ -1,14 +1,13 @@
 // A cluster crawl in view: a crawl of the PostgreSQL store, run by its nodes and watched from here. Its live view and
 // commands (pause, resume, stop, the thread count, the URLs/s cap, live exclude and deprioritise patterns) go through
-// the observer to every node, its results table and CSV export through a results reader of its own; what needs a
-// local crawl file (the analysis views) is refused, saying what can be done from here.
+// the observer to every node, its results table and CSV export through a results reader of its own, and every
+// analysis view and export through that reader's connection to the store (cluster-results.ts).
 import type { ExportFormat } from '../../../shared/analysis.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState } from '../../../shared/snapshot.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
-import type { CrawlAnalysis } from './crawl-analysis.ts';
 import type { CrawlInView, CrawlInViewEvents } from './crawl-in-view.ts';
 import { ClusterCrawlObserver, type ClusterObserverOptions } from './cluster-crawl-observer.ts';
 import { ClusterResults } from './cluster-results.ts';
@@ -100,14 +99,6 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     return null;
   }
 
-  analysisProblem(what: string): string {
-    return this.refusal(what);
-  }
-
-  analysis(what: string): CrawlAnalysis {
-    throw new Error(this.refusal(what));
-  }
-
   /** The views that read the store (the hosts report, the queue, the explorer, the charts...): through the results reader's connection. */
   views(): CrawlViews {
     return this.results;
@@ -118,11 +109,5 @@ export class ClusterCrawl extends EventEmitter<CrawlInViewEvents> implements Cra
     this.removeAllListeners();
     await this.observer.close();
     await this.results.close();
-  }
-
-  /** Why a command for a local crawl file cannot be used on the store's crawl. */
-  private refusal(what: string): string {
-    const o = this.observer;
-    return `cannot ${what}: crawl "${o.crawlId}" lives in the PostgreSQL store at ${o.server} and is run by its nodes (from here: its live view, results table and CSV export, the explorer, URL detail, view exports, issues overview and bulk reports, the hosts report and queue, the charts and the site structure; pause, resume, stop, the thread count, the URLs/s cap and live patterns)`;
   }
 }

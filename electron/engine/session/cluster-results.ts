@@ -38,6 +38,8 @@ import { contentOptions, setContentOptions } from '../analysis/near-duplicates.t
 import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
 import type { LinkScores } from '../analysis/link-score.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
+import { postgresSitemapPageCount, writeStoreSitemap } from '../sitemaps/pg-sitemap.ts';
+import { writeSitemapTo } from './exports.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { refreshStoreContent, storeContentColumns, storeContentDetail, storeContentDiff, storeCrawlKey } from '../analysis/pg-content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
@@ -253,6 +255,17 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       const scores = await this.refreshLinkScores(client).catch(() => null);
       return postgresCrawlMap(client, this.crawlId, q, scores);
     });
+  }
+
+  /** How many pages the crawl's sitemap lists (write-sitemap.ts's pages, in PostgreSQL's dialect). */
+  sitemapPageCount(): Promise<number> {
+    return this.read((client) => postgresSitemapPageCount(client, this.crawlId));
+  }
+
+  /** The crawl's sitemap, read through a connection of its own (as exportView): the live view goes on meanwhile. */
+  async exportSitemap(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+    if (this.closed) throw new StoreError('no longer attached to the crawl');
+    return writeSitemapTo((outPath) => writeStoreSitemap(this.storeUrl, this.crawlId, outPath), dest);
   }
 
   /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */

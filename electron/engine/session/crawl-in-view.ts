@@ -7,7 +7,6 @@ import type { EventEmitter } from 'node:events';
 import type { ResultsPage, ResultsQuery, StoreAttachment } from '../../../shared/crawler-api.ts';
 import type { CrawlSnapshot, CrawlState, StateChange } from '../../../shared/snapshot.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
-import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 export interface CrawlInViewEvents {
   snapshot: [CrawlSnapshot];
@@ -39,10 +38,6 @@ export interface CrawlInView extends EventEmitter<CrawlInViewEvents> {
   exportCsv(dest: string | NodeJS.WritableStream, format?: ExportFormat): Promise<CsvExportResult>;
   /** Why the results cannot be exported as CSV, or null. */
   exportProblem(): string | null;
-  /** Why the analysis views cannot `what` (e.g. "look into it here"), or null. */
-  analysisProblem(what: string): string | null;
-  /** The analysis views' connection to the crawl; throws analysisProblem(what) when there is one. */
-  analysis(what: string): CrawlAnalysis;
   /** The views that read the crawl wherever it is kept (crawl-views.ts). */
   views(): CrawlViews;
 

@@ -18,7 +18,6 @@ import { CrawlFileError, openCrawlFile, readSecrets, readStoredSettings } from '
 import { plainSecretStore } from '../secrets/secret-store.ts';
 import type { WorkerSpawner } from '../pool/worker-spawner.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import type { CrawlAnalysis } from './crawl-analysis.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { CrawlComparisons } from './crawl-comparisons.ts';
 import { CRAWL_FILE_EXT, listCrawlFiles, newCrawlPath, readCrawlFileInfo, removeCrawlFile, writeCrawlLabel } from './crawl-files.ts';
@@ -26,8 +25,8 @@ import type { CrawlInView } from './crawl-in-view.ts';
 import { ClusterCrawl } from './cluster-crawl.ts';
 import { listClusterCrawls } from './cluster-crawl-list.ts';
 import type { ClusterObserverOptions } from './cluster-crawl-observer.ts';
-import { SITEMAP_MAX_URLS, sitemapPageCount } from '../sitemaps/write-sitemap.ts';
-import { exportChart, exportResult, viewColumnsProblem, writeSitemapTo } from './exports.ts';
+import { SITEMAP_MAX_URLS } from '../sitemaps/write-sitemap.ts';
+import { exportChart, exportResult, viewColumnsProblem } from './exports.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { IssuesOverview } from '../../../shared/issues.ts';
 import { LocalCrawl, type LocalRunOptions } from './local-crawl.ts';
@@ -433,18 +432,18 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return exportResult(dest, () => this.inView.views().exportBulkReport(report, dest, format));
   }
 
-  /** What is wrong with generating the crawl in view's sitemap now (no crawl open, a crawl of a store), or null. */
+  /** What is wrong with generating the crawl in view's sitemap now (no crawl open), or null. */
   sitemapProblem(): string | null {
-    return this.inView.analysisProblem('generate its sitemap here');
+    return this.inView.exportProblem();
   }
 
   /** Why the crawl in view's sitemap cannot be downloaded as one file (past 50,000 pages), or null. */
-  sitemapDownloadProblem(): string | null {
+  async sitemapDownloadProblem(): Promise<string | null> {
     const problem = this.sitemapProblem();
     if (problem) return problem;
-    const pages = sitemapPageCount(this.analysis().db);
+    const pages = await this.inView.views().sitemapPageCount();
     return pages > SITEMAP_MAX_URLS
-      ? `the crawl has ${pages} pages for its sitemap, more than one sitemap holds (50,000): generate it from the desktop app or with npm run crawl -- --resume FILE --sitemap-out sitemap.xml`
+      ? `the crawl has ${pages} pages for its sitemap, more than one sitemap holds (50,000): generate it from the desktop app or with npm run crawl -- --sitemap-out sitemap.xml (after --resume FILE, or --store URL --crawl ID)`
       : null;
   }
 
@@ -455,7 +454,7 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
   async exportSitemap(dest: string | NodeJS.WritableStream): Promise<Api.ExportResult> {
     const problem = this.sitemapProblem();
     if (problem) return { ok: false, error: problem };
-    return exportResult(dest, () => writeSitemapTo(this.analysis().db, dest));
+    return exportResult(dest, () => this.inView.views().exportSitemap(dest));
   }
 
   /** The crawl's URLs as a folder tree: the hosts, and each expanded folder's children. */
@@ -588,11 +587,6 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     next.on('snapshot', this.forwardSnapshot);
     next.on('state', this.forwardState);
     await before.close();
-  }
-
-  /** The analysis views' connection to the crawl in view; a cluster crawl refuses them. */
-  private analysis(): CrawlAnalysis {
-    return this.inView.analysis('look into it here');
   }
 
   private refuseWhileRunning(refusal: 'refuseStart' | 'refuseResume' | 'refuseAttach' | 'refuseScheduled'): void {

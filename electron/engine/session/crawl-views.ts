@@ -14,7 +14,8 @@ import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
-import { exportView, viewColumns } from './exports.ts';
+import { exportView, viewColumns, writeSitemapTo } from './exports.ts';
+import { sitemapPageCount, writeSitemap } from '../sitemaps/write-sitemap.ts';
 
 export interface CrawlViews {
   hostsReport(query: Analysis.HostsReportQuery): Promise<Analysis.HostsReport>;
@@ -62,6 +63,12 @@ export interface CrawlViews {
    * crawl's are; otherwise settled ones serve).
    */
   crawlMap(query: CrawlMapQuery, writing: boolean): Promise<CrawlMap>;
+
+  // ---- the XML sitemap (sitemaps/write-sitemap.ts, pg-sitemap.ts) ----
+  /** How many pages the crawl's sitemap lists. */
+  sitemapPageCount(): Promise<number>;
+  /** The crawl's sitemap to a file path (an index and numbered sitemaps past the limits), or to a stream (one sitemap). */
+  exportSitemap(dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
 }
 
 /** A crawl file's views, from its analysis connection (opened when first asked). */
@@ -114,5 +121,8 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     siteStructure: async (q) => analysis().siteStructure(q),
     exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
     crawlMap: async (q, writing) => analysis().crawlMap(q, writing ? {} : SETTLED_LINK_SCORES),
+
+    sitemapPageCount: async () => sitemapPageCount(analysis().db),
+    exportSitemap: (dest) => writeSitemapTo((outPath) => writeSitemap(analysis().db, outPath), dest),
   };
 }

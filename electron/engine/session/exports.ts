@@ -14,7 +14,7 @@ import { crawlRendered, exportCsv, extractionColumns } from '../export/csv-expor
 import { viewColumnsOf } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import { writeSitemap } from '../sitemaps/write-sitemap.ts';
+import type { WrittenSitemap } from '../sitemaps/write-sitemap.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 
 /** Runs an export to `dest`: its rows and file, or the error it threw. */
@@ -80,17 +80,21 @@ export async function exportChart(
 }
 
 /**
- * A crawl's sitemap (writeSitemap) to a file path, or to a stream through a temporary file: a stream takes one
- * sitemap, so a crawl past the protocol's limits (50,000 URLs, 50 MB) is refused there.
+ * A crawl's sitemap (`write`: writeSitemap of a crawl file, writeStoreSitemap of a cluster crawl) to a file path, or
+ * to a stream through a temporary file: a stream takes one sitemap, so a crawl past the protocol's limits (50,000
+ * URLs, 50 MB) is refused there.
  */
-export async function writeSitemapTo(db: Db, dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
-  if (typeof dest === 'string') return { rows: (await writeSitemap(db, dest)).urls };
+export async function writeSitemapTo(
+  write: (outPath: string) => Promise<WrittenSitemap>,
+  dest: string | NodeJS.WritableStream,
+): Promise<{ rows: number }> {
+  if (typeof dest === 'string') return { rows: (await write(dest)).urls };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trawl-sitemap-'));
   try {
-    const { urls, files } = await writeSitemap(db, path.join(dir, 'sitemap.xml'));
+    const { urls, files } = await write(path.join(dir, 'sitemap.xml'));
     if (files.length > 1) {
       throw new Error(
-        `the crawl has ${urls} pages for its sitemap, more than one sitemap holds (50,000 URLs, 50 MB): generate it from the desktop app or with npm run crawl -- --resume FILE --sitemap-out sitemap.xml`,
+        `the crawl has ${urls} pages for its sitemap, more than one sitemap holds (50,000 URLs, 50 MB): generate it from the desktop app or with npm run crawl -- --sitemap-out sitemap.xml (after --resume FILE, or --store URL --crawl ID)`,
       );
     }
     await pipeline(fs.createReadStream(files[0]!), dest);

@@ -119,15 +119,12 @@ export class LocalCrawl extends EventEmitter<CrawlInViewEvents> implements Crawl
     return this.file === null ? NO_CRAWL_OPEN : null;
   }
 
-  analysisProblem(): string | null {
-    return this.file === null ? NO_CRAWL_OPEN : null;
-  }
-
   views(): CrawlViews {
     return fileViews(() => this.analysis());
   }
 
-  analysis(): CrawlAnalysis {
+  /** The analysis connection to the crawl file, opened when a view first needs it. */
+  private analysis(): CrawlAnalysis {
     if (this.file === null) throw new Error(NO_CRAWL_OPEN);
     this.analysisOf ??= CrawlAnalysis.open(this.file);
     return this.analysisOf;

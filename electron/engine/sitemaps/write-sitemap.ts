@@ -32,12 +32,33 @@ export interface WrittenSitemap {
   files: string[];
 }
 
-/** The pages a sitemap lists: indexable, status 200, HTML; with their Last-Modified header when kept. */
-const PAGES_SQL = `SELECT u.url AS url, json_extract(r.response_headers, '$."last-modified"') AS lastModified
+/** What the command line says of a sitemap written. */
+export function sitemapLine({ urls, files }: WrittenSitemap): string {
+  return `Sitemap: ${files[0]} (${urls} URLs${files.length > 1 ? `; an index of ${files.length - 1} sitemaps` : ''})`;
+}
+
+/** A page a sitemap lists: its URL and the Last-Modified header the crawl kept (null: none). */
+export interface SitemapPage {
+  url: string;
+  lastModified: unknown;
+}
+
+/**
+ * The pages a sitemap lists, in crawl order: indexable, status 200, HTML; with their Last-Modified header when kept.
+ * Written once for both stores: `instr` and `header` are the dialect's (SQLite's JSON functions, PostgreSQL's).
+ */
+export function sitemapPagesSql(instr: (text: string, needle: string) => string, header: (name: string) => string): string {
+  return `SELECT u.url AS url, ${header('last-modified')} AS "lastModified"
   FROM results r JOIN urls u ON u.id = r.url_id
   WHERE r.indexability = 'indexable' AND r.status_code = 200
-    AND lower(trim(substr(r.content_type, 1, instr(r.content_type || ';', ';') - 1))) IN ('text/html', 'application/xhtml+xml')
+    AND lower(trim(substr(r.content_type, 1, ${instr("r.content_type || ';'", "';'")} - 1))) IN ('text/html', 'application/xhtml+xml')
   ORDER BY r.seq`;
+}
+
+const PAGES_SQL = sitemapPagesSql(
+  (text, needle) => `instr(${text}, ${needle})`,
+  (name) => `json_extract(r.response_headers, '$."${name}"')`,
+);
 
 /** How many pages a sitemap of the crawl lists (PAGES_SQL's rows). */
 export function sitemapPageCount(db: Db): number {
@@ -75,7 +96,26 @@ class Out {
   }
 }
 
-export async function writeSitemap(db: Db, outPath: string, options: WriteSitemapOptions = {}): Promise<WrittenSitemap> {
+/** A crawl file's sitemap, to `outPath` (an index and numbered sitemaps beside it past the limits). */
+export function writeSitemap(db: Db, outPath: string, options: WriteSitemapOptions = {}): Promise<WrittenSitemap> {
+  return writeSitemapPages(
+    db.prepare(PAGES_SQL).iterate() as IterableIterator<SitemapPage>,
+    () => seedsOf(readMeta(db, 'settings')),
+    outPath,
+    options,
+  );
+}
+
+/**
+ * The sitemap of `pages` (read once, in order, from either store), to `outPath`; `seeds` are the crawl's, for the
+ * index's default base.
+ */
+export async function writeSitemapPages(
+  pages: Iterable<SitemapPage> | AsyncIterable<SitemapPage>,
+  seeds: () => string[],
+  outPath: string,
+  options: WriteSitemapOptions = {},
+): Promise<WrittenSitemap> {
   const maxUrls = options.maxUrls ?? SITEMAP_MAX_URLS;
   const maxBytes = options.maxBytes ?? SITEMAP_MAX_BYTES;
   fs.mkdirSync(path.dirname(outPath), { recursive: true });
@@ -89,7 +129,7 @@ export async function writeSitemap(db: Db, outPath: string, options: WriteSitema
   let urls = 0;
   const room = Buffer.byteLength(TAIL);
   try {
-    for (const row of db.prepare(PAGES_SQL).iterate() as IterableIterator<{ url: string; lastModified: unknown }>) {
+    for await (const row of pages) {
       const lastmod = lastmodOf(row.lastModified);
       const entry = `  <url><loc>${xmlEscape(row.url)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>\n`;
       if (out && (inPart >= maxUrls || out.bytes + Buffer.byteLength(entry) + room > maxBytes)) {
@@ -124,7 +164,7 @@ export async function writeSitemap(db: Db, outPath: string, options: WriteSitema
     fs.renameSync(parts[0]!, outPath);
     return { urls, files: [outPath] };
   }
-  const base = options.baseUrl ?? defaultBase(db);
+  const base = options.baseUrl ?? defaultBase(seeds());
   const index = new Out(outPath);
   await index.write('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n');
   for (const p of parts) await index.write(`  <sitemap><loc>${xmlEscape(new URL(path.basename(p), base).href)}</loc></sitemap>\n`);
@@ -133,10 +173,18 @@ export async function writeSitemap(db: Db, outPath: string, options: WriteSitema
   return { urls, files: [outPath, ...parts] };
 }
 
-/** The root of the crawl's first seed: where a site's sitemaps usually live. */
-function defaultBase(db: Db): string {
+/** The seeds of a crawl's settings as stored (JSON), none when they cannot be read. */
+function seedsOf(settings: string | null): string[] {
   try {
-    const seeds = (JSON.parse(readMeta(db, 'settings') ?? '{}') as { seeds?: string[] }).seeds ?? [];
+    return (JSON.parse(settings ?? '{}') as { seeds?: string[] }).seeds ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The root of the crawl's first seed: where a site's sitemaps usually live. */
+function defaultBase(seeds: string[]): string {
+  try {
     if (seeds[0]) return `${new URL(seeds[0]).origin}/`;
   } catch {
     // no usable seed: relative names below
