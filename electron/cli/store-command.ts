@@ -67,7 +67,6 @@ export async function runStoreCommand(
   );
 }
 
-/** --export-tabs and --bulk-export from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
 /** --sitemap-out of a crawl in the store, as of a crawl file; false (having said why) when it could not be written. */
 export async function exportStoreSitemap(storeUrl: string, crawlId: string, sitemapOut: string): Promise<boolean> {
   try {
@@ -79,6 +78,7 @@ export async function exportStoreSitemap(storeUrl: string, crawlId: string, site
   }
 }
 
+/** --export-tabs and --bulk-export from crawl `crawlId` of the store: one line each; false (having said why) when one could not be written. */
 export async function exportStoreTabs(storeUrl: string, crawlId: string, exports: TabExports): Promise<boolean> {
   try {
     await writeStoreTabExports(storeUrl, crawlId, exports, (line) => process.stdout.write(`${line}\n`));

@@ -1,29 +1,23 @@
 // The crawl map of a crawl in the PostgreSQL store (issue 19), as a crawl file's (crawl-map.ts): the same statements
 // read in one snapshot through cursors into the same rows, folded and laid out by the same code.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
-import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { CRAWL_MAP_SQL, checkCrawlMapQuery, CrawlMapRows, type InlinksRow, type ResultRow, type UrlRow } from './crawl-map.ts';
 import type { LinkScores } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
+import { inCrawl } from './pg-explorer.ts';
 
 /** The map of crawl `crawlId`, read through `c` (no transaction of its own open); `scores` size its nodes (null: none). */
-export async function postgresCrawlMap(c: PgQuerier, crawlId: string, query: CrawlMapQuery, scores: LinkScores | null): Promise<CrawlMap> {
+export function postgresCrawlMap(c: PgQuerier, crawlId: string, query: CrawlMapQuery, scores: LinkScores | null): Promise<CrawlMap> {
   checkCrawlMapQuery(query);
   const started = performance.now();
-  await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    await c.query(`SET LOCAL search_path TO ${crawlSchema(crawlId)}`);
-    const lastSeq = Number((await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq);
-    const maxId = Number((await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId);
+  return inCrawl(c, crawlId, async () => {
+    const lastSeq = (await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq;
+    const maxId = (await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId;
     const rows = new CrawlMapRows(maxId);
     await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
     await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
     await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
-    await c.query('COMMIT');
     return rows.map(query, scores, lastSeq, started);
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
 }

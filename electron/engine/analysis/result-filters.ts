@@ -503,10 +503,10 @@ function dialectSql(d: FilterDialect) {
   const OG_MISSING = `(NOT ${hasSocial('og:title')} OR NOT ${hasSocial('og:image')})`;
   // The structured data pass's counts of parsed pages without structured data or social tags, and the table they
   // read: a probe by key a page on a crawl file (in results_canonical's order), joins on the store (countByJoin).
-  const STRUCTURED_PAGE_COUNTS = `count(*) FILTER (WHERE NOT ${hasStructured('')}) AS "structured-none",
+  const structuredPageCounts = (canonicalHint: string) => `count(*) FILTER (WHERE NOT ${hasStructured('')}) AS "structured-none",
       count(*) FILTER (WHERE ${OG_MISSING}) AS "structured-og-missing",
       count(*) FILTER (WHERE NOT ${hasSocial('twitter:card')}) AS "structured-twitter-missing"
-      FROM results r INDEXED_BY_CANONICAL`;
+      FROM results r ${canonicalHint}`;
   const STRUCTURED_PAGE_COUNTS_BY_JOIN = `count(*) FILTER (WHERE sdp.url_id IS NULL) AS "structured-none",
       count(*) FILTER (WHERE coalesce(stp.og, 0) <> 3) AS "structured-og-missing",
       count(*) FILTER (WHERE stp.twitter IS NOT TRUE) AS "structured-twitter-missing"
@@ -697,15 +697,14 @@ function dialectSql(d: FilterDialect) {
    */
   function textPass(field: SerpField): CountPass {
     const column = SERP_COLUMN[field];
-    const prefix = field === 'title' ? 'title' : 'description';
     const limits = SERP_LIMITS[field];
     const ids = [
-      `${prefix}-missing`,
-      `${prefix}-duplicate`,
-      `${prefix}-over-${limits.maxChars}`,
-      `${prefix}-under-${limits.minChars}`,
-      `${prefix}-over-${limits.maxPx}px`,
-      `${prefix}-under-${limits.minPx}px`,
+      `${field}-missing`,
+      `${field}-duplicate`,
+      `${field}-over-${limits.maxChars}`,
+      `${field}-under-${limits.minChars}`,
+      `${field}-over-${limits.maxPx}px`,
+      `${field}-under-${limits.minPx}px`,
     ] as FilterId[];
     const [missing, duplicate, overChars, underChars, overPx, underPx] = ids;
     const duplicates = d.duplicateCount(column);
@@ -734,7 +733,7 @@ function dialectSql(d: FilterDialect) {
       coalesce(sum(n) FILTER (WHERE x <> '' AND w < ${limits.minPx}), 0) AS "${underPx}"
       FROM (SELECT x, n, ${width.inGroup ? 'w' : width.ofText('x')} AS w
             FROM (SELECT r.${column} AS x, count(*) AS n${width.inGroup ? `, ${width.inGroup} AS w` : ''}
-                  FROM results r ${t.hint(`results_${prefix}`)} WHERE ${PARSED} GROUP BY r.${column}) g) w`,
+                  FROM results r ${t.hint(`results_${field}`)} WHERE ${PARSED} GROUP BY r.${column}) g) w`,
     };
   }
 
@@ -912,7 +911,7 @@ function dialectSql(d: FilterDialect) {
       (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'json-ld') AS "structured-jsonld",
       (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'microdata') AS "structured-microdata",
       (SELECT count(DISTINCT sd.url_id) FROM structured_data sd ${t.hint('structured_data_format')} WHERE sd.format = 'rdfa') AS "structured-rdfa",
-      ${d.countByJoin ? STRUCTURED_PAGE_COUNTS_BY_JOIN : STRUCTURED_PAGE_COUNTS.replace('INDEXED_BY_CANONICAL', t.hint('results_canonical'))}
+      ${d.countByJoin ? STRUCTURED_PAGE_COUNTS_BY_JOIN : structuredPageCounts(t.hint('results_canonical'))}
       WHERE ${PARSED}`,
     },
     {

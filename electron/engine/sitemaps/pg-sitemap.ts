@@ -3,16 +3,13 @@
 // disk holds no read of the live views up), written by the same code.
 import { connect, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
-import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { cursorPages } from '../analysis/pg-cursor.ts';
 import { inCrawl } from '../analysis/pg-explorer.ts';
+import { POSTGRES_FILTERS } from '../analysis/result-filters.ts';
 import { type SitemapPage, sitemapPagesSql, type WriteSitemapOptions, type WrittenSitemap, writeSitemapPages } from './write-sitemap.ts';
 
 /** The sitemap's pages in PostgreSQL's dialect: the kept response headers are JSON text. */
-const PG_PAGES_SQL = sitemapPagesSql(
-  (text, needle) => `strpos(${text}, ${needle})`,
-  (name) => `(r.response_headers::json ->> '${name}')`,
-);
+const PG_PAGES_SQL = sitemapPagesSql(POSTGRES_FILTERS.instr, (name) => `(r.response_headers::json ->> '${name}')`);
 
 /** How many pages the sitemap of crawl `crawlId` lists. */
 export function postgresSitemapPageCount(c: PgQuerier, crawlId: string): Promise<number> {
@@ -33,16 +30,12 @@ export async function writeStoreSitemap(
   try {
     const { settings } = await readCrawl(c, crawlId);
     const seeds = (settings as { seeds?: string[] } | null)?.seeds ?? [];
-    await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await c.query(`SET LOCAL search_path TO ${crawlSchema(crawlId)}`);
     async function* pages(): AsyncGenerator<SitemapPage> {
       for await (const page of cursorPages<[string, string | null]>(c, PG_PAGES_SQL, 5_000)) {
         for (const [url, lastModified] of page) yield { url, lastModified };
       }
     }
-    const written = await writeSitemapPages(pages(), () => seeds, outPath, options);
-    await c.query('COMMIT');
-    return written;
+    return await inCrawl(c, crawlId, () => writeSitemapPages(pages(), () => seeds, outPath, options));
   } finally {
     await c.end().catch(() => undefined);
   }

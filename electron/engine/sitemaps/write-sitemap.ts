@@ -9,6 +9,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { readMeta } from '../frontier/sqlite/crawl-file.ts';
+import { SQLITE_FILTERS } from '../analysis/result-filters.ts';
 
 export const SITEMAP_MAX_URLS = 50_000;
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
@@ -45,7 +46,8 @@ export interface SitemapPage {
 
 /**
  * The pages a sitemap lists, in crawl order: indexable, status 200, HTML; with their Last-Modified header when kept.
- * Written once for both stores: `instr` and `header` are the dialect's (SQLite's JSON functions, PostgreSQL's).
+ * Written once for both stores: `instr` is the filters' dialect's, `header` reads a kept header (SQLite's JSON
+ * functions, PostgreSQL's).
  */
 export function sitemapPagesSql(instr: (text: string, needle: string) => string, header: (name: string) => string): string {
   return `SELECT u.url AS url, ${header('last-modified')} AS "lastModified"
@@ -55,10 +57,7 @@ export function sitemapPagesSql(instr: (text: string, needle: string) => string,
   ORDER BY r.seq`;
 }
 
-const PAGES_SQL = sitemapPagesSql(
-  (text, needle) => `instr(${text}, ${needle})`,
-  (name) => `json_extract(r.response_headers, '$."${name}"')`,
-);
+const PAGES_SQL = sitemapPagesSql(SQLITE_FILTERS.instr, (name) => `json_extract(r.response_headers, '$."${name}"')`);
 
 /** How many pages a sitemap of the crawl lists (PAGES_SQL's rows). */
 export function sitemapPageCount(db: Db): number {
