@@ -1,6 +1,6 @@
 // Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
 // structured-clone safe (plain objects, strings and numbers only).
-import type { PageContent } from './content.ts';
+import type { ContentOnWire } from './content.ts';
 import type { RenderedPage, RenderRequest, RenderResult } from './render.ts';
 import type { CrawlSettings } from './settings.ts';
 
@@ -152,8 +152,8 @@ export interface PageFetchResult {
   socialTags?: SocialTag[];
   /** Security (issue 18.5): the page's security headers, plain-HTTP resources and unsafe target=_blank links; parsed pages only. */
   security?: PageSecurity;
-  /** Duplicate content (issue 18.1): the raw HTML's main text fingerprint and compressed text, for a parsed page. */
-  content?: PageContent;
+  /** Duplicate content (issue 18.1): the main text's fingerprint and the text (UTF-8), for a parsed page. */
+  content?: ContentOnWire;
 }
 
 // ---- structured data and social tags (issue 18.4) ----

@@ -396,14 +396,15 @@ const blob = (bytes: Uint8Array | null | undefined): Buffer | null =>
   bytes == null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
- * The content row of a parsed page (duplicate content, issue 18.1): url_id, main_words, text_hash, minhash, text; null
- * for a page without one (not parsed, or from a worker that does not read it).
+ * The content row of a parsed page (duplicate content, issue 18.1): url_id, main_words, text_hash, minhash, text (its
+ * UTF-8 bytes, as the worker sent them: the statement stores them as text); null for a page without one (not parsed,
+ * or from a worker that does not read it).
  */
 export function contentRowOf(
   claim: { urlId: number },
   result: PageFetchResult,
-): [number, number, string | null, Buffer | null, string | null] | null {
+): [number, number, string | null, Buffer | null, Buffer | null] | null {
   const c = result.content;
   if (!c || !result.parsed) return null;
-  return [claim.urlId, c.words, c.hash, blob(c.minhash), c.text];
+  return [claim.urlId, c.words, c.hash, blob(c.minhash), blob(c.text)];
 }

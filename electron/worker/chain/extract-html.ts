@@ -1,6 +1,7 @@
 // The extract-html processor: an HTML page's fields and links, read by the crawl's HTML extractors in one pass
 // (../html/extract-page.ts). Only 2xx HTML pages that are crawled (not checked only) are read: an error page's
 // template links to the whole site on every miss.
+import { contentOnWire } from '../../../shared/content.ts';
 import { saysNofollow } from '../../../shared/robots-directives.ts';
 import { RESOURCE_LINK_KINDS } from '../../../shared/protocol.ts';
 import { decodeHtmlPage, isHtmlContentType } from '../fetch-url.ts';
@@ -27,8 +28,9 @@ export function extractHtmlProcessor(extractors: readonly HtmlExtractor[]): Proc
       const page = extractHtml(html, uri.job.url, ctx.scope, ctx.normalise, extractors, memo, ascii);
       const r = uri.result;
       // The page's fields carry the result's names; its links are settled below.
-      const { links, security, ...fields } = page;
+      const { links, security, content, ...fields } = page;
       Object.assign(r, fields, { parsed: true });
+      if (content) r.content = contentOnWire(content);
       // Security (issue 18.5): the headers that protect a page, beside what its HTML loads and links to.
       r.security = { ...securityHeaders(outcome.headers), ...security };
       // A page that says nofollow (meta robots or X-Robots-Tag) makes its links nofollow; its own resources

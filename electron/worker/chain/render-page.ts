@@ -4,6 +4,7 @@
 // sub-resource the page loads is fetched by the engine too. Raw fields stay as extract-html found them; the
 // rendered ones go in result.rendered, links only the rendered DOM has join the page's links marked `rendered`,
 // and a script's location change becomes a link of kind "javascript". Custom extraction then reads the rendered DOM.
+import { contentOnWire } from '../../../shared/content.ts';
 import { RESOURCE_LINK_KINDS, type FoundLink } from '../../../shared/protocol.ts';
 import { type RenderedPage, viewportOf } from '../../../shared/render.ts';
 import { saysNofollow } from '../../../shared/robots-directives.ts';
@@ -73,7 +74,7 @@ export function renderPage(settings: CrawlSettings, extractors: readonly HtmlExt
         rendered.hreflang = page.hreflang;
         rendered.wordCount = page.wordCount;
         // Duplicate content compares what the rendered page shows, as its other fields (issue 18.1).
-        if (page.content) r.content = page.content;
+        if (page.content) r.content = contentOnWire(page.content);
         const nofollow = saysNofollow(page.metaRobots) || saysNofollow(r.xRobotsTag);
         for (const link of page.links) {
           if (known.has(link.url)) continue;
