@@ -12,6 +12,31 @@ import { NODE_BUILD_INPUTS, NODE_ENTRIES, nodeBuildInputsFile } from './fresh.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'node');
 
+/**
+ * Modules that a package loads at start-up but the bundles need little of, each replaced for the one importer that
+ * loads it by a shim that gives what that importer uses (scripts/bundle-shims/, where each says why).
+ */
+export const BUNDLE_SHIMS = [
+  { module: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, shim: 'http2-for-undici.cjs' },
+  {
+    module: 'whatwg-encoding',
+    importer: /encoding-sniffer[\\/]dist[\\/](esm|commonjs)[\\/]sniffer\.js$/,
+    shim: 'whatwg-encoding-labels.cjs',
+  },
+];
+
+const shimsPlugin = {
+  name: 'bundle-shims',
+  setup(b) {
+    for (const { module, importer, shim } of BUNDLE_SHIMS) {
+      const filter = new RegExp(`^${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      b.onResolve({ filter }, (args) =>
+        importer.test(args.importer) ? { path: path.join(root, 'scripts', 'bundle-shims', shim) } : undefined,
+      );
+    }
+  },
+};
+
 export async function buildNode() {
   const stamp = nodeBuildInputsFile(root);
   // A failed or interrupted build must leave the bundles stale.
@@ -35,6 +60,7 @@ export async function buildNode() {
     minifySyntax: true,
     legalComments: 'external',
     metafile: true,
+    plugins: [shimsPlugin],
     // Native addon; 'electron' must never be pulled into the plain-Node bundles; iconv-lite's tables and exceljs (the
     // XLSX export) are loaded from node_modules when a page or an export needs them, not parsed at every start;
     // so is playwright-core, when a crawl first renders (electron/engine/render/playwright-renderer.ts).
