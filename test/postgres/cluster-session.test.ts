@@ -335,6 +335,8 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
       'https://cdn.alpha.test/done-1',
     ]);
     expect(map.nodes.parent.slice(1)).toEqual(Array(9).fill(0));
+    // Asked again with the crawl unchanged: the map already built, not the store read again.
+    expect(await session.crawlMap({ maxNodes: 100 })).toBe(map);
     // Its sitemap too: downloadable as one file, written from the store.
     expect(await session.sitemapDownloadProblem()).toBeNull();
     const sitemap = path.join(tempDir(), 'sitemap.xml');

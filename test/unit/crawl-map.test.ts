@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { UrlState } from '../../electron/engine/frontier/model.ts';
-import { crawlMap } from '../../electron/engine/analysis/crawl-map.ts';
+import { CrawlMapMemo, crawlMap } from '../../electron/engine/analysis/crawl-map.ts';
 import type { LinkScores } from '../../electron/engine/analysis/link-score.ts';
 import { urlKey } from '../../shared/url/url-key.ts';
 import { parseSettings } from '../../shared/settings.ts';
@@ -179,5 +179,49 @@ describe('crawl map', () => {
 
   it('refuses a limit out of range', () => {
     expect(() => crawlMap(db, { maxNodes: 5 })).toThrow(RangeError);
+  });
+
+  // Last: it adds to the crawl.
+  it('gives its last map again while the crawl is unchanged, and a new one after a new page or URL, new scores or another limit', () => {
+    const memo = new CrawlMapMemo();
+    const first = crawlMap(db, { maxNodes: 1000 }, null, memo);
+    expect(crawlMap(db, { maxNodes: 1000 }, null, memo)).toBe(first);
+    // Another limit, other scores: built again (and kept in turn).
+    const small = crawlMap(db, { maxNodes: 20 }, null, memo);
+    expect(small).not.toBe(first);
+    expect(small.nodes.kind.length).toBeLessThan(first.nodes.kind.length);
+    const urlIds = Int32Array.from(ids.values());
+    const scores: LinkScores = {
+      urlIds,
+      scores: Float64Array.from(urlIds, (id) => id % 5),
+      ranks: new Float64Array(urlIds.length),
+      uniqueInlinks: new Int32Array(urlIds.length),
+      iterations: 1,
+      converged: true,
+      stamp: '1',
+      ms: 0,
+    };
+    const scored = crawlMap(db, { maxNodes: 20 }, scores, memo);
+    expect(scored).not.toBe(small);
+    expect(scored.scored).toBe(true);
+    expect(crawlMap(db, { maxNodes: 20 }, scores, memo)).toBe(scored);
+    // A URL found (no result yet): the same pages, but the map is read again.
+    const id = ROWS.length + 1;
+    db.prepare(
+      "INSERT INTO urls (id, url, url_key, host_id, depth, state, via_id, discovered_at, kind, check_only) VALUES (?, ?, ?, 1, 2, ?, ?, 0, 'page', 0)",
+    ).run(id, `${E}/hub/new`, urlKey(`${E}/hub/new`), UrlState.queued, ids.get(`${E}/hub`)!);
+    const found = crawlMap(db, { maxNodes: 1000 }, null, memo);
+    expect(found).not.toBe(first);
+    expect(found.total).toBe(TOTAL);
+    // Its page fetched: a new results row, a new map with it.
+    db.prepare('INSERT INTO results (url_id, status_code, crawl_depth, indexability, fetched_at) VALUES (?, 200, 2, ?, 0)').run(
+      id,
+      'indexable',
+    );
+    db.prepare('UPDATE urls SET state = ? WHERE id = ?').run(UrlState.done, id);
+    const fetched = crawlMap(db, { maxNodes: 1000 }, null, memo);
+    expect(fetched.total).toBe(TOTAL + 1);
+    expect(fetched.lastSeq).toBeGreaterThan(found.lastSeq);
+    expect(fetched.nodes.url).toContain(`${E}/hub/new`);
   });
 });

@@ -2,22 +2,41 @@
 // read in one snapshot through cursors into the same rows, folded and laid out by the same code.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
-import { CRAWL_MAP_SQL, checkCrawlMapQuery, CrawlMapRows, type InlinksRow, type ResultRow, type UrlRow } from './crawl-map.ts';
+import {
+  CRAWL_MAP_SQL,
+  checkCrawlMapQuery,
+  CrawlMapMemo,
+  CrawlMapRows,
+  type InlinksRow,
+  type ResultRow,
+  type UrlRow,
+} from './crawl-map.ts';
 import type { LinkScores } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
 import { inCrawl } from './pg-explorer.ts';
 
-/** The map of crawl `crawlId`, read through `c` (no transaction of its own open); `scores` size its nodes (null: none). */
-export function postgresCrawlMap(c: PgQuerier, crawlId: string, query: CrawlMapQuery, scores: LinkScores | null): Promise<CrawlMap> {
+/**
+ * The map of crawl `crawlId`, read through `c` (no transaction of its own open); `scores` size its nodes (null: none),
+ * `memo` keeps its last map (given again while the crawl has not changed).
+ */
+export function postgresCrawlMap(
+  c: PgQuerier,
+  crawlId: string,
+  query: CrawlMapQuery,
+  scores: LinkScores | null,
+  memo = new CrawlMapMemo(),
+): Promise<CrawlMap> {
   checkCrawlMapQuery(query);
   const started = performance.now();
   return inCrawl(c, crawlId, async () => {
     const lastSeq = (await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq;
     const maxId = (await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId;
+    const known = memo.get(lastSeq, maxId, scores, query);
+    if (known !== null) return known;
     const rows = new CrawlMapRows(maxId);
     await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
     await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
     await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
-    return rows.map(query, scores, lastSeq, started);
+    return memo.set(maxId, scores, query, rows.map(query, scores, lastSeq, started));
   });
 }

@@ -38,6 +38,7 @@ import { contentOptions, setContentOptions } from '../analysis/near-duplicates.t
 import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
 import type { LinkScores } from '../analysis/link-score.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
+import { CrawlMapMemo } from '../analysis/crawl-map.ts';
 import { postgresSitemapPageCount, writeStoreSitemap } from '../sitemaps/pg-sitemap.ts';
 import { writeSitemapTo } from './exports.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
@@ -86,6 +87,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   private client: PgClient | null = null;
   private opening: Promise<PgClient> | null = null;
   private closed = false;
+  private readonly mapMemo = new CrawlMapMemo();
 
   constructor(
     private readonly storeUrl: string,
@@ -253,7 +255,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   crawlMap(q: CrawlMapQuery): Promise<CrawlMap> {
     return this.read(async (client) => {
       const scores = await this.refreshLinkScores(client).catch(() => null);
-      return postgresCrawlMap(client, this.crawlId, q, scores);
+      return postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo);
     });
   }
 

@@ -42,7 +42,7 @@ import {
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
 import { forgetLinkScores, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
-import { crawlMap } from '../analysis/crawl-map.ts';
+import { CrawlMapMemo, crawlMap } from '../analysis/crawl-map.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import {
@@ -61,6 +61,8 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
+  private readonly mapMemo = new CrawlMapMemo();
+
   private constructor(
     readonly file: string,
     readonly db: Db,
@@ -222,7 +224,7 @@ export class CrawlAnalysis {
   /** The crawl map (issue 18.6), its nodes sized by the Link Scores brought up to date first (none when they fail). */
   async crawlMap(query: CrawlMapQuery, options: RefreshOptions = {}): Promise<CrawlMap> {
     const scores = await refreshLinkScores(this.db, options).catch(() => null);
-    return crawlMap(this.db, query, scores);
+    return crawlMap(this.db, query, scores, this.mapMemo);
   }
 
   close(): void {
