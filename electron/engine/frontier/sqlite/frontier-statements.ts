@@ -82,7 +82,9 @@ export function prepareFrontierStatements(db: Db) {
     ),
     insertHreflang: db.prepare('INSERT OR IGNORE INTO hreflang (url_id, target_id, lang, valid) VALUES (?, ?, ?, ?)'),
     // Duplicate content (issue 18.1): a parsed page's main text fingerprint.
-    insertContent: db.prepare('INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, ?)'),
+    insertContent: db.prepare(
+      'INSERT OR REPLACE INTO content (url_id, main_words, text_hash, minhash, text) VALUES (?, ?, ?, ?, CAST(? AS TEXT))',
+    ),
     insertExtracted: db.prepare('INSERT OR IGNORE INTO extracted (url_id, rule, n, value) VALUES (?, ?, ?, ?)'),
     // Images (issue 18.3): an image URL's row by key, and a page's uses of it.
     imagesByKey: db.prepare<[number], { id: number; url: string }>('SELECT id, url FROM images WHERE url_key = ?'),
