@@ -15,6 +15,7 @@ import pg from 'pg';
 import { buildPgSyntheticCrawl } from '../engine/analysis/pg-synthetic-crawl.ts';
 import { postgresCrawlMap } from '../engine/analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../engine/analysis/crawl-map.ts';
+import { ClusterResults } from '../engine/session/cluster-results.ts';
 import { DEFAULT_CRAWL_MAP_NODES } from '../../shared/crawl-map.ts';
 import type { PgNode } from '../engine/frontier/postgres/pg-crawl.ts';
 import { crawlSchema } from '../engine/frontier/postgres/pg-schema.ts';
@@ -107,6 +108,10 @@ await time(
   () => postgresCrawlMap(client, crawlId, { maxNodes: DEFAULT_CRAWL_MAP_NODES }, null, mapMemo),
   1,
 );
+// The badges as the explorer asks for them, through the crawl's views: counted, then kept while the crawl is unchanged.
+const crawlViews = new ClusterResults(storeUrl, crawlId);
+await time('badges through the views (kept while the crawl is unchanged)', () => crawlViews.filterCounts(), 1);
+await crawlViews.close();
 
 if (values['views-only']) {
   await client.end();

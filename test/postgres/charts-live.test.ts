@@ -136,4 +136,47 @@ withPg.describe('live charts and site structure of a crawl in the PostgreSQL sto
       ],
     });
   });
+
+  it('builds the crawl map again while a node holds rows uncommitted, and keeps the map once they are settled', async () => {
+    const session = await attach();
+    const before = await session.crawlMap({ maxNodes: 100 });
+    // Nothing written since: the map already built.
+    expect(await session.crawlMap({ maxNodes: 100 })).toBe(before);
+    // Node A draws a seq and holds it; node B draws the next and commits.
+    const a = await writer();
+    const b = await writer();
+    await a.query('BEGIN');
+    await record(a);
+    await record(b);
+    const during = await session.crawlMap({ maxNodes: 100 });
+    expect(during.total).toBe(before.total + 1);
+    // Unsettled: not kept (a map kept now would miss A's row for good, its seq being below the last one seen).
+    const again = await session.crawlMap({ maxNodes: 100 });
+    expect(again).not.toBe(during);
+    await a.query('COMMIT');
+    const after = await session.crawlMap({ maxNodes: 100 });
+    expect(after.total).toBe(before.total + 2);
+    expect(await session.crawlMap({ maxNodes: 100 })).toBe(after);
+  });
+
+  it("counts the explorer's filters again when the crawl changed, and not while it is as it was", async () => {
+    const session = await attach();
+    const before = await session.filterCounts();
+    expect(await session.filterCounts()).toBe(before);
+    // The issues overview is made of the same counts.
+    const overview = await session.issuesOverview();
+    expect(overview.issues.length).toBeGreaterThan(10);
+    for (const issue of overview.issues) expect(issue.count, issue.id).toBe(before[issue.filter]);
+    const a = await writer();
+    await a.query('BEGIN');
+    await record(a, 404);
+    // A node holds a row: the counts cannot be named by the crawl's state, and are made at each ask.
+    const during = await session.filterCounts();
+    expect(await session.filterCounts()).not.toBe(during);
+    expect(during['status-4xx']).toBe(before['status-4xx']);
+    await a.query('COMMIT');
+    const after = await session.filterCounts();
+    expect([after.all, after['status-4xx']]).toEqual([before.all + 1, before['status-4xx'] + 1]);
+    expect(await session.filterCounts()).toBe(after);
+  });
 });

@@ -51,19 +51,22 @@ export function checkCrawlMapQuery(query: CrawlMapQuery): void {
 /**
  * The last map built of one crawl, given again while the crawl is as it was: the map reads every URL, results row
  * and link (5-10 s at a million URLs on the store), and a finished crawl is asked for the same map each time its tab
- * opens or its CSV is written. Results and links are only ever added, each page's with a new results seq, and URLs
- * only added (a new id): the same last seq and largest URL id, the same Link Scores and node limit, the same map.
+ * opens or its CSV is written. `state` says what of the crawl a map was read from (null: a state that cannot be
+ * named, and the map is not kept): results and links are only ever added, each page's with a new results seq, so a
+ * crawl file's last seq and largest URL id name it, and a cluster crawl's settled results sequence
+ * (storeResultsStamp: rows of several nodes commit out of seq order). The same state, Link Scores and node limit
+ * give the same map.
  */
 export class CrawlMapMemo {
-  private last: { lastSeq: number; maxId: number; scores: LinkScores | null; maxNodes: number; map: CrawlMap } | null = null;
+  private last: { state: string; scores: LinkScores | null; maxNodes: number; map: CrawlMap } | null = null;
 
-  get(lastSeq: number, maxId: number, scores: LinkScores | null, query: CrawlMapQuery): CrawlMap | null {
+  get(state: string | null, scores: LinkScores | null, query: CrawlMapQuery): CrawlMap | null {
     const l = this.last;
-    return l && l.lastSeq === lastSeq && l.maxId === maxId && l.scores === scores && l.maxNodes === query.maxNodes ? l.map : null;
+    return state !== null && l && l.state === state && l.scores === scores && l.maxNodes === query.maxNodes ? l.map : null;
   }
 
-  set(maxId: number, scores: LinkScores | null, query: CrawlMapQuery, map: CrawlMap): CrawlMap {
-    this.last = { lastSeq: map.lastSeq, maxId, scores, maxNodes: query.maxNodes, map };
+  set(state: string | null, scores: LinkScores | null, query: CrawlMapQuery, map: CrawlMap): CrawlMap {
+    this.last = state === null ? null : { state, scores, maxNodes: query.maxNodes, map };
     return map;
   }
 }
@@ -78,13 +81,15 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
   return readTransaction(db, () => {
     const { lastSeq } = prepared(db, CRAWL_MAP_SQL.lastSeq).get() as { lastSeq: number };
     const { maxId } = prepared(db, CRAWL_MAP_SQL.maxId).get() as { maxId: number };
-    const known = memo.get(lastSeq, maxId, scores, query);
+    // One writer commits in seq order: the last seq and the largest URL id say all that changed.
+    const state = `${lastSeq} ${maxId}`;
+    const known = memo.get(state, scores, query);
     if (known !== null) return known;
     const rows = new CrawlMapRows(maxId);
     for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
     for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
     for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
-    return memo.set(maxId, scores, query, rows.map(query, scores, lastSeq, started));
+    return memo.set(state, scores, query, rows.map(query, scores, lastSeq, started));
   });
 }
 

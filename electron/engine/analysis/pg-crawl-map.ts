@@ -14,12 +14,13 @@ import {
 import type { LinkScores } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
 import { inCrawl } from './pg-explorer.ts';
+import { storeResultsStamp } from './pg-content.ts';
 
 /**
  * The map of crawl `crawlId`, read through `c` (no transaction of its own open); `scores` size its nodes (null: none),
  * `memo` keeps its last map (given again while the crawl has not changed).
  */
-export function postgresCrawlMap(
+export async function postgresCrawlMap(
   c: PgQuerier,
   crawlId: string,
   query: CrawlMapQuery,
@@ -28,15 +29,19 @@ export function postgresCrawlMap(
 ): Promise<CrawlMap> {
   checkCrawlMapQuery(query);
   const started = performance.now();
+  // The crawl's settled state, read before the snapshot (a snapshot taken after it sees all of it): while nodes still
+  // hold rows of it uncommitted it cannot be named, and the map is built afresh.
+  const stamp = await storeResultsStamp(c, crawlId);
+  const state = stamp.endsWith('+') ? null : stamp;
   return inCrawl(c, crawlId, async () => {
+    const known = memo.get(state, scores, query);
+    if (known !== null) return known;
     const lastSeq = (await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq;
     const maxId = (await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId;
-    const known = memo.get(lastSeq, maxId, scores, query);
-    if (known !== null) return known;
     const rows = new CrawlMapRows(maxId);
     await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
     await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
     await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
-    return memo.set(maxId, scores, query, rows.map(query, scores, lastSeq, started));
+    return memo.set(state, scores, query, rows.map(query, scores, lastSeq, started));
   });
 }
