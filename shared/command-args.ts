@@ -203,6 +203,7 @@ export const COMMAND_ARGS = {
   listStoreCrawls: z.tuple([storeUrl]),
   attachStore: z.tuple([storeUrl, storeCrawlId]),
   detachStore: z.tuple([]),
+  attachedStoreCrawls: z.tuple([]),
   currentSnapshot: z.tuple([]),
   labelCrawl: z.tuple([path, crawlLabel]),
   listSchedules: z.tuple([]),

@@ -198,6 +198,11 @@ export const COMMANDS = {
   attachStore: { result: returns<StoreAttachment>(), slow: true, changesCrawl: true },
   /** Stops watching the store's crawl (the crawl itself goes on). */
   detachStore: { result: returns<void>(), changesCrawl: true },
+  /**
+   * The crawls of the store the host is attached to, as listStoreCrawls lists them (none when it is attached to
+   * none): the other crawls compare can take, the store's address staying in the host.
+   */
+  attachedStoreCrawls: { result: returns<StoreCrawlList>(), slow: true, retryable: true },
   /** The crawl in view's current snapshot, or null before any crawl (a freshly loaded window shows it at once). */
   currentSnapshot: { result: returns<CrawlSnapshot | null>(), retryable: true, hostHandler: true },
   // ---- crawl management ----

@@ -316,6 +316,15 @@ describeUi('cluster crawl in Chromium via the web console', () => {
     // Compare: the cluster crawl in view is one of the crawls offered; against the file made before the two new pages,
     // they are what was added.
     await page.getByTestId('view-compare').click();
+    // The store's other crawl is offered too (listed by the host, which keeps the store's address).
+    await until(
+      async () => page.getByTestId('compare-old').locator('option[value="cluster:archive"]').count(),
+      (n) => n === 1,
+      "the store's other crawl offered to compare",
+    );
+    expect(await page.getByTestId('compare-old').locator('option[value="cluster:archive"]').textContent()).toMatch(
+      /^Cluster crawl archive · .+ · 127\.0\.0\.1:/,
+    );
     await page.getByTestId('compare-old').selectOption('shop-before.trawl');
     await page.getByTestId('compare-new').selectOption('cluster:shop');
     expect(await page.getByTestId('compare-new').locator('option:checked').textContent()).toMatch(

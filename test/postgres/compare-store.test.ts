@@ -4,7 +4,8 @@
 // the same summary, the same rows, through the API and through `npm run compare` (in process). Nothing of a store
 // crawl's copy is left once the comparison is closed; a crawl the store does not have, and --old-crawl without
 // --store, are refused naming what is wrong. The web console compares the cluster crawl in view with a crawl file of
-// its folder, downloads the comparison, and says what to do once it is no longer attached.
+// its folder and with another crawl of its store (which it lists), downloads the comparison, and says what to do
+// once it is no longer attached.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,7 @@ import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { startWebConsole } from '../../electron/server/web-console.ts';
 import { COMMANDS } from '../../shared/commands.ts';
 import { clusterCrawlRef, type ComparisonPage, type ComparisonSummary } from '../../shared/comparison.ts';
+import type { StoreCrawlList } from '../../shared/cluster-store.ts';
 import { WS_PATH } from '../../shared/ws-protocol.ts';
 import { spawner } from '../helpers/engine.ts';
 import { connect } from '../helpers/ws-client.ts';
@@ -172,7 +174,7 @@ withPg.describe('compare with a crawl in the PostgreSQL store', () => {
     expect(() => parseCompareArgs([files.old, files.new, '--store', db.url])).toThrow(/--store needs --old-crawl or --new-crawl/);
   });
 
-  it('compares the cluster crawl in view with a crawl file through the web console, and downloads it', async () => {
+  it('compares the cluster crawl in view with a crawl file and with another crawl of its store through the web console, and downloads it', async () => {
     const staticDir = tempDir();
     fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Trawl</title>');
     const session = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
@@ -180,9 +182,21 @@ withPg.describe('compare with a crawl in the PostgreSQL store', () => {
     const c = await connect(`ws://${new URL(server.url).host}${WS_PATH}?token=${server.token}`);
     try {
       const query = { oldFile: 'old.trawl', newFile: clusterCrawlRef(crawls.new), wordThresholdPercent: 10 };
-      // Not attached: the cluster crawl cannot be reached, and the answer says so.
+      // Not attached: the cluster crawl cannot be reached, and the answer says so; no store, no crawls of it.
       expect(await c.error('compareCrawls', [query])).toMatch(/only while attached to its store/);
+      expect(await c.ok<StoreCrawlList>('attachedStoreCrawls', [])).toEqual({ server: '', crawls: [] });
       await c.ok('attachStore', [db.url, crawls.new]);
+      // Attached: the store's crawls are offered to compare (the store's address never leaves the host).
+      const listed = await c.ok<StoreCrawlList>('attachedStoreCrawls', []);
+      expect(listed.server).not.toMatch(/trawl:trawl|postgres:/);
+      expect(listed.crawls.map((k) => k.id).sort()).toEqual([crawls.old, crawls.new].sort());
+      // Another crawl of the store against the one in view: the two files' answer.
+      const both = { ...query, oldFile: clusterCrawlRef(crawls.old) };
+      const stores = await c.ok<ComparisonSummary>('compareCrawls', [both]);
+      const files2 = CrawlComparison.open(files.old, files.new);
+      const { old_file: _o2, new_file: _n2, ...want2 } = files2.summary();
+      files2.close();
+      expect(stores).toEqual({ ...want2, old_file: clusterCrawlRef(crawls.old), new_file: clusterCrawlRef(crawls.new) });
       const summary = await c.ok<ComparisonSummary>('compareCrawls', [query]);
       const reference = CrawlComparison.open(files.old, files.new);
       const { old_file: _o, new_file: _n, ...want } = reference.summary();

@@ -168,6 +168,12 @@ export class CrawlSession extends EventEmitter<CrawlSessionEvents> {
     return listClusterCrawls(storeUrl);
   }
 
+  /** The crawls of the attached store, to compare the cluster crawl in view with another of them; none when not attached. */
+  async attachedStoreCrawls(): Promise<Api.StoreCrawlList> {
+    const storeUrl = this.attachedStoreUrl();
+    return storeUrl === null ? { server: '', crawls: [] } : listClusterCrawls(storeUrl);
+  }
+
   /**
    * Watches a crawl of a PostgreSQL store in place of any local crawl (refused while a local crawl runs). The
    * previous attachment is kept when this one fails (a StoreError says why).

@@ -2,6 +2,7 @@
 // per field), pages of each list with the changed fields' old and new values, and the whole comparison as CSV.
 import { useEffect, useState } from 'react';
 import type { CrawlFileInfo } from '../../../shared/crawler-api.ts';
+import type { StoreCrawlInfo } from '../../../shared/cluster-store.ts';
 import type { ChangeKind, CompareQuery, ComparisonRow, ComparisonSummary, ExportFormat } from '../../../shared/analysis.ts';
 import { COMPARED_FIELDS } from '../../../shared/analysis.ts';
 import { clusterCrawlOf, clusterCrawlRef } from '../../../shared/comparison.ts';
@@ -74,6 +75,17 @@ export function CompareView() {
   const [comparing, runCompare] = useBusyCommand();
   const [exporting, runExport] = useExportCommand();
   const { t } = useTranslation('analysis');
+
+  // With a cluster crawl in view, the other crawls of its store can be compared with it (or with each other).
+  const [storeCrawls, setStoreCrawls] = useState<StoreCrawlInfo[]>([]);
+  const clusterId = cluster?.crawlId ?? null;
+  useEffect(() => {
+    setStoreCrawls([]);
+    if (!connected || clusterId === null) return;
+    void command(t('compare.listStoreCrawls'), () => api.attachedStoreCrawls()).then((list) => {
+      if (list) setStoreCrawls(list.crawls.filter((c) => c.id !== clusterId && c.problem === null));
+    });
+  }, [api, command, connected, clusterId, finishedKey]);
 
   useEffect(() => {
     if (!connected) return;
@@ -148,6 +160,7 @@ export function CompareView() {
           testId="compare-old"
           crawls={crawls}
           cluster={cluster}
+          storeCrawls={storeCrawls}
           value={oldFile}
           onChange={setOldFile}
         />
@@ -156,6 +169,7 @@ export function CompareView() {
           testId="compare-new"
           crawls={crawls}
           cluster={cluster}
+          storeCrawls={storeCrawls}
           value={newFile}
           onChange={setNewFile}
         />
@@ -316,12 +330,16 @@ function ChangeList({ query, kind }: { query: CompareQuery; kind: ChangeKind }) 
   );
 }
 
-/** One of the two crawls to compare, chosen from the crawls list (and the cluster crawl in view, if any). */
+/**
+ * One of the two crawls to compare, chosen from the crawls list (and the cluster crawl in view, if any, with the
+ * other crawls of its store).
+ */
 function CrawlPicker({
   label,
   testId,
   crawls,
   cluster,
+  storeCrawls,
   value,
   onChange,
 }: {
@@ -329,6 +347,7 @@ function CrawlPicker({
   testId: string;
   crawls: readonly CrawlFileInfo[];
   cluster: StoreInfo | null;
+  storeCrawls: readonly StoreCrawlInfo[];
   value: string;
   onChange: (file: string) => void;
 }) {
@@ -343,6 +362,17 @@ function CrawlPicker({
             {t('compare.clusterLabel', { id: cluster.crawlId, server: cluster.server })}
           </option>
         )}
+        {cluster &&
+          storeCrawls.map((c) => (
+            <option key={c.id} value={clusterCrawlRef(c.id)}>
+              {t('compare.storeCrawlLabel', {
+                id: c.id,
+                when: formatWhen(c.createdAt),
+                seed: c.seeds[0] ?? '',
+                server: cluster.server,
+              })}
+            </option>
+          ))}
         {crawls.map((c) => (
           <option key={c.file} value={c.file}>
             {crawlLabel(c)}

@@ -591,6 +591,8 @@ export const analysis = {
     crawlLabel: '{{when}} · {{seed}}{{more}} · {{crawled}} crawled · {{file}}',
     clusterLabel: 'Cluster crawl {{id}} in view · {{server}}',
     clusterName: 'cluster crawl {{id}}',
+    storeCrawlLabel: 'Cluster crawl {{id}} · {{when}} · {{seed}} · {{server}}',
+    listStoreCrawls: 'List the crawls of the store',
     listCrawls: 'List crawls',
     older: 'Older crawl',
     newer: 'Newer crawl',

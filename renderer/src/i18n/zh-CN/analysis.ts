@@ -506,6 +506,8 @@ export const analysis: Messages['analysis'] = {
     crawlLabel: '{{when}} · {{seed}}{{more}} · 已抓取 {{crawled}} · {{file}}',
     clusterLabel: '当前查看的集群抓取 {{id}} · {{server}}',
     clusterName: '集群抓取 {{id}}',
+    storeCrawlLabel: '集群抓取 {{id}} · {{when}} · {{seed}} · {{server}}',
+    listStoreCrawls: '列出存储中的抓取',
     listCrawls: '列出抓取',
     older: '较早的抓取',
     newer: '较新的抓取',
