@@ -147,12 +147,13 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   filterCounts(writing = false): Promise<FilterCounts> {
     return this.read(async (client) => {
-      const now = performance.now();
       const analysis = await this.refreshContent(client);
       const content = `${analysis.stamp}|${analysis.key}`;
       // Read before the counts' snapshot: a settled state names everything that snapshot sees.
       const stamp = await storeResultsStamp(client, this.crawlId);
       const state = stamp.endsWith('+') ? null : stamp;
+      // The counts' own cost (not the duplicate content analysis before them, which has its own spacing).
+      const now = performance.now();
       const last = this.counted;
       if (last && last.content === content && ((state !== null && last.state === state) || (writing && now - last.at < 10 * last.ms))) {
         return last.counts;
