@@ -485,8 +485,8 @@ export function contentAnalysisOptions(given: Partial<ContentAnalysisOptions> | 
 
 /**
  * PageContent as a page's result carries it from the worker to the engine: the text as its UTF-8 bytes. The main
- * text is most of a result (6 of 14 MB on the PostgreSQL manual), and a text with one character past Latin-1 is a
- * two-byte string, which the IPC serializer writes at two bytes a character: the bytes are half of that, cost the
+ * text is most of a result (12 of the PostgreSQL manual's 14 MB of results), and a text with one character past
+ * Latin-1 is a two-byte string, which the IPC serializer writes at two bytes a character: the bytes are half of that, cost the
  * worker (the crawl's bottleneck) less to write, and go into SQLite as they are (CAST(? AS TEXT)).
  */
 export type ContentOnWire = Omit<PageContent, 'text'> & { text: Uint8Array | null };

@@ -1,5 +1,5 @@
 // Messages between the engine (parent) and its worker processes. Both ends type-check against this file;
-// structured-clone safe (plain objects, strings and numbers only).
+// structured-clone safe (plain objects, strings, numbers and byte arrays only).
 import type { ContentOnWire } from './content.ts';
 import type { RenderedPage, RenderRequest, RenderResult } from './render.ts';
 import type { CrawlSettings } from './settings.ts';

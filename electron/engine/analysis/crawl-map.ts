@@ -54,7 +54,7 @@ export function checkCrawlMapQuery(query: CrawlMapQuery): void {
  * opens or its CSV is written. `state` says what of the crawl a map was read from (null: a state that cannot be
  * named, and the map is not kept): results and links are only ever added, each page's with a new results seq, so a
  * crawl file's last seq and largest URL id name it, and a cluster crawl's settled results sequence
- * (storeResultsStamp: rows of several nodes commit out of seq order). The same state, Link Scores and node limit
+ * (storeSettledState: rows of several nodes commit out of seq order). The same state, Link Scores and node limit
  * give the same map.
  */
 export class CrawlMapMemo {

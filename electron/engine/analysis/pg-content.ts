@@ -116,6 +116,15 @@ export async function storeResultsStamp(c: PgQuerier, crawlId: string): Promise<
   return writers > 0 ? `${v}+` : String(v);
 }
 
+/**
+ * The crawl's state when it is settled (storeResultsStamp), or null while a node still holds rows uncommitted: what
+ * an answer kept for the crawl as it was is keyed by (read before the answer's snapshot, which then sees all of it).
+ */
+export async function storeSettledState(c: PgQuerier, crawlId: string): Promise<string | null> {
+  const stamp = await storeResultsStamp(c, crawlId);
+  return stamp.endsWith('+') ? null : stamp;
+}
+
 /** The content columns as an export's rows (csv-export.ts's content source), in contentColumnsSql's order. */
 export async function storeContentRows(c: PgQuerier, crawlId: string, urlIds: readonly number[]): Promise<unknown[][]> {
   if (urlIds.length === 0) return [];

@@ -14,7 +14,7 @@ import {
 import type { LinkScores } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
 import { inCrawl } from './pg-explorer.ts';
-import { storeResultsStamp } from './pg-content.ts';
+import { storeSettledState } from './pg-content.ts';
 
 /**
  * The map of crawl `crawlId`, read through `c` (no transaction of its own open); `scores` size its nodes (null: none),
@@ -29,10 +29,8 @@ export async function postgresCrawlMap(
 ): Promise<CrawlMap> {
   checkCrawlMapQuery(query);
   const started = performance.now();
-  // The crawl's settled state, read before the snapshot (a snapshot taken after it sees all of it): while nodes still
-  // hold rows of it uncommitted it cannot be named, and the map is built afresh.
-  const stamp = await storeResultsStamp(c, crawlId);
-  const state = stamp.endsWith('+') ? null : stamp;
+  // While nodes still hold rows uncommitted the state cannot be named, and the map is built afresh.
+  const state = await storeSettledState(c, crawlId);
   return inCrawl(c, crawlId, async () => {
     const known = memo.get(state, scores, query);
     if (known !== null) return known;

@@ -48,7 +48,7 @@ import {
   storeContentDetail,
   storeContentDiff,
   storeCrawlKey,
-  storeResultsStamp,
+  storeSettledState,
 } from '../analysis/pg-content.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeOverview } from '../analysis/issues-overview.ts';
@@ -95,6 +95,8 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   private opening: Promise<PgClient> | null = null;
   private closed = false;
   private readonly mapMemo = new CrawlMapMemo();
+  /** The last filter counts, the crawl's settled state (null: unsettled) and content analysis then, when, and their cost. */
+  private counted: { state: string | null; content: string; at: number; ms: number; counts: FilterCounts } | null = null;
 
   constructor(
     private readonly storeUrl: string,
@@ -140,7 +142,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    * The explorer's filter counts and pages of rows (analysis/result-filters.ts, in PostgreSQL's dialect), duplicate
    * content's computed here first from the store's signatures (pg-content.ts), as a crawl file's are. The counts
    * read the whole crawl (2.6 s of the database's time at a million URLs), and the explorer and the issues overview
-   * ask at every refresh: the last counts are given again while the crawl's settled state (storeResultsStamp) and
+   * ask at every refresh: the last counts are given again while the crawl's settled state (storeSettledState) and
    * its duplicate content analysis are the ones they were made at, and, while the crawl is `writing`, until ten
    * times what they cost has passed (CrawlAnalysis.filterCounts' rule), so counting takes at most about a tenth of
    * the database's time however often the views ask.
@@ -149,9 +151,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read(async (client) => {
       const analysis = await this.refreshContent(client);
       const content = `${analysis.stamp}|${analysis.key}`;
-      // Read before the counts' snapshot: a settled state names everything that snapshot sees.
-      const stamp = await storeResultsStamp(client, this.crawlId);
-      const state = stamp.endsWith('+') ? null : stamp;
+      const state = await storeSettledState(client, this.crawlId);
       // The counts' own cost (not the duplicate content analysis before them, which has its own spacing).
       const now = performance.now();
       const last = this.counted;
@@ -163,9 +163,6 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       return counts;
     });
   }
-
-  /** The last filter counts, the crawl's settled state (null: unsettled) and content analysis then, when, and their cost. */
-  private counted: { state: string | null; content: string; at: number; ms: number; counts: FilterCounts } | null = null;
 
   queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
     return this.read(async (client) => {

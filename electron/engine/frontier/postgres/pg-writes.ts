@@ -138,8 +138,11 @@ export async function insertContent(c: PgQuerier, rows: NonNullable<ReturnType<t
   await c.query(
     `INSERT INTO content (url_id, main_words, text_hash, minhash, text)
      SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bytea[], $5::text[]) ON CONFLICT (url_id) DO NOTHING`,
-    // The text comes as UTF-8 bytes (ContentOnWire); the statement takes it as text.
-    [0, 1, 2, 3].map((i) => rows.map((r) => r[i])).concat([rows.map((r) => r[4]?.toString('utf8') ?? null)]),
+    [
+      ...[0, 1, 2, 3].map((i) => rows.map((r) => r[i])),
+      // The text comes as its UTF-8 bytes (ContentOnWire); the statement takes text.
+      rows.map((r) => r[4]?.toString('utf8') ?? null),
+    ],
   );
 }
 
