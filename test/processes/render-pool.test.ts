@@ -190,7 +190,10 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
     const blocked = result.blockedResources.map((b) => `${b.reason} ${b.url.replace(site.origin, '')}`);
     expect(blocked).toContain('pop-up /popup-target');
     expect(blocked).toEqual(expect.arrayContaining(['dialog (alert) /hostile', 'dialog (confirm) /hostile', 'dialog (prompt) /hostile']));
-    expect(blocked.filter((b) => b.startsWith('download ')).length).toBe(2);
+    expect(
+      blocked.filter((b) => b.startsWith('download ')),
+      JSON.stringify(blocked),
+    ).toHaveLength(2);
     expect(result.html).toContain('data-geo="denied"');
     // The pop-up never loaded anything.
     expect(site.hits.get('/popup-target')).toBeUndefined();
