@@ -201,8 +201,11 @@ export async function toFileOrStream<R>(
     await fs.promises.rename(part, out);
     return result;
   } catch (err) {
-    // A failure while reading leaves the file stream open: close it before removing the partial file.
+    // A failure while reading leaves the file stream open, or still opening (a source that fails at once): close it,
+    // and wait until it is closed, before removing the partial file. Removed while the stream was still opening, the
+    // file was then made by the open and left behind.
     file.destroy();
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
     await fs.promises.rm(part, { force: true }).catch(() => undefined);
     throw err;
   }
