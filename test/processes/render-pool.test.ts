@@ -76,6 +76,16 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
           navigator.geolocation.getCurrentPosition(() => { document.body.dataset.geo = 'granted'; }, () => { document.body.dataset.geo = 'denied'; });
           document.title = 'went on';`),
       },
+      // A link downloaded without being in the document: not in a click's path, so the browser's download event.
+      '/detached-download': {
+        body: SHELL(`const a = document.createElement('a'); a.href = '/detached.bin'; a.download = 'detached.bin'; a.click();
+          document.title = 'went on';`),
+      },
+      '/detached.bin': {
+        type: 'application/octet-stream',
+        headers: { 'content-disposition': 'attachment; filename=detached.bin' },
+        body: 'y'.repeat(1000),
+      },
       '/popup-target': { body: '<title>popup</title>' },
       '/file.bin': {
         type: 'application/octet-stream',
@@ -190,14 +200,24 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
     const blocked = result.blockedResources.map((b) => `${b.reason} ${b.url.replace(site.origin, '')}`);
     expect(blocked).toContain('pop-up /popup-target');
     expect(blocked).toEqual(expect.arrayContaining(['dialog (alert) /hostile', 'dialog (confirm) /hostile', 'dialog (prompt) /hostile']));
-    expect(
-      blocked.filter((b) => b.startsWith('download ')),
-      JSON.stringify(blocked),
-    ).toHaveLength(2);
+    // Both link downloads are refused in the page, before Chromium asks the site for the file (its download
+    // manager would fetch it past the routes) or holds the second as an automatic download.
+    expect(blocked.filter((b) => b.startsWith('download ')).map((b) => b.replace(/[0-9a-f-]{36}$/, 'ID'))).toEqual([
+      'download blob:/ID',
+      'download /file.bin',
+    ]);
+    expect(site.hits.get('/file.bin')).toBeUndefined();
     expect(result.html).toContain('data-geo="denied"');
     // The pop-up never loaded anything.
     expect(site.hits.get('/popup-target')).toBeUndefined();
     expect(fetcher.calls.some((c) => c.url.endsWith('/popup-target'))).toBe(false);
+  });
+
+  it('refuses a download the page script cannot see (a link not in the document) at the browser, and records it', async () => {
+    const result = await pool.render(await fetchDocument(`${site.origin}/detached-download`), countingFetcher(), never);
+    expect(result.error).toBeNull();
+    expect(result.html).toContain('<title>went on</title>');
+    expect(result.blockedResources).toEqual([{ url: `${site.origin}/detached.bin`, reason: 'download' }]);
   });
 
   it('does not load sub-resources matching the block patterns, and records them', async () => {

@@ -9,6 +9,7 @@ import {
   documentHeaders,
   documentStatus,
   isNavigationAway,
+  recordLinkDownloads,
   resourceHeaders,
   waitForQuiet,
 } from '../../electron/engine/render/render-policy.ts';
@@ -98,6 +99,21 @@ describe('what a render records', () => {
     const result = new RenderLog().result('x'.repeat(RENDER_LIMITS.htmlChars + 10), 1, null);
     expect(result.html).toHaveLength(RENDER_LIMITS.htmlChars);
     expect(result.error).toMatch(/cut/);
+  });
+  it("takes the page's list of link downloads as data: strings only, no more than the log keeps", () => {
+    const log = new RenderLog();
+    recordLinkDownloads(log, 'not a list');
+    recordLinkDownloads(log, { length: 3 });
+    recordLinkDownloads(log, ['https://a.test/file.bin', 42, null, { url: 'x' }, 'blob:https://a.test/id']);
+    expect(log.blockedResources).toEqual([
+      { url: 'https://a.test/file.bin', reason: 'download' },
+      { url: 'blob:https://a.test/id', reason: 'download' },
+    ]);
+    recordLinkDownloads(
+      log,
+      Array.from({ length: 10_000 }, (_, i) => `https://a.test/${i}`),
+    );
+    expect(log.blockedResources).toHaveLength(RENDER_LIMITS.messages);
   });
 });
 

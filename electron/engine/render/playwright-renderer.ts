@@ -3,7 +3,8 @@
 // CommonJS run through V8's code cache, scripts/load-bundle.mjs, and are built with it external).
 //
 // Each render gets a fresh browser context (no cookie, storage or cache shared between pages) with the crawl's
-// viewport and user agent, service workers blocked and downloads refused. Every request of the context is routed:
+// viewport and user agent, service workers blocked and downloads refused (a link's in the page, render-policy.ts's
+// PAGE_INIT_SCRIPT, any other at the browser's download event). Every request of the context is routed:
 // the page's document is answered with what the crawl fetched (no second fetch), every other request goes through
 // the crawl's ResourceFetcher or is refused (render-policy.ts decides), pop-ups are closed, dialogs dismissed;
 // headless Chromium denies permission requests (no permission is granted to the context).
@@ -17,7 +18,8 @@ import { DEFAULT_PAGES_PER_BROWSER, RenderPool } from './render-pool.ts';
 import type { BrowserLauncher, PooledBrowser } from './render-pool.ts';
 import {
   DOM_QUIET_EXPRESSION,
-  QUIET_INIT_SCRIPT,
+  LINK_DOWNLOADS_EXPRESSION,
+  PAGE_INIT_SCRIPT,
   RenderLog,
   SERIALISE_EXPRESSION,
   blockReason,
@@ -28,6 +30,7 @@ import {
   QUIET_POLL_MS,
   errorText,
   isNavigationAway,
+  recordLinkDownloads,
   resourceHeaders,
   sleep,
   waitForQuiet,
@@ -156,7 +159,7 @@ class PlaywrightBrowser implements PooledBrowser {
       // Every listener is set up here, ahead of the render: each costs a round trip to the browser (together
       // about 0.4 s here), and the render then only says where they report (hooks.current).
       const hooks: Prepared['hooks'] = { current: null };
-      await context.addInitScript({ content: QUIET_INIT_SCRIPT });
+      await context.addInitScript({ content: PAGE_INIT_SCRIPT });
       await context.route('**/*', (route, req) => hooks.current?.route(route, req) ?? route.abort('blockedbyclient').catch(() => {}));
       await context.routeWebSocket(/.*/, (ws) =>
         hooks.current ? hooks.current.websocket(ws) : void ws.close({ code: 1008 }).catch(() => {}),
@@ -355,6 +358,7 @@ async function renderInContext(
     signal,
   );
   if (signal.aborted) throw signal.reason;
+  recordLinkDownloads(log, await page.evaluate(LINK_DOWNLOADS_EXPRESSION));
   const html = String(await page.evaluate(SERIALISE_EXPRESSION));
   return log.result(html, elapsed(), null);
 }

@@ -204,10 +204,31 @@ export function errorText(err: unknown): string {
 }
 
 /**
- * Run in every frame before the page's own scripts: notes the time of the last DOM mutation, so the wait can tell
- * when the DOM has gone quiet. A property that is not enumerable, on a symbol the page cannot guess.
+ * Run in every frame before the page's own scripts. Two jobs:
+ * - A link download (`<a download>` clicked, by a person or a script) is refused before Chromium starts it, and
+ *   kept for the render's record. Chromium's download manager fetches such a file itself, past the routes, so the
+ *   site would otherwise see a request the crawl never made through its fetcher (robots.txt, rate, scope), and a
+ *   second download of a page may be held by Chromium's limit on automatic downloads without a word. Only links
+ *   Chromium would download (same origin, blob: or data:) are held; a link elsewhere is a navigation, refused as
+ *   one. Downloads started otherwise (a detached link, a frame's attachment) still reach the browser's download
+ *   event, which refuses them.
+ * - In the top frame, the time of the last DOM mutation, so the wait can tell when the DOM has gone quiet.
+ * Both are read through functions on symbols, not enumerable.
  */
-export const QUIET_INIT_SCRIPT = `(() => {
+export const PAGE_INIT_SCRIPT = `(() => {
+  const downloads = [];
+  addEventListener('click', (event) => {
+    for (const node of event.composedPath()) {
+      if (!(node instanceof HTMLAnchorElement || node instanceof HTMLAreaElement) || !node.hasAttribute('download')) continue;
+      let url;
+      try { url = new URL(node.href); } catch { return; }
+      if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.origin !== location.origin) return;
+      event.preventDefault();
+      if (downloads.length < ${RENDER_LIMITS.messages}) downloads.push(url.href.slice(0, ${RENDER_LIMITS.messageChars}));
+      return;
+    }
+  }, true);
+  Object.defineProperty(window, Symbol.for('trawl.linkDownloads'), { value: () => downloads.splice(0), enumerable: false });
   if (window !== window.top) return;
   let last = performance.now();
   const note = () => { last = performance.now(); };
@@ -216,6 +237,18 @@ export const QUIET_INIT_SCRIPT = `(() => {
   } catch {}
   Object.defineProperty(window, Symbol.for('trawl.domQuietMs'), { value: () => performance.now() - last, enumerable: false });
 })();`;
+
+/** Evaluated in the page: the link downloads PAGE_INIT_SCRIPT refused in the top frame since last asked. */
+export const LINK_DOWNLOADS_EXPRESSION = `(() => { const f = window[Symbol.for('trawl.linkDownloads')]; return typeof f === 'function' ? f() : []; })()`;
+
+/**
+ * Records the link downloads the page reports (LINK_DOWNLOADS_EXPRESSION's answer) as blocked. The page can
+ * replace the function, so the answer is checked: strings only, as many as the log keeps.
+ */
+export function recordLinkDownloads(log: RenderLog, answer: unknown): void {
+  if (!Array.isArray(answer)) return;
+  for (const url of answer.slice(0, RENDER_LIMITS.messages)) if (typeof url === 'string') log.blocked(url, 'download');
+}
 
 /** Evaluated in the page: milliseconds since the last DOM mutation. */
 export const DOM_QUIET_EXPRESSION = `(() => { const f = window[Symbol.for('trawl.domQuietMs')]; return typeof f === 'function' ? f() : 1e9; })()`;

@@ -9,14 +9,15 @@
 // Requests: session.protocol.handle for http and https answers the page's document with what the crawl fetched
 // and every other request through the crawl's ResourceFetcher; webRequest.onBeforeRequest (which knows each
 // request's kind) refuses what render-policy.ts blocks. Downloads, pop-ups, dialogs and permission requests are
-// refused. The DevTools protocol (webContents.debugger) adds the quiet-tracking script before the page's own,
+// refused. The DevTools protocol (webContents.debugger) adds the page script (link downloads, DOM quiet) before the page's own,
 // dismisses dialogs and reports uncaught exceptions. It cannot run where Electron's binary is absent: it
 // type-checks, and its decisions are render-policy.ts's, which the unit tests call.
 import { BrowserWindow, session as electronSession } from 'electron';
 import type { Session, WebContents } from 'electron';
 import {
   DOM_QUIET_EXPRESSION,
-  QUIET_INIT_SCRIPT,
+  LINK_DOWNLOADS_EXPRESSION,
+  PAGE_INIT_SCRIPT,
   RenderLog,
   SERIALISE_EXPRESSION,
   blockReason,
@@ -26,6 +27,7 @@ import {
   errorText,
   isNavigationAway,
   normaliseResourceType,
+  recordLinkDownloads,
   resourceHeaders,
   sleep,
   waitForQuiet,
@@ -206,6 +208,7 @@ class ElectronRenderSlot implements PooledBrowser {
         signal,
       );
       if (signal.aborted) throw signal.reason;
+      recordLinkDownloads(log, await wc.executeJavaScript(LINK_DOWNLOADS_EXPRESSION));
       const html = String(await wc.executeJavaScript(SERIALISE_EXPRESSION));
       return log.result(html, elapsed(), null);
     } catch (err) {
@@ -259,7 +262,7 @@ class ElectronRenderSlot implements PooledBrowser {
     });
     await dbg.sendCommand('Page.enable');
     await dbg.sendCommand('Runtime.enable');
-    await dbg.sendCommand('Page.addScriptToEvaluateOnNewDocument', { source: QUIET_INIT_SCRIPT });
+    await dbg.sendCommand('Page.addScriptToEvaluateOnNewDocument', { source: PAGE_INIT_SCRIPT });
     await dbg.sendCommand('Emulation.setDeviceMetricsOverride', {
       width: viewport.width,
       height: viewport.height,
