@@ -234,13 +234,15 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
           'the crawl in the title',
         );
         const chart = page.locator('.chart-card[data-chart="over-time"]');
-        // While it runs: an answer whose last second had not ended is drawn without it.
+        // While it runs: an answer whose last second had not ended is drawn without it. The three attributes are
+        // read at once: read one by one, a new answer could land between them.
         const seen = await until(
-          async () => ({
-            open: await chart.getAttribute('data-open-bucket'),
-            buckets: Number(await chart.getAttribute('data-buckets')),
-            drawn: Number(await chart.getAttribute('data-drawn')),
-          }),
+          () =>
+            chart.evaluate((el) => ({
+              open: el.getAttribute('data-open-bucket'),
+              buckets: Number(el.getAttribute('data-buckets')),
+              drawn: Number(el.getAttribute('data-drawn')),
+            })),
           (s) => s.open === 'true' && s.buckets >= 2,
           'a live answer with its last second still filling',
         );
@@ -252,7 +254,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         // Finished: every second is drawn (the last one too, even if the final answer came before it ended), and the
         // legend names the last one, never "--".
         await until(
-          async () => [await chart.getAttribute('data-drawn'), await chart.getAttribute('data-buckets')],
+          () => chart.evaluate((el) => [el.getAttribute('data-drawn'), el.getAttribute('data-buckets')]),
           ([drawn, buckets]) => drawn !== null && drawn === buckets,
           'the finished chart drawn whole',
         );
