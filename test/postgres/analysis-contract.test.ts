@@ -274,8 +274,10 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         routes: {
           '/': html(
             '<title>Home of the explorer contract site, welcome</title><meta name="description" content="The home page">',
-            '<h1>Home</h1><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/r1">r</a> <a href="/gone">gone</a> <a href="/img">img</a> <a href="/p/0">p</a> <a href="/copy1">c1</a> <a href="/copy2">c2</a> <a href="/near">n</a> <a href="/e1">e1</a> <a href="/e2">e2</a>',
+            '<h1>Home</h1><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/d">d</a> <a href="/r1">r</a> <a href="/gone">gone</a> <a href="/img">img</a> <a href="/p/0">p</a> <a href="/copy1">c1</a> <a href="/copy2">c2</a> <a href="/near">n</a> <a href="/e1">e1</a> <a href="/e2">e2</a> <a href="/accents">accents</a>',
           ),
+          // A title past ASCII: a search ignores the case of ASCII letters only, on both stores.
+          '/accents': html('<title>ÉCOLE d’été</title>', '<h1>Accents</h1>'),
           // Two pages whose title and description are there but empty: missing, never duplicates of each other.
           '/e1': html('<title></title><meta name="description" content="">', '<h1>E1</h1>'),
           '/e2': html('<title></title><meta name="description" content="">', '<h1>E2</h1>'),
@@ -649,6 +651,16 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         // Sorted by URL, which is unique among results: the order is defined, and the same.
         if (!q.filter?.startsWith('images')) expect(urls(s), JSON.stringify(q)).toEqual(urls(f));
         expect(rowSet(s), JSON.stringify(q)).toEqual(rowSet(f));
+      }
+      // The case of ASCII letters is ignored, and only theirs (SQLite's LIKE; in its own collation, PostgreSQL's ILIKE
+      // would find "ÉCOLE" for "école" too).
+      for (const [text, found] of [
+        ['ÉCOLE', 1],
+        ['cole D’été', 1],
+        ['école', 0],
+      ] as const) {
+        const [f, s] = await both({ ...base, text });
+        expect([f.total, s.total], text).toEqual([found, found]);
       }
       // Other sorts: ties fall back to each store's fetch order, so the rows compare as sets and the sorted column in order.
       for (const sort of ['title', 'status_code', 'word_count', 'inlinks', 'size_bytes', 'crawl_depth'] as const) {

@@ -541,6 +541,19 @@ describe('result filters', () => {
     expect(ids(page(db, 'external', { text: 'other.org/x' }).rows)).toEqual([11]);
     const p = page(db, 'non-indexable', { offset: 2, limit: 3 });
     expect({ total: p.total, offset: p.offset, rows: ids(p.rows) }).toEqual({ total: 7, offset: 2, rows: [5, 6, 7] });
+    // The total is the same whether the page tells it (its last page, short) or the rows are counted (a full page, a
+    // page past the end, a search that finds nothing).
+    for (const [offset, limit, rows] of [
+      [5, 3, 2],
+      [4, 3, 3],
+      [10, 3, 0],
+      [0, 7, 7],
+      [0, 100, 7],
+    ] as const) {
+      const q = page(db, 'non-indexable', { offset, limit });
+      expect([q.total, q.rows.length], `${offset}/${limit}`).toEqual([7, rows]);
+    }
+    expect(page(db, 'all', { text: 'nothing like this' }).total).toBe(0);
     // A text within a filter holding most rows walks the table; within a small one, its index. Same answers.
     expect(textPlan(db, 'status-2xx')).toBe('scan');
     expect(textPlan(db, 'status-4xx')).toBe('index');

@@ -28,7 +28,7 @@ import {
   pageInOrder,
   storeTarget,
 } from './result-filters.ts';
-import { addExtracted, type ExtractedOfRow, extractedSql } from './result-rows.ts';
+import { addExtracted, type ExtractedOfRow, extractedSql, totalFromPage } from './result-rows.ts';
 import { withNumbers } from './sql.ts';
 import type { Ask, Q } from './queries.ts';
 import type { ReportCode } from './bulk-reports.ts';
@@ -149,8 +149,9 @@ export async function postgresQueryFiltered(c: PgQuerier, crawlId: string, q: Ex
   const page = await inCrawl(c, crawlId, async (t) => {
     const st = filteredStatements(t, q);
     if (st === null) return { total: 0, rows: [] as FilteredRow[] };
-    const total = Number((await pgRows<{ total: string }>(c, st.count, st.params))[0]!.total);
     const keys = (await pgRows<{ k: string }>(c, st.ids, { ...st.params, limit: q.limit, offset: q.offset })).map((r) => Number(r.k));
+    const total =
+      totalFromPage(q.offset, q.limit, keys.length) ?? Number((await pgRows<{ total: string }>(c, st.count, st.params))[0]!.total);
     let rows = keys.length
       ? (await pgRows<FilteredRow>(c, st.rows, { keys: t.sql.d.rows.keysValue(keys) })).map((r) => withNumbers(r, ROW_NUMBERS))
       : [];

@@ -10,6 +10,7 @@ import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, UrlState } from '../frontier/model.ts';
 import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
+import { POSTGRES_LIKE, type ResultsDialect } from './result-rows.ts';
 import type {
   PrefixGroup,
   PrefixGroups,
@@ -25,8 +26,8 @@ import type {
 /** What differs between the two stores' SQL for the queue (the rest is written once, with @named parameters). */
 interface QueueDialect {
   table(name: 'hosts' | 'urls'): string;
-  /** The case-insensitive LIKE. */
-  like: 'LIKE' | 'ILIKE';
+  /** The LIKE that ignores the case of ASCII letters (result-rows.ts's POSTGRES_LIKE in the store). */
+  like: ResultsDialect['like'];
   /** The position of `needle` in `text` (1-based, 0 when absent). */
   instr(text: string, needle: string): string;
   /** The index a crawl file's query names (SQLite has no statistics there); PostgreSQL plans with its own. */
@@ -51,7 +52,7 @@ const postgresQueue = (crawlId: string): QueueDialect => {
   const schema = crawlSchema(crawlId);
   return {
     table: (name) => `${schema}.${name}`,
-    like: 'ILIKE',
+    like: POSTGRES_LIKE,
     instr: (text, needle) => `strpos(${text}, ${needle})`,
     hint: () => '',
     cte: 'AS MATERIALIZED',

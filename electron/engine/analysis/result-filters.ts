@@ -42,6 +42,7 @@ import {
   SQLITE_RESULTS,
   STATUS_RANGES,
   textMatchSql,
+  totalFromPage,
   type ResultsDialect,
 } from './result-rows.ts';
 import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
@@ -948,7 +949,9 @@ function dialectSql(d: FilterDialect) {
     unique_inlinks: d.rows.linkScore('unique_inlinks', 'u.id'),
   };
 
+  /** The text over results rows (r), and over URLs (u) with their results row when they have one. */
   const TEXT_SQL = textMatchSql(d.rows, '@text');
+  const URL_TEXT_SQL = textMatchSql(d.rows, '@text', 'u.id');
   /** URLs that start with @prefix, case and all (a URL's path is case-sensitive; LIKE would not be, and reads % and _). */
   const PREFIX_SQL = 'substr(u.url, 1, length(@prefix)) = @prefix';
   return {
@@ -966,6 +969,7 @@ function dialectSql(d: FilterDialect) {
     SORT_SQL,
     URL_SORT_SQL,
     TEXT_SQL,
+    URL_TEXT_SQL,
     PREFIX_SQL,
   };
 }
@@ -1112,7 +1116,7 @@ export function viewWhere(
   const terms = [filterPredicate(t, filter)];
   const params: Record<string, unknown> = {};
   if (typeof text === 'string' && text.length > 0) {
-    terms.push(t.sql.TEXT_SQL);
+    terms.push(filterOf(t, filter).source === 'urls' ? t.sql.URL_TEXT_SQL : t.sql.TEXT_SQL);
     params.text = likePattern(text);
   }
   const sql = terms.filter((term): term is string => !!term).join(' AND ');
@@ -1203,7 +1207,7 @@ export function pageSql(
   const t = targetOf(target);
   const f = filterOf(t, filter);
   checkSort(sort);
-  const { d, SORT_SQL, TEXT_SQL, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
+  const { d, SORT_SQL, TEXT_SQL, URL_TEXT_SQL, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
   const { IMAGE_TEXT_SQL, IMAGE_SORT_SQL, IMAGE_RESULT_JOIN, IMAGE_ROW_COLUMNS, IMAGE_ROWS_FROM, SITEMAP_ROW_COLUMNS } = t.sql;
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : t.hint(f.index);
   const terms = [
@@ -1211,11 +1215,11 @@ export function pageSql(
       (index) => t.hint(index),
       (table) => t.has(table),
     ),
-    hasText ? TEXT_SQL : undefined,
+    hasText ? (f.source === 'urls' ? URL_TEXT_SQL : TEXT_SQL) : undefined,
     hasPrefix ? PREFIX_SQL : undefined,
   ].filter((term): term is string => !!term);
-  // The URL row is read for the text or the prefix.
-  const needsUrl = hasText || hasPrefix;
+  // The URL row is read for the prefix (the text reads the URLs in a subquery of its own).
+  const needsUrl = hasPrefix;
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
   if (f.source === 'renders') {
     // The rendered pages from the filter's index of renders, each with its results row by key (CROSS JOIN keeps
@@ -1263,7 +1267,7 @@ export function pageSql(
     const sortSql = URL_SORT_SQL[sort] ?? SORT_SQL[sort];
     const order = orderSql(sort, sortSql, descending, 'u.id', d.rows.urlOrder);
     // The results row is joined only when the text or the sort reads it.
-    const from = `FROM urls u ${hint}${needsUrl || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
+    const from = `FROM urls u ${hint}${hasText || /\br\./.test(sortSql) ? ' LEFT JOIN results r ON r.url_id = u.id' : ''}`;
     return {
       count: `SELECT count(*) AS total ${hasText ? `FROM urls u ${hint} LEFT JOIN results r ON r.url_id = u.id` : `FROM urls u ${hint}`} ${where}`,
       ids: `SELECT u.id AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
@@ -1271,7 +1275,7 @@ export function pageSql(
     };
   }
   const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
-  // The URL row is joined only when the text, the prefix or the sort reads it.
+  // The URL row is joined only when the prefix or the sort reads it.
   const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
   return {
     count: `SELECT count(*) AS total ${needsUrl ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
@@ -1331,8 +1335,8 @@ export function queryFiltered(db: Db, q: FilterQuery): FilteredPage {
   if (first === null) return empty;
   return readTransaction(db, () => {
     const st = filteredStatements(t, q, plan)!;
-    const { total } = prepared(db, st.count).get(st.params) as { total: number };
     const keys = (prepared(db, st.ids).all({ ...st.params, limit: q.limit, offset: q.offset }) as { k: number }[]).map((r) => r.k);
+    const total = totalFromPage(q.offset, q.limit, keys.length) ?? (prepared(db, st.count).get(st.params) as { total: number }).total;
     const read = keys.length ? (prepared(db, st.rows).all({ keys: JSON.stringify(keys) }) as FilteredRow[]) : [];
     const rows = st.source === 'images' ? imageRows(db, read) : read;
     return { filter: q.filter, total, offset: q.offset, rows: pageInOrder(keys, rows, st.source) };

@@ -19,8 +19,8 @@ export interface ResultsDialect {
    * any other text column.
    */
   urlOrder(dir: 'ASC' | 'DESC'): string | null;
-  /** The case-insensitive LIKE (SQLite's LIKE is, for ASCII; PostgreSQL's is not). */
-  like: 'LIKE' | 'ILIKE';
+  /** The LIKE that ignores the case of ASCII letters (SQLite's LIKE; POSTGRES_LIKE). */
+  like: 'LIKE' | typeof POSTGRES_LIKE;
   /** The placeholder of the n-th parameter (from 1); a placeholder may appear more than once. */
   param(n: number): string;
   /** The condition "`key` is one of the keys" for a list of keys passed as one parameter `p`... */
@@ -52,6 +52,15 @@ export const SQLITE_RESULTS: ResultsDialect = {
 const URL_ORDER_KEY = `left(lower(u.url), ${URL_ORDER_PREFIX}) COLLATE "C"`;
 
 /**
+ * The store's LIKE that ignores case as a crawl file's does: ILIKE in the C collation folds ASCII letters only, as
+ * SQLite's LIKE, so both stores find the same rows (in the database's collation, "école" would also find "ÉCOLE" in
+ * the store and not in a file); and at half the cost, since the database's collation folds each character through
+ * its locale: at a million URLs a pass over the URLs took 340-384 ms against 660-668 ms, over the titles 278 against
+ * 456 ms. Written after the column: `u.url COLLATE "C" ILIKE $1`.
+ */
+export const POSTGRES_LIKE = 'COLLATE "C" ILIKE';
+
+/**
  * A crawl's schema (crawlSchema(id), quoted) in the PostgreSQL store. Text sorts without case in code point order
  * (COLLATE "C"), as SQLite's NOCASE does, whatever the database's collation.
  */
@@ -61,7 +70,7 @@ export function postgresResults(schema: string, linkScores = false): ResultsDial
     noCase: (expr) => `lower(${expr}) COLLATE "C"`,
     // A URL is never NULL: no NULLS LAST, which a backward walk of the index would not give.
     urlOrder: (dir) => `${URL_ORDER_KEY} ${dir}, lower(u.url) COLLATE "C" ${dir}`,
-    like: 'ILIKE',
+    like: POSTGRES_LIKE,
     param: (n) => `$${n}`,
     inKeys: (key, p) => `${key} = ANY(${p}::bigint[])`,
     keysValue: (keys) => keys,
@@ -184,9 +193,27 @@ export function orderSql(
   return byUrl === null ? `${sortSql} ${dir} NULLS LAST, ${key} ASC` : `${byUrl}, ${key} ASC`;
 }
 
-/** Rows whose URL, title or error contain the LIKE pattern `p` (likePattern), whatever the case. */
-export function textMatchSql(d: ResultsDialect, p: string): string {
-  return `(u.url ${d.like} ${p} ESCAPE '\\' OR r.title ${d.like} ${p} ESCAPE '\\' OR r.error ${d.like} ${p} ESCAPE '\\')`;
+/**
+ * Rows whose URL, title or error contain the LIKE pattern `p` (likePattern), whatever the case of ASCII letters.
+ * `urlId` names the row's URL id: r.url_id over results rows, u.id over URLs that may have none. The URLs are
+ * matched in a subquery the database runs once (PostgreSQL hashes its ids, SQLite keeps them in an index of its
+ * own) rather than each through the join, so a search of results rows reads no URL row but those it matches: at a
+ * million URLs on the store a count took 0.57-0.63 s against 1.1-1.2 s through the join.
+ */
+export function textMatchSql(d: ResultsDialect, p: string, urlId = 'r.url_id'): string {
+  const like = (column: string) => `${column} ${d.like} ${p} ESCAPE '\\'`;
+  return `(${urlId} IN (SELECT id FROM ${d.table('urls')} WHERE ${like('url')}) OR ${like('r.title')} OR ${like('r.error')})`;
+}
+
+/**
+ * The total a page of rows tells without a count: a page with rows but fewer than it asked for is the last one (its
+ * offset plus its rows), and a first page with none says there are none. Null when the rows must be counted. Read in
+ * the count's snapshot, it is the count's answer: a search that matches few rows, which read every row once for the
+ * page and again for the count, then reads them once.
+ */
+export function totalFromPage(offset: number, limit: number, rows: number): number | null {
+  if (rows >= limit) return null;
+  return rows > 0 || offset === 0 ? offset + rows : null;
 }
 
 /** The status codes of a class; unknown classes are refused. */
@@ -232,8 +259,8 @@ export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: Bou
   const counted = [...values];
   const page = `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}`;
   return {
-    // Every result has its URL row, so without a text filter (the only one on urls) the count skips the join.
-    count: { sql: `SELECT count(*) AS total ${hasText ? from : `FROM ${results}`} ${where}`, values: counted },
+    // Every result has its URL row, and the text reads the URLs in a subquery of its own: the count skips the join.
+    count: { sql: `SELECT count(*) AS total FROM ${results} ${where}`, values: counted },
     page: { sql: page, values },
   };
 }

@@ -61,7 +61,14 @@ import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
 import { postgresFilterCounts, postgresLinks, postgresQueryFiltered, postgresUrlDetail } from '../analysis/pg-explorer.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
-import { addExtracted, extractedSql, postgresResults, resultsPageSql, type ExtractedOfRow } from '../analysis/result-rows.ts';
+import {
+  addExtracted,
+  extractedSql,
+  postgresResults,
+  resultsPageSql,
+  totalFromPage,
+  type ExtractedOfRow,
+} from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
 import { exportCsvFromStore } from '../export/pg-csv-export.ts';
 import { connect, isConnectionLost, type PgClient } from '../frontier/postgres/pg-client.ts';
@@ -79,8 +86,9 @@ export async function queryClusterResults(client: PgClient, crawlId: string, q: 
   const d = postgresResults(crawlSchema(crawlId), linkScores);
   const { count, page } = resultsPageSql(d, q);
   const rules = extractionColumnsOf((await readCrawl(client, crawlId)).settings).map((r) => r.name);
-  const total = (await client.query<{ total: number }>(count.sql, count.values)).rows[0]!.total;
   const { rows } = await client.query<ResultRow>(page.sql, page.values);
+  const total =
+    totalFromPage(q.offset, q.limit, rows.length) ?? (await client.query<{ total: number }>(count.sql, count.values)).rows[0]!.total;
   for (const row of rows) row.extracted = {};
   if (rules.length && rows.length) {
     const { rows: found } = await client.query<ExtractedOfRow>(extractedSql(d, 'seq'), [d.keysValue(rows.map((r) => r.seq))]);

@@ -6,6 +6,7 @@ import {
   addExtracted,
   extractedSql,
   resultsPageSql,
+  totalFromPage,
   sqliteParams,
   SQLITE_RESULTS,
   type BoundSql,
@@ -39,8 +40,9 @@ export class CrawlFileResults implements ResultsReader {
     const { count, page } = resultsPageSql(SQLITE_RESULTS, q);
     // One read transaction: the total and the rows come from the same state of the file, even mid-crawl.
     return readTransaction(db, () => {
-      const { total } = prepared(db, count.sql).get(...args(count)) as { total: number };
       const rows = prepared(db, page.sql).all(...args(page)) as ResultRow[];
+      const total =
+        totalFromPage(q.offset, q.limit, rows.length) ?? (prepared(db, count.sql).get(...args(count)) as { total: number }).total;
       for (const row of rows) row.extracted = {};
       if (this.rules.length > 0 && rows.length > 0) {
         // One query for the whole page.
