@@ -61,6 +61,10 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
       '/quiet': { body: SHELL('document.title = "quiet page";') },
       '/hostile': {
         body: SHELL(`
+          // What the crawl's page script reads of a click, replaced before any: it kept the originals.
+          Event.prototype.composedPath = () => [];
+          Event.prototype.preventDefault = () => {};
+          Element.prototype.hasAttribute = () => false;
           const popup = window.open('/popup-target');
           alert('alert!'); confirm('confirm?'); prompt('prompt?');
           const blob = document.createElement('a');

@@ -216,19 +216,27 @@ export function errorText(err: unknown): string {
  * Both are read through functions on symbols, not enumerable.
  */
 export const PAGE_INIT_SCRIPT = `(() => {
-  const downloads = [];
+  let downloads = [];
+  // The page's scripts run after this one and may replace these: the originals are kept.
+  const pathOf = Event.prototype.composedPath, prevent = Event.prototype.preventDefault, has = Element.prototype.hasAttribute;
+  const Anchor = HTMLAnchorElement, Area = HTMLAreaElement, Url = URL, origin = location.origin;
   addEventListener('click', (event) => {
-    for (const node of event.composedPath()) {
-      if (!(node instanceof HTMLAnchorElement || node instanceof HTMLAreaElement) || !node.hasAttribute('download')) continue;
+    for (const node of pathOf.call(event)) {
+      if (!(node instanceof Anchor || node instanceof Area) || !has.call(node, 'download')) continue;
       let url;
-      try { url = new URL(node.href); } catch { return; }
-      if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.origin !== location.origin) return;
-      event.preventDefault();
-      if (downloads.length < ${RENDER_LIMITS.messages}) downloads.push(url.href.slice(0, ${RENDER_LIMITS.messageChars}));
+      try { url = new Url(node.href); } catch { return; }
+      if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.origin !== origin) return;
+      prevent.call(event);
+      if (downloads.length < ${RENDER_LIMITS.messages}) downloads[downloads.length] = url.href.slice(0, ${RENDER_LIMITS.messageChars});
       return;
     }
   }, true);
-  Object.defineProperty(window, Symbol.for('trawl.linkDownloads'), { value: () => downloads.splice(0), enumerable: false });
+  const taken = () => {
+    const out = downloads;
+    downloads = [];
+    return out;
+  };
+  Object.defineProperty(window, Symbol.for('trawl.linkDownloads'), { value: taken, enumerable: false });
   if (window !== window.top) return;
   let last = performance.now();
   const note = () => { last = performance.now(); };
