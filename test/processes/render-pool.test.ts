@@ -217,11 +217,13 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
     expect(fetcher.calls.some((c) => c.url.endsWith('/popup-target'))).toBe(false);
   });
 
-  it('refuses a download the page script cannot see (a link not in the document) at the browser, and records it', async () => {
+  it('refuses a download the page script cannot see (a link not in the document) at the browser, records it, and the site never sees it', async () => {
     const result = await pool.render(await fetchDocument(`${site.origin}/detached-download`), countingFetcher(), never);
     expect(result.error).toBeNull();
     expect(result.html).toContain('<title>went on</title>');
     expect(result.blockedResources).toEqual([{ url: `${site.origin}/detached.bin`, reason: 'download' }]);
+    // Chromium's download manager asked for the file past the routes: it met the browser's dead proxy, not the site.
+    expect(site.hits.get('/detached.bin')).toBeUndefined();
   });
 
   it('does not load sub-resources matching the block patterns, and records them', async () => {

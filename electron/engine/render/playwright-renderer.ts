@@ -57,6 +57,11 @@ export function chromiumArgs(token: string): string[] {
     '--disable-crash-reporter',
     '--disable-quic',
     '--mute-audio',
+    // Every request of a page is routed and answered by the crawl (or refused), so nothing should reach the network;
+    // a request made past the routes (Chromium's download manager fetches a download itself) goes to a proxy that is
+    // not there and fails. <-loopback> sends loopback addresses to it too (Chromium would otherwise go direct).
+    '--proxy-server=http://127.0.0.1:9',
+    '--proxy-bypass-list=<-loopback>',
     // How the pool finds this browser's process (an unknown switch, ignored by Chromium).
     `--trawl-render=${token}`,
   ];
