@@ -80,6 +80,16 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
           navigator.geolocation.getCurrentPosition(() => { document.body.dataset.geo = 'granted'; }, () => { document.body.dataset.geo = 'denied'; });
           document.title = 'went on';`),
       },
+      // A link download in a frame of the page.
+      '/framed-download': {
+        body: '<!DOCTYPE html><html><head><title>framed</title></head><body><iframe src="/frame-inner"></iframe></body></html>',
+      },
+      '/frame-inner': {
+        body: SHELL(
+          `const a = document.createElement('a'); a.href = '/inner.bin'; a.download = 'inner.bin'; document.body.append(a); a.click();`,
+        ),
+      },
+      '/inner.bin': { type: 'application/octet-stream', body: 'z'.repeat(1000) },
       // A link downloaded without being in the document: not in a click's path, so the browser's download event.
       '/detached-download': {
         body: SHELL(`const a = document.createElement('a'); a.href = '/detached.bin'; a.download = 'detached.bin'; a.click();
@@ -215,6 +225,16 @@ describeWithChromium('render pool (playwright-core, system Chromium)', () => {
     // The pop-up never loaded anything.
     expect(site.hits.get('/popup-target')).toBeUndefined();
     expect(fetcher.calls.some((c) => c.url.endsWith('/popup-target'))).toBe(false);
+  });
+
+  it('refuses and records a link download in a frame of the page', async () => {
+    const fetcher = countingFetcher();
+    const result = await pool.render(await fetchDocument(`${site.origin}/framed-download`), fetcher, never);
+    expect(result.error).toBeNull();
+    // The frame itself came through the crawl's fetcher; its download was refused in it.
+    expect(fetcher.calls.map((c) => new URL(c.url).pathname)).toContain('/frame-inner');
+    expect(result.blockedResources).toEqual([{ url: `${site.origin}/inner.bin`, reason: 'download' }]);
+    expect(site.hits.get('/inner.bin')).toBeUndefined();
   });
 
   it('refuses a download the page script cannot see (a link not in the document) at the browser, records it, and the site never sees it', async () => {

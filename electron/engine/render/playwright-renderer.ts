@@ -18,6 +18,7 @@ import { DEFAULT_PAGES_PER_BROWSER, RenderPool } from './render-pool.ts';
 import type { BrowserLauncher, PooledBrowser } from './render-pool.ts';
 import {
   DOM_QUIET_EXPRESSION,
+  DOWNLOAD_FRAMES_MAX,
   LINK_DOWNLOADS_EXPRESSION,
   PAGE_INIT_SCRIPT,
   RenderLog,
@@ -363,7 +364,8 @@ async function renderInContext(
     signal,
   );
   if (signal.aborted) throw signal.reason;
-  recordLinkDownloads(log, await page.evaluate(LINK_DOWNLOADS_EXPRESSION));
+  for (const frame of page.frames().slice(0, DOWNLOAD_FRAMES_MAX))
+    recordLinkDownloads(log, await frame.evaluate(LINK_DOWNLOADS_EXPRESSION).catch(() => null));
   const html = String(await page.evaluate(SERIALISE_EXPRESSION));
   return log.result(html, elapsed(), null);
 }

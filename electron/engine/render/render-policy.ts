@@ -237,6 +237,7 @@ export const PAGE_INIT_SCRIPT = `(() => {
     return out;
   };
   Object.defineProperty(window, Symbol.for('trawl.linkDownloads'), { value: taken, enumerable: false });
+  // The rest is the top frame's.
   if (window !== window.top) return;
   let last = performance.now();
   const note = () => { last = performance.now(); };
@@ -246,7 +247,14 @@ export const PAGE_INIT_SCRIPT = `(() => {
   Object.defineProperty(window, Symbol.for('trawl.domQuietMs'), { value: () => performance.now() - last, enumerable: false });
 })();`;
 
-/** Evaluated in the page: the link downloads PAGE_INIT_SCRIPT refused in the top frame since last asked. */
+/**
+ * The frames asked for their link downloads at the end of a render: the top one and the first of the others. Each
+ * is a round trip to the browser, and a page can make thousands of frames; a link download in a frame past these is
+ * refused all the same, not recorded.
+ */
+export const DOWNLOAD_FRAMES_MAX = 20;
+
+/** Evaluated in a frame: the link downloads PAGE_INIT_SCRIPT refused in it since last asked. */
 export const LINK_DOWNLOADS_EXPRESSION = `(() => { const f = window[Symbol.for('trawl.linkDownloads')]; return typeof f === 'function' ? f() : []; })()`;
 
 /**

@@ -16,6 +16,7 @@ import { BrowserWindow, session as electronSession } from 'electron';
 import type { Session, WebContents } from 'electron';
 import {
   DOM_QUIET_EXPRESSION,
+  DOWNLOAD_FRAMES_MAX,
   LINK_DOWNLOADS_EXPRESSION,
   PAGE_INIT_SCRIPT,
   RenderLog,
@@ -208,7 +209,8 @@ class ElectronRenderSlot implements PooledBrowser {
         signal,
       );
       if (signal.aborted) throw signal.reason;
-      recordLinkDownloads(log, await wc.executeJavaScript(LINK_DOWNLOADS_EXPRESSION));
+      for (const frame of wc.mainFrame.framesInSubtree.slice(0, DOWNLOAD_FRAMES_MAX))
+        recordLinkDownloads(log, await frame.executeJavaScript(LINK_DOWNLOADS_EXPRESSION).catch(() => null));
       const html = String(await wc.executeJavaScript(SERIALISE_EXPRESSION));
       return log.result(html, elapsed(), null);
     } catch (err) {
