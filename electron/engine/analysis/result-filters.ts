@@ -949,9 +949,10 @@ function dialectSql(d: FilterDialect) {
     unique_inlinks: d.rows.linkScore('unique_inlinks', 'u.id'),
   };
 
-  /** The text over results rows (r), and over URLs (u) with their results row when they have one. */
-  const TEXT_SQL = textMatchSql(d.rows, '@text');
-  const URL_TEXT_SQL = textMatchSql(d.rows, '@text', 'u.id');
+  /** The text over a filter's rows: results rows (r), or URLs (u) with their results row when they have one. */
+  const textOverResults = textMatchSql(d.rows, '@text');
+  const textOverUrls = textMatchSql(d.rows, '@text', 'u.id');
+  const textSql = (source: FilterSql['source']) => (source === 'urls' ? textOverUrls : textOverResults);
   /** URLs that start with @prefix, case and all (a URL's path is case-sensitive; LIKE would not be, and reads % and _). */
   const PREFIX_SQL = 'substr(u.url, 1, length(@prefix)) = @prefix';
   return {
@@ -968,8 +969,7 @@ function dialectSql(d: FilterDialect) {
     URL_ROW_COLUMNS,
     SORT_SQL,
     URL_SORT_SQL,
-    TEXT_SQL,
-    URL_TEXT_SQL,
+    textSql,
     PREFIX_SQL,
   };
 }
@@ -1116,7 +1116,7 @@ export function viewWhere(
   const terms = [filterPredicate(t, filter)];
   const params: Record<string, unknown> = {};
   if (typeof text === 'string' && text.length > 0) {
-    terms.push(filterOf(t, filter).source === 'urls' ? t.sql.URL_TEXT_SQL : t.sql.TEXT_SQL);
+    terms.push(t.sql.textSql(filterOf(t, filter).source));
     params.text = likePattern(text);
   }
   const sql = terms.filter((term): term is string => !!term).join(' AND ');
@@ -1207,7 +1207,7 @@ export function pageSql(
   const t = targetOf(target);
   const f = filterOf(t, filter);
   checkSort(sort);
-  const { d, SORT_SQL, TEXT_SQL, URL_TEXT_SQL, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
+  const { d, SORT_SQL, textSql, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
   const { IMAGE_TEXT_SQL, IMAGE_SORT_SQL, IMAGE_RESULT_JOIN, IMAGE_ROW_COLUMNS, IMAGE_ROWS_FROM, SITEMAP_ROW_COLUMNS } = t.sql;
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : t.hint(f.index);
   const terms = [
@@ -1215,7 +1215,7 @@ export function pageSql(
       (index) => t.hint(index),
       (table) => t.has(table),
     ),
-    hasText ? (f.source === 'urls' ? URL_TEXT_SQL : TEXT_SQL) : undefined,
+    hasText ? textSql(f.source) : undefined,
     hasPrefix ? PREFIX_SQL : undefined,
   ].filter((term): term is string => !!term);
   // The URL row is read for the prefix (the text reads the URLs in a subquery of its own).
