@@ -72,6 +72,9 @@ const OTHER = 2;
 const ASCII_KIND = Uint8Array.from({ length: 128 }, (_, c) =>
   /\s/.test(String.fromCharCode(c)) ? SPACE : /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? WORD : OTHER,
 );
+/** A kind as the word count's bits: 1 whitespace, 2 a letter or digit (0 anything else). */
+const KIND_BITS = Uint8Array.of(1, 2, 0);
+const ASCII_BITS = ASCII_KIND.map((kind) => KIND_BITS[kind]!);
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const SPACE_CHAR = /^\s$/;
 /** Kinds of the rest of the Basic Multilingual Plane, found once each (kind + 1; 0: not yet). */
@@ -278,58 +281,46 @@ export class MainTextStream {
   count(source: string, from: number, to: number, ascii: Uint8Array | null = null): void {
     if (ascii !== null) return this.countAscii(ascii, from, to);
     let tokens = this.tokens;
-    let inToken = this.inToken;
-    let tokenWord = this.tokenWord;
+    let open = this.inToken ? 1 : 0;
+    let word = this.tokenWord ? 1 : 0;
     for (let i = from; i < to; i++) {
       const c = source.charCodeAt(i);
-      let kind: number;
-      if (c < 128) kind = ASCII_KIND[c]!;
+      let bits: number;
+      if (c < 128) bits = ASCII_BITS[c]!;
       else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (source.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        kind = WORD_CHAR.test(source.slice(i, i + 2)) ? WORD : OTHER;
+        bits = WORD_CHAR.test(source.slice(i, i + 2)) ? KIND_BITS[WORD]! : KIND_BITS[OTHER]!;
         i++;
-      } else kind = bmpKind(c);
-      if (kind === SPACE) {
-        if (inToken && tokenWord) tokens++;
-        inToken = false;
-        tokenWord = false;
-      } else {
-        inToken = true;
-        if (kind === WORD) tokenWord = true;
-        // The rest of the token's ASCII characters, in a loop of their own.
-        while (i + 1 < to) {
-          const d = source.charCodeAt(i + 1);
-          if (d >= 128) break;
-          const k = ASCII_KIND[d]!;
-          if (k === SPACE) break;
-          if (k === WORD) tokenWord = true;
-          i++;
-        }
-      }
+      } else bits = KIND_BITS[bmpKind(c)]!;
+      // As in countAscii.
+      const space = bits & 1;
+      tokens += space & open & word;
+      open = space ^ 1;
+      word = (word | (bits >> 1)) & open;
     }
     this.tokens = tokens;
-    this.inToken = inToken;
-    this.tokenWord = tokenWord;
+    this.inToken = open === 1;
+    this.tokenWord = word === 1;
   }
 
-  /** count() over ASCII bytes: each is its own character, and none needs more than the table. */
+  /**
+   * count() over ASCII bytes: each is its own character, and none needs more than the table. Without a branch on the
+   * character: a token is counted where a space ends it after a letter or digit in it (the branches on each character's
+   * kind mispredicted at every edge of a word, and most of a large page's text is only counted).
+   */
   private countAscii(bytes: Uint8Array, from: number, to: number): void {
     let tokens = this.tokens;
-    let inToken = this.inToken;
-    let tokenWord = this.tokenWord;
+    let open = this.inToken ? 1 : 0;
+    let word = this.tokenWord ? 1 : 0;
     for (let i = from; i < to; i++) {
-      const kind = ASCII_KIND[bytes[i]!]!;
-      if (kind === SPACE) {
-        if (inToken && tokenWord) tokens++;
-        inToken = false;
-        tokenWord = false;
-      } else {
-        inToken = true;
-        if (kind === WORD) tokenWord = true;
-      }
+      const bits = ASCII_BITS[bytes[i]!]!;
+      const space = bits & 1;
+      tokens += space & open & word;
+      open = space ^ 1;
+      word = (word | (bits >> 1)) & open;
     }
     this.tokens = tokens;
-    this.inToken = inToken;
-    this.tokenWord = tokenWord;
+    this.inToken = open === 1;
+    this.tokenWord = word === 1;
   }
 
   /** A boundary of the word count (any element but an inline one). */

@@ -84,6 +84,22 @@ describe('main content extractor', () => {
     }
   });
 
+  it('counts an ASCII page from its bytes as the word count counts its text', () => {
+    // The worker hands an ASCII page's bytes over with its text (decodeHtmlPage); what is only counted (past the
+    // main text's bound, or in an area left out) is then read from the bytes.
+    const tokens = '-- | 42 a-b ... x, *** !? 7 ';
+    const pages = [
+      `<nav>${tokens}</nav><p>${tokens.repeat(3)}</p>`,
+      `<p>${`${tokens}\n\t`.repeat(MAIN_TEXT_MAX / 10)}</p><footer>--- ${tokens}</footer>tail ---`,
+      `<header>a<b>--</b>b | <i>c</i>-- </header><p>one</p>`,
+    ];
+    const crawl = htmlExtractorsFor({ checkResources: [] });
+    for (const html of pages) {
+      const words = readHtml(html, BASE_EXTRACTORS).words;
+      expect(readHtml(html, crawl, Buffer.from(html, 'latin1')).words).toBe(words);
+    }
+  });
+
   const PGDOCS = '/usr/share/doc/postgresql-doc-15/html';
   it.skipIf(!existsSync(PGDOCS))('counts every 10th page of the PostgreSQL manual as the word count does', { timeout: 180_000 }, () => {
     const crawl = htmlExtractorsFor({ checkResources: [] });
