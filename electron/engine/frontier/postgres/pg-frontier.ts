@@ -120,7 +120,12 @@ export class PgFrontierStore implements FrontierStore {
   }
 
   private notifyWork(c: PgQuerier): Promise<unknown> {
-    return c.query('SELECT pg_notify($1, $2)', [crawlChannel(this.crawlId), `work:${this.cluster.nodeName}`]);
+    return c.query('SELECT pg_notify($1, $2)', this.workNotice());
+  }
+
+  /** What tells the cluster's nodes there is work: on the crawl's channel, from this node. */
+  private workNotice(): [string, string] {
+    return [crawlChannel(this.crawlId), `work:${this.cluster.nodeName}`];
   }
 
   private rulesFor(host: StoredRobots): RobotsRules | null {
@@ -206,7 +211,7 @@ export class PgFrontierStore implements FrontierStore {
         dbTime: (now) => this.dbTime(now),
         plan: (c2, claim, result) => this.planPage(c2, claim, result),
         discover: (c2, list, at) => this.discover(c2, list, at),
-        notifyWork: (c2) => this.notifyWork(c2),
+        workNotice: this.workNotice(),
       }),
     );
     for (const i of items) {

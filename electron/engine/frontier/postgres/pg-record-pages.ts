@@ -38,6 +38,7 @@ import {
   updateHosts,
   type HostDelta,
   type LinkRow,
+  WriteGroup,
 } from './pg-writes.ts';
 
 /** Where a fetched page leads: the verdict on its redirect, its targets, and those as URLs to discover. */
@@ -60,7 +61,8 @@ export interface RecordBatch {
   dbTime: (now: number) => number;
   plan: (c: PgQuerier, claim: PageClaim, result: PageFetchResult) => Promise<PagePlan>;
   discover: (c: PgQuerier, list: Enqueue[], at: number) => Promise<{ ids: Map<string, number> }>;
-  notifyWork: (c: PgQuerier) => Promise<unknown>;
+  /** The notification that tells the cluster's nodes there is work (channel, payload), sent with the hosts' update. */
+  workNotice: readonly [string, string];
 }
 
 /** What a batch did: each page's outcome, and the change to the queued, crawled and failed counts. */
@@ -187,27 +189,31 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
       [requeued.map((r) => r.id), requeued.map((r) => r.attempts)],
     );
   }
+  // The writes of the pages recorded go as one statement (WriteGroup): the batch's common tables. Those most pages
+  // have none of (renders, unfetchable links, extracted values, image uses, structured data, social tags, hreflang)
+  // are sent on their own when there are some, so the statement's text takes a few forms, not one per mix of them.
+  const group = new WriteGroup();
   if (finished.length) {
-    await c.query(
+    await group.querier.query(
       `UPDATE urls u SET state = v.state, attempts = v.attempts, lease_node = NULL, lease_until = NULL
        FROM unnest($1::bigint[], $2::smallint[], $3::int[]) AS v(id, state, attempts) WHERE u.id = v.id`,
       [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
     );
-    await insertResults(c, rows, me);
-    await insertRenders(c, renders);
-    await insertContent(c, contents);
+    await insertResults(group.querier, rows, me);
+    await insertContent(group.querier, contents);
   }
-  await insertLinks(c, links, ids);
+  await insertLinks(group.querier, links, ids);
+  await insertSecurity(group.querier, security);
+  await group.send(c);
+  await insertRenders(c, renders);
   await insertUnfetchable(c, unfetchable);
   await insertExtracted(c, extracted);
   await insertImageUses(c, imageUses);
   await insertStructuredData(c, structuredData);
   await insertSocialTags(c, socialTags);
-  await insertSecurity(c, security);
   await insertHreflang(c, hreflang);
   // The host rows last: they are what other nodes' claims skip while locked, so hold them for the least time.
-  await updateHosts(c, hosts);
-  if (hosts.size) await batch.notifyWork(c);
+  await updateHosts(c, hosts, batch.workNotice);
   const recorded = rows.length;
   const ok = rows.filter((r) => r.statusCode !== null).length;
   return { outcomes, queued: requeued.length - reclaimed, crawled: ok, failed: recorded - ok };

@@ -47,6 +47,40 @@ const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_C
     $${n + 1}::float8[], $${n + 2}::float8[])
   ON CONFLICT (url_id) DO NOTHING`;
 
+/**
+ * Writes gathered to go to the server as one statement, each a data-modifying part of its WITH, instead of a round
+ * trip each: a batch's results, content, links and the like are independent of one another, and a node waited on
+ * the round trips (one connection carries its claims and its records in turn; each statement also wakes a server
+ * process). The writers take `querier` as their connection and are sent by `send`; their answers are not read.
+ * Only writes whose answers nobody reads, and none that must see another's rows (the parts share one snapshot).
+ */
+export class WriteGroup {
+  private readonly parts: { text: string; values: unknown[] }[] = [];
+  readonly querier = {
+    query: (text: string, values: unknown[] = []) => {
+      this.parts.push({ text, values });
+      return Promise.resolve({ rows: [], rowCount: 0 });
+    },
+  } as unknown as PgQuerier;
+
+  /** Sends what was gathered (nothing when nothing was), as one statement on `c`. */
+  async send(c: PgQuerier): Promise<void> {
+    const parts = this.parts.splice(0);
+    if (parts.length === 0) return;
+    if (parts.length === 1) {
+      await c.query(parts[0]!.text, parts[0]!.values);
+      return;
+    }
+    const values: unknown[] = [];
+    const withs = parts.map((part, k) => {
+      const offset = values.length;
+      values.push(...part.values);
+      return `w${k} AS (${part.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+    });
+    await c.query(`WITH ${withs.join(',\n')}\nSELECT 1`, values);
+  }
+}
+
 /** What a batch of records does to one host. */
 export interface HostDelta {
   inFlight: number;
@@ -202,23 +236,25 @@ export async function insertExtracted(c: PgQuerier, extracted: { urlId: number; 
 
 /**
  * Applies what a batch did to its hosts in one statement: counters, queue and in-flight counts; a host held for
- * its one fetch reopens at its politeness time; a retry pushes its next fetch back.
+ * its one fetch reopens at its politeness time; a retry pushes its next fetch back. `notice`: a notification (channel,
+ * payload) the same statement sends, delivered at commit as pg_notify's always are (one round trip fewer a batch).
  */
-export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): Promise<void> {
+export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>, notice?: readonly [string, string]): Promise<void> {
   if (hosts.size === 0) return;
   const ids = [...hosts.keys()].sort((a, b) => a - b);
   const d = ids.map((id) => hosts.get(id)!);
   // The rows locked in id order first, as discovery's counts are (pg-discover.ts countQueued): an UPDATE ... FROM
   // locks them in its join's order, and two nodes' batches over the same hosts deadlocked.
   await c.query(
-    `WITH locked AS (SELECT id FROM hosts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
-     UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
+    `WITH locked AS (SELECT id FROM hosts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE),
+     updated AS (UPDATE hosts h SET in_flight = greatest(h.in_flight + v.in_flight, 0), queued = h.queued + v.queued, crawled = h.crawled + v.crawled,
        failed = h.failed + v.failed, http_errors = h.http_errors + v.http_errors, bytes = h.bytes + v.bytes,
        next_fetch_at = greatest(CASE WHEN h.next_fetch_at >= ${HELD} AND v.in_flight < 0 THEN greatest(v.next, h.fetch_due) ELSE h.next_fetch_at END, v.backoff),
        last_fetch_ms = coalesce(v.last_fetch_ms, h.last_fetch_ms)
      FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[])
        AS v(id, in_flight, queued, crawled, failed, http_errors, bytes, next, last_fetch_ms, backoff)
-     WHERE h.id = v.id AND h.id IN (SELECT id FROM locked)`,
+     WHERE h.id = v.id AND h.id IN (SELECT id FROM locked))
+     SELECT CASE WHEN $11::text IS NULL THEN NULL ELSE pg_notify($11::text, $12::text) END`,
     [
       ids,
       d.map((x) => x.inFlight),
@@ -230,6 +266,8 @@ export async function updateHosts(c: PgQuerier, hosts: Map<number, HostDelta>): 
       d.map((x) => x.next),
       d.map((x) => x.lastFetchMs),
       d.map((x) => x.backoff),
+      notice?.[0] ?? null,
+      notice?.[1] ?? null,
     ],
   );
 }
