@@ -814,6 +814,21 @@ withPg.describe('PgFrontierStore as a cluster', () => {
     expect(rows[0]!.owners).toBe([byA!, byB!, byC!].filter((got) => got.length > 0).length);
   });
 
+  it("ends with the cluster's counts as the crawl ends, not its last heartbeat's", async () => {
+    // a's figures are its last heartbeat's (every second) plus what it did itself; b's pages, recorded since, are
+    // not in them until a reads the cluster's counts again. The crawl's closing line is a's counts once finished.
+    const a = await create({}, 'end-a', 30_000);
+    const b = await join(a.crawlId, 'end-b');
+    const seeds = ['http://a.test/1', 'http://a.test/2', 'http://a.test/3'];
+    await a.store.addSeeds(seeds);
+    for (let n = 0; n < seeds.length; n++) {
+      const claim = asPage(await firstClaim(b.store));
+      expect(await b.store.recordPage(claim, pageResult(claim.url))).toBe('recorded');
+    }
+    await a.store.finish('completed');
+    expect(a.store.counts()).toMatchObject({ crawled: 3, failed: 0, queued: 0 });
+  });
+
   it('keeps the page limit for the whole cluster: nodes claiming at once never take more than it allows', async () => {
     const a = await create({ maxPages: 7 }, 'limit-a');
     const b = await join(a.crawlId, 'limit-b');

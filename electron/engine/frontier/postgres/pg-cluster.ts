@@ -353,6 +353,18 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   }
 
   /** Marks the crawl finished for a reason found on this node (a page limit); a no-op when it is finished already. */
+  /**
+   * Reads the cluster's counts now (the heartbeat reads them every few seconds): a node's closing figures are the
+   * crawl's as it ends, not its last beat's (a node that ended a crawl said "110 still queued" of a crawl complete).
+   */
+  async readCounts(): Promise<void> {
+    if (this.closed) return;
+    await this.conn.run(async (c) => {
+      const counts = await clusterCounts(c, this.crawl.id, this.now());
+      this.emit('counts', { queued: counts.queued, crawled: counts.crawled, failed: counts.failed });
+    });
+  }
+
   async markFinished(reason: FinishReason): Promise<void> {
     if (reason !== 'completed' && reason !== 'page limit') return;
     await this.conn.run(async (c) => {

@@ -432,6 +432,8 @@ export class PgFrontierStore implements FrontierStore {
   async finish(reason: FinishReason): Promise<void> {
     try {
       await this.cluster.markFinished(reason);
+      // The closing summary's figures: the cluster's as the crawl ends.
+      await this.cluster.readCounts().catch(() => undefined);
     } finally {
       await this.close();
     }
