@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { CpuQuotaGroup } from './cpu-quota.ts';
+import { startLatencyProxy } from './latency-proxy.ts';
 import { HEAP_FLAGS } from '../../scripts/v8-flags.mjs';
 
 export interface ClusterBenchResult {
@@ -123,20 +124,25 @@ export async function runClusterBench(
   threadsPerNode: number,
   coresPerNode: number | null = null,
   crawlArgs: readonly string[] = [],
+  storeLatencyMs: number | null = null,
 ): Promise<ClusterBenchResult> {
   const cli = path.join(root, 'out/node/crawl.mjs');
   const names = Array.from({ length: nodes }, (_, i) => `bench-${i + 1}`);
   const groups = coresPerNode === null ? null : names.map((n) => CpuQuotaGroup.create(`trawl-${n}`, coresPerNode));
+  // The nodes' way to the store; the bench's own counters read it directly.
+  const proxy = storeLatencyMs === null ? null : await startLatencyProxy(storeUrl, storeLatencyMs);
   try {
-    return await crawlWithNodes(cli, storeUrl, seed, names, threadsPerNode, groups, crawlArgs);
+    return await crawlWithNodes(cli, storeUrl, proxy?.url ?? storeUrl, seed, names, threadsPerNode, groups, crawlArgs);
   } finally {
     for (const g of groups ?? []) g.remove();
+    await proxy?.close();
   }
 }
 
 async function crawlWithNodes(
   cli: string,
   storeUrl: string,
+  nodeStoreUrl: string,
   seed: string,
   names: string[],
   threadsPerNode: number,
@@ -150,7 +156,7 @@ async function crawlWithNodes(
   const started = performance.now();
   const first = startNode(
     cli,
-    ['--store', storeUrl, seed, '--threads', String(threadsPerNode * nodes), '--node-name', names[0]!, ...crawlArgs],
+    ['--store', nodeStoreUrl, seed, '--threads', String(threadsPerNode * nodes), '--node-name', names[0]!, ...crawlArgs],
     groups?.[0] ?? null,
   );
   let crawlId = '';
@@ -160,7 +166,7 @@ async function crawlWithNodes(
   }
   const others = names
     .slice(1)
-    .map((name, i) => startNode(cli, ['--store', storeUrl, '--join', crawlId, '--node-name', name], groups?.[i + 1] ?? null));
+    .map((name, i) => startNode(cli, ['--store', nodeStoreUrl, '--join', crawlId, '--node-name', name], groups?.[i + 1] ?? null));
   const codes = await Promise.all([first.done, ...others.map((o) => o.done)]);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu1 = cpuTimes();

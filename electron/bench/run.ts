@@ -45,6 +45,9 @@ const USAGE = `Usage: npm run bench -- [--quick [--record]] [--pages N] [--links
   --store URL      with --nodes: the PostgreSQL store the nodes share (postgres://user:password@host/db)
   --node-cpu CORES with --nodes: each node (its CLI and workers) in a CPU quota of its own (cgroup v1, root), e.g.
                    0.3: nodes that each bring their own CPU, as on separate machines, to see how a cluster scales
+  --store-latency MS
+                   with --nodes: the nodes reach the store through a proxy that holds each chunk MS milliseconds
+                   each way (a round trip of 2 x MS), as a database across a network, which loopback hides
   --hosts N        with --nodes: the generated site spread over N hosts (127.0.0.1 to 127.0.0.N, served by nginx),
                    links between them absolute: a crawl of many hosts, as clusters crawl, not one host's queue [1]
   --nodes N        crawl with N nodes (separate processes) through the --store instead of one crawl file;
@@ -65,6 +68,7 @@ function parse() {
       store: { type: 'string' },
       nodes: { type: 'string' },
       'node-cpu': { type: 'string' },
+      'store-latency': { type: 'string' },
       hosts: { type: 'string', default: '1' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
@@ -86,6 +90,8 @@ function parse() {
   if (nodes && !values.store) throw new Error('--nodes must be given a --store postgres://... URL for the nodes to share');
   if (values.store && !nodes) throw new Error('--store is for --nodes N');
   if (values['node-cpu'] !== undefined && !nodes) throw new Error('--node-cpu is for --nodes N');
+  if (values['store-latency'] !== undefined && !nodes) throw new Error('--store-latency is for --nodes N');
+  const storeLatencyMs = values['store-latency'] === undefined ? null : int('store-latency', values['store-latency'], 1);
   const hosts = int('hosts', values.hosts, 1);
   if (hosts > 1 && !nodes) throw new Error('--hosts is for --nodes N (a generated site spread over several hosts)');
   if (hosts > 1 && values.site) throw new Error('--hosts generates a site: it cannot be given with --site');
@@ -101,6 +107,7 @@ function parse() {
     given: { pages: values.pages !== '2000', links: values.links !== '10', pageBytes: values['page-bytes'] !== '8000' },
     nodes,
     nodeCpu,
+    storeLatencyMs,
     hosts,
     store: values.store ?? null,
     help: values.help,
@@ -386,7 +393,7 @@ async function main(): Promise<void> {
     if (opts.nodes) {
       const runs = [];
       for (const n of opts.nodes) {
-        const r = await runClusterBench(root, opts.store!, seed, n, opts.threads, opts.nodeCpu, crawlArgs);
+        const r = await runClusterBench(root, opts.store!, seed, n, opts.threads, opts.nodeCpu, crawlArgs, opts.storeLatencyMs);
         runs.push(r);
         console.log(
           `${n} node${n > 1 ? 's' : ''} (${n * opts.threads} threads): ${r.summary} · wall ${r.wallSeconds} s · ${r.pagesPerSecond} pages/s · ` +
