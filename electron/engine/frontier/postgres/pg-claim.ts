@@ -9,7 +9,7 @@ import { robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rule
 import { awaitsRobots, robotsVerdict } from '../robots-policy.ts';
 import { hostCap, hostShare, nextFetchAfter, nextFetchAfterClaim } from '../politeness.ts';
 import type { PgQuerier } from './pg-client.ts';
-import { insertResults } from './pg-writes.ts';
+import { insertResults, WriteGroup } from './pg-writes.ts';
 
 /** What one claim asks for. */
 export interface ClaimWork {
@@ -128,17 +128,18 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
         taken.push(row.id);
         attempts.set(row.id, row.attempts);
       }
+      // The URLs' leases and their host's counts in one statement (a round trip fewer a host).
+      const writes = new WriteGroup();
       if (taken.length) {
-        await c.query(`UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`, [
-          me,
-          lease,
-          taken,
-        ]);
+        await writes.querier.query(
+          `UPDATE urls SET state = ${UrlState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`,
+          [me, lease, taken],
+        );
       }
       if (taken.length + blocked > 0) {
         // A host at its cap is held until one of its fetches returns (on whichever node).
         // A page fetch starts now: a render's fetch from the host waits the delay after it (fetch_due).
-        await c.query(
+        await writes.querier.query(
           'UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3, fetch_due = greatest(fetch_due, $4) WHERE id = $5',
           [
             taken.length + blocked,
@@ -148,6 +149,7 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
             host.id,
           ],
         );
+        await writes.send(c);
         blockedTotal += blocked;
         progressed = true;
       }
