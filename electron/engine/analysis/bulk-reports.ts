@@ -13,7 +13,7 @@
 // subjects' ids are read first (integers, in discovery order); the rows are then read in short statements, so a
 // crawl writing meanwhile is never held up by one long read. The link reports read REPORT_BATCH subjects' rows, and
 // a page of their inlinks, in one statement each: on the store each statement is a round trip, and one a subject
-// made a report of 66,668 links at a million URLs take 16 s.
+// made a report of 66,668 links at a million URLs take 16-25 s.
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { ExportFormat } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
@@ -143,15 +143,17 @@ function subjectSql(t: FilterTarget, id: BulkReportId): string {
 /** `?, ?, ...`: REPORT_BATCH placeholders, for a list of subjects padded to that length (paddedBatch). */
 const BATCH_LIST = Array(REPORT_BATCH).fill('?').join(', ');
 
+/** Inlinks with their target (t), source id (k) and source URL, from the links_to index: the WHERE follows. */
+const inlinksFrom = (t: FilterTarget) => `SELECT l.to_id AS t, l.from_id AS k, s.url AS source, l.anchor, l.kind, l.nofollow
+    FROM links l ${t.hint('links_to')} ${t.sql.d.crossJoin} urls s ON s.id = l.from_id WHERE`;
+
 const lookups = (t: FilterTarget) => ({
   targets: `SELECT u.id, u.url, r.status_code, r.indexability_reason, r.error FROM urls u JOIN results r ON r.url_id = u.id
     WHERE u.id IN (${BATCH_LIST})`,
   // A page of the inlinks of a batch of targets, in target then source order: the links_to index's order.
-  batchInlinks: `SELECT l.to_id AS t, l.from_id AS k, s.url AS source, l.anchor, l.kind, l.nofollow FROM links l ${t.hint('links_to')}
-    ${t.sql.d.crossJoin} urls s ON s.id = l.from_id WHERE l.to_id IN (${BATCH_LIST}) ORDER BY l.to_id, l.from_id LIMIT ?`,
+  batchInlinks: `${inlinksFrom(t)} l.to_id IN (${BATCH_LIST}) ORDER BY l.to_id, l.from_id LIMIT ?`,
   // The rest of one target's inlinks, after a source (keyset).
-  inlinks: `SELECT l.to_id AS t, l.from_id AS k, s.url AS source, l.anchor, l.kind, l.nofollow FROM links l ${t.hint('links_to')}
-    ${t.sql.d.crossJoin} urls s ON s.id = l.from_id WHERE l.to_id = ? AND l.from_id > ? ORDER BY l.from_id LIMIT ?`,
+  inlinks: `${inlinksFrom(t)} l.to_id = ? AND l.from_id > ? ORDER BY l.from_id LIMIT ?`,
   hop: `SELECT u.id, u.url, r.status_code, r.redirect_url, r.error, r.canonical, r.h1_count
     FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
   redirectTarget: "SELECT to_id FROM links WHERE from_id = ? AND kind = 'redirect' LIMIT 1",
