@@ -1,86 +1,17 @@
-// XML sitemaps (issue 17) over real crawls of loopback sites whose sitemaps disagree with their links: robots.txt names
-// a sitemap index, which names a gzipped sitemap (gzip bytes, no Content-Encoding), a plain one served with
-// Content-Encoding: gzip, and a text sitemap; they list orphans, a 404, a noindex page, a redirect, a URL twice, a URL
-// outside the scope and hreflang alternates, while a linked page is in none. Each sitemap filter's count is checked,
-// then the sitemap generated from the crawl is parsed back. A second site's sitemap lists 50,001 URLs: the crawl
+// XML sitemaps (issue 17) over real crawls of loopback sites whose sitemaps disagree with their links
+// (test/helpers/sitemap-site.ts). Each sitemap filter's count is checked, then the sitemap generated from the crawl is
+// parsed back. A second site's sitemap lists 50,001 URLs: the crawl
 // records it over the limit and reads 50,000.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { filterCounts, queryFiltered, type FilterId } from '../../electron/engine/analysis/result-filters.ts';
 import { writeSitemap } from '../../electron/engine/sitemaps/write-sitemap.ts';
 import { SitemapParser } from '../../electron/worker/sitemap/sitemap-parser.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { FETCHED_ONCE, SITEMAP_FILTER_URLS, SITEMAP_ROWS, page, startSitemapSite } from '../helpers/sitemap-site.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
-
-type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-
-const html = (res: http.ServerResponse, body: string, status = 200) =>
-  void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html>${body}</html>`);
-const page =
-  (title: string, extra = '') =>
-  (_q: http.IncomingMessage, res: http.ServerResponse) =>
-    html(res, `<head><title>${title}</title>${extra}</head><body><h1>${title}</h1></body>`);
-const urlset = (entries: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${entries.join('')}</urlset>`;
-
-function routes(origin: () => string): Record<string, Route> {
-  const at = (p: string) => origin() + p;
-  const entry = (p: string, extra = '') => `<url><loc>${at(p)}</loc><lastmod>2026-01-0${(p.length % 9) + 1}</lastmod>${extra}</url>`;
-  return {
-    '/robots.txt': (_q, res) =>
-      void res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${at('/sitemap_index.xml')}\n`),
-    '/sitemap_index.xml': (_q, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/xml' })
-        .end(
-          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${at('/sitemap-pages.xml.gz')}</loc></sitemap><sitemap><loc>${at('/sitemap-more.xml')}</loc></sitemap><sitemap><loc>${at('/sitemap.txt')}</loc></sitemap></sitemapindex>`,
-        ),
-    // Gzip bytes as the file's own (a .gz), no Content-Encoding.
-    '/sitemap-pages.xml.gz': (_q, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/gzip' })
-        .end(
-          zlib.gzipSync(
-            urlset([
-              entry('/'),
-              entry(
-                '/a',
-                `<xhtml:link rel="alternate" hreflang="en" href="${at('/a')}"/><xhtml:link rel="alternate" hreflang="de" href="${at('/de/a')}"/>`,
-              ),
-              entry('/orphan'),
-              entry('/gone'),
-              entry('/hidden'),
-              entry('/twice'),
-            ]),
-          ),
-        ),
-    // Content-Encoding: gzip over plain XML.
-    '/sitemap-more.xml': (_q, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip' })
-        .end(zlib.gzipSync(urlset([entry('/twice'), entry('/b'), '<url><loc>http://elsewhere.invalid/x</loc></url>', entry('/moved')]))),
-    '/sitemap.txt': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${at('/txt-page')}\n\nnot a url\n`),
-    '/': (_q, res) =>
-      html(
-        res,
-        '<head><title>Home</title></head><body><h1>Home</h1><a href="/a">a</a> <a href="/b">b</a> <a href="/twice">twice</a> <a href="/linked-only">linked</a></body>',
-      ),
-    '/a': page('A', '<link rel="alternate" hreflang="de" href="/de/a">'),
-    '/b': page('B'),
-    '/twice': page('Twice'),
-    '/linked-only': page('Linked only'),
-    '/orphan': page('Orphan'),
-    '/txt-page': page('Text'),
-    '/de/a': page('A (de)'),
-    '/hidden': page('Hidden', '<meta name="robots" content="noindex">'),
-    '/gone': (_q, res) => html(res, '<title>Gone</title>', 404),
-    '/moved': (_q, res) => void res.writeHead(301, { location: '/a' }).end(),
-  };
-}
 
 let site: FixtureSite;
 let db: Db;
@@ -95,9 +26,7 @@ async function crawl(seed: string, settings: Record<string, unknown> = {}): Prom
 }
 
 beforeAll(async () => {
-  let origin = '';
-  site = await startFixtureSite({ pages: 0, routes: routes(() => origin) });
-  origin = site.origin;
+  site = await startSitemapSite();
   dir = tempDir();
   db = openCrawlFile(await crawl(site.url('/')), { readonly: true });
 }, 60_000);
@@ -124,25 +53,9 @@ describe('XML sitemaps', () => {
       n: number;
       error: string | null;
     }[];
-    expect(sitemaps.map((s) => ({ ...s, url: s.url.replace(site.origin, '') }))).toEqual([
-      { url: '/sitemap.xml', source: 'guess', kind: null, status: 404, n: 0, error: 'HTTP 404' },
-      { url: '/sitemap_index.xml', source: 'robots', kind: 'index', status: 200, n: 3, error: null },
-      { url: '/sitemap-pages.xml.gz', source: 'index', kind: 'urlset', status: 200, n: 6, error: null },
-      { url: '/sitemap-more.xml', source: 'index', kind: 'urlset', status: 200, n: 4, error: null },
-      { url: '/sitemap.txt', source: 'index', kind: 'text', status: 200, n: 1, error: null },
-    ]);
+    expect(sitemaps.map((s) => ({ ...s, url: s.url.replace(site.origin, '') }))).toEqual(SITEMAP_ROWS);
     // Each sitemap fetched once, and the URLs found only in sitemaps crawled.
-    for (const p of [
-      '/sitemap.xml',
-      '/sitemap_index.xml',
-      '/sitemap-pages.xml.gz',
-      '/sitemap-more.xml',
-      '/sitemap.txt',
-      '/orphan',
-      '/txt-page',
-      '/gone',
-    ])
-      expect({ p, n: site.log.filter((e) => e.path === p).length }).toEqual({ p, n: 1 });
+    for (const p of FETCHED_ONCE) expect({ p, n: site.log.filter((e) => e.path === p).length }).toEqual({ p, n: 1 });
     const lastmod = db.prepare("SELECT s.lastmod FROM sitemap_urls s JOIN urls u ON u.id = s.url_id WHERE u.url LIKE '%/orphan'").get() as {
       lastmod: string;
     };
@@ -151,17 +64,8 @@ describe('XML sitemaps', () => {
 
   it('counts and lists each sitemap filter', () => {
     const counts = filterCounts(db);
-    const expected: Partial<Record<FilterId, string[]>> = {
-      'sitemap-urls': ['/', '/a', '/b', '/gone', '/hidden', '/moved', '/orphan', '/twice', '/txt-page', 'http://elsewhere.invalid/x'],
-      'sitemap-missing': ['/de/a', '/linked-only'],
-      'sitemap-orphans': ['/gone', '/hidden', '/moved', '/orphan', '/txt-page'],
-      'sitemap-non-indexable': ['/gone', '/hidden', '/moved'],
-      'sitemap-multiple': ['/twice'],
-      'sitemap-over-limit': [],
-      'sitemap-outside-scope': ['http://elsewhere.invalid/x'],
-      'sitemap-hreflang': ['/a'],
-    };
-    for (const [id, urls] of Object.entries(expected) as [FilterId, string[]][]) {
+    const expected: Partial<Record<FilterId, readonly string[]>> = SITEMAP_FILTER_URLS;
+    for (const [id, urls] of Object.entries(expected) as [FilterId, readonly string[]][]) {
       expect({ id, urls: urlsOf(id) }).toEqual({ id, urls: [...urls].sort() });
       expect({ id, count: counts[id] }).toEqual({ id, count: urls.length });
     }

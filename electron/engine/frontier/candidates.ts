@@ -1,7 +1,7 @@
 // The candidate chain (Heritrix's CandidateChain): what becomes of each URL a fetched page refers to, or a
 // redirect points to, before it enters the frontier. Pure rules over the crawl's settings; the frontier applies
 // the verdict in the same transaction that records the page.
-import { RESOURCE_LINK_KINDS, type LinkKind } from '../../../shared/protocol.ts';
+import { RESOURCE_LINK_KINDS, type LinkKind, type SitemapUrl } from '../../../shared/protocol.ts';
 import { effectiveMaxDepth, type CrawlSettings } from '../../../shared/settings.ts';
 import { UrlState, type UrlKindName } from './model.ts';
 
@@ -111,4 +111,20 @@ export function redirectCandidate(
 export function sitemapCandidate(inScope: boolean, settings: CandidateSettings, crawlSitemapUrls: boolean): Candidate {
   const c = linkCandidate({ kind: 'a', inScope }, 1, settings)!;
   return isQueued(c) && !crawlSitemapUrls ? { kind: c.kind, fate: 'sitemap-only' } : c;
+}
+
+/**
+ * What becomes of one entry of a read sitemap, in either store: its candidate (sitemapCandidate, and out of scope
+ * when a live exclude matches it) and its row's hreflang, as results.hreflang writes alternates ("en=https://…; …").
+ */
+export function sitemapEntryOutcome(
+  entry: SitemapUrl,
+  settings: CandidateSettings,
+  crawlSitemapUrls: boolean,
+  isLiveExcluded: (url: string) => boolean,
+): { candidate: Candidate; hreflang: string | null } {
+  const c = sitemapCandidate(entry.inScope, settings, crawlSitemapUrls);
+  const candidate = c.fate === 'crawl' && isLiveExcluded(entry.url) ? { kind: c.kind, fate: 'out-of-scope' as const } : c;
+  const hreflang = entry.alternates.length ? entry.alternates.map((a) => `${a.lang}=${a.url}`).join('; ') : null;
+  return { candidate, hreflang };
 }

@@ -46,7 +46,7 @@ import {
   isQueued,
   knownUrlMove,
   matchesAny,
-  sitemapCandidate,
+  sitemapEntryOutcome,
   type Candidate,
   type CandidateSettings,
 } from '../candidates.ts';
@@ -618,10 +618,10 @@ export class Frontier {
       for (const child of result.urls) this.queueSitemap(child.url, 'index', sitemapId, depth, now);
     } else if (read) {
       for (const entry of result.urls) {
-        const c = sitemapCandidate(entry.inScope, this.candidateSettings, this.settings.crawlSitemapUrls);
-        const live = c.fate === 'crawl' && this.isLiveExcluded(entry.url) ? { kind: c.kind, fate: 'out-of-scope' as const } : c;
-        const target = this.enqueue(entry.url, live, 1, null, now);
-        const hreflang = entry.alternates.length ? entry.alternates.map((a) => `${a.lang}=${a.url}`).join('; ') : null;
+        const { candidate, hreflang } = sitemapEntryOutcome(entry, this.candidateSettings, this.settings.crawlSitemapUrls, (url) =>
+          this.isLiveExcluded(url),
+        );
+        const target = this.enqueue(entry.url, candidate, 1, null, now);
         this.q.insertSitemapUrl.run(target.id, sitemapId, entry.lastmod, hreflang);
       }
     }
