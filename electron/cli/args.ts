@@ -456,7 +456,7 @@ export function parseCli(argv: string[], readText: ReadText = (p) => fs.readFile
   base.exports = tabExportsOf(v);
   const store = storeRequest(v);
   if (store && base.sitemapFiles.length)
-    throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads no sitemaps');
+    throw new UsageError('--sitemap FILE is read into a crawl file; a crawl in --store reads sitemaps from their URLs (--sitemap URL)');
 
   const settings: Record<string, unknown> = {
     threads: number(v.threads),

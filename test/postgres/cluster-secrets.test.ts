@@ -117,10 +117,10 @@ withPg.describe('credentials of a crawl in the PostgreSQL store', () => {
     expect(wrongKey.stderr).toContain(`TRAWL_CLUSTER_KEY does not open the credentials of crawl "${crawlId}"`);
     expect(site.seen).toEqual([]);
 
-    // The right key: every page fetched with the basic auth and the cookie.
+    // The right key: every page (and the host's /sitemap.xml) fetched with the basic auth and the cookie.
     const ok = await join(KEY);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(site.seen.map((s) => s.path).sort()).toEqual(['/', '/a', '/b']);
+    expect(site.seen.map((s) => s.path).sort()).toEqual(['/', '/a', '/b', '/sitemap.xml']);
     expect(site.seen.every((s) => s.ok)).toBe(true);
     const statuses = await query<{ status_code: number }>(db.url, `SELECT status_code FROM trawl_${crawlId}.results`);
     expect(statuses.map((r) => r.status_code)).toEqual([200, 200, 200]);

@@ -18,7 +18,7 @@ import { createPgCrawl, joinPgCrawl, type PgNode } from '../../electron/engine/f
 import { crawlChannel, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { PgCluster } from '../../electron/engine/frontier/postgres/pg-cluster.ts';
 import { parseSettings } from '../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../shared/protocol.ts';
+import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../shared/protocol.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 import { fetchedPage } from '../helpers/page-result.ts';
 
@@ -26,6 +26,7 @@ const withPg = await pgSuite();
 
 type PageClaim = Extract<Claim, { kind: 'page' }>;
 type RobotsClaim = Extract<Claim, { kind: 'robots' }>;
+type SitemapClaim = Extract<Claim, { kind: 'sitemap' }>;
 
 /** urls.state (model.ts UrlState), spelt out so a failing expectation reads well. */
 const STATE = { queued: 0, claimed: 1, done: 2, failed: 3, outOfScope: 4, tooDeep: 5, redirectCut: 7 } as const;
@@ -66,6 +67,30 @@ async function firstClaim(store: FrontierStore): Promise<Claim | undefined> {
 function asPage(claim: Claim | undefined): PageClaim {
   if (claim?.kind !== 'page') throw new Error(`expected a page claim, got ${JSON.stringify(claim)}`);
   return claim;
+}
+
+function asSitemap(claim: Claim | undefined): SitemapClaim {
+  if (claim?.kind !== 'sitemap') throw new Error(`expected a sitemap claim, got ${JSON.stringify(claim)}`);
+  return claim;
+}
+
+/** A sitemap a worker read: a urlset listing these URLs (in scope), or an index naming these sitemaps. */
+function sitemapResult(url: string, urls: string[], format: 'urlset' | 'index' = 'urlset'): SitemapFetchResult {
+  return {
+    kind: 'sitemap',
+    jobId: 1,
+    threadId: 1,
+    url,
+    statusCode: 200,
+    responseTimeMs: 5,
+    sizeBytes: 100,
+    format,
+    urls: urls.map((u) => ({ url: u, inScope: true, lastmod: '2026-01-01', alternates: [] })),
+    invalid: 0,
+    overUrlLimit: false,
+    overSizeLimit: false,
+    error: null,
+  };
 }
 
 function asRobots(claim: Claim | undefined): RobotsClaim {
@@ -117,8 +142,8 @@ afterEach(async () => {
 });
 
 function settingsOf(input: Record<string, unknown>): Record<string, unknown> {
-  // No sitemaps: the crawl file reads them (test/processes/sitemaps.test.ts), a crawl in the PostgreSQL store does not
-  // yet (README), and the contract is what both stores do.
+  // No /sitemap.xml guessed unless a test asks for it (the sitemaps' own cases below), so the other cases' claims are
+  // their pages alone.
   return { seeds: ['http://a.test/'], robots: 'ignore', crawlLinkedSitemaps: false, ...input };
 }
 
@@ -703,6 +728,68 @@ function contract(factory: StoreFactory): void {
     });
   });
 
+  describe('sitemaps', () => {
+    const kindsOf = (claims: Claim[]) => claims.map((c) => `${c.kind} ${c.url}`).sort();
+
+    it("queues the given sitemaps and /sitemap.xml of a seed's host with the URLs, each handed out once, before its host's pages", async () => {
+      const h = await factory.open({ crawlLinkedSitemaps: true, sitemaps: ['http://b.test/map.xml'] });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/'], t0);
+      // The crawl's queue counts them: it is not complete while one waits.
+      expect(await counts(h)).toEqual({ queued: 3, crawled: 0, failed: 0 });
+      const claims = await drain(h, 10, t0);
+      expect(kindsOf(claims)).toEqual(['page http://a.test/', 'sitemap http://a.test/sitemap.xml', 'sitemap http://b.test/map.xml']);
+      expect(claims.findIndex((c) => c.url === 'http://a.test/sitemap.xml')).toBeLessThan(
+        claims.findIndex((c) => c.url === 'http://a.test/'),
+      );
+      // An index names a sitemap (queued), a urlset lists two pages (queued as links from a seed: depth 1), one known.
+      const map = asSitemap(claims.find((c) => c.url === 'http://b.test/map.xml'));
+      await h.store.recordSitemap!(map, sitemapResult(map.url, ['http://b.test/more.xml'], 'index'), t0);
+      const guessed = asSitemap(claims.find((c) => c.url === 'http://a.test/sitemap.xml'));
+      await h.store.recordSitemap!(guessed, sitemapResult(guessed.url, ['http://a.test/', 'http://a.test/x', 'http://b.test/y']), t0);
+      expect(await h.url('http://a.test/x')).toMatchObject({ state: STATE.queued, depth: 1 });
+      expect(await counts(h)).toEqual({ queued: 3, crawled: 0, failed: 0 });
+      const t1 = t0 + 10_000;
+      const next = await drain(h, 10, t1);
+      expect(kindsOf(next)).toEqual(['page http://a.test/x', 'page http://b.test/y', 'sitemap http://b.test/more.xml']);
+      // Read once: the sitemaps recorded are never handed out again.
+      const more = asSitemap(next.find((c) => c.kind === 'sitemap'));
+      await h.store.recordSitemap!(more, sitemapResult(more.url, []), t1);
+      for (const c of [...claims, ...next].filter((c) => c.kind === 'page')) await h.store.recordPage(asPage(c), pageResult(c.url), t1);
+      expect(await drain(h, 10, t1 + 10_000)).toEqual([]);
+      expect(await counts(h)).toEqual({ queued: 0, crawled: 3, failed: 0 });
+    });
+
+    it('puts a released sitemap back, and reads no more one whose worker crashed twice', async () => {
+      const h = await factory.open({ sitemaps: ['http://a.test/map.xml'] });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/'], t0);
+      const first = asSitemap((await h.store.claim(1, t0))[0]);
+      expect(first.url).toBe('http://a.test/map.xml');
+      expect(await h.store.release(first, false, t0)).toBe('requeued');
+      expect(await counts(h)).toEqual({ queued: 2, crawled: 0, failed: 0 });
+      const second = asSitemap((await h.store.claim(1, t0))[0]);
+      expect(second.sitemapId).toBe(first.sitemapId);
+      expect(await h.store.release(second, true, t0)).toBe('requeued');
+      const third = asSitemap((await h.store.claim(1, t0))[0]);
+      expect(await h.store.release(third, true, t0)).toBe('failed');
+      // Out of the queue, not a failed page: what is left is the seed.
+      expect(await counts(h)).toEqual({ queued: 1, crawled: 0, failed: 0 });
+      expect(kindsOf(await drain(h, 10, t0))).toEqual(['page http://a.test/']);
+    });
+
+    it('after a crash, a sitemap being read is read again', async () => {
+      const h = await factory.open({ sitemaps: ['http://a.test/map.xml'] });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/'], t0);
+      expect(asSitemap((await h.store.claim(1, t0))[0]).url).toBe('http://a.test/map.xml');
+      const again = await h.reopen();
+      await again.store.recoverLeases();
+      expect(await counts(again)).toEqual({ queued: 2, crawled: 0, failed: 0 });
+      expect(kindsOf(await drain(again, 10, Date.now()))).toEqual(['page http://a.test/', 'sitemap http://a.test/map.xml']);
+    });
+  });
+
   describe('recovering leases', () => {
     it('after a crash, the URLs the crashed node had claimed are queued again', async () => {
       const h = await factory.open({});
@@ -900,6 +987,38 @@ withPg.describe('PgFrontierStore as a cluster', () => {
       `SELECT r.node, r.title FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id WHERE u.url = 'http://a.test/slow'`,
     );
     expect(rows).toEqual([{ node: 'node-b', title: 'from B' }]);
+  });
+
+  it("keeps a sitemap leased while its node lives, gives it to another once the node is gone, and drops the first's late read", async () => {
+    const a = await create({ sitemaps: ['http://a.test/map.xml'] }, 'node-a', 1000);
+    const b = await join(a.crawlId, 'node-b');
+    await a.store.addSeeds(['http://a.test/']);
+    const held = asSitemap((await a.store.claim(1))[0]);
+    // Renewed by A's heartbeat; B gets the seed only (the host's one sitemap is A's).
+    await sleep(1600);
+    expect(urlsOf(await b.store.claim(5))).toEqual(['http://a.test/']);
+    // The crawl is not complete while a sitemap is out.
+    expect(await b.store.cluster.completeIfDone()).toBe(false);
+    await a.store.close(); // killed
+    const closedAt = Date.now();
+    let taken: Claim[] = [];
+    while (taken.length === 0 && Date.now() - closedAt < 8000) {
+      await sleep(50);
+      taken = await b.store.claim(1);
+    }
+    const theirs = asSitemap(taken[0]);
+    expect(theirs.sitemapId).toBe(held.sitemapId);
+    const a2 = await join(a.crawlId, 'node-a');
+    await a2.store.recordSitemap!(held, sitemapResult(held.url, ['http://a.test/from-a']));
+    await b.store.recordSitemap!(theirs, sitemapResult(theirs.url, ['http://a.test/from-b']));
+    const schema = crawlSchema(a.crawlId);
+    const { rows } = await client.query(
+      `SELECT u.url FROM ${schema}.sitemap_urls s JOIN ${schema}.urls u ON u.id = s.url_id ORDER BY u.url`,
+    );
+    expect(rows).toEqual([{ url: 'http://a.test/from-b' }]);
+    const { rows: hosts } = await client.query(`SELECT queued, sitemaps_queued, in_flight FROM ${schema}.hosts`);
+    // The seed in flight (B's), from-b queued; the sitemap neither.
+    expect(hosts).toEqual([{ queued: 1, sitemaps_queued: 0, in_flight: 1 }]);
   });
 
   it('drops a result for a URL that went back to the queue and another node claimed', async () => {

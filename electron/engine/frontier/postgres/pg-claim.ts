@@ -1,9 +1,9 @@
-// Claiming in the PostgreSQL store: one transaction that hands this node URLs (or a host's robots.txt) whose host may
-// be fetched now, under a lease. Hosts are locked FOR UPDATE SKIP LOCKED, so two nodes never take the same URL and
+// Claiming in the PostgreSQL store: one transaction that hands this node URLs (or a host's robots.txt, or its sitemaps)
+// whose host may be fetched now, under a lease. Hosts are locked FOR UPDATE SKIP LOCKED, so two nodes never take the same URL and
 // never wait for each other; the decisions (robots.txt, politeness) are the SQLite frontier's (robots-policy.ts,
 // politeness.ts).
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import { HELD, RobotsState, UrlState, type Claim, type HostRow, type UrlKindName } from '../model.ts';
+import { HELD, RobotsState, SitemapState, UrlState, type Claim, type HostRow, type UrlKindName } from '../model.ts';
 import { errorRowOf } from '../page-outcome.ts';
 import { robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { awaitsRobots, robotsVerdict } from '../robots-policy.ts';
@@ -32,8 +32,21 @@ export interface ClaimRound {
   attempts: Map<number, number>;
   /** URLs robots.txt forbids, recorded as failed on the way. */
   blocked: number;
+  /** Sitemaps robots.txt forbids, recorded as not read on the way (out of the queue, but no page failed). */
+  sitemapsRefused: number;
   /** The cluster's done counts, read for the page limit (null without one). */
   done: { crawled: number; failed: number } | null;
+}
+
+/** A queued URL as a claim reads it. */
+interface QueuedUrl {
+  id: number;
+  url: string;
+  depth: number;
+  hops: number;
+  kind: UrlKindName;
+  check_only: number;
+  attempts: number;
 }
 
 /** Claims up to `work.max` units of work in the transaction `c` (run again from the start if the transaction is). */
@@ -42,6 +55,7 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
   const out: Claim[] = [];
   const attempts = new Map<number, number>();
   let blockedTotal = 0;
+  let refusedTotal = 0;
   let done: ClaimRound['done'] = null;
   let want = max;
   if (settings.maxPages !== null) {
@@ -60,8 +74,8 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
   for (let progressed = true; out.length < want && progressed; ) {
     progressed = false;
     // Hosts another node is claiming from or recording for right now are skipped, not waited for.
-    const { rows: hosts } = await c.query<Required<HostRow>>(
-      `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms, in_flight FROM hosts
+    const { rows: hosts } = await c.query<Required<HostRow> & { sitemaps_queued: number }>(
+      `SELECT id, origin, robots_state, robots_status, robots_txt, robots_error, crawl_delay_ms, last_fetch_ms, in_flight, sitemaps_queued FROM hosts
        WHERE queued > 0 AND next_fetch_at <= $1 ORDER BY next_fetch_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [at, want - out.length],
     );
@@ -85,19 +99,41 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
       const room = hostCap(settings, rules?.crawlDelayMs ?? 0) - host.in_flight;
       const share = hostShare(room, want - out.length, hosts.length - h);
       if (share <= 0) continue;
-      const { rows } = await c.query<{
-        id: number;
-        url: string;
-        depth: number;
-        hops: number;
-        kind: UrlKindName;
-        check_only: number;
-        attempts: number;
-      }>(
-        `SELECT id, url, depth, redirect_hops AS hops, kind, check_only, attempts FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
-         ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [host.id, share],
-      );
+      // The host's sitemaps first (few, and they find URLs), through the same robots.txt as its pages, as the crawl
+      // file's claim takes them.
+      const sitemapsTaken: number[] = [];
+      let refused = 0;
+      if (host.sitemaps_queued > 0) {
+        const { rows: sitemaps } = await c.query<{ id: number; url: string }>(
+          `SELECT id, url FROM sitemaps WHERE host_id = $1 AND state = ${SitemapState.queued} ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [host.id, share],
+        );
+        for (const sitemap of sitemaps) {
+          const robots = robotsVerdict(rules, sitemap.url, settings);
+          if (robots.verdict === 'blocked') {
+            await c.query(`UPDATE sitemaps SET state = ${SitemapState.failed}, error = $1, fetched_at = $2 WHERE id = $3`, [
+              robots.reason!,
+              at,
+              sitemap.id,
+            ]);
+            refused++;
+            continue;
+          }
+          out.push({ kind: 'sitemap', sitemapId: sitemap.id, hostId: host.id, url: sitemap.url });
+          sitemapsTaken.push(sitemap.id);
+        }
+      }
+      const pageShare = share - sitemapsTaken.length - refused;
+      const rows =
+        pageShare <= 0
+          ? []
+          : (
+              await c.query<QueuedUrl>(
+                `SELECT id, url, depth, redirect_hops AS hops, kind, check_only, attempts FROM urls WHERE host_id = $1 AND state = ${UrlState.queued}
+                 ORDER BY priority, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+                [host.id, pageShare],
+              )
+            ).rows;
       const taken: number[] = [];
       let blocked = 0;
       for (const row of rows) {
@@ -136,24 +172,34 @@ export async function claimWork(c: PgQuerier, work: ClaimWork): Promise<ClaimRou
           [me, lease, taken],
         );
       }
-      if (taken.length + blocked > 0) {
-        // A host at its cap is held until one of its fetches returns (on whichever node).
-        // A page fetch starts now: a render's fetch from the host waits the delay after it (fetch_due).
+      if (sitemapsTaken.length) {
         await writes.querier.query(
-          'UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3, fetch_due = greatest(fetch_due, $4) WHERE id = $5',
+          `UPDATE sitemaps SET state = ${SitemapState.claimed}, lease_node = $1, lease_until = $2 WHERE id = ANY($3::bigint[])`,
+          [me, lease, sitemapsTaken],
+        );
+      }
+      const fetches = taken.length + sitemapsTaken.length;
+      if (fetches + blocked + refused > 0) {
+        // A host at its cap is held until one of its fetches returns (on whichever node).
+        // A fetch starts now: a render's fetch from the host waits the delay after it (fetch_due).
+        await writes.querier.query(
+          `UPDATE hosts SET queued = queued - $1, in_flight = in_flight + $2, next_fetch_at = $3, fetch_due = greatest(fetch_due, $4),
+             sitemaps_queued = sitemaps_queued - $5 WHERE id = $6`,
           [
-            taken.length + blocked,
-            taken.length,
-            nextFetchAfterClaim(taken.length, room, at),
-            taken.length > 0 ? nextFetchAfter(settings, host.last_fetch_ms ?? 0, rules?.crawlDelayMs ?? 0, at) : 0,
+            fetches + blocked + refused,
+            fetches,
+            nextFetchAfterClaim(fetches, room, at),
+            fetches > 0 ? nextFetchAfter(settings, host.last_fetch_ms ?? 0, rules?.crawlDelayMs ?? 0, at) : 0,
+            sitemapsTaken.length + refused,
             host.id,
           ],
         );
         await writes.send(c);
         blockedTotal += blocked;
+        refusedTotal += refused;
         progressed = true;
       }
     }
   }
-  return { claims: out, attempts, blocked: blockedTotal, done };
+  return { claims: out, attempts, blocked: blockedTotal, sitemapsRefused: refusedTotal, done };
 }

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { CrawlState, FinishReason, ThreadStatus } from '../../../../shared/snapshot.ts';
-import { HELD, RobotsState, UrlState, type Claim } from '../model.ts';
+import { HELD, RobotsState, SitemapState, UrlState, type Claim } from '../model.ts';
 import type { ClusterCoordination, ClusterEvents } from '../frontier-store.ts';
 import type { PgConnection, StoreAvailability } from './pg-reconnecting-connection.ts';
 import {
@@ -42,6 +42,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   private liveNodes: string[] = [];
   private readonly heldUrls = new Set<number>();
   private readonly heldRobots = new Set<number>();
+  private readonly heldSitemaps = new Set<number>();
   private status: { state: string; threads: ThreadStatus[]; pagesDone: number } = { state: 'preparing', threads: [], pagesDone: 0 };
   private timer: NodeJS.Timeout | null = null;
   private beating: Promise<void> | null = null;
@@ -179,6 +180,12 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
             [lease, [...this.heldUrls], this.nodeName],
           );
         }
+        if (this.heldSitemaps.size) {
+          await c.query(
+            `UPDATE sitemaps SET lease_until = $1 WHERE id = ANY($2::bigint[]) AND state = ${SitemapState.claimed} AND lease_node = $3`,
+            [lease, [...this.heldSitemaps], this.nodeName],
+          );
+        }
         if (this.heldRobots.size) {
           await c.query(
             `UPDATE hosts SET robots_lease_until = $1 WHERE id = ANY($2::bigint[]) AND robots_state = ${RobotsState.fetching} AND robots_node = $3`,
@@ -228,7 +235,7 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
   }
 
   /**
-   * Gives claimed URLs (and robots.txt fetches) back to the queue: this node's (`node`: it is leaving or starting
+   * Gives claimed URLs (and robots.txt fetches, and sitemaps being read) back to the queue: this node's (`node`: it is leaving or starting
    * afresh) or anyone's whose lease has run out (`expired`). Run inside a transaction. Returns how many URLs.
    */
   async requeueLeases(c: PgQuerier, which: 'node' | 'expired', now: number): Promise<number> {
@@ -247,6 +254,18 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
        SELECT coalesce(sum(n), 0)::int AS n FROM updated`,
       params,
     );
+    // Sitemaps being read, as URLs (counted in their hosts' queues with the URLs, and apart).
+    await c.query(
+      `WITH freed AS (
+         UPDATE sitemaps SET state = ${SitemapState.queued}, lease_node = NULL, lease_until = NULL
+         WHERE state = ${SitemapState.claimed} AND ${where} RETURNING host_id
+       ), per_host AS (SELECT host_id, count(*)::int AS n FROM freed GROUP BY host_id),
+       locked AS (SELECT h.id FROM hosts h WHERE h.id IN (SELECT host_id FROM per_host) ORDER BY h.id FOR UPDATE)
+       UPDATE hosts h SET queued = h.queued + p.n, sitemaps_queued = h.sitemaps_queued + p.n, in_flight = greatest(h.in_flight - p.n, 0),
+         next_fetch_at = CASE WHEN h.next_fetch_at >= ${HELD} THEN greatest($1, h.fetch_due) ELSE h.next_fetch_at END
+       FROM per_host p WHERE h.id = p.host_id AND h.id IN (SELECT id FROM locked)`,
+      params,
+    );
     const robotsWhere = which === 'node' ? 'robots_node = $2' : 'robots_lease_until < $1';
     await c.query(
       `UPDATE hosts SET robots_state = ${RobotsState.unknown}, next_fetch_at = $1, robots_node = NULL, robots_lease_until = NULL
@@ -256,17 +275,20 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
     if (which === 'node') {
       this.heldUrls.clear();
       this.heldRobots.clear();
+      this.heldSitemaps.clear();
     }
     return rows[0]!.n;
   }
 
   hold(claim: Claim): void {
     if (claim.kind === 'page') this.heldUrls.add(claim.urlId);
+    else if (claim.kind === 'sitemap') this.heldSitemaps.add(claim.sitemapId);
     else this.heldRobots.add(claim.hostId);
   }
 
   unhold(claim: Claim): void {
     if (claim.kind === 'page') this.heldUrls.delete(claim.urlId);
+    else if (claim.kind === 'sitemap') this.heldSitemaps.delete(claim.sitemapId);
     else this.heldRobots.delete(claim.hostId);
   }
 
@@ -331,7 +353,8 @@ export class PgCluster extends EventEmitter<ClusterEvents> implements ClusterCoo
           return false;
         }
         const { rows: busy } = await c.query<{ busy: boolean }>(
-          `SELECT EXISTS (SELECT 1 FROM urls WHERE state IN (${UrlState.queued}, ${UrlState.claimed})) AS busy`,
+          `SELECT EXISTS (SELECT 1 FROM urls WHERE state IN (${UrlState.queued}, ${UrlState.claimed}))
+             OR EXISTS (SELECT 1 FROM sitemaps WHERE state IN (${SitemapState.queued}, ${SitemapState.claimed})) AS busy`,
         );
         if (busy[0]!.busy) {
           await c.query('COMMIT');

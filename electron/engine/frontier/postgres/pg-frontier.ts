@@ -1,20 +1,23 @@
 import type { CrawlSettings } from '../../../../shared/settings.ts';
-import type { PageFetchResult, RobotsFetchResult } from '../../../../shared/protocol.ts';
+import type { PageFetchResult, RobotsFetchResult, SitemapFetchResult } from '../../../../shared/protocol.ts';
 import type { CrawlState, FinishReason, StoreInfo } from '../../../../shared/snapshot.ts';
 import { makeNormaliser, type Normaliser } from '../../../../shared/url/normalise.ts';
+import { originOfCanonical } from '../../../../shared/url/url-key.ts';
 import { compileSaved, mustCompile, type UserPattern } from '../../../../shared/pattern.ts';
 import {
   HELD,
   MAX_WORKER_CRASHES,
   RobotsState,
+  SitemapState,
   UrlState,
   type Claim,
   type FrontierCounts,
   type HostRow,
   type PageClaim,
   type RobotsClaim,
+  type SitemapClaim,
 } from '../model.ts';
-import { SEED, candidateSettingsOf, matchesAny, type CandidateSettings } from '../candidates.ts';
+import { SEED, candidateSettingsOf, matchesAny, sitemapEntryOutcome, type CandidateSettings } from '../candidates.ts';
 import { errorRowOf, pageTargetsOf } from '../page-outcome.ts';
 import { RobotsCache, robotsRulesFrom, robotsUrlOf, type RobotsRules, type StoredRobots } from '../robots-rules.ts';
 import { ROBOTS_WORKER_CRASHED, robotsCrashSettles, robotsFetchFailed, robotsRetryWaitMs } from '../robots-policy.ts';
@@ -28,7 +31,9 @@ import type { PgCluster } from './pg-cluster.ts';
 import { claimWork } from './pg-claim.ts';
 import { PgUrlDiscovery, type Enqueue } from './pg-discover.ts';
 import { recordBatch, type PagePlan } from './pg-record-pages.ts';
-import { insertResults } from './pg-writes.ts';
+import { emptyHostDelta, insertResults, updateHosts } from './pg-writes.ts';
+import { finishSitemap, insertSitemapUrls, queueSitemaps, type SitemapToQueue } from './pg-sitemaps.ts';
+import { parseRobotsTxt } from '../robots-txt.ts';
 import { crawlChannel } from './pg-schema.ts';
 import { deprioritiseInCluster, excludeInCluster } from './pg-patterns.ts';
 
@@ -91,9 +96,18 @@ export class PgFrontierStore implements FrontierStore {
       const url = this.normalise(seed);
       if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
     }
+    // Sitemaps: those given, and /sitemap.xml of each seed's host (robots.txt's Sitemap: lines come with it).
+    const sitemaps: SitemapToQueue[] = [];
+    const sitemap = (href: string, source: 'given' | 'guess') => {
+      const url = this.normalise(href);
+      if (url) sitemaps.push({ url, source, parentId: null, depth: 0 });
+    };
+    for (const given of this.settings.sitemaps) sitemap(given, 'given');
+    if (this.discoversSitemaps()) for (const e of list) sitemap(`${originOfCanonical(e.url)}/sitemap.xml`, 'guess');
     const { added } = await this.db.run(async (c) => {
       const found = await this.discover(c, list, at);
-      if (found.added > 0) await this.notifyWork(c);
+      const queued = await this.queueSitemaps(c, sitemaps, at);
+      if (found.added + queued > 0) await this.notifyWork(c);
       return found;
     });
     await this.cluster.refresh();
@@ -110,6 +124,18 @@ export class PgFrontierStore implements FrontierStore {
   /** A transaction on the frontier connection (run again from the start after a deadlock or a lost connection). */
   private tx<T>(work: (c: PgQuerier) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
+  }
+
+  /** Linked sitemaps (robots.txt's, /sitemap.xml) are read: the setting, and never in list mode (a list is the crawl). */
+  private discoversSitemaps(): boolean {
+    return this.settings.crawlLinkedSitemaps && this.settings.mode !== 'list';
+  }
+
+  /** Queues sitemaps (pg-sitemaps.ts) and counts those queued to read, as the crawl file counts them with its URLs. */
+  private async queueSitemaps(c: PgQuerier, list: SitemapToQueue[], at: number): Promise<number> {
+    const queued = await queueSitemaps(c, list, at);
+    this.counters = { ...this.counters, queued: this.counters.queued + queued };
+    return queued;
   }
 
   /** Records URLs found (see PgUrlDiscovery.discover) and counts those queued. */
@@ -152,11 +178,12 @@ export class PgFrontierStore implements FrontierStore {
     // The cluster's done count, read for the page limit: the controller sees the limit reached however stale its
     // heartbeat's counts are.
     if (round.done) this.counters = { ...this.counters, ...round.done };
-    const took = claims.filter((c) => c.kind === 'page').length;
+    // Sitemaps count as queued with the URLs, as in a crawl file.
+    const took = claims.filter((c) => c.kind !== 'robots').length;
     const blocked = round.blocked;
     this.counters = {
       ...this.counters,
-      queued: Math.max(0, this.counters.queued - took - blocked),
+      queued: Math.max(0, this.counters.queued - took - blocked - round.sitemapsRefused),
       failed: this.counters.failed + blocked,
     };
     return claims;
@@ -343,16 +370,106 @@ export class PgFrontierStore implements FrontierStore {
          next_fetch_at = greatest($5, fetch_due), robots_node = NULL, robots_lease_until = NULL WHERE id = $6`,
       [status, body, error, rules.crawlDelayMs, at, claim.hostId],
     );
+    // robots.txt's Sitemap: lines (any host's robots.txt the crawl reads).
+    if (body !== null && status !== null && status >= 200 && status < 300 && this.discoversSitemaps()) {
+      const lines: SitemapToQueue[] = [];
+      for (const href of parseRobotsTxt(body).sitemaps) {
+        const url = this.normalise(href);
+        if (url) lines.push({ url, source: 'robots', parentId: null, depth: 0 });
+      }
+      await this.queueSitemaps(c, lines, at);
+    }
     await this.notifyWork(c);
+  }
+
+  /**
+   * Records a sitemap a worker read and everything it lists, as the crawl file does (only while this node's lease on it
+   * holds): the URLs a urlset lists are found first, outside the transaction as a page's links are (recordPages), then
+   * in one transaction the sitemap's row, which URL it listed (sitemap_urls), the sitemaps an index names queued, and
+   * its host returned to politeness as after a page.
+   */
+  async recordSitemap(claim: SitemapClaim, result: SitemapFetchResult, now = Date.now()): Promise<void> {
+    const at = this.dbTime(now);
+    const me = this.cluster.nodeName;
+    const ours = `(state = ${SitemapState.claimed} AND lease_node = $2) OR state = ${SitemapState.queued}`;
+    const listed =
+      result.format === 'urlset' || result.format === 'text'
+        ? result.urls.map((entry) => ({
+            entry,
+            ...sitemapEntryOutcome(entry, this.candidateSettings, this.settings.crawlSitemapUrls, (url) => this.isLiveExcluded(url)),
+          }))
+        : [];
+    const ids = await this.db.run(async (c) => {
+      if (listed.length === 0) return new Map<string, number>();
+      const { rows } = await c.query(`SELECT 1 FROM sitemaps WHERE id = $1 AND (${ours})`, [claim.sitemapId, me]);
+      if (rows.length === 0) return new Map<string, number>();
+      const found = listed.map((l) => ({ url: l.entry.url, candidate: l.candidate, depth: 1, via: null, hops: 0 }));
+      return (await this.discover(c, found, at)).ids;
+    });
+    await this.tx(async (c) => {
+      const { rows } = await c.query<{ state: number; depth: number }>(
+        `SELECT state, depth FROM sitemaps WHERE id = $1 AND (${ours}) FOR UPDATE`,
+        [claim.sitemapId, me],
+      );
+      const row = rows[0];
+      if (!row) return; // another node has it, or has read it
+      const host = emptyHostDelta();
+      // The lease ran out (the store was away) and nobody took the sitemap since: it is this node's again.
+      if (row.state === SitemapState.queued) {
+        host.queued = -1;
+        await c.query('UPDATE hosts SET sitemaps_queued = sitemaps_queued - 1 WHERE id = $1', [claim.hostId]);
+        this.counters = { ...this.counters, queued: Math.max(0, this.counters.queued - 1) };
+      }
+      await finishSitemap(c, claim.sitemapId, result, at);
+      if (result.format === 'index') {
+        const children: SitemapToQueue[] = [];
+        for (const child of result.urls) {
+          const url = this.normalise(child.url);
+          if (url) children.push({ url, source: 'index', parentId: claim.sitemapId, depth: row.depth + 1 });
+        }
+        await this.queueSitemaps(c, children, at);
+      }
+      await insertSitemapUrls(
+        c,
+        claim.sitemapId,
+        listed.flatMap((l) => {
+          const urlId = ids.get(l.entry.url);
+          return urlId === undefined ? [] : [{ urlId, lastmod: l.entry.lastmod, hreflang: l.hreflang }];
+        }),
+      );
+      const { rows: delay } = await c.query<{ crawl_delay_ms: number }>('SELECT crawl_delay_ms FROM hosts WHERE id = $1', [claim.hostId]);
+      host.inFlight = -1;
+      host.next = nextFetchAfter(this.settings, result.responseTimeMs, delay[0]?.crawl_delay_ms ?? 0, at);
+      host.lastFetchMs = Math.round(result.responseTimeMs);
+      await updateHosts(c, new Map([[claim.hostId, host]]), this.workNotice());
+    });
+    this.cluster.unhold(claim);
   }
 
   async release(claim: Claim, crashed: boolean, now = Date.now()): Promise<'requeued' | 'failed'> {
     const at = this.dbTime(now);
     const me = this.cluster.nodeName;
-    // A store shared by several nodes reads no sitemaps yet (settings.crawlLinkedSitemaps is the crawl file's): it never
-    // hands out a sitemap claim.
-    if (claim.kind === 'sitemap') return 'requeued';
     const outcome = await this.tx(async (c): Promise<'requeued' | 'failed'> => {
+      if (claim.kind === 'sitemap') {
+        // As a URL: back in the queue, or read no more once it took its worker down MAX_WORKER_CRASHES times.
+        const { rows } = await c.query<{ crashes: number }>(
+          `UPDATE sitemaps SET crashes = crashes + $1 WHERE id = $2 AND state = ${SitemapState.claimed} AND lease_node = $3 RETURNING crashes`,
+          [crashed ? 1 : 0, claim.sitemapId, me],
+        );
+        if (rows.length === 0) return 'requeued'; // no longer this node's: nothing to give back
+        const failed = rows[0]!.crashes >= MAX_WORKER_CRASHES;
+        await c.query(
+          `UPDATE sitemaps SET state = $1, error = $2, fetched_at = $3, lease_node = NULL, lease_until = NULL WHERE id = $4`,
+          failed ? [SitemapState.failed, 'worker crashed', at, claim.sitemapId] : [SitemapState.queued, null, null, claim.sitemapId],
+        );
+        await c.query(
+          `UPDATE hosts SET in_flight = greatest(in_flight - 1, 0), queued = queued + $1, sitemaps_queued = sitemaps_queued + $1,
+             next_fetch_at = CASE WHEN next_fetch_at >= ${HELD} THEN greatest($2, fetch_due) ELSE next_fetch_at END WHERE id = $3`,
+          [failed ? 0 : 1, at, claim.hostId],
+        );
+        await this.notifyWork(c);
+        return failed ? 'failed' : 'requeued';
+      }
       if (claim.kind === 'robots') {
         // A crash counts as a failed fetch of it; after MAX_WORKER_CRASHES the robots.txt stands as unreachable.
         const { rows } = await c.query<{ failures: number }>(
@@ -389,6 +506,7 @@ export class PgFrontierStore implements FrontierStore {
       return failed ? 'failed' : 'requeued';
     });
     this.cluster.unhold(claim);
+    if (claim.kind === 'sitemap' && outcome === 'requeued') this.counters = { ...this.counters, queued: this.counters.queued + 1 };
     if (claim.kind === 'page') {
       this.attemptsAtClaim.delete(claim.urlId);
       this.counters =

@@ -119,8 +119,49 @@ CREATE TABLE IF NOT EXISTS social_tags (
   content  text NOT NULL,
   PRIMARY KEY (url_id, n)
 );`;
-/** A table a crawl's schema has only since structured data was recorded (upgradeCrawlTables checks for it). */
-export const NEWEST_CRAWL_TABLE = 'social_tags';
+
+// XML sitemaps (issue 17) in a cluster crawl (issue 19), as the crawl file's version 5 (sqlite/crawl-file.ts
+// SITEMAP_TABLES): its queue of sitemaps and the URLs each listed. A sitemap being read is leased to its node as a
+// URL is (lease_node, lease_until), so a node that dies loses none. hosts.queued counts a host's queued sitemaps with
+// its URLs, as the file's does (the crawl is not complete while one waits); hosts.sitemaps_queued counts them alone, so
+// a claim looks in this table only at the hosts that have some.
+const SITEMAP_TABLES = `CREATE TABLE IF NOT EXISTS sitemaps (
+  id               bigserial PRIMARY KEY,
+  url              text NOT NULL,
+  url_md5          uuid GENERATED ALWAYS AS (md5(url)::uuid) STORED UNIQUE,
+  host_id          bigint NOT NULL,
+  source           text NOT NULL,
+  parent_id        bigint,
+  depth            integer NOT NULL DEFAULT 0,
+  state            smallint NOT NULL DEFAULT 0,
+  kind             text,
+  status_code      integer,
+  url_count        integer NOT NULL DEFAULT 0,
+  invalid_count    integer NOT NULL DEFAULT 0,
+  over_url_limit   integer NOT NULL DEFAULT 0,
+  over_size_limit  integer NOT NULL DEFAULT 0,
+  size_bytes       bigint,
+  response_time_ms integer,
+  error            text,
+  crashes          integer NOT NULL DEFAULT 0,
+  discovered_at    bigint NOT NULL,
+  fetched_at       bigint,
+  lease_node       text,
+  lease_until      bigint
+);
+CREATE INDEX IF NOT EXISTS sitemaps_queue ON sitemaps(host_id, id) WHERE state = 0;
+CREATE INDEX IF NOT EXISTS sitemaps_leased ON sitemaps(lease_until) WHERE state = 1;
+CREATE TABLE IF NOT EXISTS sitemap_urls (
+  url_id     bigint NOT NULL,
+  sitemap_id bigint NOT NULL,
+  lastmod    text,
+  hreflang   text,
+  PRIMARY KEY (url_id, sitemap_id)
+);
+CREATE INDEX IF NOT EXISTS sitemap_urls_sitemap ON sitemap_urls(sitemap_id);
+ALTER TABLE hosts ADD COLUMN IF NOT EXISTS sitemaps_queued integer NOT NULL DEFAULT 0;`;
+/** A table a crawl's schema has only since sitemaps were read into the store (upgradeCrawlTables checks for it). */
+export const NEWEST_CRAWL_TABLE = 'sitemap_urls';
 
 // Security and hreflang (issue 18.5), as the crawl file's version 6 (sqlite/crawl-file.ts): a parsed page's security
 // flags, headers and JSON lists; the alternates each page names, by target id.
@@ -214,6 +255,7 @@ ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
+${SITEMAP_TABLES}
 ${PLAN_INDEXES_UPGRADE}
 ${PG_ANALYSIS_INDEXES}`;
 
@@ -368,6 +410,7 @@ ${PG_IMAGE_TABLES}
 ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
+${SITEMAP_TABLES}
 ${PG_ANALYSIS_INDEXES}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
