@@ -24,7 +24,6 @@ import { all, answerOnFile, get, type Ask } from './queries.ts';
 import { fileTarget, filterPredicate, type FilterTarget } from './result-filters.ts';
 import { ALTERNATES_SQL, hreflangDetailQ } from './security-detail.ts';
 import { STATUS_RANGES } from './result-rows.ts';
-import { detailSql } from './url-detail.ts';
 
 /** Columns of the reports that list links: one row per link (source page, target). */
 export const LINK_REPORT_COLUMNS = ['source', 'target', 'anchor', 'link_kind', 'nofollow', 'status_code', 'indexability_reason', 'error'];
@@ -96,9 +95,9 @@ export function bulkReportSql(db: Db, id: BulkReportId): string[] {
       return sql ? [sql.ids, sql.row] : [];
     }
     case 'redirect-chains':
-      return [subjectSql(t, id), look.hop, look.redirectTarget];
+      return [subjectSql(t, id), look.hops, look.redirectTargets];
     case 'canonical-chains':
-      return [subjectSql(t, id), look.hop, look.byKey];
+      return [subjectSql(t, id), look.hops, look.byKeys];
     case 'structured-data-types':
       return [subjectSql(t, id), look.structured];
     case 'hreflang-alternates':
@@ -147,6 +146,13 @@ const BATCH_LIST = Array(REPORT_BATCH).fill('?').join(', ');
 const inlinksFrom = (t: FilterTarget) => `SELECT l.to_id AS t, l.from_id AS k, s.url AS source, l.anchor, l.kind, l.nofollow
     FROM links l ${t.hint('links_to')} ${t.sql.d.crossJoin} urls s ON s.id = l.from_id WHERE`;
 
+/** The URL-key condition of a batch of URLs (padded to REPORT_BATCH): by url_key in a crawl file, url_md5 in the store. */
+const keysIn = (t: FilterTarget) =>
+  `${t.sql.d.urlKey.column} IN (${Array(REPORT_BATCH)
+    .fill(0)
+    .map(() => t.sql.d.urlKey.param('?'))
+    .join(', ')})`;
+
 const lookups = (t: FilterTarget) => ({
   targets: `SELECT u.id, u.url, r.status_code, r.indexability_reason, r.error FROM urls u JOIN results r ON r.url_id = u.id
     WHERE u.id IN (${BATCH_LIST})`,
@@ -154,11 +160,13 @@ const lookups = (t: FilterTarget) => ({
   batchInlinks: `${inlinksFrom(t)} l.to_id IN (${BATCH_LIST}) ORDER BY l.to_id, l.from_id LIMIT ?`,
   // The rest of one target's inlinks, after a source (keyset).
   inlinks: `${inlinksFrom(t)} l.to_id = ? AND l.from_id > ? ORDER BY l.from_id LIMIT ?`,
-  hop: `SELECT u.id, u.url, r.status_code, r.redirect_url, r.error, r.canonical, r.h1_count
-    FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id = ?`,
-  redirectTarget: "SELECT to_id FROM links WHERE from_id = ? AND kind = 'redirect' LIMIT 1",
-  // A URL by its text: the URL detail's look-up (its key, then the text among the few sharing it).
-  byKey: detailSql(t).byKey,
+  // The chains' hops, a batch of URLs by id.
+  hops: `SELECT u.id, u.url, r.status_code, r.redirect_url, r.error, r.canonical, r.h1_count
+    FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE u.id IN (${BATCH_LIST})`,
+  // Where a batch of redirects lead: each one's redirect link (the first by target, as the links key orders them).
+  redirectTargets: `SELECT from_id AS id, min(to_id) AS to_id FROM links WHERE from_id IN (${BATCH_LIST}) AND kind = 'redirect' GROUP BY from_id`,
+  // A batch of URLs by their text: by key, as the URL detail's look-up, then the text among the few sharing each.
+  byKeys: `SELECT id, url FROM urls ${t.hint('urls_key')} WHERE ${keysIn(t)}`,
   structured: 'SELECT format, types FROM structured_data WHERE url_id = ?',
   pageUrl: 'SELECT url FROM urls WHERE id = ?',
 });
@@ -172,7 +180,7 @@ function* subjects(t: FilterTarget, id: BulkReportId): Generator<Ask, number[], 
 }
 
 /** Up to REPORT_BATCH ids, with the last repeated to that length (an id twice in an IN list finds its rows once). */
-function paddedBatch(ids: readonly number[]): number[] {
+function paddedBatch<T>(ids: readonly T[]): T[] {
   const out = ids.slice(0, REPORT_BATCH);
   while (out.length < REPORT_BATCH) out.push(out[out.length - 1]!);
   return out;
@@ -279,25 +287,43 @@ interface Chain {
 
 const isRedirect = (h: Hop) => h.redirect_url !== null && h.status_code !== null && h.status_code >= 300 && h.status_code <= 399;
 
-/** Follows `next` from `start` while `goesOn` says the URL reached leads further; stops at a loop or MAX_CHAIN_HOPS. */
-function* walk(
-  start: Hop,
-  next: (h: Hop) => Generator<Ask, { id: number | null; url: string | null }, unknown>,
+/** Where a hop leads: the URL's id when the crawl knows it (null otherwise), and its text. */
+type HopTarget = { id: number | null; url: string | null };
+
+/**
+ * Follows every chain of a batch from its start while `goesOn` says the URL reached leads further, each stopping at a
+ * loop or MAX_CHAIN_HOPS: all of them a hop at a time together, so each level is one statement for where the chains'
+ * ends lead (`next`) and one for the URLs reached (`hops`), not two for each chain. The chains come back in the order
+ * of their starts, each as one walked alone would be.
+ */
+function* walkAll(
+  starts: readonly Hop[],
+  next: (ends: Hop[]) => Generator<Ask, Map<number, HopTarget>, unknown>,
   goesOn: (h: Hop) => boolean,
-  hop: (id: number) => Generator<Ask, Hop, unknown>,
-): Generator<Ask, Chain, unknown> {
-  const hops = [start];
-  const seen = new Set([start.id]);
-  for (let cur = start; ; ) {
-    const to = yield* next(cur);
-    if (to.id === null) return { hops, finalUrl: to.url, finalStatus: null, loop: false };
-    const reached = yield* hop(to.id);
-    if (seen.has(to.id)) return { hops, finalUrl: reached.url, finalStatus: reached.status_code, loop: true };
-    if (!goesOn(reached) || hops.length >= MAX_CHAIN_HOPS)
-      return { hops, finalUrl: reached.url, finalStatus: reached.status_code, loop: false };
-    seen.add(to.id);
-    hops.push(reached);
-    cur = reached;
+  hops: (ids: number[]) => Generator<Ask, Map<number, Hop>, unknown>,
+): Generator<Ask, Chain[], unknown> {
+  const walks = starts.map((start) => ({ hops: [start], seen: new Set([start.id]), chain: null as Chain | null }));
+  for (;;) {
+    const active = walks.filter((w) => w.chain === null);
+    if (active.length === 0) return walks.map((w) => w.chain!);
+    const to = yield* next(active.map((w) => w.hops[w.hops.length - 1]!));
+    const ids = [...new Set(active.flatMap((w) => to.get(w.hops[w.hops.length - 1]!.id)?.id ?? []))];
+    const reached = ids.length ? yield* hops(ids) : new Map<number, Hop>();
+    for (const w of active) {
+      const target = to.get(w.hops[w.hops.length - 1]!.id) ?? { id: null, url: null };
+      if (target.id === null) {
+        w.chain = { hops: w.hops, finalUrl: target.url, finalStatus: null, loop: false };
+        continue;
+      }
+      const hop = reached.get(target.id)!;
+      const loop = w.seen.has(target.id);
+      if (loop || !goesOn(hop) || w.hops.length >= MAX_CHAIN_HOPS) {
+        w.chain = { hops: w.hops, finalUrl: hop.url, finalStatus: hop.status_code, loop };
+        continue;
+      }
+      w.seen.add(target.id);
+      w.hops.push(hop);
+    }
   }
 }
 
@@ -309,27 +335,51 @@ function* chainRecords(chain: Chain, field: 'redirect_url' | 'canonical'): Repor
   }
 }
 
-function hopReader(t: FilterTarget): (id: number) => Generator<Ask, Hop, unknown> {
-  const sql = lookups(t).hop;
-  return function* (id) {
-    return (yield* get<Hop>(sql, id))!;
+/** Reads up to REPORT_BATCH URLs by id as hops, in one statement. */
+function hopsReader(t: FilterTarget): (ids: number[]) => Generator<Ask, Map<number, Hop>, unknown> {
+  const sql = lookups(t).hops;
+  return function* (ids) {
+    return new Map((yield* all<Hop>(sql, ...paddedBatch(ids))).map((h) => [h.id, h]));
   };
+}
+
+/** Each chain of a report's subjects, REPORT_BATCH chains walked together (walkAll), written by `write` in the subjects' order. */
+function* chainsOf(
+  t: FilterTarget,
+  id: 'redirect-chains' | 'canonical-chains',
+  next: (ends: Hop[]) => Generator<Ask, Map<number, HopTarget>, unknown>,
+  goesOn: (h: Hop) => boolean,
+  write: (chain: Chain) => ReportCode,
+): ReportCode {
+  const hops = hopsReader(t);
+  const ids = yield* subjects(t, id);
+  for (let i = 0; i < ids.length; i += REPORT_BATCH) {
+    const batch = ids.slice(i, i + REPORT_BATCH);
+    const starts = yield* hops(batch);
+    const chains = yield* walkAll(
+      batch.map((s) => starts.get(s)!),
+      next,
+      goesOn,
+      hops,
+    );
+    for (const chain of chains) yield* write(chain);
+  }
 }
 
 /** Every redirect chain from a URL found as a link or seed: its hops, its end, and whether it loops. */
 function* redirectChainRows(t: FilterTarget): ReportCode {
-  const hop = hopReader(t);
-  const targetSql = lookups(t).redirectTarget;
-  const next = function* (h: Hop) {
-    return { id: (yield* get<{ to_id: number }>(targetSql, h.id))?.to_id ?? null, url: h.redirect_url };
+  const targetsSql = lookups(t).redirectTargets;
+  const next = function* (ends: Hop[]) {
+    const to = new Map(
+      (yield* all<{ id: number; to_id: number }>(targetsSql, ...paddedBatch(ends.map((h) => h.id)))).map((r) => [r.id, r.to_id]),
+    );
+    return new Map(ends.map((h): [number, HopTarget] => [h.id, { id: to.get(h.id) ?? null, url: h.redirect_url }]));
   };
-  for (const id of yield* subjects(t, 'redirect-chains')) {
-    const start = yield* hop(id);
-    const chain = yield* walk(start, next, isRedirect, hop);
+  yield* chainsOf(t, 'redirect-chains', next, isRedirect, function* (chain) {
     // The frontier's own verdict (a redirect back into its chain is not followed, and says so) counts as a loop too.
     if (chain.hops.some((h) => h.error === 'redirect loop')) chain.loop = true;
     yield* chainRecords(chain, 'redirect_url');
-  }
+  });
 }
 
 /** The canonical a parsed page names when it is not the page itself, else null. */
@@ -337,19 +387,33 @@ const canonicalElsewhere = (h: Hop) => (h.h1_count !== null && h.canonical !== n
 
 /** Every canonical chain: a canonicalised page whose canonical names a page canonicalised elsewhere in turn (or a loop). */
 function* canonicalChainRows(t: FilterTarget): ReportCode {
-  const hop = hopReader(t);
-  const { byKey } = lookups(t);
+  const { byKeys } = lookups(t);
   const key = t.sql.d.urlKey;
-  const next = function* (h: Hop) {
-    const url = canonicalElsewhere(h);
-    if (url === null) return { id: null, url };
-    const found = (yield* all<{ id: number; url: string }>(byKey, key.value(url))).find((r) => r.url === url);
-    return { id: found?.id ?? null, url };
+  const next = function* (ends: Hop[]) {
+    const urls = [...new Set(ends.flatMap((h) => canonicalElsewhere(h) ?? []))];
+    const ids = new Map<string, number>();
+    if (urls.length) {
+      // Keys can collide: the row whose text is the canonical's.
+      const wanted = new Set(urls);
+      for (const r of yield* all<{ id: number; url: string }>(byKeys, ...paddedBatch(urls.map((u) => key.value(u)))))
+        if (wanted.has(r.url)) ids.set(r.url, r.id);
+    }
+    return new Map(
+      ends.map((h): [number, HopTarget] => {
+        const url = canonicalElsewhere(h);
+        return [h.id, { id: url === null ? null : (ids.get(url) ?? null), url }];
+      }),
+    );
   };
-  for (const id of yield* subjects(t, 'canonical-chains')) {
-    const chain = yield* walk(yield* hop(id), next, (h) => canonicalElsewhere(h) !== null, hop);
-    if (chain.hops.length > 1 || chain.loop) yield* chainRecords(chain, 'canonical');
-  }
+  yield* chainsOf(
+    t,
+    'canonical-chains',
+    next,
+    (h) => canonicalElsewhere(h) !== null,
+    function* (chain) {
+      if (chain.hops.length > 1 || chain.loop) yield* chainRecords(chain, 'canonical');
+    },
+  );
 }
 
 /**
