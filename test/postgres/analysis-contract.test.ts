@@ -44,8 +44,8 @@ import Database from 'better-sqlite3';
 import { chartCsv } from '../../electron/engine/analysis/charts-data.ts';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
-import { runCli } from '../helpers/cli.ts';
-import { spawner, tempDir } from '../helpers/engine.ts';
+import { crawlIntoBoth } from '../helpers/both-stores.ts';
+import { tempDir } from '../helpers/engine.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
@@ -102,17 +102,8 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       robotsTxt: 'User-agent: *\nDisallow: /p/11\n',
       routes: { '/p/7': (_req, res) => void res.writeHead(500).end('broken') },
     });
-    const file = path.join(dir, 'two.trawl');
     const args = [shop.url('/p/0'), blog.url('/p/0'), '--threads', '4', '--quiet', '--no-sitemaps'];
-    const toFile = await runCli([...args, '--db', file]);
-    expect(toFile.code, toFile.stderr).toBe(0);
-    const toStore = await runCli(['--store', db.url, ...args]);
-    expect(toStore.code, toStore.stderr).toBe(0);
-    const crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
-    fileSession = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
-    await fileSession.openCrawl(file);
-    storeSession = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-    await storeSession.attachStore(db.url, crawlId);
+    ({ fileSession, storeSession } = await crawlIntoBoth(db.url, dir, path.join(dir, 'two.trawl'), args));
   }, 120_000);
 
   afterAll(async () => {
@@ -175,14 +166,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         '--quiet',
         '--no-sitemaps',
       ];
-      const toFile = await runCli([...args, '--db', file]);
-      expect(toFile.code, toFile.stderr).toBe(0);
-      const toStore = await runCli(['--store', db.url, ...args]);
-      expect(toStore.code, toStore.stderr).toBe(0);
-      fileQueue = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
-      await fileQueue.openCrawl(file);
-      storeQueue = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-      await storeQueue.attachStore(db.url, /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!);
+      ({ fileSession: fileQueue, storeSession: storeQueue } = await crawlIntoBoth(db.url, dir, file, args));
     }, 120_000);
     afterAll(async () => {
       await fileQueue?.close();
@@ -315,16 +299,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       });
       // One thread: both crawls discover every URL in the same order, so depths and inlinks are the same.
       const args = [site.url('/'), '--threads', '1', '--quiet', '--no-sitemaps', '--check', 'images'];
-      const file = path.join(dir, 'explorer.trawl');
-      const toFile = await runCli([...args, '--db', file]);
-      expect(toFile.code, toFile.stderr).toBe(0);
-      const toStore = await runCli(['--store', db.url, ...args]);
-      expect(toStore.code, toStore.stderr).toBe(0);
-      fileX = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
-      await fileX.openCrawl(file);
-      storeX = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-      crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
-      await storeX.attachStore(db.url, crawlId);
+      ({ fileSession: fileX, storeSession: storeX, crawlId } = await crawlIntoBoth(db.url, dir, path.join(dir, 'explorer.trawl'), args));
     }, 120_000);
     afterAll(async () => {
       await fileX?.close();
@@ -791,16 +766,9 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       // One thread: the same pages found at the same depths in both crawls.
       const args = [docs.url('/'), shop.url('/p/0'), '--threads', '1', '--quiet', '--no-sitemaps'];
       file = path.join(dir, 'charts.trawl');
-      const toFile = await runCli([...args, '--db', file]);
-      expect(toFile.code, toFile.stderr).toBe(0);
-      const toStore = await runCli(['--store', db.url, ...args]);
-      expect(toStore.code, toStore.stderr).toBe(0);
-      fileC = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
-      await fileC.openCrawl(file);
-      storeC = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-      const crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
-      schema = crawlSchema(crawlId);
-      await storeC.attachStore(db.url, crawlId);
+      const both = await crawlIntoBoth(db.url, dir, file, args);
+      ({ fileSession: fileC, storeSession: storeC } = both);
+      schema = crawlSchema(both.crawlId);
     }, 120_000);
     afterAll(async () => {
       await fileC?.close();

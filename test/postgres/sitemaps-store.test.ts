@@ -8,24 +8,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ExplorerQuery, FilterId } from '../../shared/analysis.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
+import { crawlIntoBoth } from '../helpers/both-stores.ts';
+import { withClient } from '../helpers/cluster-crawl.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { spawner, tempDir } from '../helpers/engine.ts';
+import { tempDir } from '../helpers/engine.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 import { FETCHED_ONCE, SITEMAP_FILTER_URLS, SITEMAP_ROWS, startSitemapSite } from '../helpers/sitemap-site.ts';
 
 const withPg = await pgSuite();
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  c.on('error', () => undefined);
-  await c.connect();
-  try {
-    return (await c.query<T>(sql)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> =>
+  withClient(url, async (c) => (await c.query<T>(sql)).rows);
 
 withPg.describe('XML sitemaps in a crawl of the PostgreSQL store', () => {
   let db: FreshDatabase;
@@ -43,18 +37,13 @@ withPg.describe('XML sitemaps in a crawl of the PostgreSQL store', () => {
     db = await freshDatabase('sitemaps_store');
     site = await startSitemapSite();
     dir = tempDir('trawl-sitemaps-store-');
-    const file = path.join(dir, 'sitemaps.trawl');
-    const toFile = await runCli([...args(), '--db', file]);
-    expect(toFile.code, toFile.stderr).toBe(0);
-    const before = site.log.length;
-    const toStore = await runCli(['--store', db.url, ...args()]);
-    expect(toStore.code, toStore.stderr).toBe(0);
+    let before = 0;
+    ({
+      fileSession: fileX,
+      storeSession: storeX,
+      crawlId,
+    } = await crawlIntoBoth(db.url, dir, path.join(dir, 'sitemaps.trawl'), args(), () => (before = site.log.length)));
     for (const e of site.log.slice(before)) storeFetches.set(e.path, (storeFetches.get(e.path) ?? 0) + 1);
-    crawlId = /Crawl (c[a-z0-9_]+) in /.exec(toStore.stderr)![1]!;
-    fileX = new CrawlSession({ crawlsDir: dir, spawner: spawner(), cpuCount: 2 });
-    await fileX.openCrawl(file);
-    storeX = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
-    await storeX.attachStore(db.url, crawlId);
   }, 120_000);
 
   afterAll(async () => {
