@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlFile, openCrawlFile, type Db } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import type { Claim, FrontierCounts, FrontierStore } from '../../electron/engine/frontier/frontier-store.ts';
-import { MAX_REDIRECT_HOPS, MAX_WORKER_CRASHES } from '../../electron/engine/frontier/model.ts';
+import { MAX_REDIRECT_HOPS, MAX_SITEMAP_DEPTH, MAX_WORKER_CRASHES } from '../../electron/engine/frontier/model.ts';
 import { SqliteFrontierStore } from '../../electron/engine/frontier/sqlite/sqlite-store.ts';
 import { createPgCrawl, joinPgCrawl, type PgNode } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
 import { crawlChannel, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
@@ -124,6 +124,8 @@ interface Harness {
   url(url: string): Promise<UrlRow | undefined>;
   /** The URL's results rows (at most one, by the contract). */
   results(url: string): Promise<ResultRow[]>;
+  /** The sitemap's row: its state (model.ts SitemapState), why it was not read, and whether it has a fetch time. */
+  sitemap(url: string): Promise<{ state: number; error: string | null; fetched: boolean } | undefined>;
   /** After a crash: the store is closed without giving anything back, and the crawl opened again as the same node. */
   reopen(): Promise<Harness>;
 }
@@ -166,6 +168,12 @@ const sqliteFactory: StoreFactory = {
           db
             .prepare('SELECT r.status_code, r.error, r.attempts FROM results r JOIN urls u ON u.id = r.url_id WHERE u.url = ?')
             .all(url) as ResultRow[],
+        sitemap: async (url) => {
+          const row = db.prepare('SELECT state, error, fetched_at IS NOT NULL AS fetched FROM sitemaps WHERE url = ?').get(url) as
+            | { state: number; error: string | null; fetched: number }
+            | undefined;
+          return row && { ...row, fetched: row.fetched === 1 };
+        },
         reopen: async () => {
           // A crash: the file is left as it was (claimed URLs and all) and opened again.
           await store.close();
@@ -203,6 +211,13 @@ function pgHarness(node: PgNode, name: string): Harness {
         `SELECT r.status_code, r.error, r.attempts FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id WHERE u.url = $1`,
         [url],
       ),
+    sitemap: async (url) =>
+      (
+        await pgQuery<{ state: number; error: string | null; fetched: boolean }>(
+          `SELECT state, error, fetched_at IS NOT NULL AS fetched FROM ${schema}.sitemaps WHERE url = $1`,
+          [url],
+        )
+      )[0],
     reopen: async () => {
       // A crash: the node's connections go without a word (no leave(), no release), and it joins again under its name.
       await store.close();
@@ -758,6 +773,29 @@ function contract(factory: StoreFactory): void {
       for (const c of [...claims, ...next].filter((c) => c.kind === 'page')) await h.store.recordPage(asPage(c), pageResult(c.url), t1);
       expect(await drain(h, 10, t1 + 10_000)).toEqual([]);
       expect(await counts(h)).toEqual({ queued: 0, crawled: 3, failed: 0 });
+    });
+
+    it(`reads indexes ${MAX_SITEMAP_DEPTH} deep at most: a sitemap named deeper is recorded as not read, never handed out`, async () => {
+      const h = await factory.open({ sitemaps: ['http://a.test/map-0.xml'] });
+      const t0 = Date.now();
+      await h.store.addSeeds(['http://a.test/'], t0);
+      let t = t0;
+      for (let depth = 0; depth <= MAX_SITEMAP_DEPTH; depth++) {
+        const claims = await drain(h, 10, t);
+        const map = asSitemap(claims.find((c) => c.kind === 'sitemap'));
+        expect(map.url).toBe(`http://a.test/map-${depth}.xml`);
+        for (const c of claims.filter((c) => c.kind === 'page')) await h.store.recordPage(asPage(c), pageResult(c.url), t);
+        await h.store.recordSitemap!(map, sitemapResult(map.url, [`http://a.test/map-${depth + 1}.xml`], 'index'), t);
+        t += 10_000;
+      }
+      expect(await drain(h, 10, t)).toEqual([]);
+      expect(await h.sitemap(`http://a.test/map-${MAX_SITEMAP_DEPTH + 1}.xml`)).toEqual({
+        state: 3,
+        error: 'not read: sitemap indexes nested too deep',
+        fetched: false,
+      });
+      expect(await h.sitemap('http://a.test/map-0.xml')).toEqual({ state: 2, error: null, fetched: true });
+      expect(await counts(h)).toEqual({ queued: 0, crawled: 1, failed: 0 });
     });
 
     it('puts a released sitemap back, and reads no more one whose worker crashed twice', async () => {

@@ -56,8 +56,8 @@ export async function queueSitemaps(c: PgQuerier, list: readonly SitemapToQueue[
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::smallint[], $7::text[])
          WITH ORDINALITY AS v(url, origin, source, parent_id, depth, state, error, n)
      ), inserted AS (
-       INSERT INTO sitemaps (url, host_id, source, parent_id, depth, state, error, discovered_at, fetched_at)
-       SELECT v.url, h.id, v.source, v.parent_id, v.depth, v.state, v.error, $8, CASE WHEN v.error IS NULL THEN NULL ELSE $8::bigint END
+       INSERT INTO sitemaps (url, host_id, source, parent_id, depth, state, error, discovered_at)
+       SELECT v.url, h.id, v.source, v.parent_id, v.depth, v.state, v.error, $8
        FROM v JOIN hosts h ON h.origin = v.origin ORDER BY v.n
        ON CONFLICT (url_md5) DO NOTHING RETURNING host_id, state
      ), n AS (SELECT host_id, count(*)::int AS n FROM inserted WHERE state = ${SitemapState.queued} GROUP BY host_id),
