@@ -4,6 +4,7 @@
 // its sitemap filters count and list what the crawl file's do.
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ExplorerQuery, FilterId } from '../../shared/analysis.ts';
@@ -28,6 +29,7 @@ withPg.describe('XML sitemaps in a crawl of the PostgreSQL store', () => {
   let fileX: CrawlSession;
   let storeX: CrawlSession;
   let crawlId: string;
+  let fileOf: string;
   /** How many times the store's crawl fetched each path. */
   const storeFetches = new Map<string, number>();
 
@@ -38,11 +40,12 @@ withPg.describe('XML sitemaps in a crawl of the PostgreSQL store', () => {
     site = await startSitemapSite();
     dir = tempDir('trawl-sitemaps-store-');
     let before = 0;
+    fileOf = path.join(dir, 'sitemaps.trawl');
     ({
       fileSession: fileX,
       storeSession: storeX,
       crawlId,
-    } = await crawlIntoBoth(db.url, dir, path.join(dir, 'sitemaps.trawl'), args(), () => (before = site.log.length)));
+    } = await crawlIntoBoth(db.url, dir, fileOf, args(), () => (before = site.log.length)));
     for (const e of site.log.slice(before)) storeFetches.set(e.path, (storeFetches.get(e.path) ?? 0) + 1);
   }, 120_000);
 
@@ -60,6 +63,24 @@ withPg.describe('XML sitemaps in a crawl of the PostgreSQL store', () => {
       `SELECT url, source, kind, status_code AS status, url_count AS n, error FROM trawl_${crawlId}.sitemaps ORDER BY id`,
     );
     expect(rows.map((s) => ({ ...s, url: s.url.replace(site.origin, '') }))).toEqual(SITEMAP_ROWS);
+    // Every other column as the crawl file has it (all but ids and times: whether there is a fetch time).
+    const columns = `s.url, s.source, p.url AS parent, s.depth, s.state, s.kind, s.status_code, s.url_count, s.invalid_count,
+      s.over_url_limit, s.over_size_limit, s.size_bytes, s.error, s.crashes, s.fetched_at IS NOT NULL AS fetched`;
+    const whole = await query<Record<string, unknown>>(
+      db.url,
+      `SELECT ${columns} FROM trawl_${crawlId}.sitemaps s LEFT JOIN trawl_${crawlId}.sitemaps p ON p.id = s.parent_id ORDER BY s.id`,
+    );
+    const file = new Database(fileOf, { readonly: true });
+    try {
+      const fromFile = file
+        .prepare(`SELECT ${columns} FROM sitemaps s LEFT JOIN sitemaps p ON p.id = s.parent_id ORDER BY s.id`)
+        .all() as Record<string, unknown>[];
+      expect(whole.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }))).toEqual(
+        fromFile.map((r) => ({ ...r, fetched: r.fetched === 1 })),
+      );
+    } finally {
+      file.close();
+    }
     for (const p of FETCHED_ONCE) expect({ p, n: storeFetches.get(p) ?? 0 }).toEqual({ p, n: 1 });
     const [orphan] = await query<{ lastmod: string; state: number }>(
       db.url,
