@@ -97,13 +97,9 @@ export class PgFrontierStore implements FrontierStore {
       if (url) list.push({ url, candidate: SEED, depth: 0, via: null, hops: 0 });
     }
     // Sitemaps: those given, and /sitemap.xml of each seed's host (robots.txt's Sitemap: lines come with it).
-    const sitemaps: SitemapToQueue[] = [];
-    const sitemap = (href: string, source: 'given' | 'guess') => {
-      const url = this.normalise(href);
-      if (url) sitemaps.push({ url, source, parentId: null, depth: 0 });
-    };
-    for (const given of this.settings.sitemaps) sitemap(given, 'given');
-    if (this.discoversSitemaps()) for (const e of list) sitemap(`${originOfCanonical(e.url)}/sitemap.xml`, 'guess');
+    const sitemaps: SitemapToQueue[] = this.settings.sitemaps.map((url) => ({ url, source: 'given', parentId: null, depth: 0 }));
+    if (this.discoversSitemaps())
+      for (const e of list) sitemaps.push({ url: `${originOfCanonical(e.url)}/sitemap.xml`, source: 'guess', parentId: null, depth: 0 });
     const { added } = await this.db.run(async (c) => {
       const found = await this.discover(c, list, at);
       const queued = await this.queueSitemaps(c, sitemaps, at);
@@ -131,8 +127,15 @@ export class PgFrontierStore implements FrontierStore {
     return this.settings.crawlLinkedSitemaps && this.settings.mode !== 'list';
   }
 
-  /** Queues sitemaps (pg-sitemaps.ts) and counts those queued to read, as the crawl file counts them with its URLs. */
-  private async queueSitemaps(c: PgQuerier, list: SitemapToQueue[], at: number): Promise<number> {
+  /**
+   * Queues sitemaps (pg-sitemaps.ts), their URLs as found (put in the crawl's normal form here; one that has none is
+   * left out), and counts those queued to read, as the crawl file counts them with its URLs.
+   */
+  private async queueSitemaps(c: PgQuerier, found: readonly SitemapToQueue[], at: number): Promise<number> {
+    const list = found.flatMap((s) => {
+      const url = this.normalise(s.url);
+      return url === null ? [] : [{ ...s, url }];
+    });
     const queued = await queueSitemaps(c, list, at);
     this.counters = { ...this.counters, queued: this.counters.queued + queued };
     return queued;
@@ -372,11 +375,7 @@ export class PgFrontierStore implements FrontierStore {
     );
     // robots.txt's Sitemap: lines (any host's robots.txt the crawl reads).
     if (body !== null && status !== null && status >= 200 && status < 300 && this.discoversSitemaps()) {
-      const lines: SitemapToQueue[] = [];
-      for (const href of parseRobotsTxt(body).sitemaps) {
-        const url = this.normalise(href);
-        if (url) lines.push({ url, source: 'robots', parentId: null, depth: 0 });
-      }
+      const lines = parseRobotsTxt(body).sitemaps.map((url): SitemapToQueue => ({ url, source: 'robots', parentId: null, depth: 0 }));
       await this.queueSitemaps(c, lines, at);
     }
     await this.notifyWork(c);
@@ -422,11 +421,9 @@ export class PgFrontierStore implements FrontierStore {
       }
       await finishSitemap(c, claim.sitemapId, result, at);
       if (result.format === 'index') {
-        const children: SitemapToQueue[] = [];
-        for (const child of result.urls) {
-          const url = this.normalise(child.url);
-          if (url) children.push({ url, source: 'index', parentId: claim.sitemapId, depth: row.depth + 1 });
-        }
+        const children = result.urls.map(
+          (child): SitemapToQueue => ({ url: child.url, source: 'index', parentId: claim.sitemapId, depth: row.depth + 1 }),
+        );
         await this.queueSitemaps(c, children, at);
       }
       await insertSitemapUrls(
