@@ -42,6 +42,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { chartCsv } from '../../electron/engine/analysis/charts-data.ts';
+import { postgresSiteStructure } from '../../electron/engine/analysis/site-structure.ts';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { crawlIntoBoth } from '../helpers/both-stores.ts';
@@ -716,6 +717,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
     let docs: FixtureSite;
     let fileC: CrawlSession;
     let storeC: CrawlSession;
+    let crawlIdC: string;
     let file: string;
     let schema: string;
     const page =
@@ -768,6 +770,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       file = path.join(dir, 'charts.trawl');
       const both = await crawlIntoBoth(db.url, dir, file, args);
       ({ fileSession: fileC, storeSession: storeC } = both);
+      crawlIdC = both.crawlId;
       schema = crawlSchema(both.crawlId);
     }, 120_000);
     afterAll(async () => {
@@ -974,6 +977,20 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       const [fNone, stNone] = await Promise.all([fileC.siteStructure(nowhere), storeC.siteStructure(nowhere)]);
       expect(stNone.levels.map((l) => l.path)).toEqual([`${docs.origin}/docs/`]);
       expect(shape(stNone)).toEqual(shape(fNone));
+      // A first fold read over many statements (a few rows each, the next asked for while one is folded) makes the
+      // same tree as one read whole.
+      const everything = { paths: folders, limit: 50 };
+      for (const rows of [1, 2, 7]) {
+        // A connection each: the trie is the connection's, folded once.
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        try {
+          const folded = await postgresSiteStructure(client, crawlIdC, everything, rows);
+          expect(shape(folded), `pages of ${rows}`).toEqual(shape(await fileC.siteStructure(everything)));
+        } finally {
+          await client.end();
+        }
+      }
       // The CSV: every folder, byte for byte.
       const out = tempDir('trawl-contract-structure-');
       const [fCsv, stCsv] = [path.join(out, 'file.csv'), path.join(out, 'store.csv')];

@@ -28,13 +28,15 @@ import { neutraliseCell } from '../export/csv-cell.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { inCrawl, pgRows } from './pg-explorer.ts';
+import { positional } from './queue-inspector.ts';
 import { settledSeq } from './pg-settled.ts';
 import { indexedBy, prepared, readTransaction } from './sql.ts';
 
 /** A folder of the trie, with its sums (over its URLs and those below). */
 interface Folder {
   readonly name: string;
-  readonly path: string;
+  /** The folder above (null for a host and the root): its path is made from them when shown (pathOf). */
+  readonly parent: Folder | null;
   readonly level: number;
   children: Map<string, Folder> | null;
   urls: number;
@@ -58,9 +60,9 @@ interface Tree {
 
 const trees = new WeakMap<Db, Tree>();
 
-const folder = (name: string, path: string, level: number): Folder => ({
+const folder = (name: string, parent: Folder | null, level: number): Folder => ({
   name,
-  path,
+  parent,
   level,
   children: null,
   urls: 0,
@@ -97,11 +99,32 @@ const URLS_SQL = `SELECT u.id, u.url, ${EXTERNAL} AS external FROM urls u`;
 /** Status of a URL id without a results row, in the first fold's array (a row without a status is -1). */
 const NO_ROW = -2;
 
-function child(parent: Folder, name: string, path: string): Folder {
+/** The folder `name` below `parent`, made when new. */
+function child(parent: Folder, name: string): Folder {
   if (parent.children === null) parent.children = new Map();
   let c = parent.children.get(name);
-  if (c === undefined) parent.children.set(name, (c = folder(name, path, parent.level + 1)));
+  if (c === undefined) parent.children.set(name, (c = folder(name, parent.level < 0 ? null : parent, parent.level + 1)));
   return c;
+}
+
+/**
+ * A folder as a URL prefix ending in "/" (a host's is its origin and a "/"), made from its parents' names: kept in
+ * each folder, the paths of a large crawl's folders were most of the trie's memory and of its garbage collection.
+ */
+function pathOf(f: Folder): string {
+  return f.parent === null ? `${f.name}/` : `${pathOf(f.parent)}${f.name}/`;
+}
+
+type StatusKey = 's2' | 's3' | 's4' | 's5' | 'sNone';
+
+/** Counts one URL in a folder's sums. */
+function count(f: Folder, index: number, statusKey: StatusKey, depth: number): void {
+  f.urls++;
+  if (index === 1) f.indexable++;
+  else if (index === 2) f.nonIndexable++;
+  f[statusKey]++;
+  if (depth < f.minDepth) f.minDepth = depth;
+  f.depthSum += depth;
 }
 
 /** Folds one URL into the trie: every folder from its host down to its own one counts it. */
@@ -117,26 +140,18 @@ export function addUrl(root: Folder, url: string, indexability: string | null, s
   if (h >= 0 && h < cut) cut = h;
   if (hostEnd < 0 || hostEnd > cut) hostEnd = cut;
   const origin = url.slice(0, hostEnd);
-  const statusKey =
+  const statusKey: StatusKey =
     status === null || status < 200 || status > 599 ? 'sNone' : status < 300 ? 's2' : status < 400 ? 's3' : status < 500 ? 's4' : 's5';
   const index = indexability === 'indexable' ? 1 : indexability === 'non-indexable' ? 2 : 0;
-  const count = (f: Folder) => {
-    f.urls++;
-    if (index === 1) f.indexable++;
-    else if (index === 2) f.nonIndexable++;
-    f[statusKey]++;
-    if (depth < f.minDepth) f.minDepth = depth;
-    f.depthSum += depth;
-  };
-  count(root);
-  let node = child(root, origin, `${origin}/`);
-  count(node);
+  count(root, index, statusKey, depth);
+  let node = child(root, origin);
+  count(node, index, statusKey, depth);
   let pos = hostEnd + 1;
   for (;;) {
     const slash = url.indexOf('/', pos);
     if (slash < 0 || slash >= cut) break;
-    node = child(node, url.slice(pos, slash), url.slice(0, slash + 1));
-    count(node);
+    node = child(node, url.slice(pos, slash));
+    count(node, index, statusKey, depth);
     pos = slash + 1;
   }
   node.own++;
@@ -148,7 +163,7 @@ function currentTree(db: Db): Tree {
   let tree = trees.get(db);
   // Rows only ever come after the last one; a file whose last row went back (never, but cheap to check) is read afresh.
   if (tree === undefined || last < tree.lastSeq) {
-    tree = { root: folder('', '', -1), lastSeq: 0 };
+    tree = { root: folder('', null, -1), lastSeq: 0 };
     trees.set(db, tree);
   }
   if (tree.lastSeq === 0 && last > 0) {
@@ -204,11 +219,32 @@ function firstFold(db: Db, root: Folder, last: number): void {
  * settled seq), in id order. Both sides are read in that order from an index (urls_pkey, results_charts) and merged,
  * from the id on (the bound on r.url_id too: PostgreSQL does not carry a range across the join, and the merge would
  * otherwise read results_charts from its start on every page); a page's rows stay bounded however large the crawl.
+ * The indexability and the status come as one number (foldKeySql): a million rows' text and second integer were
+ * a third of the fold's time in the client.
  */
-export const STORE_FOLD_SQL = `SELECT u.id, u.url, r.indexability, r.status_code, r.crawl_depth
+export const STORE_FOLD_SQL = `SELECT u.id, u.url, ${foldKeySql('r')} AS k, r.crawl_depth
   FROM urls u JOIN results r ON r.url_id = u.id
   WHERE u.id > @after AND r.url_id > @after AND r.seq <= @last AND NOT ${EXTERNAL}
   ORDER BY u.id LIMIT @limit`;
+
+/**
+ * A results row's indexability and status as one number: 0 none, 1 indexable, 2 non-indexable, plus four times the
+ * status plus one (0 for none, or for a status past 999, which the tree counts as none as it does any outside
+ * 200-599). Read back by addFoldRow.
+ */
+function foldKeySql(r: string): string {
+  return `(CASE ${r}.indexability WHEN 'indexable' THEN 1 WHEN 'non-indexable' THEN 2 ELSE 0 END)
+    + 4 * (CASE WHEN ${r}.status_code BETWEEN 0 AND 999 THEN ${r}.status_code + 1 ELSE 0 END)`;
+}
+
+const INDEXABILITY = [null, 'indexable', 'non-indexable'] as const;
+
+/** Folds a row of STORE_FOLD_SQL: its URL, and its indexability and status from their key. */
+function addFoldRow(root: Folder, url: string, key: number, depth: number): void {
+  const status = key >> 2;
+  addUrl(root, url, INDEXABILITY[key & 3] ?? null, status === 0 ? null : status - 1, depth);
+}
+
 /**
  * Rows per page of the store's first fold: at a million URLs, pages of 10,000 spent 5.1 s in statements and their
  * rows, pages of 50,000 2.7 s (the trie's own folding 3.3 s either way); a page of rows is a few megabytes.
@@ -216,25 +252,34 @@ export const STORE_FOLD_SQL = `SELECT u.id, u.url, r.indexability, r.status_code
 const STORE_FOLD_PAGE = 50_000;
 
 type FoldRow = { url: string; indexability: string | null; status_code: number | null; crawl_depth: number | string };
+/** STORE_FOLD_SQL's row: id (bigint, as text), url, the indexability's and status's key, crawl_depth. */
+type FoldArray = [string, string, number, number];
 
 const storeTrees = new WeakMap<PgQuerier, Map<string, Tree>>();
 
 /** The trie of a crawl in the store on this connection, brought up to the settled seq `last` (in its snapshot). */
-async function storeTree(c: PgQuerier, crawlId: string, last: number): Promise<Tree> {
+async function storeTree(c: PgQuerier, crawlId: string, last: number, pageRows: number): Promise<Tree> {
   let byCrawl = storeTrees.get(c);
   if (!byCrawl) storeTrees.set(c, (byCrawl = new Map()));
   let tree = byCrawl.get(crawlId);
-  if (tree === undefined) byCrawl.set(crawlId, (tree = { root: folder('', '', -1), lastSeq: 0 }));
+  if (tree === undefined) byCrawl.set(crawlId, (tree = { root: folder('', null, -1), lastSeq: 0 }));
   if (last <= tree.lastSeq) return tree;
   const fold = (root: Folder, r: FoldRow) => addUrl(root, r.url, r.indexability, r.status_code, Number(r.crawl_depth));
   if (tree.lastSeq === 0) {
     // Into a root of its own, kept only once whole: a fold cut short (a lost connection) must not be counted twice.
-    const root = folder('', '', -1);
-    for (let after = 0; ; ) {
-      const page = await pgRows<FoldRow & { id: string | number }>(c, STORE_FOLD_SQL, { after, last, limit: STORE_FOLD_PAGE });
-      for (const r of page) fold(root, r);
-      if (page.length < STORE_FOLD_PAGE) break;
-      after = Number(page[page.length - 1]!.id);
+    // Rows as arrays (a million rows as objects were a second of garbage collection), the next page asked for before
+    // this one is folded, so the server reads it meanwhile.
+    const root = folder('', null, -1);
+    const page = (after: number) => {
+      const { text, values } = positional(STORE_FOLD_SQL, { after, last, limit: pageRows });
+      return c.query<FoldArray>({ text, values, rowMode: 'array' }).then((r) => r.rows);
+    };
+    for (let next: Promise<FoldArray[]> | null = page(0); next !== null; ) {
+      const rows: FoldArray[] = await next;
+      next = rows.length < pageRows ? null : page(Number(rows[rows.length - 1]![0]));
+      // A fold cut short leaves the page asked for ahead unread: its failure is the connection's, seen by the caller.
+      next?.catch(() => undefined);
+      for (const [, url, key, depth] of rows) addFoldRow(root, url, key, depth);
     }
     tree.root = root;
   } else {
@@ -246,9 +291,9 @@ async function storeTree(c: PgQuerier, crawlId: string, last: number): Promise<T
 }
 
 /** Runs `read` on the trie of a crawl in the store, brought up to date in one snapshot. */
-async function withStoreTree<T>(c: PgQuerier, crawlId: string, read: (tree: Tree) => T): Promise<T> {
+async function withStoreTree<T>(c: PgQuerier, crawlId: string, read: (tree: Tree) => T, pageRows = STORE_FOLD_PAGE): Promise<T> {
   const last = await settledSeq(c, crawlId);
-  return inCrawl(c, crawlId, async () => read(await storeTree(c, crawlId, last)));
+  return inCrawl(c, crawlId, async () => read(await storeTree(c, crawlId, last, pageRows)));
 }
 
 function stats(f: Folder): StructureStats {
@@ -265,7 +310,7 @@ function stats(f: Folder): StructureStats {
 
 const shown = (f: Folder): StructureFolder => ({
   ...stats(f),
-  path: f.path,
+  path: pathOf(f),
   name: f.level === 0 ? f.name : `${f.name}/`,
   level: f.level,
   folders: f.children?.size ?? 0,
@@ -282,7 +327,7 @@ function level(f: Folder, path: string | null, limit: number): StructureLevel {
   const rest = all.slice(limit);
   let more: StructureLevel['more'] = null;
   if (rest.length) {
-    const sum = folder('', '', 0);
+    const sum = folder('', null, 0);
     for (const c of rest) {
       sum.urls += c.urls;
       sum.own += c.own;
@@ -340,10 +385,18 @@ export function siteStructure(db: Db, query: SiteStructureQuery): SiteStructure 
   return readTransaction(db, () => answer(currentTree(db), query));
 }
 
-/** siteStructure of a crawl in the PostgreSQL store, from its trie on this connection. */
-export async function postgresSiteStructure(c: PgQuerier, crawlId: string, query: SiteStructureQuery): Promise<SiteStructure> {
+/**
+ * siteStructure of a crawl in the PostgreSQL store, from its trie on this connection (`foldPageRows`: the rows its
+ * first fold reads a statement, for tests of a fold over several pages).
+ */
+export async function postgresSiteStructure(
+  c: PgQuerier,
+  crawlId: string,
+  query: SiteStructureQuery,
+  foldPageRows?: number,
+): Promise<SiteStructure> {
   checkQuery(query);
-  return withStoreTree(c, crawlId, (tree) => answer(tree, query));
+  return withStoreTree(c, crawlId, (tree) => answer(tree, query), foldPageRows);
 }
 
 /** One CSV row per folder, each before those below it, the largest first; cells as the CSV writer writes them. */
@@ -354,7 +407,7 @@ function* csvRows(tree: Tree): Generator<string> {
     const f = stack.pop()!;
     const s = stats(f);
     yield csvRecord([
-      neutraliseCell(f.path),
+      neutraliseCell(pathOf(f)),
       String(f.level),
       String(s.urls),
       String(s.own),
