@@ -21,13 +21,18 @@ import type { LinkScores } from './link-score.ts';
 import type { CrawlMap, CrawlMapNodes, CrawlMapQuery, DepthSpread, MapIndexability, Spread } from '../../../shared/crawl-map.ts';
 import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from '../../../shared/crawl-map.ts';
 import { prepared, readTransaction } from './sql.ts';
+import { SQLITE_RESULTS } from './result-rows.ts';
 
 /**
  * Two walks, each in its table's order (joining each row to its URL by key descends urls' b-tree at random, several
- * times slower on a large file): results' fields into arrays by URL id, then every URL with its via.
+ * times slower on a large file): results' fields into arrays by URL id, then every URL's via. The URLs themselves
+ * are read afterwards, only for the nodes drawn (LABELS_SQL): a million URL strings read to label 4,000 nodes were
+ * 0.4-0.8 s of the store's map and most of its garbage.
  */
 const RESULTS_SQL = 'SELECT r.url_id, r.crawl_depth, r.status_code, r.indexability FROM results r';
-const URLS_SQL = 'SELECT u.id, u.url, u.via_id, u.state <> 4 AND u.check_only = 0 FROM urls u ORDER BY u.id';
+const URLS_SQL = 'SELECT u.id, u.via_id, u.state <> 4 AND u.check_only = 0 FROM urls u ORDER BY u.id';
+/** The URLs of the nodes drawn, by id (`keys`: the dialect's list of keys, ResultsDialect.inKeys). */
+const labelsSql = (inKeys: string) => `SELECT u.id, u.url FROM urls u WHERE ${inKeys}`;
 /** Links to each URL, any kind (the Results' "inlinks" column), from the links_to index. */
 const INLINKS_SQL = 'SELECT to_id, count(*) FROM links GROUP BY to_id';
 
@@ -38,6 +43,7 @@ export const CRAWL_MAP_SQL = {
   results: RESULTS_SQL,
   urls: URLS_SQL,
   inlinks: INLINKS_SQL,
+  labels: labelsSql,
 };
 
 /** A map asked for with a node limit it cannot have is refused, naming the limit. */
@@ -89,14 +95,17 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
     for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
     for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
     for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
-    return memo.set(state, scores, query, rows.map(query, scores, lastSeq, started));
+    const unlabelled = rows.map(query, scores, lastSeq);
+    const read = prepared(db, CRAWL_MAP_SQL.labels(SQLITE_RESULTS.inKeys('u.id', '@keys'))).raw(true);
+    const urlOf = new Map(read.all({ keys: SQLITE_RESULTS.keysValue(labelIds(unlabelled)) }) as [number, string][]);
+    return memo.set(state, scores, query, labelMap(unlabelled, urlOf, started));
   });
 }
 
 /** A results row as RESULTS_SQL reads it: url id, crawl depth, status (null: none), indexability. */
 export type ResultRow = [number, number, number | null, string | null];
-/** A URL as URLS_SQL reads it, in id order: id, URL, via (null: a seed), whether it is a node of the map. */
-export type UrlRow = [number, string, number | null, number | boolean];
+/** A URL as URLS_SQL reads it, in id order: id, via (null: a seed), whether it is a node of the map. */
+export type UrlRow = [number, number | null, number | boolean];
 /** A URL's links as INLINKS_SQL counts them: its id and their number. */
 export type InlinksRow = [number, number];
 
@@ -108,7 +117,6 @@ export class CrawlMapRows {
   private readonly maxId: number;
   private readonly indexOf: Int32Array;
   private readonly ids: number[] = [];
-  private readonly urls: string[] = [];
   private readonly depthOf: number[] = [];
   private readonly statusOf: (number | null)[] = [];
   private readonly indexOfRow: MapIndexability[] = [];
@@ -136,13 +144,12 @@ export class CrawlMapRows {
     this.rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
   }
 
-  url([id, url, v, inMap]: UrlRow): void {
+  url([id, v, inMap]: UrlRow): void {
     if (id < 0 || id > this.maxId) return;
     this.viaOf[id] = v ?? 0;
     if (!inMap || this.rowDepth[id]! < 0) return;
     this.indexOf[id] = this.ids.length;
     this.ids.push(id);
-    this.urls.push(url);
     this.depthOf.push(this.rowDepth[id]!);
     const s = this.rowStatus[id]!;
     this.statusOf.push(s === -1 ? null : s);
@@ -156,10 +163,13 @@ export class CrawlMapRows {
     if (i >= 0) this.inlinkCounts[i] = count;
   }
 
-  /** The map of the rows read, folded to the query's node limit; `scores` size the nodes (null: none computed). */
-  map(query: CrawlMapQuery, scores: LinkScores | null, lastSeq: number, started: number): CrawlMap {
+  /**
+   * The map of the rows read, folded to the query's node limit; `scores` size the nodes (null: none computed). Its
+   * nodes' URLs are read next, for them alone (labelMap).
+   */
+  map(query: CrawlMapQuery, scores: LinkScores | null, lastSeq: number): UnlabelledMap {
     const maxNodes = query.maxNodes;
-    const { maxId, indexOf, ids, urls, depthOf, statusOf, indexOfRow, viaOf } = this;
+    const { maxId, indexOf, ids, depthOf, statusOf, indexOfRow, viaOf } = this;
     const via: number[] = [];
     // The parent: the nearest finder in the map, each step to a smaller id (so the climb ends).
     for (const id of ids) {
@@ -231,6 +241,8 @@ export class CrawlMapRows {
       y: [],
     };
     const level: number[] = [];
+    /** The URL id whose URL each drawn node shows (0: none), read once the nodes are chosen (labelMap). */
+    const labels: number[] = [];
     /** The tree node each drawn node is (-1 for a group), and whether a URL node was drawn with its children. */
     const treeNode: number[] = [];
     const expanded: boolean[] = [];
@@ -242,6 +254,7 @@ export class CrawlMapRows {
       expanded.push(false);
       if (kind === 'root') {
         out.url.push('');
+        labels.push(0);
         out.urlId.push(0);
         out.depth.push(-1);
         out.status.push(null);
@@ -250,7 +263,8 @@ export class CrawlMapRows {
         out.urls.push(0);
         out.indexable.push(0);
       } else {
-        out.url.push(urls[t - 1]!);
+        out.url.push('');
+        labels.push(ids[t - 1]!);
         out.urlId.push(kind === 'url' ? ids[t - 1]! : 0);
         out.depth.push(depthOf[t - 1]!);
         out.status.push(kind === 'url' ? statusOf[t - 1]! : null);
@@ -297,7 +311,7 @@ export class CrawlMapRows {
           ix += indexable[c]!;
           if (Number.isFinite(best[c]!) && !(top >= best[c]!)) top = best[c]!;
         }
-        out.url[g] = t === 0 ? '' : urls[t - 1]!;
+        labels[g] = t === 0 ? 0 : ids[t - 1]!;
         out.depth[g] = t === 0 ? 0 : depthOf[t - 1]! + 1;
         out.urls[g] = sum;
         out.indexable[g] = ix;
@@ -325,16 +339,40 @@ export class CrawlMapRows {
     let maxDepth = 0;
     for (const d of depthOf) if (d > maxDepth) maxDepth = d;
     return {
-      nodes: out,
-      total: n,
-      maxDepth,
-      folded,
-      depths: depthSpreads(depthOf, inlinks, score),
-      scored,
-      lastSeq,
-      ms: Math.round(performance.now() - started),
+      map: {
+        nodes: out,
+        total: n,
+        maxDepth,
+        folded,
+        depths: depthSpreads(depthOf, inlinks, score),
+        scored,
+        lastSeq,
+        ms: 0,
+      },
+      labels,
     };
   }
+}
+
+/** A map whose nodes' URLs are still to be read: `labels[i]` is the URL id node i shows (0: none). */
+export interface UnlabelledMap {
+  map: CrawlMap;
+  labels: number[];
+}
+
+/** The URL ids a map's nodes show, each once (what LABELS_SQL reads). */
+export function labelIds(u: UnlabelledMap): number[] {
+  return [...new Set(u.labels.filter((id) => id > 0))];
+}
+
+/** The map with each node's URL from `urlOf` (by id), and the time since `started` it took in all. */
+export function labelMap(u: UnlabelledMap, urlOf: ReadonlyMap<number, string>, started: number): CrawlMap {
+  const url = u.map.nodes.url;
+  for (let i = 0; i < url.length; i++) {
+    const id = u.labels[i]!;
+    if (id > 0) url[i] = urlOf.get(id) ?? '';
+  }
+  return { ...u.map, ms: Math.round(performance.now() - started) };
 }
 
 /** The radial tree layout of the drawn nodes (each after its parent), into nodes.x and nodes.y. */

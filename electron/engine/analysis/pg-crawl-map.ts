@@ -8,6 +8,8 @@ import {
   CrawlMapMemo,
   CrawlMapRows,
   type InlinksRow,
+  labelIds,
+  labelMap,
   type ResultRow,
   type UrlRow,
 } from './crawl-map.ts';
@@ -40,6 +42,13 @@ export async function postgresCrawlMap(
     await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
     await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
     await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
-    return memo.set(state, scores, query, rows.map(query, scores, lastSeq, started));
+    const unlabelled = rows.map(query, scores, lastSeq);
+    const { rows: labels } = await c.query<[string, string]>({
+      text: CRAWL_MAP_SQL.labels('u.id = ANY($1::bigint[])'),
+      values: [labelIds(unlabelled)],
+      rowMode: 'array',
+    });
+    const urlOf = new Map(labels.map(([id, url]) => [Number(id), url]));
+    return memo.set(state, scores, query, labelMap(unlabelled, urlOf, started));
   });
 }
