@@ -491,6 +491,11 @@ export interface ExplorerPage {
   rows: ExplorerRow[];
   /** The crawl's custom extraction rules, by name: columns the export can have. */
   extractionRules: string[];
+  /**
+   * The rows' Link Scores are still being computed (a crawl's first, at a million URLs seconds): they show none (or
+   * the last ones) until the page is asked for again.
+   */
+  scoresPending?: boolean;
 }
 
 /**

@@ -185,6 +185,8 @@ export interface UrlDetail {
   hreflang?: HreflangDetail | null;
   /** Duplicate content (issue 18.1): its main text's words, exact and near duplicates; null (or absent) without main text. */
   content?: ContentDetail | null;
+  /** Its Link Score is still being computed (ExplorerPage.scoresPending): the detail is asked for again shortly. */
+  scoresPending?: boolean;
 }
 
 /** A page with the same main text, or a near-duplicate with its estimated similarity (0-1), in a page's detail. */

@@ -35,5 +35,9 @@ export async function crawlIntoBoth(
   await fileSession.openCrawl(file);
   const storeSession = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
   await storeSession.attachStore(storeUrl, crawlId);
+  // The crawl's Link Scores computed on each before the tests compare rows: a page sorted by them waits for them
+  // (one that is not answers at once, its scores pending, and the two stores' rows would differ by that).
+  const byScore = { filter: 'all', text: '', sort: 'link_score', descending: false, offset: 0, limit: 1 } as const;
+  await Promise.all([fileSession.queryFiltered(byScore), storeSession.queryFiltered(byScore)]);
   return { file, crawlId, fileSession, storeSession };
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlAnalysis } from '../../electron/engine/session/crawl-analysis.ts';
 import { CrawlFileResults } from '../../electron/engine/session/crawl-file-results.ts';
+import { fileViews } from '../../electron/engine/session/crawl-views.ts';
 import { exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { CSV_COLUMNS } from '../../electron/engine/export/csv-writer.ts';
 import { parse } from 'csv-parse/sync';
@@ -83,6 +84,36 @@ describe('Link Score of a crawled site', () => {
       // The detail pane's row has the score too.
       const detail = analysis.urlDetail({ url: site.url('/hub') })!;
       expect(detail.row).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
+    } finally {
+      analysis.close();
+    }
+  });
+
+  it("answers the explorer's first page and a URL's detail at once, their scores pending, then with the scores", async () => {
+    const analysis = CrawlAnalysis.open(file);
+    const views = fileViews(() => analysis);
+    try {
+      const bySeq = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
+      // The first scores are computed in a worker thread: the page does not wait for them.
+      const first = await views.queryFiltered(bySeq, false);
+      expect(first.scoresPending).toBe(true);
+      expect(first.total).toBeGreaterThan(PAGES);
+      expect(first.rows.every((r) => r.link_score === null)).toBe(true);
+      const hub = first.rows.find((r) => r.url === site.url('/hub'))!;
+      const pendingDetail = await views.urlDetail({ id: hub.url_id }, false);
+      expect(pendingDetail!.scoresPending).toBe(true);
+      expect(pendingDetail!.row.link_score).toBeNull();
+      // Asked again, as the table and the pane do, until they come.
+      let page = first;
+      for (let i = 0; i < 200 && page.scoresPending; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        page = await views.queryFiltered(bySeq, false);
+      }
+      expect(page.scoresPending).toBeUndefined();
+      expect(page.rows.find((r) => r.url === site.url('/hub'))).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
+      const detail = await views.urlDetail({ id: hub.url_id }, false);
+      expect(detail!.scoresPending).toBeUndefined();
+      expect(detail!.row).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
     } finally {
       analysis.close();
     }

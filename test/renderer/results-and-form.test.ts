@@ -1,9 +1,9 @@
 // The pieces of the results table and the start form that hold logic: the virtual viewport, the page cache,
 // and turning the form into settings and the host's problems back into per-field messages.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ResultsPage, ResultsQuery } from '../../shared/crawler-api.ts';
 import { computeViewport } from '../../renderer/src/results/viewport.ts';
-import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow } from '../../renderer/src/results/results-window.ts';
+import { MAX_CACHED_PAGES, PAGE_SIZE, ResultsWindow, SCORES_PENDING_RETRY_MS } from '../../renderer/src/results/results-window.ts';
 import {
   cliCommandFromForm,
   formFromDefaults,
@@ -118,6 +118,47 @@ describe('results window', () => {
     }
     expect(w.cachedPages()).toHaveLength(MAX_CACHED_PAGES);
     expect(w.row(0)).toBeUndefined();
+  });
+
+  it('asks again for rows that came without their Link Scores, until they come with them', async () => {
+    vi.useFakeTimers();
+    try {
+      let pending = true;
+      const asked: number[] = [];
+      let changes = 0;
+      const w = new ResultsWindow(
+        FILTER,
+        (q) => {
+          asked.push(q.offset);
+          return Promise.resolve({ total: 300, offset: q.offset, rows: [], extractionRules: [], scoresPending: pending });
+        },
+        () => changes++,
+      );
+      w.ensure(0, 10);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked).toEqual([0]);
+      // Nothing is asked before the moment passes, then the page in view is stale and asked for again.
+      await vi.advanceTimersByTimeAsync(SCORES_PENDING_RETRY_MS - 1);
+      w.ensure(0, 10);
+      expect(asked).toEqual([0]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(changes).toBe(2);
+      w.ensure(0, 10);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked).toEqual([0, 0]);
+      // Scored now: no more refreshes.
+      pending = false;
+      await vi.advanceTimersByTimeAsync(SCORES_PENDING_RETRY_MS);
+      w.ensure(0, 10);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(asked).toEqual([0, 0, 0]);
+      await vi.advanceTimersByTimeAsync(10 * SCORES_PENDING_RETRY_MS);
+      w.ensure(0, 10);
+      expect(asked).toEqual([0, 0, 0]);
+      w.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the crawl's extraction rules from the pages, the same array while they do not change", async () => {

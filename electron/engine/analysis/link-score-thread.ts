@@ -95,6 +95,13 @@ export interface RefreshOptions {
   wait?: boolean;
   /** Minimum ms between two computations of a changing file (default: ten times the last one's time, at least 2 s). */
   spacingMs?: number;
+  /**
+   * Wait for nothing: what would be waited for (the first scores, or with `wait` newer ones) is computed meanwhile,
+   * and the scores in use are given at once (null before the first). For an answer that only shows the scores (a
+   * page of the explorer not sorted by them): at a million URLs the first scores take seconds, and the page's rows
+   * do not need them. Whether the answer lacks scores it would have waited for: scoresBehind.
+   */
+  background?: boolean;
 }
 
 /**
@@ -150,7 +157,7 @@ export async function currentScores(
     };
     e.pending.then(done, done);
   }
-  if (e.pending && (!e.scores || options.wait)) {
+  if (scoresBehind(e, options) && !options.background) {
     try {
       await e.pending;
     } catch (err) {
@@ -158,6 +165,31 @@ export async function currentScores(
     }
   }
   return e.scores;
+}
+
+/** The Results and explorer sorts whose order is the scores: a page sorted so waits for them. */
+export const SCORE_SORTS: readonly string[] = ['link_score', 'unique_inlinks'];
+
+/**
+ * How a page of rows sorted by `sort` asks for the scores (`base`: as the crawl's state says): in the background,
+ * unless its order is theirs.
+ */
+export function pageScoreOptions(base: RefreshOptions, sort: string): RefreshOptions {
+  return SCORE_SORTS.includes(sort) ? base : { ...base, background: true };
+}
+
+/**
+ * Whether the scores in use lack a computation under way that `options` would have waited for without `background`
+ * (the first scores, or with `wait` newer ones): an answer given with them is to be asked for again.
+ */
+export function scoresBehind(e: CrawlScores, options: RefreshOptions): boolean {
+  return e.pending !== null && (!e.scores || options.wait === true);
+}
+
+/** scoresBehind for a crawl file's scores (false for a file whose scores were never asked for). */
+export function linkScoresBehind(file: string, options: RefreshOptions): boolean {
+  const e = byFile.get(file);
+  return e !== undefined && scoresBehind(e, options);
 }
 
 /** Forgets a file's computed scores (the file was closed or deleted). */

@@ -6,7 +6,7 @@
 // scores serving meanwhile, as for a crawl file.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { LinkScores } from './link-score.ts';
-import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions } from './link-score-thread.ts';
+import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions, scoresBehind } from './link-score-thread.ts';
 import { storeResultsStamp } from './pg-content.ts';
 
 /** link_scores as crawl-file.ts's LINK_SCORES_TEMP_TABLE, in PostgreSQL's types. */
@@ -63,4 +63,10 @@ export async function refreshStoreLinkScores(
     filled.set(c, tag!);
   }
   return s;
+}
+
+/** Whether the scores of the crawl named `key` lack a computation under way that `options` would have waited for (scoresBehind). */
+export function storeLinkScoresBehind(key: string, options: RefreshOptions): boolean {
+  const e = byCrawl.get(key);
+  return e !== undefined && scoresBehind(e, options);
 }

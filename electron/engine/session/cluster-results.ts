@@ -35,7 +35,8 @@ import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
-import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
+import { refreshStoreLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
+import { pageScoreOptions, type RefreshOptions } from '../analysis/link-score-thread.ts';
 import type { LinkScores } from '../analysis/link-score.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../analysis/crawl-map.ts';
@@ -174,10 +175,13 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
     return this.read(async (client) => {
-      await this.refreshLinkScores(client);
+      // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
+      const scoring = pageScoreOptions({}, q.sort);
+      await this.refreshLinkScores(client, scoring);
       const content = isContentFilter(q.filter);
       if (content) await this.refreshContent(client);
-      const page = await postgresQueryFiltered(client, this.crawlId, q);
+      const read = await postgresQueryFiltered(client, this.crawlId, q);
+      const page = storeLinkScoresBehind(this.contentKey(), scoring) ? { ...read, scoresPending: true } : read;
       if (!content) return page;
       // The content filters' rows carry the page's words, its exact duplicates and closest near-duplicate (issue 18.1).
       const columns = await storeContentColumns(
@@ -203,11 +207,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** The URL detail pane and its pages of links (analysis/url-detail.ts's code, run on the store). */
   urlDetail(ref: UrlRef): Promise<UrlDetail | null> {
     return this.read(async (client) => {
-      await this.refreshLinkScores(client);
+      // Its Link Score as it is: the crawl's first ones may take seconds (the pane asks again while they are pending).
+      const scoring: RefreshOptions = { background: true };
+      await this.refreshLinkScores(client, scoring);
       const detail = await postgresUrlDetail(client, this.crawlId, ref);
+      if (!detail) return null;
       // Its duplicate content (issue 18.1), as a crawl file's detail has it.
-      if (detail) detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
-      return detail;
+      detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
+      return storeLinkScoresBehind(this.contentKey(), scoring) ? { ...detail, scoresPending: true } : detail;
     });
   }
 
@@ -221,8 +228,8 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   /** This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl). */
-  private refreshLinkScores(client: PgClient): Promise<LinkScores | null> {
-    return refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey());
+  private refreshLinkScores(client: PgClient, options: RefreshOptions = {}): Promise<LinkScores | null> {
+    return refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {

@@ -41,7 +41,7 @@ import {
 } from '../analysis/index.ts';
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
-import { forgetLinkScores, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
+import { forgetLinkScores, linkScoresBehind, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
 import { CrawlMapMemo, crawlMap } from '../analysis/crawl-map.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
@@ -162,6 +162,11 @@ export class CrawlAnalysis {
     } catch {
       // the columns stay empty; the views still answer
     }
+  }
+
+  /** Whether the scores lack a computation under way that `options` would have waited for (linkScoresBehind). */
+  linkScoresBehind(options: RefreshOptions): boolean {
+    return linkScoresBehind(this.db.name, options);
   }
 
   urlDetail(ref: UrlRef, writing = false): UrlDetail | null {

@@ -4,7 +4,7 @@
 // read the store (issue 19); the others are still the crawl file's alone (CrawlInView.analysis).
 import type * as Analysis from '../../../shared/analysis.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
-import { SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
+import { pageScoreOptions, type RefreshOptions, SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
@@ -87,15 +87,20 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     },
     queryFiltered: async (q, writing) => {
       const a = analysis();
-      await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
+      const scoring = pageScoreOptions(writing ? {} : SETTLED_LINK_SCORES, q.sort);
+      await a.refreshLinkScores(scoring);
       if (isContentFilter(q.filter)) await a.prepareContent(true);
-      return a.queryFiltered(q);
+      const page = a.queryFiltered(q);
+      return a.linkScoresBehind(scoring) ? { ...page, scoresPending: true } : page;
     },
     urlDetail: async (ref, writing) => {
       const a = analysis();
-      await a.refreshLinkScores(writing ? {} : SETTLED_LINK_SCORES);
+      const scoring: RefreshOptions = { ...(writing ? {} : SETTLED_LINK_SCORES), background: true };
+      await a.refreshLinkScores(scoring);
       await a.prepareContent(writing);
-      return a.urlDetail(ref, writing);
+      const detail = a.urlDetail(ref, writing);
+      return detail && a.linkScoresBehind(scoring) ? { ...detail, scoresPending: true } : detail;
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),

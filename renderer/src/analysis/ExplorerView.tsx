@@ -343,6 +343,7 @@ export function ExplorerView() {
   const [exporting, setExporting] = useState(false);
   const [total, setTotal] = useState<number | null>(null);
   const [rules, setRules] = useState<readonly string[]>([]);
+  const [scoresPending, setScoresPending] = useState(false);
   const mainLayout = useColumnLayout(EXPLORER_VIEW, EXPLORER_DEFAULT_LAYOUT);
   const imagesLayout = useColumnLayout(EXPLORER_IMAGES_VIEW, DEFAULT_LAYOUT);
   const imageFilter = RESULT_FILTERS.find((f) => f.id === filter)?.group === 'images';
@@ -392,6 +393,7 @@ export function ExplorerView() {
         <span className="panel-note" data-testid="explorer-total" data-value={total ?? undefined}>
           {filterTitle(filter)}
           {total === null ? '' : t('explorer.total', { count: total, n: formatInt(total) })}
+          {scoresPending && <span data-testid="explorer-scores-pending">{t('explorer.scoresPending')}</span>}
         </span>
         <div className="results-tools">
           {prefix && (
@@ -483,6 +485,7 @@ export function ExplorerView() {
               rowAttrs={rowAttrs}
               onTotal={setTotal}
               onRules={setRules}
+              onScoresPending={setScoresPending}
               filtered={appliedText !== '' || prefix !== ''}
               empty={() => t('explorer.empty')}
               live={live}

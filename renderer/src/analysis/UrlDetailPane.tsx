@@ -12,6 +12,7 @@ import { useTranslation } from '../i18n/i18n.ts';
 import { canGoBack, canGoForward, currentEntry, goBack, goForward, openInHistory, startHistory } from './analysis-model.ts';
 import type { DetailHistory } from './analysis-model.ts';
 import { useLiveQuery } from './use-live.ts';
+import { SCORES_PENDING_RETRY_MS } from '../results/results-window.ts';
 import { UrlDetailBody } from './UrlDetailBody.tsx';
 import { useStore } from 'zustand';
 import { contentOptionsStore } from './content-options.ts';
@@ -44,6 +45,13 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   useEffect(() => {
     if (contentGeneration > 0) detail.reload();
   }, [contentGeneration]);
+  // Its Link Score still being computed: asked for again in a moment, until it comes.
+  const scoresPending = detail.data?.scoresPending === true;
+  useEffect(() => {
+    if (!scoresPending) return;
+    const timer = setTimeout(detail.reload, SCORES_PENDING_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [scoresPending, detail.data]);
   const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
   // The table's own row, when the host has no details to give (or has not answered yet).
   const fallback = atStart && start.row && !detail.data ? start.row : null;

@@ -82,6 +82,8 @@ export interface VirtualTableProps<F extends object, R, S extends string = Resul
   rowAttrs?: (row: R) => Record<string, string | undefined>;
   onTotal?: (total: number | null) => void;
   onRules?: (rules: readonly string[]) => void;
+  /** Whether the rows shown came without their Link Scores, still being computed. */
+  onScoresPending?: (pending: boolean) => void;
   /** What to say when there are no rows. */
   empty: (filtered: boolean) => string;
   /** Whether the query narrows the rows (for the empty text). */
@@ -187,9 +189,10 @@ export function VirtualTable<F extends object, R, S extends string = ResultSortC
     win.ensure(vp.first, Math.max(vp.last, vp.first + visibleRows + OVERSCAN));
   });
 
-  const { onTotal, onRules } = props;
+  const { onTotal, onRules, onScoresPending } = props;
   useEffect(() => onTotal?.(win.total), [win.total, onTotal]);
   useEffect(() => onRules?.(rules), [rules, onRules]);
+  useEffect(() => onScoresPending?.(win.scoresPending), [win.scoresPending, onScoresPending]);
 
   const onSelectRow = useCallback((row: R, index: number) => onSelectRef.current(row, index, rules), [rules]);
 

@@ -12,6 +12,9 @@ export const MAX_IN_FLIGHT = 4;
 /** A page whose request failed is asked for again after this long at the soonest. */
 export const RETRY_AFTER_MS = 2_000;
 
+/** Rows answered while their Link Scores were still being computed are asked for again after this long. */
+export const SCORES_PENDING_RETRY_MS = 1_000;
+
 export type QueryFilter = Omit<ResultsQuery, 'offset' | 'limit'>;
 
 const NO_RULES: readonly string[] = [];
@@ -22,6 +25,8 @@ export interface WindowPage<R> {
   rows: R[];
   /** The crawl's extraction rules (a column each), when the query says. */
   extractionRules?: readonly string[];
+  /** The rows came without their Link Scores, still being computed: they are asked for again shortly. */
+  scoresPending?: boolean;
 }
 
 interface Page<R> {
@@ -36,12 +41,16 @@ export class ResultsWindow<F extends object = QueryFilter, R = ResultRow> {
   error: string | null = null;
   /** The crawl's extraction rules (a column each); the same array until they change. */
   rules: readonly string[] = NO_RULES;
+  /** The last rows came without their Link Scores, still being computed (they are asked for again shortly). */
+  scoresPending = false;
   private pages = new Map<number, Page<R>>();
   private inFlight = new Map<number, number>();
   /** Pages whose last request failed, and when: not asked for again for a moment. */
   private failedAt = new Map<number, number>();
   private gen = 0;
   private disposed = false;
+  /** The refresh due because rows came without their Link Scores (one at a time). */
+  private scoresTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly filter: F,
@@ -84,11 +93,23 @@ export class ResultsWindow<F extends object = QueryFilter, R = ResultRow> {
 
   dispose(): void {
     this.disposed = true;
+    if (this.scoresTimer !== null) clearTimeout(this.scoresTimer);
   }
 
   /** Pages held, for tests. */
   cachedPages(): number[] {
     return [...this.pages.keys()];
+  }
+
+  /** Rows shown without their Link Scores: every page is asked for again in a moment, until they come with them. */
+  private refreshForScores(): void {
+    if (this.scoresTimer !== null) return;
+    this.scoresTimer = setTimeout(() => {
+      this.scoresTimer = null;
+      if (this.disposed) return;
+      this.refresh();
+      this.onChange();
+    }, SCORES_PENDING_RETRY_MS);
   }
 
   private load(p: number): void {
@@ -109,6 +130,8 @@ export class ResultsWindow<F extends object = QueryFilter, R = ResultRow> {
         const rules = res.extractionRules ?? NO_RULES;
         if (rules.length !== this.rules.length || rules.some((r, i) => r !== this.rules[i])) this.rules = rules.length ? rules : NO_RULES;
         this.error = null;
+        if (gen === this.gen) this.scoresPending = res.scoresPending === true;
+        if (this.scoresPending) this.refreshForScores();
         while (this.pages.size > MAX_CACHED_PAGES) {
           const oldest = this.pages.keys().next().value as number;
           this.pages.delete(oldest);

@@ -17,6 +17,7 @@ export const analysis = {
     title: 'Results explorer',
     total_one: ' · {{n}} URL',
     total_other: ' · {{n}} URLs',
+    scoresPending: ' · computing Link Scores…',
     searchPlaceholder: 'Search URL, title, error…',
     inFolder: 'In {{prefix}}',
     clearFolder: 'Show every folder again',

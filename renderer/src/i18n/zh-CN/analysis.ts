@@ -15,6 +15,7 @@ export const analysis: Messages['analysis'] = {
     title: '结果浏览',
     total_one: ' · {{n}} 个 URL',
     total_other: ' · {{n}} 个 URL',
+    scoresPending: ' · 正在计算 Link Score…',
     searchPlaceholder: '搜索 URL、标题、错误…',
     inFolder: '位于 {{prefix}}',
     clearFolder: '重新显示所有目录',
