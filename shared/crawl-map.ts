@@ -86,6 +86,11 @@ export interface CrawlMap {
   depths: DepthSpread[];
   /** Whether Link Scores were computed (else every node is drawn at one size). */
   scored: boolean;
+  /**
+   * The crawl's Link Scores are still being computed (its first ones, seconds at a million URLs): the map is drawn
+   * without them and asked for again until it comes sized by them.
+   */
+  scoresPending?: boolean;
   /** results.seq the map was built from. */
   lastSeq: number;
   /** Time to build it, ms. */

@@ -123,7 +123,7 @@ async function writeTabs(views: CrawlViews, plan: TabExports, say: (line: string
   // Link Score), read once for both.
   const mapped = plan.pictures.filter((p): p is MapDataId => p !== 'site-structure');
   if (mapped.length) {
-    const map = await views.crawlMap({ maxNodes: DEFAULT_CRAWL_MAP_NODES }, false);
+    const map = await views.crawlMap({ maxNodes: DEFAULT_CRAWL_MAP_NODES }, false, true);
     for (const picture of mapped) {
       const out = path.join(plan.folder, `${picture}.csv`);
       const { rows } = writeMapData(picture, map, out);

@@ -8,7 +8,7 @@ import type { ChartData, ChartQuery, OverTime, StatusDistribution } from '../../
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { createClusterCrawl } from '../helpers/cluster-crawl.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
-import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+import { freshDatabase, pgSuite, scoredCrawlMap, type FreshDatabase } from '../helpers/postgres.ts';
 
 const withPg = await pgSuite();
 const status: ChartQuery = { kind: 'status', afterSeq: null, fromMs: null, bucketMs: null };
@@ -139,7 +139,7 @@ withPg.describe('live charts and site structure of a crawl in the PostgreSQL sto
 
   it('builds the crawl map again while a node holds rows uncommitted, and keeps the map once they are settled', async () => {
     const session = await attach();
-    const before = await session.crawlMap({ maxNodes: 100 });
+    const before = await scoredCrawlMap(session, { maxNodes: 100 });
     // Nothing written since: the map already built.
     expect(await session.crawlMap({ maxNodes: 100 })).toBe(before);
     // Node A draws a seq and holds it; node B draws the next and commits.

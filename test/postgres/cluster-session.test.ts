@@ -10,7 +10,7 @@ import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { crawlChannel } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
 import type { StatusDistribution } from '../../shared/analysis.ts';
-import { freshDatabase, pgHostPort, pgSuite } from '../helpers/postgres.ts';
+import { freshDatabase, pgHostPort, pgSuite, scoredCrawlMap } from '../helpers/postgres.ts';
 import type { FreshDatabase } from '../helpers/postgres.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import type { TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -326,7 +326,7 @@ withPg.describe('session attached to a crawl in a PostgreSQL store', () => {
     ]);
     expect(session.chartExportProblem()).toBeNull();
     // The crawl map and the bulk reports read the store too: every page with a results row is a node of the map.
-    const map = await session.crawlMap({ maxNodes: 100 });
+    const map = await scoredCrawlMap(session, { maxNodes: 100 });
     // The nine pages (recorded without a finder) hang from the root, in id order.
     expect([map.total, map.folded.urls, map.nodes.kind]).toEqual([9, 0, ['root', ...Array(9).fill('url')]]);
     expect(map.nodes.url.slice(1)).toEqual([

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlAnalysis } from '../../electron/engine/session/crawl-analysis.ts';
 import { CrawlFileResults } from '../../electron/engine/session/crawl-file-results.ts';
 import { fileViews } from '../../electron/engine/session/crawl-views.ts';
+import type { CrawlMap } from '../../shared/crawl-map.ts';
 import { exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { CSV_COLUMNS } from '../../electron/engine/export/csv-writer.ts';
 import { parse } from 'csv-parse/sync';
@@ -90,20 +91,18 @@ describe('Link Score of a crawled site', () => {
   });
 
   it("answers the explorer's first page and a URL's detail at once, their scores pending, then with the scores", async () => {
-    const analysis = CrawlAnalysis.open(file);
-    const views = fileViews(() => analysis);
+    const bySeq = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
+    let hubId = 0;
+    // The explorer's page first: the crawl's first scores are computed in a worker thread, the page does not wait.
+    let analysis = CrawlAnalysis.open(file);
     try {
-      const bySeq = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
-      // The first scores are computed in a worker thread: the page does not wait for them.
+      const views = fileViews(() => analysis);
       const first = await views.queryFiltered(bySeq, false);
       expect(first.scoresPending).toBe(true);
       expect(first.total).toBeGreaterThan(PAGES);
       expect(first.rows.every((r) => r.link_score === null)).toBe(true);
-      const hub = first.rows.find((r) => r.url === site.url('/hub'))!;
-      const pendingDetail = await views.urlDetail({ id: hub.url_id }, false);
-      expect(pendingDetail!.scoresPending).toBe(true);
-      expect(pendingDetail!.row.link_score).toBeNull();
-      // Asked again, as the table and the pane do, until they come.
+      hubId = first.rows.find((r) => r.url === site.url('/hub'))!.url_id;
+      // Asked again, as the table does, until they come.
       let page = first;
       for (let i = 0; i < 200 && page.scoresPending; i++) {
         await new Promise((r) => setTimeout(r, 25));
@@ -111,11 +110,57 @@ describe('Link Score of a crawled site', () => {
       }
       expect(page.scoresPending).toBeUndefined();
       expect(page.rows.find((r) => r.url === site.url('/hub'))).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
-      const detail = await views.urlDetail({ id: hub.url_id }, false);
+    } finally {
+      analysis.close();
+    }
+    // A URL's detail first, the same.
+    analysis = CrawlAnalysis.open(file);
+    try {
+      const views = fileViews(() => analysis);
+      const first = await views.urlDetail({ id: hubId }, false);
+      expect(first!.scoresPending).toBe(true);
+      expect(first!.row.link_score).toBeNull();
+      let detail = first;
+      for (let i = 0; i < 200 && detail!.scoresPending; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        detail = await views.urlDetail({ id: hubId }, false);
+      }
       expect(detail!.scoresPending).toBeUndefined();
       expect(detail!.row).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
     } finally {
       analysis.close();
+    }
+  });
+
+  it('draws the crawl map before the first Link Scores, then sized by them; an export waits for them', async () => {
+    const hubNode = (map: CrawlMap) => map.nodes.linkScore[map.nodes.url.indexOf(site.url('/hub'))];
+    const analysis = CrawlAnalysis.open(file);
+    const views = fileViews(() => analysis);
+    try {
+      const first = await views.crawlMap({ maxNodes: 100 }, false);
+      expect(first).toMatchObject({ scoresPending: true, scored: false });
+      expect(first.nodes.url).toContain(site.url('/hub'));
+      expect(hubNode(first)).toBeNull();
+      let map = first;
+      for (let i = 0; i < 200 && map.scoresPending; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        map = await views.crawlMap({ maxNodes: 100 }, false);
+      }
+      expect(map.scoresPending).toBeUndefined();
+      expect(map.scored).toBe(true);
+      expect(hubNode(map)).toBe(100);
+      // The same nodes, sized now (the rows read once, folded again with the scores).
+      expect(map.nodes.url).toEqual(first.nodes.url);
+    } finally {
+      analysis.close();
+    }
+    const again = CrawlAnalysis.open(file);
+    try {
+      const exported = await fileViews(() => again).crawlMap({ maxNodes: 100 }, false, true);
+      expect(exported.scoresPending).toBeUndefined();
+      expect(hubNode(exported)).toBe(100);
+    } finally {
+      again.close();
     }
   });
 

@@ -55,16 +55,19 @@ export function checkCrawlMapQuery(query: CrawlMapQuery): void {
 }
 
 /**
- * The last map built of one crawl, given again while the crawl is as it was: the map reads every URL, results row
- * and link (5-10 s at a million URLs on the store), and a finished crawl is asked for the same map each time its tab
- * opens or its CSV is written. `state` says what of the crawl a map was read from (null: a state that cannot be
- * named, and the map is not kept): results and links are only ever added, each page's with a new results seq, so a
- * crawl file's last seq and largest URL id name it, and a cluster crawl's settled results sequence
- * (storeSettledState: rows of several nodes commit out of seq order). The same state, Link Scores and node limit
- * give the same map.
+ * The last map built of one crawl, given again while the crawl is as it was, and the rows it was read from: the map
+ * reads every URL, results row and link (4-10 s at a million URLs on the store), and a finished crawl is asked for
+ * the same map each time its tab opens or its CSV is written; its Link Scores come later than the rows (the map is
+ * drawn before them, then sized by them), and folding the kept rows again takes milliseconds. `state` says what of
+ * the crawl a map was read from (null: a state that cannot be named, and nothing is kept): results and links are
+ * only ever added, each page's with a new results seq, so a crawl file's last seq and largest URL id name it, and a
+ * cluster crawl's settled results sequence (storeSettledState: rows of several nodes commit out of seq order). The
+ * same state, Link Scores and node limit give the same map. The rows hold a few typed arrays by URL id (about 40 MB
+ * at a million URLs), as the site structure's trie holds its folders.
  */
 export class CrawlMapMemo {
   private last: { state: string; scores: LinkScores | null; maxNodes: number; map: CrawlMap } | null = null;
+  private read: { state: string; rows: CrawlMapRows; lastSeq: number } | null = null;
 
   get(state: string | null, scores: LinkScores | null, query: CrawlMapQuery): CrawlMap | null {
     const l = this.last;
@@ -74,6 +77,15 @@ export class CrawlMapMemo {
   set(state: string | null, scores: LinkScores | null, query: CrawlMapQuery, map: CrawlMap): CrawlMap {
     this.last = state === null ? null : { state, scores, maxNodes: query.maxNodes, map };
     return map;
+  }
+
+  /** The rows read of the crawl at `state`, with the last seq they were read up to; null when none are kept. */
+  rows(state: string | null): { rows: CrawlMapRows; lastSeq: number } | null {
+    return state !== null && this.read?.state === state ? this.read : null;
+  }
+
+  keepRows(state: string | null, rows: CrawlMapRows, lastSeq: number): void {
+    this.read = state === null ? null : { state, rows, lastSeq };
   }
 }
 
@@ -91,10 +103,14 @@ export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null
     const state = `${lastSeq} ${maxId}`;
     const known = memo.get(state, scores, query);
     if (known !== null) return known;
-    const rows = new CrawlMapRows(maxId);
-    for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
-    for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
-    for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
+    let rows = memo.rows(state)?.rows;
+    if (!rows) {
+      rows = new CrawlMapRows(maxId);
+      for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
+      for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
+      for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
+      memo.keepRows(state, rows, lastSeq);
+    }
     const unlabelled = rows.map(query, scores, lastSeq);
     const read = prepared(db, CRAWL_MAP_SQL.labels(SQLITE_RESULTS.inKeys('u.id', '@keys'))).raw(true);
     const urlOf = new Map(read.all({ keys: SQLITE_RESULTS.keysValue(labelIds(unlabelled)) }) as [number, string][]);

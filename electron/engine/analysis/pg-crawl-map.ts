@@ -36,13 +36,18 @@ export async function postgresCrawlMap(
   return inCrawl(c, crawlId, async () => {
     const known = memo.get(state, scores, query);
     if (known !== null) return known;
-    const lastSeq = (await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq;
-    const maxId = (await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId;
-    const rows = new CrawlMapRows(maxId);
-    await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
-    await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
-    await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
-    const unlabelled = rows.map(query, scores, lastSeq);
+    let read = memo.rows(state);
+    if (!read) {
+      const lastSeq = (await c.query<{ lastSeq: number }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq;
+      const maxId = (await c.query<{ maxId: number }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId;
+      const rows = new CrawlMapRows(maxId);
+      await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
+      await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
+      await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
+      memo.keepRows(state, rows, lastSeq);
+      read = { rows, lastSeq };
+    }
+    const unlabelled = read.rows.map(query, scores, read.lastSeq);
     const { rows: labels } = await c.query<[string, string]>({
       text: CRAWL_MAP_SQL.labels('u.id = ANY($1::bigint[])'),
       values: [labelIds(unlabelled)],

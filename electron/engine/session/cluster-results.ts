@@ -177,11 +177,11 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read(async (client) => {
       // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
       const scoring = pageScoreOptions({}, q.sort);
-      await this.refreshLinkScores(client, scoring);
+      const { pending } = await this.refreshLinkScores(client, scoring);
       const content = isContentFilter(q.filter);
       if (content) await this.refreshContent(client);
       const read = await postgresQueryFiltered(client, this.crawlId, q);
-      const page = storeLinkScoresBehind(this.contentKey(), scoring) ? { ...read, scoresPending: true } : read;
+      const page = pending ? { ...read, scoresPending: true } : read;
       if (!content) return page;
       // The content filters' rows carry the page's words, its exact duplicates and closest near-duplicate (issue 18.1).
       const columns = await storeContentColumns(
@@ -209,12 +209,12 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read(async (client) => {
       // Its Link Score as it is: the crawl's first ones may take seconds (the pane asks again while they are pending).
       const scoring: RefreshOptions = { background: true };
-      await this.refreshLinkScores(client, scoring);
+      const { pending } = await this.refreshLinkScores(client, scoring);
       const detail = await postgresUrlDetail(client, this.crawlId, ref);
       if (!detail) return null;
       // Its duplicate content (issue 18.1), as a crawl file's detail has it.
       detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
-      return storeLinkScoresBehind(this.contentKey(), scoring) ? { ...detail, scoresPending: true } : detail;
+      return pending ? { ...detail, scoresPending: true } : detail;
     });
   }
 
@@ -227,9 +227,17 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return storeCrawlKey(this.server, this.crawlId);
   }
 
-  /** This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl). */
-  private refreshLinkScores(client: PgClient, options: RefreshOptions = {}): Promise<LinkScores | null> {
-    return refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
+  /**
+   * This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl): the
+   * scores in the table, and whether they lack a computation under way that `options` would have waited for without
+   * `background` (told at once: a later check could see scores the table does not hold yet).
+   */
+  private async refreshLinkScores(
+    client: PgClient,
+    options: RefreshOptions = {},
+  ): Promise<{ scores: LinkScores | null; pending: boolean }> {
+    const scores = await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
+    return { scores, pending: storeLinkScoresBehind(this.contentKey(), options) };
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {
@@ -286,10 +294,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   /** The crawl map (pg-crawl-map.ts, the crawl file's code on the store), sized by the crawl's Link Scores when they can be had. */
-  crawlMap(q: CrawlMapQuery): Promise<CrawlMap> {
+  crawlMap(q: CrawlMapQuery, _writing = false, waitForScores = false): Promise<CrawlMap> {
     return this.read(async (client) => {
-      const scores = await this.refreshLinkScores(client).catch(() => null);
-      return postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo);
+      // Drawn before the crawl's first scores are computed (seconds at a million URLs), then sized by them; an
+      // export waits for them.
+      const scoring: RefreshOptions = { background: !waitForScores };
+      const { scores, pending } = await this.refreshLinkScores(client, scoring).catch(() => ({ scores: null, pending: false }));
+      const map = await postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo);
+      return pending ? { ...map, scoresPending: true } : map;
     });
   }
 

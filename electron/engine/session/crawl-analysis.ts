@@ -154,18 +154,16 @@ export class CrawlAnalysis {
   /**
    * Brings this connection's Link Scores (the link_score and unique_inlinks columns) up to date: computed in a
    * worker thread the first time and when the crawl has new results (link-score-thread.ts). Best effort: a
-   * computation that fails leaves the columns empty.
+   * computation that fails leaves the columns empty. Resolves to whether the scores now in the columns lack a
+   * computation under way that `options` would have waited for without `background` (an answer read now is to be
+   * asked for again): told at once, since a later check could see scores the columns do not hold yet.
    */
-  async refreshLinkScores(options: RefreshOptions = {}): Promise<void> {
+  async refreshLinkScores(options: RefreshOptions = {}): Promise<boolean> {
     try {
       await refreshLinkScores(this.db, options);
     } catch {
       // the columns stay empty; the views still answer
     }
-  }
-
-  /** Whether the scores lack a computation under way that `options` would have waited for (linkScoresBehind). */
-  linkScoresBehind(options: RefreshOptions): boolean {
     return linkScoresBehind(this.db.name, options);
   }
 
@@ -229,7 +227,10 @@ export class CrawlAnalysis {
   /** The crawl map (issue 18.6), its nodes sized by the Link Scores brought up to date first (none when they fail). */
   async crawlMap(query: CrawlMapQuery, options: RefreshOptions = {}): Promise<CrawlMap> {
     const scores = await refreshLinkScores(this.db, options).catch(() => null);
-    return crawlMap(this.db, query, scores, this.mapMemo);
+    const behind = linkScoresBehind(this.db.name, options);
+    const map = crawlMap(this.db, query, scores, this.mapMemo);
+    // With options.background, drawn before the crawl's first scores (seconds at a million URLs), then sized by them.
+    return behind ? { ...map, scoresPending: true } : map;
   }
 
   close(): void {

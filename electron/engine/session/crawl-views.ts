@@ -60,9 +60,10 @@ export interface CrawlViews {
   exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }>;
   /**
    * The crawl map (issue 18.6), sized by Link Score (`writing`: the scores are brought up to date as a running
-   * crawl's are; otherwise settled ones serve).
+   * crawl's are; otherwise settled ones serve). The view's map is drawn before the crawl's first scores, marked
+   * scoresPending; `waitForScores` (an export's) waits for them.
    */
-  crawlMap(query: CrawlMapQuery, writing: boolean): Promise<CrawlMap>;
+  crawlMap(query: CrawlMapQuery, writing: boolean, waitForScores?: boolean): Promise<CrawlMap>;
 
   // ---- the XML sitemap (sitemaps/write-sitemap.ts, pg-sitemap.ts) ----
   /** How many pages the crawl's sitemap lists. */
@@ -89,18 +90,18 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       const a = analysis();
       // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
       const scoring = pageScoreOptions(writing ? {} : SETTLED_LINK_SCORES, q.sort);
-      await a.refreshLinkScores(scoring);
+      const behind = await a.refreshLinkScores(scoring);
       if (isContentFilter(q.filter)) await a.prepareContent(true);
       const page = a.queryFiltered(q);
-      return a.linkScoresBehind(scoring) ? { ...page, scoresPending: true } : page;
+      return behind ? { ...page, scoresPending: true } : page;
     },
     urlDetail: async (ref, writing) => {
       const a = analysis();
       const scoring: RefreshOptions = { ...(writing ? {} : SETTLED_LINK_SCORES), background: true };
-      await a.refreshLinkScores(scoring);
+      const behind = await a.refreshLinkScores(scoring);
       await a.prepareContent(writing);
       const detail = a.urlDetail(ref, writing);
-      return detail && a.linkScoresBehind(scoring) ? { ...detail, scoresPending: true } : detail;
+      return detail && behind ? { ...detail, scoresPending: true } : detail;
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),
@@ -125,7 +126,8 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     chartData: async (q) => analysis().chartData(q),
     siteStructure: async (q) => analysis().siteStructure(q),
     exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
-    crawlMap: async (q, writing) => analysis().crawlMap(q, writing ? {} : SETTLED_LINK_SCORES),
+    crawlMap: async (q, writing, waitForScores = false) =>
+      analysis().crawlMap(q, { ...(writing ? {} : SETTLED_LINK_SCORES), background: !waitForScores }),
 
     sitemapPageCount: async () => sitemapPageCount(analysis().db),
     exportSitemap: (dest) => writeSitemapTo((outPath) => writeSitemap(analysis().db, outPath), dest),

@@ -16,6 +16,7 @@ import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { useTheme } from '../theme.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
+import { SCORES_PENDING_RETRY_MS } from '../results/results-window.ts';
 import { requestExplorer } from './explorer-request.ts';
 import { downloadBlob, downloadSvg, downloadSvgAsPng, ExportButton } from './picture-export.tsx';
 
@@ -77,6 +78,13 @@ export function CrawlMapView() {
     enabled: hasCrawl,
   });
   const map = loaded.data;
+  // Drawn before the crawl's Link Scores were computed: asked for again in a moment, until it comes sized by them.
+  const scoresPending = map?.scoresPending === true;
+  useEffect(() => {
+    if (!scoresPending) return;
+    const timer = setTimeout(loaded.reload, SCORES_PENDING_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [scoresPending, map]);
   const box = useRef<HTMLDivElement>(null);
   const sigma = useRef<Sigma | null>(null);
   const mapRef = useRef<CrawlMap | null>(null);
@@ -195,6 +203,7 @@ export function CrawlMapView() {
                 depth: map.maxDepth,
               })
             : ''}
+          {scoresPending && <span data-testid="crawl-map-scores-pending">{t('crawlMap.scoresPending')}</span>}
         </span>
         <fieldset className="crawl-map-switch" aria-label={t('crawlMap.colourBy')}>
           <legend className="visually-hidden">{t('crawlMap.colourBy')}</legend>

@@ -816,6 +816,7 @@ export const analysis = {
     title: 'Crawl map',
     totals_one: '{{n}} URL · {{nodes}} nodes drawn · deepest {{depth}}',
     totals_other: '{{n}} URLs · {{nodes}} nodes drawn · deepest {{depth}}',
+    scoresPending: ' · computing Link Scores…',
     colourBy: 'Colour nodes by',
     by: { indexability: 'Indexability', status: 'Status' },
     keys: {

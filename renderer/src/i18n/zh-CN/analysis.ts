@@ -731,6 +731,7 @@ export const analysis: Messages['analysis'] = {
     title: '抓取地图',
     totals_one: '{{n}} 个 URL · 绘制 {{nodes}} 个节点 · 最深 {{depth}}',
     totals_other: '{{n}} 个 URL · 绘制 {{nodes}} 个节点 · 最深 {{depth}}',
+    scoresPending: ' · 正在计算 Link Score…',
     colourBy: '节点着色依据',
     by: { indexability: '可索引性', status: '状态' },
     keys: {
