@@ -187,6 +187,8 @@ export interface UrlDetail {
   content?: ContentDetail | null;
   /** Its Link Score is still being computed (ExplorerPage.scoresPending): the detail is asked for again shortly. */
   scoresPending?: boolean;
+  /** The crawl's duplicate content analysis is still being computed: `content` is absent until it is asked for again. */
+  contentPending?: boolean;
 }
 
 /** A page with the same main text, or a near-duplicate with its estimated similarity (0-1), in a page's detail. */

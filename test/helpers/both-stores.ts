@@ -35,9 +35,10 @@ export async function crawlIntoBoth(
   await fileSession.openCrawl(file);
   const storeSession = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
   await storeSession.attachStore(storeUrl, crawlId);
-  // The crawl's Link Scores computed on each before the tests compare rows: a page sorted by them waits for them
-  // (one that is not answers at once, its scores pending, and the two stores' rows would differ by that).
+  // The crawl's Link Scores and duplicate content computed on each before the tests compare rows and details: a page
+  // sorted by the scores, and the badges, wait for them (a page otherwise, and a URL's detail, answer at once with
+  // them pending, and the two stores' answers would differ by that).
   const byScore = { filter: 'all', text: '', sort: 'link_score', descending: false, offset: 0, limit: 1 } as const;
-  await Promise.all([fileSession.queryFiltered(byScore), storeSession.queryFiltered(byScore)]);
+  await Promise.all([fileSession, storeSession].map(async (s) => Promise.all([s.queryFiltered(byScore), s.filterCounts()])));
   return { file, crawlId, fileSession, storeSession };
 }

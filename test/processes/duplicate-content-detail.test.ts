@@ -38,7 +38,14 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const detailOf = async (p: string) => (await runCommand(handlers, 'urlDetail', [{ url: site.url(p) }]))!;
+/** A page's detail once the crawl's analysis is there: asked again while it is computed, as the detail pane does. */
+const detailOf = async (p: string) => {
+  for (let i = 0; ; i++) {
+    const detail = (await runCommand(handlers, 'urlDetail', [{ url: site.url(p) }]))!;
+    if (!detail.contentPending || i >= 400) return detail;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
 const near = async (p: string) => (await detailOf(p)).content!.near.items.map((m) => [new URL(m.url).pathname, m.similarity]);
 
 describe('duplicate content in the URL detail', () => {

@@ -90,7 +90,7 @@ describe('Link Score of a crawled site', () => {
     }
   });
 
-  it("answers the explorer's first page and a URL's detail at once, their scores pending, then with the scores", async () => {
+  it("answers the explorer's first page and a URL's detail at once, their scores and duplicates pending, then with them", async () => {
     const bySeq = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
     let hubId = 0;
     // The explorer's page first: the crawl's first scores are computed in a worker thread, the page does not wait.
@@ -113,20 +113,25 @@ describe('Link Score of a crawled site', () => {
     } finally {
       analysis.close();
     }
-    // A URL's detail first, the same.
+    // A URL's detail first, the same, and its duplicate content too: the crawl's analysis is computed meanwhile.
     analysis = CrawlAnalysis.open(file);
     try {
       const views = fileViews(() => analysis);
       const first = await views.urlDetail({ id: hubId }, false);
-      expect(first!.scoresPending).toBe(true);
+      expect(first).toMatchObject({ scoresPending: true, contentPending: true, url: site.url('/hub') });
       expect(first!.row.link_score).toBeNull();
+      expect(first!.content).toBeUndefined();
       let detail = first;
-      for (let i = 0; i < 200 && detail!.scoresPending; i++) {
+      for (let i = 0; i < 200 && (detail!.scoresPending || detail!.contentPending); i++) {
         await new Promise((r) => setTimeout(r, 25));
         detail = await views.urlDetail({ id: hubId }, false);
       }
       expect(detail!.scoresPending).toBeUndefined();
+      expect(detail!.contentPending).toBeUndefined();
       expect(detail!.row).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
+      // The hub's main text compared with the other pages': its words counted, a page compared.
+      expect(detail!.content).toMatchObject({ compared: true });
+      expect(detail!.content!.main_words).toBeGreaterThan(0);
     } finally {
       analysis.close();
     }

@@ -53,14 +53,51 @@ const pending = new Map<string, Promise<ContentAnalysisResult>>();
 export async function prepareContentAnalysis(db: Db, options: { writing?: boolean } = {}): Promise<void> {
   const file = db.name;
   for (let round = 0; round < 3 && db.open && contentAnalysisDue(db, options); round++) {
-    const key = `${file}\n${contentOptionsKey(file)}`;
-    let p = pending.get(key);
-    if (!p) {
-      p = computeContentAnalysisOffThread(file, contentOptions(file));
-      pending.set(key, p);
-      const done = () => void pending.delete(key);
-      p.then(done, done);
-    }
-    adoptContentAnalysis(file, await p);
+    adoptContentAnalysis(file, await computation(file));
   }
+}
+
+/**
+ * prepareContentAnalysis without waiting, for a URL's detail (its duplicates can wait, its row cannot: at a million
+ * pages the analysis takes seconds): true when the file's analysis is current, or when computing it off the thread
+ * failed last time (the caller computes it in the thread, as before); else its computation is started off the
+ * thread, or left running, and taken as the file's when it ends; false.
+ */
+export function contentAnalysisReady(db: Db, options: { writing?: boolean } = {}): boolean {
+  const file = db.name;
+  if (!db.open || !contentAnalysisDue(db, options)) return true;
+  if (failed.has(analysisKey(file))) return true;
+  if (!pending.has(analysisKey(file))) {
+    computation(file).then(
+      (r) => void adoptContentAnalysis(file, r),
+      () => undefined,
+    );
+  }
+  return false;
+}
+
+/** Files (with their options) whose last computation off the thread failed. */
+const failed = new Set<string>();
+
+const analysisKey = (file: string) => `${file}\n${contentOptionsKey(file)}`;
+
+/** The computation of the file's analysis for its current options: the one under way, or a new one. */
+function computation(file: string): Promise<ContentAnalysisResult> {
+  const key = analysisKey(file);
+  let p = pending.get(key);
+  if (!p) {
+    p = computeContentAnalysisOffThread(file, contentOptions(file));
+    pending.set(key, p);
+    p.then(
+      () => {
+        failed.delete(key);
+        pending.delete(key);
+      },
+      () => {
+        failed.add(key);
+        pending.delete(key);
+      },
+    );
+  }
+  return p;
 }

@@ -63,15 +63,7 @@ export async function refreshStoreContent(
   // Computed off this thread (near-duplicates-thread.ts), through a connection of the worker's own; one computation
   // per crawl and options at a time, callers meanwhile waiting for it.
   for (let round = 0; round < 3 && contentAnalysisDueAt(key, stamp, options); round++) {
-    const pendingKey = `${key}\n${contentOptionsKey(key)}`;
-    let p = pending.get(pendingKey);
-    if (!p) {
-      p = analyseOffThread({ store: storeUrl, crawlId, stamp }, contentOptions(key));
-      pending.set(pendingKey, p);
-      const done = () => void pending.delete(pendingKey);
-      p.then(done, done);
-    }
-    adoptContentAnalysis(key, await p);
+    adoptContentAnalysis(key, await computation(storeUrl, crawlId, key, stamp));
   }
   const r = lastContentAnalysis(key)!;
   const tag = `${key}|${r.stamp}|${r.key}`;
@@ -103,6 +95,57 @@ export async function refreshStoreContent(
     filled.set(c, tag);
   }
   return r;
+}
+
+/** Crawls (with their options) whose last computation off the thread failed. */
+const failed = new Set<string>();
+
+const analysisKey = (key: string) => `${key}\n${contentOptionsKey(key)}`;
+
+/** The computation of the crawl's analysis for its current options: the one under way, or a new one at `stamp`. */
+function computation(storeUrl: string, crawlId: string, key: string, stamp: string): Promise<ContentAnalysisResult> {
+  const pendingKey = analysisKey(key);
+  let p = pending.get(pendingKey);
+  if (!p) {
+    p = analyseOffThread({ store: storeUrl, crawlId, stamp }, contentOptions(key));
+    pending.set(pendingKey, p);
+    p.then(
+      () => {
+        failed.delete(pendingKey);
+        pending.delete(pendingKey);
+      },
+      () => {
+        failed.add(pendingKey);
+        pending.delete(pendingKey);
+      },
+    );
+  }
+  return p;
+}
+
+/**
+ * refreshStoreContent without waiting, for a URL's detail (its duplicates can wait, its row cannot: at a million
+ * pages the analysis takes seconds): true when the crawl's analysis is current, or when computing it failed last
+ * time (the detail then waits for it, as before); else its computation is started off the thread, or left running,
+ * and taken as the crawl's when it ends; false.
+ */
+export async function storeContentReady(
+  c: PgQuerier,
+  storeUrl: string,
+  crawlId: string,
+  key: string,
+  options: { writing?: boolean } = {},
+): Promise<boolean> {
+  const stamp = await storeResultsStamp(c, crawlId);
+  if (!contentAnalysisDueAt(key, stamp, options)) return true;
+  if (failed.has(analysisKey(key))) return true;
+  if (!pending.has(analysisKey(key))) {
+    computation(storeUrl, crawlId, key, stamp).then(
+      (r) => void adoptContentAnalysis(key, r),
+      () => undefined,
+    );
+  }
+  return false;
 }
 
 /**

@@ -46,6 +46,7 @@ import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import {
   refreshStoreContent,
   storeContentColumns,
+  storeContentReady,
   storeContentDetail,
   storeContentDiff,
   storeCrawlKey,
@@ -212,9 +213,11 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       const { pending } = await this.refreshLinkScores(client, scoring);
       const detail = await postgresUrlDetail(client, this.crawlId, ref);
       if (!detail) return null;
-      // Its duplicate content (issue 18.1), as a crawl file's detail has it.
-      detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
-      return pending ? { ...detail, scoresPending: true } : detail;
+      // Its duplicate content (issue 18.1), as a crawl file's detail has it, once the crawl's analysis is there
+      // (seconds at a million pages): the pane asks again meanwhile.
+      const contentReady = await storeContentReady(client, this.storeUrl, this.crawlId, this.contentKey(), { writing: true });
+      if (contentReady) detail.content = await storeContentDetail(client, this.storeUrl, this.crawlId, this.contentKey(), detail.url_id);
+      return { ...detail, ...(pending ? { scoresPending: true } : {}), ...(contentReady ? {} : { contentPending: true }) };
     });
   }
 

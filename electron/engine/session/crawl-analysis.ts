@@ -55,7 +55,7 @@ import {
   setContentOptions,
 } from '../analysis/near-duplicates.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
-import { prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
+import { contentAnalysisReady, prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
@@ -167,10 +167,23 @@ export class CrawlAnalysis {
     return linkScoresBehind(this.db.name, options);
   }
 
-  urlDetail(ref: UrlRef, writing = false): UrlDetail | null {
+  /** A URL's detail; its duplicate content too unless `withContent` is false (the analysis not ready: contentReady). */
+  urlDetail(ref: UrlRef, writing = false, withContent = true): UrlDetail | null {
     const detail = urlDetail(this.db, ref);
-    if (detail) detail.content = this.contentDetail(detail.url_id, writing);
+    if (detail && withContent) detail.content = this.contentDetail(detail.url_id, writing);
     return detail;
+  }
+
+  /**
+   * Whether duplicate content's analysis can be read now without computing it (contentAnalysisReady): when not,
+   * its computation goes on off the thread.
+   */
+  contentReady(writing = false): boolean {
+    try {
+      return contentAnalysisReady(this.db, { writing });
+    } catch {
+      return true;
+    }
   }
 
   /** Duplicate content (issue 18.1): a page's words, exact and near duplicates under the current options, or null. */

@@ -99,9 +99,11 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       const a = analysis();
       const scoring: RefreshOptions = { ...(writing ? {} : SETTLED_LINK_SCORES), background: true };
       const behind = await a.refreshLinkScores(scoring);
-      await a.prepareContent(writing);
-      const detail = a.urlDetail(ref, writing);
-      return detail && behind ? { ...detail, scoresPending: true } : detail;
+      // Its duplicates once the crawl's analysis is there (seconds at a million pages); the pane asks again meanwhile.
+      const contentReady = a.contentReady(writing);
+      const detail = a.urlDetail(ref, writing, contentReady);
+      if (!detail) return null;
+      return { ...detail, ...(behind ? { scoresPending: true } : {}), ...(contentReady ? {} : { contentPending: true }) };
     },
     urlInlinks: async (urlId, after) => analysis().inlinks(urlId, after),
     urlOutlinks: async (urlId, after) => analysis().outlinks(urlId, after),

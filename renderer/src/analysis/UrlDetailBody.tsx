@@ -88,6 +88,14 @@ export function UrlDetailBody({
       {detail.fetched && <RowFields row={row} rules={rules ?? detail.extracted.map((e) => e.rule)} />}
       {detail.fetched && detail.structured && <StructuredDetailSection structured={detail.structured} />}
       {detail.fetched && detail.content && <ContentDetailSection urlId={detail.url_id} content={detail.content} onOpen={onOpen} />}
+      {detail.fetched && detail.contentPending && (
+        <>
+          <h3 className="row-details-heading">{t('detail.content.heading')}</h3>
+          <p className="detail-none" data-testid="detail-content-pending">
+            {t('detail.content.pending')}
+          </p>
+        </>
+      )}
       <h3 className="row-details-heading">{t('detail.responseHeaders')}</h3>
       {headers.length ? (
         <dl className="row-details-fields header-lines" data-testid="detail-headers">

@@ -45,13 +45,13 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   useEffect(() => {
     if (contentGeneration > 0) detail.reload();
   }, [contentGeneration]);
-  // Its Link Score still being computed: asked for again in a moment, until it comes.
-  const scoresPending = detail.data?.scoresPending === true;
+  // Its Link Score or its duplicates still being computed: asked for again in a moment, until they come.
+  const pending = detail.data?.scoresPending === true || detail.data?.contentPending === true;
   useEffect(() => {
-    if (!scoresPending) return;
+    if (!pending) return;
     const timer = setTimeout(detail.reload, SCORES_PENDING_RETRY_MS);
     return () => clearTimeout(timer);
-  }, [scoresPending, detail.data]);
+  }, [pending, detail.data]);
   const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
   // The table's own row, when the host has no details to give (or has not answered yet).
   const fallback = atStart && start.row && !detail.data ? start.row : null;

@@ -707,6 +707,7 @@ export const analysis = {
     // Duplicate content (issue 18.1).
     content: {
       heading: 'Duplicate content',
+      pending: 'Comparing the crawl’s pages…',
       mainWords: 'Main-text words',
       low: 'low content (under {{n}} words)',
       notCompared: 'Not compared: only indexable pages are compared.',

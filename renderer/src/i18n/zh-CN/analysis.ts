@@ -622,6 +622,7 @@ export const analysis: Messages['analysis'] = {
     // Duplicate content (issue 18.1).
     content: {
       heading: '重复内容',
+      pending: '正在比较抓取的页面…',
       mainWords: '主体文本字数',
       low: '内容过少（少于 {{n}} 字）',
       notCompared: '未比较：只比较可索引的页面。',

@@ -1,0 +1,79 @@
+// A cluster crawl's views do not wait for what is computed over the whole crawl before they answer (issue 19): the
+// explorer's page, a URL's detail and the crawl map of a crawl in the store come at once, marked pending while its
+// Link Scores and its duplicate content analysis are computed off the thread, then with them. (A crawl file's views
+// are checked alike in test/processes/link-score-crawl.test.ts.)
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ExplorerQuery } from '../../shared/analysis.ts';
+import type { UrlDetail } from '../../shared/url-detail.ts';
+import type { CrawlMap } from '../../shared/crawl-map.ts';
+import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
+import { runCli } from '../helpers/cli.ts';
+import { spawner, tempDir } from '../helpers/engine.ts';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+
+const withPg = await pgSuite();
+
+/** Asks again, as the views' table, pane and map do, until `done`; the answers in order. */
+async function askUntil<T>(ask: () => Promise<T>, done: (answer: T) => boolean): Promise<T[]> {
+  const answers = [await ask()];
+  for (let i = 0; i < 400 && !done(answers[answers.length - 1]!); i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    answers.push(await ask());
+  }
+  return answers;
+}
+
+withPg.describe('the views of a crawl in the PostgreSQL store, before its whole-crawl analyses are computed', () => {
+  let db: FreshDatabase;
+  let site: FixtureSite;
+  let session: CrawlSession;
+
+  beforeAll(async () => {
+    db = await freshDatabase('views_pending');
+    site = await startFixtureSite({ pages: 12 });
+    const crawled = await runCli(['--store', db.url, site.url('/p/0'), '--threads', '2', '--quiet', '--no-sitemaps']);
+    expect(crawled.code, crawled.stderr).toBe(0);
+    const crawlId = /Crawl (c[a-z0-9_]+) in /.exec(crawled.stderr)![1]!;
+    session = new CrawlSession({ crawlsDir: tempDir(), spawner: spawner(), cpuCount: 2 });
+    await session.attachStore(db.url, crawlId);
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await site?.close();
+    await db?.drop();
+  });
+
+  it('answers the page, the detail and the map at once, their scores and duplicates pending, then with them', async () => {
+    const bySeq: ExplorerQuery = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 };
+    // Nothing asked the crawl's Link Scores before: this page starts them and does not wait.
+    const pages = await askUntil(
+      () => session.queryFiltered(bySeq),
+      (p) => !p.scoresPending,
+    );
+    expect(pages[0]!.scoresPending).toBe(true);
+    expect(pages[0]!.rows.every((r) => r.link_score === null)).toBe(true);
+    const scored = pages[pages.length - 1]!;
+    expect(scored.scoresPending).toBeUndefined();
+    const home = scored.rows.find((r) => r.url === site.url('/p/1'))!;
+    expect(home.link_score).toEqual(expect.any(Number));
+
+    // Nothing asked its duplicate content before: the detail starts the analysis and does not wait.
+    const details = await askUntil(
+      () => session.urlDetail({ id: home.url_id }),
+      (d: UrlDetail | null) => !d?.contentPending,
+    );
+    expect(details[0]).toMatchObject({ contentPending: true, url: site.url('/p/1') });
+    expect(details[0]!.content).toBeUndefined();
+    const detail = details[details.length - 1]!;
+    expect(detail.contentPending).toBeUndefined();
+    expect(detail.content).toMatchObject({ compared: true });
+    expect(detail.row.link_score).toBe(home.link_score);
+
+    // The map with the scores there is sized by them at once.
+    const map: CrawlMap = await session.crawlMap({ maxNodes: 100 });
+    expect(map.scoresPending).toBeUndefined();
+    expect(map.scored).toBe(true);
+  });
+});
