@@ -87,6 +87,8 @@ export interface ResultsPage {
   rows: ResultRow[];
   /** The crawl's custom extraction rules, by name, in order: a column each. */
   extractionRules: string[];
+  /** The rows' Link Scores are still being computed: they show none (or the last ones) until asked for again. */
+  scoresPending?: boolean;
 }
 
 /** A row of a filtered view: a results row with its URL's id and state; for "external", a URL maybe never fetched. */

@@ -277,9 +277,10 @@ withPg.describe('results of a cluster crawl in PostgreSQL, as those of a crawl f
     await db?.drop();
   });
 
-  // Link Score is the Results table's (ClusterResults, below), not the bare query's: compared without it here.
+  // Link Score is the Results table's (ClusterResults, below), not the bare query's: compared without it here (nor
+  // whether the file's scores were still being computed when its page was read).
   const LINK_SCORE_SORTS: readonly string[] = ['link_score', 'unique_inlinks'];
-  const withoutLinkScore = (p: ResultsPage): ResultsPage => ({
+  const withoutLinkScore = ({ scoresPending: _, ...p }: ResultsPage): ResultsPage => ({
     ...p,
     rows: p.rows.map((r) => ({ ...r, link_score: null, unique_inlinks: null })),
   });

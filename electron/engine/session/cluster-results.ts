@@ -117,12 +117,11 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   query(q: ResultsQuery): Promise<ResultsPage> {
     return this.read(async (client) => {
-      // The Link Score columns, as a crawl file's Results table has them (best effort: a failure leaves them empty).
-      const scored = await this.refreshLinkScores(client).then(
-        () => true,
-        () => false,
-      );
-      return queryClusterResults(client, this.crawlId, q, scored);
+      // The Link Score columns, as a crawl file's Results table has them (best effort: a failure leaves them empty),
+      // not waited for unless the rows are sorted by them.
+      const scoring = await this.refreshLinkScores(client, pageScoreOptions({}, q.sort)).catch(() => null);
+      const page = await queryClusterResults(client, this.crawlId, q, scoring !== null);
+      return scoring?.pending ? { ...page, scoresPending: true } : page;
     });
   }
 

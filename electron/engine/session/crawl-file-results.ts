@@ -13,7 +13,7 @@ import {
   type ExtractedOfRow,
 } from '../analysis/result-rows.ts';
 import { prepared, readTransaction } from '../analysis/sql.ts';
-import { SETTLED_LINK_SCORES, refreshLinkScores } from '../analysis/link-score-thread.ts';
+import { linkScoresBehind, pageScoreOptions, refreshLinkScores, SETTLED_LINK_SCORES } from '../analysis/link-score-thread.ts';
 import { exportCsv, extractionColumns } from '../export/csv-export.ts';
 import type { CsvExportResult } from '../export/csv-writer.ts';
 import { openCrawlFile, type Db } from '../frontier/sqlite/crawl-file.ts';
@@ -35,8 +35,10 @@ export class CrawlFileResults implements ResultsReader {
 
   async query(q: ResultsQuery): Promise<ResultsPage> {
     const db = this.connection();
-    // The Link Score columns (computed off the thread; best effort).
-    await refreshLinkScores(db, this.writing() ? {} : SETTLED_LINK_SCORES).catch(() => null);
+    // The Link Score columns (computed off the thread; best effort), not waited for unless the rows are sorted by them.
+    const scoring = pageScoreOptions(this.writing() ? {} : SETTLED_LINK_SCORES, q.sort);
+    await refreshLinkScores(db, scoring).catch(() => null);
+    const behind = linkScoresBehind(db.name, scoring);
     const { count, page } = resultsPageSql(SQLITE_RESULTS, q);
     // One read transaction: the total and the rows come from the same state of the file, even mid-crawl.
     return readTransaction(db, () => {
@@ -51,7 +53,7 @@ export class CrawlFileResults implements ResultsReader {
         ) as ExtractedOfRow[];
         addExtracted(new Map(rows.map((r) => [r.seq, r])), found);
       }
-      return { total, offset: q.offset, rows, extractionRules: this.rules };
+      return { total, offset: q.offset, rows, extractionRules: this.rules, ...(behind ? { scoresPending: true } : {}) };
     });
   }
 
