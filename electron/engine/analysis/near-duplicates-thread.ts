@@ -43,8 +43,50 @@ export function analyseOffThread(source: ContentSource, options: ContentAnalysis
   });
 }
 
-/** The computation under way per file and options key. */
-const pending = new Map<string, Promise<ContentAnalysisResult>>();
+/**
+ * The content analyses computed off the thread, of crawl files (here) and of crawls in the store (pg-content.ts):
+ * one per crawl and options at a time, callers meanwhile sharing it, and which of them failed last (a caller that
+ * would not wait then waits as before, so a failing analysis is not started again at every ask).
+ */
+export class AnalysisRuns {
+  private readonly pending = new Map<string, Promise<ContentAnalysisResult>>();
+  private readonly failed = new Set<string>();
+
+  /** The analysis under way for `key` (a crawl and its options), or a new one from `start`. */
+  run(key: string, start: () => Promise<ContentAnalysisResult>): Promise<ContentAnalysisResult> {
+    let p = this.pending.get(key);
+    if (!p) {
+      p = start();
+      this.pending.set(key, p);
+      p.then(
+        () => {
+          this.failed.delete(key);
+          this.pending.delete(key);
+        },
+        () => {
+          this.failed.add(key);
+          this.pending.delete(key);
+        },
+      );
+    }
+    return p;
+  }
+
+  /**
+   * For a caller that does not wait: false when the last analysis for `key` failed (the caller waits, as before);
+   * else true, the analysis started from `start` unless one is under way, and handed to `adopt` when it ends.
+   */
+  inBackground(key: string, start: () => Promise<ContentAnalysisResult>, adopt: (r: ContentAnalysisResult) => void): boolean {
+    if (this.failed.has(key)) return false;
+    if (!this.pending.has(key)) this.run(key, start).then(adopt, () => undefined);
+    return true;
+  }
+}
+
+/** A crawl's runs key: the crawl (a file's name, or a crawl in the store's key) and its options. */
+export const analysisRunKey = (key: string): string => `${key}\n${contentOptionsKey(key)}`;
+
+const runs = new AnalysisRuns();
 
 /**
  * Computes the file's content analysis off the thread when it is due, and makes it the file's. Options changed
@@ -53,7 +95,7 @@ const pending = new Map<string, Promise<ContentAnalysisResult>>();
 export async function prepareContentAnalysis(db: Db, options: { writing?: boolean } = {}): Promise<void> {
   const file = db.name;
   for (let round = 0; round < 3 && db.open && contentAnalysisDue(db, options); round++) {
-    adoptContentAnalysis(file, await computation(file));
+    adoptContentAnalysis(file, await runs.run(analysisRunKey(file), () => computeContentAnalysisOffThread(file, contentOptions(file))));
   }
 }
 
@@ -66,38 +108,9 @@ export async function prepareContentAnalysis(db: Db, options: { writing?: boolea
 export function contentAnalysisReady(db: Db, options: { writing?: boolean } = {}): boolean {
   const file = db.name;
   if (!db.open || !contentAnalysisDue(db, options)) return true;
-  if (failed.has(analysisKey(file))) return true;
-  if (!pending.has(analysisKey(file))) {
-    computation(file).then(
-      (r) => void adoptContentAnalysis(file, r),
-      () => undefined,
-    );
-  }
-  return false;
-}
-
-/** Files (with their options) whose last computation off the thread failed. */
-const failed = new Set<string>();
-
-const analysisKey = (file: string) => `${file}\n${contentOptionsKey(file)}`;
-
-/** The computation of the file's analysis for its current options: the one under way, or a new one. */
-function computation(file: string): Promise<ContentAnalysisResult> {
-  const key = analysisKey(file);
-  let p = pending.get(key);
-  if (!p) {
-    p = computeContentAnalysisOffThread(file, contentOptions(file));
-    pending.set(key, p);
-    p.then(
-      () => {
-        failed.delete(key);
-        pending.delete(key);
-      },
-      () => {
-        failed.add(key);
-        pending.delete(key);
-      },
-    );
-  }
-  return p;
+  return !runs.inBackground(
+    analysisRunKey(file),
+    () => computeContentAnalysisOffThread(file, contentOptions(file)),
+    (r) => void adoptContentAnalysis(file, r),
+  );
 }

@@ -13,13 +13,12 @@ import {
   contentColumnsSql,
   contentOptions,
   contentMatchesOf,
-  contentOptionsKey,
   flaggedPages,
   lastContentAnalysis,
   type ContentAnalysisResult,
   type FlaggedPage,
 } from './near-duplicates.ts';
-import { analyseOffThread } from './near-duplicates-thread.ts';
+import { AnalysisRuns, analyseOffThread, analysisRunKey } from './near-duplicates-thread.ts';
 import { hasStoreTable, inSchema } from './pg-content-read.ts';
 import { settledSql } from './pg-settled.ts';
 
@@ -32,8 +31,8 @@ export const PG_CONTENT_DUPS_TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS conte
   low integer NOT NULL
 )`;
 
-/** The computation under way per crawl and options. */
-const pending = new Map<string, Promise<ContentAnalysisResult>>();
+/** The analyses under way per crawl and options, and those that failed last. */
+const runs = new AnalysisRuns();
 /** Flagged pages written into the TEMP table a statement at a time. */
 const INSERT_ROWS = 5_000;
 
@@ -63,7 +62,7 @@ export async function refreshStoreContent(
   // Computed off this thread (near-duplicates-thread.ts), through a connection of the worker's own; one computation
   // per crawl and options at a time, callers meanwhile waiting for it.
   for (let round = 0; round < 3 && contentAnalysisDueAt(key, stamp, options); round++) {
-    adoptContentAnalysis(key, await computation(storeUrl, crawlId, key, stamp));
+    adoptContentAnalysis(key, await runs.run(analysisRunKey(key), analyse(storeUrl, crawlId, key, stamp)));
   }
   const r = lastContentAnalysis(key)!;
   const tag = `${key}|${r.stamp}|${r.key}`;
@@ -97,31 +96,9 @@ export async function refreshStoreContent(
   return r;
 }
 
-/** Crawls (with their options) whose last computation off the thread failed. */
-const failed = new Set<string>();
-
-const analysisKey = (key: string) => `${key}\n${contentOptionsKey(key)}`;
-
-/** The computation of the crawl's analysis for its current options: the one under way, or a new one at `stamp`. */
-function computation(storeUrl: string, crawlId: string, key: string, stamp: string): Promise<ContentAnalysisResult> {
-  const pendingKey = analysisKey(key);
-  let p = pending.get(pendingKey);
-  if (!p) {
-    p = analyseOffThread({ store: storeUrl, crawlId, stamp }, contentOptions(key));
-    pending.set(pendingKey, p);
-    p.then(
-      () => {
-        failed.delete(pendingKey);
-        pending.delete(pendingKey);
-      },
-      () => {
-        failed.add(pendingKey);
-        pending.delete(pendingKey);
-      },
-    );
-  }
-  return p;
-}
+/** The computation of the crawl's analysis for its current options at `stamp`, in a worker thread. */
+const analyse = (storeUrl: string, crawlId: string, key: string, stamp: string) => () =>
+  analyseOffThread({ store: storeUrl, crawlId, stamp }, contentOptions(key));
 
 /**
  * refreshStoreContent without waiting, for a URL's detail (its duplicates can wait, its row cannot: at a million
@@ -138,14 +115,7 @@ export async function storeContentReady(
 ): Promise<boolean> {
   const stamp = await storeResultsStamp(c, crawlId);
   if (!contentAnalysisDueAt(key, stamp, options)) return true;
-  if (failed.has(analysisKey(key))) return true;
-  if (!pending.has(analysisKey(key))) {
-    computation(storeUrl, crawlId, key, stamp).then(
-      (r) => void adoptContentAnalysis(key, r),
-      () => undefined,
-    );
-  }
-  return false;
+  return !runs.inBackground(analysisRunKey(key), analyse(storeUrl, crawlId, key, stamp), (r) => void adoptContentAnalysis(key, r));
 }
 
 /**
