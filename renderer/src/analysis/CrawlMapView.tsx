@@ -16,7 +16,6 @@ import { useApi, useCrawl, useCrawlStore } from '../store/context.tsx';
 import { useTranslation } from '../i18n/i18n.ts';
 import { useTheme } from '../theme.ts';
 import { useHasCrawl, useLiveQuery } from './use-live.ts';
-import { SCORES_PENDING_RETRY_MS } from '../results/results-window.ts';
 import { requestExplorer } from './explorer-request.ts';
 import { downloadBlob, downloadSvg, downloadSvgAsPng, ExportButton } from './picture-export.tsx';
 
@@ -74,17 +73,13 @@ export function CrawlMapView() {
   const [colourBy, setColourBy] = useState<ColourBy>('indexability');
   const [hovered, setHovered] = useState<number | null>(null);
   const [webglError, setWebglError] = useState<string | null>(null);
+  // Drawn before the crawl's Link Scores were computed: asked for again in a moment, until it comes sized by them.
   const loaded = useLiveQuery<CrawlMap>('crawl-map', () => api.crawlMap({ maxNodes: DEFAULT_CRAWL_MAP_NODES }), CRAWL_MAP_REFRESH_MS, {
     enabled: hasCrawl,
+    pending: (m) => m.scoresPending === true,
   });
   const map = loaded.data;
-  // Drawn before the crawl's Link Scores were computed: asked for again in a moment, until it comes sized by them.
   const scoresPending = map?.scoresPending === true;
-  useEffect(() => {
-    if (!scoresPending) return;
-    const timer = setTimeout(loaded.reload, SCORES_PENDING_RETRY_MS);
-    return () => clearTimeout(timer);
-  }, [scoresPending, map]);
   const box = useRef<HTMLDivElement>(null);
   const sigma = useRef<Sigma | null>(null);
   const mapRef = useRef<CrawlMap | null>(null);

@@ -12,7 +12,6 @@ import { useTranslation } from '../i18n/i18n.ts';
 import { canGoBack, canGoForward, currentEntry, goBack, goForward, openInHistory, startHistory } from './analysis-model.ts';
 import type { DetailHistory } from './analysis-model.ts';
 import { useLiveQuery } from './use-live.ts';
-import { SCORES_PENDING_RETRY_MS } from '../results/results-window.ts';
 import { UrlDetailBody } from './UrlDetailBody.tsx';
 import { useStore } from 'zustand';
 import { contentOptionsStore } from './content-options.ts';
@@ -39,19 +38,15 @@ export function UrlDetailPane({ start, rules, onClose }: { start: DetailStart; r
   const api = useApi();
   const store = useCrawlStore();
   const { t } = useTranslation('analysis');
-  const detail = useLiveQuery(`detail|${refKey(ref)}`, () => api.urlDetail(ref), 5_000);
+  // Its Link Score or its duplicates still being computed: asked for again in a moment, until they come.
+  const detail = useLiveQuery(`detail|${refKey(ref)}`, () => api.urlDetail(ref), 5_000, {
+    pending: (d) => d?.scoresPending === true || d?.contentPending === true,
+  });
   // A new duplicate-content threshold (issue 18.1): read the detail again, keeping it shown meanwhile.
   const contentGeneration = useStore(contentOptionsStore, (s) => s.generation);
   useEffect(() => {
     if (contentGeneration > 0) detail.reload();
   }, [contentGeneration]);
-  // Its Link Score or its duplicates still being computed: asked for again in a moment, until they come.
-  const pending = detail.data?.scoresPending === true || detail.data?.contentPending === true;
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setTimeout(detail.reload, SCORES_PENDING_RETRY_MS);
-    return () => clearTimeout(timer);
-  }, [pending, detail.data]);
   const url = detail.data?.url ?? ('url' in ref ? ref.url : atStart ? start.row?.url : undefined);
   // The table's own row, when the host has no details to give (or has not answered yet).
   const fallback = atStart && start.row && !detail.data ? start.row : null;

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/connection.ts';
 import { isLiveState } from '../store/crawl-view.ts';
 import { useCrawl } from '../store/context.tsx';
+import { SCORES_PENDING_RETRY_MS as PENDING_RETRY_MS } from '../results/results-window.ts';
 
 /** Whether a crawl is in view at all (started, resumed or opened). */
 export function useHasCrawl(): boolean {
@@ -25,13 +26,15 @@ export interface Loaded<T> {
 /**
  * The answer of `load` for the crawl in view. `key` says what is asked (a filter, a page...): a new key loads at
  * once and drops older answers. While the crawl runs it loads again every `intervalMs` if the counters moved.
- * `merge` folds an answer into the last one (live chart updates); by default an answer replaces it.
+ * `merge` folds an answer into the last one (live chart updates); by default an answer replaces it. `pending` says
+ * an answer came before what the host computes over the whole crawl (its Link Scores, its duplicate content): it is
+ * loaded again after PENDING_RETRY_MS, until it comes whole.
  */
 export function useLiveQuery<T>(
   key: string,
   load: (previous: T | null) => Promise<T>,
   intervalMs: number,
-  options: { enabled?: boolean; merge?: (previous: T | null, next: T) => T } = {},
+  options: { enabled?: boolean; merge?: (previous: T | null, next: T) => T; pending?: (answer: T) => boolean } = {},
 ): Loaded<T> {
   const enabled = options.enabled ?? true;
   const crawlKey = useCrawl((s) => s.crawlKey);
@@ -86,6 +89,13 @@ export function useLiveQuery<T>(
       runRef.current(false);
     };
   }, [live, enabled, intervalMs]);
+
+  const pending = state.key === fullKey && state.data !== null && options.pending?.(state.data) === true;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => runRef.current(false), PENDING_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [pending, state]);
 
   const current = state.key === fullKey ? state : { data: null, error: null };
   return { data: current.data, error: current.error, reload: () => runRef.current(false) };
