@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 import type { CrawlMap, CrawlMapQuery } from '../../shared/crawl-map.ts';
+import { askUntil } from './ask-until.ts';
 
 export const DEFAULT_PG_URL = 'postgres://trawl:trawl@127.0.0.1:5432/trawl_test';
 
@@ -175,11 +176,12 @@ async function dropForce(client: pg.Client, ident: string): Promise<void> {
  * scoresPending, as the view draws them; asked again as the view does until the map comes sized by them.
  */
 export async function scoredCrawlMap(session: { crawlMap(q: CrawlMapQuery): Promise<CrawlMap> }, q: CrawlMapQuery): Promise<CrawlMap> {
-  let map = await session.crawlMap(q);
-  for (let i = 0; i < 400 && map.scoresPending; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    map = await session.crawlMap(q);
-  }
+  const map = (
+    await askUntil(
+      () => session.crawlMap(q),
+      (m) => !m.scoresPending,
+    )
+  ).at(-1)!;
   if (map.scoresPending) throw new Error('the crawl map still lacks its Link Scores after 10 s');
   return map;
 }

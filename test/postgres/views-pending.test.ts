@@ -8,21 +8,12 @@ import type { UrlDetail } from '../../shared/url-detail.ts';
 import type { CrawlMap } from '../../shared/crawl-map.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { runCli } from '../helpers/cli.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 
 const withPg = await pgSuite();
-
-/** Asks again, as the views' table, pane and map do, until `done`; the answers in order. */
-async function askUntil<T>(ask: () => Promise<T>, done: (answer: T) => boolean): Promise<T[]> {
-  const answers = [await ask()];
-  for (let i = 0; i < 400 && !done(answers[answers.length - 1]!); i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    answers.push(await ask());
-  }
-  return answers;
-}
 
 withPg.describe('the views of a crawl in the PostgreSQL store, before its whole-crawl analyses are computed', () => {
   let db: FreshDatabase;

@@ -10,6 +10,7 @@ import type { CrawlSnapshot, StateChange } from '../../shared/snapshot.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { sleep, spawner, tempDir } from '../helpers/engine.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 
 const FILE_NAME = /^127\.0\.0\.1-\d{8}-\d{6}(-\d+)?\.trawl$/;
 const TEXT_COLUMNS = new Set<ResultSortColumn>(['url', 'content_type', 'title']);
@@ -197,11 +198,12 @@ describe('CrawlSession', () => {
     expect(all).toHaveLength(37);
     // The crawl just finished: its final Link Scores are being computed, and a page comes at once with the scores it
     // has (scoresPending), then with them: asked again as the table does.
-    let page = await session.queryResults(query());
-    for (let i = 0; i < 400 && page.scoresPending; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      page = await session.queryResults(query());
-    }
+    const page = (
+      await askUntil(
+        () => session.queryResults(query()),
+        (p) => !p.scoresPending,
+      )
+    ).at(-1)!;
     expect(page.scoresPending).toBeUndefined();
     expect(page.total).toBe(37);
     expect(page.offset).toBe(0);

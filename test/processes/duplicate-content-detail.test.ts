@@ -10,6 +10,7 @@ import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
 import { startDuplicateSite, type DuplicateSite } from '../helpers/duplicate-site.ts';
 import { runCli } from '../helpers/cli.ts';
 import { spawner, tempDir } from '../helpers/engine.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 import { openCrawlFile } from '../../electron/engine/frontier/sqlite/crawl-file.ts';
 import { computeContentAnalysis, contentAnalysisDue, setContentOptions } from '../../electron/engine/analysis/near-duplicates.ts';
 import { computeContentAnalysisOffThread, prepareContentAnalysis } from '../../electron/engine/analysis/near-duplicates-thread.ts';
@@ -39,13 +40,13 @@ afterAll(async () => {
 });
 
 /** A page's detail once the crawl's analysis is there: asked again while it is computed, as the detail pane does. */
-const detailOf = async (p: string) => {
-  for (let i = 0; ; i++) {
-    const detail = (await runCommand(handlers, 'urlDetail', [{ url: site.url(p) }]))!;
-    if (!detail.contentPending || i >= 400) return detail;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+const detailOf = async (p: string) =>
+  (
+    await askUntil(
+      async () => (await runCommand(handlers, 'urlDetail', [{ url: site.url(p) }]))!,
+      (d) => !d.contentPending,
+    )
+  ).at(-1)!;
 const near = async (p: string) => (await detailOf(p)).content!.near.items.map((m) => [new URL(m.url).pathname, m.similarity]);
 
 describe('duplicate content in the URL detail', () => {

@@ -12,6 +12,7 @@ import { exportCsv } from '../../electron/engine/export/csv-export.ts';
 import { CSV_COLUMNS } from '../../electron/engine/export/csv-writer.ts';
 import { parse } from 'csv-parse/sync';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 import { newCrawl, tempDir } from '../helpers/engine.ts';
 
 const PAGES = 12;
@@ -97,17 +98,17 @@ describe('Link Score of a crawled site', () => {
     let analysis = CrawlAnalysis.open(file);
     try {
       const views = fileViews(() => analysis);
-      const first = await views.queryFiltered(bySeq, false);
+      // Asked again, as the table does, until they come.
+      const pages = await askUntil(
+        () => views.queryFiltered(bySeq, false),
+        (p) => !p.scoresPending,
+      );
+      const first = pages[0]!;
       expect(first.scoresPending).toBe(true);
       expect(first.total).toBeGreaterThan(PAGES);
       expect(first.rows.every((r) => r.link_score === null)).toBe(true);
       hubId = first.rows.find((r) => r.url === site.url('/hub'))!.url_id;
-      // Asked again, as the table does, until they come.
-      let page = first;
-      for (let i = 0; i < 200 && page.scoresPending; i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        page = await views.queryFiltered(bySeq, false);
-      }
+      const page = pages[pages.length - 1]!;
       expect(page.scoresPending).toBeUndefined();
       expect(page.rows.find((r) => r.url === site.url('/hub'))).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
     } finally {
@@ -117,15 +118,15 @@ describe('Link Score of a crawled site', () => {
     analysis = CrawlAnalysis.open(file);
     try {
       const views = fileViews(() => analysis);
-      const first = await views.urlDetail({ id: hubId }, false);
+      const details = await askUntil(
+        () => views.urlDetail({ id: hubId }, false),
+        (d) => !d!.scoresPending && !d!.contentPending,
+      );
+      const first = details[0];
       expect(first).toMatchObject({ scoresPending: true, contentPending: true, url: site.url('/hub') });
       expect(first!.row.link_score).toBeNull();
       expect(first!.content).toBeUndefined();
-      let detail = first;
-      for (let i = 0; i < 200 && (detail!.scoresPending || detail!.contentPending); i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        detail = await views.urlDetail({ id: hubId }, false);
-      }
+      const detail = details[details.length - 1];
       expect(detail!.scoresPending).toBeUndefined();
       expect(detail!.contentPending).toBeUndefined();
       expect(detail!.row).toMatchObject({ link_score: 100, unique_inlinks: PAGES });
@@ -142,15 +143,15 @@ describe('Link Score of a crawled site', () => {
     const analysis = CrawlAnalysis.open(file);
     const views = fileViews(() => analysis);
     try {
-      const first = await views.crawlMap({ maxNodes: 100 }, false);
+      const maps = await askUntil(
+        () => views.crawlMap({ maxNodes: 100 }, false),
+        (m) => !m.scoresPending,
+      );
+      const first = maps[0]!;
       expect(first).toMatchObject({ scoresPending: true, scored: false });
       expect(first.nodes.url).toContain(site.url('/hub'));
       expect(hubNode(first)).toBeNull();
-      let map = first;
-      for (let i = 0; i < 200 && map.scoresPending; i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        map = await views.crawlMap({ maxNodes: 100 }, false);
-      }
+      const map = maps[maps.length - 1]!;
       expect(map.scoresPending).toBeUndefined();
       expect(map.scored).toBe(true);
       expect(hubNode(map)).toBe(100);
