@@ -13,34 +13,10 @@
 // Staleness: the file's latest results seq (linkScoreStamp). While a crawl adds results, recomputation is spaced
 // out: not sooner than ten times the last computation's time (at least two seconds) after the last one, and it runs
 // in the background: the previous scores serve until the next call after it finished.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
+import { runWorkerThread } from './worker-thread.ts';
 import { linkScoreStamp, type LinkScoreSource, type LinkScores } from './link-score.ts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/**
- * A worker thread's script (`name`: link-score-worker, or duplicate content's near-duplicates-worker): the bundle
- * beside this code when it runs bundled (out/node/<name>.cjs from scripts/build-node.mjs, out/main/<name>.js from
- * electron.vite.config.ts), else the TypeScript source imported through tsx's API (tests, `tsx` runs: Node 20 gives
- * a worker thread no --import loader).
- */
-export function workerScript(name = 'link-score-worker'): { script: string; eval: boolean } {
-  for (const file of [`${name}.cjs`, `${name}.js`]) {
-    const bundled = path.join(here, file);
-    if (fs.existsSync(bundled)) return { script: bundled, eval: false };
-  }
-  const tsxApi = pathToFileURL(
-    path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
-  ).href;
-  const entry = JSON.stringify(pathToFileURL(path.join(here, `${name}.ts`)).href);
-  return { script: `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${entry}, ${entry}))`, eval: true };
-}
 
 /** Computes the Link Scores of a crawl file in a worker thread that opens it read-only. */
 export function computeLinkScoresOffThread(file: string): Promise<LinkScores> {
@@ -49,24 +25,7 @@ export function computeLinkScoresOffThread(file: string): Promise<LinkScores> {
 
 /** Computes the Link Scores of `source` (a crawl file, or a crawl in the store) in a worker thread. */
 export function linkScoresOffThread(source: LinkScoreSource): Promise<LinkScores> {
-  const { script, eval: isCode } = workerScript();
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { eval: isCode, workerData: { source } });
-    let settled = false;
-    worker.once('message', (m: { ok: true; scores: LinkScores } | { ok: false; error: string }) => {
-      settled = true;
-      if (m.ok) resolve(m.scores);
-      else reject(new Error(`Link Score: ${m.error}`));
-      void worker.terminate();
-    });
-    worker.once('error', (err) => {
-      settled = true;
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`Link Score worker exited with code ${code}`));
-    });
-  });
+  return runWorkerThread<LinkScores>('link-score-worker', { source }, 'Link Score');
 }
 
 /** Computed scores per crawl file (the connection's file name), shared by its reader connections. */

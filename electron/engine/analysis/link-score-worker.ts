@@ -6,18 +6,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { computeLinkScoresOfFile, type LinkScoreSource, type LinkScores } from './link-score.ts';
 import { computeStoreLinkScores } from './pg-link-score-read.ts';
+import { answerParent } from './worker-thread.ts';
 
 const { source } = workerData as { source: LinkScoreSource };
-// Not top-level await: the bundle is CommonJS.
-void (async () => {
-  try {
-    const s: LinkScores =
-      'file' in source
-        ? computeLinkScoresOfFile(source.file, source.nativeBinding)
-        : await computeStoreLinkScores(source.store, source.crawlId, source.stamp);
-    const buffers = [s.urlIds.buffer, s.scores.buffer, s.ranks.buffer, s.uniqueInlinks.buffer] as ArrayBuffer[];
-    parentPort!.postMessage({ ok: true, scores: s }, buffers);
-  } catch (err) {
-    parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
-  }
-})();
+answerParent(
+  parentPort!,
+  (): Promise<LinkScores> | LinkScores =>
+    'file' in source
+      ? computeLinkScoresOfFile(source.file, source.nativeBinding)
+      : computeStoreLinkScores(source.store, source.crawlId, source.stamp),
+  // The typed arrays move to the caller's thread, not copied.
+  (s) => [s.urlIds.buffer, s.scores.buffer, s.ranks.buffer, s.uniqueInlinks.buffer] as ArrayBuffer[],
+);

@@ -3,10 +3,9 @@
 // awaits prepareContentAnalysis, which computes the file's analysis in a worker thread when it is due (none yet,
 // other options, new results) and hands it to near-duplicates.ts, whose refreshContentAnalysis then only fills the
 // connection's TEMP table. One computation per file at a time; callers meanwhile wait for it.
-import { Worker } from 'node:worker_threads';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type Db, sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
-import { workerScript } from './link-score-thread.ts';
+import { runWorkerThread } from './worker-thread.ts';
 import {
   adoptContentAnalysis,
   type ContentAnalysisResult,
@@ -23,24 +22,7 @@ export function computeContentAnalysisOffThread(file: string, options: ContentAn
 
 /** Computes the content analysis of `source` (a crawl file, or a crawl in the store) in a worker thread. */
 export function analyseOffThread(source: ContentSource, options: ContentAnalysisOptions): Promise<ContentAnalysisResult> {
-  const { script, eval: isCode } = workerScript('near-duplicates-worker');
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { eval: isCode, workerData: { source, options } });
-    let settled = false;
-    worker.once('message', (m: { ok: true; result: ContentAnalysisResult } | { ok: false; error: string }) => {
-      settled = true;
-      if (m.ok) resolve(m.result);
-      else reject(new Error(`duplicate content: ${m.error}`));
-      void worker.terminate();
-    });
-    worker.once('error', (err) => {
-      settled = true;
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`duplicate content worker exited with code ${code}`));
-    });
-  });
+  return runWorkerThread<ContentAnalysisResult>('near-duplicates-worker', { source, options }, 'duplicate content');
 }
 
 /**

@@ -7,20 +7,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { computeContentAnalysisOfFile, type ContentAnalysisResult, type ContentSource } from './near-duplicates.ts';
 import { computeStoreContentAnalysis } from './pg-content-read.ts';
+import { answerParent } from './worker-thread.ts';
 
 const { source, options } = workerData as { source: ContentSource; options: ContentAnalysisOptions };
-// Not top-level await: the bundle is CommonJS.
-void (async () => {
-  try {
-    const r: ContentAnalysisResult =
-      'file' in source
-        ? computeContentAnalysisOfFile(source.file, options, source.nativeBinding)
-        : await computeStoreContentAnalysis(source.store, source.crawlId, options, source.stamp);
-    const buffers = [r.urlIds, r.signatures, r.exactCount, r.exactGroup, r.match, r.similarity, r.low].map(
-      (a) => a.buffer,
-    ) as ArrayBuffer[];
-    parentPort!.postMessage({ ok: true, result: r }, buffers);
-  } catch (err) {
-    parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
-  }
-})();
+answerParent(
+  parentPort!,
+  (): Promise<ContentAnalysisResult> | ContentAnalysisResult =>
+    'file' in source
+      ? computeContentAnalysisOfFile(source.file, options, source.nativeBinding)
+      : computeStoreContentAnalysis(source.store, source.crawlId, options, source.stamp),
+  // The typed arrays move to the caller's thread, not copied.
+  (r) => [r.urlIds, r.signatures, r.exactCount, r.exactGroup, r.match, r.similarity, r.low].map((a) => a.buffer) as ArrayBuffer[],
+);
