@@ -87,10 +87,10 @@ describe('duplicate content: crawl and tab exports', () => {
     expect(paths(tab(out, 'content-low'))).toEqual(['/distinct-1', '/distinct-2', '/thin']);
   });
 
-  it('the explorer: counts, rows with the closest match, and the options set after the crawl', () => {
+  it('the explorer: counts, rows with the closest match, and the options set after the crawl', async () => {
     const analysis = CrawlAnalysis.open(db);
     try {
-      const counts = analysis.filterCounts();
+      const counts = await analysis.filterCounts();
       expect([counts['content-exact-duplicates'], counts['content-near-duplicates'], counts['content-low']]).toEqual([2, 2, 1]);
       const page = analysis.queryFiltered({
         filter: 'content-near-duplicates',
@@ -105,7 +105,7 @@ describe('duplicate content: crawl and tab exports', () => {
         ['/near-2', '/near-1'],
       ]);
       analysis.setContentOptions({ threshold: 0.99, allPages: true });
-      const after = analysis.filterCounts();
+      const after = await analysis.filterCounts();
       expect([after['content-exact-duplicates'], after['content-near-duplicates']]).toEqual([3, 0]);
     } finally {
       analysis.close();

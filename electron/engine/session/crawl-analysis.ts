@@ -58,6 +58,7 @@ import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentAnalysisReady, prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
+import { countsOffThread, filterCountsOffThread } from '../analysis/filter-counts-thread.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
@@ -75,22 +76,39 @@ export class CrawlAnalysis {
   /** The last counts, when they were made (performance.now()), what they cost, and the file's data_version then. */
   private counted: { at: number; ms: number; version: number; counts: FilterCounts; content: string } | null = null;
 
+  /** The counts under way off the thread, shared by the callers meanwhile. */
+  private counting: Promise<FilterCounts> | null = null;
+
   /**
-   * The explorer's filter counts (the issues overview's too). They run on the process that hosts the crawl, and on a
-   * large crawl they take long (about 0.6 s at 100,000 URLs): an answer is served again while the file has not
-   * changed, and, while a crawl is `writing` it, until ten times what it cost has passed, so counting takes at most
-   * about a tenth of the host's time however often the views ask. Once the crawl stops writing, the next ask counts.
+   * The explorer's filter counts (the issues overview's too). On a large crawl they take long (about 0.6 s at
+   * 100,000 URLs, 7 s at 800,000): they are counted in a worker thread (filter-counts-thread.ts), so the process that
+   * hosts the crawl keeps answering the other views and running the crawl meanwhile. An answer is served again while
+   * the file has not changed, and, while a crawl is `writing` it, until ten times what it cost has passed, so
+   * counting takes at most about a tenth of the host's time however often the views ask. Once the crawl stops
+   * writing, the next ask counts.
    */
-  filterCounts(writing = false): FilterCounts {
+  async filterCounts(writing = false): Promise<FilterCounts> {
+    // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
+    await this.prepareContent(writing);
+    if (this.counting) return this.counting;
     const now = performance.now();
     // Duplicate content's TEMP table first: its options may have changed since the last counts (issue 18.1).
     const content = this.refreshContent(writing);
     const version = this.db.pragma('data_version', { simple: true }) as number;
     const last = this.counted;
     if (last && last.content === content && (last.version === version || (writing && now - last.at < 10 * last.ms))) return last.counts;
-    const counts = filterCounts(this.db);
-    this.counted = { at: now, ms: performance.now() - now, version, counts, content };
-    return counts;
+    const keep = (counts: FilterCounts): FilterCounts => {
+      this.counted = { at: now, ms: performance.now() - now, version, counts, content };
+      return counts;
+    };
+    if (!countsOffThread(this.db, last?.ms ?? null)) return keep(filterCounts(this.db));
+    const counting = filterCountsOffThread(this.db)
+      .then(keep)
+      .finally(() => {
+        if (this.counting === counting) this.counting = null;
+      });
+    this.counting = counting;
+    return counting;
   }
 
   /** Duplicate content (issue 18.1): this connection's content_dups made current; what it holds (stamp and options). */

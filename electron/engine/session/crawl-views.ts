@@ -80,12 +80,7 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     queuePrefixes: async (q) => analysis().queuePrefixes(q),
     queueSearch: async (q) => analysis().queueSearch(q),
     queueScreen: async (q) => analysis().queueScreen(q),
-    filterCounts: async (writing) => {
-      const a = analysis();
-      // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
-      await a.prepareContent(writing);
-      return a.filterCounts(writing);
-    },
+    filterCounts: (writing) => analysis().filterCounts(writing),
     queryFiltered: async (q, writing) => {
       const a = analysis();
       // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
@@ -116,12 +111,8 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
       return Object.keys(given).length === 0 ? a.contentOptions() : a.setContentOptions(given);
     },
     contentDiff: async (urlId, otherId) => analysis().contentDiff(urlId, otherId),
-    issuesOverview: async (writing) => {
-      // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
-      const a = analysis();
-      await a.prepareContent(writing);
-      return overviewOf(a.filterCounts(writing));
-    },
+    // From the explorer's counts, which a large crawl does not recount at every ask (CrawlAnalysis.filterCounts).
+    issuesOverview: async (writing) => overviewOf(await analysis().filterCounts(writing)),
     exportOverview: async (dest, format) => exportOverview(analysis().db, dest, format),
     exportBulkReport: async (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
 
