@@ -34,10 +34,7 @@ export async function refreshStoreLinkScores(
   options: RefreshOptions = {},
 ): Promise<LinkScores | null> {
   await c.query(PG_LINK_SCORES_TEMP_TABLE);
-  let entry = byCrawl.get(key);
-  if (!entry) byCrawl.set(key, (entry = newScores()));
-  const stamp = await storeResultsStamp(c, crawlId);
-  const s = await currentScores(entry, stamp, options, () => linkScoresOffThread({ store: storeUrl, crawlId, stamp }));
+  const s = await storeLinkScores(c, storeUrl, crawlId, key, options);
   const tag = s ? `${key}|${s.stamp}` : null;
   if (s && filled.get(c) !== tag) {
     await c.query('BEGIN');
@@ -63,6 +60,24 @@ export async function refreshStoreLinkScores(
     filled.set(c, tag!);
   }
   return s;
+}
+
+/**
+ * The scores of the crawl named `key` as refreshStoreLinkScores brings them up to date, without putting them in the
+ * connection's TEMP table: for a reader that takes them as arrays (the crawl map), whose connection then spends no
+ * second filling a table it does not read.
+ */
+export async function storeLinkScores(
+  c: PgQuerier,
+  storeUrl: string,
+  crawlId: string,
+  key: string,
+  options: RefreshOptions = {},
+): Promise<LinkScores | null> {
+  let entry = byCrawl.get(key);
+  if (!entry) byCrawl.set(key, (entry = newScores()));
+  const stamp = await storeResultsStamp(c, crawlId);
+  return currentScores(entry, stamp, options, () => linkScoresOffThread({ store: storeUrl, crawlId, stamp }));
 }
 
 /** Whether the scores of the crawl named `key` lack a computation under way that `options` would have waited for (scoresBehind). */

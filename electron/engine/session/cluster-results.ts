@@ -35,7 +35,7 @@ import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
-import { refreshStoreLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
+import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
 import { pageScoreOptions, type RefreshOptions } from '../analysis/link-score-thread.ts';
 import type { LinkScores } from '../analysis/link-score.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
@@ -73,15 +73,12 @@ import {
 } from '../analysis/result-rows.ts';
 import { extractionColumnsOf, type CsvExportResult } from '../export/csv-writer.ts';
 import { exportCsvFromStore } from '../export/pg-csv-export.ts';
-import { connect, isConnectionLost, type PgClient } from '../frontier/postgres/pg-client.ts';
+import type { PgClient } from '../frontier/postgres/pg-client.ts';
 import { StoreError, serverLabel } from '../frontier/postgres/pg-store-url.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import type { ResultsReader } from './results-reader.ts';
-import { withTimeout } from './with-timeout.ts';
-
-/** How long connecting may take. */
-const CONNECT_TIMEOUT_MS = 5_000;
+import { SerialConnection } from './serial-connection.ts';
 
 /** A page of a cluster crawl's results, counted and sorted by PostgreSQL. */
 export async function queryClusterResults(client: PgClient, crawlId: string, q: ResultsQuery, linkScores = false): Promise<ResultsPage> {
@@ -101,9 +98,14 @@ export async function queryClusterResults(client: PgClient, crawlId: string, q: 
 
 export class ClusterResults implements ResultsReader, CrawlViews {
   private readonly server: string;
-  private client: PgClient | null = null;
-  private opening: Promise<PgClient> | null = null;
   private closed = false;
+  /** The reads that answer a page at a time (a page of rows, a URL's detail, the queue, the charts). */
+  private readonly pages: SerialConnection;
+  /**
+   * The reads of the whole crawl (the explorer's counts, the structure's first fold, the crawl map: seconds at a
+   * million URLs), on a connection of their own so that a page asked beside them is not queued behind them.
+   */
+  private readonly sweeps: SerialConnection;
   private readonly mapMemo = new CrawlMapMemo();
   /** The last filter counts, the crawl's settled state (null: unsettled) and content analysis then, when, and their cost. */
   private counted: { state: string | null; content: string; at: number; ms: number; counts: FilterCounts } | null = null;
@@ -113,6 +115,18 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     readonly crawlId: string,
   ) {
     this.server = serverLabel(storeUrl);
+    this.pages = new SerialConnection(storeUrl, 'trawl-observer');
+    this.sweeps = new SerialConnection(storeUrl, 'trawl-observer-sweeps');
+  }
+
+  /** Runs a read that answers a page at a time (SerialConnection). */
+  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.pages.read(work);
+  }
+
+  /** Runs a read of the whole crawl, beside the pages' reads. */
+  private sweep<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
+    return this.sweeps.read(work);
   }
 
   query(q: ResultsQuery): Promise<ResultsPage> {
@@ -157,7 +171,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    * the database's time however often the views ask.
    */
   filterCounts(writing = false): Promise<FilterCounts> {
-    return this.read(async (client) => {
+    return this.sweep(async (client) => {
       const analysis = await this.refreshContent(client);
       const content = `${analysis.stamp}|${analysis.key}`;
       const state = await storeSettledState(client, this.crawlId);
@@ -287,21 +301,23 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /** The folder tree, from a trie this connection keeps and brings up to date. */
   siteStructure(q: SiteStructureQuery): Promise<SiteStructure> {
-    return this.read((client) => postgresSiteStructure(client, this.crawlId, q));
+    return this.sweep((client) => postgresSiteStructure(client, this.crawlId, q));
   }
 
   /** The folder tree as CSV: its rows made in one read, written afterwards (a slow download holds no read up). */
   async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
-    return writeStructureCsv(await this.read((client) => postgresStructureCsvRows(client, this.crawlId)), dest);
+    return writeStructureCsv(await this.sweep((client) => postgresStructureCsvRows(client, this.crawlId)), dest);
   }
 
   /** The crawl map (pg-crawl-map.ts, the crawl file's code on the store), sized by the crawl's Link Scores when they can be had. */
   crawlMap(q: CrawlMapQuery, _writing = false, waitForScores = false): Promise<CrawlMap> {
-    return this.read(async (client) => {
+    return this.sweep(async (client) => {
       // Drawn before the crawl's first scores are computed (seconds at a million URLs), then sized by them; an
       // export waits for them.
       const scoring: RefreshOptions = { background: !waitForScores };
-      const { scores, pending } = await this.refreshLinkScores(client, scoring).catch(() => ({ scores: null, pending: false }));
+      // Read as arrays: this connection's TEMP table is not filled for them.
+      const scores = await storeLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), scoring).catch(() => null);
+      const pending = storeLinkScoresBehind(this.contentKey(), scoring);
       const map = await postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo);
       return pending ? { ...map, scoresPending: true } : map;
     });
@@ -318,31 +334,6 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return writeSitemapTo((outPath) => writeStoreSitemap(this.storeUrl, this.crawlId, outPath), dest);
   }
 
-  /** The reads asked for so far, one after another: a read's snapshot is a transaction, which two at once on one connection would mix. */
-  private reads: Promise<unknown> = Promise.resolve();
-
-  /**
-   * Runs a read on the connection once the reads asked before it are done; a lost connection is dropped (the next
-   * read opens another) and named.
-   */
-  private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    const run = this.reads.then(() => this.readNow(work));
-    this.reads = run.catch(() => undefined);
-    return run;
-  }
-
-  private async readNow<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-    const client = await this.connection();
-    try {
-      return await work(client);
-    } catch (err) {
-      if (!isConnectionLost(err)) throw err;
-      if (this.client === client) this.client = null;
-      void client.end().catch(() => undefined);
-      throw new StoreError(`lost the connection to the PostgreSQL store at ${this.server}; the results come back with it`);
-    }
-  }
-
   /** As a crawl file's export, through a connection of its own: the live view goes on meanwhile. */
   async exportCsv(dest: string | NodeJS.WritableStream, format: ExportFormat = 'csv'): Promise<CsvExportResult> {
     if (this.closed) throw new StoreError('no longer attached to the crawl');
@@ -351,32 +342,6 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.client;
-    this.client = null;
-    if (client) await withTimeout(client.end(), 2_000).catch(() => undefined);
-  }
-
-  private async connection(): Promise<PgClient> {
-    if (this.closed) throw new StoreError('no longer attached to the crawl');
-    if (this.client) return this.client;
-    this.opening ??= (async () => {
-      try {
-        const client = await connect(this.storeUrl, { connectTimeoutMs: CONNECT_TIMEOUT_MS, applicationName: 'trawl-observer' });
-        if (this.closed) {
-          await client.end().catch(() => undefined);
-          throw new StoreError('no longer attached to the crawl');
-        }
-        const drop = () => {
-          if (this.client === client) this.client = null;
-        };
-        client.on('end', drop);
-        client.on('error', drop);
-        this.client = client;
-        return client;
-      } finally {
-        this.opening = null;
-      }
-    })();
-    return this.opening;
+    await Promise.all([this.pages.close(), this.sweeps.close()]);
   }
 }
