@@ -27,6 +27,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
     beforeAll(async () => {
       const file = path.join(crawlsDir, 'site.trawl');
       buildSyntheticCrawl(file, { results: 3000, queued: 0 }).db.close();
+      buildSyntheticCrawl(path.join(crawlsDir, 'other.trawl'), { results: 3000, queued: 0 }).db.close();
       const db = openCrawlFile(file, { readonly: true });
       const s = computeLinkScores(db);
       const best = s.scores.indexOf(100);
@@ -92,6 +93,17 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       expect(await value('Unique inlinks')).toBe(top.unique.toLocaleString('en-US'));
       await pane.locator('dt', { hasText: /^Link Score$/ }).scrollIntoViewIfNeeded();
       await shot('detail');
+    });
+
+    it('the live Results table of an opened crawl says its Link Scores are being computed, then fills them in', async () => {
+      // Another crawl, whose scores nothing asked for yet: opened, it shows the live view, with the Results table.
+      await page.locator('.crawl-item[data-crawl-file="other.trawl"]').getByTestId('open-crawl').click();
+      await page.getByTestId('view-live').click();
+      const pending = page.getByTestId('results-scores-pending');
+      await pending.waitFor();
+      expect(await pending.textContent()).toBe(' · computing Link Scores…');
+      await shot('results-scores-pending');
+      await pending.waitFor({ state: 'detached' });
     });
   },
 );

@@ -44,6 +44,8 @@ export function ResultsPanel() {
   const live = useCrawl((s) => isLiveState(s.state) && s.opened === null);
   const layout = useColumnLayout(RESULTS_VIEW);
   const [rules, setRules] = useState<readonly string[]>([]);
+  // The rows came before the crawl's first Link Scores (seconds at a million URLs): the table asks again, and says so.
+  const [scoresPending, setScoresPending] = useState(false);
   const menuColumns = useMemo(() => columnsFor(rules), [rules]);
 
   useEffect(() => {
@@ -115,6 +117,7 @@ export function ResultsPanel() {
         <h2 className="panel-title">{t('panel.title')}</h2>
         <span className="panel-note" data-testid="results-total" data-value={total ?? undefined}>
           {total === null ? '' : t(appliedText || statusClass ? 'panel.match' : 'panel.rows', { count: total, n: formatInt(total) })}
+          {scoresPending && <span data-testid="results-scores-pending">{t('panel.scoresPending')}</span>}
         </span>
         <div className="results-tools">
           <input
@@ -183,6 +186,7 @@ export function ResultsPanel() {
           renderRow={renderRow}
           onTotal={setTotal}
           onRules={setRules}
+          onScoresPending={setScoresPending}
           filtered={!!(appliedText || statusClass)}
           empty={(filtered) => (filtered ? t('panel.noMatch') : live ? t('panel.noneYet') : t('panel.none'))}
           live={live}

@@ -8,6 +8,7 @@ export const results = {
     rows_other: '{{n}} rows',
     match_one: '{{n}} row match',
     match_other: '{{n}} rows match',
+    scoresPending: ' · computing Link Scores…',
     filterPlaceholder: 'Filter URL, title, error…',
     filterLabel: 'filter results',
     statusClass: 'status class',

@@ -9,6 +9,7 @@ export const results: Messages['results'] = {
     rows_other: '{{n}} 行',
     match_one: '{{n}} 行匹配',
     match_other: '{{n}} 行匹配',
+    scoresPending: ' · 正在计算 Link Score…',
     filterPlaceholder: '筛选 URL、标题、错误…',
     filterLabel: '筛选结果',
     statusClass: '状态码类别',
