@@ -89,31 +89,61 @@ export class CrawlMapMemo {
   }
 }
 
-/**
- * The map of a crawl file, in one read transaction; `scores` are its computed Link Scores (null: none yet), `memo`
- * its last map (given again when the file has not changed since).
- */
-export function crawlMap(db: Db, query: CrawlMapQuery, scores: LinkScores | null = null, memo = new CrawlMapMemo()): CrawlMap {
-  checkCrawlMapQuery(query);
-  const started = performance.now();
+/** The map's rows of a crawl file as read in one transaction, and the file's state then (crawlMapState). */
+export interface CrawlMapRead {
+  state: string;
+  lastSeq: number;
+  rows: CrawlMapRows;
+}
+
+/** The crawl file's state as the map sees it: one writer commits in seq order, so the last seq and the largest URL id say all that changed. */
+export function crawlMapState(db: Db): { state: string; lastSeq: number; maxId: number } {
   return readTransaction(db, () => {
     const { lastSeq } = prepared(db, CRAWL_MAP_SQL.lastSeq).get() as { lastSeq: number };
     const { maxId } = prepared(db, CRAWL_MAP_SQL.maxId).get() as { maxId: number };
-    // One writer commits in seq order: the last seq and the largest URL id say all that changed.
-    const state = `${lastSeq} ${maxId}`;
+    return { state: `${lastSeq} ${maxId}`, lastSeq, maxId };
+  });
+}
+
+/** Every row the map is made of, read in one transaction (seconds at a million URLs: a worker thread's job for a large crawl). */
+export function readCrawlMapRows(db: Db): CrawlMapRead {
+  return readTransaction(db, () => {
+    const { state, lastSeq, maxId } = crawlMapState(db);
+    const rows = new CrawlMapRows(maxId);
+    for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
+    for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
+    for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
+    return { state, lastSeq, rows };
+  });
+}
+
+/**
+ * The map of a crawl file, in one read transaction; `scores` are its computed Link Scores (null: none yet), `memo`
+ * its last map (given again when the file has not changed since) and the rows it was made from. `read`: rows read
+ * already (off the thread), drawn at the state they were read at, though the file may have moved on since.
+ */
+export function crawlMap(
+  db: Db,
+  query: CrawlMapQuery,
+  scores: LinkScores | null = null,
+  memo = new CrawlMapMemo(),
+  read?: CrawlMapRead,
+): CrawlMap {
+  checkCrawlMapQuery(query);
+  const started = performance.now();
+  return readTransaction(db, () => {
+    if (read) memo.keepRows(read.state, read.rows, read.lastSeq);
+    const state = read?.state ?? crawlMapState(db).state;
     const known = memo.get(state, scores, query);
     if (known !== null) return known;
-    let rows = memo.rows(state)?.rows;
-    if (!rows) {
-      rows = new CrawlMapRows(maxId);
-      for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
-      for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
-      for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
-      memo.keepRows(state, rows, lastSeq);
+    let kept = memo.rows(state);
+    if (!kept) {
+      kept = readCrawlMapRows(db);
+      memo.keepRows(state, kept.rows, kept.lastSeq);
     }
-    const unlabelled = rows.map(query, scores, lastSeq);
-    const read = prepared(db, CRAWL_MAP_SQL.labels(SQLITE_RESULTS.inKeys('u.id', '@keys'))).raw(true);
-    const urlOf = new Map(read.all({ keys: SQLITE_RESULTS.keysValue(labelIds(unlabelled)) }) as [number, string][]);
+    const unlabelled = kept.rows.map(query, scores, kept.lastSeq);
+    const labels = prepared(db, CRAWL_MAP_SQL.labels(SQLITE_RESULTS.inKeys('u.id', '@keys'))).raw(true);
+    const urlOf = new Map(labels.all({ keys: SQLITE_RESULTS.keysValue(labelIds(unlabelled)) }) as [number, string][]);
     return memo.set(state, scores, query, labelMap(unlabelled, urlOf, started));
   });
 }
@@ -125,6 +155,21 @@ export type UrlRow = [number, number | null, number | boolean];
 /** A URL's links as INLINKS_SQL counts them: its id and their number. */
 export type InlinksRow = [number, number];
 
+/** A URL's indexability by its code in CrawlMapRows. */
+const INDEXABILITY_OF_CODE: readonly MapIndexability[] = ['other', 'indexable', 'non-indexable'];
+
+/** CrawlMapRows as typed arrays (toData): a status of -1 is none; indexability 1 indexable, 2 non-indexable, 0 other. */
+export interface CrawlMapRowsData {
+  maxId: number;
+  indexOf: Int32Array;
+  viaOf: Int32Array;
+  inlinkCounts: Int32Array | null;
+  ids: Int32Array;
+  depthOf: Int32Array;
+  statusOf: Int32Array;
+  indexOfRow: Uint8Array;
+}
+
 /**
  * The map's rows as they come, from either store: every results row (result(), any order), then every URL in id
  * order (url()), then the inlink counts (inlinks()); map() builds the tree, folds and lays it out.
@@ -132,10 +177,14 @@ export type InlinksRow = [number, number];
 export class CrawlMapRows {
   private readonly maxId: number;
   private readonly indexOf: Int32Array;
-  private readonly ids: number[] = [];
-  private readonly depthOf: number[] = [];
-  private readonly statusOf: (number | null)[] = [];
-  private readonly indexOfRow: MapIndexability[] = [];
+  // The map's URLs in id order, n of them (at most one per URL id: the arrays hold maxId + 1): each one's id, depth,
+  // status (-1: none) and indexability (1 indexable, 2 non-indexable, 0 other). Typed, so a worker thread's rows
+  // move to the caller's thread as they are (toData).
+  private n = 0;
+  private readonly ids: Int32Array;
+  private readonly depthOf: Int32Array;
+  private readonly statusOf: Int32Array;
+  private readonly indexOfRow: Uint8Array;
   // By URL id: its results row's depth (-1: none), status (-1: null) and indexability (0 other, 1, 2).
   private readonly rowDepth: Int32Array;
   private readonly rowStatus: Int32Array;
@@ -144,13 +193,45 @@ export class CrawlMapRows {
   private readonly viaOf: Int32Array;
   private inlinkCounts: Int32Array | null = null;
 
-  constructor(maxId: number) {
+  constructor(maxId: number, data?: CrawlMapRowsData) {
     this.maxId = maxId;
+    if (data) {
+      // Rows read elsewhere (toData): what map() reads, none of what result() and url() fill as rows come.
+      ({ indexOf: this.indexOf, viaOf: this.viaOf, inlinkCounts: this.inlinkCounts } = data);
+      ({ ids: this.ids, depthOf: this.depthOf, statusOf: this.statusOf, indexOfRow: this.indexOfRow } = data);
+      this.n = data.ids.length;
+      this.rowDepth = this.rowStatus = new Int32Array(0);
+      this.rowIndex = new Uint8Array(0);
+      return;
+    }
     this.indexOf = new Int32Array(maxId + 1).fill(-1);
     this.rowDepth = new Int32Array(maxId + 1).fill(-1);
     this.rowStatus = new Int32Array(maxId + 1);
     this.rowIndex = new Uint8Array(maxId + 1);
     this.viaOf = new Int32Array(maxId + 1);
+    this.ids = new Int32Array(maxId + 1);
+    this.depthOf = new Int32Array(maxId + 1);
+    this.statusOf = new Int32Array(maxId + 1);
+    this.indexOfRow = new Uint8Array(maxId + 1);
+  }
+
+  /** What map() reads, as typed arrays: a worker thread's answer, moved to the caller's thread rather than copied. */
+  toData(): CrawlMapRowsData {
+    const n = this.n;
+    return {
+      maxId: this.maxId,
+      indexOf: this.indexOf,
+      viaOf: this.viaOf,
+      inlinkCounts: this.inlinkCounts,
+      ids: this.ids.slice(0, n),
+      depthOf: this.depthOf.slice(0, n),
+      statusOf: this.statusOf.slice(0, n),
+      indexOfRow: this.indexOfRow.slice(0, n),
+    };
+  }
+
+  static fromData(data: CrawlMapRowsData): CrawlMapRows {
+    return new CrawlMapRows(data.maxId, data);
   }
 
   result([id, d, s, ix]: ResultRow): void {
@@ -164,17 +245,16 @@ export class CrawlMapRows {
     if (id < 0 || id > this.maxId) return;
     this.viaOf[id] = v ?? 0;
     if (!inMap || this.rowDepth[id]! < 0) return;
-    this.indexOf[id] = this.ids.length;
-    this.ids.push(id);
-    this.depthOf.push(this.rowDepth[id]!);
-    const s = this.rowStatus[id]!;
-    this.statusOf.push(s === -1 ? null : s);
-    const ix = this.rowIndex[id];
-    this.indexOfRow.push(ix === 1 ? 'indexable' : ix === 2 ? 'non-indexable' : 'other');
+    const i = this.n++;
+    this.indexOf[id] = i;
+    this.ids[i] = id;
+    this.depthOf[i] = this.rowDepth[id]!;
+    this.statusOf[i] = this.rowStatus[id]!;
+    this.indexOfRow[i] = this.rowIndex[id]!;
   }
 
   inlinks([to, count]: InlinksRow): void {
-    this.inlinkCounts ??= new Int32Array(this.ids.length);
+    this.inlinkCounts ??= new Int32Array(this.n);
     const i = to >= 0 && to <= this.maxId ? this.indexOf[to]! : -1;
     if (i >= 0) this.inlinkCounts[i] = count;
   }
@@ -185,7 +265,10 @@ export class CrawlMapRows {
    */
   map(query: CrawlMapQuery, scores: LinkScores | null, lastSeq: number): UnlabelledMap {
     const maxNodes = query.maxNodes;
-    const { maxId, indexOf, ids, depthOf, statusOf, indexOfRow, viaOf } = this;
+    const { maxId, indexOf, viaOf, n } = this;
+    const ids = this.ids.subarray(0, n);
+    const depthOf = this.depthOf.subarray(0, n);
+    const { statusOf, indexOfRow } = this;
     const via: number[] = [];
     // The parent: the nearest finder in the map, each step to a smaller id (so the climb ends).
     for (const id of ids) {
@@ -197,7 +280,6 @@ export class CrawlMapRows {
       }
       via.push(v > 0 && v < below ? v : 0);
     }
-    const n = ids.length;
     const inlinks = this.inlinkCounts ?? new Int32Array(n);
     const score = new Float64Array(n).fill(Number.NaN);
     if (scores) {
@@ -223,7 +305,7 @@ export class CrawlMapRows {
     const indexable = new Int32Array(n + 1);
     const best = new Float64Array(n + 1).fill(Number.NaN);
     for (let t = n; t >= 1; t--) {
-      if (indexOfRow[t - 1] === 'indexable') indexable[t]!++;
+      if (indexOfRow[t - 1] === 1) indexable[t]!++;
       const s = score[t - 1]!;
       if (Number.isFinite(s) && !(best[t]! >= s)) best[t] = s;
       const p = parentOf[t]!;
@@ -283,8 +365,9 @@ export class CrawlMapRows {
         labels.push(ids[t - 1]!);
         out.urlId.push(kind === 'url' ? ids[t - 1]! : 0);
         out.depth.push(depthOf[t - 1]!);
-        out.status.push(kind === 'url' ? statusOf[t - 1]! : null);
-        out.indexability.push(kind === 'url' ? indexOfRow[t - 1]! : 'other');
+        const status = statusOf[t - 1]!;
+        out.status.push(kind === 'url' && status !== -1 ? status : null);
+        out.indexability.push(kind === 'url' ? INDEXABILITY_OF_CODE[indexOfRow[t - 1]!]! : 'other');
         const s = best[t]!;
         out.linkScore.push(
           kind === 'url' && Number.isFinite(score[t - 1]!) ? score[t - 1]! : kind === 'group' && Number.isFinite(s) ? s : null,
@@ -435,26 +518,35 @@ function spread(values: Float64Array): Spread {
   };
 }
 
-/** Inlinks and Link Score per crawl depth over every URL of the map (percentiles by nearest rank). */
-function depthSpreads(depthOf: readonly number[], inlinks: Int32Array, score: Float64Array): DepthSpread[] {
-  const byDepth = new Map<number, number[]>();
-  for (let i = 0; i < depthOf.length; i++) {
-    const d = depthOf[i]!;
-    let list = byDepth.get(d);
-    if (!list) byDepth.set(d, (list = []));
-    list.push(i);
+/**
+ * Inlinks and Link Score per crawl depth over every URL of the map (percentiles by nearest rank). The URLs grouped
+ * by depth with a counting sort into typed arrays: at 800,000 URLs, lists of boxed numbers per depth cost a quarter
+ * of the map's fold.
+ */
+function depthSpreads(depthOf: Int32Array, inlinks: Int32Array, score: Float64Array): DepthSpread[] {
+  let maxDepth = -1;
+  for (const d of depthOf) if (d > maxDepth) maxDepth = d;
+  const start = new Int32Array(maxDepth + 2);
+  for (const d of depthOf) start[d + 1]!++;
+  for (let d = 0; d <= maxDepth; d++) start[d + 1]! += start[d]!;
+  const fill = start.slice(0, maxDepth + 1);
+  const order = new Int32Array(depthOf.length);
+  for (let i = 0; i < depthOf.length; i++) order[fill[depthOf[i]!]!++] = i;
+  const out: DepthSpread[] = [];
+  for (let depth = 0; depth <= maxDepth; depth++) {
+    const from = start[depth]!;
+    const urls = start[depth + 1]! - from;
+    if (urls === 0) continue;
+    const links = new Float64Array(urls);
+    const scored = new Float64Array(urls);
+    let nScored = 0;
+    for (let k = 0; k < urls; k++) {
+      const i = order[from + k]!;
+      links[k] = inlinks[i]!;
+      const v = score[i]!;
+      if (Number.isFinite(v)) scored[nScored++] = v;
+    }
+    out.push({ depth, urls, inlinks: spread(links), linkScore: nScored ? spread(scored.subarray(0, nScored)) : null });
   }
-  return [...byDepth.keys()]
-    .sort((a, b) => a - b)
-    .map((depth) => {
-      const list = byDepth.get(depth)!;
-      const links = Float64Array.from(list, (i) => inlinks[i]!);
-      const scoredList = list.filter((i) => Number.isFinite(score[i]!));
-      return {
-        depth,
-        urls: list.length,
-        inlinks: spread(links),
-        linkScore: scoredList.length ? spread(Float64Array.from(scoredList, (i) => score[i]!)) : null,
-      };
-    });
+  return out;
 }

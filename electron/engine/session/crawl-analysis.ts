@@ -42,7 +42,7 @@ import {
 import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type ExtractedOfRow } from '../analysis/result-rows.ts';
 import { prepared } from '../analysis/sql.ts';
 import { forgetLinkScores, linkScoresBehind, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
-import { CrawlMapMemo, crawlMap } from '../analysis/crawl-map.ts';
+import { type CrawlMapRead, CrawlMapMemo, crawlMap, crawlMapState } from '../analysis/crawl-map.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import {
@@ -58,7 +58,7 @@ import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentAnalysisReady, prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
-import { countsOffThread, filterCountsOffThread } from '../analysis/filter-counts-thread.ts';
+import { countsOffThread, crawlMapRowsOffThread, filterCountsOffThread, largeCrawl } from '../analysis/file-reads-thread.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
@@ -75,6 +75,16 @@ export class CrawlAnalysis {
 
   /** The last counts, when they were made (performance.now()), what they cost, and the file's data_version then. */
   private counted: { at: number; ms: number; version: number; counts: FilterCounts; content: string } | null = null;
+
+  /** The crawl map's rows being read off the thread, shared by the callers meanwhile. */
+  private mapRows: Promise<CrawlMapRead> | null = null;
+
+  private mapRowsOffThread(): Promise<CrawlMapRead> {
+    const reading = (this.mapRows ??= crawlMapRowsOffThread(this.db).finally(() => {
+      if (this.mapRows === reading) this.mapRows = null;
+    }));
+    return reading;
+  }
 
   /** The counts under way off the thread, shared by the callers meanwhile. */
   private counting: Promise<FilterCounts> | null = null;
@@ -259,7 +269,9 @@ export class CrawlAnalysis {
   async crawlMap(query: CrawlMapQuery, options: RefreshOptions = {}): Promise<CrawlMap> {
     const scores = await refreshLinkScores(this.db, options).catch(() => null);
     const behind = linkScoresBehind(this.db.name, options);
-    const map = crawlMap(this.db, query, scores, this.mapMemo);
+    // A large crawl's rows are read in a worker thread (3 s at 800,000 results); the map is then folded from them here.
+    const read = this.mapMemo.rows(crawlMapState(this.db).state) || !largeCrawl(this.db) ? undefined : await this.mapRowsOffThread();
+    const map = crawlMap(this.db, query, scores, this.mapMemo, read);
     // With options.background, drawn before the crawl's first scores (seconds at a million URLs), then sized by them.
     return behind ? { ...map, scoresPending: true } : map;
   }

@@ -1,16 +1,18 @@
-// The explorer's counts of a large crawl file go to a worker thread (filter-counts-thread.ts), so the process that
+// The explorer's counts of a large crawl file go to a worker thread (file-reads-thread.ts), so the process that
 // hosts the crawl and answers the UI is not held for the seconds they take at a million URLs: the answer must be the
 // one the thread would have given, the content filters' counts included (they read the caller's duplicate-content
 // TEMP table, which the worker's connection does not have).
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSyntheticCrawl } from '../../electron/engine/analysis/synthetic-crawl.ts';
+import { crawlMap } from '../../electron/engine/analysis/crawl-map.ts';
 import {
   countsOffThread,
+  crawlMapRowsOffThread,
   filterCountsOffThread,
   OFF_THREAD_COUNTS_MS,
-  OFF_THREAD_COUNTS_ROWS,
-} from '../../electron/engine/analysis/filter-counts-thread.ts';
+  OFF_THREAD_ROWS,
+} from '../../electron/engine/analysis/file-reads-thread.ts';
 import { filterCounts } from '../../electron/engine/analysis/result-filters.ts';
 import { CrawlAnalysis } from '../../electron/engine/session/crawl-analysis.ts';
 import { tempDir } from '../helpers/engine.ts';
@@ -19,7 +21,7 @@ const dir = tempDir('trawl-counts-thread-');
 const file = path.join(dir, 'large.trawl');
 // Just past the size whose first counts go off the thread, with every kind of row a filter counts.
 const { db: writer } = buildSyntheticCrawl(file, {
-  results: OFF_THREAD_COUNTS_ROWS + 500,
+  results: OFF_THREAD_ROWS + 500,
   rendered: true,
   sitemaps: true,
   images: true,
@@ -76,6 +78,28 @@ describe('the explorer counts of a large crawl file, off the thread', () => {
       expect(a).toEqual(filterCounts(fresh.db));
       // Counted again only once the file changes: the same answer at once.
       expect(await fresh.filterCounts()).toBe(a);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('draw the crawl map from the rows read off the thread as from the rows read in it', async () => {
+    const read = await crawlMapRowsOffThread(analysis.db);
+    const query = { maxNodes: 300 };
+    const { ms: _a, ...inThread } = crawlMap(analysis.db, query);
+    const { ms: _b, ...fromRows } = crawlMap(analysis.db, query, null, undefined, read);
+    expect(inThread.total).toBeGreaterThan(OFF_THREAD_ROWS / 2);
+    expect(fromRows).toEqual(inThread);
+    // As the session asks: the rows read off the thread, kept, and the map folded again from them for another limit.
+    const fresh = CrawlAnalysis.open(file);
+    try {
+      // (sized by its Link Scores, which the maps above are not: the same nodes, in the same tree)
+      const first = await fresh.crawlMap(query);
+      expect(first.scored).toBe(true);
+      expect([first.total, first.nodes.urlId, first.nodes.parent]).toEqual([inThread.total, inThread.nodes.urlId, inThread.nodes.parent]);
+      const { ms: _c, ...wider } = crawlMap(analysis.db, { maxNodes: 600 });
+      const again = await fresh.crawlMap({ maxNodes: 600 });
+      expect(again.nodes.urlId).toEqual(wider.nodes.urlId);
     } finally {
       fresh.close();
     }

@@ -1,0 +1,48 @@
+// What a view reads of a whole large crawl file, off the thread that answers the UI (issue 19): at 800,000 results
+// the explorer's counts take seven seconds and the crawl map's rows three, which in the thread would hold every other
+// view (and a running crawl's controller) that long. A small crawl's reads take milliseconds, less than a worker
+// thread's start: they stay in the thread.
+import type { FilterCounts } from '../../../shared/analysis.ts';
+import { CONTENT_FILTERS } from '../../../shared/analysis.ts';
+import { type Db, sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
+import { type CrawlMapRead, CrawlMapRows, type CrawlMapRowsData } from './crawl-map.ts';
+import { filterCounts } from './result-filters.ts';
+import { runWorkerThread } from './worker-thread.ts';
+
+/** The jobs of file-reads-worker.ts. */
+export type FileReadJob = 'filter-counts' | 'crawl-map-rows';
+
+/** Counts that took at least this long in the thread are counted off it next time. */
+export const OFF_THREAD_COUNTS_MS = 100;
+/** Results rows past which a crawl's whole reads go off the thread (about OFF_THREAD_COUNTS_MS of counting). */
+export const OFF_THREAD_ROWS = 20_000;
+
+/** Whether the crawl file is large enough for its whole reads to go off the thread (by its results rows). */
+export function largeCrawl(db: Db): boolean {
+  const rows = (db.prepare('SELECT max(seq) AS n FROM results').get() as { n: number | null }).n ?? 0;
+  return rows >= OFF_THREAD_ROWS;
+}
+
+/** Whether the counts of `db` go off the thread: by what they cost last time, else by the crawl's size. */
+export function countsOffThread(db: Db, lastMs: number | null): boolean {
+  return lastMs !== null ? lastMs >= OFF_THREAD_COUNTS_MS : largeCrawl(db);
+}
+
+function offThread<T>(db: Db, job: FileReadJob): Promise<T> {
+  return runWorkerThread<T>('file-reads-worker', { job, file: db.name, nativeBinding: sqliteNativeBinding() }, job);
+}
+
+/**
+ * Every filter's count of the crawl file `db` reads: the passes over the file in a worker thread with a read-only
+ * connection of its own, the content filters' from this connection's duplicate content (its TEMP table) here.
+ */
+export async function filterCountsOffThread(db: Db): Promise<FilterCounts> {
+  const counts = await offThread<FilterCounts>(db, 'filter-counts');
+  return { ...counts, ...filterCounts(db, CONTENT_FILTERS) };
+}
+
+/** The crawl map's rows of the crawl file `db` reads, read in a worker thread (crawl-map.ts readCrawlMapRows). */
+export async function crawlMapRowsOffThread(db: Db): Promise<CrawlMapRead> {
+  const read = await offThread<{ state: string; lastSeq: number; rows: CrawlMapRowsData }>(db, 'crawl-map-rows');
+  return { state: read.state, lastSeq: read.lastSeq, rows: CrawlMapRows.fromData(read.rows) };
+}
