@@ -14,6 +14,9 @@ import {
   OFF_THREAD_ROWS,
 } from '../../electron/engine/analysis/file-reads-thread.ts';
 import { filterCounts } from '../../electron/engine/analysis/result-filters.ts';
+import { siteStructure, structureCsvRows, structureFolded } from '../../electron/engine/analysis/site-structure.ts';
+import { SYNTHETIC_ORIGIN } from '../../electron/engine/analysis/synthetic-crawl.ts';
+import { openCrawlForAnalysis } from '../../electron/engine/analysis/index.ts';
 import { CrawlAnalysis } from '../../electron/engine/session/crawl-analysis.ts';
 import { tempDir } from '../helpers/engine.ts';
 
@@ -102,6 +105,29 @@ describe('the explorer counts of a large crawl file, off the thread', () => {
       expect(again.nodes.urlId).toEqual(wider.nodes.urlId);
     } finally {
       fresh.close();
+    }
+  });
+
+  it('fold the site structure off the thread into the trie the thread would have folded', async () => {
+    const query = { paths: [`${SYNTHETIC_ORIGIN}/`, `${SYNTHETIC_ORIGIN}/docs/`, `${SYNTHETIC_ORIGIN}/docs/g0/`], limit: 50 };
+    const inThread = openCrawlForAnalysis(file);
+    const fresh = CrawlAnalysis.open(file);
+    try {
+      const expected = siteStructure(inThread, query);
+      expect(expected.levels.map((l) => l.children.length)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
+      expect(expected.total.urls).toBeGreaterThan(OFF_THREAD_ROWS / 2);
+      expect(structureFolded(fresh.db)).toBe(false);
+      const answer = await fresh.siteStructure(query);
+      // Folded by the worker and adopted by the session's connection, which then answers any level from it.
+      expect(structureFolded(fresh.db)).toBe(true);
+      expect(answer).toEqual(expected);
+      expect(await fresh.siteStructure({ paths: [`${SYNTHETIC_ORIGIN}/shop/`], limit: 5 })).toEqual(
+        siteStructure(inThread, { paths: [`${SYNTHETIC_ORIGIN}/shop/`], limit: 5 }),
+      );
+      expect([...structureCsvRows(fresh.db)]).toEqual([...structureCsvRows(inThread)]);
+    } finally {
+      fresh.close();
+      inThread.close();
     }
   });
 });

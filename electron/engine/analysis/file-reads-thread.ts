@@ -1,5 +1,6 @@
 // What a view reads of a whole large crawl file, off the thread that answers the UI (issue 19): at 800,000 results
-// the explorer's counts take seven seconds and the crawl map's rows three, which in the thread would hold every other
+// the explorer's counts take seven seconds, the crawl map's rows three and the site structure's first fold three,
+// which in the thread would hold every other
 // view (and a running crawl's controller) that long. A small crawl's reads take milliseconds, less than a worker
 // thread's start: they stay in the thread.
 import type { FilterCounts } from '../../../shared/analysis.ts';
@@ -7,10 +8,11 @@ import { CONTENT_FILTERS } from '../../../shared/analysis.ts';
 import { type Db, sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
 import { type CrawlMapRead, CrawlMapRows, type CrawlMapRowsData } from './crawl-map.ts';
 import { filterCounts } from './result-filters.ts';
+import type { PackedTrie } from './site-structure.ts';
 import { runWorkerThread } from './worker-thread.ts';
 
 /** The jobs of file-reads-worker.ts. */
-export type FileReadJob = 'filter-counts' | 'crawl-map-rows';
+export type FileReadJob = 'filter-counts' | 'crawl-map-rows' | 'structure-trie';
 
 /** Counts that took at least this long in the thread are counted off it next time. */
 export const OFF_THREAD_COUNTS_MS = 100;
@@ -45,4 +47,9 @@ export async function filterCountsOffThread(db: Db): Promise<FilterCounts> {
 export async function crawlMapRowsOffThread(db: Db): Promise<CrawlMapRead> {
   const read = await offThread<{ state: string; lastSeq: number; rows: CrawlMapRowsData }>(db, 'crawl-map-rows');
   return { state: read.state, lastSeq: read.lastSeq, rows: CrawlMapRows.fromData(read.rows) };
+}
+
+/** The site structure's first fold of the crawl file `db` reads, folded in a worker thread (site-structure.ts foldFilePacked). */
+export function structureTrieOffThread(db: Db): Promise<PackedTrie> {
+  return offThread<PackedTrie>(db, 'structure-trie');
 }

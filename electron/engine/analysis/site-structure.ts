@@ -182,6 +182,65 @@ function currentTree(db: Db): Tree {
 }
 
 /**
+ * A trie as arrays (a worker thread's first fold of a large file, moved to the thread that answers the views): the
+ * folders in breadth-first order from the root (0), each one's name, its parent's index (-1 for the root) and its
+ * sums, FOLD_SUMS numbers a folder.
+ */
+export interface PackedTrie {
+  lastSeq: number;
+  names: string[];
+  parent: Int32Array;
+  sums: Float64Array;
+}
+const SUM_KEYS = ['urls', 'own', 'indexable', 'nonIndexable', 's2', 's3', 's4', 's5', 'sNone', 'minDepth', 'depthSum'] as const;
+const FOLD_SUMS = SUM_KEYS.length;
+
+/** The crawl file's whole tree, folded in one read transaction, as arrays (packTrie): a worker thread's job. */
+export function foldFilePacked(db: Db): PackedTrie {
+  return readTransaction(db, () => {
+    const { last } = prepared(db, 'SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
+    const root = folder('', null, -1);
+    if (last > 0) firstFold(db, root, last);
+    const order: Folder[] = [root];
+    const parent: number[] = [-1];
+    for (let i = 0; i < order.length; i++) {
+      for (const c of order[i]!.children?.values() ?? []) {
+        order.push(c);
+        parent.push(i);
+      }
+    }
+    const sums = new Float64Array(order.length * FOLD_SUMS);
+    order.forEach((f, i) => SUM_KEYS.forEach((k, j) => (sums[i * FOLD_SUMS + j] = f[k])));
+    return { lastSeq: last, names: order.map((f) => f.name), parent: Int32Array.from(parent), sums };
+  });
+}
+
+/** Whether this connection has folded its crawl (its trie is kept: later asks fold only the rows since). */
+export function structureFolded(db: Db): boolean {
+  return trees.has(db);
+}
+
+/**
+ * Makes a trie folded elsewhere (foldFilePacked, in a worker thread) this connection's, unless it folded one
+ * already; the rows written since it was folded are folded in at the next ask.
+ */
+export function adoptPackedTrie(db: Db, packed: PackedTrie): void {
+  if (trees.has(db)) return;
+  const { names, parent, sums } = packed;
+  const nodes: Folder[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const p = parent[i]!;
+    const up = p < 0 ? null : nodes[p]!;
+    // A host's folder has no parent folder (pathOf): only the root above it.
+    const f = folder(names[i]!, up === null || up.level < 0 ? null : up, up === null ? -1 : up.level + 1);
+    SUM_KEYS.forEach((k, j) => (f[k] = sums[i * FOLD_SUMS + j]!));
+    if (up !== null) (up.children ??= new Map()).set(f.name, f);
+    nodes.push(f);
+  }
+  trees.set(db, { root: nodes[0]!, lastSeq: packed.lastSeq });
+}
+
+/**
  * The whole file folded in: results read in table order into arrays by URL id, then urls read in table order, each
  * URL with a results row added. Two sequential walks: joining each results row to its URL by key instead descends
  * urls' b-tree once per row, at random, about ten times slower on a large file.

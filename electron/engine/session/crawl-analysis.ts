@@ -43,6 +43,7 @@ import { addExtracted, extractedSql, sqliteParams, SQLITE_RESULTS, type Extracte
 import { prepared } from '../analysis/sql.ts';
 import { forgetLinkScores, linkScoresBehind, refreshLinkScores, type RefreshOptions } from '../analysis/link-score-thread.ts';
 import { type CrawlMapRead, CrawlMapMemo, crawlMap, crawlMapState } from '../analysis/crawl-map.ts';
+import { adoptPackedTrie, exportStructureCsv, structureFolded } from '../analysis/site-structure.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import { extractionColumns } from '../export/csv-export.ts';
 import {
@@ -58,7 +59,13 @@ import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { contentAnalysisReady, prepareContentAnalysis } from '../analysis/near-duplicates-thread.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
-import { countsOffThread, crawlMapRowsOffThread, filterCountsOffThread, largeCrawl } from '../analysis/file-reads-thread.ts';
+import {
+  countsOffThread,
+  crawlMapRowsOffThread,
+  filterCountsOffThread,
+  largeCrawl,
+  structureTrieOffThread,
+} from '../analysis/file-reads-thread.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
@@ -261,8 +268,32 @@ export class CrawlAnalysis {
     return fileChartData(this.db, query);
   }
 
-  siteStructure(query: SiteStructureQuery): SiteStructure {
+  async siteStructure(query: SiteStructureQuery): Promise<SiteStructure> {
+    await this.prepareStructure();
     return siteStructure(this.db, query);
+  }
+
+  /** The folder tree as CSV, from the same trie. */
+  async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
+    await this.prepareStructure();
+    return exportStructureCsv(this.db, dest);
+  }
+
+  /** The structure's trie being folded off the thread, shared by the callers meanwhile. */
+  private folding: Promise<void> | null = null;
+
+  /**
+   * A large crawl's first fold (3 s at 800,000 results) made in a worker thread and adopted here; the rows written
+   * since, and every later ask, are folded in here (few while a crawl runs).
+   */
+  private prepareStructure(): Promise<void> {
+    if (structureFolded(this.db) || !largeCrawl(this.db)) return Promise.resolve();
+    const folding = (this.folding ??= structureTrieOffThread(this.db)
+      .then((packed) => adoptPackedTrie(this.db, packed))
+      .finally(() => {
+        if (this.folding === folding) this.folding = null;
+      }));
+    return folding;
   }
 
   /** The crawl map (issue 18.6), its nodes sized by the Link Scores brought up to date first (none when they fail). */

@@ -12,7 +12,6 @@ import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import type { TextDiff } from '../../../shared/text-diff.ts';
 import { writeBulkReport } from '../analysis/bulk-reports.ts';
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
-import { exportStructureCsv } from '../analysis/site-structure.ts';
 import type { CrawlAnalysis } from './crawl-analysis.ts';
 import { exportView, viewColumns, writeSitemapTo } from './exports.ts';
 import { sitemapPageCount, writeSitemap } from '../sitemaps/write-sitemap.ts';
@@ -117,8 +116,8 @@ export function fileViews(analysis: () => CrawlAnalysis): CrawlViews {
     exportBulkReport: async (report, dest, format) => writeBulkReport(analysis().db, report, dest, format),
 
     chartData: async (q) => analysis().chartData(q),
-    siteStructure: async (q) => analysis().siteStructure(q),
-    exportStructureCsv: (dest) => exportStructureCsv(analysis().db, dest),
+    siteStructure: (q) => analysis().siteStructure(q),
+    exportStructureCsv: (dest) => analysis().exportStructureCsv(dest),
     crawlMap: async (q, writing, waitForScores = false) =>
       analysis().crawlMap(q, { ...(writing ? {} : SETTLED_LINK_SCORES), background: !waitForScores }),
 
