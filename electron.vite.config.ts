@@ -16,8 +16,8 @@ export default defineConfig({
           'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
           // Duplicate content's: analysis/near-duplicates-thread.ts starts out/main/near-duplicates-worker.js.
           'near-duplicates-worker': 'electron/engine/analysis/near-duplicates-worker.ts',
-          // The whole reads of a large crawl file for a view: analysis/file-reads-thread.ts starts out/main/file-reads-worker.js.
-          'file-reads-worker': 'electron/engine/analysis/file-reads-worker.ts',
+          // The whole reads of a large crawl file for a view: analysis/crawl-reads-thread.ts starts out/main/crawl-reads-worker.js.
+          'crawl-reads-worker': 'electron/engine/analysis/crawl-reads-worker.ts',
         },
       },
     },

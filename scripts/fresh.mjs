@@ -16,8 +16,8 @@ export const NODE_ENTRIES = {
   'link-score-worker': 'electron/engine/analysis/link-score-worker.ts',
   // Duplicate content's (analysis/near-duplicates-thread.ts), the same way.
   'near-duplicates-worker': 'electron/engine/analysis/near-duplicates-worker.ts',
-  // The whole reads of a large crawl file for a view (analysis/file-reads-thread.ts), the same way.
-  'file-reads-worker': 'electron/engine/analysis/file-reads-worker.ts',
+  // The whole reads of a large crawl file for a view (analysis/crawl-reads-thread.ts), the same way.
+  'crawl-reads-worker': 'electron/engine/analysis/crawl-reads-worker.ts',
 };
 
 /**

@@ -26,7 +26,7 @@ import { MAX_STRUCTURE_LIMIT, MAX_STRUCTURE_PATHS, STRUCTURE_CSV_HEADER } from '
 import { csvRecord } from '../export/csv-writer.ts';
 import { neutraliseCell } from '../export/csv-cell.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
-import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
+import { connect, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { inCrawl, pgRows } from './pg-explorer.ts';
 import { positional } from './queue-inspector.ts';
 import { settledSeq } from './pg-settled.ts';
@@ -195,24 +195,55 @@ export interface PackedTrie {
 const SUM_KEYS = ['urls', 'own', 'indexable', 'nonIndexable', 's2', 's3', 's4', 's5', 'sNone', 'minDepth', 'depthSum'] as const;
 const FOLD_SUMS = SUM_KEYS.length;
 
-/** The crawl file's whole tree, folded in one read transaction, as arrays (packTrie): a worker thread's job. */
+/** A trie as arrays (PackedTrie), its folders breadth first. */
+function packTrie(root: Folder, lastSeq: number): PackedTrie {
+  const order: Folder[] = [root];
+  const parent: number[] = [-1];
+  for (let i = 0; i < order.length; i++) {
+    for (const c of order[i]!.children?.values() ?? []) {
+      order.push(c);
+      parent.push(i);
+    }
+  }
+  const sums = new Float64Array(order.length * FOLD_SUMS);
+  order.forEach((f, i) => SUM_KEYS.forEach((k, j) => (sums[i * FOLD_SUMS + j] = f[k])));
+  return { lastSeq, names: order.map((f) => f.name), parent: Int32Array.from(parent), sums };
+}
+
+/** A trie from its arrays (packTrie). */
+function unpackTrie(packed: PackedTrie): Tree {
+  const { names, parent, sums } = packed;
+  const nodes: Folder[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const p = parent[i]!;
+    const up = p < 0 ? null : nodes[p]!;
+    // A host's folder has no parent folder (pathOf): only the root above it.
+    const f = folder(names[i]!, up === null || up.level < 0 ? null : up, up === null ? -1 : up.level + 1);
+    SUM_KEYS.forEach((k, j) => (f[k] = sums[i * FOLD_SUMS + j]!));
+    if (up !== null) (up.children ??= new Map()).set(f.name, f);
+    nodes.push(f);
+  }
+  return { root: nodes[0]!, lastSeq: packed.lastSeq };
+}
+
+/** The crawl file's whole tree, folded in one read transaction, as arrays: a worker thread's job. */
 export function foldFilePacked(db: Db): PackedTrie {
   return readTransaction(db, () => {
     const { last } = prepared(db, 'SELECT coalesce(max(seq), 0) AS last FROM results').get() as { last: number };
     const root = folder('', null, -1);
     if (last > 0) firstFold(db, root, last);
-    const order: Folder[] = [root];
-    const parent: number[] = [-1];
-    for (let i = 0; i < order.length; i++) {
-      for (const c of order[i]!.children?.values() ?? []) {
-        order.push(c);
-        parent.push(i);
-      }
-    }
-    const sums = new Float64Array(order.length * FOLD_SUMS);
-    order.forEach((f, i) => SUM_KEYS.forEach((k, j) => (sums[i * FOLD_SUMS + j] = f[k])));
-    return { lastSeq: last, names: order.map((f) => f.name), parent: Int32Array.from(parent), sums };
+    return packTrie(root, last);
   });
+}
+
+/** A crawl in the store's whole tree, folded through a connection of its own, as arrays: a worker thread's job. */
+export async function foldStorePacked(storeUrl: string, crawlId: string): Promise<PackedTrie> {
+  const c = await connect(storeUrl, { applicationName: 'trawl-structure-fold' });
+  try {
+    return await withStoreTree(c, crawlId, (tree) => packTrie(tree.root, tree.lastSeq));
+  } finally {
+    await c.end();
+  }
 }
 
 /** Whether this connection has folded its crawl (its trie is kept: later asks fold only the rows since). */
@@ -225,19 +256,19 @@ export function structureFolded(db: Db): boolean {
  * already; the rows written since it was folded are folded in at the next ask.
  */
 export function adoptPackedTrie(db: Db, packed: PackedTrie): void {
-  if (trees.has(db)) return;
-  const { names, parent, sums } = packed;
-  const nodes: Folder[] = [];
-  for (let i = 0; i < names.length; i++) {
-    const p = parent[i]!;
-    const up = p < 0 ? null : nodes[p]!;
-    // A host's folder has no parent folder (pathOf): only the root above it.
-    const f = folder(names[i]!, up === null || up.level < 0 ? null : up, up === null ? -1 : up.level + 1);
-    SUM_KEYS.forEach((k, j) => (f[k] = sums[i * FOLD_SUMS + j]!));
-    if (up !== null) (up.children ??= new Map()).set(f.name, f);
-    nodes.push(f);
-  }
-  trees.set(db, { root: nodes[0]!, lastSeq: packed.lastSeq });
+  if (!trees.has(db)) trees.set(db, unpackTrie(packed));
+}
+
+/** Whether this connection to the store has folded the crawl's tree. */
+export function storeStructureFolded(c: PgQuerier, crawlId: string): boolean {
+  return storeTrees.get(c)?.has(crawlId) ?? false;
+}
+
+/** adoptPackedTrie for a crawl in the store (foldStorePacked) on this connection: the rows settled since are folded in at the next ask. */
+export function adoptStorePackedTrie(c: PgQuerier, crawlId: string, packed: PackedTrie): void {
+  let byCrawl = storeTrees.get(c);
+  if (!byCrawl) storeTrees.set(c, (byCrawl = new Map()));
+  if (!byCrawl.has(crawlId)) byCrawl.set(crawlId, unpackTrie(packed));
 }
 
 /**

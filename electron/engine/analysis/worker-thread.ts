@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 export type WorkerAnswer<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
- * A worker thread's script (`name`: link-score-worker, near-duplicates-worker, file-reads-worker): the bundle
+ * A worker thread's script (`name`: link-score-worker, near-duplicates-worker, crawl-reads-worker): the bundle
  * beside this code when it runs bundled (out/node/<name>.cjs from scripts/build-node.mjs, out/main/<name>.js from
  * electron.vite.config.ts), else the TypeScript source imported through tsx's API (tests, `tsx` runs: Node 20 gives
  * a worker thread no --import loader).

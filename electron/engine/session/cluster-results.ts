@@ -57,7 +57,14 @@ import { writeOverview } from '../analysis/issues-overview.ts';
 import type { BulkReportId } from '../../../shared/bulk-reports.ts';
 import { exportBulkReportFromStore, exportViewFromStore, storeViewColumns } from '../export/pg-view-export.ts';
 import { postgresChartData } from '../analysis/charts-data.ts';
-import { postgresSiteStructure, postgresStructureCsvRows, writeStructureCsv } from '../analysis/site-structure.ts';
+import {
+  adoptStorePackedTrie,
+  postgresSiteStructure,
+  postgresStructureCsvRows,
+  storeStructureFolded,
+  writeStructureCsv,
+} from '../analysis/site-structure.ts';
+import { OFF_THREAD_ROWS, storeStructureTrieOffThread } from '../analysis/crawl-reads-thread.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
@@ -301,12 +308,31 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /** The folder tree, from a trie this connection keeps and brings up to date. */
   siteStructure(q: SiteStructureQuery): Promise<SiteStructure> {
-    return this.sweep((client) => postgresSiteStructure(client, this.crawlId, q));
+    return this.sweep(async (client) => {
+      await this.prepareStructure(client);
+      return postgresSiteStructure(client, this.crawlId, q);
+    });
   }
 
   /** The folder tree as CSV: its rows made in one read, written afterwards (a slow download holds no read up). */
   async exportStructureCsv(dest: string | NodeJS.WritableStream): Promise<{ rows: number }> {
-    return writeStructureCsv(await this.sweep((client) => postgresStructureCsvRows(client, this.crawlId)), dest);
+    const rows = await this.sweep(async (client) => {
+      await this.prepareStructure(client);
+      return postgresStructureCsvRows(client, this.crawlId);
+    });
+    return writeStructureCsv(rows, dest);
+  }
+
+  /**
+   * A large crawl's first fold (2-3 s of this thread's time at a million URLs, in pages between the store's
+   * answers) made in a worker thread through a connection of its own, and adopted by this one; the rows settled
+   * since, and every later ask, are folded in here.
+   */
+  private async prepareStructure(client: PgClient): Promise<void> {
+    if (storeStructureFolded(client, this.crawlId)) return;
+    const { rows } = await client.query<{ n: string }>(`SELECT coalesce(max(seq), 0) AS n FROM ${crawlSchema(this.crawlId)}.results`);
+    if (Number(rows[0]!.n) < OFF_THREAD_ROWS) return;
+    adoptStorePackedTrie(client, this.crawlId, await storeStructureTrieOffThread(this.storeUrl, this.crawlId));
   }
 
   /** The crawl map (pg-crawl-map.ts, the crawl file's code on the store), sized by the crawl's Link Scores when they can be had. */

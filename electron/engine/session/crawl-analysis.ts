@@ -65,7 +65,7 @@ import {
   filterCountsOffThread,
   largeCrawl,
   structureTrieOffThread,
-} from '../analysis/file-reads-thread.ts';
+} from '../analysis/crawl-reads-thread.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {

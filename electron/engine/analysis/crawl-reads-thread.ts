@@ -1,4 +1,4 @@
-// What a view reads of a whole large crawl file, off the thread that answers the UI (issue 19): at 800,000 results
+// What a view reads of a whole large crawl, off the thread that answers the UI (issue 19): at 800,000 results
 // the explorer's counts take seven seconds, the crawl map's rows three and the site structure's first fold three,
 // which in the thread would hold every other
 // view (and a running crawl's controller) that long. A small crawl's reads take milliseconds, less than a worker
@@ -11,8 +11,10 @@ import { filterCounts } from './result-filters.ts';
 import type { PackedTrie } from './site-structure.ts';
 import { runWorkerThread } from './worker-thread.ts';
 
-/** The jobs of file-reads-worker.ts. */
-export type FileReadJob = 'filter-counts' | 'crawl-map-rows' | 'structure-trie';
+/** The jobs of crawl-reads-worker.ts. */
+export type CrawlReadJob = 'filter-counts' | 'crawl-map-rows' | 'structure-trie';
+/** The crawl a job reads: a crawl file (opened read-only with the caller's native addon), or a crawl in the store. */
+export type CrawlReadSource = { file: string; nativeBinding: string | undefined } | { store: string; crawlId: string };
 
 /** Counts that took at least this long in the thread are counted off it next time. */
 export const OFF_THREAD_COUNTS_MS = 100;
@@ -30,8 +32,8 @@ export function countsOffThread(db: Db, lastMs: number | null): boolean {
   return lastMs !== null ? lastMs >= OFF_THREAD_COUNTS_MS : largeCrawl(db);
 }
 
-function offThread<T>(db: Db, job: FileReadJob): Promise<T> {
-  return runWorkerThread<T>('file-reads-worker', { job, file: db.name, nativeBinding: sqliteNativeBinding() }, job);
+function offThread<T>(db: Db, job: CrawlReadJob): Promise<T> {
+  return runWorkerThread<T>('crawl-reads-worker', { job, source: { file: db.name, nativeBinding: sqliteNativeBinding() } }, job);
 }
 
 /**
@@ -52,4 +54,9 @@ export async function crawlMapRowsOffThread(db: Db): Promise<CrawlMapRead> {
 /** The site structure's first fold of the crawl file `db` reads, folded in a worker thread (site-structure.ts foldFilePacked). */
 export function structureTrieOffThread(db: Db): Promise<PackedTrie> {
   return offThread<PackedTrie>(db, 'structure-trie');
+}
+
+/** The site structure's first fold of a crawl in the store, folded in a worker thread through a connection of its own. */
+export function storeStructureTrieOffThread(store: string, crawlId: string): Promise<PackedTrie> {
+  return runWorkerThread<PackedTrie>('crawl-reads-worker', { job: 'structure-trie', source: { store, crawlId } }, 'structure-trie');
 }

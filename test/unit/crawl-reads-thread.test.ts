@@ -1,4 +1,4 @@
-// The explorer's counts of a large crawl file go to a worker thread (file-reads-thread.ts), so the process that
+// The explorer's counts of a large crawl file go to a worker thread (crawl-reads-thread.ts), so the process that
 // hosts the crawl and answers the UI is not held for the seconds they take at a million URLs: the answer must be the
 // one the thread would have given, the content filters' counts included (they read the caller's duplicate-content
 // TEMP table, which the worker's connection does not have).
@@ -12,7 +12,7 @@ import {
   filterCountsOffThread,
   OFF_THREAD_COUNTS_MS,
   OFF_THREAD_ROWS,
-} from '../../electron/engine/analysis/file-reads-thread.ts';
+} from '../../electron/engine/analysis/crawl-reads-thread.ts';
 import { filterCounts } from '../../electron/engine/analysis/result-filters.ts';
 import { siteStructure, structureCsvRows, structureFolded } from '../../electron/engine/analysis/site-structure.ts';
 import { SYNTHETIC_ORIGIN } from '../../electron/engine/analysis/synthetic-crawl.ts';

@@ -1,0 +1,82 @@
+// The site structure of a large crawl in the store is folded in a worker thread through a connection of its own
+// (crawl-reads-thread.ts) and adopted by the views' connection, so its seconds of folding at a million URLs do not
+// hold the thread that answers the UI: the trie adopted must answer as the one folded on the connection itself, and
+// the rows settled after it must be folded in at the next ask.
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildPgSyntheticCrawl } from '../../electron/engine/analysis/pg-synthetic-crawl.ts';
+import { OFF_THREAD_ROWS, storeStructureTrieOffThread } from '../../electron/engine/analysis/crawl-reads-thread.ts';
+import {
+  adoptStorePackedTrie,
+  postgresSiteStructure,
+  postgresStructureCsvRows,
+  storeStructureFolded,
+} from '../../electron/engine/analysis/site-structure.ts';
+import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { ClusterResults } from '../../electron/engine/session/cluster-results.ts';
+import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+
+const withPg = await pgSuite();
+
+withPg.describe('the site structure of a large crawl in the store, folded off the thread', () => {
+  let db: FreshDatabase;
+  const clients: pg.Client[] = [];
+  const client = async () => {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    clients.push(c);
+    return c;
+  };
+  const origin = 'https://example.test';
+
+  beforeAll(async () => {
+    db = await freshDatabase('store_reads');
+    // 80% of the URLs fetched: past the size whose first fold goes off the thread.
+    await buildPgSyntheticCrawl(await client(), 'reads', { urls: Math.ceil((OFF_THREAD_ROWS * 1.5) / 0.8) });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) await c.end().catch(() => undefined);
+    await db?.drop();
+  });
+
+  it('adopts a trie that answers as the one folded on the connection, and folds in the rows settled after it', async () => {
+    const own = await client();
+    const { rows } = await own.query<{ n: string }>(`SELECT max(seq) AS n FROM ${crawlSchema('reads')}.results`);
+    expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(OFF_THREAD_ROWS);
+    const hosts = await postgresSiteStructure(own, 'reads', { paths: [], limit: 20 });
+    const main = hosts.hosts.children[0]!.path;
+    const query = { paths: [main], limit: 20 };
+    const expected = await postgresSiteStructure(own, 'reads', query);
+    expect(expected.levels[0]!.children.length).toBeGreaterThan(1);
+
+    const adopting = await client();
+    const packed = await storeStructureTrieOffThread(db.url, 'reads');
+    expect(storeStructureFolded(adopting, 'reads')).toBe(false);
+    adoptStorePackedTrie(adopting, 'reads', packed);
+    expect(storeStructureFolded(adopting, 'reads')).toBe(true);
+    expect(await postgresSiteStructure(adopting, 'reads', query)).toEqual(expected);
+    expect(await postgresStructureCsvRows(adopting, 'reads')).toEqual(await postgresStructureCsvRows(own, 'reads'));
+
+    // A page recorded after the fold (as a node would): counted at the next ask, under its folder.
+    const schema = crawlSchema('reads');
+    await own.query(
+      `WITH u AS (INSERT INTO ${schema}.urls (url, host_id, state, depth, kind, discovered_at)
+         SELECT $1, host_id, 2, 1, 'page', 0 FROM ${schema}.urls WHERE url LIKE $2 LIMIT 1 RETURNING id)
+       INSERT INTO ${schema}.results (url_id, status_code, crawl_depth, fetched_at, indexability)
+         SELECT id, 200, 1, 0, 'indexable' FROM u`,
+      [`${main}after-the-fold.html`, `${main}%`],
+    );
+    const after = await postgresSiteStructure(adopting, 'reads', query);
+    expect(after.total.urls).toBe(expected.total.urls + 1);
+    expect(after).toEqual(await postgresSiteStructure(own, 'reads', query));
+
+    // As the views ask: the same answer through a crawl's views, which fold off the thread at this size.
+    const views = new ClusterResults(db.url, 'reads');
+    try {
+      expect(await views.siteStructure(query)).toEqual(after);
+    } finally {
+      await views.close();
+    }
+  }, 120_000);
+});
