@@ -27,7 +27,6 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
     clients.push(c);
     return c;
   };
-  const origin = 'https://example.test';
 
   beforeAll(async () => {
     db = await freshDatabase('store_reads');
