@@ -12,7 +12,7 @@ import type { CrawlReadJob, CrawlReadSource } from './crawl-reads-thread.ts';
 import { openCrawlForAnalysis } from './index.ts';
 import { filterCounts } from './result-filters.ts';
 import { foldFilePacked, foldStorePacked } from './site-structure.ts';
-import { answerParent } from './worker-thread.ts';
+import { answerParent } from './worker-answer.ts';
 
 const { job, source } = workerData as { job: CrawlReadJob; source: CrawlReadSource };
 answerParent(

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { computeLinkScoresOfFile, type LinkScoreSource, type LinkScores } from './link-score.ts';
 import { computeStoreLinkScores } from './pg-link-score-read.ts';
-import { answerParent } from './worker-thread.ts';
+import { answerParent } from './worker-answer.ts';
 
 const { source } = workerData as { source: LinkScoreSource };
 answerParent(

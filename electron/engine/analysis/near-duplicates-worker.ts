@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { computeContentAnalysisOfFile, type ContentAnalysisResult, type ContentSource } from './near-duplicates.ts';
 import { computeStoreContentAnalysis } from './pg-content-read.ts';
-import { answerParent } from './worker-thread.ts';
+import { answerParent } from './worker-answer.ts';
 
 const { source, options } = workerData as { source: ContentSource; options: ContentAnalysisOptions };
 answerParent(

@@ -1,14 +1,21 @@
 // The analyses that take seconds on a large crawl (Link Score, duplicate content, the explorer's counts) run in a
 // worker thread, so the process that hosts the controller and answers the UI keeps answering meanwhile. Each worker
-// script reads its workerData, does one job, posts one message ({ ok, value } or { ok: false, error }) and is ended.
+// script reads its workerData, does one job, posts one message (worker-answer.ts) and is ended.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { WorkerAnswer } from './worker-answer.ts';
 
-/** A worker script's one message. */
-export type WorkerAnswer<T> = { ok: true; value: T } | { ok: false; error: string };
+/**
+ * Where a worker thread's bundle is looked for, from the folder of the bundle running this code: beside it, or beside
+ * the folder of the shared chunk it is in (electron-vite puts a module that the main entry and a worker entry both
+ * import in out/main/chunks/).
+ */
+export function bundleDirs(here: string): string[] {
+  return [here, path.dirname(here)];
+}
 
 /**
  * A worker thread's script (`name`: link-score-worker, near-duplicates-worker, crawl-reads-worker): the bundle
@@ -18,9 +25,11 @@ export type WorkerAnswer<T> = { ok: true; value: T } | { ok: false; error: strin
  */
 export function workerScript(name: string): { script: string; eval: boolean } {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of [`${name}.cjs`, `${name}.js`]) {
-    const bundled = path.join(here, file);
-    if (fs.existsSync(bundled)) return { script: bundled, eval: false };
+  for (const dir of bundleDirs(here)) {
+    for (const file of [`${name}.cjs`, `${name}.js`]) {
+      const bundled = path.join(dir, file);
+      if (fs.existsSync(bundled)) return { script: bundled, eval: false };
+    }
   }
   const tsxApi = pathToFileURL(
     path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
@@ -49,20 +58,4 @@ export function runWorkerThread<T>(name: string, data: unknown, what: string): P
       if (!settled) reject(new Error(`${what} worker exited with code ${code}`));
     });
   });
-}
-
-/** A worker script's ending: posts what `job` resolves to (its `transfer` buffers moved, not copied), or its error. */
-export function answerParent<T>(
-  port: { postMessage(m: unknown, transfer?: readonly ArrayBuffer[]): void },
-  job: () => Promise<T> | T,
-  transfer: (value: T) => ArrayBuffer[] = () => [],
-): void {
-  void (async () => {
-    try {
-      const value = await job();
-      port.postMessage({ ok: true, value } satisfies WorkerAnswer<T>, transfer(value));
-    } catch (err) {
-      port.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerAnswer<T>);
-    }
-  })();
 }
