@@ -5,7 +5,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildPgSyntheticCrawl } from '../../electron/engine/analysis/pg-synthetic-crawl.ts';
-import { OFF_THREAD_ROWS, storeStructureTrieOffThread } from '../../electron/engine/analysis/crawl-reads-thread.ts';
+import { OFF_THREAD_ROWS, storeMapRowsOffThread, storeStructureTrieOffThread } from '../../electron/engine/analysis/crawl-reads-thread.ts';
+import { CrawlMapMemo } from '../../electron/engine/analysis/crawl-map.ts';
+import { postgresCrawlMap } from '../../electron/engine/analysis/pg-crawl-map.ts';
 import {
   adoptStorePackedTrie,
   postgresSiteStructure,
@@ -74,6 +76,29 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
     const views = new ClusterResults(db.url, 'reads');
     try {
       expect(await views.siteStructure(query)).toEqual(after);
+    } finally {
+      await views.close();
+    }
+  }, 120_000);
+
+  it('draws the crawl map from rows read off the thread as from rows read on the connection', async () => {
+    const query = { maxNodes: 300 };
+    const { ms: _a, ...onConnection } = await postgresCrawlMap(await client(), 'reads', query, null);
+    const read = await storeMapRowsOffThread(db.url, 'reads');
+    const { ms: _b, ...fromRows } = await postgresCrawlMap(await client(), 'reads', query, null, new CrawlMapMemo(), read);
+    expect(onConnection.total).toBeGreaterThan(OFF_THREAD_ROWS / 2);
+    expect(fromRows).toEqual(onConnection);
+    // As the views ask (rows read off the thread at this size, then kept): the same nodes, and again for another limit.
+    const views = new ClusterResults(db.url, 'reads');
+    try {
+      const map = await views.crawlMap(query);
+      expect([map.total, map.nodes.urlId, map.nodes.parent]).toEqual([
+        onConnection.total,
+        onConnection.nodes.urlId,
+        onConnection.nodes.parent,
+      ]);
+      const wider = await postgresCrawlMap(await client(), 'reads', { maxNodes: 600 }, null);
+      expect((await views.crawlMap({ maxNodes: 600 })).nodes.urlId).toEqual(wider.nodes.urlId);
     } finally {
       await views.close();
     }

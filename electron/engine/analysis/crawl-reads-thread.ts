@@ -9,6 +9,7 @@ import { type Db, sqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
 import { type CrawlMapRead, CrawlMapRows, type CrawlMapRowsData } from './crawl-map.ts';
 import { filterCounts } from './result-filters.ts';
 import type { PackedTrie } from './site-structure.ts';
+import type { StoreMapRead } from './pg-crawl-map.ts';
 import { runWorkerThread } from './worker-thread.ts';
 
 /** The jobs of crawl-reads-worker.ts. */
@@ -59,4 +60,14 @@ export function structureTrieOffThread(db: Db): Promise<PackedTrie> {
 /** The site structure's first fold of a crawl in the store, folded in a worker thread through a connection of its own. */
 export function storeStructureTrieOffThread(store: string, crawlId: string): Promise<PackedTrie> {
   return runWorkerThread<PackedTrie>('crawl-reads-worker', { job: 'structure-trie', source: { store, crawlId } }, 'structure-trie');
+}
+
+/** The crawl map's rows of a crawl in the store, read in a worker thread through a connection of its own. */
+export async function storeMapRowsOffThread(store: string, crawlId: string): Promise<StoreMapRead> {
+  const read = await runWorkerThread<{ state: string | null; lastSeq: number; rows: CrawlMapRowsData }>(
+    'crawl-reads-worker',
+    { job: 'crawl-map-rows', source: { store, crawlId } },
+    'crawl-map-rows',
+  );
+  return { state: read.state, lastSeq: read.lastSeq, rows: CrawlMapRows.fromData(read.rows) };
 }

@@ -1,6 +1,6 @@
 // The worker thread that reads a whole large crawl for a view off the thread that answers the UI: a crawl file's
-// explorer counts (result-filters.ts filterCounts) and crawl map rows (crawl-map.ts readCrawlMapRows), or the site
-// structure's first fold of a crawl file or of a crawl in the PostgreSQL store (site-structure.ts). It opens the
+// explorer counts (result-filters.ts filterCounts), or the crawl map's rows (crawl-map.ts, pg-crawl-map.ts) and the
+// site structure's first fold (site-structure.ts) of a crawl file or of a crawl in the PostgreSQL store. It opens the
 // crawl itself (the file read-only, or a connection of its own to the store), does its one job in one snapshot and
 // posts the answer, typed arrays moved rather than copied. Started by crawl-reads-thread.ts; a bundle of its own
 // (scripts/fresh.mjs NODE_ENTRIES, electron.vite.config.ts), as Link Score's. The content filters' counts read the
@@ -10,6 +10,7 @@ import { useSqliteNativeBinding } from '../frontier/sqlite/crawl-file.ts';
 import { readCrawlMapRows } from './crawl-map.ts';
 import type { CrawlReadJob, CrawlReadSource } from './crawl-reads-thread.ts';
 import { openCrawlForAnalysis } from './index.ts';
+import { storeMapRowsPacked } from './pg-crawl-map.ts';
 import { filterCounts } from './result-filters.ts';
 import { foldFilePacked, foldStorePacked } from './site-structure.ts';
 import { answerParent } from './worker-answer.ts';
@@ -19,8 +20,9 @@ answerParent(
   parentPort!,
   async () => {
     if ('store' in source) {
-      if (job !== 'structure-trie') throw new Error(`${job} of a crawl in the store is read by the caller`);
-      return foldStorePacked(source.store, source.crawlId);
+      if (job === 'structure-trie') return foldStorePacked(source.store, source.crawlId);
+      if (job === 'crawl-map-rows') return storeMapRowsPacked(source.store, source.crawlId);
+      throw new Error(`${job} of a crawl in the store is read by the caller`);
     }
     useSqliteNativeBinding(source.nativeBinding);
     const db = openCrawlForAnalysis(source.file);

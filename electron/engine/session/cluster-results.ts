@@ -64,7 +64,8 @@ import {
   storeStructureFolded,
   writeStructureCsv,
 } from '../analysis/site-structure.ts';
-import { OFF_THREAD_ROWS, storeStructureTrieOffThread } from '../analysis/crawl-reads-thread.ts';
+import { OFF_THREAD_ROWS, storeMapRowsOffThread, storeStructureTrieOffThread } from '../analysis/crawl-reads-thread.ts';
+import type { StoreMapRead } from '../analysis/pg-crawl-map.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
@@ -330,8 +331,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   private async prepareStructure(client: PgClient): Promise<void> {
     if (storeStructureFolded(client, this.crawlId)) return;
-    const { rows } = await client.query<{ n: string }>(`SELECT coalesce(max(seq), 0) AS n FROM ${crawlSchema(this.crawlId)}.results`);
-    if (Number(rows[0]!.n) < OFF_THREAD_ROWS) return;
+    if ((await this.resultsSeq(client)) < OFF_THREAD_ROWS) return;
     adoptStorePackedTrie(client, this.crawlId, await storeStructureTrieOffThread(this.storeUrl, this.crawlId));
   }
 
@@ -344,9 +344,25 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       // Read as arrays: this connection's TEMP table is not filled for them.
       const scores = await storeLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), scoring).catch(() => null);
       const pending = storeLinkScoresBehind(this.contentKey(), scoring);
-      const map = await postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo);
+      const map = await postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo, await this.mapRowsOffThread(client));
       return pending ? { ...map, scoresPending: true } : map;
     });
+  }
+
+  /**
+   * A large crawl's map rows (seconds at a million URLs, taken by this thread a cursor page at a time) read in a
+   * worker thread through a connection of its own; undefined when the rows kept serve, or the crawl is small.
+   */
+  private async mapRowsOffThread(client: PgClient): Promise<StoreMapRead | undefined> {
+    if (this.mapMemo.rows(await storeSettledState(client, this.crawlId))) return undefined;
+    if ((await this.resultsSeq(client)) < OFF_THREAD_ROWS) return undefined;
+    return storeMapRowsOffThread(this.storeUrl, this.crawlId);
+  }
+
+  /** The crawl's last results seq: how large it is, for the reads that go off the thread past OFF_THREAD_ROWS. */
+  private async resultsSeq(client: PgClient): Promise<number> {
+    const { rows } = await client.query<{ n: string }>(`SELECT coalesce(max(seq), 0) AS n FROM ${crawlSchema(this.crawlId)}.results`);
+    return Number(rows[0]!.n);
   }
 
   /** How many pages the crawl's sitemap lists (write-sitemap.ts's pages, in PostgreSQL's dialect). */
