@@ -1,7 +1,6 @@
-// What a view reads of a whole large crawl, off the thread that answers the UI (issue 19): at 800,000 results
-// the explorer's counts take seven seconds, the crawl map's rows three and the site structure's first fold three,
-// which in the thread would hold every other
-// view (and a running crawl's controller) that long. A small crawl's reads take milliseconds, less than a worker
+// What a view reads of a whole large crawl, off the thread that answers the UI (issue 19): at 800,000 results the
+// explorer's counts take seven seconds, the crawl map's rows three and the site structure's first fold three, which
+// in the thread would hold every other view (and a running crawl's controller) that long. A small crawl's reads take milliseconds, less than a worker
 // thread's start: they stay in the thread.
 import type { FilterCounts } from '../../../shared/analysis.ts';
 import { CONTENT_FILTERS } from '../../../shared/analysis.ts';
@@ -33,8 +32,16 @@ export function countsOffThread(db: Db, lastMs: number | null): boolean {
   return lastMs !== null ? lastMs >= OFF_THREAD_COUNTS_MS : largeCrawl(db);
 }
 
-function offThread<T>(db: Db, job: CrawlReadJob): Promise<T> {
-  return runWorkerThread<T>('crawl-reads-worker', { job, source: { file: db.name, nativeBinding: sqliteNativeBinding() } }, job);
+function offThread<T>(job: CrawlReadJob, source: CrawlReadSource): Promise<T> {
+  return runWorkerThread<T>('crawl-reads-worker', { job, source }, job);
+}
+
+const fileSource = (db: Db): CrawlReadSource => ({ file: db.name, nativeBinding: sqliteNativeBinding() });
+
+/** The map's rows as the worker posts them, made CrawlMapRows again. */
+async function mapRowsOf<S>(read: Promise<{ state: S; lastSeq: number; rows: CrawlMapRowsData }>) {
+  const { state, lastSeq, rows } = await read;
+  return { state, lastSeq, rows: CrawlMapRows.fromData(rows) };
 }
 
 /**
@@ -42,32 +49,26 @@ function offThread<T>(db: Db, job: CrawlReadJob): Promise<T> {
  * connection of its own, the content filters' from this connection's duplicate content (its TEMP table) here.
  */
 export async function filterCountsOffThread(db: Db): Promise<FilterCounts> {
-  const counts = await offThread<FilterCounts>(db, 'filter-counts');
+  const counts = await offThread<FilterCounts>('filter-counts', fileSource(db));
   return { ...counts, ...filterCounts(db, CONTENT_FILTERS) };
 }
 
 /** The crawl map's rows of the crawl file `db` reads, read in a worker thread (crawl-map.ts readCrawlMapRows). */
-export async function crawlMapRowsOffThread(db: Db): Promise<CrawlMapRead> {
-  const read = await offThread<{ state: string; lastSeq: number; rows: CrawlMapRowsData }>(db, 'crawl-map-rows');
-  return { state: read.state, lastSeq: read.lastSeq, rows: CrawlMapRows.fromData(read.rows) };
+export function crawlMapRowsOffThread(db: Db): Promise<CrawlMapRead> {
+  return mapRowsOf<string>(offThread('crawl-map-rows', fileSource(db)));
 }
 
 /** The site structure's first fold of the crawl file `db` reads, folded in a worker thread (site-structure.ts foldFilePacked). */
 export function structureTrieOffThread(db: Db): Promise<PackedTrie> {
-  return offThread<PackedTrie>(db, 'structure-trie');
+  return offThread<PackedTrie>('structure-trie', fileSource(db));
 }
 
 /** The site structure's first fold of a crawl in the store, folded in a worker thread through a connection of its own. */
 export function storeStructureTrieOffThread(store: string, crawlId: string): Promise<PackedTrie> {
-  return runWorkerThread<PackedTrie>('crawl-reads-worker', { job: 'structure-trie', source: { store, crawlId } }, 'structure-trie');
+  return offThread<PackedTrie>('structure-trie', { store, crawlId });
 }
 
 /** The crawl map's rows of a crawl in the store, read in a worker thread through a connection of its own. */
-export async function storeMapRowsOffThread(store: string, crawlId: string): Promise<StoreMapRead> {
-  const read = await runWorkerThread<{ state: string | null; lastSeq: number; rows: CrawlMapRowsData }>(
-    'crawl-reads-worker',
-    { job: 'crawl-map-rows', source: { store, crawlId } },
-    'crawl-map-rows',
-  );
-  return { state: read.state, lastSeq: read.lastSeq, rows: CrawlMapRows.fromData(read.rows) };
+export function storeMapRowsOffThread(store: string, crawlId: string): Promise<StoreMapRead> {
+  return mapRowsOf<string | null>(offThread('crawl-map-rows', { store, crawlId }));
 }

@@ -59,3 +59,20 @@ export function runWorkerThread<T>(name: string, data: unknown, what: string): P
     });
   });
 }
+
+/** One run at a time of an off-thread job: the callers that ask while it runs share it; the next ask after it starts another. */
+export class SharedRun<T> {
+  private running: Promise<T> | null = null;
+
+  run(start: () => Promise<T>): Promise<T> {
+    const run = (this.running ??= start().finally(() => {
+      if (this.running === run) this.running = null;
+    }));
+    return run;
+  }
+
+  /** The run under way, if any. */
+  get current(): Promise<T> | null {
+    return this.running;
+  }
+}

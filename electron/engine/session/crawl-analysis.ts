@@ -66,6 +66,7 @@ import {
   largeCrawl,
   structureTrieOffThread,
 } from '../analysis/crawl-reads-thread.ts';
+import { SharedRun } from '../analysis/worker-thread.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 
 export class CrawlAnalysis {
@@ -83,22 +84,14 @@ export class CrawlAnalysis {
   /** The last counts, when they were made (performance.now()), what they cost, and the file's data_version then. */
   private counted: { at: number; ms: number; version: number; counts: FilterCounts; content: string } | null = null;
 
-  /** The crawl map's rows being read off the thread, shared by the callers meanwhile. */
-  private mapRows: Promise<CrawlMapRead> | null = null;
-
-  private mapRowsOffThread(): Promise<CrawlMapRead> {
-    const reading = (this.mapRows ??= crawlMapRowsOffThread(this.db).finally(() => {
-      if (this.mapRows === reading) this.mapRows = null;
-    }));
-    return reading;
-  }
-
-  /** The counts under way off the thread, shared by the callers meanwhile. */
-  private counting: Promise<FilterCounts> | null = null;
+  /** What is read off the thread (crawl-reads-thread.ts), each shared by the callers while it runs. */
+  private readonly mapRows = new SharedRun<CrawlMapRead>();
+  private readonly counting = new SharedRun<FilterCounts>();
+  private readonly folding = new SharedRun<void>();
 
   /**
    * The explorer's filter counts (the issues overview's too). On a large crawl they take long (about 0.6 s at
-   * 100,000 URLs, 7 s at 800,000): they are counted in a worker thread (filter-counts-thread.ts), so the process that
+   * 100,000 URLs, 7 s at 800,000): they are counted in a worker thread (crawl-reads-thread.ts), so the process that
    * hosts the crawl keeps answering the other views and running the crawl meanwhile. An answer is served again while
    * the file has not changed, and, while a crawl is `writing` it, until ten times what it cost has passed, so
    * counting takes at most about a tenth of the host's time however often the views ask. Once the crawl stops
@@ -107,7 +100,7 @@ export class CrawlAnalysis {
   async filterCounts(writing = false): Promise<FilterCounts> {
     // Duplicate content's analysis off the thread first (issue 18.1): the counts then only read it.
     await this.prepareContent(writing);
-    if (this.counting) return this.counting;
+    if (this.counting.current) return this.counting.current;
     const now = performance.now();
     // Duplicate content's TEMP table first: its options may have changed since the last counts (issue 18.1).
     const content = this.refreshContent(writing);
@@ -119,13 +112,7 @@ export class CrawlAnalysis {
       return counts;
     };
     if (!countsOffThread(this.db, last?.ms ?? null)) return keep(filterCounts(this.db));
-    const counting = filterCountsOffThread(this.db)
-      .then(keep)
-      .finally(() => {
-        if (this.counting === counting) this.counting = null;
-      });
-    this.counting = counting;
-    return counting;
+    return this.counting.run(() => filterCountsOffThread(this.db).then(keep));
   }
 
   /** Duplicate content (issue 18.1): this connection's content_dups made current; what it holds (stamp and options). */
@@ -279,21 +266,13 @@ export class CrawlAnalysis {
     return exportStructureCsv(this.db, dest);
   }
 
-  /** The structure's trie being folded off the thread, shared by the callers meanwhile. */
-  private folding: Promise<void> | null = null;
-
   /**
    * A large crawl's first fold (3 s at 800,000 results) made in a worker thread and adopted here; the rows written
    * since, and every later ask, are folded in here (few while a crawl runs).
    */
   private prepareStructure(): Promise<void> {
     if (structureFolded(this.db) || !largeCrawl(this.db)) return Promise.resolve();
-    const folding = (this.folding ??= structureTrieOffThread(this.db)
-      .then((packed) => adoptPackedTrie(this.db, packed))
-      .finally(() => {
-        if (this.folding === folding) this.folding = null;
-      }));
-    return folding;
+    return this.folding.run(() => structureTrieOffThread(this.db).then((packed) => adoptPackedTrie(this.db, packed)));
   }
 
   /** The crawl map (issue 18.6), its nodes sized by the Link Scores brought up to date first (none when they fail). */
@@ -301,7 +280,10 @@ export class CrawlAnalysis {
     const scores = await refreshLinkScores(this.db, options).catch(() => null);
     const behind = linkScoresBehind(this.db.name, options);
     // A large crawl's rows are read in a worker thread (3 s at 800,000 results); the map is then folded from them here.
-    const read = this.mapMemo.rows(crawlMapState(this.db).state) || !largeCrawl(this.db) ? undefined : await this.mapRowsOffThread();
+    const read =
+      this.mapMemo.rows(crawlMapState(this.db).state) || !largeCrawl(this.db)
+        ? undefined
+        : await this.mapRows.run(() => crawlMapRowsOffThread(this.db));
     const map = crawlMap(this.db, query, scores, this.mapMemo, read);
     // With options.background, drawn before the crawl's first scores (seconds at a million URLs), then sized by them.
     return behind ? { ...map, scoresPending: true } : map;
