@@ -39,7 +39,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
       site = await startFixtureSite({
         pages: PAGES,
         linksPerPage: 3,
-        delayMs: (p) => (p.startsWith('/p/') ? 150 : 0),
+        delayMs: (p) => (p.startsWith('/p/') ? 250 : 0),
         routes: {
           '/r/start': (_req, res) =>
             void res
@@ -224,8 +224,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         await page.getByTestId('settings-origin').waitFor();
         if (await page.getByTestId('reset-settings').count()) await page.getByTestId('reset-settings').click();
         await page.locator('textarea[name="seeds"]').fill(site.url('/p/0'));
-        // One thread: the 60 pages of 150 ms take 9 s, long enough for a live answer to be seen while the full suite
-        // loads the machine (with two, the 4.5 s crawl was once over before the chart was read).
+        // One thread: the 60 pages of 250 ms take 15 s, long enough for a live answer to be seen while the full suite
+        // loads the machine (with two threads and 150 ms, the 4.5 s crawl was once over before the chart was read).
         await page.getByTestId('setting-threads').fill('1');
         await page.getByTestId('view-reports').click();
         const before = await page.locator('.crawl-title-name').textContent();
@@ -236,16 +236,19 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
           'the crawl in the title',
         );
         const chart = page.locator('.chart-card[data-chart="over-time"]');
-        // While it runs: an answer whose last second had not ended is drawn without it. The three attributes are
-        // read at once: read one by one, a new answer could land between them.
+        // While it runs: an answer whose last second had not ended is drawn without it. The four attributes are
+        // read at once: read one by one, a new answer could land between them. Only a reading taken while the card
+        // itself still shows the crawl live counts: once it has ended, the open second is drawn (see below), and on a
+        // loaded machine the first open answer read was once from after the end.
         const seen = await until(
           () =>
             chart.evaluate((el) => ({
+              live: el.getAttribute('data-live'),
               open: el.getAttribute('data-open-bucket'),
               buckets: Number(el.getAttribute('data-buckets')),
               drawn: Number(el.getAttribute('data-drawn')),
             })),
-          (s) => s.open === 'true' && s.buckets >= 2,
+          (s) => s.live === 'true' && s.open === 'true' && s.buckets >= 2,
           'a live answer with its last second still filling',
         );
         expect(seen.drawn).toBe(seen.buckets - 1);

@@ -102,6 +102,7 @@ function ChartCard({ kind, title }: { kind: ChartKind; title: string }) {
       data-buckets={chart.data?.kind === 'over-time' ? chart.data.rows.length : undefined}
       data-drawn={drawn?.kind === 'over-time' ? drawn.rows.length : undefined}
       data-open-bucket={chart.data?.kind === 'over-time' ? String(!!chart.data.open_bucket) : undefined}
+      data-live={String(live)}
     >
       <figcaption className="chart-head">
         <span className="chart-title">{title}</span>
