@@ -240,17 +240,26 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         // read at once: read one by one, a new answer could land between them. Only a reading taken while the card
         // itself still shows the crawl live counts: once it has ended, the open second is drawn (see below), and on a
         // loaded machine the first open answer read was once from after the end.
+        const started = Date.now();
+        const readings: string[] = [];
         const seen = await until(
-          () =>
-            chart.evaluate((el) => ({
+          async () => {
+            const s = await chart.evaluate((el) => ({
               live: el.getAttribute('data-live'),
               open: el.getAttribute('data-open-bucket'),
               buckets: Number(el.getAttribute('data-buckets')),
               drawn: Number(el.getAttribute('data-drawn')),
-            })),
+              state: document.querySelector('.state-badge')?.getAttribute('data-state'),
+            }));
+            const text = JSON.stringify(s);
+            if (readings.at(-1)?.endsWith(text) !== true) readings.push(`${Date.now() - started} ms ${text}`);
+            return s;
+          },
           (s) => s.live === 'true' && s.open === 'true' && s.buckets >= 2,
           'a live answer with its last second still filling',
-        );
+        ).catch((err: Error) => {
+          throw new Error(`${err.message}\n${readings.join('\n')}`);
+        });
         expect(seen.drawn).toBe(seen.buckets - 1);
         const legend = page.getByTestId('chart-legend-value');
         expect(await legend.textContent()).toMatch(/^Latest second: .+ · [\d.,]+ pages\/s · \d+ errors?$/);
