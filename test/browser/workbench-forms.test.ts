@@ -249,7 +249,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
               open: el.getAttribute('data-open-bucket'),
               buckets: Number(el.getAttribute('data-buckets')),
               drawn: Number(el.getAttribute('data-drawn')),
-              state: document.querySelector('.state-badge')?.getAttribute('data-state'),
+              state: el.ownerDocument.querySelector('.state-badge')?.getAttribute('data-state'),
             }));
             const text = JSON.stringify(s);
             if (readings.at(-1)?.endsWith(text) !== true) readings.push(`${Date.now() - started} ms ${text}`);
