@@ -16,7 +16,9 @@ import type { ServeProcess } from './serve.ts';
 import { ARTIFACTS, openGroup, until, waitForState } from './workbench-flow.ts';
 
 const SHOTS = process.env['TRAWL_SHOTS_DIR'] ?? path.join(ROOT, ARTIFACTS);
-const PAGES = 60;
+// The reports test stops its crawl once it has read the live chart: 240 pages of 250 ms at one thread would take a
+// minute, room for a slow first answer on a loaded machine.
+const PAGES = 240;
 // Each test crawls and reloads, on a shared machine at idle priority: loose bounds, only to catch a hang.
 const TEST_MS = 180_000;
 
@@ -224,8 +226,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         await page.getByTestId('settings-origin').waitFor();
         if (await page.getByTestId('reset-settings').count()) await page.getByTestId('reset-settings').click();
         await page.locator('textarea[name="seeds"]').fill(site.url('/p/0'));
-        // One thread: the 60 pages of 250 ms take 15 s, long enough for a live answer to be seen while the full suite
-        // loads the machine (with two threads and 150 ms, the 4.5 s crawl was once over before the chart was read).
+        // One thread: the pages of 250 ms would take a minute, and the crawl is stopped once the live chart is read. A
+        // crawl of 4.5 s, then of 15 s, was twice over in CI before the chart was seen live.
         await page.getByTestId('setting-threads').fill('1');
         await page.getByTestId('view-reports').click();
         const before = await page.locator('.crawl-title-name').textContent();
@@ -257,6 +259,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
           },
           (s) => s.live === 'true' && s.open === 'true' && s.buckets >= 2,
           'a live answer with its last second still filling',
+          50_000,
         ).catch((err: Error) => {
           throw new Error(`${err.message}\n${readings.join('\n')}`);
         });
@@ -264,6 +267,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])(
         const legend = page.getByTestId('chart-legend-value');
         expect(await legend.textContent()).toMatch(/^Latest second: .+ · [\d.,]+ pages\/s · \d+ errors?$/);
         await shot('reports-live');
+        await page.getByTestId('stop').click();
         await waitForState(page, 'finished', 60_000);
         // Finished: every second is drawn (the last one too, even if the final answer came before it ended), and the
         // legend names the last one, never "--".
