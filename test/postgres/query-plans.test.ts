@@ -218,56 +218,52 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     }
   });
 
-  it('gives a crawl made before results_status_seq that index in place of results_status when a node joins it', async () => {
-    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older-status.test/'] }), { name: 'old-e' });
+  /** The names of the crawl schema `s`'s indexes whose name starts with `prefix`. */
+  const indexesLike = async (s: string, prefix: string) =>
+    (
+      await client.query<{ name: string }>(
+        `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE $2 ORDER BY 1`,
+        [s, `${prefix}%`],
+      )
+    ).rows.map((r) => r.name);
+
+  /**
+   * A crawl made as an older Trawl made it (`older` changes its fresh schema `s`), stopped, then joined by a node: what
+   * the join's upgrade gives it is left for the test to check. Returns the schema.
+   */
+  const joinedOlderCrawl = async (host: string, older: (s: string) => Promise<void>) => {
+    const first = await createPgCrawl(db.url, parseSettings({ seeds: [`http://${host}/`] }), { name: `made-${host}` });
     await first.store.close();
     const s = crawlSchema(first.crawlId);
-    const indexes = async () =>
-      (
-        await client.query<{ name: string }>(
-          `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'results_status%' ORDER BY 1`,
-          [s],
-        )
-      ).rows.map((r) => r.name);
-    expect(await indexes()).toEqual(['results_status_seq']);
-    await client.query(`DROP INDEX ${s}.results_status_seq; CREATE INDEX results_status ON ${s}.results(status_code)`);
+    await older(s);
     await client.query(`UPDATE trawl.crawls SET state = 'stopped' WHERE id = $1`, [first.crawlId]);
-    const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-f' });
+    const node = await joinPgCrawl(db.url, first.crawlId, { name: `joined-${host}` });
     await node.store.close();
-    expect(await indexes()).toEqual(['results_status_seq']);
+    return s;
+  };
+
+  it('gives a crawl made before results_status_seq that index in place of results_status when a node joins it', async () => {
+    const s = await joinedOlderCrawl('older-status.test', async (s) => {
+      expect(await indexesLike(s, 'results_status')).toEqual(['results_status_seq']);
+      await client.query(`DROP INDEX ${s}.results_status_seq; CREATE INDEX results_status ON ${s}.results(status_code)`);
+    });
+    expect(await indexesLike(s, 'results_status')).toEqual(['results_status_seq']);
   });
 
   it('gives a crawl made before the queue index carried its rows that index when a node joins it', async () => {
-    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older.test/'] }), { name: 'old-a' });
-    await first.store.close();
-    const s = crawlSchema(first.crawlId);
-    // The queue index as it was.
-    await client.query(`DROP INDEX ${s}.urls_queue_rows; CREATE INDEX urls_queue ON ${s}.urls(host_id, id) WHERE state = 0`);
-    await client.query(`UPDATE trawl.crawls SET state = 'stopped' WHERE id = $1`, [first.crawlId]);
-    const indexes = async () =>
-      (
-        await client.query<{ name: string }>(
-          `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'urls_queue%' ORDER BY 1`,
-          [s],
-        )
-      ).rows.map((r) => r.name);
-    expect(await indexes()).toEqual(['urls_queue']);
-    const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-b' });
-    await node.store.close();
-    expect(await indexes()).toEqual(['urls_queue_rows']);
+    const s = await joinedOlderCrawl('older.test', async (s) => {
+      // The queue index as it was.
+      await client.query(`DROP INDEX ${s}.urls_queue_rows; CREATE INDEX urls_queue ON ${s}.urls(host_id, id) WHERE state = 0`);
+      expect(await indexesLike(s, 'urls_queue')).toEqual(['urls_queue']);
+    });
+    expect(await indexesLike(s, 'urls_queue')).toEqual(['urls_queue_rows']);
   });
 
   it("gives a crawl made before the charts' index that index when a node joins it", async () => {
-    const first = await createPgCrawl(db.url, parseSettings({ seeds: ['http://older-charts.test/'] }), { name: 'old-c' });
-    await first.store.close();
-    const s = crawlSchema(first.crawlId);
-    const has = async () =>
-      (await client.query<{ r: string | null }>(`SELECT to_regclass($1)::text AS r`, [`${s}.results_charts`])).rows[0]!.r;
-    await client.query(`DROP INDEX ${s}.results_charts`);
-    await client.query(`UPDATE trawl.crawls SET state = 'stopped' WHERE id = $1`, [first.crawlId]);
-    expect(await has()).toBeNull();
-    const node = await joinPgCrawl(db.url, first.crawlId, { name: 'old-d' });
-    await node.store.close();
-    expect(await has()).toBe(`${s}.results_charts`);
+    const s = await joinedOlderCrawl('older-charts.test', async (s) => {
+      await client.query(`DROP INDEX ${s}.results_charts`);
+      expect(await indexesLike(s, 'results_charts')).toEqual([]);
+    });
+    expect(await indexesLike(s, 'results_charts')).toEqual(['results_charts']);
   });
 });
