@@ -52,6 +52,10 @@ export async function refreshStoreLinkScores(
           ],
         );
       }
+      // A TEMP table is never analysed by autovacuum: without its statistics PostgreSQL hashed it whole to sort the
+      // explorer by Link Score (0.7-1.2 s at 800,000 results), with them it merges it with results in URL id order
+      // (0.25-0.36 s). 0.1 s, once per fill.
+      await c.query('ANALYZE pg_temp.link_scores');
       await c.query('COMMIT');
     } catch (err) {
       await c.query('ROLLBACK').catch(() => undefined);

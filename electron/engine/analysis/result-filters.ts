@@ -41,6 +41,7 @@ import {
   resultSortSql,
   SQLITE_RESULTS,
   STATUS_RANGES,
+  isLinkScoreSort,
   textMatchSql,
   totalFromPage,
   type ResultsDialect,
@@ -1274,9 +1275,10 @@ export function pageSql(
       rows: `SELECT ${URL_ROW_COLUMNS} FROM urls u LEFT JOIN results r ON r.url_id = u.id WHERE ${d.rows.inKeys('u.id', '@keys')}`,
     };
   }
-  const order = orderSql(sort, SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
+  const byScore = isLinkScoreSort(sort) ? d.rows.linkScoreSort(sort) : null;
+  const order = orderSql(sort, byScore?.order ?? SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
   // The URL row is joined only when the prefix or the sort reads it.
-  const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+  const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}${byScore ? ` ${byScore.join}` : ''}`;
   return {
     count: `SELECT count(*) AS total ${needsUrl ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${where}`,
     ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
