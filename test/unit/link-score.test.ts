@@ -110,6 +110,8 @@ interface PageSpec {
   /** Fetched for its status only (an image). */
   resource?: boolean;
   metaRobots?: string;
+  /** Its url id (the page's place in the list, from 1, by default); links name pages by place. */
+  id?: number;
 }
 
 /** A crawl file with the pages given (ids from 1 in order) and links [from, to, kind, nofollow]. */
@@ -123,14 +125,15 @@ function crawlFile(name: string, pages: PageSpec[], links: [number, number, stri
   const insertResult = db.prepare(
     "INSERT INTO results (url_id, status_code, content_type, crawl_depth, fetched_at, h1_count, meta_robots) VALUES (?, 200, 'text/html', 0, 0, 1, ?)",
   );
+  const idOf = (place: number) => pages[place - 1]?.id ?? place;
   db.transaction(() => {
     pages.forEach((p, i) => {
       const url = p.url.startsWith('http') ? p.url : `https://site.test${p.url}`;
-      insertUrl.run(i + 1, url, urlKey(url), p.external ? 4 : 2, p.resource ? 'image' : 'page', p.resource ? 1 : 0);
-      if (!p.external) insertResult.run(i + 1, p.metaRobots ?? null);
+      insertUrl.run(idOf(i + 1), url, urlKey(url), p.external ? 4 : 2, p.resource ? 'image' : 'page', p.resource ? 1 : 0);
+      if (!p.external) insertResult.run(idOf(i + 1), p.metaRobots ?? null);
     });
     const insertLink = db.prepare('INSERT INTO links (from_id, to_id, kind, nofollow) VALUES (?, ?, ?, ?)');
-    for (const [from, to, kind, nofollow] of links) insertLink.run(from, to, kind ?? 'a', nofollow ?? 0);
+    for (const [from, to, kind, nofollow] of links) insertLink.run(idOf(from), idOf(to), kind ?? 'a', nofollow ?? 0);
   })();
   db.close();
   return file;
@@ -190,6 +193,53 @@ describe('Link Score of a crawl file', () => {
     // No followed link reaches 3 from another page that follows its links.
     expect(s.get(3)!.unique).toBe(0);
     expect(s.get(2)!.unique).toBe(1);
+  });
+
+  it('reads nofollow from any directive that says it or none, in any case, and only those', () => {
+    // 1 -> 2, 3, 4; 2 (NONE) -> 1; 3 (noindex: follows) -> 4; 4 (X-Robots-Tag style list, NoFollow) -> 1.
+    const file = crawlFile(
+      'directives',
+      [
+        { url: '/' },
+        { url: '/a', metaRobots: 'NONE' },
+        { url: '/b', metaRobots: 'noindex' },
+        { url: '/c', metaRobots: 'noarchive,NoFollow' },
+      ],
+      [
+        [1, 2],
+        [1, 3],
+        [1, 4],
+        [2, 1],
+        [3, 4],
+        [4, 1],
+      ],
+    );
+    const s = scoresOf(file);
+    const expected = densePageRank([[1, 2, 3], [], [3], []]);
+    for (let id = 1; id <= 4; id++) expect(s.get(id)!.rank).toBeCloseTo(expected[id - 1]!, 8);
+    // The noindex page's link counts; those of the pages saying none or nofollow do not.
+    expect(s.get(4)!.unique).toBe(2);
+    expect(s.get(1)!.unique).toBe(0);
+  });
+
+  it('reads the links of url ids too large to pack two to a number (2^25 and past)', () => {
+    // Below 2^25 a link's ids are read as one number; past it, as a row. The same graph either way.
+    const big = 2 ** 25 + 7;
+    const file = crawlFile(
+      'large-ids',
+      [{ url: '/' }, { url: '/a', id: big }, { url: '/b', id: big + 1 }],
+      [
+        [1, 2],
+        [1, 3],
+        [2, 3],
+        [3, 1],
+      ],
+    );
+    const s = scoresOf(file);
+    expect([...s.keys()]).toEqual([1, big, big + 1]);
+    const expected = densePageRank([[1, 2], [2], [0]]);
+    expect([s.get(1)!.rank, s.get(big)!.rank, s.get(big + 1)!.rank].map((r) => r.toFixed(8))).toEqual(expected.map((r) => r.toFixed(8)));
+    expect(s.get(big + 1)!.unique).toBe(2);
   });
 
   it('passes a canonicalised page’s value to its canonical; a self-canonical is no canonical', () => {

@@ -4,8 +4,11 @@
 // never rows in memory at once, and none of the work is on the thread that answers the UI.
 import { connect } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
-import { LINK_SCORE_SQL, LinkGraphBuilder, type LinkScores } from './link-score.ts';
+import { LINK_SCORE_SQL, LinkGraphBuilder, type LinkScores, noFollowSql } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
+
+/** The pages that say nofollow, through the store's results_directives (its condition in PostgreSQL's words). */
+const STORE_NO_FOLLOW_SQL = noFollowSql((text, needle) => `strpos(${text}, ${needle})`);
 
 /** The Link Scores of crawl `crawlId` of the store at `storeUrl`, tagged `stamp`. */
 export async function computeStoreLinkScores(storeUrl: string, crawlId: string, stamp: string): Promise<LinkScores> {
@@ -16,7 +19,8 @@ export async function computeStoreLinkScores(storeUrl: string, crawlId: string, 
     await c.query(`SET LOCAL search_path TO ${crawlSchema(crawlId)}`);
     const maxId = (await c.query<{ m: number }>('SELECT coalesce(max(id), 0) AS m FROM urls')).rows[0]!.m;
     const graph = new LinkGraphBuilder(maxId);
-    await eachRow<number[]>(c, LINK_SCORE_SQL.nodes, (r) => graph.node(r[0]!, r[1]!));
+    await eachRow<number[]>(c, STORE_NO_FOLLOW_SQL, (r) => graph.saysNoFollow(r[0]!));
+    await eachRow<number[]>(c, LINK_SCORE_SQL.nodes, (r) => graph.node(r[0]!));
     await eachRow<number[]>(c, LINK_SCORE_SQL.links, (r) => graph.link(r[0]!, r[1]!, r[2]!));
     await c.query('COMMIT');
     return graph.scores(stamp, started);
