@@ -4,7 +4,7 @@
 // never rows in memory at once, and none of the work is on the thread that answers the UI.
 import { connect } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
-import { LINK_SCORE_SQL, LinkGraphBuilder, type LinkScores, noFollowSql } from './link-score.ts';
+import { LINK_SCORE_SQL, LinkGraphBuilder, type LinkScores, linksPack, noFollowSql } from './link-score.ts';
 import { eachRow } from './pg-cursor.ts';
 
 /** The pages that say nofollow, through the store's results_directives (its condition in PostgreSQL's words). */
@@ -21,7 +21,8 @@ export async function computeStoreLinkScores(storeUrl: string, crawlId: string, 
     const graph = new LinkGraphBuilder(maxId);
     await eachRow<number[]>(c, STORE_NO_FOLLOW_SQL, (r) => graph.saysNoFollow(r[0]!));
     await eachRow<number[]>(c, LINK_SCORE_SQL.nodes, (r) => graph.node(r[0]!));
-    await eachRow<number[]>(c, LINK_SCORE_SQL.links, (r) => graph.link(r[0]!, r[1]!, r[2]!));
+    if (linksPack(maxId)) await eachRow<number[]>(c, LINK_SCORE_SQL.packedLinks, (r) => graph.packedLink(r[0]!));
+    else await eachRow<number[]>(c, LINK_SCORE_SQL.links, (r) => graph.link(r[0]!, r[1]!, r[2]!));
     await c.query('COMMIT');
     return graph.scores(stamp, started);
   } finally {
