@@ -107,6 +107,20 @@ describe('site structure', () => {
     w.db.close();
   });
 
+  it('folds a row its packed walk cannot hold (a depth outside its bound) by reading the rows whole, with the same sums', () => {
+    // The first fold reads each row's depth, seq and status class as one number, exact below 2^53; a depth outside
+    // the bound (here below 0) makes it read them as rows instead.
+    const w = writer();
+    w.add(ROWS.map((r): Row => (r[0] === `${E}/news/x` ? [r[0], r[1], r[2], -1] : r)));
+    const db = openCrawlForAnalysis(w.file);
+    const host = siteStructure(db, { paths: [], limit: 50 }).hosts.children[0]!;
+    expect(host).toMatchObject({ urls: 13, own: 3, indexable: 7, nonIndexable: 5, minDepth: -1 });
+    expect(host.status).toEqual({ '2xx': 9, '3xx': 1, '4xx': 1, '5xx': 1, none: 1 });
+    expect(host.avgDepth).toBeCloseTo(23 / 13, 10);
+    db.close();
+    w.db.close();
+  });
+
   it('lists the largest children up to the limit and sums the rest as "N more folders"', () => {
     const w = writer();
     w.add(ROWS);
