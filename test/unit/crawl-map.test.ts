@@ -177,6 +177,43 @@ describe('crawl map', () => {
     expect(depth[1]!.split(',').slice(0, 8)).toEqual(['0', '1', '60', '60', '60', '60', '60', '60']);
   });
 
+  it('reads results rows whole where its packed walk cannot hold them (a status past 999), with the same map', () => {
+    // The results walk reads each row's fields as one number, for statuses of three digits; one past them makes it
+    // read the rows whole instead, every row's fields still its own.
+    const other = createCrawlFile(path.join(dir, 'odd-status.trawl'), parseSettings({ seeds: [`${E}/`] }));
+    try {
+      other.prepare('INSERT INTO hosts (id, origin) VALUES (1, ?)').run(E);
+      const addUrl = other.prepare(
+        "INSERT INTO urls (id, url, url_key, host_id, depth, state, via_id, discovered_at, kind, check_only) VALUES (?, ?, ?, 1, ?, ?, ?, 0, 'page', 0)",
+      );
+      const addResult = other.prepare(
+        'INSERT INTO results (url_id, status_code, crawl_depth, indexability, fetched_at) VALUES (?, ?, ?, ?, 0)',
+      );
+      const pages: [string, number | null, number, number | null, string | null][] = [
+        [`${E}/`, null, 0, 200, 'indexable'],
+        [`${E}/a`, 1, 1, 1234, 'non-indexable'],
+        [`${E}/a/b`, 2, 2, null, null],
+      ];
+      pages.forEach(([url, via, depth, status, ix], i) => {
+        addUrl.run(i + 1, url, urlKey(url), depth, UrlState.done, via);
+        addResult.run(i + 1, status, depth, ix);
+      });
+      const map = crawlMap(other, { maxNodes: 100 });
+      const n = map.nodes;
+      expect(map.total).toBe(3);
+      expect(
+        [`${E}/`, `${E}/a`, `${E}/a/b`].map((u) => [n.status[nodeOf(map, u)], n.depth[nodeOf(map, u)], n.indexability[nodeOf(map, u)]]),
+      ).toEqual([
+        [200, 0, 'indexable'],
+        [1234, 1, 'non-indexable'],
+        [null, 2, 'other'],
+      ]);
+      expect(n.url[n.parent[nodeOf(map, `${E}/a/b`)]!]).toBe(`${E}/a`);
+    } finally {
+      other.close();
+    }
+  });
+
   it('refuses a limit out of range', () => {
     expect(() => crawlMap(db, { maxNodes: 5 })).toThrow(RangeError);
   });

@@ -105,14 +105,68 @@ export function crawlMapState(db: Db): { state: string; lastSeq: number; maxId: 
   });
 }
 
+/**
+ * A crawl file's three walks with each row's fields packed in one number (plucked: better-sqlite3 makes an array of
+ * each row, and at 800,000 results the walks took about twice as long so), exact below 2^53: -1 for a row whose
+ * numbers do not fit, which makes that walk read its rows whole instead (readCrawlMapRows).
+ * - results: ((url id · 1001 + status + 1 (0: none)) · 3 + indexability) · (depthBound + 1) + depth;
+ * - urls: (id · (maxId + 1) + via (0: none)) · 2 + whether it is a node of the map (read so only when maxId's square fits);
+ * - inlinks: to id · 2^24 + the count.
+ */
+const PACKED_MAX = 2 ** 53;
+const INLINKS_PACK = 2 ** 24;
+const PACKED_RESULTS_SQL = `SELECT CASE WHEN (r.status_code IS NULL OR r.status_code BETWEEN 0 AND 999) AND r.crawl_depth BETWEEN 0 AND @depthBound
+    THEN ((r.url_id * 1001 + coalesce(r.status_code, -1) + 1) * 3
+      + CASE r.indexability WHEN 'indexable' THEN 1 WHEN 'non-indexable' THEN 2 ELSE 0 END) * (@depthBound + 1) + r.crawl_depth
+    ELSE -1 END FROM results r`;
+// A via outside the crawl's ids (none in a file Trawl wrote) hangs its URL from the root, as via 0 does (map()).
+const PACKED_URLS_SQL = `SELECT (u.id * (@maxId + 1) + CASE WHEN u.via_id BETWEEN 0 AND @maxId THEN u.via_id ELSE 0 END) * 2
+    + (u.state <> 4 AND u.check_only = 0)
+  FROM urls u ORDER BY u.id`;
+const PACKED_INLINKS_SQL = `SELECT CASE WHEN count(*) < ${INLINKS_PACK} THEN to_id * ${INLINKS_PACK} + count(*) ELSE -1 END FROM links GROUP BY to_id`;
+
 /** Every row the map is made of, read in one transaction (seconds at a million URLs: a worker thread's job for a large crawl). */
 export function readCrawlMapRows(db: Db): CrawlMapRead {
   return readTransaction(db, () => {
     const { state, lastSeq, maxId } = crawlMapState(db);
     const rows = new CrawlMapRows(maxId);
-    for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
-    for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
-    for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
+    const m = maxId + 1;
+    const depthBound = Math.floor(PACKED_MAX / (m * 3003)) - 1;
+    const packed = (sql: string, params: object, row: (v: number) => void) => {
+      for (const v of prepared(db, sql).pluck(true).iterate(params) as Iterable<number>) {
+        if (v < 0) return false;
+        row(v);
+      }
+      return true;
+    };
+    const resultsPacked =
+      depthBound >= 0 &&
+      packed(PACKED_RESULTS_SQL, { depthBound }, (v) => {
+        const depth = v % (depthBound + 1);
+        const a = (v - depth) / (depthBound + 1);
+        const ix = a % 3;
+        const b = (a - ix) / 3;
+        const status = b % 1001;
+        rows.resultOf((b - status) / 1001, depth, status === 0 ? null : status - 1, ix);
+      });
+    if (!resultsPacked) for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
+    // The urls walk is in id order, which a node's place follows: it cannot restart part way. Its ids fit when m² · 2 does.
+    if (m * m * 2 < PACKED_MAX)
+      for (const v of prepared(db, PACKED_URLS_SQL).pluck(true).iterate({ maxId }) as Iterable<number>) {
+        const inMap = v % 2;
+        const a = (v - inMap) / 2;
+        const via = a % m;
+        rows.urlOf((a - via) / m, via, inMap);
+      }
+    else for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
+    const inlinksPacked =
+      m * INLINKS_PACK < PACKED_MAX &&
+      packed(PACKED_INLINKS_SQL, {}, (v) => {
+        const count = v % INLINKS_PACK;
+        rows.inlinksOf((v - count) / INLINKS_PACK, count);
+      });
+    if (!inlinksPacked)
+      for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
     return { state, lastSeq, rows };
   });
 }
@@ -235,13 +289,23 @@ export class CrawlMapRows {
   }
 
   result([id, d, s, ix]: ResultRow): void {
+    this.resultOf(id, d, s, ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0);
+  }
+
+  /** A results row's fields: `ix` 1 indexable, 2 non-indexable, 0 other. */
+  resultOf(id: number, d: number, s: number | null, ix: number): void {
     if (id < 0 || id > this.maxId) return;
     this.rowDepth[id] = d;
     this.rowStatus[id] = s === null ? -1 : s;
-    this.rowIndex[id] = ix === 'indexable' ? 1 : ix === 'non-indexable' ? 2 : 0;
+    this.rowIndex[id] = ix;
   }
 
   url([id, v, inMap]: UrlRow): void {
+    this.urlOf(id, v, inMap);
+  }
+
+  /** A URL's fields, in id order. */
+  urlOf(id: number, v: number | null, inMap: number | boolean): void {
     if (id < 0 || id > this.maxId) return;
     this.viaOf[id] = v ?? 0;
     if (!inMap || this.rowDepth[id]! < 0) return;
@@ -254,6 +318,10 @@ export class CrawlMapRows {
   }
 
   inlinks([to, count]: InlinksRow): void {
+    this.inlinksOf(to, count);
+  }
+
+  inlinksOf(to: number, count: number): void {
     this.inlinkCounts ??= new Int32Array(this.n);
     const i = to >= 0 && to <= this.maxId ? this.indexOf[to]! : -1;
     if (i >= 0) this.inlinkCounts[i] = count;
