@@ -5,6 +5,9 @@
 //   node --import tsx electron/bench/host-thread-bench.ts --file x.trawl            # a crawl file
 //   node --import tsx electron/bench/host-thread-bench.ts --rows 300000             # a synthetic one, built first
 //   node --import tsx electron/bench/host-thread-bench.ts --store URL --crawl ID    # a crawl in the PostgreSQL store
+// The worker threads the views start load their TypeScript through tsx when the bench runs from source (1.1 s of CPU
+// each): to time them as the app runs them, bundled, run it through scripts/bench-bundled.mjs:
+//   node scripts/bench-bundled.mjs electron/bench/host-thread-bench.ts --file x.trawl
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
