@@ -103,4 +103,28 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
       await views.close();
     }
   }, 120_000);
+
+  it("reads the map's results whole where a row does not fit its packed walk (a status past three digits)", async () => {
+    // The map's walks read each row as one number; a status past 999 makes the results walk read its rows whole.
+    const c = await client();
+    const query = { maxNodes: 300 };
+    const before = await postgresCrawlMap(c, 'reads', query, null);
+    const urlId = before.nodes.urlId.find((id, i) => id !== null && before.nodes.kind[i] === 'url' && before.nodes.status[i] === 200)!;
+    const table = `${crawlSchema('reads')}.results`;
+    await c.query(`UPDATE ${table} SET status_code = 1234 WHERE url_id = $1`, [urlId]);
+    try {
+      const after = await postgresCrawlMap(c, 'reads', query, null);
+      const node = after.nodes.urlId.indexOf(urlId);
+      expect(after.nodes.status[node]).toBe(1234);
+      expect([after.total, after.nodes.urlId, after.nodes.parent, after.nodes.depth]).toEqual([
+        before.total,
+        before.nodes.urlId,
+        before.nodes.parent,
+        before.nodes.depth,
+      ]);
+      expect(after.nodes.status.filter((_, i) => i !== node)).toEqual(before.nodes.status.filter((_, i) => i !== node));
+    } finally {
+      await c.query(`UPDATE ${table} SET status_code = 200 WHERE url_id = $1`, [urlId]);
+    }
+  }, 120_000);
 });

@@ -106,66 +106,91 @@ export function crawlMapState(db: Db): { state: string; lastSeq: number; maxId: 
 }
 
 /**
- * A crawl file's three walks with each row's fields packed in one number (plucked: better-sqlite3 makes an array of
- * each row, and at 800,000 results the walks took about twice as long so), exact below 2^53: -1 for a row whose
- * numbers do not fit, which makes that walk read its rows whole instead (readCrawlMapRows).
+ * The map's three walks with each row's fields packed in one number, exact below 2^53 (either store: better-sqlite3
+ * makes an array of each row, and pg a row of columns; at 800,000 results a crawl file's walks took 2.07-2.3 s so,
+ * 1.44-1.65 s packed). -1 for a row whose numbers do not fit makes that walk read its rows whole instead; a walk whose
+ * ids alone could pass 2^53 (a crawl of tens of millions of URLs) is read whole from the start (null).
  * - results: ((url id · 1001 + status + 1 (0: none)) · 3 + indexability) · (depthBound + 1) + depth;
- * - urls: (id · (maxId + 1) + via (0: none)) · 2 + whether it is a node of the map (read so only when maxId's square fits);
+ * - urls, in id order (a node's place follows it: this walk cannot restart part way, so it is packed only when every
+ *   row fits): (id · (maxId + 1) + via (0: none)) · 2 + whether it is a node of the map;
  * - inlinks: to id · 2^24 + the count.
  */
+export interface PackedMapWalk {
+  sql: string;
+  /** Hands the row packed as `v` to `rows`; false for -1 (a row that does not fit: read the walk whole). */
+  take(rows: CrawlMapRows, v: number): boolean;
+}
 const PACKED_MAX = 2 ** 53;
 const INLINKS_PACK = 2 ** 24;
-const PACKED_RESULTS_SQL = `SELECT CASE WHEN (r.status_code IS NULL OR r.status_code BETWEEN 0 AND 999) AND r.crawl_depth BETWEEN 0 AND @depthBound
-    THEN ((r.url_id * 1001 + coalesce(r.status_code, -1) + 1) * 3
-      + CASE r.indexability WHEN 'indexable' THEN 1 WHEN 'non-indexable' THEN 2 ELSE 0 END) * (@depthBound + 1) + r.crawl_depth
-    ELSE -1 END FROM results r`;
-// A via outside the crawl's ids (none in a file Trawl wrote) hangs its URL from the root, as via 0 does (map()).
-const PACKED_URLS_SQL = `SELECT (u.id * (@maxId + 1) + CASE WHEN u.via_id BETWEEN 0 AND @maxId THEN u.via_id ELSE 0 END) * 2
-    + (u.state <> 4 AND u.check_only = 0)
-  FROM urls u ORDER BY u.id`;
-const PACKED_INLINKS_SQL = `SELECT CASE WHEN count(*) < ${INLINKS_PACK} THEN to_id * ${INLINKS_PACK} + count(*) ELSE -1 END FROM links GROUP BY to_id`;
+const STATUSES = 1001;
+export function packedMapWalks(maxId: number): {
+  results: PackedMapWalk | null;
+  urls: PackedMapWalk | null;
+  inlinks: PackedMapWalk | null;
+} {
+  const m = maxId + 1;
+  const depths = Math.floor(PACKED_MAX / (m * STATUSES * 3));
+  const results: PackedMapWalk = {
+    sql: `SELECT CASE WHEN (r.status_code IS NULL OR r.status_code BETWEEN 0 AND 999) AND r.crawl_depth BETWEEN 0 AND ${depths - 1}
+    THEN ((r.url_id * ${STATUSES} + coalesce(r.status_code, -1) + 1) * 3
+      + CASE r.indexability WHEN 'indexable' THEN 1 WHEN 'non-indexable' THEN 2 ELSE 0 END) * ${depths} + r.crawl_depth
+    ELSE -1 END FROM results r`,
+    take: (rows, v) => {
+      if (v < 0) return false;
+      const depth = v % depths;
+      const a = (v - depth) / depths;
+      const ix = a % 3;
+      const b = (a - ix) / 3;
+      const status = b % STATUSES;
+      rows.resultOf((b - status) / STATUSES, depth, status === 0 ? null : status - 1, ix);
+      return true;
+    },
+  };
+  // A via outside the crawl's ids (none in a crawl Trawl wrote) hangs its URL from the root, as via 0 does (map()).
+  const urls: PackedMapWalk = {
+    sql: `SELECT (u.id * ${m} + CASE WHEN u.via_id BETWEEN 0 AND ${maxId} THEN u.via_id ELSE 0 END) * 2
+    + CASE WHEN u.state <> 4 AND u.check_only = 0 THEN 1 ELSE 0 END
+  FROM urls u ORDER BY u.id`,
+    take: (rows, v) => {
+      const inMap = v % 2;
+      const a = (v - inMap) / 2;
+      const via = a % m;
+      rows.urlOf((a - via) / m, via, inMap);
+      return true;
+    },
+  };
+  const inlinks: PackedMapWalk = {
+    sql: `SELECT CASE WHEN count(*) < ${INLINKS_PACK} THEN to_id * ${INLINKS_PACK} + count(*) ELSE -1 END FROM links GROUP BY to_id`,
+    take: (rows, v) => {
+      if (v < 0) return false;
+      const count = v % INLINKS_PACK;
+      rows.inlinksOf((v - count) / INLINKS_PACK, count);
+      return true;
+    },
+  };
+  return {
+    results: depths >= 1 ? results : null,
+    urls: m * m * 2 < PACKED_MAX ? urls : null,
+    inlinks: m * INLINKS_PACK < PACKED_MAX ? inlinks : null,
+  };
+}
 
 /** Every row the map is made of, read in one transaction (seconds at a million URLs: a worker thread's job for a large crawl). */
 export function readCrawlMapRows(db: Db): CrawlMapRead {
   return readTransaction(db, () => {
     const { state, lastSeq, maxId } = crawlMapState(db);
     const rows = new CrawlMapRows(maxId);
-    const m = maxId + 1;
-    const depthBound = Math.floor(PACKED_MAX / (m * 3003)) - 1;
-    const packed = (sql: string, params: object, row: (v: number) => void) => {
-      for (const v of prepared(db, sql).pluck(true).iterate(params) as Iterable<number>) {
-        if (v < 0) return false;
-        row(v);
-      }
+    const walks = packedMapWalks(maxId);
+    /** Whether `walk` read every row packed. */
+    const packed = (walk: PackedMapWalk | null) => {
+      if (walk === null) return false;
+      for (const v of prepared(db, walk.sql).pluck(true).iterate() as Iterable<number>) if (!walk.take(rows, v)) return false;
       return true;
     };
-    const resultsPacked =
-      depthBound >= 0 &&
-      packed(PACKED_RESULTS_SQL, { depthBound }, (v) => {
-        const depth = v % (depthBound + 1);
-        const a = (v - depth) / (depthBound + 1);
-        const ix = a % 3;
-        const b = (a - ix) / 3;
-        const status = b % 1001;
-        rows.resultOf((b - status) / 1001, depth, status === 0 ? null : status - 1, ix);
-      });
-    if (!resultsPacked) for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
-    // The urls walk is in id order, which a node's place follows: it cannot restart part way. Its ids fit when m² · 2 does.
-    if (m * m * 2 < PACKED_MAX)
-      for (const v of prepared(db, PACKED_URLS_SQL).pluck(true).iterate({ maxId }) as Iterable<number>) {
-        const inMap = v % 2;
-        const a = (v - inMap) / 2;
-        const via = a % m;
-        rows.urlOf((a - via) / m, via, inMap);
-      }
-    else for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
-    const inlinksPacked =
-      m * INLINKS_PACK < PACKED_MAX &&
-      packed(PACKED_INLINKS_SQL, {}, (v) => {
-        const count = v % INLINKS_PACK;
-        rows.inlinksOf((v - count) / INLINKS_PACK, count);
-      });
-    if (!inlinksPacked)
+    if (!packed(walks.results))
+      for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
+    if (!packed(walks.urls)) for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);
+    if (!packed(walks.inlinks))
       for (const row of prepared(db, CRAWL_MAP_SQL.inlinks).raw(true).iterate() as Iterable<InlinksRow>) rows.inlinks(row);
     return { state, lastSeq, rows };
   });

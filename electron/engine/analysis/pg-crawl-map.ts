@@ -10,6 +10,8 @@ import {
   type CrawlMapRowsData,
   type InlinksRow,
   labelIds,
+  type PackedMapWalk,
+  packedMapWalks,
   labelMap,
   type ResultRow,
   type UrlRow,
@@ -26,9 +28,19 @@ async function readStoreMapRows(c: PgQuerier, state: string | null): Promise<Sto
   const lastSeq = Number((await c.query<{ lastSeq: number | string }>(CRAWL_MAP_SQL.lastSeq)).rows[0]!.lastSeq);
   const maxId = Number((await c.query<{ maxId: number | string }>(CRAWL_MAP_SQL.maxId)).rows[0]!.maxId);
   const rows = new CrawlMapRows(maxId);
-  await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
-  await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
-  await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
+  const walks = packedMapWalks(maxId);
+  /** Whether `walk` read every row packed (a cursor is read to its end: the rows after one that did not fit are skipped). */
+  const packed = async (walk: PackedMapWalk | null) => {
+    if (walk === null) return false;
+    let whole = true;
+    await eachRow<[number | string]>(c, walk.sql, (r) => {
+      if (whole) whole = walk.take(rows, Number(r[0]));
+    });
+    return whole;
+  };
+  if (!(await packed(walks.results))) await eachRow<ResultRow>(c, CRAWL_MAP_SQL.results, (r) => rows.result(r));
+  if (!(await packed(walks.urls))) await eachRow<UrlRow>(c, CRAWL_MAP_SQL.urls, (r) => rows.url(r));
+  if (!(await packed(walks.inlinks))) await eachRow<InlinksRow>(c, CRAWL_MAP_SQL.inlinks, (r) => rows.inlinks(r));
   return { state, lastSeq, rows };
 }
 
