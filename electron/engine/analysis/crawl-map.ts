@@ -20,7 +20,7 @@ import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { LinkScores } from './link-score.ts';
 import type { CrawlMap, CrawlMapNodes, CrawlMapQuery, DepthSpread, MapIndexability, Spread } from '../../../shared/crawl-map.ts';
 import { MAX_CRAWL_MAP_NODES, MIN_CRAWL_MAP_NODES } from '../../../shared/crawl-map.ts';
-import { prepared, readTransaction } from './sql.ts';
+import { PACKED_MAX, pluckWalk, prepared, readTransaction } from './sql.ts';
 import { SQLITE_RESULTS } from './result-rows.ts';
 
 /**
@@ -120,7 +120,6 @@ export interface PackedMapWalk {
   /** Hands the row packed as `v` to `rows`; false for -1 (a row that does not fit: read the walk whole). */
   take(rows: CrawlMapRows, v: number): boolean;
 }
-const PACKED_MAX = 2 ** 53;
 const INLINKS_PACK = 2 ** 24;
 const STATUSES = 1001;
 export function packedMapWalks(maxId: number): {
@@ -182,11 +181,7 @@ export function readCrawlMapRows(db: Db): CrawlMapRead {
     const rows = new CrawlMapRows(maxId);
     const walks = packedMapWalks(maxId);
     /** Whether `walk` read every row packed. */
-    const packed = (walk: PackedMapWalk | null) => {
-      if (walk === null) return false;
-      for (const v of prepared(db, walk.sql).pluck(true).iterate() as Iterable<number>) if (!walk.take(rows, v)) return false;
-      return true;
-    };
+    const packed = (walk: PackedMapWalk | null) => walk !== null && pluckWalk(db, walk.sql, {}, (v) => walk.take(rows, v));
     if (!packed(walks.results))
       for (const row of prepared(db, CRAWL_MAP_SQL.results).raw(true).iterate() as Iterable<ResultRow>) rows.result(row);
     if (!packed(walks.urls)) for (const row of prepared(db, CRAWL_MAP_SQL.urls).raw(true).iterate() as Iterable<UrlRow>) rows.url(row);

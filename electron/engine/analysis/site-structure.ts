@@ -30,7 +30,7 @@ import { connect, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { inCrawl, pgRows } from './pg-explorer.ts';
 import { positional } from './queue-inspector.ts';
 import { settledSeq } from './pg-settled.ts';
-import { indexedBy, prepared, readTransaction } from './sql.ts';
+import { indexedBy, PACKED_MAX, pluckWalk, prepared, readTransaction } from './sql.ts';
 
 /** A folder of the trie, with its sums (over its URLs and those below). */
 interface Folder {
@@ -110,8 +110,6 @@ const seqOfUrlSql = 'SELECT r.url_id * @m + r.seq FROM results r WHERE r.url_id 
 const statusRowsSql = (db: Db) =>
   `SELECT r.seq, ${STATUS_CLASS_SQL}, r.crawl_depth FROM results r ${indexedBy(db, 'results_status')} WHERE r.seq <= @last`;
 const seqOfUrlRowsSql = 'SELECT r.url_id, r.seq FROM results r WHERE r.url_id > 0 AND r.seq <= @last';
-/** The largest number the packed walks may give: their rows below it are exact in a double. */
-const PACKED_MAX = 2 ** 53;
 const URLS_SQL = `SELECT u.id, u.url, ${EXTERNAL} AS external FROM urls u`;
 /** A seq without a results row, in the first fold's array of status classes. */
 const NO_ROW = -1;
@@ -301,38 +299,37 @@ function firstFold(db: Db, root: Folder, last: number): void {
   const depth = new Int32Array(m);
   const index = new Uint8Array(m);
   const depthBound = Math.floor((PACKED_MAX / 8 - m) / m);
-  let packed = depthBound >= 0;
-  if (packed) {
-    for (const v of prepared(db, statusSql(db)).pluck(true).iterate({ last, m, depthBound }) as Iterable<number>) {
-      if (v < 0) {
-        packed = false;
-        break;
-      }
+  const packed =
+    depthBound >= 0 &&
+    pluckWalk(db, statusSql(db), { last, m, depthBound }, (v) => {
+      if (v < 0) return false;
       const cls = v % 8;
       const pair = (v - cls) / 8;
       const seq = pair % m;
       statusClass[seq] = cls;
       depth[seq] = (pair - seq) / m;
-    }
-  }
+      return true;
+    });
   if (!packed) {
     for (const [seq, cls, d] of prepared(db, statusRowsSql(db)).raw(true).iterate({ last }) as Iterable<[number, number, number]>) {
       statusClass[seq] = cls;
       depth[seq] = d;
     }
   }
-  for (const v of prepared(db, indexabilitySql(db)).pluck(true).iterate({ last }) as Iterable<number>) {
+  pluckWalk(db, indexabilitySql(db), { last }, (v) => {
     const ix = v % 4;
     index[(v - ix) / 4] = ix;
-  }
+    return true;
+  });
   // By URL id: its results row's seq (0: none).
   const seqOf = new Int32Array(maxId + 1);
   if ((maxId + 1) * m < PACKED_MAX) {
-    for (const v of prepared(db, seqOfUrlSql).pluck(true).iterate({ last, m }) as Iterable<number>) {
+    pluckWalk(db, seqOfUrlSql, { last, m }, (v) => {
       const seq = v % m;
       const urlId = (v - seq) / m;
       if (urlId <= maxId) seqOf[urlId] = seq;
-    }
+      return true;
+    });
   } else {
     for (const [urlId, seq] of prepared(db, seqOfUrlRowsSql).raw(true).iterate({ last }) as Iterable<[number, number]>) {
       if (urlId <= maxId) seqOf[urlId] = seq;

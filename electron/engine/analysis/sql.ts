@@ -115,3 +115,18 @@ export function readTransaction<T>(db: Db, fn: () => T): T {
   if (db.inTransaction) return fn();
   return db.transaction(fn)();
 }
+
+/**
+ * Below this, a whole number is exact in a double: the whole-crawl walks that pack a row's fields in one number
+ * (crawl-map.ts, site-structure.ts, link-score.ts) keep their numbers under it.
+ */
+export const PACKED_MAX = 2 ** 53;
+
+/**
+ * Reads `sql`, one number a row (pluck: no array made per row), handing each to `take`. False at the first row `take`
+ * refuses (one its packing could not hold), the rest unread: the caller then reads that walk as rows.
+ */
+export function pluckWalk(db: Db, sql: string, params: Record<string, number>, take: (v: number) => boolean): boolean {
+  for (const v of prepared(db, sql).pluck(true).iterate(params) as Iterable<number>) if (!take(v)) return false;
+  return true;
+}
