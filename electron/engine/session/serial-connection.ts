@@ -23,6 +23,8 @@ export class SerialConnection {
     private readonly storeUrl: string,
     /** The name PostgreSQL shows for the connection (pg_stat_activity.application_name). */
     private readonly applicationName: string,
+    /** Statements run once on each connection opened, before its first read (session settings). */
+    private readonly setup: string | null = null,
   ) {}
 
   /** Runs `work` on the connection once the reads asked before it are done. */
@@ -61,6 +63,7 @@ export class SerialConnection {
           await client.end().catch(() => undefined);
           throw new StoreError('no longer attached to the crawl');
         }
+        if (this.setup !== null) await client.query(this.setup);
         const drop = () => {
           if (this.client === client) this.client = null;
         };
