@@ -107,8 +107,8 @@ export async function queryClusterResults(client: PgClient, crawlId: string, q: 
 /**
  * The page reads' session: no parallel index scans. A parallel scan of an index hands its pages out one at a time,
  * and the pages' sorts that read results_charts whole took longer in three processes than in one: at 800,000 results
- * the explorer's first 100 by depth descending 417-676 ms against 140-197 ms, by response time 248-372 against
- * 111-204, the first page of all 70-177 against 40-47, and no page read slower (pg-plans.ts's views). The whole-crawl
+ * the explorer's first 100 by depth descending 387-676 ms against 140-197 ms, by response time 231-372 against
+ * 111-204, the first page of all 63-177 against 39-66, and no page read slower (pg-plans.ts's views). The whole-crawl
  * reads keep them: the badges were 4% slower without.
  */
 export const PAGE_READS_SETUP = "SET min_parallel_index_scan_size = '16GB'";

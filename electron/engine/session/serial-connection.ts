@@ -63,7 +63,14 @@ export class SerialConnection {
           await client.end().catch(() => undefined);
           throw new StoreError('no longer attached to the crawl');
         }
-        if (this.setup !== null) await client.query(this.setup);
+        if (this.setup !== null) {
+          try {
+            await client.query(this.setup);
+          } catch (err) {
+            await client.end().catch(() => undefined);
+            throw err;
+          }
+        }
         const drop = () => {
           if (this.client === client) this.client = null;
         };
