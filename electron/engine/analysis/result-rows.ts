@@ -281,15 +281,15 @@ export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: Bou
   const results = `${d.table('results')} r`;
   const byScore = isLinkScoreSort(q.sort) ? d.linkScoreSort(q.sort) : null;
   const from = `FROM ${results} JOIN ${d.table('urls')} u ON u.id = r.url_id`;
-  const order = orderSql(q.sort, byScore?.order ?? resultSortSql(d, 'selected')[q.sort], q.descending, 'r.seq', d.urlOrder);
-  const counted = [...values];
   // The page's keys sorted first, as the explorer's are, then only their rows read whole: sorted with their URLs and
   // every column, the whole rows took 1.0-1.3 s at 800,000 results (a sort by URL walks its index; by seq, the key).
   const keysFirst =
     byScore ?? (d.pageKeysFirst && q.sort !== 'seq' && q.sort !== 'url' ? { join: '', order: resultSortSql(d, 'counted')[q.sort] } : null);
+  const order = orderSql(q.sort, keysFirst?.order ?? resultSortSql(d, 'selected')[q.sort], q.descending, 'r.seq', d.urlOrder);
+  const counted = [...values];
   const page = keysFirst
     ? `SELECT ${resultRowColumns(d)} FROM (SELECT r.seq AS k, ${keysFirst.order} AS o FROM ${results} ${keysFirst.join} ${where}
-         ORDER BY ${orderSql(q.sort, keysFirst.order, q.descending)} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}) p
+         ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}) p
        JOIN ${results} ON r.seq = p.k JOIN ${d.table('urls')} u ON u.id = r.url_id ORDER BY ${orderSql(q.sort, 'p.o', q.descending, 'p.k')}`
     : `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}`;
   return {
