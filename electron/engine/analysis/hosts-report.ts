@@ -12,7 +12,7 @@ import { dbNow } from '../frontier/postgres/pg-control.ts';
 import { SQLITE_RESULTS, type ResultsDialect, postgresResults } from './result-rows.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, RobotsState } from '../frontier/model.ts';
-import { checkLimit, checkOffset, inOrder, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
+import { checkLimit, checkOffset, inOrder, prepared, readTransaction, withNumbers } from './sql.ts';
 import {
   HOST_SORT_COLUMNS,
   type HostReportRow,
@@ -131,8 +131,8 @@ function reportSql(d: ResultsDialect, q: HostsReportQuery, first = 1) {
   const values: unknown[] = [];
   if (!q.includeIdle) terms.push('(queued > 0 OR in_flight > 0 OR crawled > 0 OR failed > 0)');
   if (typeof q.text === 'string' && q.text.length > 0) {
-    terms.push(`origin ${d.like} ${d.param(first + values.length)} ESCAPE '\\'`);
-    values.push(likePattern(q.text));
+    terms.push(d.search.contains('origin', d.param(first + values.length)));
+    values.push(d.search.value(q.text));
   }
   const where = terms.length ? `WHERE ${terms.join(' AND ')}` : '';
   const hosts = d.table('hosts');

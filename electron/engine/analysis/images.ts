@@ -8,7 +8,7 @@ import { writeCsvTable } from '../export/csv-writer.ts';
 import { writeXlsxTable } from '../export/xlsx-writer.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import { type FilterTarget, imageUsesWhere } from './result-filters.ts';
-import { likePattern, prepared } from './sql.ts';
+import { prepared } from './sql.ts';
 
 export const IMAGE_USE_COLUMNS = [
   'image',
@@ -36,9 +36,14 @@ export const IMAGE_PAGE_ROWS = 1000;
  * The statements a table of an Images filter runs, in the target's dialect (a crawl file's, or a crawl's in the store):
  * the uses' ids (the filter's index range, by keyset), then the rows by key: one use (`row`, a crawl file's look-up)
  * or a page of uses (`rows`, @keys: one statement a page for the store, each a round trip). The rows end with the
- * use's id. With `text`, only the uses whose image, page or alt contain it, as the explorer lists them (@text).
+ * use's id. With `text`, only the uses whose image, page or alt contain it, as the explorer lists them (@text, bound
+ * to `textValue` of the text searched).
  */
-export function imageUsesSql(target: Db | FilterTarget, filter: FilterId, text = false): { ids: string; row: string; rows: string } | null {
+export function imageUsesSql(
+  target: Db | FilterTarget,
+  filter: FilterId,
+  text = false,
+): { ids: string; row: string; rows: string; textValue(text: string): string } | null {
   const w = imageUsesWhere(target, filter);
   if (w === null) return null;
   const from = text
@@ -50,6 +55,7 @@ export function imageUsesSql(target: Db | FilterTarget, filter: FilterId, text =
     ids: `SELECT iu.id FROM ${from} WHERE (${w.where})${text ? ` AND ${w.text}` : ''} AND iu.id > @after ORDER BY iu.id LIMIT @limit`,
     row: `${rows} WHERE iu.id = ?`,
     rows: `${rows} WHERE ${w.d.rows.inKeys('iu.id', '@keys')}`,
+    textValue: (searched) => w.d.rows.search.value(searched),
   };
 }
 
@@ -70,7 +76,7 @@ export function* imageUsePages(db: Db, filter: FilterId, pageRows = IMAGE_PAGE_R
   if (sql === null) return;
   const ids = prepared(db, sql.ids).pluck(true);
   const row = prepared(db, sql.row).raw(true);
-  const params = hasText ? { text: likePattern(text) } : {};
+  const params = hasText ? { text: sql.textValue(text) } : {};
   for (let after = 0; ; ) {
     const keys = ids.all({ ...params, after, limit: pageRows }) as number[];
     if (keys.length === 0) return;

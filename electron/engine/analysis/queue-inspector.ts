@@ -9,8 +9,8 @@ import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { HELD, UrlState } from '../frontier/model.ts';
-import { checkLimit, checkOffset, indexedBy, likePattern, prepared, readTransaction, withNumbers } from './sql.ts';
-import { POSTGRES_LIKE, type ResultsDialect } from './result-rows.ts';
+import { checkLimit, checkOffset, indexedBy, prepared, readTransaction, withNumbers } from './sql.ts';
+import { POSTGRES_SEARCH, SQLITE_SEARCH, type TextSearch } from './result-rows.ts';
 import type {
   PrefixGroup,
   PrefixGroups,
@@ -26,8 +26,8 @@ import type {
 /** What differs between the two stores' SQL for the queue (the rest is written once, with @named parameters). */
 interface QueueDialect {
   table(name: 'hosts' | 'urls'): string;
-  /** The LIKE that ignores the case of ASCII letters (result-rows.ts's POSTGRES_LIKE in the store). */
-  like: ResultsDialect['like'];
+  /** The search for a text, ASCII letters in either case (result-rows.ts's TextSearch). */
+  search: TextSearch;
   /** The position of `needle` in `text` (1-based, 0 when absent). */
   instr(text: string, needle: string): string;
   /** The index a crawl file's query names (SQLite has no statistics there); PostgreSQL plans with its own. */
@@ -42,7 +42,7 @@ interface QueueDialect {
 
 const sqliteQueue = (db: Db): QueueDialect => ({
   table: (name) => name,
-  like: 'LIKE',
+  search: SQLITE_SEARCH,
   instr: (text, needle) => `instr(${text}, ${needle})`,
   hint: (index) => indexedBy(db, index),
   cte: 'AS',
@@ -52,7 +52,7 @@ const postgresQueue = (crawlId: string): QueueDialect => {
   const schema = crawlSchema(crawlId);
   return {
     table: (name) => `${schema}.${name}`,
-    like: POSTGRES_LIKE,
+    search: POSTGRES_SEARCH,
     instr: (text, needle) => `strpos(${text}, ${needle})`,
     hint: () => '',
     cte: 'AS MATERIALIZED',
@@ -67,8 +67,8 @@ function queueHostsSql(d: QueueDialect, page: { offset?: number; limit?: number;
   checkLimit(limit);
   const hasText = typeof page.text === 'string' && page.text.length > 0;
   const hosts = d.table('hosts');
-  const where = `WHERE queued > 0${hasText ? ` AND origin ${d.like} @text ESCAPE '\\'` : ''}`;
-  const params: Record<string, unknown> = hasText ? { text: likePattern(page.text as string) } : {};
+  const where = `WHERE queued > 0${hasText ? ` AND ${d.search.contains('origin', '@text')}` : ''}`;
+  const params: Record<string, unknown> = hasText ? { text: d.search.value(page.text as string) } : {};
   return {
     offset,
     totals: { sql: `SELECT count(*) AS total, coalesce(sum(queued), 0) AS queued FROM ${hosts} ${where}`, params },
@@ -221,8 +221,8 @@ function searchTerms(d: QueueDialect, q: QueueSearch, origin: string | null) {
   const terms = [`u.state = ${UrlState.queued}`];
   const params: Record<string, unknown> = {};
   if (typeof q.text === 'string' && q.text.length > 0) {
-    terms.push(`u.url ${d.like} @text ESCAPE '\\'`);
-    params.text = likePattern(q.text);
+    terms.push(d.search.contains('u.url', '@text'));
+    params.text = d.search.value(q.text);
   }
   if (q.hostId !== null && q.hostId !== undefined) {
     terms.push('u.host_id = @host');

@@ -46,7 +46,7 @@ import {
   totalFromPage,
   type ResultsDialect,
 } from './result-rows.ts';
-import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, likePattern, prepared, readTransaction } from './sql.ts';
+import { checkLimit, checkOffset, hasRenders, hasTable, indexedBy, inOrder, prepared, readTransaction } from './sql.ts';
 
 // The filters' ids, groups, labels and descriptions are the renderer's too: they live in shared/analysis.ts.
 export { FILTER_GROUPS, FILTER_IDS, RESULT_FILTERS } from '../../../shared/analysis.ts';
@@ -494,7 +494,7 @@ function dialectSql(d: FilterDialect) {
     content_type: 'ir.content_type',
     response_time_ms: 'ir.response_time_ms',
   };
-  const IMAGE_TEXT_SQL = `(im.url ${d.rows.like} @text ESCAPE '\\' OR pu.url ${d.rows.like} @text ESCAPE '\\' OR iu.alt ${d.rows.like} @text ESCAPE '\\')`;
+  const IMAGE_TEXT_SQL = `(${['im.url', 'pu.url', 'iu.alt'].map((column) => d.rows.search.contains(column, '@text')).join(' OR ')})`;
 
   // Structured data and social tags (issue 18.4): parsed pages walked in results_canonical (which holds url_id for every
   // parsed page), each page's structured_data or social_tags rows probed by key. The counts read the tables themselves.
@@ -1118,7 +1118,7 @@ export function viewWhere(
   const params: Record<string, unknown> = {};
   if (typeof text === 'string' && text.length > 0) {
     terms.push(t.sql.textSql(filterOf(t, filter).source));
-    params.text = likePattern(text);
+    params.text = t.sql.d.rows.search.value(text);
   }
   const sql = terms.filter((term): term is string => !!term).join(' AND ');
   return sql ? { sql, params } : null;
@@ -1254,7 +1254,7 @@ export function pageSql(
   }
   if (f.source === 'sitemaps') {
     // Sitemaps, not URLs: sorted by URL or in discovery order.
-    const text = hasText ? ` AND sm.url ${d.rows.like} @text ESCAPE '\\'` : '';
+    const text = hasText ? ` AND ${d.rows.search.contains('sm.url', '@text')}` : '';
     const order =
       sort === 'url' ? `${d.rows.noCase('sm.url')} ${descending ? 'DESC' : 'ASC'}, sm.id` : `sm.id ${descending ? 'DESC' : 'ASC'}`;
     const cond = `WHERE ${f.where!(() => '')}${text}`;
@@ -1303,7 +1303,7 @@ export function filteredStatements(
   const hasText = typeof q.text === 'string' && q.text.length > 0;
   const hasPrefix = typeof q.prefix === 'string' && q.prefix.length > 0;
   const params: Record<string, unknown> = {};
-  if (hasText) params.text = likePattern(q.text as string);
+  if (hasText) params.text = t.sql.d.rows.search.value(q.text as string);
   if (hasPrefix) params.prefix = q.prefix;
   const f = filterOf(t, q.filter);
   if (!available(t, f)) return null;

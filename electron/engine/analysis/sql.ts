@@ -76,6 +76,14 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * `text` with its ASCII letters lower-cased, and only those: what PostgreSQL's lower() makes of it in the C collation
+ * (String.prototype.toLowerCase would also fold "É").
+ */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 /** The most rows one page may ask for. */
 export const MAX_PAGE = 5000;
 

@@ -14,7 +14,6 @@ import { enterCrawl, pgRows, recordsOnStore } from '../analysis/pg-explorer.ts';
 import { IMAGE_PAGE_ROWS, IMAGE_USE_COLUMNS, imageUseRecord, imageUsesSql, writeImageUsePages } from '../analysis/images.ts';
 import { positional } from '../analysis/queue-inspector.ts';
 import { type FilterId, type FilterTarget, isImageFilter, viewRowsFrom, viewWhere } from '../analysis/result-filters.ts';
-import { likePattern } from '../analysis/sql.ts';
 import { connect, loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
@@ -77,7 +76,7 @@ async function* imageUsePages(c: PgQuerier, t: FilterTarget, filter: FilterId, t
   const sql = imageUsesSql(t, filter, hasText);
   if (sql === null) return;
   const types = numberTypes((await loadPg()).types);
-  const params = hasText ? { text: likePattern(text) } : {};
+  const params = hasText ? { text: sql.textValue(text) } : {};
   for (let after = 0; ; ) {
     const keys = (await pgRows<{ id: string }>(c, sql.ids, { ...params, after, limit: IMAGE_PAGE_ROWS })).map((r) => Number(r.id));
     if (keys.length === 0) return;
