@@ -27,12 +27,12 @@ export const SQLITE_SEARCH: TextSearch = {
 
 /**
  * The store's search: LIKE over the column lower-cased in the C collation, the pattern lower-cased the same way. ILIKE
- * in that collation finds the same rows (it lower-cases both sides so, then matches), at a higher cost: at a million
- * URLs a pass over the URLs took 265-272 ms against 328-342 ms, over 800,000 titles 299-314 against 494-510 ms. Still
- * a LIKE, so the planner estimates how many rows match from the pattern, as ILIKE's: `strpos(...) > 0` was as fast
- * alone, but taken to match a third of the URLs, the URLs' subquery was not hashed but scanned again and again, and
- * the Results table's first page of a search took 86 s. (The database's own collation folds each character through
- * its locale: twice ILIKE's cost in C.)
+ * in that collation finds the same rows (it lower-cases both sides that way, then matches), at a higher cost: at a
+ * million URLs a pass over the URLs took 265-272 ms against 328-342 ms, over 800,000 titles 299-314 against 494-510 ms.
+ * Still a LIKE, so the planner estimates how many rows match from the pattern, as ILIKE's: `strpos(...) > 0` was as
+ * fast alone, but taken to match a third of the URLs, the URLs' subquery was not hashed but scanned again and again,
+ * and the Results table's first page of a search took 86 s. (The database's own collation folds each character
+ * through its locale: twice ILIKE's cost in C.)
  */
 export const POSTGRES_SEARCH: TextSearch = {
   contains: (column, p) => `lower(${column} COLLATE "C") LIKE ${p} ESCAPE '\\'`,
