@@ -68,10 +68,14 @@ export async function capture(work: () => Promise<void>): Promise<Sent[]> {
   return [...seen.values()];
 }
 
-interface PlanNode {
+/** A plan node as EXPLAIN (FORMAT JSON) gives it, with what the checks read. */
+export interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  /** The rows the planner expects the node to give. */
+  'Plan Rows': number;
+  Filter?: string;
   'Actual Total Time'?: number;
   'Actual Rows'?: number;
   'Total Cost'?: number;
@@ -95,6 +99,8 @@ export interface Checked {
   ms: number | null;
   /** The plan as text (with ANALYZE and BUFFERS when asked). */
   text: string;
+  /** The plan's nodes, depth first (custom plan). */
+  nodes: PlanNode[];
   /** For a prepared statement: the generic plan's scans (what PostgreSQL may switch to after five executions). */
   genericScans: string[] | null;
 }
@@ -158,6 +164,7 @@ export async function checkPlans(
         scans: nodes.filter(isScan).map(scanOf),
         ms: root['Execution Time'] ?? null,
         text: textRows.map((r) => r['QUERY PLAN']).join('\n'),
+        nodes,
         genericScans,
       });
     } catch (err) {

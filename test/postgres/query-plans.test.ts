@@ -288,25 +288,17 @@ withPg.describe('query plans on the PostgreSQL store', () => {
         statusClass: null,
       });
     });
-    const searches = sent.filter((s) => /SELECT id FROM [\w."]*urls WHERE/.test(s.text));
+    const checked = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
+    const searches = checked.filter((p) => /SELECT id FROM [\w."]*urls WHERE/.test(p.sent.text));
     expect(searches.length).toBeGreaterThanOrEqual(2);
-    for (const s of searches) {
-      await client.query('BEGIN');
-      try {
-        await client.query(`SET LOCAL search_path TO ${crawlSchema('plans')}, public`);
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: SearchPlanNode }] }>(`EXPLAIN (FORMAT JSON) ${s.text}`, s.values);
-        // The URLs' scan in the subquery (the results rows' filter also holds the subquery, which PostgreSQL takes to
-        // match half of them whatever the text).
-        const filtered = filteredScans(rows[0]!['QUERY PLAN'][0].Plan).filter((n) => n['Relation Name'] === 'urls');
-        expect(filtered.length, oneLine(s.text)).toBe(1);
-        // A rare term: estimated at well under 1% of the crawl's URLs (a third was the trouble).
-        for (const n of filtered) expect(n['Plan Rows'], `${n['Relation Name']}: ${n.Filter}`).toBeLessThan(URLS / 100);
-        const { rows: text } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${s.text}`, s.values);
-        const plan = text.map((r) => r['QUERY PLAN']).join('\n');
-        expect(plan, oneLine(s.text)).toMatch(/hashed SubPlan/);
-      } finally {
-        await client.query('ROLLBACK');
-      }
+    for (const p of searches) {
+      // The URLs' scan in the subquery (the results rows' filter also holds the subquery, which PostgreSQL takes to
+      // match half of them whatever the text).
+      const urlScans = p.nodes.filter((n) => n['Relation Name'] === 'urls' && n.Filter !== undefined);
+      expect(urlScans.length, oneLine(p.sent.text)).toBe(1);
+      // A rare term: estimated at well under 1% of the crawl's URLs (a third was the trouble).
+      for (const n of urlScans) expect(n['Plan Rows'], `urls: ${n.Filter}`).toBeLessThan(URLS / 100);
+      expect(p.text, oneLine(p.sent.text)).toMatch(/hashed SubPlan/);
     }
   });
 
@@ -359,17 +351,3 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     expect(await indexesLike(s, 'results_charts')).toEqual(['results_charts']);
   });
 });
-
-/** A plan node as EXPLAIN (FORMAT JSON) gives it, with what the search's test reads. */
-interface SearchPlanNode {
-  'Relation Name'?: string;
-  Filter?: string;
-  'Plan Rows': number;
-  Plans?: SearchPlanNode[];
-}
-
-/** The plan's scans of a table that filter their rows, wherever they are in the plan. */
-function filteredScans(n: SearchPlanNode): SearchPlanNode[] {
-  const here = n['Relation Name'] !== undefined && n.Filter !== undefined ? [n] : [];
-  return [...here, ...(n.Plans ?? []).flatMap(filteredScans)];
-}
