@@ -6,6 +6,7 @@ import { ANCHOR_MAX, type PageFetchResult, type RobotsFetchResult } from '../../
 import { parseSettings } from '../../shared/settings.ts';
 import { makeScope } from '../../shared/scope.ts';
 import { makeNormaliser } from '../../shared/url/normalise.ts';
+import { PAGE_TEXT_MAX } from '../../shared/stored-text.ts';
 import { extractHtml } from '../../electron/worker/html/extract-page.ts';
 import { countWords } from '../../electron/worker/html/word-count.ts';
 import { createFetcher, type Fetcher } from '../../electron/worker/fetch-url.ts';
@@ -129,6 +130,18 @@ describe('extractHtml', () => {
       imagesOver: 0,
       security: { httpResources: [], unsafeBlankLinks: [] },
     });
+  });
+
+  it('cuts the title and headings to PAGE_TEXT_MAX: an unclosed <title> makes the rest of the page its title', () => {
+    const rest = `<h1>${'heading '.repeat(200)}</h1><h2>${'\u20ac'.repeat(1000)}</h2>${'<p>text</p>'.repeat(20_000)}`;
+    const page = extractHtml(`<head><title>Start ${rest}`, PAGE_URL, sameHost);
+    expect(page.title!.length).toBe(PAGE_TEXT_MAX);
+    expect(page.title!.startsWith('Start <h1>heading heading')).toBe(true);
+    const headed = extractHtml(`<title>T</title>${rest}`, PAGE_URL, sameHost);
+    expect(headed.title).toBe('T');
+    expect(headed.h1).toBe('heading '.repeat(PAGE_TEXT_MAX / 8));
+    expect(headed.h2).toBe('\u20ac'.repeat(PAGE_TEXT_MAX));
+    expect(headed.wordCount).toBeGreaterThan(20_000);
   });
 
   it('tolerates malformed markup, deep nesting and binary garbage', () => {

@@ -3,6 +3,7 @@
 import { isValidHreflang } from '../../../shared/hreflang.ts';
 import type { PageFetchResult } from '../../../shared/protocol.ts';
 import { securityFlags } from '../../../shared/security.ts';
+import { CONTENT_TYPE_MAX, cutText, ERROR_TEXT_MAX, PAGE_TEXT_MAX } from '../../../shared/stored-text.ts';
 import { linkCandidate, redirectCandidate, type Candidate, type CandidateSettings } from './candidates.ts';
 import { indexabilityOf } from './indexability.ts';
 import type { PageClaim, UrlKindName } from './model.ts';
@@ -88,7 +89,7 @@ export function errorRowOf(
     ...EMPTY_ROW,
     urlId: url.urlId,
     depth: url.depth,
-    error,
+    error: cutText(error, ERROR_TEXT_MAX),
     attempts: 0,
     at: now,
     indexability: index.status,
@@ -125,11 +126,11 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
   return {
     urlId: claim.urlId,
     statusCode: result.statusCode,
-    contentType: result.contentType,
+    contentType: cutText(result.contentType, CONTENT_TYPE_MAX),
     sizeBytes: result.sizeBytes,
     responseTimeMs: Math.round(result.responseTimeMs),
     depth: claim.depth,
-    title: page.title,
+    title: cutText(page.title, PAGE_TEXT_MAX),
     metaDescription: page.metaDescription,
     h1: page.h1,
     h1Count: page.h1Count,
@@ -142,7 +143,7 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
     wordCount: page.wordCount,
     outlinks: result.links.length,
     redirectUrl: result.redirectUrl,
-    error: result.error ?? (redirect === null || redirect === 'follow' ? null : redirect),
+    error: cutText(result.error ?? (redirect === null || redirect === 'follow' ? null : redirect), ERROR_TEXT_MAX),
     attempts,
     metaRobots: page.metaRobots,
     xRobotsTag: result.xRobotsTag,

@@ -14,6 +14,7 @@ import type {
   StructuredDataItem,
 } from '../../../shared/protocol.ts';
 import { RESOURCE_LINK_KINDS, SECURITY_LIST_MAX, UNFETCHABLE_HREF_MAX } from '../../../shared/protocol.ts';
+import { cutText, PAGE_TEXT_MAX } from '../../../shared/stored-text.ts';
 import { canonicalUrl } from '../../../shared/url/canonical.ts';
 import type { Normaliser } from '../../../shared/url/normalise.ts';
 import { BASE_EXTRACTORS } from './crawl-extractors.ts';
@@ -86,11 +87,11 @@ export function extractHtml(
     if (url !== null) hreflang.push({ lang: h.lang, url });
   }
   const page: ExtractedPage = {
-    title: clean(found.title),
+    title: cutText(clean(found.title), PAGE_TEXT_MAX),
     metaDescription: clean(found.metaDescription),
-    h1: clean(found.h1),
+    h1: cutText(clean(found.h1), PAGE_TEXT_MAX),
     h1Count: found.h1Count,
-    h2: clean(found.h2),
+    h2: cutText(clean(found.h2), PAGE_TEXT_MAX),
     h2Count: found.h2Count,
     canonical: found.canonicalHref === undefined ? null : normalise(found.canonicalHref, base),
     lang: clean(found.lang),
