@@ -25,6 +25,8 @@ import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.
 import { postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
 import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
 import { refreshStoreLinkScores } from '../../electron/engine/analysis/pg-link-score.ts';
+import { CONTENT_TYPE_MAX, ERROR_TEXT_MAX, PAGE_TEXT_MAX } from '../../shared/stored-text.ts';
+import { fetchedPage } from '../helpers/page-result.ts';
 
 const withPg = await pgSuite();
 const URLS = 30_000;
@@ -124,13 +126,19 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     const fromLast = counted.filter((p) => byTime(p) && p.sent.values[0] !== -1);
     expect(fromLast.length).toBe(2);
     for (const p of fromLast) expect(new Set(p.scans)).toEqual(new Set(['Index Scan results_fetched_at on results']));
-    // The other live updates: the rows after a seq, by the primary key.
+    // The other live updates: the rows after a seq, by key (the primary key, or results_narrow, keyed by seq too).
+    const bySeq = /^Index Scan results_(pkey|narrow) on results$/;
     const since = of(/FROM results r WHERE r\.seq > \$1 AND r\.seq <= \$2/);
     expect(since.length).toBe(3);
-    for (const p of since) expect(p.scans, oneLine(p.sent.text)).toEqual(['Index Scan results_pkey on results']);
+    for (const p of since) {
+      expect(p.scans.length, oneLine(p.sent.text)).toBe(1);
+      expect(p.scans[0], oneLine(p.sent.text)).toMatch(bySeq);
+    }
     // The folder tree's rows since its fold: those rows, each URL by key.
     const [rowsSince] = of(/^SELECT r\.seq, u\.url, .* WHERE r\.seq > \$1 AND r\.seq <= \$2/);
-    expect(rowsSince!.scans).toEqual(['Index Scan results_pkey on results', 'Index Scan urls_pkey on urls']);
+    expect(rowsSince!.scans.length).toBe(2);
+    expect(rowsSince!.scans[0]).toMatch(bySeq);
+    expect(rowsSince!.scans[1]).toBe('Index Scan urls_pkey on urls');
     // The folder tree's first fold: urls and results_charts merged in URL id order, a page at a time.
     const [fold] = of(/^SELECT u\.id, u\.url, .* ORDER BY u\.id LIMIT \$3$/);
     expect(fold!.scans).toEqual(['Index Scan urls_pkey on urls', 'Index Only Scan results_charts on results']);
@@ -302,6 +310,86 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     }
   });
 
+  it('sorts by size, words, outlinks, attempts, title and content type, and searches, reading results_narrow alone', async () => {
+    // The results rows are wide (their response headers): at 800,000 rows these sorts and a search read half a gigabyte
+    // of them, where the narrow index of the columns they read is 72 MB.
+    const sorts = ['size_bytes', 'word_count', 'outlinks', 'attempts', 'title', 'content_type'] as const;
+    const sent = await capture(async () => {
+      for (const sort of sorts) {
+        for (const descending of [false, true]) {
+          await queryClusterResults(client, 'plans', { sort, descending, offset: 0, limit: 100, text: '', statusClass: null });
+        }
+        await postgresQueryFiltered(client, 'plans', { filter: 'all', text: '', sort, descending: true, offset: 0, limit: 100 });
+      }
+      await queryClusterResults(client, 'plans', {
+        sort: 'seq',
+        descending: false,
+        offset: 0,
+        limit: 100,
+        text: 'Page-2999',
+        statusClass: null,
+      });
+      await postgresQueryFiltered(client, 'plans', {
+        filter: 'all',
+        text: 'Page-2999',
+        sort: 'seq',
+        descending: false,
+        offset: 0,
+        limit: 100,
+      });
+    });
+    const checked = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
+    // Each page's keys: sorted by one of the columns, or searched for the text.
+    const keys = checked.filter((p) => /SELECT r\.seq AS k\b/.test(p.sent.text) && !/^SELECT count\(\*\)/.test(p.sent.text));
+    const sorted = keys.filter((p) => new RegExp(`ORDER BY (lower\\()?r\\.(${sorts.join('|')})\\b`).test(p.sent.text));
+    const searched = keys.filter((p) => /LIKE \$1/.test(p.sent.text));
+    expect(sorted.length, 'sorted pages').toBeGreaterThanOrEqual(sorts.length * 2);
+    expect(searched.length, 'searched pages').toBe(2);
+    for (const p of [...sorted, ...searched]) {
+      expect(p.scans, oneLine(p.sent.text)).toContain('Index Only Scan results_narrow on results');
+      // No scan of the rows themselves (the search's URLs are read whole: a text can be anywhere in a URL).
+      expect(
+        p.seqScans.filter((scan) => / on results$/.test(scan)),
+        oneLine(p.sent.text),
+      ).toEqual([]);
+    }
+  });
+
+  /** `n` CJK characters in a pseudo-random order: 3 bytes each in UTF-8, which PostgreSQL's compression cannot shrink. */
+  const incompressible = (n: number) => {
+    let text = '';
+    for (let i = 0, x = 2463534242; i < n; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      text += String.fromCharCode(0x4e00 + ((x >>> 0) % 20_000));
+    }
+    return text;
+  };
+
+  it('records a page whose title, error and Content-Type are past their bounds, each cut so results_narrow holds it', async () => {
+    // Three bytes a character, the most a UTF-16 unit takes in UTF-8, and not compressible: uncut, the index entry
+    // would pass a btree's 2,704 bytes and the node's whole batch would fail. (An error that is a verdict: a network
+    // error is retried.)
+    const node = await joinPgCrawl(db.url, 'plans', { name: 'long-texts' });
+    try {
+      const [claim] = (await node.store.claim(1)).filter((c): c is Extract<typeof c, { kind: 'page' }> => c.kind === 'page');
+      const text = incompressible(5000);
+      const result = fetchedPage(claim!.url, [], {
+        inScope: () => true,
+        extra: { title: text, error: `invalid response ${text}`, contentType: text },
+      });
+      await node.store.recordPages([{ claim: claim!, result, now: Date.now() }]);
+      const { rows } = await client.query<{ title: number; error: number; type: number }>(
+        `SELECT length(title) AS title, length(error) AS error, length(content_type) AS type FROM ${crawlSchema('plans')}.results WHERE url_id = $1`,
+        [claim!.urlId],
+      );
+      expect(rows).toEqual([{ title: PAGE_TEXT_MAX, error: ERROR_TEXT_MAX, type: CONTENT_TYPE_MAX }]);
+    } finally {
+      await node.store.close();
+    }
+  });
+
   /** The names of the crawl schema `s`'s indexes whose name starts with `prefix`. */
   const indexesLike = async (s: string, prefix: string) =>
     (
@@ -341,6 +429,29 @@ withPg.describe('query plans on the PostgreSQL store', () => {
       expect(await indexesLike(s, 'urls_queue')).toEqual(['urls_queue']);
     });
     expect(await indexesLike(s, 'urls_queue')).toEqual(['urls_queue_rows']);
+  });
+
+  it('gives a crawl made before the narrow index that index when a node joins it, unless a title too long for it keeps it out', async () => {
+    const s = await joinedOlderCrawl('older-narrow.test', async (s) => {
+      await client.query(`DROP INDEX ${s}.results_narrow`);
+    });
+    expect(await indexesLike(s, 'results_narrow')).toEqual(['results_narrow']);
+    // A crawl recorded before titles were cut: a title of 4,000 characters that do not compress. The node joins, the
+    // crawl keeps its title whole, and its sorts and searches read the rows as before.
+    const title = incompressible(4000);
+    const long = await joinedOlderCrawl('older-long.test', async (s) => {
+      await client.query(`DROP INDEX ${s}.results_narrow`);
+      // A page recorded with that title.
+      await client.query(
+        `WITH h AS (INSERT INTO ${s}.hosts (origin) VALUES ('http://older-long.test') RETURNING id),
+           u AS (INSERT INTO ${s}.urls (url, host_id, depth, state, discovered_at) SELECT 'http://older-long.test/', id, 0, 2, 0 FROM h RETURNING id)
+         INSERT INTO ${s}.results (url_id, status_code, crawl_depth, title, fetched_at, attempts) SELECT id, 200, 0, $1, 0, 1 FROM u`,
+        [title],
+      );
+    });
+    expect(await indexesLike(long, 'results_narrow')).toEqual([]);
+    const { rows } = await client.query<{ title: string }>(`SELECT title FROM ${long}.results`);
+    expect(rows).toEqual([{ title }]);
   });
 
   it("gives a crawl made before the charts' index that index when a node joins it", async () => {
