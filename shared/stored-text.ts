@@ -2,10 +2,10 @@
 // of the page its title, megabytes of it), and they go from the worker to the engine, into both stores, into every
 // page of the Results table and into exports; so each is kept to a bound, cut on a character, never mid-pair.
 // The store's results_narrow index (pg-schema.ts) holds a row's title, error and Content-Type, and a btree entry
-// must fit in 2,704 bytes: at most 3 bytes a UTF-16 unit, (512 + 200 + 100) x 3 = 2,436 bytes, and under 80 more for
-// the entry's header, its numbers and the texts' lengths.
+// must fit in 2,704 bytes: at most 3 bytes a UTF-16 unit, (512 + 200 + 100) x 3 = 2,436 bytes, and under 100 more
+// for the entry's header, its numbers and the texts' lengths; results_descriptions holds the meta description.
 
-/** A page's title, first <h1> and first <h2>, in UTF-16 units. */
+/** A page's title, meta description, first <h1> and first <h2>, in UTF-16 units. */
 export const PAGE_TEXT_MAX = 512;
 /** Why a fetch failed (network errors quote what the network library said). */
 export const ERROR_TEXT_MAX = 200;

@@ -22,7 +22,7 @@ import {
   type Checked,
 } from '../../electron/bench/pg-plans.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
-import { postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
+import { postgresFilterCounts, postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
 import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
 import { refreshStoreLinkScores } from '../../electron/engine/analysis/pg-link-score.ts';
 import { CONTENT_TYPE_MAX, ERROR_TEXT_MAX, PAGE_TEXT_MAX } from '../../shared/stored-text.ts';
@@ -126,8 +126,8 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     const fromLast = counted.filter((p) => byTime(p) && p.sent.values[0] !== -1);
     expect(fromLast.length).toBe(2);
     for (const p of fromLast) expect(new Set(p.scans)).toEqual(new Set(['Index Scan results_fetched_at on results']));
-    // The other live updates: the rows after a seq, by key (the primary key, or results_narrow, keyed by seq too).
-    const bySeq = /^Index Scan results_(pkey|narrow) on results$/;
+    // The other live updates: the rows after a seq, by key (the primary key, or a narrow index, keyed by seq too).
+    const bySeq = /^Index Scan results_(pkey|narrow|descriptions) on results$/;
     const since = of(/FROM results r WHERE r\.seq > \$1 AND r\.seq <= \$2/);
     expect(since.length).toBe(3);
     for (const p of since) {
@@ -310,9 +310,10 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     }
   });
 
-  it('sorts by size, words, outlinks, attempts, title and content type, and searches, reading results_narrow alone', async () => {
-    // The results rows are wide (their response headers): at 800,000 rows these sorts and a search read half a gigabyte
-    // of them, where the narrow index of the columns they read is 72 MB.
+  it('sorts, searches and counts titles from results_narrow, and counts descriptions from results_descriptions', async () => {
+    // The results rows are wide (their response headers): at 800,000 rows these sorts, a search and the badges' passes
+    // over titles and descriptions read half a gigabyte of them, where the narrow indexes of what they read are 78 and
+    // 50 MB.
     const sorts = ['size_bytes', 'word_count', 'outlinks', 'attempts', 'title', 'content_type'] as const;
     const sent = await capture(async () => {
       for (const sort of sorts) {
@@ -337,8 +338,27 @@ withPg.describe('query plans on the PostgreSQL store', () => {
         offset: 0,
         limit: 100,
       });
+      // The badges' passes over the titles and the descriptions, and a first page of a filter of each.
+      await postgresFilterCounts(client, 'plans');
+      for (const filter of ['title-over-60', 'description-missing'] as const)
+        await postgresQueryFiltered(client, 'plans', { filter, text: '', sort: 'seq', descending: false, offset: 0, limit: 100 });
     });
     const checked = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
+    const texts = [
+      { index: 'results_narrow', re: /"title-missing"|length\(r\.title\) > 60 ORDER BY/ },
+      { index: 'results_descriptions', re: /"description-missing"|r\.meta_description = ''\) ORDER BY/ },
+    ];
+    for (const { index, re } of texts) {
+      const reads = checked.filter((p) => re.test(p.sent.text));
+      expect(reads.length, `the pass and the page read from ${index}`).toBe(2);
+      for (const p of reads) {
+        expect(p.scans, oneLine(p.sent.text)).toContain(`Index Only Scan ${index} on results`);
+        expect(
+          p.scans.filter((scan) => / on results$/.test(scan) && !/^Index Only Scan/.test(scan)),
+          oneLine(p.sent.text),
+        ).toEqual([]);
+      }
+    }
     // Each page's keys: sorted by one of the columns, or searched for the text.
     const keys = checked.filter((p) => /SELECT r\.seq AS k\b/.test(p.sent.text) && !/^SELECT count\(\*\)/.test(p.sent.text));
     const sorted = keys.filter((p) => new RegExp(`ORDER BY (lower\\()?r\\.(${sorts.join('|')})\\b`).test(p.sent.text));
@@ -367,7 +387,7 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     return text;
   };
 
-  it('records a page whose title, error and Content-Type are past their bounds, each cut so results_narrow holds it', async () => {
+  it('records a page whose texts are past their bounds, each cut so the narrow indexes hold it', async () => {
     // Three bytes a character, the most a UTF-16 unit takes in UTF-8, and not compressible: uncut, the index entry
     // would pass a btree's 2,704 bytes and the node's whole batch would fail. (An error that is a verdict: a network
     // error is retried.)
@@ -377,14 +397,15 @@ withPg.describe('query plans on the PostgreSQL store', () => {
       const text = incompressible(5000);
       const result = fetchedPage(claim!.url, [], {
         inScope: () => true,
-        extra: { title: text, error: `invalid response ${text}`, contentType: text },
+        extra: { title: text, metaDescription: text, error: `invalid response ${text}`, contentType: text },
       });
       await node.store.recordPages([{ claim: claim!, result, now: Date.now() }]);
-      const { rows } = await client.query<{ title: number; error: number; type: number }>(
-        `SELECT length(title) AS title, length(error) AS error, length(content_type) AS type FROM ${crawlSchema('plans')}.results WHERE url_id = $1`,
+      const { rows } = await client.query(
+        `SELECT length(title) AS title, length(meta_description) AS description, length(error) AS error, length(content_type) AS type
+           FROM ${crawlSchema('plans')}.results WHERE url_id = $1`,
         [claim!.urlId],
       );
-      expect(rows).toEqual([{ title: PAGE_TEXT_MAX, error: ERROR_TEXT_MAX, type: CONTENT_TYPE_MAX }]);
+      expect(rows).toEqual([{ title: PAGE_TEXT_MAX, description: PAGE_TEXT_MAX, error: ERROR_TEXT_MAX, type: CONTENT_TYPE_MAX }]);
     } finally {
       await node.store.close();
     }
@@ -431,16 +452,18 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     expect(await indexesLike(s, 'urls_queue')).toEqual(['urls_queue_rows']);
   });
 
-  it('gives a crawl made before the narrow index that index when a node joins it, unless a title too long for it keeps it out', async () => {
+  it('gives a crawl made before the narrow indexes them when a node joins it, unless a title too long for one keeps it out', async () => {
+    const narrow = async (s: string) => [...(await indexesLike(s, 'results_narrow')), ...(await indexesLike(s, 'results_descriptions'))];
     const s = await joinedOlderCrawl('older-narrow.test', async (s) => {
-      await client.query(`DROP INDEX ${s}.results_narrow`);
+      await client.query(`DROP INDEX ${s}.results_narrow; DROP INDEX ${s}.results_descriptions`);
+      expect(await narrow(s)).toEqual([]);
     });
-    expect(await indexesLike(s, 'results_narrow')).toEqual(['results_narrow']);
+    expect(await narrow(s)).toEqual(['results_narrow', 'results_descriptions']);
     // A crawl recorded before titles were cut: a title of 4,000 characters that do not compress. The node joins, the
     // crawl keeps its title whole, and its sorts and searches read the rows as before.
     const title = incompressible(4000);
     const long = await joinedOlderCrawl('older-long.test', async (s) => {
-      await client.query(`DROP INDEX ${s}.results_narrow`);
+      await client.query(`DROP INDEX ${s}.results_narrow; DROP INDEX ${s}.results_descriptions`);
       // A page recorded with that title.
       await client.query(
         `WITH h AS (INSERT INTO ${s}.hosts (origin) VALUES ('http://older-long.test') RETURNING id),
@@ -449,7 +472,8 @@ withPg.describe('query plans on the PostgreSQL store', () => {
         [title],
       );
     });
-    expect(await indexesLike(long, 'results_narrow')).toEqual([]);
+    // The index the title does not fit in is left out; the other is made.
+    expect(await narrow(long)).toEqual(['results_descriptions']);
     const { rows } = await client.query<{ title: string }>(`SELECT title FROM ${long}.results`);
     expect(rows).toEqual([{ title }]);
   });

@@ -132,13 +132,14 @@ describe('extractHtml', () => {
     });
   });
 
-  it('cuts the title and headings to PAGE_TEXT_MAX: an unclosed <title> makes the rest of the page its title', () => {
+  it('cuts the title, description and headings to PAGE_TEXT_MAX: an unclosed <title> makes the rest of the page its title', () => {
     const rest = `<h1>${'heading '.repeat(200)}</h1><h2>${'\u20ac'.repeat(1000)}</h2>${'<p>text</p>'.repeat(20_000)}`;
     const page = extractHtml(`<head><title>Start ${rest}`, PAGE_URL, sameHost);
     expect(page.title!.length).toBe(PAGE_TEXT_MAX);
     expect(page.title!.startsWith('Start <h1>heading heading')).toBe(true);
-    const headed = extractHtml(`<title>T</title>${rest}`, PAGE_URL, sameHost);
+    const headed = extractHtml(`<title>T</title><meta name=description content="${'d'.repeat(3000)}">${rest}`, PAGE_URL, sameHost);
     expect(headed.title).toBe('T');
+    expect(headed.metaDescription).toBe('d'.repeat(PAGE_TEXT_MAX));
     expect(headed.h1).toBe('heading '.repeat(PAGE_TEXT_MAX / 8));
     expect(headed.h2).toBe('\u20ac'.repeat(PAGE_TEXT_MAX));
     expect(headed.wordCount).toBeGreaterThan(20_000);

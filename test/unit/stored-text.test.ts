@@ -34,13 +34,19 @@ describe("a results row's texts", () => {
     checkOnly: false,
   };
 
-  it('are cut to their bounds: the title, the error and the Content-Type as the server sent them', () => {
+  it('are cut to their bounds: the title, the description, the error and the Content-Type as the server sent them', () => {
     const result = fetchedPage(claim.url, [], {
       inScope: () => true,
-      extra: { title: 't'.repeat(5000), error: `network error: ${'e'.repeat(5000)}`, contentType: `text/html; x=${'c'.repeat(5000)}` },
+      extra: {
+        title: 't'.repeat(5000),
+        metaDescription: 'd'.repeat(5000),
+        error: `network error: ${'e'.repeat(5000)}`,
+        contentType: `text/html; x=${'c'.repeat(5000)}`,
+      },
     });
     const row = resultRowOf(claim, result, null, 1, 0);
     expect(row.title).toBe('t'.repeat(PAGE_TEXT_MAX));
+    expect(row.metaDescription).toBe('d'.repeat(PAGE_TEXT_MAX));
     expect((row.error as string).length).toBe(ERROR_TEXT_MAX);
     expect((row.error as string).startsWith('network error: eee')).toBe(true);
     expect((row.contentType as string).length).toBe(CONTENT_TYPE_MAX);

@@ -131,7 +131,7 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
     responseTimeMs: Math.round(result.responseTimeMs),
     depth: claim.depth,
     title: cutText(page.title, PAGE_TEXT_MAX),
-    metaDescription: page.metaDescription,
+    metaDescription: cutText(page.metaDescription, PAGE_TEXT_MAX),
     h1: page.h1,
     h1Count: page.h1Count,
     h2: page.h2,

@@ -88,7 +88,7 @@ export function extractHtml(
   }
   const page: ExtractedPage = {
     title: cutText(clean(found.title), PAGE_TEXT_MAX),
-    metaDescription: clean(found.metaDescription),
+    metaDescription: cutText(clean(found.metaDescription), PAGE_TEXT_MAX),
     h1: cutText(clean(found.h1), PAGE_TEXT_MAX),
     h1Count: found.h1Count,
     h2: cutText(clean(found.h2), PAGE_TEXT_MAX),

@@ -242,29 +242,37 @@ CREATE INDEX IF NOT EXISTS renders_blocked ON renders(url_id) WHERE blocked_reso
 CREATE INDEX IF NOT EXISTS renders_js_redirect ON renders(url_id) WHERE js_redirect IS NOT NULL;
 ${CHARTS_INDEX}
 CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER_PREFIX}) COLLATE "C"));`;
-// Issue 19.3, the store's sorts and text search at a million URLs: a sort by title, size, words, outlinks or attempts
-// and a search of titles and errors read every results row, and the rows are wide (the response headers are most of
-// their 650 bytes: half a gigabyte at 800,000 rows). This index keeps a narrow copy of those columns in fetch order
-// (72 MB there), which the sorts and the search read instead: first pages by size 280-310 ms -> 113-125 ms, by title
-// 390-400 -> 220-240 ms, a rare text's search 580 -> 320-350 ms (BENCHMARKS.md). Its entries fit a btree's 2,704
+// Issue 19.3, the store's sorts and text search at a million URLs: a sort by title, size, words, outlinks or attempts,
+// a search of titles and errors, the title and description filters and the badges' passes over them read every
+// results row, and the rows are wide (the response headers are most of their 650 bytes: half a gigabyte at 800,000
+// rows). These indexes keep a narrow copy of those columns in fetch order (78 MB and 50 MB there), which they read
+// instead: first pages by size 240-290 ms -> 114-119 ms, by title 300-410 -> 220-240 ms, a rare text's search
+// 600-860 -> 290-350 ms, a title filter's 250-520 -> 70-180 ms (BENCHMARKS.md). Their entries fit a btree's 2,704
 // bytes because a results row's texts are bounded (shared/stored-text.ts, cut in page-outcome.ts). A crawl recorded
-// before the bound may hold a longer title: its upgrade leaves the index out (NARROW_INDEX_UPGRADE) rather than
-// refuse the node, and its sorts and searches read the rows as before.
-const NARROW_INDEX_NAME = 'results_narrow';
-const NARROW_INDEX = `CREATE INDEX IF NOT EXISTS ${NARROW_INDEX_NAME} ON results(seq)
-  INCLUDE (url_id, size_bytes, word_count, outlinks, attempts, title, error, content_type);`;
-const NARROW_INDEX_UPGRADE = `DO $$ BEGIN
-  ${NARROW_INDEX}
+// before the bound may hold a longer text: its upgrade leaves that index out (NARROW_INDEXES_UPGRADE) rather than
+// refuse the node, and its reads stay as they were.
+const NARROW_INDEXES = {
+  results_narrow: 'url_id, size_bytes, word_count, outlinks, attempts, h1_count, title_px, title, error, content_type',
+  results_descriptions: 'h1_count, description_px, meta_description',
+} as const;
+const narrowIndex = (name: keyof typeof NARROW_INDEXES) =>
+  `CREATE INDEX IF NOT EXISTS ${name} ON results(seq) INCLUDE (${NARROW_INDEXES[name]});`;
+const NARROW_INDEX_NAMES = Object.keys(NARROW_INDEXES) as (keyof typeof NARROW_INDEXES)[];
+const NARROW_INDEXES_DDL = NARROW_INDEX_NAMES.map(narrowIndex).join('\n');
+const NARROW_INDEXES_UPGRADE = NARROW_INDEX_NAMES.map(
+  (name) => `DO $$ BEGIN
+  ${narrowIndex(name)}
 EXCEPTION WHEN program_limit_exceeded THEN NULL;
-END $$;`;
+END $$;`,
+).join('\n');
 
 /**
- * The indexes upgradeCrawlTables checks for one by one: PG_ANALYSIS_INDEXES' and the narrow one (a crawl whose long
- * titles keep it out is upgraded again, finding them again, at each join).
+ * The indexes upgradeCrawlTables checks for one by one: PG_ANALYSIS_INDEXES' and the narrow ones (a crawl whose long
+ * texts keep one out is upgraded again, finding them again, at each join).
  */
 export const PG_ANALYSIS_INDEX_NAMES: readonly string[] = [
   ...[...PG_ANALYSIS_INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!),
-  NARROW_INDEX_NAME,
+  ...NARROW_INDEX_NAMES,
 ];
 
 /**
@@ -284,7 +292,7 @@ ${CONTENT_TABLE}
 ${SITEMAP_TABLES}
 ${PLAN_INDEXES_UPGRADE}
 ${PG_ANALYSIS_INDEXES}
-${NARROW_INDEX_UPGRADE}`;
+${NARROW_INDEXES_UPGRADE}`;
 
 export function crawlDdl(schema: string): string {
   return `
@@ -439,7 +447,7 @@ ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
 ${SITEMAP_TABLES}
 ${PG_ANALYSIS_INDEXES}
-${NARROW_INDEX}
+${NARROW_INDEXES_DDL}
 CREATE VIEW crawl_results AS
 SELECT r.seq AS seq, u.url AS url, u.kind AS kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms,
        r.crawl_depth, r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2,
