@@ -10,6 +10,7 @@ import { extractHtml } from '../../electron/worker/html/extract-page.ts';
 import { htmlExtractorsFor } from '../../electron/worker/html/crawl-extractors.ts';
 import { decodeHtml } from '../../electron/worker/fetch-url.ts';
 import { MAX_URL_LENGTH } from '../../shared/url/canonical.ts';
+import { PAGE_TEXT_MAX } from '../../shared/stored-text.ts';
 import { makeNormaliser } from '../../shared/url/normalise.ts';
 
 const RUNS = 10_000;
@@ -182,6 +183,7 @@ function checkBounded(html: string, out: ExtractedPage): void {
   for (const t of [out.title, out.metaDescription, out.h1, out.h2, out.lang, out.metaRobots]) {
     check(t === null || (t.length > 0 && t.length <= html.length && t === t.trim()), `text field ${JSON.stringify(t?.slice(0, 40))}`);
   }
+  for (const t of [out.title, out.metaDescription, out.h1, out.h2]) check(t === null || t.length <= PAGE_TEXT_MAX, `text of ${t?.length}`);
 }
 
 describe('the HTML extractor, fuzzed', () => {

@@ -87,11 +87,11 @@ export function extractHtml(
     if (url !== null) hreflang.push({ lang: h.lang, url });
   }
   const page: ExtractedPage = {
-    title: cutText(clean(found.title), PAGE_TEXT_MAX),
-    metaDescription: cutText(clean(found.metaDescription), PAGE_TEXT_MAX),
-    h1: cutText(clean(found.h1), PAGE_TEXT_MAX),
+    title: shownText(found.title),
+    metaDescription: shownText(found.metaDescription),
+    h1: shownText(found.h1),
     h1Count: found.h1Count,
-    h2: cutText(clean(found.h2), PAGE_TEXT_MAX),
+    h2: shownText(found.h2),
     h2Count: found.h2Count,
     canonical: found.canonicalHref === undefined ? null : normalise(found.canonicalHref, base),
     lang: clean(found.lang),
@@ -178,6 +178,12 @@ function clean(text: string | undefined | null): string | null {
   if (text == null) return null;
   const out = collapse(text);
   return out === '' ? null : out;
+}
+
+/** A text a results row shows (the title, the description, a heading): cleaned, and cut to PAGE_TEXT_MAX. */
+function shownText(text: string | undefined): string | null {
+  const out = clean(text);
+  return out === null ? null : cutText(out, PAGE_TEXT_MAX).trimEnd();
 }
 
 /** Links resolve against the first <base href> (itself relative to the page), as in a browser. */
