@@ -123,6 +123,8 @@ export function resultRowOf(claim: PageClaim, result: PageFetchResult, redirect:
     checkOnly: claim.checkOnly,
     robotsDisallowed,
   });
+  // The texts the store's narrow indexes hold are cut here, whatever sent them (stored-text.ts): the worker cuts what
+  // it reads from a page, not the Content-Type or an error's words.
   return {
     urlId: claim.urlId,
     statusCode: result.statusCode,

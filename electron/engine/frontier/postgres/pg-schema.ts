@@ -245,7 +245,7 @@ CREATE INDEX IF NOT EXISTS urls_url_order ON urls ((left(lower(url), ${URL_ORDER
 // Issue 19.3, the store's sorts and text search at a million URLs: a sort by title, size, words, outlinks or attempts,
 // a search of titles and errors, the title and description filters and the badges' passes over them read every
 // results row, and the rows are wide (the response headers are most of their 650 bytes: half a gigabyte at 800,000
-// rows). These indexes keep a narrow copy of those columns in fetch order (78 MB and 50 MB there), which they read
+// rows). These indexes keep a narrow copy of those columns in fetch order (78 MB and 61 MB there), which they read
 // instead: first pages by size 240-290 ms -> 114-119 ms, by title 300-410 -> 220-240 ms, a rare text's search
 // 600-860 -> 290-350 ms, a title filter's 250-520 -> 70-180 ms (BENCHMARKS.md). Their entries fit a btree's 2,704
 // bytes because a results row's texts are bounded (shared/stored-text.ts, cut in page-outcome.ts). A crawl recorded
