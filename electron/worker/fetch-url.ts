@@ -318,10 +318,17 @@ class Exchange implements ExchangeHandler {
     });
   }
 
-  /** Ends the exchange with `reason` (the whole-response deadline): now, or as soon as it is connected. */
+  /**
+   * Ends the exchange with `reason` (the whole-response deadline, a body over the cap, or enough in hand): after the
+   * current parse, or as soon as it is connected. Not at once: inside onData, undici may have the rest of the
+   * response in the same buffer, and a response that then completes on a connection that closes after it (HTTP/1.0,
+   * `Connection: close`) trips undici's `assert(!this.aborted)`. onComplete settles by the reason instead, and the
+   * abort then finds the request completed and does nothing.
+   */
   abort(reason: Error): void {
     this.reason ??= reason;
-    this.abortConnection?.(reason);
+    const abortConnection = this.abortConnection;
+    if (abortConnection) queueMicrotask(() => abortConnection(reason));
   }
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -342,7 +349,8 @@ class Exchange implements ExchangeHandler {
   }
 
   onData(chunk: Buffer): boolean {
-    if (this.enough) return true;
+    // Decided already (the rest of a buffer parsed before the abort takes effect): ignored.
+    if (this.enough || this.reason) return true;
     try {
       this.meter.count(chunk);
     } catch (err) {
@@ -369,7 +377,9 @@ class Exchange implements ExchangeHandler {
   }
 
   onComplete(): void {
-    this.settle?.resolve();
+    // Completed before a decided abort took effect (see abort()): the reason still decides.
+    if (this.reason && !this.enough) this.settle?.reject(this.reason);
+    else this.settle?.resolve();
     this.settle = null;
   }
 

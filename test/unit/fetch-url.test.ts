@@ -38,6 +38,11 @@ const html =
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
   };
 
+/** An HTTP/1.1 response whose connection closes after it. */
+function closingResponse(status: string, body: string): string {
+  return `HTTP/1.1 ${status}\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 let site: FixtureSite;
 let bomb: Buffer;
 const seenHeaders: http.IncomingHttpHeaders[] = [];
@@ -104,6 +109,11 @@ beforeAll(async () => {
         setTimeout(() => req.socket.destroy(), 50);
       },
       '/garbage': (req) => void req.socket.end('HTTP/1.1 abc\r\n\r\n'),
+      // Whole responses in one write on a connection closed after them, as Python's http.server and many Apache
+      // sites answer: the buffer that decides to stop reading also completes the response.
+      '/close-404': (req) => void req.socket.end(closingResponse('404 Not Found', '<html>not found</html>')),
+      '/close-page': (req) => void req.socket.end(closingResponse('200 OK', 'p'.repeat(2_000))),
+      '/close-over-cap': (req) => void req.socket.end(closingResponse('200 OK', 'a'.repeat(CAP + 1))),
       '/sjis': html(Buffer.from('3c68746d6c3e3c7469746c653e' + '93fa967b8cea82cc8379815b8357' + '3c2f7469746c653e3c2f68746d6c3e', 'hex'), {
         'content-type': 'text/html; charset=Shift_JIS',
       }),
@@ -299,6 +309,24 @@ describe('fetch-url', () => {
       for (let i = 1; i < calls.length; i++) {
         expect(calls[i]!.bytes).toBeGreaterThan(calls[i - 1]!.bytes);
         expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(180);
+      }
+    });
+  });
+
+  it('stops reading a response in the buffer that completes it, on a connection closed after it, by what it decided', async () => {
+    // The stop takes effect after undici's parse of the buffer (fetch-url.ts, Exchange.abort), which may complete the
+    // response first: the outcome is still what was decided.
+    await withFetcher(settings({ maxBodyBytes: CAP }), async (f) => {
+      // A sitemap's read refuses a body that is not a 2xx response's (run-sitemap.ts).
+      const refusing = (_chunk: Buffer, head: { statusCode: number | null }) => head.statusCode === 200;
+      for (let i = 0; i < 3; i++) {
+        const notFound = await f.fetch(site.url('/close-404'), undefined, { sink: refusing });
+        expect([notFound.statusCode, notFound.error]).toEqual([404, null]);
+        const cut = await f.fetch(site.url('/close-page'), undefined, { keepBody: true, keepAtMost: 1000 });
+        expect([cut.statusCode, cut.error, cut.body?.length]).toEqual([200, null, 1000]);
+        // Over the cap in the very buffer that completes it: too large, not a body cut short.
+        const over = await f.fetch(site.url('/close-over-cap'));
+        expect([over.statusCode, over.error, over.body]).toEqual([200, `too large (over ${CAP} bytes)`, null]);
       }
     });
   });
