@@ -12,11 +12,17 @@ import { NODE_BUILD_INPUTS, NODE_ENTRIES, nodeBuildInputsFile } from './fresh.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'node');
 
+/** Every importer except the shims themselves (a shim loads the real module it stands for). */
+const ANY_BUT_SHIMS = /^(?!.*[\\/]scripts[\\/]bundle-shims[\\/])/;
+
 /**
- * Modules that a package loads at start-up but the bundles need little of, each replaced for the one importer that
- * loads it by a shim that gives what that importer uses (scripts/bundle-shims/, where each says why).
+ * Modules replaced in the bundles by a shim (scripts/bundle-shims/, where each says why), for the importers named:
+ * modules that a package loads at start-up but the bundles need little of, and node:assert, whose failures without a
+ * message read the bundle's source.
  */
 export const BUNDLE_SHIMS = [
+  { module: 'node:assert', importer: ANY_BUT_SHIMS, shim: 'assert-with-message.cjs' },
+  { module: 'assert', importer: ANY_BUT_SHIMS, shim: 'assert-with-message.cjs' },
   { module: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, shim: 'http2-for-undici.cjs' },
   {
     module: 'whatwg-encoding',

@@ -54,3 +54,20 @@ describe('a crawl worker at start', () => {
     }
   });
 });
+
+describe('the out/node bundles', () => {
+  it('load node:assert only through the shim that gives its failures a message (scripts/bundle-shims/)', () => {
+    const bundles = fs.readdirSync(path.join(ROOT, 'out/node')).filter((f) => f.endsWith('.cjs'));
+    expect(bundles).toContain('worker.cjs');
+    let shims = 0;
+    for (const bundle of bundles) {
+      const code = fs.readFileSync(path.join(ROOT, 'out/node', bundle), 'utf8');
+      const requires = code.match(/require\("(node:)?assert(\/strict)?"\)/g) ?? [];
+      const shimmed = code.includes('"scripts/bundle-shims/assert-with-message.cjs"') ? 1 : 0;
+      expect(requires.length, bundle).toBe(shimmed);
+      shims += shimmed;
+    }
+    // undici asserts throughout: the worker's bundle has it.
+    expect(shims).toBeGreaterThan(0);
+  });
+});

@@ -1,5 +1,6 @@
 // scripts/bundle-shims/: what the out/node bundles get in place of a module a package loads at start-up. Each must
 // give its importer exactly what the real module gives (scripts/build-node.mjs BUNDLE_SHIMS).
+import assert from 'node:assert';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -11,6 +12,7 @@ const http2Shim = require('../../scripts/bundle-shims/http2-for-undici.cjs') as 
   connect: typeof http2.connect;
 };
 const labelsShim = require('../../scripts/bundle-shims/whatwg-encoding-labels.cjs') as { labelToName(label: unknown): string | null };
+const assertShim = require('../../scripts/bundle-shims/assert-with-message.cjs') as typeof assert;
 const whatwgEncoding = require('whatwg-encoding') as { labelToName(label: unknown): string | null };
 const labels = require('whatwg-encoding/lib/labels-to-names.json') as Record<string, string>;
 
@@ -50,5 +52,27 @@ describe('the whatwg-encoding encoding-sniffer sees', () => {
     expect(Object.keys(labels).length).toBeGreaterThan(200);
     for (const label of inputs) expect(labelsShim.labelToName(label), String(label)).toBe(whatwgEncoding.labelToName(label));
     expect(labelsShim.labelToName(' Latin1 ')).toBe('windows-1252');
+  });
+});
+
+describe('the node:assert every bundled module sees', () => {
+  it("fails an assertion without a message with one of its own, not one Node builds from the caller's source", () => {
+    for (const fail of [() => assertShim(false), () => assertShim.ok(0), () => assertShim.strict(null), () => assertShim.strict.ok('')]) {
+      expect(fail).toThrow(assert.AssertionError);
+      // Node builds a message (generatedMessage: true) by reading the failing line of the file and parsing it.
+      expect(fail).toThrow(
+        expect.objectContaining({ code: 'ERR_ASSERTION', generatedMessage: false, message: expect.stringMatching(/^assertion failed/) }),
+      );
+    }
+    expect(() => assertShim(false, 'its own')).toThrow('its own');
+    expect(() => assertShim(true)).not.toThrow();
+    expect(() => assertShim.strict.strict(1)).not.toThrow();
+  });
+
+  it("is node:assert's own in every other member", () => {
+    const names = Object.keys(assert).filter((name) => name !== 'ok' && name !== 'strict');
+    expect(names).toEqual(expect.arrayContaining(['strictEqual', 'deepStrictEqual', 'throws', 'AssertionError']));
+    for (const name of names) expect(assertShim[name as keyof typeof assert], name).toBe(assert[name as keyof typeof assert]);
+    expect(() => assertShim.strictEqual(1, 2)).toThrow(/strictly equal/);
   });
 });
