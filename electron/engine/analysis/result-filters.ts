@@ -316,7 +316,9 @@ function dialectSql(d: FilterDialect) {
 
   // The issues overview's filters (shared/issues.ts counts them).
   // Broken internal links: a URL of the scope (not an out-of-scope link checked) with an error status or no response,
-  // and at least one inlink. Two ranges of results_status, the URL's row and one inlink read by key.
+  // and at least one inlink. Two ranges of results_status, the URL's row and one inlink read by key. On the store,
+  // two partial indexes hold these predicates' rows (pg-schema.ts, results_broken and urls_checked_pages): change
+  // them there too.
   const BROKEN_STATUS = '(r.status_code >= 400 OR r.status_code IS NULL)';
   const BROKEN_INTERNAL = `EXISTS (SELECT 1 FROM links bl WHERE bl.to_id = r.url_id)
   AND NOT EXISTS (SELECT 1 FROM urls bu WHERE bu.id = r.url_id AND bu.check_only = 1 AND bu.kind = 'page')`;
