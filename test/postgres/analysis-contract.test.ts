@@ -284,7 +284,8 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
           ),
           '/c': html('<title>Same title</title>', '<p>No heading, no description.</p>', { 'x-robots-tag': 'nofollow' }),
           '/d': html(
-            '<title>Hi</title><meta name="description" content="Short">',
+            // Canonicalised to a page that answers 410: a canonical that cannot be indexed.
+            '<title>Hi</title><meta name="description" content="Short"><link rel="canonical" href="/gone">',
             '<div itemscope itemtype="https://schema.org/Person"><h1 itemprop="name">D</h1></div><a href="/p/9">broken</a>',
           ),
           '/r1': (_req, res) => void res.writeHead(301, { location: '/r2' }).end(),
@@ -350,6 +351,7 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         'canonical-self',
         'canonical-elsewhere',
         'canonical-missing',
+        'canonical-non-indexable',
         'directive-noindex',
         'directive-nofollow',
         'indexable',

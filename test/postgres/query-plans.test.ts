@@ -176,19 +176,33 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     }
   });
 
-  it("counts the canonical filters' pages with their URLs joined, not a look-up of each page's own URL", async () => {
-    // A look-up a page took the count of canonical-self and canonical-elsewhere 1.2-1.3 s at a million URLs.
+  it("counts the canonical filters' pages with their URLs joined, and finds non-indexable canonicals from the canonical links", async () => {
+    // A look-up a page took the count of canonical-self and canonical-elsewhere 1.2-1.6 s at a million URLs, and the
+    // first page of canonical-non-indexable, which checked every parsed page, 1.3-1.4 s.
     const filters = ['canonical-self', 'canonical-elsewhere', 'canonical-non-indexable'] as const;
     const sent = await capture(async () => {
       for (const filter of filters)
         await postgresQueryFiltered(client, 'plans', { filter, text: '', sort: 'seq', descending: false, offset: 1, limit: 1 });
     });
     const checked = await checkPlans(client, sent, { searchPath: crawlSchema('plans'), analyze: false });
-    const counts = checked.filter((p) => /^SELECT count\(\*\) AS total FROM results r\b.*\br\.canonical (<>|=) /.test(p.sent.text));
-    expect(counts.map((p) => oneLine(p.sent.text, 80))).toHaveLength(filters.length);
-    for (const p of counts) {
+    const reads = checked.filter((p) =>
+      /^SELECT (count\(\*\) AS total|r\.seq AS k) FROM results r\b.*\br\.canonical (<>|=) /.test(p.sent.text),
+    );
+    // Each filter's count and its page's keys.
+    expect(reads.map((p) => oneLine(p.sent.text, 80))).toHaveLength(2 * filters.length);
+    const counts = reads.filter((p) => p.sent.text.startsWith('SELECT count(*)'));
+    const [joined, fromLinks] = [
+      counts.filter((p) => !/ IN \(SELECT cl\.from_id /.test(p.sent.text)),
+      reads.filter((p) => / IN \(SELECT cl\.from_id /.test(p.sent.text)),
+    ];
+    expect([joined.length, fromLinks.length]).toEqual([2, 2]);
+    for (const p of joined) {
       expect(p.sent.text, 'the count reads the joined URL').toMatch(/ JOIN urls u ON u\.id = r\.url_id .*r\.canonical (=|<>) u\.url\b/);
       expect(p.text, oneLine(p.sent.text)).not.toMatch(/Index (Only )?Scan using urls_pkey on urls cu/);
+    }
+    for (const p of fromLinks) {
+      expect(p.seqScans, oneLine(p.sent.text)).toEqual([]);
+      expect(p.scans, oneLine(p.sent.text)).toContain('Index Only Scan links_canonical on links');
     }
   });
 
@@ -509,13 +523,14 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     expect(rows).toEqual([{ title }]);
   });
 
-  it('gives a crawl made before the broken-link indexes them when a node joins it', async () => {
-    const broken = async (s: string) => [...(await indexesLike(s, 'results_broken')), ...(await indexesLike(s, 'urls_checked_pages'))];
+  it('gives a crawl made before the broken-link and canonical-link indexes them when a node joins it', async () => {
+    const names = ['results_broken', 'urls_checked_pages', 'links_canonical'];
+    const present = async (s: string) => (await Promise.all(names.map((name) => indexesLike(s, name)))).flat();
     const s = await joinedOlderCrawl('older-broken.test', async (s) => {
-      await client.query(`DROP INDEX ${s}.results_broken; DROP INDEX ${s}.urls_checked_pages`);
-      expect(await broken(s)).toEqual([]);
+      await client.query(names.map((name) => `DROP INDEX ${s}.${name};`).join(' '));
+      expect(await present(s)).toEqual([]);
     });
-    expect(await broken(s)).toEqual(['results_broken', 'urls_checked_pages']);
+    expect(await present(s)).toEqual(names);
   });
 
   it("gives a crawl made before the charts' index that index when a node joins it", async () => {
