@@ -51,7 +51,13 @@ export async function capture(work: () => Promise<void>): Promise<Sent[]> {
       typeof config?.text === 'string' &&
       DATA.test(config.text) &&
       !CONTROL.test(config.text) &&
-      !/;\s*\S/.test(config.text.trim().replace(/;\s*$/, ''))
+      // One statement: no semicolon but a last one, outside quoted text (the media type's SQL splits at ';').
+      !/;\s*\S/.test(
+        config.text
+          .replace(/'(?:[^']|'')*'/g, "''")
+          .trim()
+          .replace(/;\s*$/, ''),
+      )
     ) {
       const values = Array.isArray(config.values) ? (config.values as unknown[]) : [];
       // Prepared once (by a node's connection) is what matters, whichever client sent it last.
