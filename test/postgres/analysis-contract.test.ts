@@ -51,11 +51,12 @@ import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import pg from 'pg';
-import { CRAWL_UPGRADE_DDL, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { CRAWL_UPGRADE_DDL, crawlDdl, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
 
 /** The explorer's filters of pages whose title or description another page has too. */
 const DUPLICATE_FILTERS = ['title-duplicate', 'description-duplicate'] as const;
+const CANONICAL_FILTERS = ['canonical-self', 'canonical-elsewhere', 'canonical-non-indexable'] as const;
 /** The explorer's filters that read a title's or description's width in a search result. */
 const PIXEL_FILTERS = ['title-over-561px', 'title-under-200px', 'description-over-985px', 'description-under-400px'] as const;
 import type { FreshDatabase } from '../helpers/postgres.ts';
@@ -609,6 +610,40 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         await client.query(`ALTER TABLE ${schema}.results DROP COLUMN title_hash, DROP COLUMN description_hash`);
         expect(await answers(storeX)).toEqual(file);
       } finally {
+        await client.end();
+      }
+    });
+
+    it("answers the canonical filters from the canonical's kind each node recorded, and by URLs on a crawl made before", async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const schema = crawlSchema(crawlId);
+      const made = /CREATE INDEX results_canonical_self [^;]+;/.exec(crawlDdl(schema))![0];
+      try {
+        // What the node recorded is whether the canonical is the page's own URL.
+        const { rows } = await client.query<{ wrong: number; self: number; elsewhere: number }>(
+          `SELECT count(*) FILTER (WHERE r.canonical_self IS DISTINCT FROM
+                    CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = u.url THEN 1 ELSE 0 END)::int AS wrong,
+                  count(*) FILTER (WHERE r.canonical_self = 1)::int AS self, count(*) FILTER (WHERE r.canonical_self = 0)::int AS elsewhere
+           FROM ${schema}.results r JOIN ${schema}.urls u ON u.id = r.url_id`,
+        );
+        expect(rows[0]!.wrong).toBe(0);
+        expect(rows[0]!.self).toBeGreaterThan(0);
+        expect(rows[0]!.elsewhere).toBeGreaterThan(0);
+        const answers = async (x: CrawlSession) => {
+          const counts = await x.filterCounts();
+          const pages = await Promise.all(CANONICAL_FILTERS.map((filter) => x.queryFiltered({ ...base, filter })));
+          return CANONICAL_FILTERS.map((id, i) => ({ id, count: counts[id], total: pages[i]!.total, rows: rowSet(pages[i]!) }));
+        };
+        const file = await answers(fileX);
+        expect(file.map((f) => f.total).every((n) => n > 0)).toBe(true);
+        expect(await answers(storeX)).toEqual(file);
+        // A crawl made before (its rows have no canonical_self, and no index of it): the URLs are compared.
+        await client.query(`DROP INDEX ${schema}.results_canonical_self; UPDATE ${schema}.results SET canonical_self = NULL`);
+        expect(await answers(storeX)).toEqual(file);
+      } finally {
+        await client.query(`UPDATE ${schema}.results r SET canonical_self = CASE WHEN r.canonical = u.url THEN 1 ELSE 0 END
+          FROM ${schema}.urls u WHERE u.id = r.url_id AND r.canonical IS NOT NULL; SET search_path TO ${schema}; ${made} RESET search_path`);
         await client.end();
       }
     });

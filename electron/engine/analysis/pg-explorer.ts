@@ -95,15 +95,22 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
     `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = '${name}' AND NOT attisdropped)`;
   // With duplicate content's and Link Score's TEMP tables, once this connection has made them (pg-content.ts,
   // pg-link-score.ts): the content filters and the Link Score columns read them. One statement: a round trip a call.
-  const { rows } = await c.query<{ name: string; widths: boolean; hashes: boolean; content: boolean; scores: boolean }>(
+  // A crawl made with results.canonical_self has its index (pg-schema.ts); one given the column later lacks it.
+  const { rows } = await c.query<{ name: string; widths: boolean; hashes: boolean; selves: boolean; content: boolean; scores: boolean }>(
     `SELECT tablename AS name, ${column('title_px')} AS widths, ${column('title_hash')} AS hashes,
+       to_regclass($3) IS NOT NULL AS selves,
        to_regclass('pg_temp.content_dups') IS NOT NULL AS content, to_regclass('pg_temp.link_scores') IS NOT NULL AS scores
      FROM pg_tables WHERE schemaname = $1`,
-    [schema, `${schema}.results`],
+    [schema, `${schema}.results`, `${schema}.results_canonical_self`],
   );
   const tables = new Set(rows.map((r) => r.name));
   if (rows[0]?.content) tables.add('content_dups');
-  return storeTarget(tables, { widths: rows[0]?.widths ?? false, hashes: rows[0]?.hashes ?? false, linkScores: rows[0]?.scores ?? false });
+  return storeTarget(tables, {
+    widths: rows[0]?.widths ?? false,
+    hashes: rows[0]?.hashes ?? false,
+    canonicalSelf: rows[0]?.selves ?? false,
+    linkScores: rows[0]?.scores ?? false,
+  });
 }
 
 /**

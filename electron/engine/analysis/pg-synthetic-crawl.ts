@@ -64,7 +64,7 @@ function fillSql(n: number, hosts: number, startAt: number): string[] {
     `SELECT setval(pg_get_serial_sequence('urls', 'id'), ${n})`,
     `INSERT INTO results (url_id, status_code, content_type, size_bytes, response_time_ms, crawl_depth, title, meta_description, h1, h1_count,
        canonical, word_count, outlinks, redirect_url, error, attempts, meta_robots, fetched_at, indexability, indexability_reason, lang,
-       response_headers, node, title_px, description_px)
+       response_headers, node, title_px, description_px, canonical_self)
      SELECT u.id, s.code,
             CASE WHEN s.code IS NULL THEN NULL WHEN u.kind = 'image' THEN 'image/png' ELSE 'text/html' END,
             CASE WHEN s.code IS NULL THEN NULL ELSE 2000 + (u.id * 37) % 90000 END,
@@ -89,7 +89,9 @@ function fillSql(n: number, hosts: number, startAt: number): string[] {
             'synthetic',
             -- The widths a node records with each page (pg-writes.ts), by the function the explorer measures rows
             -- without them with (pg-explorer.ts).
-            pg_temp.serp_px(t.title, ${SERP_FONT_PX.title}), pg_temp.serp_px(t.description, ${SERP_FONT_PX.description})
+            pg_temp.serp_px(t.title, ${SERP_FONT_PX.title}), pg_temp.serp_px(t.description, ${SERP_FONT_PX.description}),
+            -- Whether the canonical above is the page's URL, as a node records it.
+            CASE WHEN s.html AND u.id % 3 = 0 THEN 1 WHEN s.html AND u.id % 17 = 0 THEN 0 END
      FROM urls u CROSS JOIN LATERAL (SELECT ${status.replaceAll('i %', 'u.id %')} AS code) c
           CROSS JOIN LATERAL (SELECT c.code AS code, c.code = 200 AND u.kind = 'page' AS html) s
           CROSS JOIN LATERAL (SELECT

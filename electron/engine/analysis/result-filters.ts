@@ -188,6 +188,12 @@ export interface FilterDialect {
    * be indexed are found as one set from it. A crawl file has no such index; its pages are checked one by one.
    */
   canonicalLinksIndexed: boolean;
+  /**
+   * Whether a parsed row's canonical names its own page (`self`) or another URL, as SQL over `r`, where the crawl
+   * recorded it with the row (the store's results.canonical_self, set by the node that had the page's URL); null where
+   * the filters compare the canonical with the page's own URL (a crawl file, a crawl in the store made before).
+   */
+  canonicalSelf: ((self: boolean) => string) | null;
   /** A condition that holds for no row, and one that holds for every row. */
   never: string;
   always: string;
@@ -218,6 +224,7 @@ export const SQLITE_FILTERS: FilterDialect = {
   urlKey: { column: 'url_key', param: (p) => p, value: (url) => urlKey(url) },
   fence: '',
   canonicalLinksIndexed: false,
+  canonicalSelf: null,
   never: '0',
   always: '1',
 };
@@ -257,6 +264,7 @@ export const POSTGRES_FILTERS: FilterDialect = {
   urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
   fence: ' OFFSET 0',
   canonicalLinksIndexed: true,
+  canonicalSelf: (self) => `r.canonical_self = ${self ? 1 : 0}`,
   never: 'false',
   always: 'true',
 };
@@ -269,6 +277,11 @@ export interface StoreColumns {
   hashes: boolean;
   /** The reading connection has the crawl's Link Scores in its TEMP table (pg-link-score.ts); without, none shown. */
   linkScores?: boolean;
+  /**
+   * Every parsed row's canonical_self (a crawl made with it: results_canonical_self; one made before gets the column
+   * from a node joining it, but not on the rows it has already, and its canonical filters compare URLs).
+   */
+  canonicalSelf: boolean;
 }
 
 /** The store's dialect for a crawl with these columns. */
@@ -282,6 +295,7 @@ export function postgresFilters(columns: StoreColumns): FilterDialect {
           groupWidth: (field: SerpField) => ({ inGroup: null, ofText: (text: string) => storeSerpPx(text, field) }),
         }),
     ...(columns.hashes ? {} : { duplicatedByHash: () => null, duplicateCount: () => null }),
+    ...(columns.canonicalSelf ? {} : { canonicalSelf: null }),
     ...(columns.linkScores ? { rows: { ...postgresResults('', true), table: (name: string) => name } } : {}),
   };
 }
@@ -302,6 +316,7 @@ function dialectSql(d: FilterDialect) {
 
   /** The media type of results.content_type, lower-cased without parameters: the expression results_status holds. */
   const MEDIA_TYPE_SQL = `lower(trim(substr(r.content_type, 1, ${d.instr("r.content_type || ';'", "';'")} - 1)))`;
+  // The store's index of HTML rows has this for its predicate (pg-schema.ts, results_html): keep the two the same.
   const HTML_SQL = `${MEDIA_TYPE_SQL} IN ('text/html', 'application/xhtml+xml')`;
   /** The condition of the partial index results_directives: some directive starting with "no". */
   const HAS_NO_DIRECTIVE = `${d.instr("lower(coalesce(r.meta_robots, '') || ' ' || coalesce(r.x_robots_tag, ''))", "'no'")} > 0`;
@@ -339,6 +354,8 @@ function dialectSql(d: FilterDialect) {
   // A canonical link (links.kind 'canonical') to another URL whose row says it cannot be indexed (or has no answer).
   // On the store, the set of such pages from its index of canonical links: checked page by page, the filter's first
   // page read every parsed page's own URL first, 1.3-1.4 s at a million URLs where no canonical pointed elsewhere.
+  // A parsed page's canonical is the page's own URL `own` (self) or another: as the crawl recorded it, where it did.
+  const canonicalIs = (self: boolean, own: string) => d.canonicalSelf?.(self) ?? `r.canonical ${self ? '=' : '<>'} ${own}`;
   const CANONICAL_NON_INDEXABLE = d.canonicalLinksIndexed
     ? `r.url_id IN (SELECT cl.from_id FROM links cl JOIN results ct ON ct.url_id = cl.to_id
   WHERE cl.kind = 'canonical' AND cl.to_id <> cl.from_id AND coalesce(ct.indexability, '') <> 'indexable')`
@@ -631,22 +648,23 @@ function dialectSql(d: FilterDialect) {
     'canonical-self': {
       source: 'results',
       index: 'results_canonical',
-      readsOwnUrl: true,
-      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND r.canonical = ${own}`,
+      readsOwnUrl: d.canonicalSelf === null,
+      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND ${canonicalIs(true, own)}`,
     },
     'canonical-elsewhere': {
       source: 'results',
       index: 'results_canonical',
-      readsOwnUrl: true,
-      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND r.canonical <> ${own}`,
+      readsOwnUrl: d.canonicalSelf === null,
+      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND ${canonicalIs(false, own)}`,
     },
     'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
     'canonical-non-indexable': {
       source: 'results',
       index: 'results_canonical',
-      // The store finds its few pages from the canonical links first, then reads their own URLs by key.
+      // The store finds its few pages from the canonical links first, then reads their own URLs by key (or nothing
+      // more, where it recorded which canonicals are the page's own).
       readsOwnUrl: !d.canonicalLinksIndexed,
-      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND r.canonical <> ${own} AND ${CANONICAL_NON_INDEXABLE}`,
+      where: (_hint, _has, own = OWN_URL) => `${PARSED} AND ${canonicalIs(false, own)} AND ${CANONICAL_NON_INDEXABLE}`,
     },
     'directive-noindex': {
       source: 'results',
@@ -794,15 +812,15 @@ function dialectSql(d: FilterDialect) {
       FROM results r ${t.hint('results_h1_count')} WHERE r.h1_count <> 1`,
     },
     {
-      // The page's own URL is looked up (by id, in id order) only for pages that have a canonical.
-      // The canonical target's row is read (by key) only for canonicalised pages.
+      // The page's own URL is looked up (by id, in id order) only for pages that have a canonical, and not where the
+      // crawl recorded whether it is theirs. The canonical target's row is read (by key) only for canonicalised pages.
       ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
       sql: (t) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
       count(*) - count(r_canonical) AS "canonical-missing", coalesce(sum(bad), 0) AS "canonical-non-indexable"
       FROM (SELECT r_canonical, self, CASE WHEN self = 0 THEN CASE WHEN ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END ELSE 0 END AS bad
             FROM (SELECT r.url_id AS url_id, r.canonical AS r_canonical,
-                    CASE WHEN r.canonical IS NULL THEN NULL WHEN r.canonical = ${d.countByJoin ? 'cu.url' : OWN_URL} THEN 1 ELSE 0 END AS self
-                  FROM results r ${t.hint('results_canonical')}${d.countByJoin ? ' JOIN urls cu ON cu.id = r.url_id' : ''}
+                    CASE WHEN r.canonical IS NULL THEN NULL WHEN ${canonicalIs(true, d.countByJoin ? 'cu.url' : OWN_URL)} THEN 1 ELSE 0 END AS self
+                  FROM results r ${t.hint('results_canonical')}${d.countByJoin && !d.canonicalSelf ? ' JOIN urls cu ON cu.id = r.url_id' : ''}
                   WHERE ${PARSED}${d.fence}) r) c`,
     },
     {
@@ -1015,7 +1033,7 @@ const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTER
 /** The store's SQL for each set of columns a crawl may have, made when first asked. */
 const postgresSql = new Map<string, DialectSql>();
 function postgresSqlFor(columns: StoreColumns): DialectSql {
-  const key = `${columns.widths}/${columns.hashes}/${columns.linkScores === true}`;
+  const key = `${columns.widths}/${columns.hashes}/${columns.linkScores === true}/${columns.canonicalSelf}`;
   let sql = postgresSql.get(key);
   if (!sql) {
     const d = postgresFilters(columns);
@@ -1054,7 +1072,10 @@ function hasTempTable(db: Db, name: string): boolean {
  * A crawl in the PostgreSQL store with these tables in its schema (one made before a table came lacks it) and these
  * columns beside its results (one made before them lacks them).
  */
-export function storeTarget(tables: ReadonlySet<string>, columns: StoreColumns = { widths: true, hashes: true }): FilterTarget {
+export function storeTarget(
+  tables: ReadonlySet<string>,
+  columns: StoreColumns = { widths: true, hashes: true, canonicalSelf: true },
+): FilterTarget {
   return {
     sql: postgresSqlFor(columns),
     hint: () => '',

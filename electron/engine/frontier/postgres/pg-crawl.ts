@@ -180,6 +180,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
        AND to_regclass($4) IS NOT NULL AND to_regclass($5) IS NOT NULL AND to_regclass($6) IS NOT NULL
        AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_px' AND NOT attisdropped)
+       AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'canonical_self' AND NOT attisdropped)
        AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL) AS ok`,
     [
       `${schema}.renders`,
@@ -190,7 +191,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.hreflang`,
       `${schema}.${NEWEST_CRAWL_INDEX}`,
       `${schema}.content`,
-      // The widths a node records with each page (results.title_px and description_px).
+      // The widths and the canonical's kind a node records with each page (results.title_px, description_px and
+      // canonical_self).
       `${schema}.results`,
       // Every one of the analysis views' indexes (PG_ANALYSIS_INDEXES): a crawl may lack any one of them, made by a
       // Trawl that had the others.

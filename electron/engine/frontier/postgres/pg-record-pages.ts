@@ -100,6 +100,8 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
   const requeued: { id: number; attempts: number }[] = [];
   const finished: { id: number; state: number; attempts: number }[] = [];
   const rows: ResultRow[] = [];
+  /** The URL of each of rows' pages (results.canonical_self compares it with the canonical). */
+  const rowUrls: string[] = [];
   const renders: unknown[][] = [];
   const contents: NonNullable<ReturnType<typeof contentRowOf>>[] = [];
   const links: LinkRow[] = [];
@@ -150,6 +152,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
     const redirect = plan.redirect;
     finished.push({ id: claim.urlId, state: result.statusCode !== null ? UrlState.done : UrlState.failed, attempts });
     rows.push(resultRowOf(claim, result, redirect, attempts, now));
+    rowUrls.push(claim.url);
     const render = renderRowOf(claim, result);
     if (render !== null) renders.push(render);
     const content = contentRowOf(claim, result);
@@ -199,7 +202,7 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
        FROM unnest($1::bigint[], $2::smallint[], $3::int[]) AS v(id, state, attempts) WHERE u.id = v.id`,
       [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
     );
-    await insertResults(group.querier, rows, me);
+    await insertResults(group.querier, rows, me, rowUrls);
     await insertContent(group.querier, contents);
   }
   await insertLinks(group.querier, links, ids);

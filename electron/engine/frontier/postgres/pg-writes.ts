@@ -42,9 +42,11 @@ const RESULT_TYPES: Record<keyof typeof RESULT_COLUMNS, string> = {
 // The title's and description's widths in a search result go with each row (measured here, once per page): the
 // explorer's pixel filters read them rather than measure every title in SQL at each count.
 const n = RESULT_FIELDS.length;
-const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, title_px, description_px, node)
-  SELECT *, $${n + 3}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')},
-    $${n + 1}::float8[], $${n + 2}::float8[])
+// So does whether its canonical names the page itself (canonical_self), compared with the page's URL here.
+const INSERT_RESULTS = `INSERT INTO results (${RESULT_FIELDS.map((f) => RESULT_COLUMNS[f]).join(', ')}, title_px, description_px,
+    canonical_self, node)
+  SELECT *, $${n + 4}::text FROM unnest(${RESULT_FIELDS.map((f, i) => `$${i + 1}::${RESULT_TYPES[f]}[]`).join(', ')},
+    $${n + 1}::float8[], $${n + 2}::float8[], $${n + 3}::smallint[])
   ON CONFLICT (url_id) DO NOTHING`;
 
 /**
@@ -112,14 +114,25 @@ function uniqueBy<T>(list: T[], key: (item: T) => string): T[] {
   });
 }
 
-/** Inserts results rows, each marked with the node that recorded it. */
-export function insertResults(c: PgQuerier, rows: ResultRow[], node: string): Promise<unknown> {
+/**
+ * Inserts results rows, each marked with the node that recorded it. `pageUrls[i]`: the URL of rows[i]'s page, which
+ * a row with a canonical needs (a row without one, an error's, needs none).
+ */
+export function insertResults(c: PgQuerier, rows: ResultRow[], node: string, pageUrls: readonly string[] = []): Promise<unknown> {
   return c.query(INSERT_RESULTS, [
     ...RESULT_FIELDS.map((f) => rows.map((r) => r[f])),
     rows.map((r) => (typeof r.title === 'string' ? titlePixelWidth(r.title) : null)),
     rows.map((r) => (typeof r.metaDescription === 'string' ? descriptionPixelWidth(r.metaDescription) : null)),
+    rows.map((r, i) => canonicalSelf(r.canonical, pageUrls[i])),
     node,
   ]);
+}
+
+/** results.canonical_self of a row: 1 when its canonical is its page's URL, 0 when another, null without one. */
+function canonicalSelf(canonical: unknown, pageUrl: string | undefined): 0 | 1 | null {
+  if (canonical === null || canonical === undefined) return null;
+  if (pageUrl === undefined) throw new Error('a results row with a canonical needs its page URL');
+  return canonical === pageUrl ? 1 : 0;
 }
 
 /** A row of the link graph to write: its target by URL (ids maps it), and whether only the rendered DOM has it. */
