@@ -2,8 +2,10 @@
 // which the engine hands over as WORKER_EXTRA_CA_ENV so this process did not parse them at start-up
 // (shared/protocol.ts says why). They are read at the first https connection, once, as Node would have read
 // them; an unreadable file is reported once and ignored, as Node does.
+// node:tls too is loaded then, as undici loads it at its first https connection: at a worker's start it cost 10-13 ms
+// (tls, crypto and a secure context's bindings) before the first fetch of every crawl, most of which fetch no https.
 import fs from 'node:fs';
-import tls from 'node:tls';
+import { createRequire } from 'node:module';
 import type { buildConnector } from 'undici';
 // @ts-expect-error: a file of undici without a declaration of its own (typed by buildConnectorFn below)
 import buildConnectorModule from 'undici/lib/core/connect.js';
@@ -15,6 +17,7 @@ const buildConnectorFn = buildConnectorModule as (options?: buildConnector.Build
 export function extraCaRoots(file: string | undefined): string[] | null {
   if (!file) return null;
   try {
+    const tls = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
     return [...tls.rootCertificates, fs.readFileSync(file, 'utf8')];
   } catch (err) {
     process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${err instanceof Error ? err.message : String(err)}`);

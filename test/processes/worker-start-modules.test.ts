@@ -1,6 +1,7 @@
 // What a crawl worker loads before its first job: each module loaded at start is paid by every worker of every
 // crawl (scripts/build-node.mjs BUNDLE_SHIMS). The worker bundle must not load node:http2 (undici's HTTP/2 client,
-// which crawls never use) nor iconv-lite (loaded at the first page that is not UTF-8).
+// which crawls never use), node:tls (loaded at the first https connection) nor iconv-lite (loaded at the first page
+// that is not UTF-8).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { parseSettings } from '../../shared/settings.ts';
 import { ROOT, tempDir } from '../helpers/engine.ts';
 
 describe('a crawl worker at start', () => {
-  it('has not loaded node:http2 or iconv-lite', async () => {
+  it('has not loaded node:http2, node:tls or iconv-lite', async () => {
     // A preload that writes what is loaded when asked by a signal (a 'message' listener of its own would take the
     // worker's init before the worker listens).
     const dir = tempDir('worker-modules');
@@ -48,6 +49,7 @@ describe('a crawl worker at start', () => {
       expect(loaded.builtins).toContain('NativeModule net');
       expect(loaded.builtins).toContain('NativeModule zlib');
       expect(loaded.builtins.filter((m) => /http2/.test(m))).toEqual([]);
+      expect(loaded.builtins.filter((m) => /^NativeModule (tls|_tls_\w+)$/.test(m))).toEqual([]);
       expect(loaded.files.filter((f) => /iconv-lite|whatwg-encoding/.test(f))).toEqual([]);
     } finally {
       child.kill();
