@@ -56,7 +56,7 @@ import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.
 
 /** The explorer's filters of pages whose title or description another page has too. */
 const DUPLICATE_FILTERS = ['title-duplicate', 'description-duplicate'] as const;
-const CANONICAL_FILTERS = ['canonical-self', 'canonical-elsewhere', 'canonical-non-indexable'] as const;
+const CANONICAL_FILTERS = ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'] as const;
 /** The explorer's filters that read a title's or description's width in a search result. */
 const PIXEL_FILTERS = ['title-over-561px', 'title-under-200px', 'description-over-985px', 'description-under-400px'] as const;
 import type { FreshDatabase } from '../helpers/postgres.ts';

@@ -189,11 +189,12 @@ export interface FilterDialect {
    */
   canonicalLinksIndexed: boolean;
   /**
-   * Whether a parsed row's canonical names its own page (`self`) or another URL, as SQL over `r`, where the crawl
-   * recorded it with the row (the store's results.canonical_self, set by the node that had the page's URL); null where
-   * the filters compare the canonical with the page's own URL (a crawl file, a crawl in the store made before).
+   * Whether a parsed row's canonical names its own page (`self` true) or another URL (false), or it has none (null),
+   * as SQL over `r`, where the crawl recorded it with the row (the store's results.canonical_self, set by the node
+   * that had the page's URL); null where the filters compare the canonical with the page's own URL (a crawl file, a
+   * crawl in the store made before).
    */
-  canonicalSelf: ((self: boolean) => string) | null;
+  canonicalSelf: ((self: boolean | null) => string) | null;
   /** A condition that holds for no row, and one that holds for every row. */
   never: string;
   always: string;
@@ -264,7 +265,7 @@ export const POSTGRES_FILTERS: FilterDialect = {
   urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
   fence: ' OFFSET 0',
   canonicalLinksIndexed: true,
-  canonicalSelf: (self) => `r.canonical_self = ${self ? 1 : 0}`,
+  canonicalSelf: (self) => (self === null ? 'r.canonical_self IS NULL' : `r.canonical_self = ${self ? 1 : 0}`),
   never: 'false',
   always: 'true',
 };
@@ -657,7 +658,11 @@ function dialectSql(d: FilterDialect) {
       readsOwnUrl: d.canonicalSelf === null,
       where: (_hint, _has, own = OWN_URL) => `${PARSED} AND ${canonicalIs(false, own)}`,
     },
-    'canonical-missing': { source: 'results', index: 'results_canonical', where: () => `${PARSED} AND r.canonical IS NULL` },
+    'canonical-missing': {
+      source: 'results',
+      index: 'results_canonical',
+      where: () => `${PARSED} AND ${d.canonicalSelf?.(null) ?? 'r.canonical IS NULL'}`,
+    },
     'canonical-non-indexable': {
       source: 'results',
       index: 'results_canonical',
