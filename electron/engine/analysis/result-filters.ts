@@ -817,15 +817,20 @@ function dialectSql(d: FilterDialect) {
       FROM results r ${t.hint('results_h1_count')} WHERE r.h1_count <> 1`,
     },
     {
-      // The page's own URL is looked up (by id, in id order) only for pages that have a canonical, and not where the
-      // crawl recorded whether it is theirs. The canonical target's row is read (by key) only for canonicalised pages.
+      // The page's own URL is looked up (by id, in id order) only for pages that have a canonical. The canonical target's
+      // row is read (by key) only for canonicalised pages. Where the crawl recorded whether each canonical is the page's
+      // own, the pass reads that alone (the store's results_canonical_self: no row, no URL).
       ids: ['canonical-self', 'canonical-elsewhere', 'canonical-missing', 'canonical-non-indexable'],
       sql: (t) => `SELECT coalesce(sum(self), 0) AS "canonical-self", count(r_canonical) - coalesce(sum(self), 0) AS "canonical-elsewhere",
       count(*) - count(r_canonical) AS "canonical-missing", coalesce(sum(bad), 0) AS "canonical-non-indexable"
       FROM (SELECT r_canonical, self, CASE WHEN self = 0 THEN CASE WHEN ${CANONICAL_NON_INDEXABLE} THEN 1 ELSE 0 END ELSE 0 END AS bad
-            FROM (SELECT r.url_id AS url_id, r.canonical AS r_canonical,
+            FROM (${
+              d.canonicalSelf
+                ? 'SELECT r.url_id AS url_id, r.canonical_self AS r_canonical, r.canonical_self AS self FROM results r'
+                : `SELECT r.url_id AS url_id, r.canonical AS r_canonical,
                     CASE WHEN r.canonical IS NULL THEN NULL WHEN ${canonicalIs(true, d.countByJoin ? 'cu.url' : OWN_URL)} THEN 1 ELSE 0 END AS self
-                  FROM results r ${t.hint('results_canonical')}${d.countByJoin && !d.canonicalSelf ? ' JOIN urls cu ON cu.id = r.url_id' : ''}
+                  FROM results r ${t.hint('results_canonical')}${d.countByJoin ? ' JOIN urls cu ON cu.id = r.url_id' : ''}`
+            }
                   WHERE ${PARSED}${d.fence}) r) c`,
     },
     {
