@@ -51,7 +51,12 @@ import { startFixtureSite } from '../helpers/fixture-site.ts';
 import type { FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite } from '../helpers/postgres.ts';
 import pg from 'pg';
-import { CRAWL_UPGRADE_DDL, crawlDdl, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import {
+  CRAWL_UPGRADE_DDL,
+  CANONICAL_SELF_INDEX,
+  CANONICAL_SELF_INDEX_DDL,
+  crawlSchema,
+} from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
 
 /** The explorer's filters of pages whose title or description another page has too. */
@@ -618,7 +623,6 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       const schema = crawlSchema(crawlId);
-      const made = /CREATE INDEX results_canonical_self [^;]+;/.exec(crawlDdl(schema))![0];
       try {
         // What the node recorded is whether the canonical is the page's own URL.
         const { rows } = await client.query<{ wrong: number; self: number; elsewhere: number }>(
@@ -639,11 +643,11 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
         expect(file.map((f) => f.total).every((n) => n > 0)).toBe(true);
         expect(await answers(storeX)).toEqual(file);
         // A crawl made before (its rows have no canonical_self, and no index of it): the URLs are compared.
-        await client.query(`DROP INDEX ${schema}.results_canonical_self; UPDATE ${schema}.results SET canonical_self = NULL`);
+        await client.query(`DROP INDEX ${schema}.${CANONICAL_SELF_INDEX}; UPDATE ${schema}.results SET canonical_self = NULL`);
         expect(await answers(storeX)).toEqual(file);
       } finally {
         await client.query(`UPDATE ${schema}.results r SET canonical_self = CASE WHEN r.canonical = u.url THEN 1 ELSE 0 END
-          FROM ${schema}.urls u WHERE u.id = r.url_id AND r.canonical IS NOT NULL; SET search_path TO ${schema}; ${made} RESET search_path`);
+          FROM ${schema}.urls u WHERE u.id = r.url_id AND r.canonical IS NOT NULL; SET search_path TO ${schema}; ${CANONICAL_SELF_INDEX_DDL} RESET search_path`);
         await client.end();
       }
     });

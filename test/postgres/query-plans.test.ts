@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildPgSyntheticCrawl } from '../../electron/engine/analysis/pg-synthetic-crawl.ts';
 import { createPgCrawl, joinPgCrawl } from '../../electron/engine/frontier/postgres/pg-crawl.ts';
-import { crawlDdl, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { CANONICAL_SELF_INDEX, CANONICAL_SELF_INDEX_DDL, crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { parseSettings } from '../../shared/settings.ts';
 import type { FilterId } from '../../shared/analysis.ts';
 import {
@@ -229,8 +229,7 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     // A look-up a page took the count of canonical-self and canonical-elsewhere 1.2-1.6 s at a million URLs, and the
     // first page of canonical-non-indexable, which checked every parsed page, 1.3-1.4 s.
     const schema = crawlSchema('plans');
-    const made = /CREATE INDEX results_canonical_self [^;]+;/.exec(crawlDdl(schema))![0];
-    await client.query(`DROP INDEX ${schema}.results_canonical_self`);
+    await client.query(`DROP INDEX ${schema}.${CANONICAL_SELF_INDEX}`);
     try {
       const reads = await canonicalReads(
         CANONICAL_FILTERS.filter((f) => f !== 'canonical-missing'),
@@ -251,7 +250,7 @@ withPg.describe('query plans on the PostgreSQL store', () => {
         expect(p.scans, oneLine(p.sent.text)).toContain('Index Only Scan links_canonical on links');
       }
     } finally {
-      await client.query(`SET search_path TO ${schema}; ${made} RESET search_path`);
+      await client.query(`SET search_path TO ${schema}; ${CANONICAL_SELF_INDEX_DDL} RESET search_path`);
     }
   });
 

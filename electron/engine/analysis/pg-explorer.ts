@@ -16,7 +16,7 @@ import { ASCII_WIDTHS, DEFAULT_WIDTH, FULL_WIDTH, WIDE_RANGES } from '../../../s
 import { extractionColumnsOf } from '../export/csv-writer.ts';
 import { loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
-import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { CANONICAL_SELF_INDEX, crawlSchema } from '../frontier/postgres/pg-schema.ts';
 import { positional } from './queue-inspector.ts';
 import {
   countPasses,
@@ -101,7 +101,7 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
        to_regclass($3) IS NOT NULL AS selves,
        to_regclass('pg_temp.content_dups') IS NOT NULL AS content, to_regclass('pg_temp.link_scores') IS NOT NULL AS scores
      FROM pg_tables WHERE schemaname = $1`,
-    [schema, `${schema}.results`, `${schema}.results_canonical_self`],
+    [schema, `${schema}.results`, `${schema}.${CANONICAL_SELF_INDEX}`],
   );
   const tables = new Set(rows.map((r) => r.name));
   if (rows[0]?.content) tables.add('content_dups');
