@@ -3,7 +3,7 @@
 // either. Both hosts check each command's arguments against these before acting on them. The argument types of
 // the CrawlerApi and of every handler are these schemas' outputs; the named query types of results.ts and
 // analysis.ts are checked to be exactly those outputs, so the two cannot drift apart.
-import { z } from 'zod';
+import * as z from './zod.ts';
 import type { CommandName } from './commands.ts';
 import { CLUSTER_THREAD_LIMITS, STORE_CRAWL_ID_PATTERN, STORE_URL_MAX_LENGTH } from './cluster-store.ts';
 import { presetNameProblem } from './presets.ts';

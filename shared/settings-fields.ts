@@ -1,7 +1,7 @@
 // The schema of each setting that needs more than a type and a range: request headers, credentials, seed URLs,
 // hosts, URL patterns, query parameter names and extraction rules. settings.ts assembles them into the crawl's
 // settings; kept apart so that the settings' shape reads on one screen.
-import { z } from 'zod';
+import * as z from './zod.ts';
 import { parse as parseCssSelector } from 'css-what';
 import { compilePattern } from './pattern.ts';
 import { type Message, type MessageCode, type MessageParams, message } from './messages.ts';

@@ -1,6 +1,6 @@
 // The crawl "order" (Heritrix's word): every setting of one crawl, validated once before anything is created.
 // Shared by the engine, the CLI and the renderer, so it imports neither `node:` nor `electron`.
-import { z } from 'zod';
+import * as z from './zod.ts';
 import { CONTENT_SELECTOR, DEFAULT_CONTENT_EXCLUDE } from './content.ts';
 import { makePatternTest, SCOPES, type Scope } from './scope.ts';
 import {

@@ -22,7 +22,12 @@ const FILES: Record<string, string> = {
   'shared/uses-node-bare.ts': "import path from 'path';\nexport const a = path;\n",
   'shared/uses-engine.ts': "import type { X } from '../electron/engine/x.ts';\nexport type A = X;\n",
   'shared/uses-renderer.ts': "import { X } from '../renderer/src/x.ts';\nexport const a = X;\n",
-  'shared/clean.ts': "import { z } from 'zod';\nimport { y } from './url/y.ts';\nexport const a = [z, y];\n",
+  'shared/clean.ts': "import * as z from './zod.ts';\nimport { y } from './url/y.ts';\nexport const a = [z, y];\n",
+  // zod only through shared/zod.ts, which names what is used (the package's own z is all of zod).
+  'shared/zod.ts': "export { object } from 'zod';\n",
+  'shared/uses-zod.ts': "import { z } from 'zod';\nexport const a = z;\n",
+  'electron/engine/uses-zod.ts': "import { object } from 'zod';\nexport const a = object;\n",
+  'renderer/src/uses-zod.ts': "import { z } from 'zod';\nexport const a = z;\n",
   // renderer/: only renderer/ and shared/ (and packages), no Node module, no electron.
   'renderer/src/uses-node.ts': "import path from 'node:path';\nexport const a = path;\n",
   'renderer/src/uses-electron.ts': "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;\n",
@@ -39,6 +44,7 @@ const EXPECTED: [file: string, rule: string][] = [
   ['electron/bench/uses-node.ts', 'none'],
   ['electron/cli/uses-main.ts', 'noRestrictedImports'],
   ['electron/engine/uses-electron.ts', 'noRestrictedImports'],
+  ['electron/engine/uses-zod.ts', 'noRestrictedImports'],
   ['electron/host/uses-electron.ts', 'noRestrictedImports'],
   ['electron/main/uses-electron.ts', 'none'],
   ['electron/preload/uses-electron.ts', 'none'],
@@ -49,6 +55,7 @@ const EXPECTED: [file: string, rule: string][] = [
   ['renderer/src/uses-engine.ts', 'noRestrictedImports'],
   ['renderer/src/uses-node.ts', 'noNodejsModules'],
   ['renderer/src/uses-tests.ts', 'noRestrictedImports'],
+  ['renderer/src/uses-zod.ts', 'noRestrictedImports'],
   ['shared/clean.ts', 'none'],
   ['shared/cycle-a.ts', 'noImportCycles'],
   ['shared/cycle-b.ts', 'noImportCycles'],
@@ -56,6 +63,8 @@ const EXPECTED: [file: string, rule: string][] = [
   ['shared/uses-node-bare.ts', 'noNodejsModules'],
   ['shared/uses-node-prefix.ts', 'noNodejsModules'],
   ['shared/uses-renderer.ts', 'noRestrictedImports'],
+  ['shared/uses-zod.ts', 'noRestrictedImports'],
+  ['shared/zod.ts', 'none'],
 ];
 
 // What the probes are about; other rules (say useNodejsImportProtocol on a bare 'path') may fire too.
