@@ -45,6 +45,7 @@ import { chartCsv } from '../../electron/engine/analysis/charts-data.ts';
 import { postgresSiteStructure } from '../../electron/engine/analysis/site-structure.ts';
 import type { RouteHandler } from '../helpers/fixture-site.ts';
 import { CrawlSession } from '../../electron/engine/session/crawl-session.ts';
+import { postgresFilterCounts, postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
 import { crawlIntoBoth } from '../helpers/both-stores.ts';
 import { tempDir } from '../helpers/engine.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
@@ -56,6 +57,8 @@ import {
   CANONICAL_SELF_INDEX,
   CANONICAL_SELF_INDEX_DDL,
   crawlSchema,
+  TEXT_COUNTS_TABLE,
+  TEXT_HASH_COLUMN,
 } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { descriptionPixelWidth, titlePixelWidth } from '../../shared/serp-width.ts';
 
@@ -608,9 +611,82 @@ withPg.describe('analysis views on a crawl file and on the PostgreSQL store', ()
           const pages = await Promise.all(DUPLICATE_FILTERS.map((filter) => x.queryFiltered({ ...base, filter })));
           return DUPLICATE_FILTERS.map((id, i) => ({ id, count: counts[id], total: pages[i]!.total, rows: rowSet(pages[i]!) }));
         };
+        // The counts PostgreSQL keeps of each hash, against the hashes grouped: the same, row for row.
+        const countsWrong = async () => {
+          let wrong = 0;
+          for (const column of ['title', 'meta_description'] as const) {
+            const hash = TEXT_HASH_COLUMN[column];
+            const { rows: diff } = await client.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM ${schema}.${TEXT_COUNTS_TABLE[column]} c
+               FULL JOIN (SELECT ${hash} AS hash, count(*)::int AS n FROM ${schema}.results
+                          WHERE h1_count IS NOT NULL AND ${hash} IS NOT NULL GROUP BY 1) g ON g.hash = c.hash
+               WHERE c.n IS DISTINCT FROM g.n`,
+            );
+            wrong += diff[0]!.n;
+          }
+          return wrong;
+        };
+        const { rows: duplicated } = await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${schema}.${TEXT_COUNTS_TABLE.title} WHERE n > 1`,
+        );
+        expect(duplicated[0]!.n).toBeGreaterThan(0);
+        expect(await countsWrong()).toBe(0);
         const file = await answers(fileX);
         expect(file[0]!.total).toBeGreaterThan(0);
         expect(await answers(storeX)).toEqual(file);
+        // The store's answers read afresh (the session keeps its last counts while the crawl is unchanged), by URL (a
+        // session's rows also carry its Link Scores).
+        const urlsOf = (rows: readonly { url: string }[]) => rows.map((r) => r.url).sort();
+        const storeAnswers = async () => {
+          const counts = await postgresFilterCounts(client, crawlId, DUPLICATE_FILTERS);
+          const pages = await Promise.all(DUPLICATE_FILTERS.map((filter) => postgresQueryFiltered(client, crawlId, { ...base, filter })));
+          return DUPLICATE_FILTERS.map((id, i) => ({ id, count: counts[id], total: pages[i]!.total, urls: urlsOf(pages[i]!.rows) }));
+        };
+        const fileUrls = await Promise.all(
+          DUPLICATE_FILTERS.map(async (filter, i) => ({
+            id: filter,
+            count: file[i]!.count,
+            total: file[i]!.total,
+            urls: urlsOf((await fileX.queryFiltered({ ...base, filter })).rows),
+          })),
+        );
+        expect(fileUrls[0]!.urls.length).toBeGreaterThan(1);
+        expect(await storeAnswers()).toEqual(fileUrls);
+        // A crawl made with the hashes before their counts: its filters group the hashes until a node joins it and
+        // adds the counts (CRAWL_UPGRADE_DDL), of the rows there, then of each insert.
+        const countsDdl = `results_text_counts ON ${schema}.results`;
+        await client.query(
+          `DROP TRIGGER ${countsDdl}; DROP FUNCTION ${schema}.count_text_hashes();
+           DROP TABLE ${schema}.${TEXT_COUNTS_TABLE.title}, ${schema}.${TEXT_COUNTS_TABLE.meta_description}`,
+        );
+        expect(await storeAnswers()).toEqual(fileUrls);
+        await client.query(`SET search_path TO ${schema}; ${CRAWL_UPGRADE_DDL}; RESET search_path`);
+        expect(await countsWrong()).toBe(0);
+        expect(await storeAnswers()).toEqual(fileUrls);
+        // A row the insert leaves out (a page recorded already: ON CONFLICT DO NOTHING) is not counted, one it adds is,
+        // and a session whose search_path is elsewhere counts into the crawl's own tables.
+        const first = `(SELECT min(url_id) FROM ${schema}.results WHERE h1_count IS NOT NULL AND title <> '')`;
+        await client.query(
+          `SET search_path TO public;
+           INSERT INTO ${schema}.results (url_id, fetched_at, crawl_depth, title, h1_count)
+             SELECT url_id, fetched_at, crawl_depth, title, h1_count FROM ${schema}.results WHERE h1_count IS NOT NULL
+             ON CONFLICT (url_id) DO NOTHING;
+           INSERT INTO ${schema}.urls (url, host_id, depth, discovered_at, state)
+             SELECT url || '#copy', host_id, depth, discovered_at, 2 FROM ${schema}.urls WHERE id = ${first};
+           INSERT INTO ${schema}.results (url_id, fetched_at, crawl_depth, title, h1_count)
+             SELECT currval(pg_get_serial_sequence('${schema}.urls', 'id')), r.fetched_at, r.crawl_depth, r.title, r.h1_count
+             FROM ${schema}.results r WHERE r.url_id = ${first};
+           RESET search_path`,
+        );
+        expect(await countsWrong()).toBe(0);
+        const { rows: copied } = await client.query<{ n: number }>(
+          `SELECT c.n FROM ${schema}.${TEXT_COUNTS_TABLE.title} c JOIN ${schema}.results r ON r.title_hash = c.hash
+           WHERE r.url_id = ${first}`,
+        );
+        expect(copied[0]!.n).toBeGreaterThanOrEqual(2);
+        await client.query(`DROP TRIGGER ${countsDdl}`);
+        await client.query(`DELETE FROM ${schema}.results WHERE url_id IN (SELECT id FROM ${schema}.urls WHERE url LIKE '%#copy')`);
+        await client.query(`DELETE FROM ${schema}.urls WHERE url LIKE '%#copy'`);
         // A crawl made before the store kept the hashes: its duplicate filters group the texts, with the same answers.
         await client.query(`ALTER TABLE ${schema}.results DROP COLUMN title_hash, DROP COLUMN description_hash`);
         expect(await answers(storeX)).toEqual(file);

@@ -16,7 +16,7 @@ import { ASCII_WIDTHS, DEFAULT_WIDTH, FULL_WIDTH, WIDE_RANGES } from '../../../s
 import { extractionColumnsOf } from '../export/csv-writer.ts';
 import { loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
-import { CANONICAL_SELF_INDEX, crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { CANONICAL_SELF_INDEX, crawlSchema, TEXT_COUNTS_TABLE } from '../frontier/postgres/pg-schema.ts';
 import { positional } from './queue-inspector.ts';
 import {
   countPasses,
@@ -108,6 +108,7 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
   return storeTarget(tables, {
     widths: rows[0]?.widths ?? false,
     hashes: rows[0]?.hashes ?? false,
+    hashCounts: tables.has(TEXT_COUNTS_TABLE.title),
     canonicalSelf: rows[0]?.selves ?? false,
     linkScores: rows[0]?.scores ?? false,
   });

@@ -32,6 +32,7 @@ import { X_DEFAULT } from '../../../shared/hreflang.ts';
 import { urlKey } from '../../../shared/url/url-key.ts';
 import { SECURITY_FLAG } from '../../../shared/security.ts';
 import { SERP_FONT_PX, SERP_LIMITS } from '../../../shared/serp-width.ts';
+import { TEXT_COUNTS_TABLE, TEXT_HASH_COLUMN } from '../frontier/postgres/pg-schema.ts';
 import type { Db } from '../frontier/sqlite/crawl-file.ts';
 import {
   checkSort,
@@ -205,8 +206,6 @@ export type SerpField = keyof typeof SERP_FONT_PX;
 const SERP_COLUMN = { title: 'title', description: 'meta_description' } as const satisfies Record<SerpField, string>;
 /** The store's recorded widths of those columns (pg-schema.ts). */
 const SERP_WIDTH_COLUMN: Record<SerpField, string> = { title: 'title_px', description: 'description_px' };
-/** The store's hashes of the texts the duplicate filters compare (pg-schema.ts). */
-const HASH_COLUMN = { title: 'title_hash', meta_description: 'description_hash' } as const;
 /** The store session's serp_px (pg-explorer.ts) of a text at a field's font size. */
 const storeSerpPx = (text: string, field: SerpField) => `pg_temp.serp_px(${text}, ${SERP_FONT_PX[field]})`;
 
@@ -247,20 +246,14 @@ export const POSTGRES_FILTERS: FilterDialect = {
     inGroup: `max(coalesce(r.${SERP_WIDTH_COLUMN[field]}, ${storeSerpPx(`r.${SERP_COLUMN[field]}`, field)}))`,
     ofText: (text) => storeSerpPx(text, field),
   }),
-  // An array, not IN (subquery): PostgreSQL cannot estimate how many groups pass HAVING, and planned the rows' side
-  // as a walk of every result; an array's elements it looks up in the hash index.
-  duplicatedByHash: (column) => {
-    const hash = HASH_COLUMN[column];
-    return `r.${hash} = ANY(ARRAY(SELECT d.${hash} FROM results d WHERE d.h1_count IS NOT NULL AND d.${hash} IS NOT NULL
-      GROUP BY d.${hash} HAVING count(*) > 1))`;
-  },
+  // The hashes of more than one parsed page, from the counts PostgreSQL keeps of them (pg-schema.ts,
+  // TEXT_COUNTS_TABLE): a partial index of those hashes alone. An array, not IN (subquery): an array's elements
+  // PostgreSQL looks up in the hash index of the rows.
+  duplicatedByHash: (column) =>
+    `r.${TEXT_HASH_COLUMN[column]} = ANY(ARRAY(SELECT c.hash FROM ${TEXT_COUNTS_TABLE[column]} c WHERE c.n > 1))`,
   // The hash of '' (a page whose title is empty) is left out, as the grouped pass leaves the empty text out.
-  duplicateCount: (column) => {
-    const hash = HASH_COLUMN[column];
-    return `(SELECT coalesce(sum(g.n), 0) FROM (SELECT d.${hash} AS h, count(*) AS n FROM results d
-      WHERE d.h1_count IS NOT NULL AND d.${hash} IS NOT NULL GROUP BY d.${hash} HAVING count(*) > 1) g
-      WHERE g.h <> hashtextextended('', 0))`;
-  },
+  duplicateCount: (column) =>
+    `(SELECT coalesce(sum(c.n), 0) FROM ${TEXT_COUNTS_TABLE[column]} c WHERE c.n > 1 AND c.hash <> hashtextextended('', 0))`,
   countByJoin: true,
   urlKey: { column: 'url_md5', param: (p) => `md5(CAST(${p} AS text))::uuid`, value: (url) => url },
   fence: ' OFFSET 0',
@@ -270,12 +263,36 @@ export const POSTGRES_FILTERS: FilterDialect = {
   always: 'true',
 };
 
+/**
+ * A crawl made with the hash columns but before their counts (until a node joins it and adds them): the duplicated
+ * hashes grouped from the hash index. An array, not IN (subquery): PostgreSQL cannot estimate how many groups pass
+ * HAVING, and planned the rows' side as a walk of every result.
+ */
+const GROUPED_HASHES: Pick<FilterDialect, 'duplicatedByHash' | 'duplicateCount'> = {
+  duplicatedByHash: (column) => {
+    const hash = TEXT_HASH_COLUMN[column];
+    return `r.${hash} = ANY(ARRAY(SELECT d.${hash} FROM results d WHERE d.h1_count IS NOT NULL AND d.${hash} IS NOT NULL
+      GROUP BY d.${hash} HAVING count(*) > 1))`;
+  },
+  duplicateCount: (column) => {
+    const hash = TEXT_HASH_COLUMN[column];
+    return `(SELECT coalesce(sum(g.n), 0) FROM (SELECT d.${hash} AS h, count(*) AS n FROM results d
+      WHERE d.h1_count IS NOT NULL AND d.${hash} IS NOT NULL GROUP BY d.${hash} HAVING count(*) > 1) g
+      WHERE g.h <> hashtextextended('', 0))`;
+  },
+};
+
 /** What a crawl in the store keeps beside its rows: the widths a node records, the hashes PostgreSQL computes. */
 export interface StoreColumns {
   /** title_px and description_px (a crawl made before them lacks them: every width is then measured in SQL). */
   widths: boolean;
   /** title_hash and description_hash (a crawl made before them lacks them: its duplicate filters group the texts). */
   hashes: boolean;
+  /**
+   * The counts of each hash (TEXT_COUNTS_TABLE; a crawl made with the hashes before them lacks them until a node joins
+   * it: its duplicate filters group the hashes).
+   */
+  hashCounts: boolean;
   /** The reading connection has the crawl's Link Scores in its TEMP table (pg-link-score.ts); without, none shown. */
   linkScores?: boolean;
   /**
@@ -295,7 +312,7 @@ export function postgresFilters(columns: StoreColumns): FilterDialect {
           rowWidth: (field: SerpField, r: string) => storeSerpPx(`${r}.${SERP_COLUMN[field]}`, field),
           groupWidth: (field: SerpField) => ({ inGroup: null, ofText: (text: string) => storeSerpPx(text, field) }),
         }),
-    ...(columns.hashes ? {} : { duplicatedByHash: () => null, duplicateCount: () => null }),
+    ...(columns.hashes ? (columns.hashCounts ? {} : GROUPED_HASHES) : { duplicatedByHash: () => null, duplicateCount: () => null }),
     ...(columns.canonicalSelf ? {} : { canonicalSelf: null }),
     ...(columns.linkScores ? { rows: { ...postgresResults('', true), table: (name: string) => name } } : {}),
   };
@@ -1043,7 +1060,7 @@ const SQLITE_SQL: DialectSql = { ...dialectSql(SQLITE_FILTERS), d: SQLITE_FILTER
 /** The store's SQL for each set of columns a crawl may have, made when first asked. */
 const postgresSql = new Map<string, DialectSql>();
 function postgresSqlFor(columns: StoreColumns): DialectSql {
-  const key = `${columns.widths}/${columns.hashes}/${columns.linkScores === true}/${columns.canonicalSelf}`;
+  const key = `${columns.widths}/${columns.hashes}/${columns.hashCounts}/${columns.linkScores === true}/${columns.canonicalSelf}`;
   let sql = postgresSql.get(key);
   if (!sql) {
     const d = postgresFilters(columns);
@@ -1084,7 +1101,7 @@ function hasTempTable(db: Db, name: string): boolean {
  */
 export function storeTarget(
   tables: ReadonlySet<string>,
-  columns: StoreColumns = { widths: true, hashes: true, canonicalSelf: true },
+  columns: StoreColumns = { widths: true, hashes: true, hashCounts: true, canonicalSelf: true },
 ): FilterTarget {
   return {
     sql: postgresSqlFor(columns),

@@ -23,6 +23,7 @@ import {
   REGISTRY_LOCK,
   RENDERS_NEWEST_COLUMN,
   crawlDdl,
+  TEXT_COUNTS_TABLE,
   crawlSchema,
 } from './pg-schema.ts';
 
@@ -181,7 +182,9 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
        AND to_regclass($7) IS NOT NULL AND to_regclass($8) IS NOT NULL
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_px' AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'canonical_self' AND NOT attisdropped)
-       AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL) AS ok`,
+       AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL)
+       AND (to_regclass($12) IS NOT NULL
+         OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_hash' AND NOT attisdropped)) AS ok`,
     [
       `${schema}.renders`,
       `${schema}.links`,
@@ -198,6 +201,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       // Trawl that had the others.
       [...PG_ANALYSIS_INDEX_NAMES],
       schema,
+      // The duplicate filters' counts of each hash, in a crawl that has the hashes (pg-schema.ts, TEXT_COUNTS_TABLE).
+      `${schema}.${TEXT_COUNTS_TABLE.title}`,
     ],
   );
   if (rows[0]!.ok) return;
