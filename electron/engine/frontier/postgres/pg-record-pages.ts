@@ -202,11 +202,14 @@ export async function recordBatch(c: PgQuerier, batch: RecordBatch): Promise<Bat
        FROM unnest($1::bigint[], $2::smallint[], $3::int[]) AS v(id, state, attempts) WHERE u.id = v.id`,
       [finished.map((r) => r.id), finished.map((r) => r.state), finished.map((r) => r.attempts)],
     );
-    await insertResults(group.querier, rows, me, rowUrls);
     await insertContent(group.querier, contents);
   }
   await insertLinks(group.querier, links, ids);
   await insertSecurity(group.querier, security);
+  // The results rows last in the group: their insert counts each title and description into a row shared by every
+  // page with that text (pg-schema.ts, TEXT_COUNTS_TABLE), which other nodes recording the same title wait for until
+  // this transaction ends.
+  if (finished.length) await insertResults(group.querier, rows, me, rowUrls);
   await group.send(c);
   await insertRenders(c, renders);
   await insertUnfetchable(c, unfetchable);
