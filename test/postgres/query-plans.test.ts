@@ -12,6 +12,7 @@ import { createPgCrawl, joinPgCrawl } from '../../electron/engine/frontier/postg
 import {
   CANONICAL_SELF_INDEX,
   CANONICAL_SELF_INDEX_DDL,
+  CANONICAL_SELF_TRIGGER,
   crawlSchema,
   TEXT_COUNTS_TABLE,
 } from '../../electron/engine/frontier/postgres/pg-schema.ts';
@@ -644,6 +645,34 @@ withPg.describe('query plans on the PostgreSQL store', () => {
     expect(await titleCounts(s)).toEqual([
       { title: 'Other', n: 2 },
       { title: 'Same', n: 2 },
+    ]);
+  });
+
+  it('sets canonical_self on the rows of a node that leaves it out, and gives a crawl made before that trigger it', async () => {
+    const s = await joinedOlderCrawl('older-canonical.test', async (s) => {
+      await client.query(`DROP TRIGGER ${CANONICAL_SELF_TRIGGER} ON ${s}.results`);
+      await client.query(`INSERT INTO ${s}.hosts (origin) VALUES ('http://older-canonical.test') ON CONFLICT DO NOTHING`);
+    });
+    // Rows as a node of an older Trawl inserts them (no canonical_self), and one a node marked itself.
+    const { rows } = await client.query<{ path: string; self: number | null }>(
+      `WITH u AS (INSERT INTO ${s}.urls (url, host_id, depth, discovered_at, state)
+         SELECT 'http://older-canonical.test/' || p, (SELECT min(id) FROM ${s}.hosts), 1, 0, 2
+         FROM unnest(ARRAY['self', 'elsewhere', 'none', 'marked']) AS p RETURNING id, url),
+       r AS (INSERT INTO ${s}.results (url_id, fetched_at, crawl_depth, h1_count, canonical, canonical_self)
+         SELECT u.id, 0, 1, 1,
+                CASE WHEN u.url LIKE '%/elsewhere' THEN 'http://older-canonical.test/self'
+                     WHEN u.url LIKE '%/none' THEN NULL ELSE u.url END,
+                CASE WHEN u.url LIKE '%/marked' THEN 0 END
+         FROM u RETURNING url_id, canonical_self)
+       SELECT substr(u.url, length('http://older-canonical.test/') + 1) AS path, r.canonical_self AS self
+       FROM r JOIN u ON u.id = r.url_id ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { path: 'elsewhere', self: 0 },
+      // What the node said stands.
+      { path: 'marked', self: 0 },
+      { path: 'none', self: null },
+      { path: 'self', self: 1 },
     ]);
   });
 

@@ -13,6 +13,7 @@ import { readCrawl } from './pg-control.ts';
 import { PgCluster, type NodeOptions } from './pg-cluster.ts';
 import { PgFrontierStore } from './pg-frontier.ts';
 import {
+  CANONICAL_SELF_TRIGGER,
   CRAWL_ID_PATTERN,
   CRAWL_UPGRADE_DDL,
   PG_ANALYSIS_INDEX_NAMES,
@@ -183,6 +184,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_px' AND NOT attisdropped)
        AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'canonical_self' AND NOT attisdropped)
        AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL)
+       AND EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass($9) AND tgname = $13)
        AND (to_regclass($12) IS NOT NULL
          OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_hash' AND NOT attisdropped)) AS ok`,
     [
@@ -203,6 +205,8 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       schema,
       // The duplicate filters' counts of each hash, in a crawl that has the hashes (pg-schema.ts, TEXT_COUNTS_TABLE).
       `${schema}.${TEXT_COUNTS_TABLE.title}`,
+      // What fills canonical_self on the rows of a node that does not (pg-schema.ts).
+      CANONICAL_SELF_TRIGGER,
     ],
   );
   if (rows[0]!.ok) return;

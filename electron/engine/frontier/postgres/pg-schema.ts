@@ -335,6 +335,20 @@ ${TEXT_COLUMNS.map((column) => `INSERT INTO ${TEXT_COUNTS_TABLE[column]} (hash, 
   END IF;
 END $do$;`;
 
+// A node of an older Trawl inserts results rows without canonical_self: PostgreSQL sets it on those rows, comparing the
+// canonical with the page's URL as insertResults (pg-writes.ts) does, so the canonical filters stay true in a cluster
+// being upgraded. The trigger's WHEN is checked without calling the function: a row whose node marked it costs nothing.
+export const CANONICAL_SELF_TRIGGER = 'results_canonical_self_filled';
+const CANONICAL_SELF_FILL = `CREATE OR REPLACE FUNCTION fill_canonical_self() RETURNS trigger LANGUAGE plpgsql
+  SET search_path FROM CURRENT AS $f$
+BEGIN
+  NEW.canonical_self := CASE WHEN NEW.canonical = (SELECT u.url FROM urls u WHERE u.id = NEW.url_id) THEN 1 ELSE 0 END;
+  RETURN NEW;
+END $f$;
+DROP TRIGGER IF EXISTS ${CANONICAL_SELF_TRIGGER} ON results;
+CREATE TRIGGER ${CANONICAL_SELF_TRIGGER} BEFORE INSERT ON results FOR EACH ROW
+  WHEN (NEW.canonical IS NOT NULL AND NEW.canonical_self IS NULL) EXECUTE FUNCTION fill_canonical_self();`;
+
 /**
  * What a crawl's schema made before rendering was recorded lacks (links.rendered, the renders table and its raw
  * HTML columns), added in place when a node joins it: the same additive, idempotent upgrade as the registry's
@@ -344,6 +358,7 @@ export const CRAWL_UPGRADE_DDL = `
 ALTER TABLE links ADD COLUMN IF NOT EXISTS rendered integer NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN IF NOT EXISTS title_px double precision, ADD COLUMN IF NOT EXISTS description_px double precision;
 ALTER TABLE results ADD COLUMN IF NOT EXISTS canonical_self smallint;
+${CANONICAL_SELF_FILL}
 ${RENDERS_TABLE}
 ${RENDERS_RAW_DDL}
 ${PG_IMAGE_TABLES}
@@ -474,6 +489,7 @@ CREATE INDEX results_fetched_at ON results(fetched_at);
 CREATE INDEX results_title_hash ON results(title_hash, seq) WHERE h1_count IS NOT NULL;
 CREATE INDEX results_description_hash ON results(description_hash, seq) WHERE h1_count IS NOT NULL;
 ${CANONICAL_SELF_INDEX_DDL}
+${CANONICAL_SELF_FILL}
 ${TEXT_COUNTS_DDL}
 CREATE TABLE links (
   from_id  bigint NOT NULL,
