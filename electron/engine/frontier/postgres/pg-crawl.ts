@@ -25,6 +25,7 @@ import {
   RENDERS_NEWEST_COLUMN,
   crawlDdl,
   TEXT_COUNTS_TABLE,
+  TEXT_HASH_COLUMN,
   crawlSchema,
 } from './pg-schema.ts';
 
@@ -186,7 +187,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
        AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS i(name) WHERE to_regclass($11 || '.' || i.name) IS NULL)
        AND EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass($9) AND tgname = $13)
        AND (to_regclass($12) IS NOT NULL
-         OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = 'title_hash' AND NOT attisdropped)) AS ok`,
+         OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($9) AND attname = $14 AND NOT attisdropped)) AS ok`,
     [
       `${schema}.renders`,
       `${schema}.links`,
@@ -207,6 +208,7 @@ async function upgradeCrawlTables(client: PgClient, crawlId: string, storeUrl: s
       `${schema}.${TEXT_COUNTS_TABLE.title}`,
       // What fills canonical_self on the rows of a node that does not (pg-schema.ts).
       CANONICAL_SELF_TRIGGER,
+      TEXT_HASH_COLUMN.title,
     ],
   );
   if (rows[0]!.ok) return;

@@ -472,8 +472,8 @@ CREATE TABLE results (
   description_px    double precision,
   -- 64-bit hashes of the title and the description, computed by PostgreSQL whoever writes the row: the explorer's
   -- duplicate filters read these through their indexes and counts (no btree can hold a long title; title_counts
-  -- below), where grouping the texts read every row (5 s at a million URLs). Two texts with one hash would count as duplicates: at a million distinct
-  -- titles, a chance of about one in 10^7.
+  -- below), where grouping the texts read every row (5 s at a million URLs). Two texts with one hash would count as
+  -- duplicates: at a million distinct titles, a chance of about one in 10^7.
   title_hash        bigint GENERATED ALWAYS AS (hashtextextended(title, 0)) STORED,
   description_hash  bigint GENERATED ALWAYS AS (hashtextextended(meta_description, 0)) STORED,
   -- Whether the canonical names the page itself (1) or another URL (0), NULL without one: set by the node that
