@@ -395,6 +395,36 @@ withPg.describe('CSV export from the PostgreSQL store', () => {
     }
   });
 
+  it("pages a view's rows by the keys its filter kept: each once, in fetch order, whatever the page size", async () => {
+    // All the rows, then those a filter keeps (URL and status: both tables, and a parameter) as the view must list them.
+    const [header, ...all] = parseCsv((await bothExports()).postgres.toString('utf8')) as [string[], ...string[][]];
+    const at = (name: string) => header.indexOf(name);
+    const kept = all.filter((r) => r[at('status_code')] === '200' && r[0]!.includes('/p/1'));
+    expect(kept.length).toBeGreaterThan(5);
+    const reader = await pgClient();
+    try {
+      const where = { sql: 'r.status_code = 200 AND u.url LIKE @text', params: { text: '%/p/1%' } };
+      for (const batchSize of [1, 3, 1000]) {
+        const out = tmp('view.csv');
+        const rows = await writeCsvExport(await pgRowSource(reader, CRAWL, { where }), out, { batchSize });
+        expect(rows, `batchSize ${batchSize}`).toEqual({ rows: kept.length });
+        expect(parseCsv(fs.readFileSync(out, 'utf8')).slice(1), `batchSize ${batchSize}`).toEqual(kept);
+      }
+      // A view of URLs (the external view's rows), fetched or not, in discovery order: the keys are urls.id.
+      const urlsView = { where: { sql: 'u.host_id = 2 OR u.id < 4', params: {} }, rowsFrom: 'urls' as const };
+      const out = tmp('urls-view.csv');
+      await writeCsvExport(await pgRowSource(reader, CRAWL, urlsView), out, { batchSize: 1 });
+      const expected = URLS.filter((u) => u.host_id === 2 || (u.id as number) < 4).sort((a, b) => (a.id as number) - (b.id as number));
+      expect(
+        parseCsv(fs.readFileSync(out, 'utf8'))
+          .slice(1)
+          .map((r) => r[0]),
+      ).toEqual(expected.map((u) => u.url));
+    } finally {
+      await reader.end();
+    }
+  });
+
   it('reads bigint columns (ids, size_bytes, count(*) inlinks) as numbers, whatever the connection parses', async () => {
     const client = await pgClient(); // pg's defaults: int8 as strings
     try {

@@ -18,6 +18,25 @@ export interface ExportPageDialect {
   limit: string;
 }
 
+/** The rows an export reads (results r with their urls u, or urls u with their results r) and the key it pages by. */
+export function exportRows(d: Pick<ExportPageDialect, 'table'>, rowsFrom: 'results' | 'urls'): { from: string; key: string } {
+  return rowsFrom === 'urls'
+    ? { from: `${d.table('urls')} u LEFT JOIN ${d.table('results')} r ON r.url_id = u.id`, key: 'u.id' }
+    : { from: `${d.table('results')} r JOIN ${d.table('urls')} u ON u.id = r.url_id`, key: 'r.seq' };
+}
+
+/**
+ * The keys of the rows a view's filter (`where`) keeps, up to the last key `last` (a placeholder), in no order: for a
+ * store that evaluates the filter once and then pages through its keys (pg-csv-export.ts).
+ */
+export function exportKeysSql(d: Pick<ExportPageDialect, 'table'>, rowsFrom: 'results' | 'urls', where: string, last: string): string {
+  const { from, key } = exportRows(d, rowsFrom);
+  // Every results row has its URL: a filter of results that names no column of u needs no join (at a million URLs
+  // the join took half of the HTML view's 2.1 s).
+  const rows = rowsFrom === 'results' && !/\bu\./.test(where) ? `${d.table('results')} r` : from;
+  return `SELECT ${key} FROM ${rows} WHERE ${key} <= ${last} AND (${where})`;
+}
+
 /**
  * The statement of one page of the export: the CSV's columns (CSV_COLUMNS), then the url id (for extracted values and
  * the other columns read by URL), then the keyset. `rowsFrom` results: one row per fetch, in fetch order; urls: one row
@@ -28,10 +47,7 @@ export function exportPageSql(d: ExportPageDialect, rowsFrom: 'results' | 'urls'
   const byUrl = rowsFrom === 'urls';
   const urlId = byUrl ? 'u.id' : 'r.url_id';
   const scores = d.linkScores(urlId);
-  const from = byUrl
-    ? `${d.table('urls')} u LEFT JOIN ${d.table('results')} r ON r.url_id = u.id`
-    : `${d.table('results')} r JOIN ${d.table('urls')} u ON u.id = r.url_id`;
-  const key = byUrl ? 'u.id' : 'r.seq';
+  const { from, key } = exportRows(d, rowsFrom);
   return `
 SELECT u.url, u.kind, r.status_code, r.content_type, r.size_bytes, r.response_time_ms, ${byUrl ? 'coalesce(r.crawl_depth, u.depth)' : 'r.crawl_depth'},
        r.indexability, r.indexability_reason, r.title, r.meta_description, r.h1, r.h1_count, r.h2, r.h2_count,

@@ -22,7 +22,7 @@ import {
 } from './csv-writer.ts';
 import { writeExport, type FormatOption } from './export-format.ts';
 import { renderExportSelect } from './render-export-sql.ts';
-import { exportPageSql, type ExportPageDialect } from './export-page-sql.ts';
+import { exportKeysSql, exportPageSql, exportRows, type ExportPageDialect } from './export-page-sql.ts';
 import { positional } from '../analysis/queue-inspector.ts';
 import { storeContentRows, storeCrawlKey } from '../analysis/pg-content.ts';
 import { refreshStoreLinkScores } from '../analysis/pg-link-score.ts';
@@ -137,8 +137,36 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
 
   // The crawl file's page statement (export-page-sql.ts) with the schema's tables; count(*) is bigint: NUMBER_TYPES
   // reads it as a number, as SQLite gives it.
-  const pageSql = exportPageSql(storePage(s, view.linkScores === true), byUrl ? 'urls' : 'results', view.where?.sql ?? null);
-  const params = view.where?.params ?? {};
+  const rowsFrom = byUrl ? 'urls' : 'results';
+  const dialect = storePage(s, view.linkScores === true);
+  let where = view.where?.sql ?? null;
+  let params = view.where?.params ?? {};
+  /** A view's next keys after a key, and the last of them: the page's rows (the view's, in key order). */
+  let pageKeys: ((after: number, limit: number) => Promise<{ keys: number[]; upto: number }>) | null = null;
+  if (where !== null) {
+    // A view's filter is evaluated once, its keys kept in a TEMP table; each page then reads its next keys and their
+    // rows by key. Paged by keyset with the filter in each page's statement, PostgreSQL found a sparse view's rows
+    // through an index in another order (the duplicate titles: by their hashes) and sorted every row left at each
+    // page: at a million URLs the 26 pages of the 26,191 duplicate titles took 5.5-9 s, now under 1 s.
+    await client.query(EXPORT_KEYS_TEMP_TABLE);
+    await client.query('TRUNCATE pg_temp.export_keys');
+    const fill = positional(`INSERT INTO pg_temp.export_keys ${exportKeysSql(dialect, rowsFrom, where, '@last')}`, { ...params, last });
+    await client.query(fill.text, fill.values);
+    const key = exportRows(dialect, rowsFrom).key;
+    where = `${key} <= @upto AND ${key} = ANY(@keys::bigint[])`;
+    params = {};
+    pageKeys = async (after, limit) => {
+      const { rows } = await client.query<[number]>({
+        text: 'SELECT k FROM pg_temp.export_keys WHERE k > $1 ORDER BY k LIMIT $2',
+        values: [after, limit],
+        rowMode: 'array',
+        types: NUMBER_TYPES,
+      });
+      const keys = rows.map((row) => row[0]);
+      return { keys, upto: keys.at(-1) ?? after };
+    };
+  }
+  const pageSql = exportPageSql(dialect, rowsFrom, where);
   const extractedSql = `SELECT url_id, rule, value FROM ${s}.extracted WHERE url_id = ANY($1) ORDER BY url_id, rule, n`;
   // A rendering crawl's render columns (as the crawl file's export has them), a page of rows at a time by renders'
   // primary key. A crawl made before the store kept renders has no table, and rendered nothing it kept.
@@ -159,7 +187,7 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
     ...(view.content ? { content: (urlIds: number[]) => storeContentRows(client, crawlId, urlIds) } : {}),
     rules: extractionColumnsOf(crawl.settings),
     async nextPage(limit) {
-      const { text, values } = positional(pageSql, { ...params, after, last, limit });
+      const { text, values } = positional(pageSql, { ...params, ...(pageKeys ? await pageKeys(after, limit) : {}), after, last, limit });
       const { rows } = await client.query<unknown[]>({ text, values, rowMode: 'array', types: NUMBER_TYPES });
       if (rows.length) after = rows[rows.length - 1]![KEY] as number;
       return rows;
@@ -170,6 +198,9 @@ export async function pgRowSource(client: PgClient, crawlId: string, view: PgVie
     },
   };
 }
+
+/** The keys of a view's rows (pgRowSource): a TEMP table of the export's own connection. */
+const EXPORT_KEYS_TEMP_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS export_keys (k bigint PRIMARY KEY)';
 
 /** The export's page statement in schema `s`: its parameters @named (positional() numbers them). */
 const storePage = (s: string, linkScores: boolean): ExportPageDialect => ({
