@@ -37,7 +37,6 @@ import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
 import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
 import { pageScoreOptions, type RefreshOptions } from '../analysis/link-score-thread.ts';
-import type { LinkScores } from '../analysis/link-score.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../analysis/crawl-map.ts';
 import { postgresSitemapPageCount, writeStoreSitemap } from '../sitemaps/pg-sitemap.ts';
@@ -261,16 +260,13 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   /**
-   * This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl): the
-   * scores in the table, and whether they lack a computation under way that `options` would have waited for without
-   * `background` (told at once: a later check could see scores the table does not hold yet).
+   * This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl):
+   * whether it holds scores, and whether they lack a computation under way that `options` would have waited for
+   * without `background` (told at once: a later check could see scores the table does not hold yet).
    */
-  private async refreshLinkScores(
-    client: PgClient,
-    options: RefreshOptions = {},
-  ): Promise<{ scores: LinkScores | null; pending: boolean }> {
-    const scores = await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
-    return { scores, pending: storeLinkScoresBehind(this.contentKey(), options) };
+  private async refreshLinkScores(client: PgClient, options: RefreshOptions = {}): Promise<{ held: boolean; pending: boolean }> {
+    const held = await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
+    return { held, pending: storeLinkScoresBehind(this.contentKey(), options) };
   }
 
   urlInlinks(urlId: number, after: number | null): Promise<LinkPage<Inlink>> {

@@ -379,6 +379,17 @@ export const CANONICAL_SELF_INDEX = 'results_canonical_self';
 export const CANONICAL_SELF_INDEX_DDL = `CREATE INDEX ${CANONICAL_SELF_INDEX} ON results(canonical_self, seq) INCLUDE (url_id)
   WHERE h1_count IS NOT NULL;`;
 
+// Link Score kept in the crawl (pg-link-score.ts): the scores of the crawl as it was at `stamp` (the results' state,
+// pg-content.ts storeResultsStamp), written by the first reader that computes them while no node adds results, so
+// every later reader, in any process, reads them instead of computing them again (8 s at a million URLs). Made with
+// the crawl; a reader of a crawl made before makes them.
+export const KEPT_LINK_SCORES_DDL = `CREATE TABLE IF NOT EXISTS link_scores (
+  url_id         bigint PRIMARY KEY,
+  link_score     double precision NOT NULL,
+  unique_inlinks integer NOT NULL
+);
+CREATE TABLE IF NOT EXISTS link_scores_stamp (stamp text NOT NULL);`;
+
 export function crawlDdl(schema: string): string {
   return `
 CREATE SCHEMA ${schema};
@@ -538,6 +549,7 @@ ${STRUCTURED_DATA_TABLES}
 ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
 ${SITEMAP_TABLES}
+${KEPT_LINK_SCORES_DDL}
 ${PG_ANALYSIS_INDEXES}
 ${NARROW_INDEXES_DDL}
 CREATE VIEW crawl_results AS

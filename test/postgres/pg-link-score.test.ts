@@ -1,0 +1,113 @@
+// Link Score kept in a crawl in the PostgreSQL store (electron/engine/analysis/pg-link-score.ts): scores computed while
+// no node adds results are written into the crawl, and any later reader, in this process or another, reads them as
+// they are instead of computing them again (seconds at a million URLs). New results make them stale; a crawl made
+// before the kept tables gets them from its first reader.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect, type PgClient } from '../../electron/engine/frontier/postgres/pg-client.ts';
+import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
+import { refreshStoreLinkScores, storeLinkScoresBehind } from '../../electron/engine/analysis/pg-link-score.ts';
+import { storeResultsStamp } from '../../electron/engine/analysis/pg-content.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
+
+const withPg = await pgSuite();
+
+withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
+  let db: FreshDatabase;
+  let site: FixtureSite;
+  let crawlId: string;
+  let schema: string;
+  const clients: PgClient[] = [];
+  /** A reading connection of its own: its link_scores starts empty, as a new process's would. */
+  const reader = async () => {
+    const c = await connect(db.url, { applicationName: 'trawl link score test' });
+    clients.push(c);
+    return c;
+  };
+  /** Each URL's score in the connection's link_scores, by URL id. */
+  const scoresOf = async (c: PgClient) =>
+    (await c.query<{ url_id: string; link_score: number }>('SELECT url_id, link_score FROM pg_temp.link_scores ORDER BY url_id')).rows;
+  const keptStamp = async (c: PgClient) =>
+    (await c.query<{ stamp: string }>(`SELECT stamp FROM ${schema}.link_scores_stamp`)).rows.map((r) => r.stamp);
+  // Each test reads the crawl under keys of its own, so none finds scores another computed in this process.
+  let keys = 0;
+  const key = () => `kept-test-${++keys}`;
+
+  beforeAll(async () => {
+    db = await freshDatabase('link_score_kept');
+    site = await startFixtureSite({ pages: 12 });
+    const crawled = await runCli(['--store', db.url, site.url('/p/0'), '--threads', '2', '--quiet', '--no-sitemaps']);
+    expect(crawled.code, crawled.stderr).toBe(0);
+    crawlId = /Crawl (c[a-z0-9_]+) in /.exec(crawled.stderr)![1]!;
+    schema = crawlSchema(crawlId);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) await c.end().catch(() => undefined);
+    await site?.close();
+    await db?.drop();
+  });
+
+  it('keeps the scores of a crawl no node is adding to, and another reader reads them without computing', async () => {
+    const first = await reader();
+    expect(await refreshStoreLinkScores(first, db.url, crawlId, key(), { wait: true })).toBe(true);
+    const scores = await scoresOf(first);
+    expect(scores.length).toBeGreaterThan(10);
+    expect(scores.some((s) => s.link_score > 0)).toBe(true);
+    expect(await keptStamp(first)).toEqual([await storeResultsStamp(first, crawlId)]);
+    const kept = await first.query(`SELECT url_id, link_score FROM ${schema}.link_scores ORDER BY url_id`);
+    expect(kept.rows).toEqual(scores);
+
+    // A reader that never computed them, asking in the background (it would otherwise be told they are pending).
+    const second = await reader();
+    const other = key();
+    expect(await refreshStoreLinkScores(second, db.url, crawlId, other, { background: true })).toBe(true);
+    expect(storeLinkScoresBehind(other, { background: true })).toBe(false);
+    expect(await scoresOf(second)).toEqual(scores);
+  });
+
+  it('computes again once the crawl has new results, keeping the new scores, the old ones serving meanwhile', async () => {
+    const c = await reader();
+    await refreshStoreLinkScores(c, db.url, crawlId, key(), { wait: true });
+    const before = await keptStamp(c);
+    // A new result's seq (as a node recording a page draws one): the crawl's state has moved on.
+    await c.query(`SELECT nextval('${schema}.results_seq_seq')`);
+    const now = await storeResultsStamp(c, crawlId);
+    expect(before).not.toEqual([now]);
+
+    const background = await reader();
+    const next = key();
+    // Not kept for this state: computed, and the kept scores of the state before serve until they are.
+    expect(await refreshStoreLinkScores(background, db.url, crawlId, next, { background: true })).toBe(true);
+    expect(await scoresOf(background)).toEqual(await scoresOf(c));
+    expect(await refreshStoreLinkScores(background, db.url, crawlId, next, { wait: true })).toBe(true);
+    expect(await keptStamp(c)).toEqual([now]);
+  });
+
+  it('makes the tables for a crawl made before them', async () => {
+    const c = await reader();
+    await c.query(`DROP TABLE ${schema}.link_scores, ${schema}.link_scores_stamp`);
+    expect(await refreshStoreLinkScores(c, db.url, crawlId, key(), { wait: true })).toBe(true);
+    expect(await keptStamp(c)).toEqual([await storeResultsStamp(c, crawlId)]);
+    expect((await scoresOf(c)).length).toBeGreaterThan(10);
+  });
+
+  it('copies the scores into the connection while a node holds results uncommitted, keeping nothing', async () => {
+    const c = await reader();
+    const node = await reader();
+    // A node's open insert into results: the stamp says its rows are still to come.
+    await node.query('BEGIN');
+    await node.query(`LOCK TABLE ${schema}.results IN ROW EXCLUSIVE MODE`);
+    try {
+      const stamp = await storeResultsStamp(c, crawlId);
+      expect(stamp).toMatch(/\+$/);
+      const kept = await keptStamp(c);
+      expect(await refreshStoreLinkScores(c, db.url, crawlId, key(), { wait: true })).toBe(true);
+      expect(await keptStamp(c)).toEqual(kept);
+      expect((await scoresOf(c)).length).toBeGreaterThan(10);
+    } finally {
+      await node.query('ROLLBACK');
+    }
+  });
+});
