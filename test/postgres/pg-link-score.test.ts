@@ -93,6 +93,21 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
     expect((await scoresOf(c)).length).toBeGreaterThan(10);
   });
 
+  it('reads the scores it computed when it may not keep them, keeping nothing', async () => {
+    const c = await reader();
+    await c.query(`SELECT nextval('${schema}.results_seq_seq')`); // a state no scores were kept for
+    const kept = await keptStamp(c);
+    // The owner gives up writing the kept scores, as a role that may only read the crawl has never had it.
+    await c.query(`REVOKE INSERT, DELETE ON ${schema}.link_scores FROM CURRENT_USER`);
+    try {
+      expect(await refreshStoreLinkScores(c, db.url, crawlId, key(), { wait: true })).toBe(true);
+      expect(await keptStamp(c)).toEqual(kept);
+      expect((await scoresOf(c)).length).toBeGreaterThan(10);
+    } finally {
+      await c.query(`GRANT INSERT, DELETE ON ${schema}.link_scores TO CURRENT_USER`);
+    }
+  });
+
   it('copies the scores into the connection while a node holds results uncommitted, keeping nothing', async () => {
     const c = await reader();
     const node = await reader();
