@@ -48,16 +48,16 @@ export async function refreshStoreLinkScores(
   const settled = !stamp.endsWith('+');
   const kept = await keptStamp(c, schema);
   if (settled && kept === stamp) {
-    await fillLinkScores(c, `${key}|${stamp}`, schema);
+    await fillTempTable(c, `${key}|${stamp}`, schema);
     return true;
   }
   const s = await storeLinkScores(c, storeUrl, crawlId, key, options);
   if (!s) {
-    if (kept !== null) await fillLinkScores(c, `${key}|${kept}`, schema);
+    if (kept !== null) await fillTempTable(c, `${key}|${kept}`, schema);
     return kept !== null;
   }
   const inCrawl = settled && s.stamp === stamp && (await keep(c, schema, s));
-  await fillLinkScores(c, `${key}|${s.stamp}`, inCrawl ? schema : s);
+  await fillTempTable(c, `${key}|${s.stamp}`, inCrawl ? schema : s);
   return true;
 }
 
@@ -98,7 +98,7 @@ async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<boolea
  * Fills the connection's TEMP table (tag: the crawl's key and the scores' stamp), unless it holds them: from the
  * scores kept in the crawl in a schema (copied by the server), or from computed scores.
  */
-async function fillLinkScores(c: PgQuerier, tag: string, from: string | LinkScores): Promise<void> {
+async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScores): Promise<void> {
   if (filled.get(c) === tag) return;
   await c.query('BEGIN');
   try {
