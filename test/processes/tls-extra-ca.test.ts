@@ -3,13 +3,16 @@
 // worker does not parse the certificates at start-up, and the worker adds them to Node's roots at its first https
 // connection (electron/worker/tls-roots.ts): the crawl must trust exactly what Node would have trusted.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { workerEnv } from '../../electron/engine/pool/child-process-spawner.ts';
 import { WORKER_EXTRA_CA_ENV } from '../../shared/protocol.ts';
+import { workerConnector } from '../../electron/worker/tls-roots.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/engine.ts';
 
@@ -60,6 +63,30 @@ describe('NODE_EXTRA_CA_CERTS', () => {
     expect(csv).toContain(`${origin}/,page,200,`);
     expect(csv).toContain(`${origin}/about,page,200,`);
   }, 60_000);
+
+  it('reads the certificates into one secure context that every https connection shares', async () => {
+    // Each connection given the certificates as `ca` parsed them into a context of its own: where every attempt is a
+    // new connection (hosts that do not resolve), the worker spent all its CPU there and grew past 800 MB a minute.
+    const tls = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+    const contexts = vi.spyOn(tls, 'createSecureContext');
+    try {
+      const connect = workerConnector(10_000, { [WORKER_EXTRA_CA_ENV]: path.join(dir, 'ca.pem') });
+      if (typeof connect !== 'function') throw new Error('expected a connector for an extra CA file');
+      const { port } = new URL(origin);
+      for (let i = 0; i < 5; i++) {
+        const socket = await new Promise<Socket>((resolve, reject) =>
+          connect({ protocol: 'https:', hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port }, (err, s) =>
+            err ? reject(err) : resolve(s as Socket),
+          ),
+        );
+        expect((socket as import('node:tls').TLSSocket).authorized).toBe(true);
+        socket.destroy();
+      }
+      expect(contexts).toHaveBeenCalledTimes(1);
+    } finally {
+      contexts.mockRestore();
+    }
+  });
 
   it('without it, the same site fails on its certificate', async () => {
     const out = path.join(tempDir(), 'untrusted.csv');
