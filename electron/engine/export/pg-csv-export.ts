@@ -5,7 +5,8 @@
 //
 // Rows a node commits after the export started are left out, as in the SQLite export. Unlike SQLite, PostgreSQL
 // hands out seq values before commit, so a result whose transaction was still open at the start (a seq below the
-// bound, committed moments later) is exported only if its page had not been read yet.
+// bound, committed moments later) is exported only if its page had not been read yet; a view's export takes its
+// rows' keys at the start (pgRowSource), so such a row is not in it.
 import type pg from 'pg';
 import { connect, loadPg, type PgClient, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { StoreError, serverLabel } from '../frontier/postgres/pg-store-url.ts';
@@ -115,8 +116,9 @@ export interface PgViewRows {
 
 /**
  * The results of a crawl in the store, a page at a time by keyset on results.seq (urls.id for a view of URLs), up to
- * the last key that existed when it was called. Checks the crawl exists (its registry row and its tables) before
- * anything is read.
+ * the last key that existed when it was called; a view's rows by the keys its filter kept then, in a TEMP table of
+ * the connection (the server's memory or disk, not this process's). Checks the crawl exists (its registry row and its
+ * tables) before anything is read.
  */
 export async function pgRowSource(client: PgClient, crawlId: string, view: PgViewRows = {}): Promise<CsvRowSource> {
   const crawl = await readCrawl(client, crawlId);
