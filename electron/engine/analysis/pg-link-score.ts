@@ -51,7 +51,7 @@ export async function refreshStoreLinkScores(
     await fillTempTable(c, `${key}|${stamp}`, schema);
     return true;
   }
-  const s = await storeLinkScores(c, storeUrl, crawlId, key, options);
+  const s = await scoresAt(storeUrl, crawlId, key, stamp, options);
   if (!s) {
     if (kept !== null) await fillTempTable(c, `${key}|${kept}`, schema);
     return kept !== null;
@@ -146,9 +146,13 @@ export async function storeLinkScores(
   key: string,
   options: RefreshOptions = {},
 ): Promise<LinkScores | null> {
+  return scoresAt(storeUrl, crawlId, key, await storeResultsStamp(c, crawlId), options);
+}
+
+/** The crawl's scores in use (currentScores) when its results are at `stamp`. */
+function scoresAt(storeUrl: string, crawlId: string, key: string, stamp: string, options: RefreshOptions): Promise<LinkScores | null> {
   let entry = byCrawl.get(key);
   if (!entry) byCrawl.set(key, (entry = newScores()));
-  const stamp = await storeResultsStamp(c, crawlId);
   return currentScores(entry, stamp, options, () => linkScoresOffThread({ store: storeUrl, crawlId, stamp }));
 }
 
