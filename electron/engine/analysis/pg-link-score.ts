@@ -22,16 +22,22 @@ const INSERT_ROWS = 20_000;
 
 /** Computed scores per crawl (its store's server and ID), shared by the connections reading it. */
 const byCrawl = new Map<string, CrawlScores>();
-/** What each connection's TEMP table holds (the crawl and the scores' stamp). */
-const filled = new WeakMap<PgQuerier, string>();
+/**
+ * What each connection's link_scores holds (the crawl and the scores' stamp), and whether it is a view of the scores
+ * kept in the crawl rather than a table of the connection's own.
+ */
+const filled = new WeakMap<PgQuerier, { tag: string; view: boolean }>();
 
 /**
  * Makes this connection's link_scores current for the crawl named `key` (none of the connection's transactions may
- * be open: the table is created outside them). Scores kept in the crawl for its present state are copied as they are;
- * else the crawl's scores are computed (once per process), and kept in the crawl when no node added results
- * meanwhile. Resolves to whether the table holds scores (not while the first are computed and the caller did not
- * wait: never, as for a crawl file, the first scores are always waited for; scores kept for an earlier state serve
- * meanwhile).
+ * be open: the table is created outside them). Scores kept in the crawl for its present state are read as they are,
+ * through a view; else the crawl's scores are computed (once per process), and kept in the crawl when no node added
+ * results meanwhile. `sorted`: the reads will sort rows by the scores, which PostgreSQL does well only from a table of
+ * the connection's own with its statistics (0.29 s at 800,000 results, through the view 0.6 s), so kept scores are
+ * copied into one (0.7 s there). A page's or a detail's few lookups read the view: a new connection's first page does
+ * not wait for that copy. Resolves to whether link_scores holds scores (not while the first are computed and the
+ * caller did not wait: never, as for a crawl file, the first scores are always waited for; scores kept for an earlier
+ * state serve meanwhile).
  */
 export async function refreshStoreLinkScores(
   c: PgQuerier,
@@ -39,25 +45,31 @@ export async function refreshStoreLinkScores(
   crawlId: string,
   key: string,
   options: RefreshOptions = {},
+  sorted = false,
 ): Promise<boolean> {
-  await c.query(PG_LINK_SCORES_TEMP_TABLE);
   const stamp = await storeResultsStamp(c, crawlId);
-  if (filled.get(c) === `${key}|${stamp}`) return true;
+  const had = filled.get(c);
+  if (had?.tag === `${key}|${stamp}` && !(sorted && had.view)) return true;
   const schema = crawlSchema(crawlId);
   // A stamp with a node's rows uncommitted ("+") names no state that stays: no scores are kept for it.
   const settled = !stamp.endsWith('+');
   const kept = await keptStamp(c, schema);
   if (settled && kept === stamp) {
-    await fillTempTable(c, `${key}|${stamp}`, schema);
+    await fillTempTable(c, `${key}|${stamp}`, schema, sorted);
     return true;
   }
   const s = await scoresAt(storeUrl, crawlId, key, stamp, options);
   if (!s) {
-    if (kept !== null) await fillTempTable(c, `${key}|${kept}`, schema);
+    if (kept !== null) await fillTempTable(c, `${key}|${kept}`, schema, sorted);
+    // The reads name link_scores whether or not it holds scores: an empty table until the first are computed.
+    else if (!had) {
+      await c.query(PG_LINK_SCORES_TEMP_TABLE);
+      filled.set(c, { tag: '', view: false });
+    }
     return kept !== null;
   }
   const inCrawl = settled && s.stamp === stamp && (await keep(c, schema, s));
-  await fillTempTable(c, `${key}|${s.stamp}`, inCrawl ? schema : s);
+  await fillTempTable(c, `${key}|${s.stamp}`, inCrawl ? schema : s, sorted);
   return true;
 }
 
@@ -95,31 +107,41 @@ async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<boolea
 }
 
 /**
- * Fills the connection's TEMP table (tag: the crawl's key and the scores' stamp), unless it holds them: from the
- * scores kept in the crawl in a schema (copied by the server), or from computed scores.
+ * Makes the connection's link_scores hold the scores tagged `tag` (the crawl's key and the scores' stamp), unless it
+ * does: those kept in the crawl in a schema, as a view of them (or, `sorted`, copied by the server into a table of
+ * the connection's), or computed scores.
  */
-async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScores): Promise<void> {
-  if (filled.get(c) === tag) return;
+async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScores, sorted: boolean): Promise<void> {
+  const view = typeof from === 'string' && !sorted;
+  const had = filled.get(c);
+  if (had?.tag === tag && had.view === view) return;
   await c.query('BEGIN');
   try {
-    // TRUNCATE: the table is this connection's alone, and a DELETE left a million dead rows to the next fill.
-    await c.query('TRUNCATE pg_temp.link_scores');
-    if (typeof from === 'string') {
-      await c.query(`INSERT INTO pg_temp.link_scores SELECT url_id, link_score, unique_inlinks FROM ${from}.link_scores`);
+    if (view) {
+      await c.query(had && !had.view ? 'DROP TABLE pg_temp.link_scores' : 'DROP VIEW IF EXISTS pg_temp.link_scores');
+      // The kept table by its schema's name: the view reads whatever scores are kept there now (newer ones at most).
+      await c.query(`CREATE TEMP VIEW link_scores AS SELECT url_id, link_score, unique_inlinks FROM ${from}.link_scores`);
     } else {
-      await insertScores(c, 'pg_temp.link_scores', from);
+      if (had?.view) await c.query('DROP VIEW pg_temp.link_scores');
+      await c.query(PG_LINK_SCORES_TEMP_TABLE);
+      // TRUNCATE: the table is this connection's alone, and a DELETE left a million dead rows to the next fill.
+      await c.query('TRUNCATE pg_temp.link_scores');
+      if (typeof from === 'string') {
+        await c.query(`INSERT INTO pg_temp.link_scores SELECT url_id, link_score, unique_inlinks FROM ${from}.link_scores`);
+      } else {
+        await insertScores(c, 'pg_temp.link_scores', from);
+      }
+      // A TEMP table is never analysed by autovacuum: without its statistics PostgreSQL hashed it whole to sort the
+      // explorer by Link Score (0.7-1.2 s at 800,000 results), with them it merges it with results in URL id order
+      // (0.25-0.36 s). 0.1 s, once per fill.
+      await c.query('ANALYZE pg_temp.link_scores');
     }
-    // A TEMP table is never analysed by autovacuum: without its statistics PostgreSQL hashed it whole to sort the
-    // explorer by Link Score (0.7-1.2 s at 800,000 results), with them it merges it with results in URL id order
-    // (0.25-0.36 s). 0.1 s, once per fill. (A view of the kept scores, without the copy, let PostgreSQL plan that sort
-    // in parallel, a hash join over every results row: 0.6 s.)
-    await c.query('ANALYZE pg_temp.link_scores');
     await c.query('COMMIT');
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
-  filled.set(c, tag);
+  filled.set(c, { tag, view });
 }
 
 /** Inserts the scores into `table`, INSERT_ROWS a statement. */
@@ -137,7 +159,8 @@ async function insertScores(c: PgQuerier, table: string, s: LinkScores): Promise
 /**
  * The scores of the crawl named `key` as refreshStoreLinkScores brings them up to date, without putting them in the
  * connection's TEMP table: for a reader that takes them as arrays (the crawl map), whose connection then spends no
- * second filling a table it does not read.
+ * second filling a table it does not read. Scores kept in the crawl for its present state are read from it (0.3 s
+ * at a million URLs, where computing them takes 8 s of a core), and serve this process's later asks too.
  */
 export async function storeLinkScores(
   c: PgQuerier,
@@ -146,13 +169,65 @@ export async function storeLinkScores(
   key: string,
   options: RefreshOptions = {},
 ): Promise<LinkScores | null> {
-  return scoresAt(storeUrl, crawlId, key, await storeResultsStamp(c, crawlId), options);
+  const stamp = await storeResultsStamp(c, crawlId);
+  const entry = entryOf(key);
+  if (entry.scores?.stamp !== stamp && !stamp.endsWith('+')) {
+    const schema = crawlSchema(crawlId);
+    if ((await keptStamp(c, schema)) === stamp) {
+      entry.scores = await readKeptScores(c, schema, stamp);
+      entry.finishedAt = Date.now();
+    }
+  }
+  return scoresAt(storeUrl, crawlId, key, stamp, options);
+}
+
+/**
+ * The scores kept in the crawl in `schema`, as arrays. Each column comes as one bytea of its values (big-endian, as
+ * int4send and float8send write them): a million rows in one value each rather than a million rows to parse. The
+ * three aggregates read the rows in the same order, whatever it is.
+ */
+async function readKeptScores(c: PgQuerier, schema: string, stamp: string): Promise<LinkScores> {
+  const started = performance.now();
+  const { rows } = await c.query<{ ids: Buffer | null; scores: Buffer | null; inlinks: Buffer | null }>(
+    `SELECT string_agg(int4send(url_id::integer), '') AS ids, string_agg(float8send(link_score), '') AS scores,
+            string_agg(int4send(unique_inlinks), '') AS inlinks
+     FROM ${schema}.link_scores`,
+  );
+  const [ids, scores, inlinks] = [rows[0]!.ids, rows[0]!.scores, rows[0]!.inlinks].map((b) => b ?? Buffer.alloc(0)) as [
+    Buffer,
+    Buffer,
+    Buffer,
+  ];
+  const n = ids.length / 4;
+  const out: LinkScores = {
+    urlIds: new Int32Array(n),
+    scores: new Float64Array(n),
+    // Not kept: nothing that reads a crawl in the store uses the raw PageRank.
+    ranks: new Float64Array(n),
+    uniqueInlinks: new Int32Array(n),
+    iterations: 0,
+    converged: true,
+    stamp,
+    ms: 0,
+  };
+  for (let i = 0; i < n; i++) {
+    out.urlIds[i] = ids.readInt32BE(i * 4);
+    out.scores[i] = scores.readDoubleBE(i * 8);
+    out.uniqueInlinks[i] = inlinks.readInt32BE(i * 4);
+  }
+  out.ms = performance.now() - started;
+  return out;
+}
+
+function entryOf(key: string): CrawlScores {
+  let entry = byCrawl.get(key);
+  if (!entry) byCrawl.set(key, (entry = newScores()));
+  return entry;
 }
 
 /** The crawl's scores in use (currentScores) when its results are at `stamp`. */
 function scoresAt(storeUrl: string, crawlId: string, key: string, stamp: string, options: RefreshOptions): Promise<LinkScores | null> {
-  let entry = byCrawl.get(key);
-  if (!entry) byCrawl.set(key, (entry = newScores()));
+  const entry = entryOf(key);
   return currentScores(entry, stamp, options, () => linkScoresOffThread({ store: storeUrl, crawlId, stamp }));
 }
 

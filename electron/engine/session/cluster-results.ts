@@ -36,7 +36,7 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
 import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
-import { pageScoreOptions, type RefreshOptions } from '../analysis/link-score-thread.ts';
+import { pageScoreOptions, type RefreshOptions, SCORE_SORTS } from '../analysis/link-score-thread.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../analysis/crawl-map.ts';
 import { postgresSitemapPageCount, writeStoreSitemap } from '../sitemaps/pg-sitemap.ts';
@@ -149,7 +149,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read(async (client) => {
       // The Link Score columns, as a crawl file's Results table has them (best effort: a failure leaves them empty),
       // not waited for unless the rows are sorted by them.
-      const scoring = await this.refreshLinkScores(client, pageScoreOptions({}, q.sort)).catch(() => null);
+      const scoring = await this.refreshLinkScores(client, pageScoreOptions({}, q.sort), SCORE_SORTS.includes(q.sort)).catch(() => null);
       const page = await queryClusterResults(client, this.crawlId, q, scoring !== null);
       return scoring?.pending ? { ...page, scoresPending: true } : page;
     });
@@ -207,7 +207,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     return this.read(async (client) => {
       // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
       const scoring = pageScoreOptions({}, q.sort);
-      const { pending } = await this.refreshLinkScores(client, scoring);
+      const { pending } = await this.refreshLinkScores(client, scoring, SCORE_SORTS.includes(q.sort));
       const content = isContentFilter(q.filter);
       if (content) await this.refreshContent(client);
       const read = await postgresQueryFiltered(client, this.crawlId, q);
@@ -262,10 +262,15 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /**
    * This connection's link_scores made current (computed off the thread; stale scores serve while nodes crawl):
    * whether it holds scores, and whether they lack a computation under way that `options` would have waited for
-   * without `background` (told at once: a later check could see scores the table does not hold yet).
+   * without `background` (told at once: a later check could see scores the table does not hold yet). `sorted`: the
+   * read sorts by them (refreshStoreLinkScores).
    */
-  private async refreshLinkScores(client: PgClient, options: RefreshOptions = {}): Promise<{ held: boolean; pending: boolean }> {
-    const held = await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options);
+  private async refreshLinkScores(
+    client: PgClient,
+    options: RefreshOptions = {},
+    sorted = false,
+  ): Promise<{ held: boolean; pending: boolean }> {
+    const held = await refreshStoreLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), options, sorted);
     return { held, pending: storeLinkScoresBehind(this.contentKey(), options) };
   }
 
