@@ -1,6 +1,7 @@
 // The Results explorer on a crawl in the PostgreSQL store (issue 19): the filters' counts and pages of their rows with
 // the same SQL as a crawl file's (result-filters.ts, in POSTGRES_FILTERS' dialect), read in one snapshot of the store
 // with the crawl's schema on the search_path, so the filters name their tables bare as on a crawl file.
+import { createHash } from 'node:crypto';
 import type {
   ExplorerPage,
   ExplorerQuery,
@@ -131,6 +132,20 @@ export async function enterCrawl(c: PgQuerier, crawlId: string): Promise<FilterT
 export async function pgRows<T extends object>(c: PgQuerier, sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
   const { text, values } = positional(sql, params);
   return (await c.query<T>(text, values)).rows;
+}
+
+let countsBuild: string | null = null;
+
+/**
+ * This build's count passes, as a digest of their SQL for a crawl that has every table and column: counts kept in a
+ * crawl (pg-kept-answers.ts) by a build that counts otherwise (another filter, another definition) are not this one's.
+ */
+export function filterCountsBuild(): string {
+  countsBuild ??= createHash('sha1')
+    .update(JSON.stringify(countPasses({ ...storeTarget(new Set()), has: () => true, renders: () => true })))
+    .digest('hex')
+    .slice(0, 16);
+  return countsBuild;
 }
 
 /** The filters' counts of a crawl in the store: the same passes as a crawl file's, bigint counts as numbers. */

@@ -34,7 +34,8 @@ import type {
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
-import { type ContentAnalysisResult, contentOptions, setContentOptions } from '../analysis/near-duplicates.ts';
+import { type ContentAnalysisResult, contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
+import { keepAnswer, keptAnswer } from '../analysis/pg-kept-answers.ts';
 import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
 import { pageScoreOptions, type RefreshOptions, SCORE_SORTS } from '../analysis/link-score-thread.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
@@ -68,7 +69,13 @@ import type { StoreMapRead } from '../analysis/pg-crawl-map.ts';
 import { postgresQueueHosts, postgresQueuePrefixes, postgresQueueScreen, postgresQueueSearch } from '../analysis/queue-inspector.ts';
 import type { CrawlViews } from './crawl-views.ts';
 import { postgresHostsReport } from '../analysis/hosts-report.ts';
-import { postgresFilterCounts, postgresLinks, postgresQueryFiltered, postgresUrlDetail } from '../analysis/pg-explorer.ts';
+import {
+  filterCountsBuild,
+  postgresFilterCounts,
+  postgresLinks,
+  postgresQueryFiltered,
+  postgresUrlDetail,
+} from '../analysis/pg-explorer.ts';
 import type { ResultRow, ResultsPage, ResultsQuery } from '../../../shared/crawler-api.ts';
 import {
   addExtracted,
@@ -123,8 +130,18 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   private readonly sweeps: SerialConnection;
   private readonly mapMemo = new CrawlMapMemo();
-  /** The last filter counts, the crawl's settled state (null: unsettled) and content analysis then, when, and their cost. */
-  private counted: { state: string | null; content: string; at: number; ms: number; counts: FilterCounts } | null = null;
+  /**
+   * The last filter counts: the crawl's settled state (null: unsettled) and content analysis then (null: taken as
+   * kept in the crawl), the stamp they are kept in the crawl under (null: not kept), when, and their cost.
+   */
+  private counted: {
+    state: string | null;
+    content: string | null;
+    keptAs: string | null;
+    at: number;
+    ms: number;
+    counts: FilterCounts;
+  } | null = null;
 
   constructor(
     private readonly storeUrl: string,
@@ -184,13 +201,22 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    * ask at every refresh: the last counts are given again while the crawl's settled state (storeSettledState) and
    * its duplicate content analysis are the ones they were made at, and, while the crawl is `writing`, until ten
    * times what they cost has passed (CrawlAnalysis.filterCounts' rule), so counting takes at most about a tenth of
-   * the database's time however often the views ask.
+   * the database's time however often the views ask. Counts made while no node adds results are kept in the crawl
+   * (pg-kept-answers.ts): a later reader of the settled crawl, in any process, takes them without the analysis or the
+   * counts.
    */
   filterCounts(writing = false): Promise<FilterCounts> {
     return this.sweep(async (client) => {
+      const state = await storeSettledState(client, this.crawlId);
+      // What counts kept for the crawl as it is must have been made with: these content options, this build's passes.
+      const keptAs = state === null ? null : `${state}|${contentOptionsKey(this.contentKey())}|${filterCountsBuild()}`;
+      if (keptAs !== null && this.counted?.keptAs !== keptAs) {
+        const kept = await keptAnswer<FilterCounts>(client, this.crawlId, 'filter_counts', keptAs);
+        if (kept) this.counted = { state, content: null, keptAs, at: performance.now(), ms: 0, counts: kept };
+      }
+      if (keptAs !== null && this.counted?.keptAs === keptAs) return this.counted.counts;
       const analysis = await this.refreshContent(client);
       const content = `${analysis.stamp}|${analysis.key}`;
-      const state = await storeSettledState(client, this.crawlId);
       // The counts' own cost (not the duplicate content analysis before them, which has its own spacing).
       const now = performance.now();
       const last = this.counted;
@@ -198,7 +224,10 @@ export class ClusterResults implements ResultsReader, CrawlViews {
         return last.counts;
       }
       const counts = (await postgresFilterCounts(client, this.crawlId)) as FilterCounts;
-      this.counted = { state, content, at: now, ms: performance.now() - now, counts };
+      // Kept only when the analysis is of this state too (while nodes crawl it may be an earlier one's).
+      const whole = keptAs !== null && analysis.stamp === state && `${state}|${analysis.key}|${filterCountsBuild()}` === keptAs;
+      const kept = whole && (await keepAnswer(client, this.crawlId, 'filter_counts', keptAs, counts));
+      this.counted = { state, content, keptAs: kept ? keptAs : null, at: now, ms: performance.now() - now, counts };
       return counts;
     });
   }

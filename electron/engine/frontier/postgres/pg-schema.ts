@@ -390,6 +390,17 @@ export const KEPT_LINK_SCORES_DDL = `CREATE TABLE IF NOT EXISTS link_scores (
 );
 CREATE TABLE IF NOT EXISTS link_scores_stamp (stamp text NOT NULL);`;
 
+// Answers about the whole crawl kept in it (pg-kept-answers.ts): each named answer as it was computed for `stamp` (the
+// crawl's settled state and what else the answer depends on), by the first reader that computes it while no node adds
+// results, so a later reader, in any process, reads it instead of computing it again (the explorer's badges: 2-4 s
+// at a million URLs, after duplicate content's analysis). Made with the crawl; a reader of a crawl made before makes
+// it.
+export const KEPT_ANSWERS_DDL = `CREATE TABLE IF NOT EXISTS kept_answers (
+  name   text PRIMARY KEY,
+  stamp  text NOT NULL,
+  answer jsonb NOT NULL
+);`;
+
 export function crawlDdl(schema: string): string {
   return `
 CREATE SCHEMA ${schema};
@@ -550,6 +561,7 @@ ${SECURITY_HREFLANG_TABLES}
 ${CONTENT_TABLE}
 ${SITEMAP_TABLES}
 ${KEPT_LINK_SCORES_DDL}
+${KEPT_ANSWERS_DDL}
 ${PG_ANALYSIS_INDEXES}
 ${NARROW_INDEXES_DDL}
 CREATE VIEW crawl_results AS
