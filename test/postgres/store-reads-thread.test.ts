@@ -81,6 +81,63 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
     }
   }, 120_000);
 
+  it('keeps the fold in the crawl: a later reader adopts it and folds in the rows since, unless too many came', async () => {
+    const schema = crawlSchema('reads');
+    const own = await client();
+    const kept = async () =>
+      (
+        await own.query<{ last: number; bytes: number }>(
+          `SELECT (answer->>'lastSeq')::int AS last, length(data) AS bytes FROM ${schema}.kept_answers WHERE name = 'structure_trie'`,
+        )
+      ).rows;
+    const settled = async () => Number((await own.query<{ n: string }>(`SELECT max(seq) AS n FROM ${schema}.results`)).rows[0]!.n);
+    /** A reader as a new process has it: the views of the crawl on connections of their own. */
+    const reader = async <T>(read: (views: ClusterResults) => Promise<T>): Promise<T> => {
+      const views = new ClusterResults(db.url, 'reads');
+      try {
+        const out = await read(views);
+        // Asked again: its reads are one after another, so the trie it folded has been kept by then.
+        await views.siteStructure({ paths: [], limit: 1 });
+        return out;
+      } finally {
+        await views.close();
+      }
+    };
+    const hosts = { paths: [], limit: 50 };
+    const folded = await reader((v) => v.siteStructure(hosts));
+    expect(await kept()).toEqual([{ last: await settled(), bytes: expect.any(Number) }]);
+    expect((await kept())[0]!.bytes).toBeGreaterThan(0);
+
+    // The kept trie made to say it was folded five rows short: a reader that adopts it folds those five in again,
+    // which a reader that folded the crawl itself would not.
+    const setLast = (last: number) =>
+      own.query(
+        `UPDATE ${schema}.kept_answers SET answer = jsonb_set(answer, '{lastSeq}', $1::text::jsonb) WHERE name = 'structure_trie'`,
+        [String(last)],
+      );
+    const last = (await kept())[0]!.last;
+    await setLast(last - 5);
+    const adopted = await reader((v) => v.siteStructure(hosts));
+    expect(adopted.total.urls).toBe(folded.total.urls + 5);
+
+    // A page recorded since (as a node would): folded in by the reader that adopts the kept trie.
+    await own.query(
+      `WITH u AS (INSERT INTO ${schema}.urls (url, host_id, state, depth, kind, discovered_at)
+         SELECT $1, host_id, 2, 1, 'page', 0 FROM ${schema}.urls WHERE url LIKE 'http%' LIMIT 1 RETURNING id)
+       INSERT INTO ${schema}.results (url_id, status_code, crawl_depth, fetched_at, indexability)
+         SELECT id, 200, 1, 0, 'indexable' FROM u`,
+      ['http://kept.invalid/since.html'],
+    );
+    const since = await reader((v) => v.siteStructure(hosts));
+    expect(since.total.urls).toBe(folded.total.urls + 5 + 1);
+
+    // A kept trie more rows behind than a fold off the thread: folded again, exactly, and that fold kept.
+    await setLast(1);
+    const again = await reader((v) => v.siteStructure(hosts));
+    expect(again.total.urls).toBe(folded.total.urls + 1);
+    expect((await kept())[0]!.last).toBe(await settled());
+  }, 120_000);
+
   it('draws the crawl map from rows read off the thread as from rows read on the connection', async () => {
     const query = { maxNodes: 300 };
     const { ms: _a, ...onConnection } = await postgresCrawlMap(await client(), 'reads', query, null);

@@ -1,25 +1,30 @@
 // Answers about a whole crawl in the PostgreSQL store, kept in the crawl (pg-schema.ts KEPT_ANSWERS_DDL) for the state
 // they were computed at: a finished cluster crawl's answers are computed by its first reader, not by every process
-// that opens it (the explorer's badges take 2-4 s at a million URLs, after a duplicate content analysis of up to 16 s).
-// An answer is only kept for a settled state (pg-content.ts storeSettledState): while nodes add results its stamp would
-// name no state that stays. A reader's stamp says everything the answer depends on besides the crawl's rows (options,
-// this build's SQL), so an answer computed otherwise is never taken for it.
+// that opens it (the explorer's badges take 2-4 s at a million URLs, after a duplicate content analysis of up to 16 s;
+// the site structure's first fold 2-4 s). A reader's stamp says everything the answer depends on (the crawl's settled
+// state, options, this build's SQL or format), so an answer computed otherwise is never taken for it.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema, KEPT_ANSWERS_DDL } from '../frontier/postgres/pg-schema.ts';
 
 /** The answers kept: one row each in a crawl's kept_answers. */
-export type KeptAnswerName = 'filter_counts';
+export type KeptAnswerName = 'filter_counts' | 'structure_trie';
+
+/** An answer as kept: its JSON, and its arrays' bytes when it has any. */
+export interface KeptAnswer<T> {
+  answer: T;
+  data: Buffer | null;
+}
 
 /**
  * The answer named `name` kept in the crawl for `stamp`; null when none is, or one for another stamp, or the crawl was
  * made before them.
  */
-export async function keptAnswer<T>(c: PgQuerier, crawlId: string, name: KeptAnswerName, stamp: string): Promise<T | null> {
+export async function keptAnswer<T>(c: PgQuerier, crawlId: string, name: KeptAnswerName, stamp: string): Promise<KeptAnswer<T> | null> {
   const table = `${crawlSchema(crawlId)}.kept_answers`;
   const { rows } = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [table]);
   if (!rows[0]!.ok) return null;
-  const kept = await c.query<{ answer: T }>(`SELECT answer FROM ${table} WHERE name = $1 AND stamp = $2`, [name, stamp]);
-  return kept.rows[0]?.answer ?? null;
+  const kept = await c.query<KeptAnswer<T>>(`SELECT answer, data FROM ${table} WHERE name = $1 AND stamp = $2`, [name, stamp]);
+  return kept.rows[0] ?? null;
 }
 
 /**
@@ -27,15 +32,22 @@ export async function keptAnswer<T>(c: PgQuerier, crawlId: string, name: KeptAns
  * transactions may be open). False when it cannot be written (a role that may only read, a crawl dropped meanwhile):
  * the answer then only costs its computation again, as before it was kept.
  */
-export async function keepAnswer(c: PgQuerier, crawlId: string, name: KeptAnswerName, stamp: string, answer: unknown): Promise<boolean> {
+export async function keepAnswer(
+  c: PgQuerier,
+  crawlId: string,
+  name: KeptAnswerName,
+  stamp: string,
+  answer: unknown,
+  data: Buffer | null = null,
+): Promise<boolean> {
   const schema = crawlSchema(crawlId);
   try {
     await c.query('BEGIN');
     await c.query(`SET LOCAL search_path TO ${schema}; ${KEPT_ANSWERS_DDL}`);
     await c.query(
-      `INSERT INTO ${schema}.kept_answers (name, stamp, answer) VALUES ($1, $2, $3::jsonb)
-       ON CONFLICT (name) DO UPDATE SET stamp = excluded.stamp, answer = excluded.answer`,
-      [name, stamp, JSON.stringify(answer)],
+      `INSERT INTO ${schema}.kept_answers (name, stamp, answer, data) VALUES ($1, $2, $3::jsonb, $4)
+       ON CONFLICT (name) DO UPDATE SET stamp = excluded.stamp, answer = excluded.answer, data = excluded.data`,
+      [name, stamp, JSON.stringify(answer), data],
     );
     await c.query('COMMIT');
     return true;

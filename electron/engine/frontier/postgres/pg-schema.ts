@@ -393,12 +393,13 @@ CREATE TABLE IF NOT EXISTS link_scores_stamp (stamp text NOT NULL);`;
 // Answers about the whole crawl kept in it (pg-kept-answers.ts): each named answer as it was computed for `stamp` (the
 // crawl's settled state and what else the answer depends on), by the first reader that computes it while no node adds
 // results, so a later reader, in any process, reads it instead of computing it again (the explorer's badges: 2-4 s
-// at a million URLs, after duplicate content's analysis). Made with the crawl; a reader of a crawl made before makes
-// it.
+// at a million URLs, after duplicate content's analysis). `data`: an answer's arrays, as their bytes (the site
+// structure's folders). Made with the crawl; a reader of a crawl made before makes it.
 export const KEPT_ANSWERS_DDL = `CREATE TABLE IF NOT EXISTS kept_answers (
   name   text PRIMARY KEY,
   stamp  text NOT NULL,
-  answer jsonb NOT NULL
+  answer jsonb NOT NULL,
+  data   bytea
 );`;
 
 export function crawlDdl(schema: string): string {
