@@ -161,6 +161,35 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
     }
   }, 120_000);
 
+  it('keeps the map of the settled crawl once sized by its scores: a later reader takes it, until the crawl changes', async () => {
+    const schema = crawlSchema('reads');
+    const own = await client();
+    /** The map as a new process's views draw it (waitForScores: as an export asks, sized by the crawl's scores). */
+    const ask = async (maxNodes: number, waitForScores = false) => {
+      const views = new ClusterResults(db.url, 'reads');
+      try {
+        return await views.crawlMap({ maxNodes }, false, waitForScores);
+      } finally {
+        await views.close();
+      }
+    };
+    const drawn = await ask(300, true);
+    expect(drawn.scored).toBe(true);
+    const kept = await own.query<{ total: string }>(
+      `SELECT answer->>'total' AS total FROM ${schema}.kept_answers WHERE name = 'crawl_map'`,
+    );
+    expect(kept.rows).toEqual([{ total: String(drawn.total) }]);
+
+    // A mark in the kept map: a reader that returns it took the map rather than drawing it.
+    await own.query(`UPDATE ${schema}.kept_answers SET answer = jsonb_set(answer, '{total}', '4242') WHERE name = 'crawl_map'`);
+    expect((await ask(300)).total).toBe(4242);
+    expect((await ask(200)).total).toBe(drawn.total);
+    await own.query(`UPDATE ${schema}.kept_answers SET answer = jsonb_set(answer, '{total}', '4242') WHERE name = 'crawl_map'`);
+    // A new result's seq (as a node recording a page draws one): the crawl's state has moved on.
+    await own.query(`SELECT nextval('${schema}.results_seq_seq')`);
+    expect((await ask(200)).total).toBe(drawn.total);
+  }, 120_000);
+
   it("reads the map's results whole where a row does not fit its packed walk (a status past three digits)", async () => {
     // The map's walks read each row as one number; a status past 999 makes the results walk read its rows whole.
     const c = await client();

@@ -1,13 +1,14 @@
 // Answers about a whole crawl in the PostgreSQL store, kept in the crawl (pg-schema.ts KEPT_ANSWERS_DDL) for the state
 // they were computed at: a finished cluster crawl's answers are computed by its first reader, not by every process
-// that opens it (the explorer's badges take 2-4 s at a million URLs, after a duplicate content analysis of up to 16 s;
-// the site structure's first fold 2-4 s). A reader's stamp says everything the answer depends on (the crawl's settled
-// state, options, this build's SQL or format), so an answer computed otherwise is never taken for it.
+// that opens it (at a million URLs: the explorer's badges 2-4 s, after a duplicate content analysis of up to 16 s;
+// the site structure's first fold 2-4 s; the crawl map 3-6 s). A reader's stamp says everything the answer depends
+// on (the crawl's settled state, options, this build's SQL or format), so an answer computed otherwise is never taken
+// for it.
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { crawlSchema, KEPT_ANSWERS_DDL } from '../frontier/postgres/pg-schema.ts';
 
 /** The answers kept: one row each in a crawl's kept_answers. */
-export type KeptAnswerName = 'filter_counts' | 'structure_trie';
+export type KeptAnswerName = 'filter_counts' | 'structure_trie' | 'crawl_map';
 
 /** An answer as kept: its JSON, and its arrays' bytes when it has any. */
 export interface KeptAnswer<T> {

@@ -121,6 +121,12 @@ export async function queryClusterResults(client: PgClient, crawlId: string, q: 
  */
 export const PAGE_READS_SETUP = "SET min_parallel_index_scan_size = '16GB'";
 
+/**
+ * The crawl map as this build draws it, for a map kept in a crawl: a build that draws it otherwise (other folds,
+ * other fields) changes this, and the maps kept before are not taken for its own.
+ */
+const KEPT_MAP_FORMAT = 'map:1';
+
 export class ClusterResults implements ResultsReader, CrawlViews {
   private readonly server: string;
   private closed = false;
@@ -132,6 +138,8 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   private readonly sweeps: SerialConnection;
   private readonly mapMemo = new CrawlMapMemo();
+  /** The last map kept in the crawl (read from it, or drawn and written here), and the stamp it is kept under. */
+  private keptMap: { keptAs: string; map: CrawlMap } | null = null;
   /**
    * The last filter counts: the crawl's settled state (null: unsettled) and content analysis then (null: taken as
    * kept in the crawl), the stamp they are kept in the crawl under (null: not kept), when, and their cost.
@@ -389,6 +397,15 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   /** The crawl map (pg-crawl-map.ts, the crawl file's code on the store), sized by the crawl's Link Scores when they can be had. */
   crawlMap(q: CrawlMapQuery, _writing = false, waitForScores = false): Promise<CrawlMap> {
     return this.sweep(async (client) => {
+      // A map of the settled crawl kept by an earlier reader, sized by the crawl's scores (seconds at a million URLs).
+      const state = await storeSettledState(client, this.crawlId);
+      const keptAs = state === null ? null : `${state}|${q.maxNodes}|${KEPT_MAP_FORMAT}`;
+      if (keptAs !== null && this.keptMap?.keptAs === keptAs) return this.keptMap.map;
+      const kept = keptAs === null ? null : await keptAnswer<CrawlMap>(client, this.crawlId, 'crawl_map', keptAs);
+      if (kept) {
+        this.keptMap = { keptAs: keptAs!, map: kept.answer };
+        return kept.answer;
+      }
       // Drawn before the crawl's first scores are computed (seconds at a million URLs), then sized by them; an
       // export waits for them.
       const scoring: RefreshOptions = { background: !waitForScores };
@@ -396,7 +413,12 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       const scores = await storeLinkScores(client, this.storeUrl, this.crawlId, this.contentKey(), scoring).catch(() => null);
       const pending = storeLinkScoresBehind(this.contentKey(), scoring);
       const map = await postgresCrawlMap(client, this.crawlId, q, scores, this.mapMemo, await this.mapRowsOffThread(client));
-      return pending ? { ...map, scoresPending: true } : map;
+      if (pending) return { ...map, scoresPending: true };
+      // Kept once sized by the scores of the state it was asked at (its rows are read after the state, as the badges').
+      if (keptAs !== null && scores?.stamp === state && (await keepAnswer(client, this.crawlId, 'crawl_map', keptAs, map))) {
+        this.keptMap = { keptAs, map };
+      }
+      return map;
     });
   }
 
