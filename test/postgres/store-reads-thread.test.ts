@@ -136,6 +136,11 @@ withPg.describe('the site structure of a large crawl in the store, folded off th
     const again = await reader((v) => v.siteStructure(hosts));
     expect(again.total.urls).toBe(folded.total.urls + 1);
     expect((await kept())[0]!.last).toBe(await settled());
+
+    // A kept trie that does not read back (its bytes damaged): folded again, and a whole one kept in its place.
+    await own.query(`UPDATE ${schema}.kept_answers SET data = '\\x00ff'::bytea WHERE name = 'structure_trie'`);
+    expect((await reader((v) => v.siteStructure(hosts))).total.urls).toBe(folded.total.urls + 1);
+    expect((await kept())[0]!.bytes).toBeGreaterThan(2);
   }, 120_000);
 
   it('draws the crawl map from rows read off the thread as from rows read on the connection', async () => {

@@ -314,9 +314,16 @@ export async function keptStoreTrie(c: PgQuerier, crawlId: string): Promise<Pack
   const kept = await keptAnswer<KeptTrie>(c, crawlId, 'structure_trie', KEPT_TRIE_FORMAT);
   if (!kept?.data) return null;
   const { lastSeq, folders: n, namesBytes } = kept.answer;
-  const data = await inflate(kept.data);
-  if (data.length !== namesBytes + n * 4 + n * FOLD_SUMS * 8) return null;
-  const names = JSON.parse(data.toString('utf8', 0, namesBytes)) as string[];
+  // A trie that does not read back whole is not taken (the reader folds the crawl, and keeps that fold in its place).
+  const data = await inflate(kept.data).catch(() => null);
+  if (data?.length !== namesBytes + n * 4 + n * FOLD_SUMS * 8) return null;
+  let names: string[];
+  try {
+    names = JSON.parse(data.toString('utf8', 0, namesBytes)) as string[];
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(names) || names.length !== n) return null;
   // Copied into arrays of their own: the bytes may not be aligned for them.
   const parent = new Int32Array(n);
   const sums = new Float64Array(n * FOLD_SUMS);

@@ -384,7 +384,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     const seq = await this.resultsSeq(client);
     if (seq < OFF_THREAD_ROWS) return;
     const kept = await keptStoreTrie(client, this.crawlId);
-    if (kept && seq - kept.lastSeq < OFF_THREAD_ROWS) {
+    if (kept && kept.lastSeq <= seq && seq - kept.lastSeq < OFF_THREAD_ROWS) {
       adoptStorePackedTrie(client, this.crawlId, kept);
       return;
     }
