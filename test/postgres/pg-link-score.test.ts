@@ -7,6 +7,8 @@ import { connect, type PgClient } from '../../electron/engine/frontier/postgres/
 import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../../electron/engine/analysis/pg-link-score.ts';
 import { storeResultsStamp } from '../../electron/engine/analysis/pg-content.ts';
+import { ClusterResults } from '../../electron/engine/session/cluster-results.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
@@ -93,6 +95,35 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
     expect(await scoresOf(page)).toEqual(scores);
     expect(await refreshStoreLinkScores(page, db.url, crawlId, other, { background: true })).toBe(true);
     expect(await kind(page)).toBe('r');
+  });
+
+  it("readies the views' copy for sorting by the scores once a page is read, and sorts from it", async () => {
+    const c = await reader();
+    await refreshStoreLinkScores(c, db.url, crawlId, key(), { wait: true });
+    const expected = [...(await scoresOf(c))].sort((a, b) => b.link_score - a.link_score || Number(a.url_id) - Number(b.url_id));
+    /** What link_scores is in the temporary schema of the views' connection for sorts ('r': a table), if it has one. */
+    const sortsTable = async () =>
+      (
+        await c.query<{ relkind: string }>(
+          `SELECT cl.relkind FROM pg_class cl JOIN pg_namespace n ON n.oid = cl.relnamespace
+           JOIN pg_stat_get_backend_idset() AS b(id) ON n.nspname = 'pg_temp_' || b.id
+           JOIN pg_stat_activity a ON a.pid = pg_stat_get_backend_pid(b.id)
+           WHERE cl.relname = 'link_scores' AND a.application_name = 'trawl-observer-sorts' AND a.datname = current_database()`,
+        )
+      ).rows[0]?.relkind;
+    const views = new ClusterResults(db.url, crawlId);
+    try {
+      const page = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
+      await views.queryFiltered(page);
+      // Readied in the background after that page: the sort then finds the copy made.
+      const kinds = await askUntil(sortsTable, (kind) => kind === 'r');
+      expect(kinds[kinds.length - 1], 'no copy was readied for the sorts').toBe('r');
+      const sorted = await views.queryFiltered({ ...page, sort: 'link_score', descending: true });
+      expect(sorted.rows.map((r) => r.url_id)).toEqual(expected.slice(0, sorted.rows.length).map((s) => Number(s.url_id)));
+      expect(sorted.scoresPending).toBeUndefined();
+    } finally {
+      await views.close();
+    }
   });
 
   it('computes again once the crawl has new results, keeping the new scores, the old ones serving meanwhile', async () => {

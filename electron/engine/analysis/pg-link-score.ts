@@ -73,6 +73,17 @@ export async function refreshStoreLinkScores(
   return true;
 }
 
+/**
+ * Copies the scores kept in the crawl into this connection's link_scores table, as a sort by them wants them
+ * (refreshStoreLinkScores with `sorted`), when they are of the crawl's present state; else does nothing: scores to be
+ * computed, or computed for a crawl nodes are adding to, are left to the sort that asks for them.
+ */
+export async function copyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<void> {
+  const stamp = await storeResultsStamp(c, crawlId);
+  const schema = crawlSchema(crawlId);
+  if (!stamp.endsWith('+') && (await keptStamp(c, schema)) === stamp) await fillTempTable(c, `${key}|${stamp}`, schema, true);
+}
+
 /** The stamp of the scores kept in the crawl in `schema`; null when none are (or the crawl was made before them). */
 async function keptStamp(c: PgQuerier, schema: string): Promise<string | null> {
   const { rows } = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.link_scores_stamp`]);

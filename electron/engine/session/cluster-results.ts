@@ -36,7 +36,7 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
 import { keepAnswer, keptAnswer } from '../analysis/pg-kept-answers.ts';
-import { refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
+import { copyKeptLinkScores, refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
 import { pageScoreOptions, type RefreshOptions, SCORE_SORTS } from '../analysis/link-score-thread.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../analysis/crawl-map.ts';
@@ -137,6 +137,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    * million URLs), on a connection of their own so that a page asked beside them is not queued behind them.
    */
   private readonly sweeps: SerialConnection;
+  /**
+   * The pages sorted by Link Score or unique inlinks: PostgreSQL sorts them well only from a copy of the scores in a
+   * table of the connection's own (refreshStoreLinkScores), 0.7 s to make at a million URLs. A connection of their
+   * own makes it in the background once a page has been read (copyKeptLinkScores), so the first such sort does not
+   * pay for it, and no other page waits for it.
+   */
+  private readonly scoreSorts: SerialConnection;
+  private scoreSortsReadied = false;
   private readonly mapMemo = new CrawlMapMemo();
   /** The last map kept in the crawl (read from it, or drawn and written here), and the stamp it is kept under. */
   private keptMap: { keptAs: string; map: CrawlMap } | null = null;
@@ -160,11 +168,27 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     this.server = serverLabel(storeUrl);
     this.pages = new SerialConnection(storeUrl, 'trawl-observer', PAGE_READS_SETUP);
     this.sweeps = new SerialConnection(storeUrl, 'trawl-observer-sweeps');
+    this.scoreSorts = new SerialConnection(storeUrl, 'trawl-observer-sorts', PAGE_READS_SETUP);
   }
 
   /** Runs a read that answers a page at a time (SerialConnection). */
   private read<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
     return this.pages.read(work);
+  }
+
+  /**
+   * Runs a page's read on the connection for its sort: the pages' connection, or the score sorts' (readied in the
+   * background after the first page read otherwise).
+   */
+  private readPage<T>(sort: string, work: (client: PgClient) => Promise<T>): Promise<T> {
+    if (SCORE_SORTS.includes(sort)) return this.scoreSorts.read(work);
+    const read = this.read(work);
+    if (!this.scoreSortsReadied) {
+      this.scoreSortsReadied = true;
+      const ready = (c: PgClient) => copyKeptLinkScores(c, this.crawlId, this.contentKey());
+      void read.then(() => this.scoreSorts.read(ready)).catch(() => undefined);
+    }
+    return read;
   }
 
   /** Runs a read of the whole crawl, beside the pages' reads. */
@@ -173,7 +197,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   query(q: ResultsQuery): Promise<ResultsPage> {
-    return this.read(async (client) => {
+    return this.readPage(q.sort, async (client) => {
       // The Link Score columns, as a crawl file's Results table has them (best effort: a failure leaves them empty),
       // not waited for unless the rows are sorted by them.
       const scoring = await this.refreshLinkScores(client, pageScoreOptions({}, q.sort), SCORE_SORTS.includes(q.sort)).catch(() => null);
@@ -243,7 +267,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   queryFiltered(q: ExplorerQuery): Promise<ExplorerPage> {
-    return this.read(async (client) => {
+    return this.readPage(q.sort, async (client) => {
       // The page's rows at once, their scores as they are (unless sorted by them): the first ones may take seconds.
       const scoring = pageScoreOptions({}, q.sort);
       const { pending } = await this.refreshLinkScores(client, scoring, SCORE_SORTS.includes(q.sort));
@@ -457,6 +481,6 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.pages.close(), this.sweeps.close()]);
+    await Promise.all([this.pages.close(), this.sweeps.close(), this.scoreSorts.close()]);
   }
 }
