@@ -4,9 +4,9 @@
 // for the explorer's columns and sort, the URL detail and the views' exports. Recomputed when the crawl has new
 // results: while nodes add them, no sooner than ten times the last computation's time (at least 2 s), the previous
 // scores serving meanwhile, as for a crawl file. Scores computed while no node added results are kept in the crawl
-// (pg-schema.ts KEPT_LINK_SCORES_DDL), and a connection's TEMP table is then filled from them by the server: a
-// finished crawl's scores are computed once, not by every process that reads it (8 s at a million URLs), and a
-// connection's copy takes 0.7 s there instead of 2.5 s from this process.
+// (pg-schema.ts KEPT_LINK_SCORES_DDL): a finished crawl's scores are computed once, not by every process that reads
+// it (8 s at a million URLs). A connection then reads them through a TEMP view of the kept table, or, to sort by
+// them, from a copy the server makes into its TEMP table (0.7 s there, where filling it from this process took 2.5 s).
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { LinkScores } from './link-score.ts';
 import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions, scoresBehind } from './link-score-thread.ts';
@@ -81,7 +81,12 @@ export async function refreshStoreLinkScores(
 export async function copyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<void> {
   const stamp = await storeResultsStamp(c, crawlId);
   const schema = crawlSchema(crawlId);
-  if (!stamp.endsWith('+') && (await keptStamp(c, schema)) === stamp) await fillTempTable(c, `${key}|${stamp}`, schema, true);
+  if (await keptAt(c, schema, stamp)) await fillTempTable(c, `${key}|${stamp}`, schema, true);
+}
+
+/** Whether the scores kept in the crawl in `schema` are of its state `stamp` (never one with rows uncommitted). */
+async function keptAt(c: PgQuerier, schema: string, stamp: string): Promise<boolean> {
+  return !stamp.endsWith('+') && (await keptStamp(c, schema)) === stamp;
 }
 
 /** The stamp of the scores kept in the crawl in `schema`; null when none are (or the crawl was made before them). */
@@ -182,12 +187,10 @@ export async function storeLinkScores(
 ): Promise<LinkScores | null> {
   const stamp = await storeResultsStamp(c, crawlId);
   const entry = entryOf(key);
-  if (entry.scores?.stamp !== stamp && !stamp.endsWith('+')) {
-    const schema = crawlSchema(crawlId);
-    if ((await keptStamp(c, schema)) === stamp) {
-      entry.scores = await readKeptScores(c, schema, stamp);
-      entry.finishedAt = Date.now();
-    }
+  const schema = crawlSchema(crawlId);
+  if (entry.scores?.stamp !== stamp && (await keptAt(c, schema, stamp))) {
+    entry.scores = await readKeptScores(c, schema, stamp);
+    entry.finishedAt = Date.now();
   }
   return scoresAt(storeUrl, crawlId, key, stamp, options);
 }

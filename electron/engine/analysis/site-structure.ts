@@ -336,8 +336,8 @@ export async function keptStoreTrie(c: PgQuerier, crawlId: string): Promise<Pack
  * Keeps a large crawl's first fold in the crawl (pg-kept-answers.ts), so that a later reader, in any process, adopts
  * it instead of folding every row again (2-4 s at a million URLs). A trie is kept whatever the crawl is doing: it
  * is of the rows settled up to its lastSeq, and a reader folds in those settled since. Compressed (off the thread):
- * at a million URLs its 24 MB, mostly zeros, take 0.6 MB, and pg moves a large bytea at about 20 MB a second (2.6 s
- * to write those 24 MB, 1.1 s to read them; 7 ms to read 0.6 MB). False when it cannot be kept.
+ * at a million URLs its 24 MB, mostly zeros, take 0.8 MB, and pg moves a large bytea at about 20 MB a second (2.6 s
+ * to write those 24 MB, 1.1 s to read them; 7-35 ms to read the compressed trie). False when it cannot be kept.
  */
 export async function keepStoreTrie(c: PgQuerier, crawlId: string, packed: PackedTrie): Promise<boolean> {
   const names = Buffer.from(JSON.stringify(packed.names), 'utf8');

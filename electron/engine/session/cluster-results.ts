@@ -242,8 +242,9 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   filterCounts(writing = false): Promise<FilterCounts> {
     return this.sweep(async (client) => {
       const state = await storeSettledState(client, this.crawlId);
+      const options = contentOptionsKey(this.contentKey());
       // What counts kept for the crawl as it is must have been made with: these content options, this build's passes.
-      const keptAs = state === null ? null : `${state}|${contentOptionsKey(this.contentKey())}|${filterCountsBuild()}`;
+      const keptAs = state === null ? null : `${state}|${options}|${filterCountsBuild()}`;
       if (keptAs !== null && this.counted?.keptAs !== keptAs) {
         const kept = await keptAnswer<FilterCounts>(client, this.crawlId, 'filter_counts', keptAs);
         if (kept) this.counted = { state, content: null, keptAs, at: performance.now(), ms: 0, counts: kept.answer };
@@ -259,7 +260,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       }
       const counts = (await postgresFilterCounts(client, this.crawlId)) as FilterCounts;
       // Kept only when the analysis is of this state too (while nodes crawl it may be an earlier one's).
-      const whole = keptAs !== null && analysis.stamp === state && `${state}|${analysis.key}|${filterCountsBuild()}` === keptAs;
+      const whole = keptAs !== null && analysis.stamp === state && analysis.key === options;
       const kept = whole && (await keepAnswer(client, this.crawlId, 'filter_counts', keptAs, counts));
       this.counted = { state, content, keptAs: kept ? keptAs : null, at: now, ms: performance.now() - now, counts };
       return counts;
@@ -424,11 +425,12 @@ export class ClusterResults implements ResultsReader, CrawlViews {
       // A map of the settled crawl kept by an earlier reader, sized by the crawl's scores (seconds at a million URLs).
       const state = await storeSettledState(client, this.crawlId);
       const keptAs = state === null ? null : `${state}|${q.maxNodes}|${KEPT_MAP_FORMAT}`;
-      if (keptAs !== null && this.keptMap?.keptAs === keptAs) return this.keptMap.map;
-      const kept = keptAs === null ? null : await keptAnswer<CrawlMap>(client, this.crawlId, 'crawl_map', keptAs);
-      if (kept) {
-        this.keptMap = { keptAs: keptAs!, map: kept.answer };
-        return kept.answer;
+      if (keptAs !== null) {
+        if (this.keptMap?.keptAs !== keptAs) {
+          const kept = await keptAnswer<CrawlMap>(client, this.crawlId, 'crawl_map', keptAs);
+          if (kept) this.keptMap = { keptAs, map: kept.answer };
+        }
+        if (this.keptMap?.keptAs === keptAs) return this.keptMap.map;
       }
       // Drawn before the crawl's first scores are computed (seconds at a million URLs), then sized by them; an
       // export waits for them.
