@@ -18,6 +18,7 @@ import { extractionColumnsOf } from '../export/csv-writer.ts';
 import { loadPg, type PgQuerier } from '../frontier/postgres/pg-client.ts';
 import { readCrawl } from '../frontier/postgres/pg-control.ts';
 import { CANONICAL_SELF_INDEX, crawlSchema, TEXT_COUNTS_TABLE } from '../frontier/postgres/pg-schema.ts';
+import { orderedLinkScores } from './pg-link-score.ts';
 import { positional } from './queue-inspector.ts';
 import {
   countPasses,
@@ -106,13 +107,17 @@ async function targetOf(c: PgQuerier, schema: string): Promise<FilterTarget> {
   );
   const tables = new Set(rows.map((r) => r.name));
   if (rows[0]?.content) tables.add('content_dups');
-  return storeTarget(tables, {
-    widths: rows[0]?.widths ?? false,
-    hashes: rows[0]?.hashes ?? false,
-    hashCounts: tables.has(TEXT_COUNTS_TABLE.title),
-    canonicalSelf: rows[0]?.selves ?? false,
-    linkScores: rows[0]?.scores ?? false,
-  });
+  return storeTarget(
+    tables,
+    {
+      widths: rows[0]?.widths ?? false,
+      hashes: rows[0]?.hashes ?? false,
+      hashCounts: tables.has(TEXT_COUNTS_TABLE.title),
+      canonicalSelf: rows[0]?.selves ?? false,
+      linkScores: rows[0]?.scores ?? false,
+    },
+    orderedLinkScores(c),
+  );
 }
 
 /**

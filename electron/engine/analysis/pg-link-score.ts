@@ -5,13 +5,16 @@
 // results: while nodes add them, no sooner than ten times the last computation's time (at least 2 s), the previous
 // scores serving meanwhile, as for a crawl file. Scores computed while no node added results are kept in the crawl
 // (pg-schema.ts KEPT_LINK_SCORES_DDL): a finished crawl's scores are computed once, not by every process that reads
-// it (8 s at a million URLs). A connection then reads them through a TEMP view of the kept table, or, to sort by
-// them, from a copy the server makes into its TEMP table (0.7 s there, where filling it from this process took 2.5 s).
+// it (8 s at a million URLs). A connection then reads them through a TEMP view of the kept table, and a page sorted by
+// them walks the results in their order (pg-schema.ts LINK_SCORES_ORDER_DDL), which a reader makes in the background
+// once a page has been read (readyKeptLinkScores); until then, or where it cannot, a sort reads a copy the server
+// makes into the connection's TEMP table (0.7 s at a million URLs).
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { LinkScores } from './link-score.ts';
+import type { OrderedScores } from './result-rows.ts';
 import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions, scoresBehind } from './link-score-thread.ts';
 import { storeResultsStamp } from './pg-content.ts';
-import { crawlSchema, KEPT_LINK_SCORES_DDL } from '../frontier/postgres/pg-schema.ts';
+import { crawlSchema, KEPT_LINK_SCORES_DDL, KEPT_LINK_SCORES_UPGRADE, LINK_SCORES_ORDER_DDL } from '../frontier/postgres/pg-schema.ts';
 
 /** link_scores as crawl-file.ts's LINK_SCORES_TEMP_TABLE, in PostgreSQL's types. */
 export const PG_LINK_SCORES_TEMP_TABLE =
@@ -23,21 +26,31 @@ const INSERT_ROWS = 20_000;
 /** Computed scores per crawl (its store's server and ID), shared by the connections reading it. */
 const byCrawl = new Map<string, CrawlScores>();
 /**
- * What each connection's link_scores holds (the crawl and the scores' stamp), and whether it is a view of the scores
- * kept in the crawl rather than a table of the connection's own.
+ * What each connection's link_scores holds (the crawl and the scores' stamp), whether it is a view of the scores
+ * kept in the crawl rather than a table of the connection's own, and, when those are of the crawl's present state
+ * and the results are kept in their order, that order (which a sort by them walks).
  */
-const filled = new WeakMap<PgQuerier, { tag: string; view: boolean }>();
+const filled = new WeakMap<PgQuerier, { tag: string; view: boolean; ordered: OrderedScores | null }>();
+
+/**
+ * The stamp of the scores kept in a crawl and, when the results are kept in their order too (LINK_SCORES_ORDER_DDL),
+ * the highest seq that order has (null: none kept).
+ */
+interface KeptStamp {
+  stamp: string;
+  through: number | null;
+}
 
 /**
  * Makes this connection's link_scores current for the crawl named `key` (none of the connection's transactions may
  * be open: the table is created outside them). Scores kept in the crawl for its present state are read as they are,
  * through a view; else the crawl's scores are computed (once per process), and kept in the crawl when no node added
- * results meanwhile. `sorted`: the reads will sort rows by the scores, which PostgreSQL does well only from a table of
- * the connection's own with its statistics (0.29 s at 800,000 results, through the view 0.6 s), so kept scores are
- * copied into one (0.7 s there). A page's or a detail's few lookups read the view: a new connection's first page does
- * not wait for that copy. Resolves to whether link_scores holds scores (not while the first are computed and the
- * caller did not wait: never, as for a crawl file, the first scores are always waited for; scores kept for an earlier
- * state serve meanwhile).
+ * results meanwhile. `sorted`: the reads will sort rows by the scores. With the results kept in their order, a
+ * sort walks that (orderedLinkScores); else PostgreSQL sorts well only from a table of the connection's own with its
+ * statistics (0.29 s at 800,000 results, through the view 0.6 s), so kept scores are copied into one (0.7 s there).
+ * A page's or a detail's few lookups read the view: a new connection's first page does not wait for that copy.
+ * Resolves to whether link_scores holds scores (not while the first are computed and the caller did not wait: never,
+ * as for a crawl file, the first scores are always waited for; scores kept for an earlier state serve meanwhile).
  */
 export async function refreshStoreLinkScores(
   c: PgQuerier,
@@ -49,88 +62,173 @@ export async function refreshStoreLinkScores(
 ): Promise<boolean> {
   const stamp = await storeResultsStamp(c, crawlId);
   const had = filled.get(c);
-  if (had?.tag === `${key}|${stamp}` && !(sorted && had.view)) return true;
+  if (had?.tag === `${key}|${stamp}` && !(sorted && had.view && !had.ordered)) return true;
   const schema = crawlSchema(crawlId);
   // A stamp with a node's rows uncommitted ("+") names no state that stays: no scores are kept for it.
   const settled = !stamp.endsWith('+');
   const kept = await keptStamp(c, schema);
-  if (settled && kept === stamp) {
-    await fillTempTable(c, `${key}|${stamp}`, schema, sorted);
+  if (settled && kept?.stamp === stamp) {
+    await fillTempTable(c, `${key}|${stamp}`, schema, sorted && kept.through === null, kept.through);
     return true;
   }
   const s = await scoresAt(storeUrl, crawlId, key, stamp, options);
   if (!s) {
-    if (kept !== null) await fillTempTable(c, `${key}|${kept}`, schema, sorted);
+    // Scores kept for an earlier state: a sort copies them (a walk of them would not have the rows since in order).
+    if (kept !== null) await fillTempTable(c, `${key}|${kept.stamp}`, schema, sorted, null);
     // The reads name link_scores whether or not it holds scores: an empty table until the first are computed.
     else if (!had) {
       await c.query(PG_LINK_SCORES_TEMP_TABLE);
-      filled.set(c, { tag: '', view: false });
+      filled.set(c, { tag: '', view: false, ordered: null });
     }
     return kept !== null;
   }
-  const inCrawl = settled && s.stamp === stamp && (await keep(c, schema, s));
-  await fillTempTable(c, `${key}|${s.stamp}`, inCrawl ? schema : s, sorted);
+  const inCrawl = settled && s.stamp === stamp ? await keep(c, schema, s) : null;
+  if (inCrawl) await fillTempTable(c, `${key}|${s.stamp}`, schema, sorted && inCrawl.through === null, inCrawl.through);
+  else await fillTempTable(c, `${key}|${s.stamp}`, s, sorted, null);
   return true;
 }
 
 /**
- * Copies the scores kept in the crawl into this connection's link_scores table, as a sort by them wants them
- * (refreshStoreLinkScores with `sorted`), when they are of the crawl's present state; else does nothing: scores to be
- * computed, or computed for a crawl nodes are adding to, are left to the sort that asks for them.
+ * The scores a page of this connection sorted by Link Score or unique inlinks walks in order: those kept in the
+ * crawl, ordered, for the state its link_scores was last made current for (refreshStoreLinkScores); null when it
+ * holds other scores, and a sort reads its link_scores as a crawl file's.
  */
-export async function copyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<void> {
+export function orderedLinkScores(c: PgQuerier): OrderedScores | null {
+  return filled.get(c)?.ordered ?? null;
+}
+
+/**
+ * Readies this connection for pages sorted by the scores kept in the crawl, when they are of its present state: the
+ * results are kept in their order (once, for every reader: 2.5 s at a million URLs) unless they are already, or, where
+ * they cannot be (a role that may only read), the scores are copied into the connection's link_scores. True once
+ * done; false when there is nothing to ready yet: scores to be computed, or computed for a crawl nodes are adding to,
+ * are left to the sort that asks for them.
+ */
+export async function readyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<boolean> {
   const stamp = await storeResultsStamp(c, crawlId);
   const schema = crawlSchema(crawlId);
-  if (await keptAt(c, schema, stamp)) await fillTempTable(c, `${key}|${stamp}`, schema, true);
+  const kept = stamp.endsWith('+') ? null : await keptStamp(c, schema);
+  if (kept?.stamp !== stamp) return false;
+  const through =
+    kept.through ??
+    (await inKeepTransaction(c, schema, async () => {
+      // Another reader may have kept the order meanwhile (or other scores: then no order is kept here).
+      const now = await keptStamp(c, schema);
+      return now?.stamp === stamp ? (now.through ?? (await orderKept(c, schema))) : null;
+    }));
+  await fillTempTable(c, `${key}|${stamp}`, schema, through === null, through);
+  return true;
 }
 
 /** Whether the scores kept in the crawl in `schema` are of its state `stamp` (never one with rows uncommitted). */
 async function keptAt(c: PgQuerier, schema: string, stamp: string): Promise<boolean> {
-  return !stamp.endsWith('+') && (await keptStamp(c, schema)) === stamp;
+  return !stamp.endsWith('+') && (await keptStamp(c, schema))?.stamp === stamp;
 }
 
 /** The stamp of the scores kept in the crawl in `schema`; null when none are (or the crawl was made before them). */
-async function keptStamp(c: PgQuerier, schema: string): Promise<string | null> {
+async function keptStamp(c: PgQuerier, schema: string): Promise<KeptStamp | null> {
   const { rows } = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.link_scores_stamp`]);
   if (!rows[0]!.ok) return null;
-  return (await c.query<{ stamp: string }>(`SELECT stamp FROM ${schema}.link_scores_stamp`)).rows[0]?.stamp ?? null;
+  // As JSON: a crawl kept by a build before lacks the column ordered_through.
+  const kept = await c.query<{ j: { stamp: string; ordered_through?: number | null } }>(
+    `SELECT to_jsonb(s) AS j FROM ${schema}.link_scores_stamp s`,
+  );
+  const j = kept.rows[0]?.j;
+  return j ? { stamp: j.stamp, through: j.ordered_through ?? null } : null;
 }
 
 /**
- * Keeps computed scores in the crawl: true once its kept scores are these (written here, or by another reader that
- * computed the same state); false when they cannot be written (a role that may only read).
+ * Keeps computed scores in the crawl: the stamp of the scores kept in it then (written here, or by another reader that
+ * computed the same state); null when they cannot be written (a role that may only read). Without the results in
+ * their order: keeping that takes 2.5 s at a million URLs, which readyKeptLinkScores spends after, in the background
+ * of the views.
  */
-async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<boolean> {
-  try {
-    await c.query('BEGIN');
-    // One writer at a time per crawl, whatever the process: a second one finds the scores already kept.
-    await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl link scores ${schema}`]);
-    await c.query(`SET LOCAL search_path TO ${schema}; ${KEPT_LINK_SCORES_DDL}`);
+async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<KeptStamp | null> {
+  return inKeepTransaction(c, schema, async () => {
     // Named with their schema: a bare link_scores is this connection's TEMP table, which PostgreSQL looks in first.
-    if ((await c.query<{ stamp: string }>(`SELECT stamp FROM ${schema}.link_scores_stamp`)).rows[0]?.stamp !== s.stamp) {
-      // DELETE, not TRUNCATE: a reader copying the scores kept before goes on until this commits.
-      await c.query(`DELETE FROM ${schema}.link_scores`);
-      await insertScores(c, `${schema}.link_scores`, s);
-      await c.query(`DELETE FROM ${schema}.link_scores_stamp`);
-      await c.query(`INSERT INTO ${schema}.link_scores_stamp (stamp) VALUES ($1)`, [s.stamp]);
-    }
+    const had = await keptStamp(c, schema);
+    if (had?.stamp === s.stamp) return had;
+    // DELETE, not TRUNCATE: a reader copying the scores kept before goes on until this commits.
+    await c.query(`DELETE FROM ${schema}.link_scores`);
+    await insertScores(c, `${schema}.link_scores`, s);
+    await c.query(`DELETE FROM ${schema}.link_scores_stamp`);
+    await c.query(`INSERT INTO ${schema}.link_scores_stamp (stamp) VALUES ($1)`, [s.stamp]);
+    return { stamp: s.stamp, through: null };
+  });
+}
+
+/**
+ * Runs `work` in a transaction that may write the crawl's kept scores: one writer at a time per crawl, whatever the
+ * process, with the kept tables as this build makes them. Null when it failed (a role that may only read), rolled
+ * back.
+ */
+async function inKeepTransaction<T>(c: PgQuerier, schema: string, work: () => Promise<T>): Promise<T | null> {
+  try {
+    await upgradeKept(c, schema);
+    await c.query('BEGIN');
+    await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl link scores ${schema}`]);
+    // pg_temp last: the statements name the crawl's link_scores bare, and this connection's own (a view, a table) is
+    // otherwise found first.
+    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${KEPT_LINK_SCORES_DDL}`);
+    const done = await work();
     await c.query('COMMIT');
-    return true;
+    return done;
   } catch {
     await c.query('ROLLBACK').catch(() => undefined);
-    return false;
+    return null;
   }
+}
+
+/**
+ * Gives the kept scores' stamp of a crawl made before they were ordered its column, in a transaction of its own:
+ * ALTER TABLE locks out every reader of the stamp until it commits (at once; ordering, after, does not).
+ */
+async function upgradeKept(c: PgQuerier, schema: string): Promise<void> {
+  const { rows } = await c.query<{ old: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'ordered_through'
+       AND NOT attisdropped) AND to_regclass($1) IS NOT NULL AS old`,
+    [`${schema}.link_scores_stamp`],
+  );
+  if (!rows[0]!.old) return;
+  await c.query('BEGIN');
+  try {
+    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${KEPT_LINK_SCORES_UPGRADE}`);
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Keeps the crawl's results in the order of the scores kept in `schema` (LINK_SCORES_ORDER_DDL). In inKeepTransaction;
+ * the highest seq it has: the rows a node adds later sort after every one it has, by their seq. A walk of it reads only
+ * the crawl's state the scores were kept for (the kept stamp is the crawl's): rows a node committed while it was made
+ * leave it of no state a reader sees.
+ */
+async function orderKept(c: PgQuerier, schema: string): Promise<number> {
+  await c.query(LINK_SCORES_ORDER_DDL);
+  const { rows } = await c.query<{ through: string }>(
+    `UPDATE ${schema}.link_scores_stamp SET ordered_through = (SELECT coalesce(max(seq), 0) FROM ${schema}.link_scores_order)
+     RETURNING ordered_through AS through`,
+  );
+  return Number(rows[0]!.through);
 }
 
 /**
  * Makes the connection's link_scores hold the scores tagged `tag` (the crawl's key and the scores' stamp), unless it
  * does: those kept in the crawl in a schema, as a view of them (or, `sorted`, copied by the server into a table of
- * the connection's), or computed scores.
+ * the connection's), or computed scores. `through`: the kept scores are of the crawl's present state, and the results
+ * kept in their order up to this seq.
  */
-async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScores, sorted: boolean): Promise<void> {
+async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScores, sorted: boolean, through: number | null): Promise<void> {
   const view = typeof from === 'string' && !sorted;
+  const walk = typeof from === 'string' && through !== null ? { schema: from, through } : null;
   const had = filled.get(c);
-  if (had?.tag === tag && had.view === view) return;
+  if (had?.tag === tag && had.view === view) {
+    filled.set(c, { tag, view, ordered: walk });
+    return;
+  }
   await c.query('BEGIN');
   try {
     if (view) {
@@ -157,7 +255,7 @@ async function fillTempTable(c: PgQuerier, tag: string, from: string | LinkScore
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
-  filled.set(c, { tag, view });
+  filled.set(c, { tag, view, ordered: walk });
 }
 
 /** Inserts the scores into `table`, INSERT_ROWS a statement. */

@@ -43,6 +43,8 @@ import {
   SQLITE_RESULTS,
   STATUS_RANGES,
   isLinkScoreSort,
+  type OrderedScores,
+  orderedScoreKeysSql,
   textMatchSql,
   totalFromPage,
   type ResultsDialect,
@@ -326,6 +328,8 @@ export interface FilterTarget {
   has(table: string): boolean;
   /** Whether the renders table is there as this version reads it. */
   renders(): boolean;
+  /** Link Scores kept in their order, which a sort by them walks (a crawl in the store: pg-link-score.ts). */
+  orderedScores?: OrderedScores;
 }
 
 /** The SQL of the filters, their counts and their rows in a dialect: written once, built once per dialect. */
@@ -1102,9 +1106,11 @@ function hasTempTable(db: Db, name: string): boolean {
 export function storeTarget(
   tables: ReadonlySet<string>,
   columns: StoreColumns = { widths: true, hashes: true, hashCounts: true, canonicalSelf: true },
+  orderedScores: OrderedScores | null = null,
 ): FilterTarget {
   return {
     sql: postgresSqlFor(columns),
+    ...(orderedScores && columns.linkScores ? { orderedScores } : {}),
     hint: () => '',
     has: (table) => tables.has(table),
     renders: () => tables.has('renders'),
@@ -1294,7 +1300,7 @@ export function pageSql(
   const { d, SORT_SQL, textSql, PREFIX_SQL, FILTERED_ROW_COLUMNS, URL_ROW_COLUMNS, URL_SORT_SQL } = t.sql;
   const { IMAGE_TEXT_SQL, IMAGE_SORT_SQL, IMAGE_RESULT_JOIN, IMAGE_ROW_COLUMNS, IMAGE_ROWS_FROM, SITEMAP_ROW_COLUMNS } = t.sql;
   const hint = !f.index ? '' : plan === 'scan' && f.source === 'results' ? 'NOT INDEXED' : t.hint(f.index);
-  const whereWith = (ownUrl?: string) => {
+  const condWith = (ownUrl?: string) => {
     const terms = [
       f.where?.(
         (index) => t.hint(index),
@@ -1304,7 +1310,11 @@ export function pageSql(
       hasText ? textSql(f.source) : undefined,
       hasPrefix ? PREFIX_SQL : undefined,
     ].filter((term): term is string => !!term);
-    return terms.length ? `WHERE ${terms.join(' AND ')}` : '';
+    return terms.length ? terms.join(' AND ') : null;
+  };
+  const whereWith = (ownUrl?: string) => {
+    const cond = condWith(ownUrl);
+    return cond ? `WHERE ${cond}` : '';
   };
   // The URL row is read for the prefix (the text reads the URLs in a subquery of its own).
   const needsUrl = hasPrefix;
@@ -1365,12 +1375,19 @@ export function pageSql(
   const byScore = isLinkScoreSort(sort) ? d.rows.linkScoreSort(sort) : null;
   const order = orderSql(sort, byScore?.order ?? SORT_SQL[sort], descending, 'r.seq', d.rows.urlOrder);
   // The URL row is joined only when the prefix or the sort reads it.
-  const from = `FROM results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}${byScore ? ` ${byScore.join}` : ''}`;
+  const joined = `results r ${hint}${needsUrl || sort === 'url' ? ' JOIN urls u ON u.id = r.url_id' : ''}`;
+  const from = `FROM ${joined}${byScore ? ` ${byScore.join}` : ''}`;
+  // Scores kept in their order are walked in it (orderedScoreKeysSql), and the page's keys ordered as they come.
+  const walk = byScore && t.orderedScores && isLinkScoreSort(sort) ? { o: t.orderedScores, column: sort } : null;
+  const ids = walk
+    ? `SELECT x.k FROM (${orderedScoreKeysSql(walk.o, walk.column, descending, joined, condWith(), '@limit', '@offset')}) x
+       ORDER BY ${orderSql(sort, 'x.o', descending, 'x.k')}`
+    : `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
   // A page reads its own URL by key for its first rows only; the count reads every row's (FilterSql.readsOwnUrl).
   const countJoinsUrl = f.readsOwnUrl === true && d.countByJoin;
   return {
     count: `SELECT count(*) AS total ${needsUrl || countJoinsUrl ? `FROM results r ${hint} JOIN urls u ON u.id = r.url_id` : `FROM results r ${hint}`} ${countJoinsUrl ? whereWith('u.url') : where}`,
-    ids: `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ids,
     rows: `SELECT ${FILTERED_ROW_COLUMNS} FROM results r JOIN urls u ON u.id = r.url_id WHERE ${d.rows.inKeys('r.seq', '@keys')}`,
   };
 }

@@ -72,6 +72,51 @@ export interface ResultsDialect {
   pageKeysFirst: boolean;
 }
 
+/**
+ * The results of a crawl in the store kept in the order of their Link Scores (pg-schema.ts LINK_SCORES_ORDER_DDL):
+ * the crawl's schema, whose link_scores_order has each results row up to seq `through` with its scores, indexed by
+ * each score and seq in either direction.
+ */
+export interface OrderedScores {
+  schema: string;
+  through: number;
+}
+
+/**
+ * The keys (k, results.seq) and sort values (o) of a page of results rows sorted by a Link Score column, NULLs last
+ * and then by seq as orderSql sorts, from the results kept in that order: not sorted, the caller orders them (orderSql
+ * over o and k). `from`: the results (r) and any tables joined to them; `cond`: the rows' condition, or null for all.
+ *
+ * The rows come in the page's order from an index of the kept order, each joined to its results row and matched, so
+ * the first page of 800,000 results takes milliseconds (a condition that matches few rows is read first and the rows
+ * sorted, as PostgreSQL judges). The rows after `through` (a node's since the order was kept) sort last, as their seq
+ * is above every kept row's, and are read, after those, only when the page reaches past them. Where it starts past
+ * them (no kept row on the page but the offset is not 0) the kept rows that match are counted.
+ */
+export function orderedScoreKeysSql(
+  o: OrderedScores,
+  column: 'link_score' | 'unique_inlinks',
+  descending: boolean,
+  from: string,
+  cond: string | null,
+  limit: string,
+  offset: string,
+): string {
+  const and = cond ? ` AND ${cond}` : '';
+  // As bigint wherever they appear: PostgreSQL deduces one type for a parameter from all its uses.
+  [limit, offset] = [`CAST(${limit} AS bigint)`, `CAST(${offset} AS bigint)`];
+  const kept = `FROM ${o.schema}.link_scores_order lo JOIN ${from} ON r.seq = lo.seq WHERE lo.seq <= ${o.through}${and}`;
+  return `WITH s AS MATERIALIZED (SELECT r.seq AS k, lo.${column} AS o ${kept}
+      ORDER BY lo.${column} ${descending ? 'DESC' : 'ASC'} NULLS LAST, lo.seq LIMIT ${limit} OFFSET ${offset})
+    SELECT k, o FROM s
+    UNION ALL
+    SELECT k, o FROM (SELECT r.seq AS k, CAST(NULL AS double precision) AS o FROM ${from} WHERE r.seq > ${o.through}${and}
+      ORDER BY r.seq LIMIT ${limit} - (SELECT count(*) FROM s)
+      OFFSET (CASE WHEN ${offset} = 0 OR EXISTS (SELECT 1 FROM s) THEN 0
+              ELSE greatest(0, ${offset} - (SELECT count(*) ${kept})) END)) t
+    WHERE (SELECT count(*) FROM s) < ${limit} AND EXISTS (SELECT 1 FROM ${o.schema}.results WHERE seq > ${o.through})`;
+}
+
 /** The sorts linkScoreSort serves. */
 export const isLinkScoreSort = (sort: ResultSortColumn): sort is 'link_score' | 'unique_inlinks' =>
   sort === 'link_score' || sort === 'unique_inlinks';
@@ -284,8 +329,15 @@ function checkResultsQuery(q: ResultsQuery): void {
   if (!Number.isInteger(q.limit) || q.limit < 1) throw new RangeError(`limit must be a whole number of at least 1 (got ${q.limit})`);
 }
 
-/** The two statements of a page of the Results table: the total of rows matching, and the page's rows (no extracted values yet). */
-export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: BoundSql; page: BoundSql } {
+/**
+ * The two statements of a page of the Results table: the total of rows matching, and the page's rows (no extracted
+ * values yet). `ordered`: Link Scores kept in their order, which a sort by them walks.
+ */
+export function resultsPageSql(
+  d: ResultsDialect,
+  q: ResultsQuery,
+  ordered: OrderedScores | null = null,
+): { count: BoundSql; page: BoundSql } {
   checkResultsQuery(q);
   const values: unknown[] = [];
   const bind = (value: unknown) => {
@@ -314,11 +366,17 @@ export function resultsPageSql(d: ResultsDialect, q: ResultsQuery): { count: Bou
       : null);
   const order = orderSql(q.sort, keysFirst?.order ?? resultSortSql(d, 'selected')[q.sort], q.descending, 'r.seq', d.urlOrder);
   const counted = [...values];
+  const limit = bind(q.limit);
+  const offset = bind(q.offset);
+  // Scores kept in their order (a crawl in the store: pg-link-score.ts) are walked in it.
+  const keys =
+    byScore && ordered && isLinkScoreSort(q.sort)
+      ? orderedScoreKeysSql(ordered, q.sort, q.descending, results, terms.join(' AND ') || null, limit, offset)
+      : `SELECT r.seq AS k, ${keysFirst?.order} AS o FROM ${results} ${keysFirst?.join} ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
   const page = keysFirst
-    ? `SELECT ${resultRowColumns(d)} FROM (SELECT r.seq AS k, ${keysFirst.order} AS o FROM ${results} ${keysFirst.join} ${where}
-         ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}) p
+    ? `SELECT ${resultRowColumns(d)} FROM (${keys}) p
        JOIN ${results} ON r.seq = p.k JOIN ${d.table('urls')} u ON u.id = r.url_id ORDER BY ${orderSql(q.sort, 'p.o', q.descending, 'p.k')}`
-    : `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${bind(q.limit)} OFFSET ${bind(q.offset)}`;
+    : `SELECT ${resultRowColumns(d)} ${from} ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
   return {
     // Every result has its URL row, and the text reads the URLs in a subquery of its own: the count skips the join.
     count: { sql: `SELECT count(*) AS total FROM ${results} ${where}`, values: counted },

@@ -36,7 +36,13 @@ import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
 import { keepAnswer, keptAnswer } from '../analysis/pg-kept-answers.ts';
-import { copyKeptLinkScores, refreshStoreLinkScores, storeLinkScores, storeLinkScoresBehind } from '../analysis/pg-link-score.ts';
+import {
+  orderedLinkScores,
+  readyKeptLinkScores,
+  refreshStoreLinkScores,
+  storeLinkScores,
+  storeLinkScoresBehind,
+} from '../analysis/pg-link-score.ts';
 import { pageScoreOptions, type RefreshOptions, SCORE_SORTS } from '../analysis/link-score-thread.ts';
 import { postgresCrawlMap } from '../analysis/pg-crawl-map.ts';
 import { CrawlMapMemo } from '../analysis/crawl-map.ts';
@@ -99,7 +105,7 @@ import { SerialConnection } from './serial-connection.ts';
 /** A page of a cluster crawl's results, counted and sorted by PostgreSQL. */
 export async function queryClusterResults(client: PgClient, crawlId: string, q: ResultsQuery, linkScores = false): Promise<ResultsPage> {
   const d = postgresResults(crawlSchema(crawlId), linkScores);
-  const { count, page } = resultsPageSql(d, q);
+  const { count, page } = resultsPageSql(d, q, linkScores ? orderedLinkScores(client) : null);
   const rules = extractionColumnsOf((await readCrawl(client, crawlId)).settings).map((r) => r.name);
   const { rows } = await client.query<ResultRow>(page.sql, page.values);
   const total =
@@ -138,13 +144,14 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   private readonly sweeps: SerialConnection;
   /**
-   * The pages sorted by Link Score or unique inlinks: PostgreSQL sorts them well only from a copy of the scores in a
-   * table of the connection's own (refreshStoreLinkScores), 0.7 s to make at a million URLs. A connection of their
-   * own makes it in the background once a page has been read (copyKeptLinkScores), so the first such sort does not
-   * pay for it, and no other page waits for it.
+   * The pages sorted by Link Score or unique inlinks. Scores kept in the crawl in their order are walked in it; kept
+   * by an earlier build, they are ordered (or, where they cannot be, copied into a table of the connection's own,
+   * which PostgreSQL sorts well: 0.7 s at a million URLs) on a connection of their own, in the background once a page
+   * has been read (readyKeptLinkScores), so that the first such sort does not pay for it, and no other page waits.
    */
   private readonly scoreSorts: SerialConnection;
-  private scoreSortsReadied = false;
+  /** Whether the score sorts' connection is readied (readyKeptLinkScores), or being readied. */
+  private scoreSortsReady: 'no' | 'readying' | 'done' = 'no';
   private readonly mapMemo = new CrawlMapMemo();
   /** The last map kept in the crawl (read from it, or drawn and written here), and the stamp it is kept under. */
   private keptMap: { keptAs: string; map: CrawlMap } | null = null;
@@ -178,15 +185,20 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   /**
    * Runs a page's read on the connection for its sort: the pages' connection, or the score sorts' (readied in the
-   * background after the first page read otherwise).
+   * background after a page read otherwise, once the crawl has kept scores of its present state).
    */
   private readPage<T>(sort: string, work: (client: PgClient) => Promise<T>): Promise<T> {
     if (SCORE_SORTS.includes(sort)) return this.scoreSorts.read(work);
     const read = this.read(work);
-    if (!this.scoreSortsReadied) {
-      this.scoreSortsReadied = true;
-      const ready = (c: PgClient) => copyKeptLinkScores(c, this.crawlId, this.contentKey());
-      void read.then(() => this.scoreSorts.read(ready)).catch(() => undefined);
+    if (this.scoreSortsReady === 'no') {
+      this.scoreSortsReady = 'readying';
+      const ready = (c: PgClient) => readyKeptLinkScores(c, this.crawlId, this.contentKey());
+      void read
+        .then(() => this.scoreSorts.read(ready))
+        .then(
+          (done) => void (this.scoreSortsReady = done ? 'done' : 'no'),
+          () => void (this.scoreSortsReady = 'no'),
+        );
     }
     return read;
   }
