@@ -7,6 +7,7 @@ import { connect, type PgClient } from '../../electron/engine/frontier/postgres/
 import { crawlSchema } from '../../electron/engine/frontier/postgres/pg-schema.ts';
 import {
   orderedLinkScores,
+  keepLinkScoreOrder,
   readyKeptLinkScores,
   refreshStoreLinkScores,
   storeLinkScores,
@@ -116,7 +117,9 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
     expect(await scoresOf(page)).toEqual(scores);
 
     // The results kept in their order (as the views do in the background): every one, scored or not.
-    expect(await readyKeptLinkScores(c, crawlId, first)).toBe(true);
+    expect(await readyKeptLinkScores(c, crawlId, first)).toBe('copy');
+    expect(await keepLinkScoreOrder(c, crawlId)).toBe(true);
+    expect(await readyKeptLinkScores(c, crawlId, first)).toBe('walk');
     const kept = await c.query<{ scored: string; all: string; results: string; last: string }>(
       `SELECT count(link_score) AS scored, count(*) AS all, (SELECT count(*) FROM ${schema}.results) AS results,
          (SELECT max(seq) FROM ${schema}.results) AS last
@@ -155,9 +158,21 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
     try {
       const page = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
       await views.queryFiltered(page);
-      // Ordered in the background after that page, for every reader after.
+      // Kept in order in the background after that page, for every reader after; the views' sorts then walk it, their
+      // link_scores a view of the kept scores.
       const through = await askUntil(orderedThrough, (t) => t !== null);
-      expect(through[through.length - 1], 'the kept scores were not ordered').not.toBeNull();
+      expect(through[through.length - 1], 'the results were not kept in order').not.toBeNull();
+      const sortsKind = async () =>
+        (
+          await c.query<{ relkind: string }>(
+            `SELECT cl.relkind FROM pg_class cl JOIN pg_namespace n ON n.oid = cl.relnamespace
+             JOIN pg_stat_get_backend_idset() AS b(id) ON n.nspname = 'pg_temp_' || b.id
+             JOIN pg_stat_activity a ON a.pid = pg_stat_get_backend_pid(b.id)
+             WHERE cl.relname = 'link_scores' AND a.application_name = 'trawl-observer-sorts' AND a.datname = current_database()`,
+          )
+        ).rows[0]?.relkind;
+      const kinds = await askUntil(sortsKind, (kind) => kind === 'v');
+      expect(kinds[kinds.length - 1], "the views' sorts do not walk the order").toBe('v');
       const sorted = await views.queryFiltered({ ...page, sort: 'link_score', descending: true });
       const scored = sorted.rows.filter((r) => r.link_score !== null);
       expect(scored.map((r) => r.url_id)).toEqual(expected.map((s) => Number(s.url_id)));
@@ -184,7 +199,8 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
     );
     const walking = key();
     await refreshStoreLinkScores(walker, db.url, crawlId, walking, { wait: true }, true);
-    expect(await readyKeptLinkScores(walker, crawlId, walking)).toBe(true);
+    expect(await keepLinkScoreOrder(walker, crawlId)).toBe(true);
+    expect(await readyKeptLinkScores(walker, crawlId, walking)).toBe('walk');
     expect(orderedLinkScores(walker)).not.toBeNull();
     const unscored = await walker.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.link_scores_order WHERE link_score IS NULL`);
     expect(Number(unscored.rows[0]!.n)).toBe(1);

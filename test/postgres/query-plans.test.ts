@@ -31,7 +31,12 @@ import {
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
 import { postgresFilterCounts, postgresQueryFiltered } from '../../electron/engine/analysis/pg-explorer.ts';
 import { queryClusterResults } from '../../electron/engine/session/cluster-results.ts';
-import { orderedLinkScores, readyKeptLinkScores, refreshStoreLinkScores } from '../../electron/engine/analysis/pg-link-score.ts';
+import {
+  keepLinkScoreOrder,
+  orderedLinkScores,
+  readyKeptLinkScores,
+  refreshStoreLinkScores,
+} from '../../electron/engine/analysis/pg-link-score.ts';
 import { CONTENT_TYPE_MAX, ERROR_TEXT_MAX, PAGE_TEXT_MAX } from '../../shared/stored-text.ts';
 import { fetchedPage } from '../helpers/page-result.ts';
 
@@ -375,7 +380,8 @@ withPg.describe('query plans on the PostgreSQL store', () => {
   it('sorts by Link Score kept in the crawl by walking the results in their order, reading no more than the page', async () => {
     // Sorted at 800,000 results, the first 100 took 0.23 s from a copy of the scores (0.7 s to make per connection).
     await refreshStoreLinkScores(client, db.url, 'plans', 'plans-scores', { wait: true }, true);
-    expect(await readyKeptLinkScores(client, 'plans', 'plans-scores')).toBe(true);
+    expect(await keepLinkScoreOrder(client, 'plans')).toBe(true);
+    expect(await readyKeptLinkScores(client, 'plans', 'plans-scores')).toBe('walk');
     expect(orderedLinkScores(client)).not.toBeNull();
     const checked = await checkPlans(client, await scoreSorts(client), { searchPath: crawlSchema('plans'), analyze: false });
     const walks = checked.filter((p) => /WITH s AS MATERIALIZED/.test(p.sent.text));

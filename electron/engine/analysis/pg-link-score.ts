@@ -6,9 +6,9 @@
 // scores serving meanwhile, as for a crawl file. Scores computed while no node added results are kept in the crawl
 // (pg-schema.ts KEPT_LINK_SCORES_DDL): a finished crawl's scores are computed once, not by every process that reads
 // it (8 s at a million URLs). A connection then reads them through a TEMP view of the kept table, and a page sorted by
-// them walks the results in their order (pg-schema.ts LINK_SCORES_ORDER_DDL), which a reader makes in the background
-// once a page has been read (readyKeptLinkScores); until then, or where it cannot, a sort reads a copy the server
-// makes into the connection's TEMP table (0.7 s at a million URLs).
+// them walks the results in their order (pg-schema.ts LINK_SCORES_ORDER_DDL), which a reader keeps in the background
+// (keepLinkScoreOrder); until then, or where it cannot, a sort reads a copy the server makes into the connection's
+// TEMP table (0.7 s at a million URLs).
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
 import type { LinkScores } from './link-score.ts';
 import type { OrderedScores } from './result-rows.ts';
@@ -98,31 +98,44 @@ export function orderedLinkScores(c: PgQuerier): OrderedScores | null {
 }
 
 /**
- * Readies this connection for pages sorted by the scores kept in the crawl, when they are of its present state: the
- * results are kept in their order (once, for every reader: 2.5 s at a million URLs) unless they are already, or, where
- * they cannot be (a role that may only read), the scores are copied into the connection's link_scores. True once
- * done; false when there is nothing to ready yet: scores to be computed, or computed for a crawl nodes are adding to,
- * are left to the sort that asks for them.
+ * Readies this connection for pages sorted by the scores kept in the crawl, when they are of its present state: with
+ * the results kept in their order, its link_scores is a view of the scores and a sort walks that order ('walk'); else
+ * the scores are copied into a table of the connection's own ('copy', 0.7 s at a million URLs). Null when there is
+ * nothing to ready yet: scores to be computed, or computed for a crawl nodes are adding to, are left to the sort that
+ * asks for them.
  */
-export async function readyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<boolean> {
+export async function readyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<'walk' | 'copy' | null> {
   const stamp = await storeResultsStamp(c, crawlId);
-  const schema = crawlSchema(crawlId);
-  const kept = stamp.endsWith('+') ? null : await keptStamp(c, schema);
-  if (kept?.stamp !== stamp) return false;
-  const through =
-    kept.through ??
-    (await inKeepTransaction(c, schema, async () => {
-      // Another reader may have kept the order meanwhile (or other scores: then no order is kept here).
-      const now = await keptStamp(c, schema);
-      return now?.stamp === stamp ? (now.through ?? (await orderKept(c, schema))) : null;
-    }));
-  await fillTempTable(c, `${key}|${stamp}`, schema, through === null, through);
-  return true;
+  const kept = await keptCurrent(c, crawlSchema(crawlId), stamp);
+  if (!kept) return null;
+  await fillTempTable(c, `${key}|${stamp}`, crawlSchema(crawlId), kept.through === null, kept.through);
+  return kept.through === null ? 'copy' : 'walk';
 }
 
-/** Whether the scores kept in the crawl in `schema` are of its state `stamp` (never one with rows uncommitted). */
-async function keptAt(c: PgQuerier, schema: string, stamp: string): Promise<boolean> {
-  return !stamp.endsWith('+') && (await keptStamp(c, schema))?.stamp === stamp;
+/**
+ * Keeps the crawl's results in the order of its kept scores (LINK_SCORES_ORDER_DDL) when those are of its present
+ * state and the order is not kept yet: once for every reader, 2.5 s at a million URLs, on a connection nothing waits
+ * for. Whether the order is kept now (false: the scores are not of this state, or the role may only read).
+ */
+export async function keepLinkScoreOrder(c: PgQuerier, crawlId: string): Promise<boolean> {
+  const stamp = await storeResultsStamp(c, crawlId);
+  const schema = crawlSchema(crawlId);
+  const kept = await keptCurrent(c, schema, stamp);
+  if (!kept) return false;
+  if (kept.through !== null) return true;
+  const through = await inKeepTransaction(c, schema, async () => {
+    // Another reader may have kept the order meanwhile (or other scores: then no order is kept here).
+    const now = await keptStamp(c, schema);
+    return now?.stamp === stamp ? (now.through ?? (await orderKept(c, schema))) : null;
+  });
+  return through !== null;
+}
+
+/** The scores kept in the crawl in `schema`, when they are of its state `stamp` (never one with rows uncommitted). */
+async function keptCurrent(c: PgQuerier, schema: string, stamp: string): Promise<KeptStamp | null> {
+  if (stamp.endsWith('+')) return null;
+  const kept = await keptStamp(c, schema);
+  return kept?.stamp === stamp ? kept : null;
 }
 
 /** The stamp of the scores kept in the crawl in `schema`; null when none are (or the crawl was made before them). */
@@ -140,7 +153,7 @@ async function keptStamp(c: PgQuerier, schema: string): Promise<KeptStamp | null
 /**
  * Keeps computed scores in the crawl: the stamp of the scores kept in it then (written here, or by another reader that
  * computed the same state); null when they cannot be written (a role that may only read). Without the results in
- * their order: keeping that takes 2.5 s at a million URLs, which readyKeptLinkScores spends after, in the background
+ * their order: keeping that takes 2.5 s at a million URLs, which keepLinkScoreOrder spends after, in the background
  * of the views.
  */
 async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<KeptStamp | null> {
@@ -286,7 +299,7 @@ export async function storeLinkScores(
   const stamp = await storeResultsStamp(c, crawlId);
   const entry = entryOf(key);
   const schema = crawlSchema(crawlId);
-  if (entry.scores?.stamp !== stamp && (await keptAt(c, schema, stamp))) {
+  if (entry.scores?.stamp !== stamp && (await keptCurrent(c, schema, stamp))) {
     entry.scores = await readKeptScores(c, schema, stamp);
     entry.finishedAt = Date.now();
   }

@@ -37,6 +37,7 @@ import type { ContentAnalysisOptions } from '../../../shared/content.ts';
 import { type ContentAnalysisResult, contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
 import { keepAnswer, keptAnswer } from '../analysis/pg-kept-answers.ts';
 import {
+  keepLinkScoreOrder,
   orderedLinkScores,
   readyKeptLinkScores,
   refreshStoreLinkScores,
@@ -144,14 +145,17 @@ export class ClusterResults implements ResultsReader, CrawlViews {
    */
   private readonly sweeps: SerialConnection;
   /**
-   * The pages sorted by Link Score or unique inlinks. Scores kept in the crawl in their order are walked in it; kept
-   * by an earlier build, they are ordered (or, where they cannot be, copied into a table of the connection's own,
-   * which PostgreSQL sorts well: 0.7 s at a million URLs) on a connection of their own, in the background once a page
-   * has been read (readyKeptLinkScores), so that the first such sort does not pay for it, and no other page waits.
+   * The pages sorted by Link Score or unique inlinks, on a connection of their own, readied in the background once a
+   * page has been read (readyKeptLinkScores), so that the first such sort does not pay for it and no other page
+   * waits: with the results kept in the order of the kept scores, a sort walks that; else the scores are copied into
+   * a table of the connection's own, which PostgreSQL sorts well (0.7 s at a million URLs), and the order is kept
+   * meanwhile on a connection of its own (keepLinkScoreOrder: 2.5 s there, once for every reader of the crawl).
    */
   private readonly scoreSorts: SerialConnection;
-  /** Whether the score sorts' connection is readied (readyKeptLinkScores), or being readied. */
-  private scoreSortsReady: 'no' | 'readying' | 'done' = 'no';
+  /** How the score sorts' connection is readied (readyKeptLinkScores), or whether it is being readied. */
+  private scoreSortsReady: 'no' | 'readying' | 'copy' | 'walk' = 'no';
+  /** The connection keeping the results in the order of the kept scores, while it does. */
+  private ordering: SerialConnection | null = null;
   private readonly mapMemo = new CrawlMapMemo();
   /** The last map kept in the crawl (read from it, or drawn and written here), and the stamp it is kept under. */
   private keptMap: { keptAs: string; map: CrawlMap } | null = null;
@@ -192,15 +196,27 @@ export class ClusterResults implements ResultsReader, CrawlViews {
     const read = this.read(work);
     if (this.scoreSortsReady === 'no') {
       this.scoreSortsReady = 'readying';
-      const ready = (c: PgClient) => readyKeptLinkScores(c, this.crawlId, this.contentKey());
-      void read
-        .then(() => this.scoreSorts.read(ready))
-        .then(
-          (done) => void (this.scoreSortsReady = done ? 'done' : 'no'),
-          () => void (this.scoreSortsReady = 'no'),
-        );
+      void read.then(() => this.readyScoreSorts()).catch(() => void (this.scoreSortsReady = 'no'));
     }
     return read;
+  }
+
+  /**
+   * Readies the score sorts' connection (readyKeptLinkScores); when it copied the scores, keeps the results in their
+   * order, then readies it again to walk that.
+   */
+  private async readyScoreSorts(): Promise<void> {
+    const ready = (c: PgClient) => readyKeptLinkScores(c, this.crawlId, this.contentKey());
+    this.scoreSortsReady = (await this.scoreSorts.read(ready)) ?? 'no';
+    if (this.scoreSortsReady !== 'copy' || this.closed) return;
+    this.ordering = new SerialConnection(this.storeUrl, 'trawl-observer-order');
+    try {
+      if (!(await this.ordering.read((c) => keepLinkScoreOrder(c, this.crawlId)))) return;
+    } finally {
+      await this.ordering.close();
+      this.ordering = null;
+    }
+    if (!this.closed) this.scoreSortsReady = (await this.scoreSorts.read(ready)) ?? 'no';
   }
 
   /** Runs a read of the whole crawl, beside the pages' reads. */
@@ -495,6 +511,6 @@ export class ClusterResults implements ResultsReader, CrawlViews {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.pages.close(), this.sweeps.close(), this.scoreSorts.close()]);
+    await Promise.all([this.pages.close(), this.sweeps.close(), this.scoreSorts.close(), this.ordering?.close()]);
   }
 }
