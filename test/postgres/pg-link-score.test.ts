@@ -237,15 +237,17 @@ withPg.describe('Link Score kept in a crawl in the PostgreSQL store', () => {
             }
           }
           for (const filter of ['all', 'html'] as const) {
-            for (let offset = 0; offset <= total + 1; offset += 7) {
-              const q = { filter, text: '', sort, descending, offset, limit: 8 } as const;
-              const walked = await postgresQueryFiltered(walker, crawlId, q);
-              const copied = await postgresQueryFiltered(copier, crawlId, q);
-              expect({ q, keys: walked.rows.map((r) => r.seq), total: walked.total }).toEqual({
-                q,
-                keys: copied.rows.map((r) => r.seq),
-                total: copied.total,
-              });
+            for (const text of ['', 'p/1']) {
+              for (let offset = 0; offset <= total + 1; offset += 7) {
+                const q = { filter, text, sort, descending, offset, limit: 8 } as const;
+                const walked = await postgresQueryFiltered(walker, crawlId, q);
+                const copied = await postgresQueryFiltered(copier, crawlId, q);
+                expect({ q, keys: walked.rows.map((r) => r.seq), total: walked.total }).toEqual({
+                  q,
+                  keys: copied.rows.map((r) => r.seq),
+                  total: copied.total,
+                });
+              }
             }
           }
         }

@@ -1380,7 +1380,7 @@ export function pageSql(
   // Scores kept in their order are walked in it (orderedScoreKeysSql), and the page's keys ordered as they come.
   const walk = byScore && t.orderedScores && isLinkScoreSort(sort) ? { o: t.orderedScores, column: sort } : null;
   const ids = walk
-    ? `SELECT x.k FROM (${orderedScoreKeysSql(walk.o, walk.column, descending, joined, condWith(), '@limit', '@offset')}) x
+    ? `SELECT x.k FROM (${orderedScoreKeysSql(walk.o, walk.column, descending, joined, condWith(), '@limit', '@offset', hasText)}) x
        ORDER BY ${orderSql(sort, 'x.o', descending, 'x.k')}`
     : `SELECT r.seq AS k ${from} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`;
   // A page reads its own URL by key for its first rows only; the count reads every row's (FilterSql.readsOwnUrl).
