@@ -1,7 +1,8 @@
 // Answers about a whole crawl kept in a crawl in the PostgreSQL store (electron/engine/analysis/pg-kept-answers.ts):
 // the explorer's badges counted while no node adds results are written into the crawl, and a later reader, in this
 // process or another, takes them instead of counting again (seconds at a million URLs, after duplicate content's
-// analysis). New results, other content options or a node's rows uncommitted make them not the crawl's.
+// analysis). New results, other content options or a node's rows uncommitted make them not the crawl's. Duplicate
+// content's outcome is kept too, and a later reader's content filters read it without the analysis.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FilterCounts } from '../../shared/analysis.ts';
 import { connect, type PgClient } from '../../electron/engine/frontier/postgres/pg-client.ts';
@@ -10,6 +11,7 @@ import { ClusterResults } from '../../electron/engine/session/cluster-results.ts
 import { storeCrawlKey, storeResultsStamp } from '../../electron/engine/analysis/pg-content.ts';
 import { forgetContentAnalysis } from '../../electron/engine/analysis/near-duplicates.ts';
 import { serverLabel } from '../../electron/engine/frontier/postgres/pg-store-url.ts';
+import { askUntil } from '../helpers/ask-until.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { freshDatabase, pgSuite, type FreshDatabase } from '../helpers/postgres.ts';
@@ -110,6 +112,75 @@ withPg.describe('answers kept in a crawl in the PostgreSQL store', () => {
     } finally {
       await node.query('ROLLBACK');
       await node.end();
+    }
+  });
+
+  it("keeps duplicate content's outcome, which another reader's content filters read without the analysis", async () => {
+    const page = { filter: 'content-low', text: '', sort: 'seq', descending: false, offset: 0, limit: 100 } as const;
+    const first = reader();
+    const options = (await first.contentOptions({})) as { threshold: number; allPages: boolean; lowContentWords: number };
+    const computed = await first.queryFiltered(page);
+    const optionsKey = `${options.threshold}|${options.allPages ? 1 : 0}|${options.lowContentWords}`;
+    const keptRows = async () =>
+      (
+        await admin.query<{ url_id: string; low: number }>(
+          `SELECT url_id, low FROM ${schema}.content_dups_kept WHERE options = $1 ORDER BY url_id`,
+          [optionsKey],
+        )
+      ).rows;
+    /** The state of the outcome kept for each set of options. */
+    const stamps = async () =>
+      new Map(
+        (await admin.query<{ options: string; stamp: string }>(`SELECT options, stamp FROM ${schema}.content_dups_stamp`)).rows.map((r) => [
+          r.options,
+          r.stamp,
+        ]),
+      );
+    const now = await storeResultsStamp(admin, crawlId);
+    expect((await stamps()).get(optionsKey)).toBe(now);
+    const rows = await keptRows();
+    expect(rows.filter((r) => r.low === 1).length).toBe(computed.total);
+    // All but one kept page taken out: a reader whose filter then lists that one read the kept outcome.
+    expect(computed.total).toBeGreaterThan(1);
+    await admin.query(`DELETE FROM ${schema}.content_dups_kept WHERE options = $1 AND url_id <> $2`, [optionsKey, rows[0]!.url_id]);
+    try {
+      const second = reader();
+      expect((await second.queryFiltered(page)).rows.map((r) => r.url_id)).toEqual([Number(rows[0]!.url_id)]);
+      // Its detail pane's duplicates are computed, in the background: the page's row does not wait for them.
+      const id = Number(rows[0]!.url_id);
+      const details = await askUntil(
+        () => second.urlDetail({ id }),
+        (d) => d?.contentPending !== true,
+      );
+      expect(details[details.length - 1]?.content).toBeTruthy();
+
+      // Other options: computed for them, and kept beside the first.
+      const other = reader();
+      const threshold = options.threshold === 0.9 ? 0.95 : 0.9;
+      await other.contentOptions({ threshold });
+      try {
+        expect((await other.queryFiltered(page)).total).toBe(computed.total);
+        const kept = await stamps();
+        expect(kept.get(`${threshold}|${options.allPages ? 1 : 0}|${options.lowContentWords}`)).toBe(now);
+        expect(kept.get(optionsKey)).toBe(now);
+      } finally {
+        await other.contentOptions(options);
+      }
+
+      // A node's rows uncommitted: computed, and nothing kept for that state.
+      const node = await connect(db.url, { applicationName: 'trawl kept content node' });
+      await node.query('BEGIN');
+      await node.query(`LOCK TABLE ${schema}.results IN ROW EXCLUSIVE MODE`);
+      try {
+        expect((await reader().queryFiltered(page)).total).toBe(computed.total);
+        expect((await stamps()).get(optionsKey)).toBe(now);
+      } finally {
+        await node.query('ROLLBACK');
+        await node.end();
+      }
+    } finally {
+      // The marked outcome is no crawl's: the tests after this one compute theirs.
+      await admin.query(`DELETE FROM ${schema}.content_dups_stamp`);
     }
   });
 

@@ -3,16 +3,20 @@
 // pages, and its outcome in a TEMP table content_dups of the reading connection, as a crawl file's connection has it:
 // the content filters' SQL (result-filters.ts), their counts and the rows' content columns are then the crawl file's.
 // The computation's options are the crawl's (near-duplicates.ts contentOptions, under the crawl's key here).
+// An outcome computed while no node adds results is kept in the crawl (pg-schema.ts KEPT_CONTENT_DUPS_DDL): a later
+// reader's content filters, counts and columns read it through a TEMP view, rather than waiting for the computation
+// (16 s at 713,888 pages). A URL's duplicates in its detail pane still need the computation, made in the background.
 import type { ContentDetail } from '../../../shared/analysis.ts';
 import { diffTexts, type TextDiff } from '../../../shared/text-diff.ts';
 import type { PgQuerier } from '../frontier/postgres/pg-client.ts';
-import { crawlSchema } from '../frontier/postgres/pg-schema.ts';
+import { crawlSchema, KEPT_CONTENT_DUPS_DDL } from '../frontier/postgres/pg-schema.ts';
 import {
   adoptContentAnalysis,
   contentAnalysisDueAt,
   contentColumnsSql,
   contentOptions,
   contentMatchesOf,
+  contentOptionsKey,
   flaggedPages,
   lastContentAnalysis,
   type ContentAnalysisResult,
@@ -36,8 +40,19 @@ const runs = new AnalysisRuns();
 /** Flagged pages written into the TEMP table a statement at a time. */
 const INSERT_ROWS = 5_000;
 
-/** What each connection's content_dups holds (a computation's stamp and options), per crawl key. */
-const filled = new WeakMap<PgQuerier, string>();
+/**
+ * What each connection's content_dups holds (the crawl's key, a computation's stamp and options), and whether it is a
+ * view of the outcome kept in the crawl rather than a table of the connection's own.
+ */
+const filled = new WeakMap<PgQuerier, { tag: string; view: boolean }>();
+/** The outcomes this process kept or found kept in their crawl (schema, stamp and options): not written again. */
+const keptHere = new Set<string>();
+
+/** What a connection's content_dups is of: the crawl's state and the analysis's options (ContentAnalysisResult's). */
+export interface ContentState {
+  stamp: string;
+  key: string;
+}
 
 /** The key a crawl in the store has among the content analyses' and Link Scores' options and results: its server and ID. */
 export function storeCrawlKey(server: string, crawlId: string): string {
@@ -48,7 +63,9 @@ export function storeCrawlKey(server: string, crawlId: string): string {
  * Makes this connection's content_dups current for the crawl (none of the connection's transactions may be open:
  * the table is created outside them). Recomputed when the crawl has new results or other options; `writing`: while
  * nodes add results, new results alone recompute no sooner than the crawl file's rule allows (contentAnalysisDueAt).
- * A crawl whose results are still being committed is recomputed once they are (its stamp says so).
+ * A crawl whose results are still being committed is recomputed once they are (its stamp says so). An outcome kept in
+ * the crawl for its present state and these options is read where it is, without the computation; one computed here
+ * for a settled state is kept in it.
  */
 export async function refreshStoreContent(
   c: PgQuerier,
@@ -56,19 +73,65 @@ export async function refreshStoreContent(
   crawlId: string,
   key: string,
   options: { writing?: boolean } = {},
-): Promise<ContentAnalysisResult> {
-  await c.query(PG_CONTENT_DUPS_TEMP_TABLE);
+): Promise<ContentState> {
   const stamp = await storeResultsStamp(c, crawlId);
-  // Computed off this thread (near-duplicates-thread.ts), through a connection of the worker's own; one computation
-  // per crawl and options at a time, callers meanwhile waiting for it.
+  const schema = crawlSchema(crawlId);
+  const settled = !stamp.endsWith('+');
+  if (settled && contentAnalysisDueAt(key, stamp, options)) {
+    const wanted = contentOptionsKey(key);
+    if (await keptContentIs(c, schema, stamp, wanted)) {
+      await fillContentDups(c, `${key}|${stamp}|${wanted}`, { schema, options: wanted });
+      return { stamp, key: wanted };
+    }
+  }
+  const r = await analysedContent(storeUrl, crawlId, key, stamp, options);
+  await fillContentDups(c, `${key}|${r.stamp}|${r.key}`, r);
+  if (settled && r.stamp === stamp) await keepContent(c, schema, r);
+  return r;
+}
+
+/**
+ * The crawl's duplicate content analysis at `stamp` for its current options, computed off this thread
+ * (near-duplicates-thread.ts) through a connection of the worker's own when it is not current here: one computation
+ * per crawl and options at a time, callers meanwhile waiting for it.
+ */
+async function analysedContent(
+  storeUrl: string,
+  crawlId: string,
+  key: string,
+  stamp: string,
+  options: { writing?: boolean },
+): Promise<ContentAnalysisResult> {
   for (let round = 0; round < 3 && contentAnalysisDueAt(key, stamp, options); round++) {
     adoptContentAnalysis(key, await runs.run(analysisRunKey(key), analyse(storeUrl, crawlId, key, stamp)));
   }
-  const r = lastContentAnalysis(key)!;
-  const tag = `${key}|${r.stamp}|${r.key}`;
-  if (filled.get(c) !== tag) {
-    await c.query('BEGIN');
-    try {
+  return lastContentAnalysis(key)!;
+}
+
+/**
+ * Makes the connection's content_dups hold the outcome tagged `tag`, unless it does: the one kept in the crawl in a
+ * schema for some options, as a view of it, or a computation's, in a table of the connection's own.
+ */
+async function fillContentDups(
+  c: PgQuerier,
+  tag: string,
+  from: { schema: string; options: string } | ContentAnalysisResult,
+): Promise<void> {
+  const view = 'schema' in from;
+  const had = filled.get(c);
+  if (had?.tag === tag) return;
+  await c.query('BEGIN');
+  try {
+    if ('schema' in from) {
+      await c.query(had && !had.view ? 'DROP TABLE pg_temp.content_dups' : 'DROP VIEW IF EXISTS pg_temp.content_dups');
+      // The options' own rows: a reader with other options keeps its outcome beside them.
+      await c.query(
+        `CREATE TEMP VIEW content_dups AS SELECT url_id, exact_count, match_id, similarity, low FROM ${from.schema}.content_dups_kept
+         WHERE options = ${sqlText(from.options)}`,
+      );
+    } else {
+      if (had?.view) await c.query('DROP VIEW pg_temp.content_dups');
+      await c.query(PG_CONTENT_DUPS_TEMP_TABLE);
       await c.query('DELETE FROM pg_temp.content_dups');
       let batch: FlaggedPage[] = [];
       const flush = async () => {
@@ -81,19 +144,66 @@ export async function refreshStoreContent(
         );
         batch = [];
       };
-      for (const row of flaggedPages(r)) {
+      for (const row of flaggedPages(from)) {
         batch.push(row);
         if (batch.length >= INSERT_ROWS) await flush();
       }
       await flush();
-      await c.query('COMMIT');
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
     }
-    filled.set(c, tag);
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
   }
-  return r;
+  filled.set(c, { tag, view });
+}
+
+/** Whether an outcome for the options `optionsKey` is kept in the crawl in `schema` for its state `stamp`. */
+async function keptContentIs(c: PgQuerier, schema: string, stamp: string, optionsKey: string): Promise<boolean> {
+  const { rows } = await c.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [`${schema}.content_dups_stamp`]);
+  if (!rows[0]!.ok) return false;
+  return (await keptStampOf(c, schema, optionsKey)) === stamp;
+}
+
+/** The stamp of the outcome kept in the crawl in `schema` for the options `optionsKey`, if any. */
+async function keptStampOf(c: PgQuerier, schema: string, optionsKey: string): Promise<string | undefined> {
+  const { rows } = await c.query<{ stamp: string }>(`SELECT stamp FROM ${schema}.content_dups_stamp WHERE options = $1`, [optionsKey]);
+  return rows[0]?.stamp;
+}
+
+/** A text as an SQL literal. */
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Keeps the outcome in the connection's content_dups (the computation `r`, of the crawl's settled state) in the crawl,
+ * unless it is kept there already: one writer at a time per crawl, whatever the process. A role that may only read
+ * keeps nothing.
+ */
+async function keepContent(c: PgQuerier, schema: string, r: ContentAnalysisResult): Promise<void> {
+  const kept = `${schema}|${r.stamp}|${r.key}`;
+  if (keptHere.has(kept)) return;
+  try {
+    await c.query('BEGIN');
+    await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl content dups ${schema}`]);
+    // pg_temp last: the statements name the crawl's tables bare, and this connection's own content_dups is otherwise
+    // found first.
+    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${KEPT_CONTENT_DUPS_DDL}`);
+    if ((await keptStampOf(c, schema, r.key)) !== r.stamp) {
+      // DELETE, not TRUNCATE: a reader of the outcome kept before goes on until this commits, and other options' stay.
+      await c.query(`DELETE FROM ${schema}.content_dups_kept WHERE options = $1`, [r.key]);
+      await c.query(
+        `INSERT INTO ${schema}.content_dups_kept (options, url_id, exact_count, match_id, similarity, low)
+         SELECT $1, url_id, exact_count, match_id, similarity, low FROM pg_temp.content_dups`,
+        [r.key],
+      );
+      await c.query(`DELETE FROM ${schema}.content_dups_stamp WHERE options = $1`, [r.key]);
+      await c.query(`INSERT INTO ${schema}.content_dups_stamp (options, stamp) VALUES ($1, $2)`, [r.key, r.stamp]);
+    }
+    await c.query('COMMIT');
+    keptHere.add(kept);
+  } catch {
+    await c.query('ROLLBACK').catch(() => undefined);
+  }
 }
 
 /** The computation of the crawl's analysis for its current options at `stamp`, in a worker thread. */
@@ -182,7 +292,8 @@ export async function storeContentDetail(
   if (!(await hasStoreTable(c, schema, 'content'))) return null;
   const row = (await c.query<{ main_words: number }>(`SELECT main_words FROM ${schema}.content WHERE url_id = $1`, [urlId])).rows[0];
   if (!row) return null;
-  const matches = contentMatchesOf(key, await refreshStoreContent(c, storeUrl, crawlId, key, { writing: true }), urlId);
+  const stamp = await storeResultsStamp(c, crawlId);
+  const matches = contentMatchesOf(key, await analysedContent(storeUrl, crawlId, key, stamp, { writing: true }), urlId);
   const { rows } = await c.query<{ id: number; url: string }>(`SELECT id, url FROM ${schema}.urls WHERE id = ANY($1::bigint[])`, [
     matches.urlIds,
   ]);

@@ -34,7 +34,7 @@ import type {
 import { overviewOf, type IssuesOverview } from '../../../shared/issues.ts';
 import { isContentFilter } from '../../../shared/analysis.ts';
 import type { ContentAnalysisOptions } from '../../../shared/content.ts';
-import { type ContentAnalysisResult, contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
+import { contentOptions, contentOptionsKey, setContentOptions } from '../analysis/near-duplicates.ts';
 import { keepAnswer, keptAnswer } from '../analysis/pg-kept-answers.ts';
 import {
   keepLinkScoreOrder,
@@ -51,6 +51,7 @@ import { postgresSitemapPageCount, writeStoreSitemap } from '../sitemaps/pg-site
 import { writeSitemapTo } from './exports.ts';
 import type { CrawlMap, CrawlMapQuery } from '../../../shared/crawl-map.ts';
 import {
+  type ContentState,
   refreshStoreContent,
   storeContentColumns,
   storeContentReady,
@@ -322,7 +323,7 @@ export class ClusterResults implements ResultsReader, CrawlViews {
   }
 
   /** This connection's content_dups made current (recomputed at most as often as a running crawl file's). */
-  private refreshContent(client: PgClient): Promise<ContentAnalysisResult> {
+  private refreshContent(client: PgClient): Promise<ContentState> {
     return refreshStoreContent(client, this.storeUrl, this.crawlId, storeCrawlKey(this.server, this.crawlId), { writing: true });
   }
 
