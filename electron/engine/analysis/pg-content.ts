@@ -45,8 +45,11 @@ const INSERT_ROWS = 5_000;
  * view of the outcome kept in the crawl rather than a table of the connection's own.
  */
 const filled = new WeakMap<PgQuerier, { tag: string; view: boolean }>();
-/** The outcomes this process kept or found kept in their crawl (schema, stamp and options): not written again. */
-const keptHere = new Set<string>();
+/**
+ * The outcomes this process kept in their crawl, found kept there, or could not keep (schema, stamp and options): not
+ * tried again.
+ */
+const keepTried = new Set<string>();
 
 /** What a connection's content_dups is of: the crawl's state and the analysis's options (ContentAnalysisResult's). */
 export interface ContentState {
@@ -177,11 +180,12 @@ const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /**
  * Keeps the outcome in the connection's content_dups (the computation `r`, of the crawl's settled state) in the crawl,
  * unless it is kept there already: one writer at a time per crawl, whatever the process. A role that may only read
- * keeps nothing.
+ * keeps nothing (and this process does not try again for that outcome).
  */
 async function keepContent(c: PgQuerier, schema: string, r: ContentAnalysisResult): Promise<void> {
   const kept = `${schema}|${r.stamp}|${r.key}`;
-  if (keptHere.has(kept)) return;
+  if (keepTried.has(kept)) return;
+  keepTried.add(kept);
   try {
     await c.query('BEGIN');
     await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl content dups ${schema}`]);
@@ -200,7 +204,6 @@ async function keepContent(c: PgQuerier, schema: string, r: ContentAnalysisResul
       await c.query(`INSERT INTO ${schema}.content_dups_stamp (options, stamp) VALUES ($1, $2)`, [r.key, r.stamp]);
     }
     await c.query('COMMIT');
-    keptHere.add(kept);
   } catch {
     await c.query('ROLLBACK').catch(() => undefined);
   }
