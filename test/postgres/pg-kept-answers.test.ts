@@ -68,6 +68,13 @@ withPg.describe('answers kept in a crawl in the PostgreSQL store', () => {
     await markKept();
     expect((await reader().filterCounts()).all).toBe(4242);
     expect((await reader().issuesOverview()).issues.length).toBeGreaterThan(0);
+
+    // A full page's total is its badge, not counted again; a page a text narrows is counted.
+    const views = reader();
+    await views.filterCounts();
+    const page = { filter: 'all', text: '', sort: 'seq', descending: false, offset: 0, limit: 5 } as const;
+    expect((await views.queryFiltered(page)).total).toBe(4242);
+    expect((await views.queryFiltered({ ...page, text: '/p/' })).total).toBe(counts.all);
   });
 
   it('counts again once the crawl has new results, and keeps the new counts', async () => {

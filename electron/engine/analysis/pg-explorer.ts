@@ -171,15 +171,21 @@ export function postgresFilterCounts(c: PgQuerier, crawlId: string, only?: reado
 /** The columns of a filtered row PostgreSQL returns as bigint (text), and an image use's extra ones. */
 const ROW_NUMBERS = ['seq', 'size_bytes', 'inlinks', 'url_id', 'state', 'page_id', 'image_id', 'checked'];
 
-/** A page of a filter's rows of a crawl in the store, with their custom extraction values (as CrawlAnalysis.queryFiltered). */
-export async function postgresQueryFiltered(c: PgQuerier, crawlId: string, q: ExplorerQuery): Promise<ExplorerPage> {
+/**
+ * A page of a filter's rows of a crawl in the store, with their custom extraction values (as CrawlAnalysis.queryFiltered).
+ * `knownTotal`: how many rows the filter has, known to the caller for the crawl as this page reads it (its badge), so
+ * not counted again.
+ */
+export async function postgresQueryFiltered(c: PgQuerier, crawlId: string, q: ExplorerQuery, knownTotal?: number): Promise<ExplorerPage> {
   const rules = extractionColumnsOf((await readCrawl(c, crawlId)).settings);
   const page = await inCrawl(c, crawlId, async (t) => {
     const st = filteredStatements(t, q);
     if (st === null) return { total: 0, rows: [] as FilteredRow[] };
     const keys = (await pgRows<{ k: string }>(c, st.ids, { ...st.params, limit: q.limit, offset: q.offset })).map((r) => Number(r.k));
     const total =
-      totalFromPage(q.offset, q.limit, keys.length) ?? Number((await pgRows<{ total: string }>(c, st.count, st.params))[0]!.total);
+      totalFromPage(q.offset, q.limit, keys.length) ??
+      knownTotal ??
+      Number((await pgRows<{ total: string }>(c, st.count, st.params))[0]!.total);
     let rows = keys.length
       ? (await pgRows<FilteredRow>(c, st.rows, { keys: t.sql.d.rows.keysValue(keys) })).map((r) => withNumbers(r, ROW_NUMBERS))
       : [];
