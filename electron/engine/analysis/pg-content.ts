@@ -24,6 +24,7 @@ import {
 } from './near-duplicates.ts';
 import { AnalysisRuns, analyseOffThread, analysisRunKey } from './near-duplicates-thread.ts';
 import { hasStoreTable, inSchema } from './pg-content-read.ts';
+import { inKeptWrite } from './pg-kept-answers.ts';
 import { settledSql } from './pg-settled.ts';
 
 /** content_dups as crawl-file.ts's CONTENT_DUPS_TEMP_TABLE, in PostgreSQL's types. */
@@ -186,13 +187,12 @@ async function keepContent(c: PgQuerier, schema: string, r: ContentAnalysisResul
   const kept = `${schema}|${r.stamp}|${r.key}`;
   if (keepTried.has(kept)) return;
   keepTried.add(kept);
-  try {
-    await c.query('BEGIN');
-    await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl content dups ${schema}`]);
-    // pg_temp last: the statements name the crawl's tables bare, and this connection's own content_dups is otherwise
-    // found first.
-    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${KEPT_CONTENT_DUPS_DDL}`);
-    if ((await keptStampOf(c, schema, r.key)) !== r.stamp) {
+  await inKeptWrite(
+    c,
+    schema,
+    KEPT_CONTENT_DUPS_DDL,
+    async () => {
+      if ((await keptStampOf(c, schema, r.key)) === r.stamp) return;
       // DELETE, not TRUNCATE: a reader of the outcome kept before goes on until this commits, and other options' stay.
       await c.query(`DELETE FROM ${schema}.content_dups_kept WHERE options = $1`, [r.key]);
       await c.query(
@@ -202,11 +202,9 @@ async function keepContent(c: PgQuerier, schema: string, r: ContentAnalysisResul
       );
       await c.query(`DELETE FROM ${schema}.content_dups_stamp WHERE options = $1`, [r.key]);
       await c.query(`INSERT INTO ${schema}.content_dups_stamp (options, stamp) VALUES ($1, $2)`, [r.key, r.stamp]);
-    }
-    await c.query('COMMIT');
-  } catch {
-    await c.query('ROLLBACK').catch(() => undefined);
-  }
+    },
+    'trawl content dups',
+  );
 }
 
 /** The computation of the crawl's analysis for its current options at `stamp`, in a worker thread. */

@@ -42,18 +42,35 @@ export async function keepAnswer(
   data: Buffer | null = null,
 ): Promise<boolean> {
   const schema = crawlSchema(crawlId);
-  try {
-    await c.query('BEGIN');
-    await c.query(`SET LOCAL search_path TO ${schema}; ${KEPT_ANSWERS_DDL}`);
+  const kept = await inKeptWrite(c, schema, KEPT_ANSWERS_DDL, async () => {
     await c.query(
       `INSERT INTO ${schema}.kept_answers (name, stamp, answer, data) VALUES ($1, $2, $3::jsonb, $4)
        ON CONFLICT (name) DO UPDATE SET stamp = excluded.stamp, answer = excluded.answer, data = excluded.data`,
       [name, stamp, JSON.stringify(answer), data],
     );
-    await c.query('COMMIT');
     return true;
+  });
+  return kept === true;
+}
+
+/**
+ * Runs `work` in a transaction that writes what the crawl in `schema` keeps (none of the connection's transactions
+ * may be open), after `ddl` makes its tables as this build has them; `lock`: one such writer at a time per crawl and
+ * lock name, whatever the process. `ddl` names the tables bare: the crawl's schema comes first on the path, before
+ * this connection's pg_temp, whose TEMP tables and views of the same names would otherwise be found. Null when it
+ * cannot be written (a role that may only read, a crawl dropped meanwhile), rolled back: what was to be kept then only
+ * costs its computation again.
+ */
+export async function inKeptWrite<T>(c: PgQuerier, schema: string, ddl: string, work: () => Promise<T>, lock?: string): Promise<T | null> {
+  try {
+    await c.query('BEGIN');
+    if (lock) await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${lock} ${schema}`]);
+    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${ddl}`);
+    const done = await work();
+    await c.query('COMMIT');
+    return done;
   } catch {
     await c.query('ROLLBACK').catch(() => undefined);
-    return false;
+    return null;
   }
 }

@@ -14,6 +14,7 @@ import type { LinkScores } from './link-score.ts';
 import type { OrderedScores } from './result-rows.ts';
 import { type CrawlScores, currentScores, linkScoresOffThread, newScores, type RefreshOptions, scoresBehind } from './link-score-thread.ts';
 import { storeResultsStamp } from './pg-content.ts';
+import { inKeptWrite } from './pg-kept-answers.ts';
 import { crawlSchema, KEPT_LINK_SCORES_DDL, KEPT_LINK_SCORES_UPGRADE, LINK_SCORES_ORDER_DDL } from '../frontier/postgres/pg-schema.ts';
 
 /** link_scores as crawl-file.ts's LINK_SCORES_TEMP_TABLE, in PostgreSQL's types. */
@@ -106,9 +107,10 @@ export function orderedLinkScores(c: PgQuerier): OrderedScores | null {
  */
 export async function readyKeptLinkScores(c: PgQuerier, crawlId: string, key: string): Promise<'walk' | 'copy' | null> {
   const stamp = await storeResultsStamp(c, crawlId);
-  const kept = await keptCurrent(c, crawlSchema(crawlId), stamp);
+  const schema = crawlSchema(crawlId);
+  const kept = await keptCurrent(c, schema, stamp);
   if (!kept) return null;
-  await fillTempTable(c, `${key}|${stamp}`, crawlSchema(crawlId), kept.through === null, kept.through);
+  await fillTempTable(c, `${key}|${stamp}`, schema, kept.through === null, kept.through);
   return kept.through === null ? 'copy' : 'walk';
 }
 
@@ -171,25 +173,19 @@ async function keep(c: PgQuerier, schema: string, s: LinkScores): Promise<KeptSt
 }
 
 /**
- * Runs `work` in a transaction that may write the crawl's kept scores: one writer at a time per crawl, whatever the
- * process, with the kept tables as this build makes them. Null when it failed (a role that may only read), rolled
- * back.
+ * Runs `work` in a transaction that may write the crawl's kept scores (inKeptWrite): one writer at a time per crawl,
+ * whatever the process, with the kept tables as this build makes them. Null when it failed (a role that may only
+ * read), rolled back.
  */
 async function inKeepTransaction<T>(c: PgQuerier, schema: string, work: () => Promise<T>): Promise<T | null> {
-  try {
-    await upgradeKept(c, schema);
-    await c.query('BEGIN');
-    await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`trawl link scores ${schema}`]);
-    // pg_temp last: the statements name the crawl's link_scores bare, and this connection's own (a view, a table) is
-    // otherwise found first.
-    await c.query(`SET LOCAL search_path TO ${schema}, pg_temp; ${KEPT_LINK_SCORES_DDL}`);
-    const done = await work();
-    await c.query('COMMIT');
-    return done;
-  } catch {
-    await c.query('ROLLBACK').catch(() => undefined);
+  if (
+    !(await upgradeKept(c, schema).then(
+      () => true,
+      () => false,
+    ))
+  )
     return null;
-  }
+  return inKeptWrite(c, schema, KEPT_LINK_SCORES_DDL, work, 'trawl link scores');
 }
 
 /**
